@@ -1,0 +1,252 @@
+/* cli.c - messages, exit codes, option values and progress for every program. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tp_num.h"
+#include "tp_par.h"
+
+/* Set once by cli_init before anything else runs. */
+static const char *prog = "terrapipe";
+static const char *usage_text = "";
+
+void
+cli_init(int argc, char **argv, const char *usage)
+{
+	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
+		const char *s = strrchr(argv[0], '/');
+		prog = s != NULL ? s + 1 : argv[0];
+	}
+	usage_text = usage;
+}
+
+const char *
+cli_prog(void)
+{
+	return prog;
+}
+
+noreturn void
+cli_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+noreturn void
+cli_fail(const tp_err *e)
+{
+	cli_die("%s", e->msg);
+}
+
+noreturn void
+cli_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%sTry '%s --help' for more.\n", usage_text, prog);
+	exit(2);
+}
+
+noreturn void
+cli_bad_option(void)
+{
+	fprintf(stderr, "%sTry '%s --help' for more.\n", usage_text, prog);
+	exit(2);
+}
+
+noreturn void
+cli_version(void)
+{
+	printf("%s (terrapipe) %s\n", prog, TP_VERSION);
+	cli_close_stdout();
+	exit(0);
+}
+
+noreturn void
+cli_help(const char *text)
+{
+	fputs(usage_text, stdout);
+	fputs(text, stdout);
+	cli_close_stdout();
+	exit(0);
+}
+
+double
+cli_double(const char *opt, const char *arg, double lo, double hi)
+{
+	tp_err e;
+	double v;
+
+	if (tp_parse_double(arg, lo, hi, &v, &e) < 0)
+		cli_usage("%s: %s", opt, e.msg);
+	return v;
+}
+
+int64_t
+cli_int(const char *opt, const char *arg, int64_t lo, int64_t hi)
+{
+	tp_err e;
+	int64_t v;
+
+	if (tp_parse_int64(arg, lo, hi, &v, &e) < 0)
+		cli_usage("%s: %s", opt, e.msg);
+	return v;
+}
+
+void
+cli_size(const char *opt, const char *arg, int64_t *w, int64_t *h)
+{
+	char buf[64];
+	const char *x = strchr(arg, 'x');
+	tp_err e;
+
+	if (x == NULL || (size_t)(x - arg) >= sizeof(buf))
+		cli_usage("%s: '%s' is not a size WIDTHxHEIGHT", opt, arg);
+	memcpy(buf, arg, (size_t)(x - arg));
+	buf[x - arg] = '\0';
+	if (tp_parse_int64(buf, 1, TP_MAX_DIM, w, &e) < 0 ||
+	    tp_parse_int64(x + 1, 1, TP_MAX_DIM, h, &e) < 0)
+		cli_usage("%s: '%s': %s", opt, arg, e.msg);
+}
+
+void
+cli_pair(const char *opt, const char *arg, double *a, double *b)
+{
+	double v[2];
+
+	cli_list(opt, arg, v, 2, 2, -1e300, 1e300);
+	*a = v[0];
+	*b = v[1];
+}
+
+int
+cli_list(const char *opt, const char *arg, double *v, int min, int max,
+    double lo, double hi)
+{
+	tp_err e;
+	int n = tp_parse_list(arg, lo, hi, v, max, &e);
+
+	if (n < 0)
+		cli_usage("%s: %s", opt, e.msg);
+	if (n < min)
+		cli_usage("%s: '%s' has %d value%s, at least %d wanted", opt, arg,
+		    n, n == 1 ? "" : "s", min);
+	return n;
+}
+
+int
+cli_threads(const char *arg)
+{
+	int64_t n = cli_int("--threads", arg, 0, 256);
+
+	return n == 0 ? tp_ncpu() : (int)n;
+}
+
+int
+cli_choice(const char *opt, const char *arg, const char *const *names)
+{
+	char list[512] = "";
+	int i;
+
+	for (i = 0; names[i] != NULL; i++) {
+		if (strcmp(arg, names[i]) == 0)
+			return i;
+		if (strlen(list) + strlen(names[i]) + 3 < sizeof(list)) {
+			if (i > 0)
+				strcat(list, ", ");
+			strcat(list, names[i]);
+		}
+	}
+	cli_usage("%s: '%s' is not one of %s", opt, arg, list);
+}
+
+void
+cli_binary_stdout(void)
+{
+	if (isatty(STDOUT_FILENO))
+		cli_usage("refusing to write a binary stream to a terminal "
+		    "(redirect or pipe it)");
+}
+
+void
+cli_close_stdout(void)
+{
+	int bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0 || bad) {
+		fprintf(stderr, "%s: write error on standard output: %s\n", prog,
+		    strerror(errno));
+		exit(1);
+	}
+}
+
+void
+cli_open_input(tp_reader *r)
+{
+	tp_err e;
+
+	if (isatty(STDIN_FILENO))
+		cli_usage("standard input is a terminal: pipe a stream in");
+	if (tp_reader_open(r, stdin, &e) < 0)
+		cli_fail(&e);
+}
+
+void
+cli_open_output(tp_writer *w, const tp_header *h)
+{
+	tp_err e;
+
+	cli_binary_stdout();
+	if (tp_writer_open(w, stdout, h, &e) < 0)
+		cli_fail(&e);
+}
+
+void
+cli_progress_init(cli_progress *p, const char *label, int quiet)
+{
+	p->on = !quiet && isatty(STDERR_FILENO);
+	p->last = -1;
+	p->label = label;
+}
+
+void
+cli_progress_cb(void *pctx, int64_t done, int64_t total)
+{
+	cli_progress *p = pctx;
+	int pct, bar;
+
+	if (!p->on || total <= 0)
+		return;
+	pct = (int)(100 * done / total);
+	if (pct == p->last)
+		return;
+	p->last = pct;
+	bar = pct * 30 / 100;
+	fprintf(stderr, "\r%s: %-10s [%.*s%*s] %3d%%", prog, p->label, bar,
+	    "##############################", 30 - bar, "", pct);
+	fflush(stderr);
+}
+
+void
+cli_progress_done(cli_progress *p)
+{
+	if (p->on && p->last >= 0)
+		fputc('\n', stderr);
+	p->last = -1;
+}

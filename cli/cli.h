@@ -1,0 +1,75 @@
+/*
+ * cli.h - what every terrapipe program does alike: messages, exit codes,
+ * option values, stdout checks, progress. The only code outside cmd/ that
+ * prints or exits.
+ *
+ * Exit codes: 0 success, 1 runtime failure (bad stream, I/O, memory),
+ * 2 misuse (bad option or value).
+ */
+#ifndef CLI_H
+#define CLI_H
+
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#include "tp_err.h"
+#include "tp_stream.h"
+
+#define TP_VERSION "0.1.0"
+
+/* Remember the program name (basename of argv[0]) and usage line(s). */
+void	cli_init(int argc, char **argv, const char *usage);
+const char *cli_prog(void);
+
+/* "prog: message" on stderr, exit 1. */
+noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* cli_die with a library error. */
+noreturn void cli_fail(const tp_err *e);
+/* "prog: message", the usage and a --help hint on stderr, exit 2. */
+noreturn void cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The usage for an unknown option (getopt has printed its complaint). */
+noreturn void cli_bad_option(void);
+/* "prog (terrapipe) VERSION" on stdout, exit 0. */
+noreturn void cli_version(void);
+/* text on stdout, exit 0. */
+noreturn void cli_help(const char *text);
+
+/* Option values: on a bad value, a message naming the option and exit 2. */
+double	cli_double(const char *opt, const char *arg, double lo, double hi);
+int64_t	cli_int(const char *opt, const char *arg, int64_t lo, int64_t hi);
+/* "WxH", each 1 .. TP_MAX_DIM. */
+void	cli_size(const char *opt, const char *arg, int64_t *w, int64_t *h);
+/* "A,B" of finite numbers. */
+void	cli_pair(const char *opt, const char *arg, double *a, double *b);
+/* Comma-separated list of min..max numbers in [lo, hi]; returns the count. */
+int	cli_list(const char *opt, const char *arg, double *v, int min, int max,
+	    double lo, double hi);
+/* -j N: 1 .. 256, or 0 for all processors. Returns the thread count. */
+int	cli_threads(const char *arg);
+/* One of names (NULL-terminated); returns its index. */
+int	cli_choice(const char *opt, const char *arg, const char *const *names);
+
+/* Refuse to write a binary stream to a terminal (exit 2). */
+void	cli_binary_stdout(void);
+/* Flush and close stdout; a write error (full disk) exits 1. */
+void	cli_close_stdout(void);
+
+/* Read the input header from stdin, or exit 1 with the reason. */
+void	cli_open_input(tp_reader *r);
+/* Write the header to stdout (after cli_binary_stdout), or exit 1. */
+void	cli_open_output(tp_writer *w, const tp_header *h);
+
+/* A progress bar on stderr, drawn only when stderr is a terminal and not
+ * quiet; redrawn at most once per percent. */
+typedef struct cli_progress {
+	int	on;
+	int	last;		/* percent last drawn */
+	const char *label;
+} cli_progress;
+
+void	cli_progress_init(cli_progress *p, const char *label, int quiet);
+/* A tp_progress_fn: pctx is a cli_progress *. */
+void	cli_progress_cb(void *pctx, int64_t done, int64_t total);
+void	cli_progress_done(cli_progress *p);
+
+#endif

@@ -1,0 +1,86 @@
+/* tp_filter.c - batched, threaded read / transform / write loop. */
+#include <stdlib.h>
+
+#include "tp_filter.h"
+#include "tp_num.h"
+#include "tp_par.h"
+
+/* Rows per batch aim at this many bytes of input plus output. */
+#define BATCH_BYTES (4u << 20)
+
+struct batch {
+	tp_row_fn	fn;
+	void		*ctx;
+	int64_t		row0;
+	const float	*in;
+	float		*out;
+	size_t		nin, nout;
+};
+
+static void
+batch_rows(void *arg, int64_t begin, int64_t end, int worker)
+{
+	struct batch *b = arg;
+	int64_t i;
+
+	for (i = begin; i < end; i++)
+		b->fn(b->ctx, b->row0 + i,
+		    b->in != NULL ? b->in + (size_t)i * b->nin : NULL,
+		    b->out + (size_t)i * b->nout);
+}
+
+/* Allocate n floats, checking the size first. */
+static float *
+alloc_floats(size_t n, tp_err *e)
+{
+	size_t bytes;
+	float *p;
+
+	if (n == 0)
+		return NULL;
+	if (tp_mul_size(n, sizeof(float), &bytes, "row buffer", e) < 0 ||
+	    tp_check_mem(bytes, "the row buffer", e) < 0)
+		return NULL;
+	if ((p = malloc(bytes)) == NULL)
+		tp_err_set(e, "out of memory: rows need %.1f MiB", bytes / 1048576.0);
+	return p;
+}
+
+int
+tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
+    tp_row_fn fn, void *ctx, const tp_filter_opts *o, tp_err *e)
+{
+	struct batch b = { fn, ctx, 0, NULL, NULL, 0, 0 };
+	size_t per_row;
+	int64_t rows, got, n;
+	int threads = o != NULL && o->threads > 0 ? o->threads : tp_ncpu();
+	float *in = NULL;
+	int rc = -1;
+
+	b.nin = r != NULL ? tp_row_floats(&r->h) : 0;
+	b.nout = tp_row_floats(out_h);
+	per_row = (b.nin + b.nout) * sizeof(float);
+	rows = per_row >= BATCH_BYTES ? 1 : (int64_t)(BATCH_BYTES / per_row);
+	if (rows > out_h->height)
+		rows = out_h->height;
+	if ((b.nin > 0 && (in = alloc_floats(b.nin * (size_t)rows, e)) == NULL) ||
+	    (b.out = alloc_floats(b.nout * (size_t)rows, e)) == NULL)
+		goto done;
+	b.in = in;
+	for (b.row0 = 0; b.row0 < out_h->height; b.row0 += n) {
+		n = out_h->height - b.row0 < rows ? out_h->height - b.row0 : rows;
+		if (r != NULL && tp_reader_rows(r, in, n, &got, e) < 0)
+			goto done;
+		tp_par_for(threads, n, 1, batch_rows, &b);
+		if (tp_writer_rows(w, b.out, n, e) < 0)
+			goto done;
+		if (o != NULL && o->progress != NULL)
+			o->progress(o->pctx, b.row0 + n, out_h->height);
+	}
+	if ((r == NULL || tp_reader_finish(r, e) == 0) && tp_writer_finish(w, e) == 0)
+		rc = 0;
+done:
+	free(in);
+	free(b.out);
+	return rc;
+}

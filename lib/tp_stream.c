@@ -1,0 +1,827 @@
+/* tp_stream.c - the terrapipe stream header, row reader and writer, grids. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_num.h"
+#include "tp_stream.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define TP_BIG_ENDIAN 1
+#else
+#define TP_BIG_ENDIAN 0
+#endif
+
+/* Bodies larger than this are refused outright: offsets stay in int64. */
+#define TP_BODY_MAX (UINT64_C(1) << 62)
+
+enum { K_WIDTH, K_HEIGHT, K_BANDS, K_CELLSIZE, K_ORIGIN, K_CRS, K_NKEYS };
+static const char *const known_keys[K_NKEYS] = {
+	"WIDTH", "HEIGHT", "BANDS", "CELLSIZE", "ORIGIN", "CRS"
+};
+
+static char *
+dupstr(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p != NULL) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+/* Append a copy of s to a growable string array. */
+static int
+push_line(char ***arr, size_t *n, const char *s, size_t len, tp_err *e)
+{
+	char **a;
+	char *copy;
+
+	if ((copy = dupstr(s, len)) == NULL)
+		return tp_err_set(e, "out of memory for the header");
+	if ((a = realloc(*arr, (*n + 1) * sizeof(*a))) == NULL) {
+		free(copy);
+		return tp_err_set(e, "out of memory for the header");
+	}
+	a[(*n)++] = copy;
+	*arr = a;
+	return 0;
+}
+
+static void
+free_lines(char **a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
+int
+tp_header_init(tp_header *h, int64_t width, int64_t height, tp_err *e)
+{
+	memset(h, 0, sizeof(*h));
+	if (width < 1 || width > TP_MAX_DIM || height < 1 || height > TP_MAX_DIM)
+		return tp_err_set(e, "size %lldx%lld is out of range (1 to %lld a side)",
+		    (long long)width, (long long)height, (long long)TP_MAX_DIM);
+	h->width = width;
+	h->height = height;
+	h->nbands = 1;
+	strcpy(h->band[0], "height");
+	h->cellsize = 1;
+	h->origin_x = 0;
+	h->origin_y = (double)height;
+	return 0;
+}
+
+int
+tp_header_copy(tp_header *dst, const tp_header *src, tp_err *e)
+{
+	size_t i;
+
+	*dst = *src;
+	dst->extra = NULL;
+	dst->history = NULL;
+	dst->nextra = dst->nhistory = 0;
+	for (i = 0; i < src->nextra; i++)
+		if (push_line(&dst->extra, &dst->nextra, src->extra[i],
+		    strlen(src->extra[i]), e) < 0)
+			goto fail;
+	for (i = 0; i < src->nhistory; i++)
+		if (push_line(&dst->history, &dst->nhistory, src->history[i],
+		    strlen(src->history[i]), e) < 0)
+			goto fail;
+	return 0;
+fail:
+	tp_header_free(dst);
+	return -1;
+}
+
+void
+tp_header_free(tp_header *h)
+{
+	free_lines(h->extra, h->nextra);
+	free_lines(h->history, h->nhistory);
+	h->extra = h->history = NULL;
+	h->nextra = h->nhistory = 0;
+}
+
+int
+tp_band_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n >= TP_NAME_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') ||
+		    (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+			return 0;
+	return 1;
+}
+
+int
+tp_header_band(const tp_header *h, const char *name)
+{
+	int b;
+
+	for (b = 0; b < h->nbands; b++)
+		if (strcmp(h->band[b], name) == 0)
+			return b;
+	return -1;
+}
+
+int
+tp_header_add_band(tp_header *h, const char *name, tp_err *e)
+{
+	if (!tp_band_name_ok(name))
+		return tp_err_set(e, "bad band name '%s' (want [a-z0-9_]+, "
+		    "at most %d characters)", name, TP_NAME_MAX - 1);
+	if (tp_header_band(h, name) >= 0)
+		return tp_err_set(e, "band '%s' is already in the stream", name);
+	if (h->nbands >= TP_MAX_BANDS)
+		return tp_err_set(e, "too many bands (at most %d)", TP_MAX_BANDS);
+	strcpy(h->band[h->nbands], name);
+	return h->nbands++;
+}
+
+void
+tp_header_drop_band(tp_header *h, int idx)
+{
+	if (idx < 0 || idx >= h->nbands)
+		return;
+	memmove(h->band[idx], h->band[idx + 1],
+	    (size_t)(h->nbands - idx - 1) * TP_NAME_MAX);
+	h->nbands--;
+}
+
+static int
+safe_shell_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || strchr("_@%+=:,./-", c) != NULL;
+}
+
+/* Append word to buf (capacity cap), single-quoted when the shell needs it;
+ * control characters become '?' so the header stays one line. */
+static size_t
+quote_word(char *buf, size_t len, size_t cap, const char *w)
+{
+	size_t i, n = strlen(w);
+	int plain = n > 0;
+
+	for (i = 0; i < n; i++)
+		if (!safe_shell_char((unsigned char)w[i]))
+			plain = 0;
+	if (!plain && len < cap)
+		buf[len++] = '\'';
+	for (i = 0; i < n && len + 4 < cap; i++) {
+		unsigned char c = (unsigned char)w[i];
+		if (c == '\'') {
+			memcpy(buf + len, "'\\''", 4);
+			len += 4;
+		} else
+			buf[len++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (!plain && len < cap)
+		buf[len++] = '\'';
+	return len;
+}
+
+int
+tp_header_add_history(tp_header *h, int argc, char **argv, tp_err *e)
+{
+	size_t cap = TP_LINE_MAX - 16, len = 0;
+	const char *base;
+	char *buf;
+	int i, r;
+
+	if ((buf = malloc(cap)) == NULL)
+		return tp_err_set(e, "out of memory for the header");
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && len < cap)
+			buf[len++] = ' ';
+		base = argv[i];
+		if (i == 0 && strrchr(base, '/') != NULL)
+			base = strrchr(base, '/') + 1;
+		len = quote_word(buf, len, cap, base);
+	}
+	r = push_line(&h->history, &h->nhistory, buf, len < cap ? len : cap - 1, e);
+	free(buf);
+	return r;
+}
+
+int
+tp_header_add_extra(tp_header *h, const char *line, tp_err *e)
+{
+	size_t i;
+
+	if (line[0] < 'A' || line[0] > 'Z')
+		return tp_err_set(e, "header line '%s' does not start with a key", line);
+	for (i = 0; line[i] != '\0' && line[i] != ' '; i++)
+		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
+		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
+			return tp_err_set(e, "bad header key in '%s'", line);
+	if (strchr(line, '\n') != NULL || strlen(line) >= TP_LINE_MAX)
+		return tp_err_set(e, "header line too long or not one line");
+	return push_line(&h->extra, &h->nextra, line, strlen(line), e);
+}
+
+int
+tp_header_epsg(const tp_header *h)
+{
+	int64_t code;
+
+	if (strncmp(h->crs, "EPSG:", 5) != 0)
+		return 0;
+	if (tp_parse_int64(h->crs + 5, 1, 999999, &code, NULL) < 0)
+		return 0;
+	return (int)code;
+}
+
+size_t
+tp_row_floats(const tp_header *h)
+{
+	return (size_t)h->width * (size_t)h->nbands;
+}
+
+int
+tp_body_bytes(const tp_header *h, uint64_t *bytes, tp_err *e)
+{
+	uint64_t n;
+
+	if (__builtin_mul_overflow((uint64_t)h->width, (uint64_t)h->height, &n) ||
+	    __builtin_mul_overflow(n, (uint64_t)h->nbands * 4, &n) ||
+	    n > TP_BODY_MAX)
+		return tp_err_set(e, "WIDTH %lld x HEIGHT %lld x %d bands is too "
+		    "large a stream", (long long)h->width, (long long)h->height,
+		    h->nbands);
+	*bytes = n;
+	return 0;
+}
+
+/* Parser state shared by the line handlers. */
+struct parse {
+	tp_header *h;
+	int	seen[K_NKEYS];
+	size_t	lineno;
+};
+
+static int
+parse_dim(const char *key, const char *val, int64_t *out, size_t lineno, tp_err *e)
+{
+	tp_err sub;
+
+	if (tp_parse_int64(val, 1, TP_MAX_DIM, out, &sub) < 0)
+		return tp_err_set(e, "header line %zu: %s '%s' is not a size from 1 "
+		    "to %lld", lineno, key, val, (long long)TP_MAX_DIM);
+	return 0;
+}
+
+static int
+parse_bands(tp_header *h, const char *val, size_t lineno, tp_err *e)
+{
+	char name[TP_NAME_MAX + 1];
+	const char *p = val;
+	tp_err sub;
+
+	h->nbands = 0;
+	while (*p != '\0') {
+		size_t n = strcspn(p, " ");
+		if (n == 0)
+			return tp_err_set(e, "header line %zu: BANDS has an empty "
+			    "band name (two spaces?)", lineno);
+		if (n > TP_NAME_MAX - 1)
+			return tp_err_set(e, "header line %zu: band name '%.*s' is "
+			    "longer than %d characters", lineno, (int)n, p,
+			    TP_NAME_MAX - 1);
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (tp_header_add_band(h, name, &sub) < 0)
+			return tp_err_set(e, "header line %zu: BANDS: %s", lineno,
+			    sub.msg);
+		p += n;
+		if (*p == ' ')
+			p++;
+	}
+	if (h->nbands == 0)
+		return tp_err_set(e, "header line %zu: BANDS names no band", lineno);
+	return 0;
+}
+
+static int
+parse_origin(tp_header *h, const char *val, size_t lineno, tp_err *e)
+{
+	char a[128], b[128];
+	const char *sp = strchr(val, ' ');
+	size_t n;
+
+	if (sp == NULL || (n = (size_t)(sp - val)) >= sizeof(a) ||
+	    strlen(sp + 1) >= sizeof(b))
+		return tp_err_set(e, "header line %zu: ORIGIN wants two numbers "
+		    "X Y, got '%s'", lineno, val);
+	memcpy(a, val, n);
+	a[n] = '\0';
+	strcpy(b, sp + 1);
+	if (tp_parse_double(a, -HUGE_VAL, HUGE_VAL, &h->origin_x, NULL) < 0 ||
+	    tp_parse_double(b, -HUGE_VAL, HUGE_VAL, &h->origin_y, NULL) < 0)
+		return tp_err_set(e, "header line %zu: ORIGIN wants two finite "
+		    "numbers X Y, got '%s'", lineno, val);
+	return 0;
+}
+
+static int
+parse_known(struct parse *ps, int k, const char *val, tp_err *e)
+{
+	tp_header *h = ps->h;
+	size_t ln = ps->lineno;
+
+	switch (k) {
+	case K_WIDTH:
+		return parse_dim("WIDTH", val, &h->width, ln, e);
+	case K_HEIGHT:
+		return parse_dim("HEIGHT", val, &h->height, ln, e);
+	case K_BANDS:
+		return parse_bands(h, val, ln, e);
+	case K_CELLSIZE:
+		if (tp_parse_double(val, 0, HUGE_VAL, &h->cellsize, NULL) < 0 ||
+		    h->cellsize <= 0)
+			return tp_err_set(e, "header line %zu: CELLSIZE '%s' is not "
+			    "a positive number", ln, val);
+		return 0;
+	case K_ORIGIN:
+		return parse_origin(h, val, ln, e);
+	default:
+		if (*val == '\0' || strlen(val) >= TP_CRS_MAX)
+			return tp_err_set(e, "header line %zu: CRS must be 1 to %d "
+			    "characters", ln, TP_CRS_MAX - 1);
+		strcpy(h->crs, val);
+		return 0;
+	}
+}
+
+/* One header line after the magic, without its newline. */
+static int
+parse_line(struct parse *ps, const char *line, size_t len, tp_err *e)
+{
+	char key[64];
+	const char *val;
+	size_t klen = strcspn(line, " "), i;
+	int k;
+
+	if (memchr(line, '\r', len) != NULL)
+		return tp_err_set(e, "header line %zu has a carriage return "
+		    "(CRLF line endings are not allowed)", ps->lineno);
+	if (strlen(line) != len)
+		return tp_err_set(e, "header line %zu has a NUL byte", ps->lineno);
+	if (klen == 0 || klen >= sizeof(key) || line[0] < 'A' || line[0] > 'Z')
+		return tp_err_set(e, "header line %zu: '%.40s' does not start "
+		    "with a KEY in capitals", ps->lineno, line);
+	for (i = 0; i < klen; i++)
+		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
+		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
+			return tp_err_set(e, "header line %zu: bad key '%.*s'",
+			    ps->lineno, (int)klen, line);
+	memcpy(key, line, klen);
+	key[klen] = '\0';
+	val = line[klen] == ' ' ? line + klen + 1 : line + klen;
+	if (strcmp(key, "HISTORY") == 0)
+		return push_line(&ps->h->history, &ps->h->nhistory, val,
+		    strlen(val), e);
+	for (k = 0; k < K_NKEYS; k++)
+		if (strcmp(key, known_keys[k]) == 0)
+			break;
+	if (k == K_NKEYS)
+		return push_line(&ps->h->extra, &ps->h->nextra, line, len, e);
+	if (ps->seen[k])
+		return tp_err_set(e, "header line %zu: duplicate key %s",
+		    ps->lineno, key);
+	ps->seen[k] = 1;
+	if (*val == '\0')
+		return tp_err_set(e, "header line %zu: %s has no value",
+		    ps->lineno, key);
+	return parse_known(ps, k, val, e);
+}
+
+/* After ENDHDR: required keys, defaults and the size of the body. */
+static int
+parse_finish(struct parse *ps, tp_err *e)
+{
+	tp_header *h = ps->h;
+	uint64_t bytes;
+	int k;
+
+	for (k = K_WIDTH; k <= K_BANDS; k++)
+		if (!ps->seen[k])
+			return tp_err_set(e, "header has no %s", known_keys[k]);
+	if (!ps->seen[K_CELLSIZE])
+		h->cellsize = 1;
+	if (!ps->seen[K_ORIGIN]) {
+		h->origin_x = 0;
+		h->origin_y = (double)h->height * h->cellsize;
+	}
+	return tp_body_bytes(h, &bytes, e);
+}
+
+int
+tp_header_parse(tp_header *h, const char *buf, size_t len, size_t *used, tp_err *e)
+{
+	struct parse ps;
+	size_t pos = 0;
+	const char *nl;
+
+	memset(h, 0, sizeof(*h));
+	memset(&ps, 0, sizeof(ps));
+	ps.h = h;
+	for (;;) {
+		size_t n;
+
+		ps.lineno++;
+		nl = memchr(buf + pos, '\n', len - pos);
+		if (nl == NULL) {
+			size_t m = strlen(TP_MAGIC);
+
+			if (len == 0)
+				tp_err_set(e, "empty input: no stream header");
+			else if (ps.lineno == 1 && (len > m ||
+			    memcmp(buf, TP_MAGIC, len) != 0))
+				goto bad_magic;
+			else if (len - pos >= TP_LINE_MAX)
+				tp_err_set(e, "header line %zu is longer than %d "
+				    "bytes", ps.lineno, TP_LINE_MAX - 1);
+			else
+				tp_err_set(e, "header has no ENDHDR line (input "
+				    "ends after %zu bytes)", len);
+			goto fail;
+		}
+		n = (size_t)(nl - (buf + pos));
+		if (n >= TP_LINE_MAX) {
+			tp_err_set(e, "header line %zu is longer than %d bytes",
+			    ps.lineno, TP_LINE_MAX - 1);
+			goto fail;
+		}
+		if (ps.lineno == 1) {
+			if (n != strlen(TP_MAGIC) || memcmp(buf, TP_MAGIC, n) != 0)
+				goto bad_magic;
+		} else if (n == 6 && memcmp(buf + pos, "ENDHDR", 6) == 0) {
+			pos += n + 1;
+			break;
+		} else {
+			char *line = dupstr(buf + pos, n);
+			int r;
+
+			if (line == NULL) {
+				tp_err_set(e, "out of memory for the header");
+				goto fail;
+			}
+			r = parse_line(&ps, line, n, e);
+			free(line);
+			if (r < 0)
+				goto fail;
+		}
+		pos += n + 1;
+	}
+	if (parse_finish(&ps, e) < 0)
+		goto fail;
+	if (used != NULL)
+		*used = pos;
+	return 0;
+bad_magic:
+	tp_err_set(e, "not a terrapipe stream: the first line is not '%s'", TP_MAGIC);
+fail:
+	tp_header_free(h);
+	return -1;
+}
+
+/* Read header lines up to and including ENDHDR into a buffer. */
+static int
+slurp_header(FILE *f, char **out, size_t *outlen, tp_err *e)
+{
+	size_t len = 0, cap = 4096, linestart = 0;
+	char *buf = malloc(cap);
+	int c;
+
+	if (buf == NULL)
+		return tp_err_set(e, "out of memory for the header");
+	while ((c = getc(f)) != EOF) {
+		if (len + 1 >= cap) {
+			char *nb;
+			if (cap >= TP_HEADER_MAX) {
+				free(buf);
+				return tp_err_set(e, "header is longer than %d bytes "
+				    "(no ENDHDR?)", TP_HEADER_MAX);
+			}
+			if ((nb = realloc(buf, cap * 2)) == NULL) {
+				free(buf);
+				return tp_err_set(e, "out of memory for the header");
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		buf[len++] = (char)c;
+		if (c != '\n') {
+			/* Fail fast on binary input: the first line is short. */
+			if (linestart == 0 && len > sizeof(TP_MAGIC))
+				break;
+			if (len - linestart > TP_LINE_MAX)
+				break;
+			continue;
+		}
+		if (len - linestart == 7 && memcmp(buf + linestart, "ENDHDR\n", 7) == 0)
+			break;
+		linestart = len;
+	}
+	if (ferror(f)) {
+		free(buf);
+		return tp_err_set(e, "read error in the header: %s", strerror(errno));
+	}
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int
+tp_header_read(tp_header *h, FILE *f, uint64_t *nbytes, tp_err *e)
+{
+	char *buf = NULL;
+	size_t len = 0, used = 0;
+	int r;
+
+	memset(h, 0, sizeof(*h));
+	if (slurp_header(f, &buf, &len, e) < 0)
+		return -1;
+	r = tp_header_parse(h, buf, len, &used, e);
+	free(buf);
+	if (r == 0 && nbytes != NULL)
+		*nbytes = used;
+	return r;
+}
+
+int
+tp_header_write(const tp_header *h, FILE *f, tp_err *e)
+{
+	char a[64], b[64];
+	uint64_t bytes;
+	size_t i;
+	int k;
+
+	if (h->nbands < 1 || h->width < 1 || h->height < 1 ||
+	    h->width > TP_MAX_DIM || h->height > TP_MAX_DIM ||
+	    !(h->cellsize > 0) || !isfinite(h->cellsize) ||
+	    !isfinite(h->origin_x) || !isfinite(h->origin_y))
+		return tp_err_set(e, "refusing to write an invalid header");
+	if (tp_body_bytes(h, &bytes, e) < 0)
+		return -1;
+	fprintf(f, "%s\nWIDTH %lld\nHEIGHT %lld\nBANDS", TP_MAGIC,
+	    (long long)h->width, (long long)h->height);
+	for (k = 0; k < h->nbands; k++)
+		fprintf(f, " %s", h->band[k]);
+	tp_format_double(a, sizeof(a), h->cellsize);
+	fprintf(f, "\nCELLSIZE %s\n", a);
+	tp_format_double(a, sizeof(a), h->origin_x);
+	tp_format_double(b, sizeof(b), h->origin_y);
+	fprintf(f, "ORIGIN %s %s\n", a, b);
+	if (h->crs[0] != '\0')
+		fprintf(f, "CRS %s\n", h->crs);
+	for (i = 0; i < h->nextra; i++)
+		fprintf(f, "%s\n", h->extra[i]);
+	for (i = 0; i < h->nhistory; i++)
+		fprintf(f, "HISTORY %s\n", h->history[i]);
+	fputs("ENDHDR\n", f);
+	if (ferror(f))
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	return 0;
+}
+
+static void
+swap32(void *p, size_t n)
+{
+	uint32_t *w = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		w[i] = __builtin_bswap32(w[i]);
+}
+
+int
+tp_reader_open(tp_reader *r, FILE *f, tp_err *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	return tp_header_read(&r->h, f, &r->offset, e);
+}
+
+int
+tp_reader_rows(tp_reader *r, float *buf, int64_t n, int64_t *got, tp_err *e)
+{
+	size_t rowbytes = tp_row_floats(&r->h) * sizeof(float), want, have;
+
+	*got = 0;
+	if (n > r->h.height - r->row)
+		n = r->h.height - r->row;
+	if (n <= 0)
+		return 0;
+	want = rowbytes * (size_t)n;
+	have = fread(buf, 1, want, r->f);
+	if (have < want) {
+		int64_t bad = r->row + (int64_t)(have / rowbytes);
+		uint64_t end = r->offset + have;
+
+		if (ferror(r->f))
+			return tp_err_set(e, "read error in row %lld at byte "
+			    "offset %llu: %s", (long long)bad,
+			    (unsigned long long)end, strerror(errno));
+		return tp_err_set(e, "truncated stream: input ends at byte offset "
+		    "%llu, in row %lld of %lld (%llu body bytes short)",
+		    (unsigned long long)end, (long long)bad, (long long)r->h.height,
+		    (unsigned long long)(want - have +
+		    (uint64_t)(r->h.height - r->row - n) * rowbytes));
+	}
+	if (TP_BIG_ENDIAN)
+		swap32(buf, want / sizeof(float));
+	r->offset += want;
+	r->row += n;
+	*got = n;
+	return 0;
+}
+
+int
+tp_reader_row(tp_reader *r, float *buf, tp_err *e)
+{
+	int64_t got;
+
+	if (r->row >= r->h.height)
+		return tp_err_set(e, "read past the last row");
+	return tp_reader_rows(r, buf, 1, &got, e);
+}
+
+int
+tp_reader_skip_rest(tp_reader *r, tp_err *e)
+{
+	size_t per = tp_row_floats(&r->h), rows;
+	int64_t got;
+	float *buf;
+
+	rows = per >= (1 << 18) ? 1 : (1 << 18) / per;
+	if ((buf = malloc(per * rows * sizeof(float))) == NULL)
+		return tp_err_set(e, "out of memory for a row");
+	while (r->row < r->h.height)
+		if (tp_reader_rows(r, buf, (int64_t)rows, &got, e) < 0) {
+			free(buf);
+			return -1;
+		}
+	free(buf);
+	return 0;
+}
+
+int
+tp_reader_finish(tp_reader *r, tp_err *e)
+{
+	if (r->row < r->h.height)
+		return tp_err_set(e, "only %lld of %lld rows were read",
+		    (long long)r->row, (long long)r->h.height);
+	if (getc(r->f) != EOF)
+		return tp_err_set(e, "trailing data after the last row, at byte "
+		    "offset %llu", (unsigned long long)r->offset);
+	if (ferror(r->f))
+		return tp_err_set(e, "read error at byte offset %llu: %s",
+		    (unsigned long long)r->offset, strerror(errno));
+	return 0;
+}
+
+void
+tp_reader_free(tp_reader *r)
+{
+	tp_header_free(&r->h);
+}
+
+int
+tp_writer_open(tp_writer *w, FILE *f, const tp_header *h, tp_err *e)
+{
+	memset(w, 0, sizeof(*w));
+	w->f = f;
+	w->width = h->width;
+	w->height = h->height;
+	w->nbands = h->nbands;
+	return tp_header_write(h, f, e);
+}
+
+int
+tp_writer_rows(tp_writer *w, const float *buf, int64_t n, tp_err *e)
+{
+	size_t per = (size_t)w->width * (size_t)w->nbands;
+
+	if (n > w->height - w->row)
+		return tp_err_set(e, "writing more rows than HEIGHT %lld",
+		    (long long)w->height);
+	if (TP_BIG_ENDIAN) {
+		int64_t i;
+		if (w->swap == NULL && (w->swap = malloc(per * 4)) == NULL)
+			return tp_err_set(e, "out of memory for a row");
+		for (i = 0; i < n; i++) {
+			memcpy(w->swap, buf + (size_t)i * per, per * 4);
+			swap32(w->swap, per);
+			if (fwrite(w->swap, 4, per, w->f) != per)
+				return tp_err_set(e, "write error: %s", strerror(errno));
+		}
+	} else if (fwrite(buf, sizeof(float), per * (size_t)n, w->f) !=
+	    per * (size_t)n)
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	w->row += n;
+	return 0;
+}
+
+int
+tp_writer_row(tp_writer *w, const float *buf, tp_err *e)
+{
+	return tp_writer_rows(w, buf, 1, e);
+}
+
+int
+tp_writer_finish(tp_writer *w, tp_err *e)
+{
+	if (w->row != w->height)
+		return tp_err_set(e, "wrote %lld of %lld rows", (long long)w->row,
+		    (long long)w->height);
+	if (fflush(w->f) != 0 || ferror(w->f))
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	return 0;
+}
+
+void
+tp_writer_free(tp_writer *w)
+{
+	free(w->swap);
+	w->swap = NULL;
+}
+
+int
+tp_grid_alloc(tp_grid *g, const tp_header *h, tp_err *e)
+{
+	uint64_t bytes = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (tp_body_bytes(h, &bytes, e) < 0)
+		return -1;
+	if (bytes > SIZE_MAX)
+		return tp_err_set(e, "grid of %llu bytes does not fit in memory",
+		    (unsigned long long)bytes);
+	if (tp_check_mem(bytes, "the grid", e) < 0)
+		return -1;
+	if ((g->data = calloc(1, (size_t)bytes)) == NULL)
+		return tp_err_set(e, "out of memory: the grid needs %.1f MiB",
+		    bytes / 1048576.0);
+	if (tp_header_copy(&g->h, h, e) < 0) {
+		free(g->data);
+		g->data = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+tp_grid_read(tp_grid *g, FILE *f, tp_err *e)
+{
+	tp_reader r;
+	int64_t got;
+
+	memset(g, 0, sizeof(*g));
+	if (tp_reader_open(&r, f, e) < 0)
+		return -1;
+	if (tp_grid_alloc(g, &r.h, e) < 0 ||
+	    tp_reader_rows(&r, g->data, r.h.height, &got, e) < 0 ||
+	    tp_reader_finish(&r, e) < 0) {
+		tp_reader_free(&r);
+		tp_grid_free(g);
+		return -1;
+	}
+	tp_reader_free(&r);
+	return 0;
+}
+
+int
+tp_grid_write(const tp_grid *g, FILE *f, tp_err *e)
+{
+	tp_writer w;
+	int r;
+
+	if (tp_writer_open(&w, f, &g->h, e) < 0)
+		return -1;
+	r = tp_writer_rows(&w, g->data, g->h.height, e);
+	if (r == 0)
+		r = tp_writer_finish(&w, e);
+	tp_writer_free(&w);
+	return r;
+}
+
+void
+tp_grid_free(tp_grid *g)
+{
+	tp_header_free(&g->h);
+	free(g->data);
+	g->data = NULL;
+}

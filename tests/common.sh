@@ -1,0 +1,120 @@
+# tests/common.sh - sourced by every tests/NAME.sh.
+#
+# Finds the programs in $TP_BIN (default bin/), prefixes them with $MEMCHECK
+# when set (e.g. MEMCHECK="valgrind -q --error-exitcode=99"), gives each test
+# a scratch directory $T, counts assertions and prints
+# "NAME: N passed, M failed" at the end (finish).
+set -u
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+TP_BIN=${TP_BIN:-$ROOT/bin}
+case $TP_BIN in /*) ;; *) TP_BIN=$ROOT/$TP_BIN ;; esac
+PATH=$TP_BIN:$PATH
+export PATH
+PY=/usr/bin/python3		# Debian's, with numpy (from python3-gdal)
+DATA=$TESTS_DIR/data
+MEMCHECK=${MEMCHECK:-}
+TEST_NAME=$(basename "$0" .sh)
+T=$(mktemp -d "${TMPDIR:-/tmp}/tp-$TEST_NAME.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+export GDAL_PAM_ENABLED=NO	# no .aux.xml beside files gdalinfo reads
+n_pass=0
+n_fail=0
+
+pass() { n_pass=$((n_pass + 1)); }
+fail() { n_fail=$((n_fail + 1)); printf 'FAIL %s: %s\n' "$TEST_NAME" "$*" >&2; }
+
+# run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK.
+run_prog() { $MEMCHECK "$@"; }
+
+# ok DESC CMD...: the command exits 0.
+ok() {
+	d=$1; shift
+	if "$@" >"$T/.out" 2>"$T/.err"; then pass; else
+		fail "$d (exit $?): $(head -c 300 "$T/.err")"; fi
+}
+
+# expect_exit CODE DESC CMD...: the command exits CODE and, for CODE != 0,
+# prints exactly one line "PROG: ..." on stderr (the last line is checked).
+expect_exit() {
+	code=$1 d=$2; shift 2
+	"$@" >"$T/.out" 2>"$T/.err"
+	got=$?
+	if [ "$got" != "$code" ]; then
+		fail "$d: exit $got, expected $code: $(head -c 300 "$T/.err")"
+		return
+	fi
+	if [ "$code" != 0 ] && ! grep -q '^[a-z0-9_]*: ' "$T/.err"; then
+		fail "$d: no 'prog: message' on stderr: $(head -c 300 "$T/.err")"
+		return
+	fi
+	pass
+}
+
+# expect_err CODE PATTERN DESC CMD...: exit CODE and stderr matches PATTERN.
+expect_err() {
+	code=$1 pat=$2 d=$3; shift 3
+	"$@" >"$T/.out" 2>"$T/.err"
+	got=$?
+	if [ "$got" != "$code" ]; then
+		fail "$d: exit $got, expected $code: $(head -c 300 "$T/.err")"
+	elif ! grep -q -- "$pat" "$T/.err"; then
+		fail "$d: stderr lacks '$pat': $(head -c 300 "$T/.err")"
+	else pass; fi
+}
+
+# assert_eq DESC ACTUAL EXPECTED
+assert_eq() {
+	if [ "$2" = "$3" ]; then pass; else fail "$1: got '$2', expected '$3'"; fi
+}
+
+# assert_near DESC ACTUAL EXPECTED TOL
+assert_near() {
+	if awk -v a="$2" -v b="$3" -v t="$4" \
+	    'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; then
+		pass
+	else fail "$1: got $2, expected $3 within $4"; fi
+}
+
+# assert_same DESC FILE1 FILE2: byte-identical files.
+assert_same() {
+	if cmp -s "$2" "$3"; then pass; else fail "$1: $2 and $3 differ"; fi
+}
+
+# mkstream W H "BANDS" [KEY VALUE lines] < numbers: a stream on stdout from
+# whitespace-separated sample values (nan allowed) in stream order.
+mkstream() {
+	w=$1 h=$2 bands=$3; shift 3
+	"$PY" -c '
+import sys, struct
+w, h, bands = sys.argv[1], sys.argv[2], sys.argv[3]
+extra = sys.argv[4:]
+vals = [float(t) for t in sys.stdin.read().split()]
+hdr = "TERRAPIPE 1\nWIDTH %s\nHEIGHT %s\nBANDS %s\n" % (w, h, bands)
+for x in extra: hdr += x + "\n"
+hdr += "ENDHDR\n"
+sys.stdout.buffer.write(hdr.encode() + struct.pack("<%df" % len(vals), *vals))
+' "$w" "$h" "$bands" "$@"
+}
+
+# values FILE: the samples of a stream, one per line (%.9g), in stream order.
+values() {
+	"$PY" -c '
+import sys, struct
+d = open(sys.argv[1], "rb").read()
+i = d.index(b"\nENDHDR\n") + 8
+b = d[i:]
+for v in struct.unpack("<%df" % (len(b) // 4), b): print("%.9g" % v)
+' "$1"
+}
+
+# header FILE KEY: the value of header key KEY (first occurrence).
+header() { sed -n '/^ENDHDR$/q;p' "$1" | awk -v k="$2" '$1 == k { sub(/^[^ ]* /, ""); print; exit }'; }
+
+# body_offset FILE: the byte offset where the samples begin.
+body_offset() { "$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); print(d.index(b"\nENDHDR\n")+8)' "$1"; }
+
+finish() {
+	printf '%s: %d passed, %d failed\n' "$TEST_NAME" "$n_pass" "$n_fail"
+	[ "$n_fail" = 0 ]
+}
