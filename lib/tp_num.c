@@ -103,6 +103,11 @@ tp_format_double(char *buf, size_t n, double v)
 {
 	int prec;
 
+	/* Whole numbers as integers: ORIGIN 4650000, not 4.65e+06. */
+	if (v == floor(v) && fabs(v) < 1e15) {
+		snprintf(buf, n, "%.0f", v);
+		return;
+	}
 	for (prec = 6; prec < 17; prec++) {
 		snprintf(buf, n, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)

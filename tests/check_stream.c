@@ -327,6 +327,10 @@ START_TEST(test_numbers)
 	ck_assert_str_eq(b, "0.1");
 	tp_format_double(b, sizeof(b), 4649776);
 	ck_assert_str_eq(b, "4649776");
+	tp_format_double(b, sizeof(b), 4650000);
+	ck_assert_str_eq(b, "4650000");
+	tp_format_double(b, sizeof(b), -0.0);
+	ck_assert_double_eq(strtod(b, NULL), 0);
 	tp_format_double(b, sizeof(b), 1.0 / 3);
 	ck_assert_double_eq(strtod(b, NULL), 1.0 / 3);
 }

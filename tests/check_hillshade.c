@@ -1,0 +1,320 @@
+/* check_hillshade.c - unit tests for lib/tp_hillshade: Horn hillshade on
+ * hand-built planes, the gdaldem edge rules, the ramp and the picture loop. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_hillshade.h"
+
+#define R2 1.4142135623730951	/* sqrt 2 */
+
+static const tp_shade sun = { 1, 1, 1, 315, 45 };	/* gdaldem defaults */
+
+/* Flat ground: the shade is sin(altitude) = sqrt(2)/2. */
+START_TEST(flat)
+{
+	double z[9] = { 5, 5, 5, 5, 5, 5, 5, 5, 5 };
+
+	ck_assert_double_eq_tol(tp_hillshade(z, &sun), R2 / 2, 1e-15);
+}
+END_TEST
+
+/* A plane rising 1 per cell to the east faces west, towards the NW sun:
+ * dz/dx = 1, dz/dy = 0, shade = (s + s * s) / sqrt 2 with s = sqrt(2)/2,
+ * i.e. 1/2 + sqrt(2)/4. */
+START_TEST(plane_east)
+{
+	double z[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
+
+	ck_assert_double_eq_tol(tp_hillshade(z, &sun), 0.5 + R2 / 4, 1e-15);
+}
+END_TEST
+
+/* Rising to the north (the north row first) it faces south, away from the
+ * sun: dz/dy = 1, shade = (s - s * s) / sqrt 2 = 1/2 - sqrt(2)/4. */
+START_TEST(plane_north)
+{
+	double z[9] = { 2, 2, 2, 1, 1, 1, 0, 0, 0 };
+
+	ck_assert_double_eq_tol(tp_hillshade(z, &sun), 0.5 - R2 / 4, 1e-15);
+}
+END_TEST
+
+/* A 45 degree slope facing the sun straight on (sun in the west at 45
+ * degrees, ground rising east) is fully lit; facing away steeply, 0. */
+START_TEST(facing_and_away)
+{
+	double up[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
+	double away[9] = { 0, -3, -6, 0, -3, -6, 0, -3, -6 };
+	tp_shade west = { 1, 1, 1, 270, 45 };
+
+	ck_assert_double_eq_tol(tp_hillshade(up, &west), 1, 1e-15);
+	ck_assert_double_eq(tp_hillshade(away, &sun), 0);
+}
+END_TEST
+
+/* Cell size and z-factor: rising 10 per 10 m cell is the east plane again;
+ * a z-factor of 10 on a rise of 0.1 per cell too. */
+START_TEST(resolution_and_zfactor)
+{
+	double z10[9] = { 0, 10, 20, 0, 10, 20, 0, 10, 20 };
+	double zs[9] = { 0, 0.1, 0.2, 0, 0.1, 0.2, 0, 0.1, 0.2 };
+	tp_shade s10 = { 10, 10, 1, 315, 45 }, zf = { 1, 1, 10, 315, 45 };
+
+	ck_assert_double_eq_tol(tp_hillshade(z10, &s10), 0.5 + R2 / 4, 1e-15);
+	ck_assert_double_eq_tol(tp_hillshade(zs, &zf), 0.5 + R2 / 4, 1e-14);
+}
+END_TEST
+
+/* Rows of a plane rising east by 1 per cell, 5 wide and 4 high. */
+static void
+east_rows(float r[4][5])
+{
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 5; x++)
+			r[y][x] = (float)x;
+}
+
+/* gdaldem -compute_edges: inner rows extrapolate the missing column, so
+ * every cell of a plane gets the plane's shade; the first and last rows
+ * clamp columns, so their corners see half the gradient:
+ * dz/dx = 1/2, shade = (s + s/2 * s) / sqrt(5/4) = 0.8560623297836547. */
+START_TEST(edges_plane)
+{
+	float r[4][5], out[5];
+	double plane = 0.5 + R2 / 4, corner = 0.8560623297836547;
+
+	east_rows(r);
+	for (int y = 0; y < 4; y++) {
+		tp_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
+		    y < 3 ? r[y + 1] : NULL, 5, out);
+		for (int x = 0; x < 5; x++) {
+			int edge = (y == 0 || y == 3) && (x == 0 || x == 4);
+
+			ck_assert_double_eq_tol(out[x], edge ? corner : plane,
+			    1e-6);
+		}
+	}
+}
+END_TEST
+
+/* A plane rising north is exact on every cell, first and last rows too
+ * (the missing row continues the plane). */
+START_TEST(edges_north)
+{
+	float r[3][4], out[4];
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 4; x++)
+			r[y][x] = (float)(2 - y);
+	for (int y = 0; y < 3; y++) {
+		tp_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
+		    y < 2 ? r[y + 1] : NULL, 4, out);
+		for (int x = 0; x < 4; x++)
+			ck_assert_double_eq_tol(out[x], 0.5 - R2 / 4, 1e-6);
+	}
+}
+END_TEST
+
+/* A NaN cell has no shade; a NaN neighbour counts as the centre. On the
+ * east plane, the NaN east of x=1 (value 2) becomes 1: the Horn sum
+ * loses 2 of its 8, dz/dx = 3/4, shade = (s + 3/4 s s) / sqrt(1 + 9/16)
+ * = 0.8656854249492381. */
+START_TEST(holes)
+{
+	float r[3][4], out[4];
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 4; x++)
+			r[y][x] = (float)x;
+	r[1][2] = NAN;
+	tp_hillshade_row(&sun, r[0], r[1], r[2], 4, out);
+	ck_assert(isnan(out[2]));
+	ck_assert_double_eq_tol(out[1], 0.8656854249492381, 1e-6);
+}
+END_TEST
+
+/* One row, one column: flat across the missing direction. */
+START_TEST(single_cell)
+{
+	float v = 3, out;
+
+	tp_hillshade_row(&sun, NULL, &v, NULL, 1, &out);
+	ck_assert_double_eq_tol(out, R2 / 2, 1e-6);
+}
+END_TEST
+
+START_TEST(ramp)
+{
+	double c[3];
+
+	tp_view_ramp(0, 0, 1, NAN, c);		/* grass at the bottom */
+	ck_assert_double_eq(c[0], 86);
+	ck_assert_double_eq(c[1], 140);
+	ck_assert_double_eq(c[2], 70);
+	tp_view_ramp(1, 0, 1, NAN, c);		/* snow at the top */
+	ck_assert_double_eq(c[0], 255);
+	tp_view_ramp(7, 0, 1, NAN, c);		/* clamped */
+	ck_assert_double_eq(c[2], 255);
+	tp_view_ramp(0, 0, 1, 0.5, c);		/* deep water */
+	ck_assert_double_eq(c[2], 110);
+	tp_view_ramp(0.5, 0, 1, 0.5, c);	/* the beach at sea level */
+	ck_assert_double_eq(c[0], 222);
+	tp_view_ramp(0.15, 0, 1, NAN, c);	/* halfway grass to forest */
+	ck_assert_double_eq_tol(c[1], 122, 1e-12);
+}
+END_TEST
+
+START_TEST(auto_shade)
+{
+	tp_header h;
+	tp_shade s;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 200, 100, &e), 0);
+	h.cellsize = 30;
+	tp_view_auto_shade(&h, 0, 1, NAN, 315, 45, &s);	/* normalised */
+	ck_assert_double_eq(s.ewres, 30);
+	ck_assert_double_eq_tol(s.zfactor, 600, 1e-9);
+	tp_view_auto_shade(&h, 0, 1800, NAN, 315, 45, &s);	/* metres */
+	ck_assert_double_eq(s.zfactor, 1);
+	tp_view_auto_shade(&h, 0, 1, 2.5, 300, 30, &s);	/* given */
+	ck_assert_double_eq(s.zfactor, 2.5);
+	ck_assert_double_eq(s.azimuth, 300);
+	strcpy(h.crs, "EPSG:4326");	/* degrees: the equator */
+	h.cellsize = 0.001;
+	h.origin_y = 0.05;
+	tp_view_auto_shade(&h, 0, 500, NAN, 315, 45, &s);
+	ck_assert_double_eq_tol(s.nsres, 111.32, 1e-9);
+	ck_assert_double_eq_tol(s.ewres, 111.32, 1e-9);
+	tp_header_free(&h);
+}
+END_TEST
+
+/* The picture loop: a 3 x 3 grey band 0..8 at scale 2 gives 2 x 2 pixels,
+ * means of their valid cells over lo..hi = 0..8; alpha is the valid share. */
+struct pic {
+	float	band[9];
+	uint8_t	px[2][4];
+	int	rows;
+};
+
+static int
+src(void *ctx, int64_t y, float *row, tp_err *e)
+{
+	memcpy(row, ((struct pic *)ctx)->band + 3 * y, 3 * sizeof *row);
+	return 0;
+}
+
+static int
+sink(void *ctx, const uint8_t *px, tp_err *e)
+{
+	struct pic *p = ctx;
+
+	memcpy(p->px[p->rows++], px, 4);
+	return 0;
+}
+
+START_TEST(render_box)
+{
+	struct pic p = { { 0, 1, 2, 3, 4, 5, 6, NAN, 8 }, { { 0 } }, 0 };
+	tp_view_opts o = { TP_VIEW_GREY, 0, 8, NAN, 0, { 1, 1, 1, 315, 45 },
+	    2 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_view_channels(&o), 2);
+	ck_assert_int_eq(tp_view_dim(3, 2), 2);
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, src, &p, sink, &p, &e), 0);
+	ck_assert_int_eq(p.rows, 2);
+	/* cells 0 1 3 4: mean 2 -> 255 * 2/8 = 63.75 -> 64, all valid */
+	ck_assert_uint_eq(p.px[0][0], 64);
+	ck_assert_uint_eq(p.px[0][1], 255);
+	/* cells 2 5: mean 3.5 -> 111.5625 -> 112 */
+	ck_assert_uint_eq(p.px[0][2], 112);
+	ck_assert_uint_eq(p.px[0][3], 255);
+	/* cells 6 NaN: 6 -> 191.25 -> 191, alpha half: 127.5 -> 128 */
+	ck_assert_uint_eq(p.px[1][0], 191);
+	ck_assert_uint_eq(p.px[1][1], 128);
+	/* cell 8 alone: white */
+	ck_assert_uint_eq(p.px[1][2], 255);
+	ck_assert_uint_eq(p.px[1][3], 255);
+}
+END_TEST
+
+/* Shade mode writes gdaldem's byte: 1 + 254 * shade, rounded: flat
+ * ground 180.605 -> 181. */
+START_TEST(render_shade)
+{
+	struct pic p = { { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } }, 0 };
+	tp_view_opts o = { TP_VIEW_SHADE, 0, 1, NAN, 0, { 1, 1, 1, 315, 45 },
+	    2 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, src, &p, sink, &p, &e), 0);
+	ck_assert_uint_eq(p.px[0][0], 181);
+	ck_assert_uint_eq(p.px[1][2], 181);
+}
+END_TEST
+
+static int
+src_fail(void *ctx, int64_t y, float *row, tp_err *e)
+{
+	if (y == 2)
+		return tp_err_set(e, "truncated at row 2");
+	return src(ctx, y, row, e);
+}
+
+START_TEST(render_error)
+{
+	struct pic p = { { 0 }, { { 0 } }, 0 };
+	tp_view_opts o = { TP_VIEW_COLOUR, 0, 1, NAN, 0, { 1, 1, 1, 315, 45 },
+	    1 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_view_channels(&o), 4);
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, src_fail, &p, sink, &p, &e),
+	    -1);
+	ck_assert_str_eq(e.msg, "truncated at row 2");
+}
+END_TEST
+
+static Suite *
+hillshade_suite(void)
+{
+	Suite *su = suite_create("hillshade");
+	TCase *core = tcase_create("core");
+	TCase *limits = tcase_create("limits");
+	TCase *errors = tcase_create("errors");
+
+	tcase_add_test(core, flat);
+	tcase_add_test(core, plane_east);
+	tcase_add_test(core, plane_north);
+	tcase_add_test(core, facing_and_away);
+	tcase_add_test(core, resolution_and_zfactor);
+	tcase_add_test(core, ramp);
+	tcase_add_test(core, auto_shade);
+	tcase_add_test(core, render_box);
+	tcase_add_test(core, render_shade);
+	tcase_add_test(limits, edges_plane);
+	tcase_add_test(limits, edges_north);
+	tcase_add_test(limits, holes);
+	tcase_add_test(limits, single_cell);
+	tcase_add_test(errors, render_error);
+	suite_add_tcase(su, core);
+	suite_add_tcase(su, limits);
+	suite_add_tcase(su, errors);
+	return su;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(hillshade_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

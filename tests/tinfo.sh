@@ -1,0 +1,132 @@
+#!/bin/bash
+# tinfo: header, per-band statistics and histogram, text and JSON.
+. "$(dirname "$0")/common.sh"
+
+# 4 x 3, values 1..10 and two NaN: hand values mean 5.5, population
+# stddev sqrt(8.25) = 2.87228132.
+echo 1 2 3 4 5 6 7 8 9 10 nan nan | mkstream 4 3 height "CRS EPSG:32633" \
+    "HISTORY tnoise --seed 1" "FOO bar baz" > "$T/a.tp"
+ok "text" run_prog tinfo "$T/a.tp"
+cp "$T/.out" "$T/a.txt"
+field() { awk -v k="$1" '$1 == k { print $2; exit }' "$T/a.txt"; }
+assert_eq "valid" "$(field valid)" 10
+assert_eq "nodata" "$(field nodata)" 2
+assert_eq "min" "$(field min)" 1
+assert_eq "max" "$(field max)" 10
+assert_eq "mean" "$(field mean)" 5.5
+assert_eq "stddev" "$(field stddev)" 2.87228132
+assert_eq "header kept" "$(grep -c '^HISTORY tnoise --seed 1$\|^FOO bar baz$\|^CRS EPSG:32633$' "$T/a.txt")" 3
+assert_eq "10 bins" "$(grep -c '^    \[' "$T/a.txt")" 10
+# 3 bins over 1..10: [1,4) [4,7) [7,10] hold 3 3 4; the largest bar is 40 #
+run_prog tinfo -n 3 < "$T/a.tp" > "$T/b.txt"
+assert_eq "3 bins" "$(grep '^    \[' "$T/b.txt" | awk '{ print $1 $2, $3 }' | tr '\n' ' ')" \
+    "[1,4) 3 [4,7) 3 [7,10] 4 "
+assert_eq "bar scaled" "$(grep -c '########################################$' "$T/b.txt")" 1
+run_prog tinfo --no-hist < "$T/a.tp" > "$T/c.txt"
+assert_eq "--no-hist" "$(grep -c histogram "$T/c.txt")" 0
+
+# JSON parses and holds the same figures
+run_prog tinfo --json -n 3 "$T/a.tp" > "$T/a.json"
+assert_eq "json" "$("$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["bands"][0]; h = d["header"]
+print(h["width"], h["height"], h["crs"], h["history"], h["extra"], b["name"],
+      b["valid"], b["nodata"], b["min"], b["max"], b["mean"],
+      round(b["stddev"], 12), b["histogram"]["edges"], b["histogram"]["counts"])
+' "$T/a.json")" "4 3 EPSG:32633 ['tnoise --seed 1'] ['FOO bar baz'] height 10 2 1 10 5.5 2.872281323269 [1, 4, 7, 10] [3, 3, 4]"
+
+# Against numpy on a larger three-band stream: mean and stddev to 1e-9
+# relative, and the counts exactly those of np.histogram over tinfo's edges.
+"$PY" - "$T/r.tp" <<'PY'
+import sys, numpy as np
+rng = np.random.default_rng(5)
+w, h = 300, 200
+a = rng.normal(1000, 50, (h, w)).astype('<f4')
+b = rng.random((h, w)).astype('<f4'); b[rng.random((h, w)) < 0.1] = np.nan
+c = np.full((h, w), np.nan, '<f4')
+body = np.stack([a, b, c], axis=1)          # band-interleaved by line
+hdr = b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS a b c\nENDHDR\n" % (w, h)
+open(sys.argv[1], 'wb').write(hdr + body.tobytes())
+PY
+run_prog tinfo --json -n 17 < "$T/r.tp" > "$T/r.json"
+assert_eq "numpy" "$("$PY" - "$T/r.tp" "$T/r.json" <<'PY'
+import sys, json, numpy as np
+d = open(sys.argv[1], 'rb').read(); i = d.index(b"\nENDHDR\n") + 8
+v = np.frombuffer(d[i:], '<f4').reshape(200, 3, 300)
+j = json.load(open(sys.argv[2]))
+out = []
+for k, bj in enumerate(j["bands"]):
+    x = v[:, k, :].astype(np.float64); x = x[~np.isnan(x)]
+    if x.size == 0:
+        out.append(bj["min"] is None and bj["mean"] is None and
+                   bj["nodata"] == 60000 and bj["histogram"]["counts"] == [])
+        continue
+    e = np.array(bj["histogram"]["edges"])
+    cnt = np.histogram(x, bins=e)[0].tolist()
+    out.append(abs(bj["mean"] - x.mean()) <= 1e-9 * abs(x.mean()) and
+               abs(bj["stddev"] - x.std()) <= 1e-9 * x.std() and
+               bj["min"] == x.min() and bj["max"] == x.max() and
+               bj["valid"] == x.size and cnt == bj["histogram"]["counts"] and
+               len(cnt) == 17)
+print(out)
+PY
+)" "[True, True, True]"
+
+# the real DEM against gdalinfo -stats (which prints 3 decimals), and the
+# histogram (counts from numpy.histogram over the same edges)
+DEM=$DATA/jacksboro_fault_dem.tif
+"$PY" -c '
+import sys, numpy as np
+from osgeo import gdal
+ds = gdal.Open(sys.argv[1]); gt = ds.GetGeoTransform()
+z = ds.ReadAsArray().astype("<f4"); h, w = z.shape
+sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS height\nCELLSIZE %r\nORIGIN %r %r\nCRS EPSG:4326\nENDHDR\n"
+    % (w, h, gt[1], gt[0], gt[3]) + z.tobytes())' "$DEM" > "$T/dem.tp"
+run_prog tinfo --json -n 5 < "$T/dem.tp" > "$T/dem.json"
+gdalinfo -stats -json "$DEM" > "$T/gdal.json"
+assert_eq "dem vs gdalinfo -stats" "$("$PY" -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["bands"][0]; g = json.load(open(sys.argv[2]))["bands"][0]
+print(t["min"] == g["minimum"], t["max"] == g["maximum"],
+      abs(t["mean"] - g["mean"]) <= 5e-4, abs(t["stddev"] - g["stdDev"]) <= 5e-4)' "$T/dem.json" "$T/gdal.json")" \
+    "True True True True"
+assert_eq "dem histogram" "$("$PY" -c '
+import json, sys; b = json.load(open(sys.argv[1]))["bands"][0]["histogram"]
+print(b["edges"], b["counts"])' "$T/dem.json")" \
+    "[236, 404, 572, 740, 908, 1076] [36590, 49513, 36915, 12257, 3357]"
+
+# one value: a single bin; infinities counted apart
+echo 0.25 0.25 inf 0.25 | mkstream 2 2 height > "$T/one.tp"
+run_prog tinfo --json < "$T/one.tp" > "$T/one.json"
+assert_eq "one value" "$("$PY" -c '
+import json, sys; b = json.load(open(sys.argv[1]))["bands"][0]
+print(b["valid"], b["infinite"], b["stddev"], b["histogram"])' "$T/one.json")" \
+    "3 1 0 {'edges': [0.25, 0.25], 'counts': [3]}"
+
+# misuse
+expect_exit 2 "--bins 0" run_prog tinfo --bins 0 "$T/a.tp"
+expect_exit 2 "--bins x" run_prog tinfo -n x "$T/a.tp"
+expect_exit 2 "unknown option" run_prog tinfo --frob "$T/a.tp"
+expect_exit 2 "two files" run_prog tinfo "$T/a.tp" "$T/a.tp"
+ok "--help" run_prog tinfo --help
+assert_eq "help shows default" "$(grep -c 'default: 10' "$T/.out")" 1
+
+# runtime failures
+head -c -5 "$T/a.tp" > "$T/trunc.tp"
+expect_err 1 "truncated stream.*row 2" "truncated" run_prog tinfo < "$T/trunc.tp"
+expect_exit 1 "truncated file" run_prog tinfo "$T/trunc.tp"
+cat "$T/a.tp" - <<< "x" > "$T/trail.tp"
+expect_err 1 "trailing data" "trailing garbage" run_prog tinfo "$T/trail.tp"
+expect_err 1 "cannot open" "missing file" run_prog tinfo "$T/nonexistent.tp"
+printf 'TERRAPIPE 2\n' > "$T/bad.tp"
+expect_exit 1 "bad magic" run_prog tinfo "$T/bad.tp"
+
+# pipeline: a crop of a band, its statistics
+run_prog tband --keep b < "$T/r.tp" | run_prog tcrop --window 0,0,10,10 |
+    run_prog tinfo --json > "$T/p.json"
+assert_eq "pipeline" "$("$PY" -c '
+import json, sys; j = json.load(open(sys.argv[1]))
+print(j["header"]["bands"], j["bands"][0]["valid"] + j["bands"][0]["nodata"], len(j["header"]["history"]))' "$T/p.json")" \
+    "['b'] 100 2"
+finish
