@@ -1,0 +1,151 @@
+/* tisland - blend heights toward a radial falloff so the land becomes an island. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tp_filter.h"
+#include "tp_island.h"
+
+static const char usage[] =
+    "usage: tisland [-q] [-b NAME] [-c X,Y] [-m MIX] [-r R] [-s SHAPE]\n"
+    "               [-w S] [--warp-frequency F] [--seed N] [--sea LEVEL]"
+    " [-j N]\n               < in > out\n";
+
+static const char help[] =
+    "Radial falloff: h' = h + mix * (1 - d - h), d the distance from the\n"
+    "centre in radii (0 at the centre, 1 at the rim and beyond).\n"
+    "  -b, --band NAME          band to shape (default: height)\n"
+    "  -c, --center X,Y         centre in map units (default: the grid's)\n"
+    "  -m, --mix M              0 = unchanged .. 1 = all falloff"
+    " (default: 0.5)\n"
+    "  -r, --radius R           radius in map units (default: half the\n"
+    "                           grid's width and height)\n"
+    "  -s, --shape SHAPE        euclidean, square-bump, euclidean2"
+    " (default: euclidean)\n"
+    "  -w, --warp S             bend the coast by up to S radii (default: 0)\n"
+    "      --warp-frequency F   warp noise cycles per radius (default: 1.5)\n"
+    "      --seed N             warp noise seed (default: 0)\n"
+    "      --sea LEVEL          record SEALEVEL LEVEL in the header for later\n"
+    "                           stages; heights are not changed by it\n"
+    "  -j, --threads N          threads, 0 = all processors (default: 0)\n"
+    "  -q, --quiet              no progress bar\n"
+    "  -h, --help               this help\n"
+    "      --version            print the version\n";
+
+static const char *const shapes[] = {
+	"euclidean", "square-bump", "euclidean2", NULL
+};
+
+enum { OPT_WARPF = 256, OPT_SEED, OPT_SEA, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "center", required_argument, NULL, 'c' },
+	{ "mix", required_argument, NULL, 'm' },
+	{ "radius", required_argument, NULL, 'r' },
+	{ "shape", required_argument, NULL, 's' },
+	{ "warp", required_argument, NULL, 'w' },
+	{ "warp-frequency", required_argument, NULL, OPT_WARPF },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "sea", required_argument, NULL, OPT_SEA },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct job {
+	tp_island is;
+	const tp_header *h;
+	int	band;
+};
+
+/* Shape the band, copy the others. */
+static void
+island_row(void *ctx, int64_t row, const float *in, float *out)
+{
+	const struct job *j = ctx;
+	size_t w = (size_t)j->h->width;
+
+	for (int b = 0; b < j->h->nbands; b++)
+		if (b == j->band)
+			tp_island_row(&j->is, j->h, row, in + b * w, out + b * w);
+		else
+			memcpy(out + b * w, in + b * w, w * sizeof(float));
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *band = "height";
+	double cx = 0, cy = 0, radius = 0, warp = 0, warpf = 1.5, sea = 0;
+	int center = 0, has_sea = 0, threads = 0, quiet = 0, ch;
+	uint32_t seed = 0;
+	tp_header oh;
+	tp_reader r;
+	tp_writer w;
+	tp_err e;
+	struct job j;
+	cli_progress p;
+
+	cli_init(argc, argv, usage);
+	tp_island_defaults(&j.is);
+	while ((ch = getopt_long(argc, argv, "b:c:hj:m:qr:s:w:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b': band = optarg; break;
+		case 'c': cli_pair("--center", optarg, &cx, &cy); center = 1; break;
+		case 'h': cli_help(help);
+		case 'j': threads = cli_threads(optarg); break;
+		case 'm': j.is.mix = cli_double("--mix", optarg, 0, 1); break;
+		case 'q': quiet = 1; break;
+		case 'r': radius = cli_double("--radius", optarg, 1e-300, 1e300); break;
+		case 's': j.is.shape = cli_choice("--shape", optarg, shapes); break;
+		case 'w': warp = cli_double("--warp", optarg, 0, 100); break;
+		case OPT_WARPF:
+			warpf = cli_double("--warp-frequency", optarg, 1e-6, 1e6);
+			break;
+		case OPT_SEED:
+			seed = (uint32_t)cli_int("--seed", optarg, 0, UINT32_MAX);
+			break;
+		case OPT_SEA:
+			sea = cli_double("--sea", optarg, -1e300, 1e300);
+			has_sea = 1;
+			break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+	cli_binary_stdout();
+
+	cli_open_input(&r);
+	if ((j.band = tp_header_band(&r.h, band)) < 0)
+		cli_die("the input has no band '%s'", band);
+	j.h = &r.h;
+	tp_island_extent(&j.is, &r.h);
+	if ((center && tp_island_center(&j.is, cx, cy, &e) < 0) ||
+	    (radius > 0 && tp_island_radius(&j.is, radius, &e) < 0))
+		cli_fail(&e);
+	if (tp_island_warp(&j.is, warp, warpf, seed, &e) < 0 ||
+	    tp_island_columns(&j.is, &r.h, &e) < 0 ||
+	    tp_header_copy(&oh, &r.h, &e) < 0 ||
+	    (has_sea && tp_island_set_sea(&oh, sea, &e) < 0) ||
+	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+		cli_fail(&e);
+	cli_open_output(&w, &oh);
+	cli_progress_init(&p, "island", quiet);
+	if (tp_filter_run(&r, &w, &oh, island_row, &j,
+	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+	tp_island_free(&j.is);
+	tp_writer_free(&w);
+	tp_header_free(&oh);
+	tp_reader_free(&r);
+	cli_close_stdout();
+	return 0;
+}

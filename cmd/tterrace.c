@@ -1,0 +1,117 @@
+/* tterrace - cut one band into terraces with sloped risers. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tp_filter.h"
+#include "tp_terrace.h"
+
+static const char usage[] =
+    "usage: tterrace [-q] [-b NAME] [-n] [-r RISER] [-s STEPS] [-j N]"
+    " < in > out\n";
+
+static const char help[] =
+    "Terraces: flat treads joined by smoothstep risers whose middle keeps\n"
+    "the input height; 0 and 1 stay fixed, NaN passes through.\n"
+    "  -b, --band NAME    band to terrace (default: height)\n"
+    "  -n, --naive        hard cliffs, round(h*steps)/steps\n"
+    "  -r, --riser R      fraction of each step that is slope, 0..1"
+    " (default: 0.35)\n"
+    "  -s, --steps N      steps between 0 and 1, 1..65536 (default: 8)\n"
+    "  -j, --threads N    threads, 0 = all processors (default: 0)\n"
+    "  -q, --quiet        no progress bar\n"
+    "  -h, --help         this help\n"
+    "      --version      print the version\n";
+
+enum { OPT_VERSION = 256 };
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "naive", no_argument, NULL, 'n' },
+	{ "riser", required_argument, NULL, 'r' },
+	{ "steps", required_argument, NULL, 's' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct job {
+	tp_terrace t;
+	int64_t	width;
+	int	nbands, band;
+};
+
+/* Terrace the band, copy the others. */
+static void
+terrace_row(void *ctx, int64_t row, const float *in, float *out)
+{
+	const struct job *j = ctx;
+	size_t w = (size_t)j->width;
+
+	for (int b = 0; b < j->nbands; b++)
+		if (b == j->band)
+			tp_terrace_row(&j->t, in + b * w, out + b * w, w);
+		else
+			memcpy(out + b * w, in + b * w, w * sizeof(float));
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *band = "height";
+	double riser = 0.35;
+	int steps = 8, naive = 0, threads = 0, quiet = 0, ch;
+	tp_header oh;
+	tp_reader r;
+	tp_writer w;
+	tp_err e;
+	struct job j;
+	cli_progress p;
+
+	cli_init(argc, argv, usage);
+	while ((ch = getopt_long(argc, argv, "b:hj:nqr:s:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b': band = optarg; break;
+		case 'h': cli_help(help);
+		case 'j': threads = cli_threads(optarg); break;
+		case 'n': naive = 1; break;
+		case 'q': quiet = 1; break;
+		case 'r': riser = cli_double("--riser", optarg, 0, 1); break;
+		case 's':
+			steps = (int)cli_int("--steps", optarg, 1,
+			    TP_TERRACE_MAX_STEPS);
+			break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (tp_terrace_init(&j.t, steps, riser, naive, &e) < 0)
+		cli_usage("%s", e.msg);
+	cli_binary_stdout();
+
+	cli_open_input(&r);
+	if ((j.band = tp_header_band(&r.h, band)) < 0)
+		cli_die("the input has no band '%s'", band);
+	j.width = r.h.width;
+	j.nbands = r.h.nbands;
+	if (tp_header_copy(&oh, &r.h, &e) < 0 ||
+	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+		cli_fail(&e);
+	cli_open_output(&w, &oh);
+	cli_progress_init(&p, "terrace", quiet);
+	if (tp_filter_run(&r, &w, &oh, terrace_row, &j,
+	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+	tp_writer_free(&w);
+	tp_header_free(&oh);
+	tp_reader_free(&r);
+	cli_close_stdout();
+	return 0;
+}

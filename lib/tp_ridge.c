@@ -1,0 +1,226 @@
+/* tp_ridge.c - ridged noise under a height mask. */
+#include <math.h>
+
+#include "tp_ridge.h"
+
+#define BLK	1024	/* cells per block of a row */
+
+void
+tp_ridge_defaults(tp_ridge *r)
+{
+	tp_fbm_defaults(&r->noise);
+	r->amount = 0.3;
+	r->mask_lo = 0.5;
+	r->mask_hi = 0.8;
+	r->naive = 0;
+	r->nused = 0;
+}
+
+int
+tp_ridge_init(tp_ridge *r, tp_err *e)
+{
+	const tp_fbm *p = &r->noise;
+	double f = p->frequency, amp = 1.0, sum = 0.0;
+	int first = p->octaves > 1 ? 1 : 0;
+
+	if (p->octaves < 1 || p->octaves > TP_NOISE_MAX_OCTAVES)
+		return tp_err_set(e, "octaves %d is outside 1..%d", p->octaves,
+		    TP_NOISE_MAX_OCTAVES);
+	if (!(f > 0.0 && isfinite(f)) || !(p->lacunarity > 0.0) ||
+	    !isfinite(p->lacunarity) || !(p->persistence > 0.0) ||
+	    !isfinite(p->persistence))
+		return tp_err_set(e, "frequency, lacunarity and persistence "
+		    "must be finite and > 0");
+	if (!isfinite(r->amount) || !(r->mask_lo < r->mask_hi) ||
+	    !isfinite(r->mask_lo) || !isfinite(r->mask_hi))
+		return tp_err_set(e, "ridge mask %g..%g: need LO < HI",
+		    r->mask_lo, r->mask_hi);
+	r->nused = 0;
+	for (int i = 0; i < p->octaves; i++) {
+		/* octave i of tp_fbm: the same frequency, amplitude, seed */
+		if (i >= first) {
+			tp_fbm *o = &r->oct[r->nused];
+
+			*o = *p;
+			o->octaves = 1;
+			o->frequency = f;
+			o->seed = p->seed + (uint32_t)i * TP_OCTAVE_SEED_STEP;
+			o->normalize = 1;
+			o->warp = 0.0;
+			r->amp[r->nused] = (float)amp;
+			sum += (double)(float)amp;
+			r->nused++;
+		}
+		f *= p->lacunarity;
+		amp *= p->persistence;
+	}
+	r->inv_sum = (float)(1.0 / sum);
+	r->inv_mask = 1.0 / (r->mask_hi - r->mask_lo);
+	return 0;
+}
+
+/* One octave's contribution from its [0, 1] output v = 0.5 + 0.5 n. */
+static inline float
+crest(float amp, float v)
+{
+	float rr = 1.0f - fabsf(2.0f * v - 1.0f);
+
+	return amp * (rr * rr);
+}
+
+double
+tp_ridge_field(const tp_ridge *r, double x, double y)
+{
+	float acc = 0.0f;
+
+	for (int k = 0; k < r->nused; k++)
+		acc += crest(r->amp[k], (float)tp_fbm_at(&r->oct[k], x, y));
+	return (double)(acc * r->inv_sum);
+}
+
+static inline double
+clamp01(double v)
+{
+	return v > 0.0 ? (v < 1.0 ? v : 1.0) : v == v ? 0.0 : v;
+}
+
+/* The mask weight: smoothstep(mask_lo, mask_hi, h), or 1 when naive. */
+static inline double
+weight(const tp_ridge *r, double h)
+{
+	double x;
+
+	if (r->naive)
+		return 1.0;
+	x = (h - r->mask_lo) * r->inv_mask;
+	x = x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
+	return x * x * (3.0 - 2.0 * x);
+}
+
+double
+tp_ridge_apply(const tp_ridge *r, double h, double ridge)
+{
+	return clamp01(h + weight(r, h) * (ridge - 0.5) * r->amount);
+}
+
+/* 1 when some cell of the block gets ridges at all. */
+static int
+needs_field(const tp_ridge *r, const float *in, size_t m)
+{
+	int any = r->naive;
+
+	for (size_t i = 0; i < m; i++)
+		any |= in[i] > r->mask_lo;
+	return any;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Two samples of apply_block, the same operations in the same order. */
+static inline __m128d
+apply2(const tp_ridge *r, __m128d h, __m128d ridge)
+{
+	const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+	__m128d x, w, v;
+
+	if (r->naive)
+		w = one;
+	else {
+		x = _mm_mul_pd(_mm_sub_pd(h, _mm_set1_pd(r->mask_lo)),
+		    _mm_set1_pd(r->inv_mask));
+		x = _mm_min_pd(_mm_max_pd(x, zero), one);
+		w = _mm_mul_pd(_mm_mul_pd(x, x), _mm_sub_pd(_mm_set1_pd(3.0),
+		    _mm_mul_pd(_mm_set1_pd(2.0), x)));
+	}
+	v = _mm_mul_pd(_mm_mul_pd(w, _mm_sub_pd(ridge, _mm_set1_pd(0.5))),
+	    _mm_set1_pd(r->amount));
+	v = _mm_add_pd(h, v);
+	return _mm_min_pd(_mm_max_pd(v, zero), one);
+}
+
+/* apply_block four samples at a time; returns how many it did. */
+static size_t
+apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
+    size_t m)
+{
+	const __m128 inv_sum = _mm_set1_ps(r->inv_sum);
+	size_t i;
+
+	for (i = 0; i + 4 <= m; i += 4) {
+		__m128 h = _mm_loadu_ps(in + i);
+		__m128 rg = _mm_mul_ps(_mm_loadu_ps(acc + i), inv_sum);
+		__m128 lo = _mm_cvtpd_ps(apply2(r, _mm_cvtps_pd(h),
+		    _mm_cvtps_pd(rg)));
+		__m128 hi = _mm_cvtpd_ps(apply2(r,
+		    _mm_cvtps_pd(_mm_movehl_ps(h, h)),
+		    _mm_cvtps_pd(_mm_movehl_ps(rg, rg))));
+
+		_mm_storeu_ps(out + i, _mm_movelh_ps(lo, hi));
+	}
+	return i;
+}
+#else
+static size_t
+apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
+    size_t m)
+{
+	return 0;
+}
+#endif
+
+/* tp_ridge_apply for a block: the selects are max and min (SSE2 where
+ * there is one), so random heights cost no mispredicted branches; NaN
+ * heights are put back afterwards. */
+static void
+apply_block(const tp_ridge *r, const float *in, const float *acc,
+    float *out, size_t m)
+{
+	const double lo = r->mask_lo, inv = r->inv_mask, amount = r->amount;
+	const float inv_sum = r->inv_sum;
+
+	for (size_t i = apply_sse2(r, in, acc, out, m); i < m; i++) {
+		double h = in[i];
+		double ridge = (double)(acc[i] * inv_sum);
+		double x = (h - lo) * inv, w, v;
+
+		x = x > 0.0 ? x : 0.0;
+		x = x < 1.0 ? x : 1.0;
+		w = r->naive ? 1.0 : x * x * (3.0 - 2.0 * x);
+		v = h + w * (ridge - 0.5) * amount;
+		v = v > 0.0 ? v : 0.0;
+		out[i] = (float)(v < 1.0 ? v : 1.0);
+	}
+	for (size_t i = 0; i < m; i++)
+		if (in[i] != in[i])
+			out[i] = in[i];
+}
+
+void
+tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
+    const float *in, float *out)
+{
+	double cs = h->cellsize, x0 = h->origin_x;
+	double y = tp_noise_centre(h->origin_y, -row - 1, cs);
+	size_t n = (size_t)h->width;
+	float acc[BLK], v[BLK];
+
+	for (size_t off = 0; off < n; off += BLK) {
+		size_t m = n - off < BLK ? n - off : BLK;
+		const float *hi = in + off;
+
+		if (!needs_field(r, hi, m)) {
+			for (size_t i = 0; i < m; i++)
+				out[off + i] = (float)clamp01(hi[i]);
+			continue;
+		}
+		for (size_t i = 0; i < m; i++)
+			acc[i] = 0.0f;
+		for (int k = 0; k < r->nused; k++) {
+			tp_fbm_row(&r->oct[k], x0, (int64_t)off, cs, y, v, m);
+			for (size_t i = 0; i < m; i++)
+				acc[i] += crest(r->amp[k], v[i]);
+		}
+		apply_block(r, hi, acc, out + off, m);
+	}
+}

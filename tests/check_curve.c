@@ -1,0 +1,310 @@
+/* check_curve.c - unit tests of the height curve (tshape's library). */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tp_curve.h"
+
+/* A small deterministic generator for the random cases. */
+static double
+rnd(uint32_t *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return (double)(*s >> 8) / 16777216.0;
+}
+
+static double
+at(const double *y, int n, double x)
+{
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
+	return tp_curve_eval(&c, x);
+}
+
+START_TEST(test_seed_s_curve)
+{
+	/* seed 000: knots 0,0,0,1,1 make an S between the 3rd and 4th knot
+	 * whose middle (x = 0.625) is exactly 0.5 */
+	const double y[] = { 0, 0, 0, 1, 1 };
+
+	ck_assert_double_eq(at(y, 5, 0.625), 0.5);
+	ck_assert_double_eq(at(y, 5, 0.5), 0.0);
+	ck_assert_double_eq(at(y, 5, 0.75), 1.0);
+	ck_assert_double_eq(at(y, 5, 0.3), 0.0);
+	ck_assert_double_eq(at(y, 5, 0.9), 1.0);
+	/* u = 0.25 in that interval: 3u^2 - 2u^3 = 0.15625 */
+	ck_assert_double_eq_tol(at(y, 5, 0.5625), 0.15625, 1e-15);
+}
+END_TEST
+
+START_TEST(test_fritsch_carlson_slopes)
+{
+	/* knots 0, 0.25, 1 at x 0, .5, 1: secants 0.5 and 1.5, inner slope
+	 * 2*0.5*1.5/2 = 0.75, end slopes 0.5 and 1.5. At x = 0.25 (u = 0.5,
+	 * h = 0.5): 0.125*0.25 + 0.5*0.25 - 0.125*0.375 = 0.109375 */
+	const double y[] = { 0, 0.25, 1 };
+	const double px[] = { 0, 0.5, 1 };
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), 0);
+	ck_assert_double_eq_tol(c.m[1], 0.75, 1e-15);
+	ck_assert_double_eq_tol(c.m[0], 0.5, 1e-15);
+	ck_assert_double_eq_tol(c.m[2], 1.5, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.109375, 1e-15);
+	/* the same knots as points: the weighted mean is the plain one */
+	ck_assert_int_eq(tp_curve_points(&c, px, y, 3, &e), 0);
+	ck_assert_double_eq_tol(c.m[1], 0.75, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.109375, 1e-15);
+}
+END_TEST
+
+START_TEST(test_uneven_points)
+{
+	/* 0:0, 0.25:0.5, 1:1: secants 2 and 2/3, weights 1.75 and 1.25,
+	 * inner slope 3 / (1.75/2 + 1.25*1.5) = 12/11 */
+	const double x[] = { 0, 0.25, 1 }, y[] = { 0, 0.5, 1 };
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_points(&c, x, y, 3, &e), 0);
+	ck_assert_double_eq_tol(c.m[1], 12.0 / 11.0, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.5, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.0), 0.0, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 1.0), 1.0, 1e-15);
+}
+END_TEST
+
+START_TEST(test_linear_identity)
+{
+	tp_curve c;
+	tp_shape s;
+	tp_err e;
+	float in[10001], out[10001];
+
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	tp_shape_init(&s, &c);
+	for (int i = 0; i <= 10000; i++)
+		in[i] = (float)(i / 10000.0);
+	tp_shape_row(&s, in, out, 10001);
+	for (int i = 0; i <= 10000; i++)
+		ck_assert_float_eq_tol(out[i], in[i], 2e-7);
+}
+END_TEST
+
+START_TEST(test_presets)
+{
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_VALLEYS, &e), 0);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.0625, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.25, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.75), 0.5625, 1e-15);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 1.0), 1.0, 1e-15);
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_SCURVE, &e), 0);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.5, 1e-15);
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_PLATEAUS, &e), 0);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.4, 1e-15);
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_PEAKS, &e), 0);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.125, 1e-15);
+}
+END_TEST
+
+START_TEST(test_pow_and_stretch)
+{
+	tp_curve c;
+	tp_shape s;
+	tp_err e;
+	float in[3] = { 0.5f, 1.0f, 3.0f }, out[3];
+
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	tp_shape_init(&s, &c);
+	s.k = 2.0;			/* Red Blob's pow(e, 2) */
+	tp_shape_row(&s, in, out, 1);
+	ck_assert_float_eq(out[0], 0.25f);
+	s.k = 1.0;
+	ck_assert_int_eq(tp_shape_stretch(&s, -1.0, 3.0, &e), 0);
+	tp_shape_row(&s, in, out, 3);	/* (h + 1) / 4 */
+	ck_assert_float_eq(out[0], 0.375f);
+	ck_assert_float_eq(out[1], 0.5f);
+	ck_assert_float_eq(out[2], 1.0f);
+}
+END_TEST
+
+/* Random rising knots, evenly spaced or not: the curve never falls. */
+START_TEST(test_random_monotone)
+{
+	uint32_t seed = 12345u + (uint32_t)_i;
+	double x[TP_CURVE_MAX], y[TP_CURVE_MAX], prev = -1.0;
+	int n = 2 + (int)(rnd(&seed) * (TP_CURVE_MAX - 1));
+	tp_curve c;
+	tp_err e;
+
+	for (int i = 0; i < n; i++)
+		y[i] = rnd(&seed);
+	for (int i = 1; i < n; i++)	/* sort ascending */
+		for (int k = i; k > 0 && y[k] < y[k - 1]; k--) {
+			double t = y[k]; y[k] = y[k - 1]; y[k - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		x[i] = (i + 0.3 * rnd(&seed)) / n;
+	ck_assert_int_eq(_i % 2 ? tp_curve_points(&c, x, y, n, &e) :
+	    tp_curve_knots(&c, y, n, &e), 0);
+	for (int i = 0; i <= 20000; i++) {
+		double v = tp_curve_eval(&c, i / 20000.0);
+
+		ck_assert(v >= prev);
+		ck_assert(v >= 0.0 && v <= 1.0);
+		prev = v;
+	}
+}
+END_TEST
+
+/* The row function (SSE2 where there is one) gives the bytes of the point
+ * function, for random knots, a stretch, odd lengths and odd values. */
+START_TEST(test_row_is_eval)
+{
+	uint32_t seed = 99u + (uint32_t)_i;
+	double y[TP_CURVE_MAX];
+	int n = 2 + _i % (TP_CURVE_MAX - 1);
+	float in[1001], out[1001];
+	tp_curve c;
+	tp_shape s;
+	tp_err e;
+
+	for (int i = 0; i < n; i++)
+		y[i] = rnd(&seed);
+	ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
+	tp_shape_init(&s, &c);
+	if (_i % 2)
+		ck_assert_int_eq(tp_shape_stretch(&s, -0.3, 1.7, &e), 0);
+	for (int i = 0; i < 1001; i++)
+		in[i] = (float)(rnd(&seed) * 3.0 - 1.0);
+	in[3] = NAN;
+	in[4] = INFINITY;
+	in[5] = -INFINITY;
+	in[6] = 1.0f;
+	tp_shape_row(&s, in, out, 1001);
+	for (int i = 0; i < 1001; i++)
+		ck_assert_float_eq(out[i], (float)tp_curve_eval(&c,
+		    ((double)in[i] - s.lo) * s.scale));
+}
+END_TEST
+
+START_TEST(test_clamp_rule)
+{
+	/* below 0 -> curve(0), above 1 -> curve(1), NaN -> 0 */
+	tp_curve c;
+	tp_shape s;
+	tp_err e;
+	float in[6] = { -0.5f, 1.5f, NAN, INFINITY, -INFINITY, 0.0f }, out[6];
+	const double y[] = { 0.1, 0.2, 0.9 };
+
+	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), 0);
+	tp_shape_init(&s, &c);
+	tp_shape_row(&s, in, out, 6);
+	ck_assert_float_eq(out[0], 0.1f);
+	ck_assert_float_eq(out[1], 0.9f);
+	ck_assert_float_eq(out[2], 0.1f);
+	ck_assert_float_eq(out[3], 0.9f);
+	ck_assert_float_eq(out[4], 0.1f);
+	ck_assert_float_eq(out[5], 0.1f);
+}
+END_TEST
+
+START_TEST(test_knot_clamping)
+{
+	/* a knot may not overtake its neighbours: 0, .8, .3, 1 -> 0, .3, .3, 1
+	 * and .5, .2, .6 -> .2, .2, .6 */
+	const double y1[] = { 0, 0.8, 0.3, 1 }, y2[] = { 0.5, 0.2, 0.6 };
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_knots(&c, y1, 4, &e), 0);
+	ck_assert_double_eq(c.y[1], 0.3);
+	ck_assert_double_eq(c.y[2], 0.3);
+	ck_assert_double_eq(tp_curve_eval(&c, 0.5), 0.3);
+	ck_assert_int_eq(tp_curve_knots(&c, y2, 3, &e), 0);
+	ck_assert_double_eq(c.y[0], 0.2);
+	ck_assert_double_eq(c.y[1], 0.2);
+}
+END_TEST
+
+START_TEST(test_flat_ends)
+{
+	const double x[] = { 0.2, 0.8 }, y[] = { 0.1, 0.9 };
+	tp_curve c;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_points(&c, x, y, 2, &e), 0);
+	ck_assert_double_eq(tp_curve_eval(&c, 0.0), 0.1);
+	ck_assert_double_eq(tp_curve_eval(&c, 1.0), 0.9);
+	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.5, 1e-15);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	double y[TP_CURVE_MAX + 1] = { 0 }, x[3] = { 0, 0.5, 0.5 };
+	tp_curve c;
+	tp_shape s;
+	tp_err e;
+
+	ck_assert_int_eq(tp_curve_knots(&c, y, 1, &e), -1);
+	ck_assert_int_eq(tp_curve_knots(&c, y, TP_CURVE_MAX + 1, &e), -1);
+	ck_assert_int_eq(tp_curve_knots(&c, y, TP_CURVE_MAX, &e), 0);
+	y[1] = 1.5;
+	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), -1);
+	y[1] = NAN;
+	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), -1);
+	y[1] = 0.5;
+	ck_assert_int_eq(tp_curve_points(&c, x, y, 3, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "increase"));
+	ck_assert_int_eq(tp_curve_preset_init(&c, (tp_curve_preset)99, &e), -1);
+	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	tp_shape_init(&s, &c);
+	ck_assert_int_eq(tp_shape_stretch(&s, 1, 1, &e), -1);
+	ck_assert_int_eq(tp_shape_stretch(&s, 2, 1, &e), -1);
+}
+END_TEST
+
+static Suite *
+curve_suite(void)
+{
+	Suite *s = suite_create("curve");
+	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
+	    *err = tcase_create("errors");
+
+	tcase_add_test(core, test_seed_s_curve);
+	tcase_add_test(core, test_fritsch_carlson_slopes);
+	tcase_add_test(core, test_uneven_points);
+	tcase_add_test(core, test_linear_identity);
+	tcase_add_test(core, test_presets);
+	tcase_add_test(core, test_pow_and_stretch);
+	tcase_add_loop_test(core, test_random_monotone, 0, 40);
+	tcase_add_loop_test(lim, test_row_is_eval, 0, 30);
+	tcase_add_test(lim, test_clamp_rule);
+	tcase_add_test(lim, test_knot_clamping);
+	tcase_add_test(lim, test_flat_ends);
+	tcase_add_test(err, test_errors);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, lim);
+	suite_add_tcase(s, err);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(curve_suite());
+	int nf;
+
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

@@ -1,0 +1,174 @@
+#!/bin/bash
+# tnoise: lattice values by hand, gradient zeros on the lattice, fixed
+# output range, tiles byte-identical to windows of a large run, --band.
+. "$(dirname "$0")/common.sh"
+
+# body FILE: the sample bytes of a stream (the header is text up to ENDHDR).
+body() { tail -c +$(( $(sed '/^ENDHDR$/q' "$1" | wc -c) + 1 )) "$1"; }
+
+# Golden values: one octave of value noise with a linear fade, worked out
+# from the lattice hash formula in an independent float32 model (cell
+# centres x = col + 0.5, y = 2 - row - 0.5; lattice coordinates times 0.25).
+run_prog tnoise -s 3x2 -S 7 -O 1 -k value --fade linear -f 0.25 > "$T/v"
+assert_eq "value noise by hand" "$(values "$T/v" | tr '\n' ' ')" "$("$PY" - <<'PYEOF'
+import numpy as np, math
+M = 0xffffffff
+def mix(h):
+    h ^= h >> 16; h = (h * 0x7feb352d) & M; h ^= h >> 15
+    h = (h * 0x846ca68b) & M; h ^= h >> 16; return h
+def lat(ix, iy, s):
+    h = mix(((ix * 0x8da6b343) & M) ^ ((iy * 0xd8163841) & M) ^ ((s * 0xcb1ab31f + 0x2545f491) & M))
+    return np.float32((h >> 8) / 16777216.0)
+f = np.float32
+out = []
+for row in range(2):
+    for col in range(3):
+        x, y = (col + 0.5) * 0.25, (2 - row - 0.5) * 0.25
+        ix, iy = math.floor(x), math.floor(y)
+        u, v = f(x - ix), f(y - iy)
+        a = f(lat(ix, iy, 7) + f(u * f(lat(ix + 1, iy, 7) - lat(ix, iy, 7))))
+        b = f(lat(ix, iy + 1, 7) + f(u * f(lat(ix + 1, iy + 1, 7) - lat(ix, iy + 1, 7))))
+        out.append("%.9g" % f(a + f(v * f(b - a))))
+print(" ".join(out) + " ", end="")
+PYEOF
+)"
+assert_eq "header" "$(sed -n '/^ENDHDR$/q;p' "$T/v" | tr '\n' '|')" \
+    "TERRAPIPE 1|WIDTH 3|HEIGHT 2|BANDS height|CELLSIZE 1|ORIGIN 0 2|HISTORY tnoise -s 3x2 -S 7 -O 1 -k value --fade linear -f 0.25|"
+
+# Gradient noise is 0 on every lattice point, so cell centres on the
+# lattice of every octave (frequency 1 and 2) give exactly 0.5.
+run_prog tnoise -s 3x3 --origin -0.5,2.5 -f 1 -O 2 -S 3 > "$T/g"
+assert_eq "gradient zero on the lattice" "$(values "$T/g" | sort -u)" "0.5"
+
+# Georeferencing options land in the header.
+run_prog tnoise -s 4x2 -c 30 --origin 500000,4650000 --crs EPSG:32633 > "$T/geo"
+assert_eq "cellsize" "$(header "$T/geo" CELLSIZE)" "30"
+assert_eq "origin" "$(header "$T/geo" ORIGIN | awk '{ print $1 == 500000 && $2 == 4650000 }')" 1
+assert_eq "crs" "$(header "$T/geo" CRS)" "EPSG:32633"
+run_prog tnoise -s 4x2 -c 30 > "$T/geo"
+assert_eq "default origin" "$(header "$T/geo" ORIGIN)" "0 60"
+
+# Fixed output range: normalised in [0,1] for every kind; five octaves of
+# value noise unnormalised leave [0,1] but stay below 1.9375.
+for k in value gradient simplex; do
+	run_prog tnoise -s 128x96 -k $k -f 0.05 -S 2 > "$T/r"
+	assert_eq "$k in [0,1]" "$(values "$T/r" | awk 'NR == 1 || $1 < lo { lo = $1 }
+	    NR == 1 || $1 > hi { hi = $1 } END { print (lo >= 0 && hi <= 1 && hi - lo > 0.3) }')" 1
+done
+run_prog tnoise -s 128x96 -k value -O 5 -N -f 0.05 > "$T/r"
+assert_eq "unnormalised" "$(values "$T/r" | awk '$1 > hi { hi = $1 } END { print (hi > 1 && hi < 1.9375) }')" 1
+
+# Tiles: a 2x2 grid of tiles made with shifted origins is byte-identical to
+# the windows of one large run, for every kind, with and without warping,
+# on a UTM-like grid and on one whose origins are not exact in binary.
+# $1 $2: cell size and origin x,y of the large run; the rest: options.
+# Each tile and its tcrop window are kept; one Python run compares them all.
+n_tiles=0
+tiles() {
+	cs=$1 ox=${2%,*} oy=${2#*,}; shift 2
+	run_prog tnoise -s 40x30 -c "$cs" --origin "$ox,$oy" "$@" > "$T/big"
+	for ty in 0 1; do
+		for tx in 0 1; do
+			to=$(awk -v x="$ox" -v y="$oy" -v c="$cs" -v i=$tx -v j=$ty \
+			    'BEGIN { printf "%.12g,%.12g", x + i * 20 * c, y - j * 15 * c }')
+			n_tiles=$((n_tiles + 1))
+			echo "tile $tx,$ty $* cs $cs" > "$T/desc.$n_tiles"
+			run_prog tnoise -s 20x15 -c "$cs" --origin "$to" "$@" > "$T/tile.$n_tiles"
+			run_prog tcrop -w $((tx * 20)),$((ty * 15)),20,15 < "$T/big" > "$T/win.$n_tiles"
+		done
+	done
+}
+for k in value gradient simplex; do
+	tiles 30 500000,4650000 -k $k -f 0.002 -S 5
+	tiles 30 500000,4650000 -k $k -f 0.002 -S 5 -w 0.5
+	tiles 0.1 0.3,7.7 -k $k -f 0.3 -O 3 -w 0.2
+done
+while IFS='|' read -r d same; do
+	assert_eq "$d" "$same" "True"
+done < <("$PY" - "$T" $n_tiles <<'PYEOF'
+import sys
+t, n = sys.argv[1], int(sys.argv[2])
+def body(p):
+    d = open(p, "rb").read(); return d[d.index(b"\nENDHDR\n") + 8:]
+for i in range(1, n + 1):
+    desc = open("%s/desc.%d" % (t, i)).read().strip()
+    a, b = body("%s/tile.%d" % (t, i)), body("%s/win.%d" % (t, i))
+    print("%s|%s" % (desc, len(a) == 20 * 15 * 4 and a == b))
+PYEOF
+)
+assert_eq "tiles compared" "$n_tiles" 36
+# the window a tcrop cut, noised again in place, is the same window
+run_prog tcrop -w 7,4,23,19 < "$T/big" > "$T/win"
+run_prog tnoise -b height -k simplex -f 0.3 -O 3 -w 0.2 < "$T/win" > "$T/re"
+assert_eq "re-noised window" "$(body "$T/re" | md5sum)" "$(body "$T/win" | md5sum)"
+
+# -j 1 and -j 2 give the same bytes, and so do repeated runs.
+run_prog tnoise -s 300x200 -O 8 -w 0.3 -S 9 -j 1 > "$T/j1"
+run_prog tnoise -s 300x200 -O 8 -w 0.3 -S 9 -j 2 > "$T/j2"
+run_prog tnoise -s 300x200 -O 8 -w 0.3 -S 9 -j 2 > "$T/j3"
+assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
+assert_same "repeated run" "$T/j2" "$T/j3"
+run_prog tnoise -s 300x200 -O 8 -w 0.3 -S 10 -j 2 > "$T/j4"
+assert_eq "another seed differs" "$(cmp -s "$T/j2" "$T/j4"; echo $?)" 1
+
+# --band adds a band at the input's cells and leaves the others' bytes
+# untouched; its values are those of a generator run on the same grid.
+"$PY" - > "$T/in" <<'PYEOF'
+import sys, numpy as np
+r = np.random.default_rng(3)
+a = r.uniform(-1, 2, (50, 2, 70)).astype('<f4')
+a[r.random(a.shape) < 0.02] = np.nan
+hdr = "TERRAPIPE 1\nWIDTH 70\nHEIGHT 50\nBANDS height flow\nCELLSIZE 30\nORIGIN 1000 2000\nCRS EPSG:32633\nFOO bar baz\nENDHDR\n"
+sys.stdout.buffer.write(hdr.encode() + a.tobytes())
+PYEOF
+run_prog tnoise -b moisture -S 8 -j 2 < "$T/in" > "$T/m"
+run_prog tnoise -s 70x50 -c 30 --origin 1000,2000 -S 8 > "$T/gen"
+assert_eq "bands" "$(header "$T/m" BANDS)" "height flow moisture"
+assert_eq "extra key kept" "$(header "$T/m" FOO)" "bar baz"
+assert_eq "crs kept" "$(header "$T/m" CRS)" "EPSG:32633"
+assert_eq "band bytes" "$("$PY" - "$T/in" "$T/m" "$T/gen" <<'PYEOF'
+import sys, numpy as np
+def grid(p, n):
+    d = open(p, "rb").read()
+    return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<u4").reshape(50, n, 70)
+a, b, g = grid(sys.argv[1], 2), grid(sys.argv[2], 3), grid(sys.argv[3], 1)
+print(a.tobytes() == b[:, :2].tobytes(), b[:, 2].tobytes() == g[:, 0].tobytes())
+PYEOF
+)" "True True"
+run_prog tnoise -b flow -S 8 < "$T/in" > "$T/f"
+assert_eq "replace keeps the band order" "$(header "$T/f" BANDS)" "height flow"
+assert_eq "replaced band" "$("$PY" - "$T/in" "$T/f" "$T/gen" <<'PYEOF'
+import sys, numpy as np
+def grid(p, n):
+    d = open(p, "rb").read()
+    return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<u4").reshape(50, n, 70)
+a, b, g = grid(sys.argv[1], 2), grid(sys.argv[2], 2), grid(sys.argv[3], 1)
+print(a[:, 0].tobytes() == b[:, 0].tobytes(), b[:, 1].tobytes() == g[:, 0].tobytes())
+PYEOF
+)" "True True"
+
+# A pipeline: terrain, then a moisture band, then a curve on the height.
+run_prog tnoise -s 64x64 -S 7 -w 0.3 | run_prog tnoise -b moisture -S 8 |
+    run_prog tshape -c valleys > "$T/p"
+assert_eq "pipeline bands" "$(header "$T/p" BANDS)" "height moisture"
+assert_eq "pipeline history" "$(grep -a -c '^HISTORY ' "$T/p")" 3
+
+# Misuse exits 2; a truncated or malformed input to --band exits 1.
+expect_exit 2 "octaves 0" run_prog tnoise -O 0
+expect_exit 2 "octaves 17" run_prog tnoise -O 17
+expect_exit 2 "bad kind" run_prog tnoise -k perlin
+expect_exit 2 "bad fade" run_prog tnoise --fade smooth
+expect_exit 2 "bad size" run_prog tnoise -s 0x5
+expect_exit 2 "bad crs" run_prog tnoise --crs WGS84
+expect_exit 2 "bad frequency" run_prog tnoise -f 0
+expect_exit 2 "bad band name" run_prog tnoise -b Moist
+expect_exit 2 "band with size" run_prog tnoise -b moisture -s 4x4 < "$T/in"
+expect_exit 2 "operand" run_prog tnoise extra
+head -c 2000 "$T/in" > "$T/trunc"
+expect_err 1 "row" "truncated input" run_prog tnoise -b moisture < "$T/trunc"
+printf 'TERRAPIPE 1\nWIDTH 2\nENDHDR\n' > "$T/bad"
+expect_exit 1 "malformed header" run_prog tnoise -b moisture < "$T/bad"
+ok "help" run_prog tnoise --help
+assert_eq "help shows defaults" "$(grep -c 'default: ' "$T/.out")" 15
+
+finish
