@@ -1,0 +1,319 @@
+/* terode - droplet hydraulic erosion (after Lague), deterministic on any
+ * thread count, optionally followed by thermal (talus) erosion. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tp_erode.h"
+#include "tp_num.h"
+#include "tp_stream.h"
+#include "tp_thermal.h"
+
+static const char usage[] =
+    "usage: terode [-q] [-b NAME] [-n N] [-s SEED] [-r R] [--lifetime N]\n"
+    "              [--zscale Z|auto] [--sediment] [--thermal N] [--talus S]\n"
+    "              [--stats] [-j N] [model options] < in > out\n";
+
+static const char help[] =
+    "Erode a heightfield with water droplets (Lague's model, with its faults\n"
+    "fixed); the same bytes on any thread count.\n"
+    "  -b, --band NAME       band to erode (default: height)\n"
+    "  -n, --droplets N      droplets to run (default: one per cell)\n"
+    "  -s, --seed N          seed of the spawn positions (default: 0)\n"
+    "  -r, --radius R        erosion brush radius in cells, 1..16 (default: 3)\n"
+    "      --inertia F       share of the old direction kept, 0..1 (default: 0.05)\n"
+    "      --capacity F      sediment capacity factor (default: 4)\n"
+    "      --min-capacity F  least capacity, model units (default: 0.01)\n"
+    "      --erode F         share of free capacity eroded, 0..1 (default: 0.3)\n"
+    "      --deposit F       share of excess deposited, 0..1 (default: 0.3)\n"
+    "      --evaporation F   share of water lost per step, 0..1 (default: 0.01)\n"
+    "      --gravity F       speed gained per unit of drop (default: 4)\n"
+    "      --lifetime N      steps a droplet lives, 1..10000 (default: 30)\n"
+    "      --water F         initial water (default: 1)\n"
+    "      --speed F         initial speed (default: 1)\n"
+    "      --zscale Z|auto   height of one model unit; auto: the input's\n"
+    "                        range (default: 1, for heights in [0,1])\n"
+    "      --keep-mass       a dying droplet deposits its load (default)\n"
+    "      --no-keep-mass    a dying droplet's load vanishes, as in Lague's\n"
+    "      --sediment        add deposited minus eroded to a 'sediment' band\n"
+    "      --thermal N       thermal erosion passes afterwards (default: 0)\n"
+    "      --talus S         stable drop per cell, model units (default: 0.01)\n"
+    "      --batch N         droplets per round, 0 = automatic (default: 0)\n"
+    "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
+    "      --progress        draw the progress bar even when stderr is no terminal\n"
+    "      --stats           print a summary line on stderr\n"
+    "  -q, --quiet           no progress bar, no summary\n"
+    "  -h, --help            this help\n"
+    "      --version         print the version\n";
+
+enum {
+	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
+	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED, OPT_ZSCALE,
+	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_THERMAL, OPT_TALUS, OPT_BATCH,
+	OPT_PROGRESS, OPT_STATS, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "droplets", required_argument, NULL, 'n' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "radius", required_argument, NULL, 'r' },
+	{ "inertia", required_argument, NULL, OPT_INERTIA },
+	{ "capacity", required_argument, NULL, OPT_CAPACITY },
+	{ "min-capacity", required_argument, NULL, OPT_MINCAP },
+	{ "erode", required_argument, NULL, OPT_ERODE },
+	{ "deposit", required_argument, NULL, OPT_DEPOSIT },
+	{ "evaporation", required_argument, NULL, OPT_EVAP },
+	{ "gravity", required_argument, NULL, OPT_GRAVITY },
+	{ "lifetime", required_argument, NULL, OPT_LIFETIME },
+	{ "water", required_argument, NULL, OPT_WATER },
+	{ "speed", required_argument, NULL, OPT_SPEED },
+	{ "zscale", required_argument, NULL, OPT_ZSCALE },
+	{ "keep-mass", no_argument, NULL, OPT_KEEP },
+	{ "no-keep-mass", no_argument, NULL, OPT_NOKEEP },
+	{ "sediment", no_argument, NULL, OPT_SEDIMENT },
+	{ "thermal", required_argument, NULL, OPT_THERMAL },
+	{ "talus", required_argument, NULL, OPT_TALUS },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct args {
+	tp_erode_opts o;
+	const char *band;
+	int	droplets_set, zauto, sediment, thermal, progress, stats, quiet;
+	double	talus;
+};
+
+/* The current option's value as a number in [lo, hi], or exit 2. */
+static double
+dbl(const char *opt, double lo, double hi)
+{
+	return cli_double(opt, optarg, lo, hi);
+}
+
+static int64_t
+num(const char *opt, int64_t lo, int64_t hi)
+{
+	return cli_int(opt, optarg, lo, hi);
+}
+
+static void
+parse(struct args *a, int argc, char **argv)
+{
+	tp_erode_opts *o = &a->o;
+	int ch;
+
+	memset(a, 0, sizeof *a);
+	tp_erode_defaults(o);
+	a->band = "height";
+	a->talus = 0.01;
+	while ((ch = getopt_long(argc, argv, "b:hj:n:qr:s:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'b': a->band = optarg; break;
+		case 'h': cli_help(help);
+		case 'j': o->threads = cli_threads(optarg); break;
+		case 'n':
+			o->droplets = num("--droplets", 0, INT64_C(1000000000000));
+			a->droplets_set = 1;
+			break;
+		case 'q': a->quiet = 1; break;
+		case 'r': o->radius = dbl("--radius", 1, TP_ERODE_MAX_RADIUS); break;
+		case 's': o->seed = (uint64_t)num("--seed", 0, INT64_MAX); break;
+		case OPT_INERTIA: o->inertia = dbl("--inertia", 0, 1); break;
+		case OPT_CAPACITY: o->capacity = dbl("--capacity", 0, 1e6); break;
+		case OPT_MINCAP:
+			o->min_capacity = dbl("--min-capacity", 0, 1e6);
+			break;
+		case OPT_ERODE: o->erode = dbl("--erode", 0, 1); break;
+		case OPT_DEPOSIT: o->deposit = dbl("--deposit", 0, 1); break;
+		case OPT_EVAP: o->evaporation = dbl("--evaporation", 0, 1); break;
+		case OPT_GRAVITY: o->gravity = dbl("--gravity", 0, 1e6); break;
+		case OPT_LIFETIME:
+			o->lifetime = (int)num("--lifetime", 1,
+			    TP_ERODE_MAX_LIFETIME);
+			break;
+		case OPT_WATER: o->water = dbl("--water", 1e-9, 1e6); break;
+		case OPT_SPEED: o->speed = dbl("--speed", 0, 1e6); break;
+		case OPT_ZSCALE:
+			if (strcmp(optarg, "auto") == 0)
+				a->zauto = 1;
+			else
+				o->zscale = dbl("--zscale", 1e-30, 1e30);
+			break;
+		case OPT_KEEP: o->keep_mass = 1; break;
+		case OPT_NOKEEP: o->keep_mass = 0; break;
+		case OPT_SEDIMENT: a->sediment = 1; break;
+		case OPT_THERMAL: a->thermal = (int)num("--thermal", 0, 100000); break;
+		case OPT_TALUS: a->talus = dbl("--talus", 0, 1e6); break;
+		case OPT_BATCH: o->batch = num("--batch", 0, 1 << 24); break;
+		case OPT_PROGRESS: a->progress = 1; break;
+		case OPT_STATS: a->stats = 1; break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+}
+
+/* Write g with a new last band `sediment` = z - orig (0 where nodata). */
+static void
+write_with_sediment(tp_grid *g, int band, const float *orig, tp_header *oh)
+{
+	size_t w = (size_t)g->h.width, nf = tp_row_floats(&g->h);
+	float *row = malloc((nf + w) * sizeof *row);
+	tp_writer wr;
+	tp_err e;
+	int64_t y;
+
+	if (row == NULL)
+		cli_die("out of memory for a row");
+	cli_open_output(&wr, oh);
+	for (y = 0; y < g->h.height; y++) {
+		const float *src = g->data + (size_t)y * tp_grid_stride(g);
+		const float *z = src + (size_t)band * w, *o = orig + (size_t)y * w;
+		memcpy(row, src, nf * sizeof *row);
+		for (size_t x = 0; x < w; x++)
+			row[nf + x] = tp_erode_valid(o[x]) ? z[x] - o[x] : 0;
+		if (tp_writer_row(&wr, row, &e) < 0)
+			cli_fail(&e);
+	}
+	if (tp_writer_finish(&wr, &e) < 0)
+		cli_fail(&e);
+	tp_writer_free(&wr);
+	free(row);
+}
+
+/* Keep a copy of the band's heights (for the sediment band). */
+static float *
+copy_band(const tp_grid *g, int band)
+{
+	size_t w = (size_t)g->h.width, n;
+	const float *z = tp_grid_band(g, band);
+	float *c;
+	tp_err e;
+
+	if (tp_mul_size(w, (size_t)g->h.height, &n, "sediment copy", &e) < 0 ||
+	    tp_mul_size(n, sizeof *c, &n, "sediment copy", &e) < 0)
+		cli_fail(&e);
+	if ((c = malloc(n)) == NULL)
+		cli_die("out of memory for the sediment copy (%zu bytes)", n);
+	for (int64_t y = 0; y < g->h.height; y++)
+		memcpy(c + (size_t)y * w, z + (size_t)y * tp_grid_stride(g),
+		    w * sizeof *c);
+	return c;
+}
+
+/* Write g with its HISTORY line; with sediment, the change since orig added
+ * to the band 'sediment', or appended as that band. */
+static void
+write_result(tp_grid *g, int band, int sediment, const float *orig,
+    int argc, char **argv)
+{
+	int sband = tp_header_band(&g->h, "sediment");
+	size_t w = (size_t)g->h.width, stride = tp_grid_stride(g);
+	tp_header oh;
+	tp_err e;
+
+	if (tp_header_copy(&oh, &g->h, &e) < 0 ||
+	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+		cli_fail(&e);
+	if (sediment && sband < 0) {
+		if (tp_header_add_band(&oh, "sediment", &e) < 0)
+			cli_fail(&e);
+		write_with_sediment(g, band, orig, &oh);
+		tp_header_free(&oh);
+		return;
+	}
+	if (sediment) {
+		const float *z = tp_grid_band(g, band);
+		float *s = tp_grid_band(g, sband);
+		for (int64_t y = 0; y < g->h.height; y++)
+			for (size_t x = 0; x < w; x++) {
+				size_t i = (size_t)y * stride + x;
+				float o = orig[(size_t)y * w + x];
+				if (tp_erode_valid(o))
+					s[i] += z[i] - o;
+			}
+	}
+	tp_header_free(&g->h);
+	g->h = oh;	/* the grid is written with the new HISTORY */
+	if (tp_grid_write(g, stdout, &e) < 0)
+		cli_fail(&e);
+}
+
+static void
+summary(const tp_erode_stats *st)
+{
+	fprintf(stderr, "%s: %lld droplets, %lld left the grid; eroded %.9g, "
+	    "deposited %.9g, lost %.9g\n", cli_prog(), (long long)st->droplets,
+	    (long long)st->left, st->eroded, st->deposited, st->lost);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a;
+	tp_grid g;
+	tp_erode_stats st;
+	cli_progress p;
+	tp_err e;
+	float *z, *orig = NULL;
+	size_t stride;
+	int band;
+
+	cli_init(argc, argv, usage);
+	parse(&a, argc, argv);
+	cli_binary_stdout();
+	if (isatty(STDIN_FILENO))
+		cli_usage("standard input is a terminal: pipe a stream in");
+	if (tp_grid_read(&g, stdin, &e) < 0)
+		cli_fail(&e);
+	if ((band = tp_header_band(&g.h, a.band)) < 0)
+		cli_die("the input has no band '%s'", a.band);
+	z = tp_grid_band(&g, band);
+	stride = tp_grid_stride(&g);
+	if (!a.droplets_set)
+		a.o.droplets = g.h.width * g.h.height;
+	if (a.zauto) {
+		double r = tp_erode_range(z, g.h.width, g.h.height, stride);
+		a.o.zscale = r > 0 ? r : 1;
+	}
+	if (a.sediment) {
+		if (tp_header_band(&g.h, "sediment") == band)
+			cli_usage("--sediment: the eroded band cannot also "
+			    "be the sediment band");
+		orig = copy_band(&g, band);
+	}
+	cli_progress_init(&p, "erode", a.quiet);
+	if (a.progress && !a.quiet)
+		p.on = 1;
+	a.o.progress = cli_progress_cb;
+	a.o.pctx = &p;
+	if (tp_erode(z, g.h.width, g.h.height, stride, &a.o, &st, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+	if (tp_thermal(z, g.h.width, g.h.height, stride, a.thermal,
+	    (double)(float)a.talus * (float)a.o.zscale, a.o.threads, &e) < 0)
+		cli_fail(&e);
+	if (a.stats || (!a.quiet && isatty(STDERR_FILENO)))
+		summary(&st);
+
+	write_result(&g, band, a.sediment, orig, argc, argv);
+	free(orig);
+	tp_grid_free(&g);
+	cli_close_stdout();
+	return 0;
+}

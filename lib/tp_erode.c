@@ -1,0 +1,861 @@
+/* tp_erode.c - droplet hydraulic erosion (see tp_erode.h for the scheme). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_erode.h"
+#include "tp_par.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#define SUB	TP_ERODE_SUB
+#define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
+#define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
+
+struct tp_brush {
+	int	reach;		/* rows and columns -reach .. reach of the centre */
+	int	rows;		/* 2 * reach + 1 */
+	int	bw;		/* row width: rows rounded up to a multiple of 4 */
+	int	maxn;		/* most cells with weight > 0 of one centre */
+	float	*w;		/* [SUB * SUB][rows][bw]: 0 outside the circle */
+};
+
+/* What a droplet needs, in the heights' own unit (z). */
+struct model {
+	float	*z;
+	int64_t	w, h;
+	size_t	stride;
+	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
+	tp_brush *br;
+	float	floor;		/* lowest finite input height */
+	int	nodata;		/* the grid has non-finite cells */
+	float	inertia;
+	float	gmix;		/* (1 - inertia) / zscale */
+	float	kcap;		/* capacity factor */
+	float	mincap;		/* min_capacity * zscale */
+	float	kero, kdep;
+	float	wkeep;		/* 1 - evaporation */
+	float	grav;		/* gravity / zscale */
+	float	water0, speed0;
+	int	lifetime, keep_mass;
+};
+
+/* Totals of some droplets, summed in a fixed order. */
+struct acc {
+	int64_t	droplets, left;
+	double	eroded, deposited, lost;
+};
+
+void
+tp_erode_defaults(tp_erode_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->radius = 3;
+	o->inertia = 0.05;
+	o->capacity = 4;
+	o->min_capacity = 0.01;
+	o->erode = 0.3;
+	o->deposit = 0.3;
+	o->evaporation = 0.01;
+	o->gravity = 4;
+	o->lifetime = 30;
+	o->water = 1;
+	o->speed = 1;
+	o->zscale = 1;
+	o->keep_mass = 1;
+}
+
+static int
+in_range(double v, double lo, double hi)
+{
+	return v >= lo && v <= hi;	/* false for NaN */
+}
+
+int
+tp_erode_check(const tp_erode_opts *o, tp_err *e)
+{
+	if (o->droplets < 0)
+		return tp_err_set(e, "droplets must be >= 0");
+	if (!in_range(o->radius, 1, TP_ERODE_MAX_RADIUS))
+		return tp_err_set(e, "radius must be in [1, %d]", TP_ERODE_MAX_RADIUS);
+	if (!in_range(o->inertia, 0, 1) || !in_range(o->erode, 0, 1) ||
+	    !in_range(o->deposit, 0, 1) || !in_range(o->evaporation, 0, 1))
+		return tp_err_set(e, "inertia, erode, deposit and evaporation "
+		    "must be in [0, 1]");
+	if (!in_range(o->capacity, 0, 1e6) || !in_range(o->min_capacity, 0, 1e6) ||
+	    !in_range(o->gravity, 0, 1e6) || !in_range(o->speed, 0, 1e6))
+		return tp_err_set(e, "capacity, min capacity, gravity and speed "
+		    "must be in [0, 1e6]");
+	if (!in_range(o->water, 1e-9, 1e6))
+		return tp_err_set(e, "water must be in (0, 1e6]");
+	if (o->lifetime < 1 || o->lifetime > TP_ERODE_MAX_LIFETIME)
+		return tp_err_set(e, "lifetime must be in [1, %d]",
+		    TP_ERODE_MAX_LIFETIME);
+	if (!(o->zscale > 0) || !isfinite(o->zscale))
+		return tp_err_set(e, "zscale must be a positive number");
+	if (o->batch < 0)
+		return tp_err_set(e, "batch must be >= 0");
+	return 0;
+}
+
+/* ---- brush ---- */
+
+void
+tp_brush_free(tp_brush *b)
+{
+	if (b == NULL)
+		return;
+	free(b->w);
+	free(b);
+}
+
+/* The weights of sub-cell centre (qx, qy) into blk (rows x bw). */
+static void
+brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
+{
+	double cx = (double)qx / SUB, cy = (double)qy / SUB, sum = 0;
+	int i, k, n = 0;
+
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++) {
+			double d = hypot(i - b->reach - cx, k - b->reach - cy);
+			if (d < r)
+				sum += 1 - d / r;
+		}
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->bw; i++) {
+			double d = hypot(i - b->reach - cx, k - b->reach - cy);
+			blk[k * b->bw + i] = i < b->rows && d < r ?
+			    (float)((1 - d / r) / sum) : 0;
+			n += blk[k * b->bw + i] > 0;
+		}
+	if (n > b->maxn)
+		b->maxn = n;
+}
+
+tp_brush *
+tp_brush_new(double radius, tp_err *e)
+{
+	tp_brush *b;
+	size_t blk;
+	int q;
+
+	if (!in_range(radius, 1, TP_ERODE_MAX_RADIUS)) {
+		tp_err_set(e, "brush radius must be in [1, %d]", TP_ERODE_MAX_RADIUS);
+		return NULL;
+	}
+	if ((b = calloc(1, sizeof *b)) == NULL)
+		goto nomem;
+	b->reach = (int)ceil(radius);
+	b->rows = 2 * b->reach + 1;
+	b->bw = (b->rows + 3) / 4 * 4;
+	blk = (size_t)b->rows * (size_t)b->bw;
+	if ((b->w = malloc(blk * SUB * SUB * sizeof *b->w)) == NULL)
+		goto nomem;
+	for (q = 0; q < SUB * SUB; q++)
+		brush_fill(b, radius, q % SUB, q / SUB, b->w + (size_t)q * blk);
+	return b;
+nomem:
+	tp_brush_free(b);
+	tp_err_set(e, "out of memory for the erosion brush");
+	return NULL;
+}
+
+int
+tp_brush_size(const tp_brush *b)
+{
+	return b->maxn;
+}
+
+/* The brush block for position (x, y) and the grid cell of its first
+ * entry (which may lie off the grid). */
+static inline const float *
+brush_block(const tp_brush *b, float x, float y, int64_t *x0, int64_t *y0)
+{
+	int64_t ix = (int64_t)x, iy = (int64_t)y;
+	int qx = (int)((x - (float)ix) * SUB + 0.5f);
+	int qy = (int)((y - (float)iy) * SUB + 0.5f);
+
+	if (qx >= SUB) {
+		ix++;
+		qx = 0;
+	}
+	if (qy >= SUB) {
+		iy++;
+		qy = 0;
+	}
+	*x0 = ix - b->reach;
+	*y0 = iy - b->reach;
+	return b->w + (size_t)(qy * SUB + qx) * (size_t)(b->rows * b->bw);
+}
+
+static inline int
+cell_ok(const float *z, int64_t width, int64_t height, size_t stride,
+    int64_t x, int64_t y)
+{
+	return x >= 0 && x < width && y >= 0 && y < height &&
+	    tp_erode_valid(z[(size_t)y * stride + (size_t)x]);
+}
+
+int
+tp_brush_at(const tp_brush *b, const float *z, int64_t width, int64_t height,
+    float x, float y, size_t *cell, float *w, int max)
+{
+	int64_t x0, y0;
+	int i, k, n = 0;
+	const float *blk = brush_block(b, x, y, &x0, &y0);
+	size_t stride = (size_t)width;
+	double sum = 0;
+
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->bw && n < max; i++) {
+			float v = blk[k * b->bw + i];
+			if (v == 0 || !cell_ok(z, width, height, stride, x0 + i, y0 + k))
+				continue;
+			cell[n] = (size_t)(y0 + k) * stride + (size_t)(x0 + i);
+			w[n++] = v;
+			sum += v;
+		}
+	for (k = 0; k < n; k++)
+		w[k] = (float)(w[k] / sum);
+	return n;
+}
+
+/* ---- one droplet ---- */
+
+/* Height and gradient at (x, y), a position inside the grid; 0 when a
+ * corner of its cell is nodata. */
+static inline int
+sample(const struct model *m, float x, float y, float *h, float *gx, float *gy)
+{
+	int64_t ix = (int64_t)x, iy = (int64_t)y;
+	float fx = x - (float)ix, fy = y - (float)iy;
+	const float *p = m->z + (size_t)iy * m->stride + (size_t)ix;
+	float a = p[0], b = p[1], c = p[m->stride], d = p[m->stride + 1];
+
+	if (m->nodata && !(tp_erode_valid(a) && tp_erode_valid(b) &&
+	    tp_erode_valid(c) && tp_erode_valid(d)))
+		return 0;
+	/* The reference's bilinear forms, factored: gx and gy interpolate
+	 * the edge differences, and h = a + (b - a) fx + gy fy. */
+	*gx = (b - a) + ((d - c) - (b - a)) * fy;
+	*gy = (c - a) + ((d - b) - (c - a)) * fx;
+	*h = a + (b - a) * fx + *gy * fy;
+	return 1;
+}
+
+/* Add amt bilinearly to the four corners of the cell holding (x, y). */
+static inline void
+deposit(const struct model *m, float x, float y, float amt)
+{
+	int64_t ix = (int64_t)x, iy = (int64_t)y;
+	float fx = x - (float)ix, fy = y - (float)iy;
+	float *p = m->z + (size_t)iy * m->stride + (size_t)ix;
+
+	p[0] += amt * (1 - fx) * (1 - fy);
+	p[1] += amt * fx * (1 - fy);
+	p[m->stride] += amt * (1 - fx) * fy;
+	p[m->stride + 1] += amt * fx * fy;
+}
+
+/* Take up to want from *p, never below floor; returns what was taken. */
+static inline float
+take(float *p, float want, float floor)
+{
+	float avail = *p - floor, t;
+
+	t = want < avail ? want : avail;
+	t = t > 0 ? t : 0;
+	*p -= t;
+	return t;
+}
+
+/* The brush inside the grid, no nodata: whole rows in four lanes, each
+ * lane with its own sum, so SSE2 and plain C give the same bytes. */
+#ifdef __SSE2__
+static float
+erode_inner(float *row, size_t stride, const float *w, int rows, int bw,
+    float amt, float floor)
+{
+	__m128 sum = _mm_setzero_ps(), va = _mm_set1_ps(amt);
+	__m128 vf = _mm_set1_ps(floor), zero = _mm_setzero_ps();
+	float part[4];
+	int i, k;
+
+/* min(want, c - floor), then max(., 0), as in take() */
+#define LANE4(i) do { \
+	__m128 c = _mm_loadu_ps(row + (i)); \
+	__m128 t = _mm_max_ps(_mm_min_ps(_mm_mul_ps(va, \
+	    _mm_loadu_ps(w + (i))), _mm_sub_ps(c, vf)), zero); \
+	_mm_storeu_ps(row + (i), _mm_sub_ps(c, t)); \
+	sum = _mm_add_ps(sum, t); \
+} while (0)
+
+	if (bw == 8)		/* radius 2 .. 3, the common case */
+		for (k = 0; k < rows; k++, row += stride, w += 8) {
+			LANE4(0);
+			LANE4(4);
+		}
+	else
+		for (k = 0; k < rows; k++, row += stride, w += bw)
+			for (i = 0; i < bw; i += 4)
+				LANE4(i);
+#undef LANE4
+	_mm_storeu_ps(part, sum);
+	return (part[0] + part[1]) + (part[2] + part[3]);
+}
+#else
+static float
+erode_inner(float *row, size_t stride, const float *w, int rows, int bw,
+    float amt, float floor)
+{
+	float part[4] = { 0, 0, 0, 0 };
+	int i, k, l;
+
+	for (k = 0; k < rows; k++, row += stride, w += bw)
+		for (i = 0; i < bw; i += 4)
+			for (l = 0; l < 4; l++)
+				part[l] += take(row + i + l, amt * w[i + l], floor);
+	return (part[0] + part[1]) + (part[2] + part[3]);
+}
+#endif
+
+/* Erode amt through the brush at (x, y); returns what was taken. Cells off
+ * the grid or nodata are left out and the rest renormalised. */
+static float
+erode(const struct model *m, float x, float y, float amt)
+{
+	const tp_brush *b = m->br;
+	int64_t x0, y0;
+	int i, k;
+	const float *blk = brush_block(b, x, y, &x0, &y0);
+	float got = 0, sum = 0;
+
+	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
+	    y0 + b->rows <= m->h)
+		return erode_inner(m->z + (size_t)y0 * m->stride + (size_t)x0,
+		    m->stride, blk, b->rows, b->bw, amt, m->floor);
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+				sum += blk[k * b->bw + i];
+	if (!(sum > 0))
+		return 0;
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 &&
+			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+				got += take(m->z + (size_t)(y0 + k) * m->stride +
+				    (size_t)(x0 + i), amt * (blk[k * b->bw + i] / sum),
+				    m->floor);
+	return got;
+}
+
+/* Spread amt over the brush at (x, y), clipped and renormalised like the
+ * erosion: where a droplet dies its load is laid down as smoothly as it was
+ * picked up (four corners would leave a bump per droplet). */
+static void
+spread(const struct model *m, float x, float y, float amt)
+{
+	const tp_brush *b = m->br;
+	int64_t x0, y0;
+	int i, k;
+	const float *blk = brush_block(b, x, y, &x0, &y0);
+	float sum = 0, *row;
+
+	if (!(amt > 0))
+		return;
+	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
+	    y0 + b->rows <= m->h) {
+		row = m->z + (size_t)y0 * m->stride + (size_t)x0;
+		for (k = 0; k < b->rows; k++, row += m->stride, blk += b->bw)
+			for (i = 0; i < b->bw; i++)
+				row[i] += amt * blk[i];
+		return;
+	}
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 &&
+			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+				sum += blk[k * b->bw + i];
+	if (!(sum > 0))
+		return;
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 &&
+			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+				m->z[(size_t)(y0 + k) * m->stride + (size_t)(x0 + i)] +=
+				    amt * (blk[k * b->bw + i] / sum);
+}
+
+static inline int
+inside(const struct model *m, float x, float y)
+{
+	return x >= 0 && x < m->wlim && y >= 0 && y < m->hlim;
+}
+
+/* A droplet on its way. */
+struct drop {
+	float	x, y, dx, dy, speed, water, sed;
+	int	step;
+};
+
+static inline void
+drop_init(const struct model *m, struct drop *d, float x, float y,
+    struct acc *a)
+{
+	d->x = x;
+	d->y = y;
+	d->dx = d->dy = 0;
+	d->speed = m->speed0;
+	d->water = m->water0;
+	d->sed = 0;
+	d->step = 0;
+	a->droplets++;
+}
+
+/* Move d one step, eroding or depositing; returns 1 while it lives and 0
+ * once it has ended (its load then placed, or counted as lost). */
+static inline int
+drop_step(const struct model *m, struct drop *d, struct acc *a)
+{
+	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
+
+	if (!sample(m, d->x, d->y, &h, &gx, &gy))
+		goto gone;	/* only at the spawn point */
+	d->dx = d->dx * m->inertia - gx * m->gmix;
+	d->dy = d->dy * m->inertia - gy * m->gmix;
+	len = sqrtf(d->dx * d->dx + d->dy * d->dy);
+	if (len == 0)
+		goto end;	/* on a flat: it dies here */
+	d->dx /= len;
+	d->dy /= len;
+	nx = d->x + d->dx;
+	ny = d->y + d->dy;
+	if (!inside(m, nx, ny) || !sample(m, nx, ny, &nh, &ngx, &ngy))
+		goto gone;
+	dh = nh - h;
+	cap = -dh * d->speed * d->water * m->kcap;
+	if (!(cap > m->mincap))		/* also when 0 * inf made a NaN */
+		cap = m->mincap;
+	if (d->sed > cap || dh > 0) {
+		amt = dh > 0 ? (dh < d->sed ? dh : d->sed) :
+		    (d->sed - cap) * m->kdep;
+		d->sed -= amt;
+		deposit(m, d->x, d->y, amt);
+		a->deposited += amt;
+	} else {
+		amt = (cap - d->sed) * m->kero;
+		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
+		amt = erode(m, d->x, d->y, amt * (m->kero > 0));
+		d->sed += amt;
+		a->eroded += amt;
+	}
+	d->speed = d->speed * d->speed - dh * m->grav;
+	d->speed = d->speed > 0 ? sqrtf(d->speed) : 0;
+	if (!(d->speed < SPEED_MAX))	/* huge gravity on a huge drop */
+		d->speed = SPEED_MAX;
+	d->water *= m->wkeep;
+	d->x = nx;
+	d->y = ny;
+	if (++d->step < m->lifetime)
+		return 1;
+end:
+	if (m->keep_mass) {
+		spread(m, d->x, d->y, d->sed);
+		a->deposited += d->sed;
+	} else
+		a->lost += d->sed;
+	return 0;
+gone:
+	a->left++;
+	a->lost += d->sed;
+	return 0;
+}
+
+/* One droplet from (x, y), alone. */
+static void
+droplet(const struct model *m, float x, float y, struct acc *a)
+{
+	struct drop d;
+
+	drop_init(m, &d, x, y, a);
+	while (drop_step(m, &d, a))
+		;
+}
+
+/* Start droplet *next of the tile in d, if there is one left. */
+static inline int
+refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
+    int64_t n, int64_t *next, struct acc *a)
+{
+	if (*next >= n)
+		return 0;
+	drop_init(m, d, sx[*next], sy[*next], a);
+	(*next)++;
+	return 1;
+}
+
+/* The n droplets of one tile, two at a time, a step of each in turn: the
+ * processor overlaps their work (a step is one long chain of dependent
+ * operations). The interleaving is fixed by the droplet order alone. */
+static void
+run_tile(const struct model *mp, const float *sx, const float *sy,
+    int64_t n, struct acc *ap)
+{
+	/* Local copies: stores to the grid cannot alias them, so they stay
+	 * in registers. */
+	const struct model mm = *mp, *m = &mm;
+	struct acc acc = *ap;
+	struct drop d0 = { 0 }, d1 = { 0 };
+	int64_t next = 0;
+	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
+	int l1 = refill(m, &d1, sx, sy, n, &next, &acc);
+
+	while (l0 || l1) {
+		if (l0 && !drop_step(m, &d0, &acc))
+			l0 = refill(m, &d0, sx, sy, n, &next, &acc);
+		if (l1 && !drop_step(m, &d1, &acc))
+			l1 = refill(m, &d1, sx, sy, n, &next, &acc);
+	}
+	*ap = acc;
+}
+
+/* ---- set-up ---- */
+
+static void
+scan(const float *z, int64_t width, int64_t height, size_t stride,
+    float *lo, float *hi, int *nodata)
+{
+	int64_t x, y;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	*nodata = 0;
+	for (y = 0; y < height; y++)
+		for (x = 0; x < width; x++) {
+			float v = z[(size_t)y * stride + (size_t)x];
+			if (!tp_erode_valid(v)) {
+				*nodata = 1;
+				continue;
+			}
+			if (v < *lo)
+				*lo = v;
+			if (v > *hi)
+				*hi = v;
+		}
+}
+
+double
+tp_erode_range(const float *z, int64_t width, int64_t height, size_t stride)
+{
+	float lo, hi;
+	int nodata;
+
+	scan(z, width, height, stride, &lo, &hi, &nodata);
+	return hi >= lo ? (double)hi - (double)lo : 0;
+}
+
+static int
+model_init(struct model *m, float *z, int64_t width, int64_t height,
+    size_t stride, const tp_erode_opts *o, tp_err *e)
+{
+	float hi;
+
+	if (tp_erode_check(o, e) != 0)
+		return -1;
+	if (width > MAX_SIDE || height > MAX_SIDE)
+		return tp_err_set(e, "erosion works on grids up to %lld cells "
+		    "a side", (long long)MAX_SIDE);
+	memset(m, 0, sizeof *m);
+	m->z = z;
+	m->w = width;
+	m->h = height;
+	m->stride = stride;
+	m->wlim = (float)(width - 1);
+	m->hlim = (float)(height - 1);
+	scan(z, width, height, stride, &m->floor, &hi, &m->nodata);
+	/* Parameters first rounded to float, then scaled: with a power of two
+	 * zscale the whole model then scales exactly, bit for bit. */
+	m->inertia = (float)o->inertia;
+	m->gmix = (float)(1 - o->inertia) / (float)o->zscale;
+	m->kcap = (float)o->capacity;
+	m->mincap = (float)o->min_capacity * (float)o->zscale;
+	m->kero = (float)o->erode;
+	m->kdep = (float)o->deposit;
+	m->wkeep = (float)(1 - o->evaporation);
+	m->grav = (float)o->gravity / (float)o->zscale;
+	m->water0 = (float)o->water;
+	m->speed0 = (float)o->speed;
+	m->lifetime = o->lifetime;
+	m->keep_mass = o->keep_mass;
+	if ((m->br = tp_brush_new(o->radius, e)) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+acc_add(struct acc *a, const struct acc *b)
+{
+	a->droplets += b->droplets;
+	a->left += b->left;
+	a->eroded += b->eroded;
+	a->deposited += b->deposited;
+	a->lost += b->lost;
+}
+
+static void
+acc_out(const struct acc *a, tp_erode_stats *st)
+{
+	st->droplets += a->droplets;
+	st->left += a->left;
+	st->eroded += a->eroded;
+	st->deposited += a->deposited;
+	st->lost += a->lost;
+}
+
+int
+tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
+    tp_err *e)
+{
+	struct model m;
+	struct acc a = { 0 };
+
+	if (model_init(&m, z, width, height, stride, o, e) != 0)
+		return -1;
+	if (width >= 2 && height >= 2 && inside(&m, (float)x, (float)y))
+		droplet(&m, (float)x, (float)y, &a);
+	else {
+		a.droplets = 1;
+		a.left = 1;
+	}
+	tp_brush_free(m.br);
+	if (st != NULL)
+		acc_out(&a, st);
+	return 0;
+}
+
+/* ---- spawning ---- */
+
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+static uint32_t
+mulberry32(uint32_t *s)
+{
+	uint32_t t = (*s += 0x6D2B79F5u);
+
+	t = (t ^ (t >> 15)) * (t | 1);
+	t ^= t + (t ^ (t >> 7)) * (t | 61);
+	return t ^ (t >> 14);
+}
+
+static float
+spawn_axis(uint32_t u, int64_t n)
+{
+	float lim = (float)(n - 1);
+	float v = (float)((double)(u >> 8) * (1.0 / 16777216.0) * (double)(n - 1));
+
+	return v < lim ? v : nextafterf(lim, 0);
+}
+
+void
+tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width, int64_t height,
+    float *x, float *y)
+{
+	uint64_t key = mix64(i + mix64(seed + UINT64_C(0x9e3779b97f4a7c15)));
+	uint32_t s = (uint32_t)(key >> 32);
+
+	*x = spawn_axis(mulberry32(&s), width);
+	*y = spawn_axis(mulberry32(&s), height);
+}
+
+/* ---- rounds of tiles ---- */
+
+struct round {
+	const struct model *m;
+	float	*sx, *sy;	/* spawn positions sorted by tile, index order */
+	int64_t	*tile;		/* tile of each droplet, in index order */
+	int64_t	*tstart;	/* droplets of tile t: [tstart[t], tstart[t+1]) */
+	struct acc *tacc;	/* totals per tile */
+	int64_t	*list;		/* tiles of the colour being run */
+	int64_t	size;		/* tile side, cells */
+	int64_t	ntx, nty, cap_tiles;
+};
+
+static void
+run_tiles(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	struct round *r = ctx;
+	int64_t i;
+
+	(void)worker;
+	for (i = begin; i < end; i++) {
+		int64_t t = r->list[i], j = r->tstart[t];
+		run_tile(r->m, r->sx + j, r->sy + j, r->tstart[t + 1] - j,
+		    &r->tacc[t]);
+	}
+}
+
+/* Tiles of colour c with droplets, largest first (order does not change
+ * the result, only the balance between threads); returns the count. */
+static int64_t
+colour_list(struct round *r, int c)
+{
+	int64_t tx, ty, n = 0, i, j;
+
+	for (ty = c >> 1; ty < r->nty; ty += 2)
+		for (tx = c & 1; tx < r->ntx; tx += 2) {
+			int64_t t = ty * r->ntx + tx;
+			if (r->tstart[t + 1] > r->tstart[t])
+				r->list[n++] = t;
+		}
+	/* insertion sort by droplet count, descending; lists are short */
+	for (i = 1; i < n; i++) {
+		int64_t t = r->list[i], ct = r->tstart[t + 1] - r->tstart[t];
+		for (j = i; j > 0; j--) {
+			int64_t u = r->list[j - 1];
+			if (r->tstart[u + 1] - r->tstart[u] >= ct)
+				break;
+			r->list[j] = u;
+		}
+		r->list[j] = t;
+	}
+	return n;
+}
+
+/* Droplets [first, first + n) as round number k. */
+static void
+run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
+    int64_t k, int threads, struct acc *total)
+{
+	const struct model *m = r->m;
+	uint64_t h = mix64(o->seed ^ mix64((uint64_t)k + 1));
+	int64_t ox = (int64_t)(h % (uint64_t)r->size);
+	int64_t oy = (int64_t)((h >> 32) % (uint64_t)r->size);
+	int64_t i, t, ntiles;
+	int c;
+
+	r->ntx = (m->w - 1 + ox) / r->size + 1;
+	r->nty = (m->h - 1 + oy) / r->size + 1;
+	ntiles = r->ntx * r->nty;
+	memset(r->tstart, 0, (size_t)(ntiles + 1) * sizeof *r->tstart);
+	memset(r->tacc, 0, (size_t)ntiles * sizeof *r->tacc);
+	for (i = 0; i < n; i++) {
+		float x, y;
+		tp_erode_spawn(o->seed, (uint64_t)(first + i), m->w, m->h, &x, &y);
+		t = ((int64_t)y + oy) / r->size * r->ntx + ((int64_t)x + ox) / r->size;
+		r->tile[i] = t;
+		r->sx[n + i] = x;	/* upper half: unsorted scratch */
+		r->sy[n + i] = y;
+		r->tstart[t + 1]++;
+	}
+	for (t = 0; t < ntiles; t++)
+		r->tstart[t + 1] += r->tstart[t];
+	memset(r->list, 0, (size_t)ntiles * sizeof *r->list);
+	for (i = 0; i < n; i++) {	/* stable counting sort; list counts */
+		int64_t at = r->tstart[r->tile[i]] + r->list[r->tile[i]]++;
+		r->sx[at] = r->sx[n + i];
+		r->sy[at] = r->sy[n + i];
+	}
+	for (c = 0; c < 4; c++) {
+		int64_t nl = colour_list(r, c);
+		tp_par_for(threads, nl, 1, run_tiles, r);
+	}
+	for (t = 0; t < ntiles; t++)
+		acc_add(total, &r->tacc[t]);
+}
+
+static int
+round_alloc(struct round *r, const struct model *m, int64_t batch, tp_err *e)
+{
+	int64_t reach = m->lifetime + m->br->bw + 3;
+
+	memset(r, 0, sizeof *r);
+	r->m = m;
+	r->size = 2 * reach + 1;
+	r->cap_tiles = ((m->w - 1) / r->size + 2) * ((m->h - 1) / r->size + 2);
+	r->sx = malloc(2 * (size_t)batch * sizeof *r->sx);
+	r->sy = malloc(2 * (size_t)batch * sizeof *r->sy);
+	r->tile = malloc((size_t)batch * sizeof *r->tile);
+	r->tstart = malloc((size_t)(r->cap_tiles + 1) * sizeof *r->tstart);
+	r->tacc = malloc((size_t)r->cap_tiles * sizeof *r->tacc);
+	r->list = malloc((size_t)r->cap_tiles * sizeof *r->list);
+	if (r->sx == NULL || r->sy == NULL || r->tile == NULL ||
+	    r->tstart == NULL || r->tacc == NULL || r->list == NULL)
+		return tp_err_set(e, "out of memory for %lld droplets a round",
+		    (long long)batch);
+	return 0;
+}
+
+static void
+round_free(struct round *r)
+{
+	free(r->sx);
+	free(r->sy);
+	free(r->tile);
+	free(r->tstart);
+	free(r->tacc);
+	free(r->list);
+}
+
+/* One sixteenth of the cells per round keeps the order close to random
+ * while giving every thread many tiles. */
+static int64_t
+auto_batch(int64_t width, int64_t height)
+{
+	int64_t b = width * height / 16;
+
+	return b < 4096 ? 4096 : b > 262144 ? 262144 : b;
+}
+
+int
+tp_erode(float *z, int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
+{
+	struct model m;
+	struct round r;
+	struct acc total = { 0 };
+	int64_t batch, first, k = 0;
+	int threads = o->threads > 0 ? o->threads : tp_ncpu(), rc = -1;
+
+	if (st != NULL)
+		memset(st, 0, sizeof *st);
+	if (model_init(&m, z, width, height, stride, o, e) != 0)
+		return -1;
+	if (width < 2 || height < 2 || o->droplets == 0) {
+		total.droplets = total.left = width < 2 || height < 2 ?
+		    o->droplets : 0;
+		rc = 0;
+		goto out;
+	}
+	batch = o->batch > 0 ? o->batch : auto_batch(width, height);
+	if (batch > o->droplets)
+		batch = o->droplets;
+	if (round_alloc(&r, &m, batch, e) != 0)
+		goto free_round;
+	for (first = 0; first < o->droplets; first += batch, k++) {
+		int64_t n = o->droplets - first < batch ? o->droplets - first : batch;
+		run_round(&r, o, first, n, k, threads, &total);
+		if (o->progress != NULL)
+			o->progress(o->pctx, first + n, o->droplets);
+	}
+	rc = 0;
+free_round:
+	round_free(&r);
+out:
+	tp_brush_free(m.br);
+	if (rc == 0 && st != NULL)
+		acc_out(&total, st);
+	return rc;
+}

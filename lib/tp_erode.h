@@ -1,0 +1,122 @@
+/*
+ * tp_erode.h - droplet hydraulic erosion after Lague, deterministic and
+ * parallel.
+ *
+ * The model is Sebastian Lague's (Erosion.cs) with its faults fixed: speed
+ * grows going downhill (v^2 - dh * gravity, clamped at 0), the brush is
+ * centred on the droplet's position (to 1/16 cell), sediment carried by a
+ * droplet that dies on the grid is deposited where it dies, through the
+ * brush (keep_mass), and droplets that leave the grid are counted.
+ *
+ * Parallel scheme: droplets run in rounds of `batch` droplets. A round's
+ * droplets are sorted into square tiles by spawn position; a tile is wider
+ * than twice the farthest a droplet can reach (lifetime + brush), so tiles
+ * of one colour of a 2x2 colouring cannot touch each other's cells and run
+ * on any thread with plain float updates. The four colours run one after
+ * another; a tile's droplets run in index order, two at a time with their
+ * steps interleaved. The result is a fixed sequential order of droplet
+ * steps: the bytes depend on input and options only, never on the thread
+ * count, and with batch 1 the order is plain droplet after droplet. The
+ * tile grid is shifted by a seeded offset every round so no seams line up.
+ *
+ * Heights are z (any unit); the model works on z / zscale, so zscale is the
+ * height that plays the role of 1 in the reference's [0, 1] terrain.
+ */
+#ifndef TP_ERODE_H
+#define TP_ERODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp_err.h"
+#include "tp_filter.h"
+
+#define TP_ERODE_MAX_RADIUS	16	/* brush radius limit, cells */
+#define TP_ERODE_MAX_LIFETIME	10000	/* steps */
+#define TP_ERODE_SUB		16	/* brush centre steps per cell */
+#define TP_ERODE_HMAX		1e30f	/* larger heights count as nodata */
+
+/* A height erosion works on: finite, |v| <= TP_ERODE_HMAX (so no sum or
+ * product of the model can overflow to infinity). */
+static inline int
+tp_erode_valid(float v)
+{
+	return v <= TP_ERODE_HMAX && v >= -TP_ERODE_HMAX;	/* NaN fails */
+}
+
+typedef struct tp_erode_opts {
+	int64_t	droplets;	/* droplets to run, >= 0 */
+	uint64_t seed;		/* spawn positions: Mulberry32(hash(seed, i)) */
+	double	radius;		/* brush radius in cells, 1 .. MAX_RADIUS (3) */
+	double	inertia;	/* 0 .. 1: share of the old direction (0.05) */
+	double	capacity;	/* sediment capacity factor, >= 0 (4) */
+	double	min_capacity;	/* capacity floor, model units, >= 0 (0.01) */
+	double	erode;		/* 0 .. 1: share of free capacity taken (0.3) */
+	double	deposit;	/* 0 .. 1: share of excess dropped (0.3) */
+	double	evaporation;	/* 0 .. 1: water lost per step (0.01) */
+	double	gravity;	/* >= 0 (4) */
+	int	lifetime;	/* steps, 1 .. MAX_LIFETIME (30) */
+	double	water;		/* initial water, > 0 (1) */
+	double	speed;		/* initial speed, >= 0 (1) */
+	double	zscale;		/* height units per model unit, > 0 (1) */
+	int	keep_mass;	/* deposit what a dying droplet carries (1) */
+	int64_t	batch;		/* droplets per round; 0: automatic */
+	int	threads;	/* <= 0: all processors */
+	tp_progress_fn progress;	/* droplets done; may be NULL */
+	void	*pctx;
+} tp_erode_opts;
+
+typedef struct tp_erode_stats {
+	int64_t	droplets;	/* droplets run */
+	int64_t	left;		/* left the grid or ran into nodata */
+	double	eroded;		/* height units summed over cells */
+	double	deposited;	/* including what dying droplets dropped */
+	double	lost;		/* carried off the grid, or dropped unplaced
+				 * when keep_mass is 0 */
+} tp_erode_stats;
+
+/* The reference's defaults; droplets 0, seed 0, threads 0. */
+void	tp_erode_defaults(tp_erode_opts *o);
+/* Check every option is in range; -1 with a message naming it. */
+int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
+
+/* Erode the width x height plane z (row y starts at z + y * stride) in
+ * place. Cells failing tp_erode_valid (NaN, infinities, the -3.4e38 some
+ * DEMs use) are nodata: droplets treat them as off the grid and they are
+ * never changed. No cell is lowered below the lowest finite
+ * input height. st (may be NULL) receives the totals. */
+int	tp_erode(float *z, int64_t width, int64_t height, size_t stride,
+	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
+
+/* Run one droplet from (x, y) (node coordinates: column, row), adding to
+ * *st. For tests and tools; sequential. */
+int	tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
+	    const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
+	    tp_err *e);
+
+/* The spawn position of droplet i: continuous, in [0, width-1) x
+ * [0, height-1) (needs width, height >= 2). */
+void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
+	    int64_t height, float *x, float *y);
+
+/* The largest finite value of the plane minus the smallest (0 when there
+ * are none): a zscale for heights in any unit. */
+double	tp_erode_range(const float *z, int64_t width, int64_t height,
+	    size_t stride);
+
+/* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
+ * tabulated once for TP_ERODE_SUB^2 sub-cell centres. */
+typedef struct tp_brush tp_brush;
+
+tp_brush *tp_brush_new(double radius, tp_err *e);
+void	tp_brush_free(tp_brush *b);
+/* The brush at (x, y) clipped to the width x height grid z (row stride
+ * width; cells off the grid or nodata are left out) and renormalised to
+ * sum 1: up to max cells (x + y * width in cell[]) and their weights;
+ * returns the count. */
+int	tp_brush_at(const tp_brush *b, const float *z, int64_t width,
+	    int64_t height, float x, float y, size_t *cell, float *w, int max);
+/* The most cells a brush touches. */
+int	tp_brush_size(const tp_brush *b);
+
+#endif

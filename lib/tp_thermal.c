@@ -1,0 +1,100 @@
+/* tp_thermal.c - thermal (talus) erosion, Jacobi passes on row blocks. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_num.h"
+#include "tp_par.h"
+#include "tp_erode.h"
+#include "tp_thermal.h"
+
+struct pass {
+	const float *src;
+	float	*dst;
+	size_t	sstride, dstride;
+	int64_t	w, h;
+	float	t1, t2;		/* talus drop to an edge and a corner neighbour */
+};
+
+/* The flow into a cell of height c from a neighbour of height n. */
+static inline float
+flow(float c, float n, float t)
+{
+	float d = n - c;
+
+	if (!tp_erode_valid(n))
+		return 0;
+	if (d > t)
+		return (float)TP_THERMAL_RATE * (d - t);
+	if (-d > t)
+		return -(float)TP_THERMAL_RATE * (-d - t);
+	return 0;
+}
+
+static void
+pass_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const struct pass *p = ctx;
+	int64_t x, y;
+	int dx, dy;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < p->w; x++) {
+			const float *s = p->src + (size_t)y * p->sstride + (size_t)x;
+			float c = *s, v = c;
+			if (tp_erode_valid(c))
+				for (dy = -1; dy <= 1; dy++)
+					for (dx = -1; dx <= 1; dx++) {
+						if ((dx == 0 && dy == 0) || x + dx < 0 ||
+						    x + dx >= p->w || y + dy < 0 ||
+						    y + dy >= p->h)
+							continue;
+						v += flow(c, s[(ptrdiff_t)dy *
+						    (ptrdiff_t)p->sstride + dx],
+						    dx != 0 && dy != 0 ? p->t2 : p->t1);
+					}
+			p->dst[(size_t)y * p->dstride + (size_t)x] = v;
+		}
+}
+
+int
+tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
+    int passes, double talus, int threads, tp_err *e)
+{
+	struct pass p;
+	float *tmp;
+	size_t n;
+	int64_t y;
+	int i;
+
+	if (passes <= 0)
+		return 0;
+	if (!(talus >= 0) || !isfinite(talus))
+		return tp_err_set(e, "talus must be a number >= 0");
+	if (tp_mul_size((size_t)width, (size_t)height, &n, "thermal buffer",
+	    e) < 0 || tp_mul_size(n, sizeof(float), &n, "thermal buffer", e) < 0)
+		return -1;
+	if ((tmp = malloc(n)) == NULL)
+		return tp_err_set(e, "out of memory for the thermal buffer "
+		    "(%zu bytes)", n);
+	p.w = width;
+	p.h = height;
+	p.t1 = (float)talus;
+	p.t2 = (float)(talus * sqrt(2.0));
+	for (i = 0; i < passes; i++) {
+		int even = i % 2 == 0;
+		p.src = even ? z : tmp;
+		p.sstride = even ? stride : (size_t)width;
+		p.dst = even ? tmp : z;
+		p.dstride = even ? (size_t)width : stride;
+		tp_par_for(threads > 0 ? threads : tp_ncpu(), height, 16,
+		    pass_rows, &p);
+	}
+	if (passes % 2 == 1)
+		for (y = 0; y < height; y++)
+			memcpy(z + (size_t)y * stride, tmp + (size_t)y * (size_t)width,
+			    (size_t)width * sizeof(float));
+	free(tmp);
+	return 0;
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# bench-erode.sh BINDIR - terode: droplets per second at 1024x1024 with
+# 1,000,000 droplets on 1 and 2 threads, peak memory against the grid's bytes,
+# and the effect of 200,000 droplets on the drainage of a 512x512 fBm terrain.
+# Prints figures and ratios; asserts nothing about time.
+set -u
+B=${1:-bin}
+case $B in /*) ;; *) B=$(pwd)/$B ;; esac
+PY=/usr/bin/python3
+T=$(mktemp -d "${TMPDIR:-/tmp}/bench-erode.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+N=1000000
+
+# fbm SIZE SEED > stream: tnoise when built, else a numpy fBm.
+fbm() {
+	if [ -x "$B/tnoise" ]; then
+		"$B/tnoise" -q -s "$1x$1" -S "$2" -f "$(awk -v n="$1" 'BEGIN { print 4 / n }')"
+	else
+		"$PY" - "$1" "$2" <<'EOF'
+import sys, numpy as np
+n, seed = int(sys.argv[1]), int(sys.argv[2])
+rng = np.random.default_rng(seed)
+def up(a, n):
+    k = a.shape[0]; t = np.linspace(0, k - 1.000001, n); i = t.astype(int)
+    f = t - i; f = f * f * (3 - 2 * f)
+    r = a[i][:, i] * (1 - f) + a[i][:, i + 1] * f
+    r2 = a[i + 1][:, i] * (1 - f) + a[i + 1][:, i + 1] * f
+    return r * (1 - f)[:, None] + r2 * f[:, None]
+z = np.zeros((n, n)); amp = 1.0; k = 5
+for o in range(7):
+    z += amp * up(rng.random((k, k)), n); amp *= 0.5; k = k * 2 - 1
+z = (z - z.min()) / (z.max() - z.min())
+sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS height\nENDHDR\n" % (n, n)
+                        + z.astype("<f4").tobytes())
+EOF
+	fi
+}
+
+# run LABEL ARGS...: terode twice; keeps wall time, peak RSS, user time.
+run() {
+	label=$1; shift
+	for i in 1 2; do
+		/usr/bin/time -f "%e %M %U" -o "$T/time" "$B/terode" -q "$@" \
+		    < "$T/in.tp" > "$T/out.tp" || { echo "terode failed"; exit 1; }
+		cat "$T/time"
+	done > "$T/$label"
+}
+
+fbm 1024 1 > "$T/in.tp" || exit 1
+grid=$((1024 * 1024 * 4))
+echo "terode: 1024x1024 ($((grid / 1048576)) MiB grid), $N droplets, each run twice"
+run io -n 0 -j 1
+run j1 -n $N -j 1
+run j2 -n $N -j 2
+load=$(cut -d' ' -f1 /proc/loadavg)
+awk -v n=$N -v grid=$grid -v load="$load" '
+FILENAME ~ /io$/ { io[++a] = $1 }
+FILENAME ~ /j1$/ { t1[++b] = $1; u1[b] = $3; m1 = $2 > m1 ? $2 : m1 }
+FILENAME ~ /j2$/ { t2[++c] = $1; u2[c] = $3; m2 = $2 > m2 ? $2 : m2 }
+END {
+	base = io[1] < io[2] ? io[1] : io[2]
+	b1 = t1[1] < t1[2] ? t1[1] : t1[2]; b2 = t2[1] < t2[2] ? t2[1] : t2[2]
+	c1 = u1[1] < u1[2] ? u1[1] : u1[2]; c2 = u2[1] < u2[2] ? u2[1] : u2[2]
+	printf "  read+write only   %5.2f s, %5.2f s\n", io[1], io[2]
+	printf "  1 thread          %5.2f s, %5.2f s  -> %8.0f droplets/s (%8.0f without I/O)\n", t1[1], t1[2], n / b1, n / (b1 - base)
+	printf "  2 threads         %5.2f s, %5.2f s  -> %8.0f droplets/s (%8.0f without I/O)\n", t2[1], t2[2], n / b2, n / (b2 - base)
+	printf "  2 threads / 1 thread: %.2fx (best runs, wall clock)\n", b1 / b2
+	printf "  CPU time: %.2f s (1 thread), %.2f s (2 threads): %.0f droplets per CPU second, %.0f%% extra work on 2 threads\n", c1, c2, n / c1, 100 * (c2 / c1 - 1)
+	printf "  vs the reference (about 85000 droplets/s on one core): %.1fx on 2 threads\n", n / b2 / 85000
+	printf "  peak RSS %d KiB (1 thread), %d KiB (2 threads) = %.2fx the grid (%d KiB)\n", m1, m2, (m1 > m2 ? m1 : m2) * 1024 / grid, grid / 1024
+	printf "  load average when done: %s (on a busy machine the wall clock figures are low)\n", load
+}' "$T/io" "$T/j1" "$T/j2"
+
+# The effect on drainage: share of cells with flow > 100 and the share of
+# all flow carried by the top 1% of cells, before and after 200k droplets.
+echo "terode effect: 512x512 fBm, 200000 droplets, flow after filling"
+fbm 512 3 > "$T/f.tp" || exit 1
+"$B/terode" -q -n 200000 -s 1 < "$T/f.tp" > "$T/e.tp" || exit 1
+flow_stats() {
+	if [ -x "$B/tfill" ] && [ -x "$B/tflow" ]; then
+		"$B/tfill" -q < "$1" | "$B/tflow" -q > "$T/flow.tp" || return 1
+		"$PY" - "$T/flow.tp" <<'EOF'
+import sys, numpy as np
+d = open(sys.argv[1], "rb").read(); i = d.index(b"\nENDHDR\n") + 8
+hdr = dict(l.split(" ", 1) for l in d[:i].decode().splitlines()[1:-1] if " " in l)
+w, h, bands = int(hdr["WIDTH"]), int(hdr["HEIGHT"]), hdr["BANDS"].split()
+a = np.frombuffer(d[i:], "<f4").reshape(h, len(bands), w)[:, bands.index("flow")]
+f = np.sort(a[np.isfinite(a)].ravel())[::-1]
+print("%.4f %.4f tfill|tflow" % ((f > 100).mean(), f[:len(f) // 100].sum() / f.sum()))
+EOF
+	else
+		"$PY" - "$1" <<'EOF'
+# Fallback: Priority-Flood fill with epsilon, D8 (steepest drop per
+# distance), each cell starting with 1.
+import sys, heapq, numpy as np
+d = open(sys.argv[1], "rb").read(); i = d.index(b"\nENDHDR\n") + 8
+hdr = dict(l.split(" ", 1) for l in d[:i].decode().splitlines()[1:-1] if " " in l)
+w, h = int(hdr["WIDTH"]), int(hdr["HEIGHT"])
+z = np.frombuffer(d[i:], "<f4").reshape(h, -1)[:, :w].astype(np.float64).ravel()
+n = w * h; done = np.zeros(n, bool); pq = []
+for k in range(n):
+    y, x = divmod(k, w)
+    if x == 0 or y == 0 or x == w - 1 or y == h - 1:
+        heapq.heappush(pq, (z[k], k)); done[k] = True
+nb = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+while pq:
+    v, k = heapq.heappop(pq); y, x = divmod(k, w)
+    for dy, dx in nb:
+        yy, xx = y + dy, x + dx
+        if 0 <= yy < h and 0 <= xx < w:
+            j = yy * w + xx
+            if not done[j]:
+                done[j] = True
+                if z[j] <= v: z[j] = v + 1e-7
+                heapq.heappush(pq, (z[j], j))
+Z = z.reshape(h, w); P = np.pad(Z, 1, constant_values=np.inf)
+best = np.zeros((h, w)); tgt = np.full((h, w), -1)
+yy, xx = np.mgrid[0:h, 0:w]
+for dy, dx in nb:
+    s = (Z - P[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]) / np.hypot(dy, dx)
+    m = s > best; best[m] = s[m]; tgt[m] = ((yy + dy) * w + xx + dx)[m]
+tgt = tgt.ravel(); acc = np.ones(n)
+for k in np.argsort(-z, kind="stable"):
+    if tgt[k] >= 0: acc[tgt[k]] += acc[k]
+f = np.sort(acc)[::-1]
+print("%.4f %.4f own-D8" % ((f > 100).mean(), f[:n // 100].sum() / f.sum()))
+EOF
+	fi
+}
+before=$(flow_stats "$T/f.tp") && after=$(flow_stats "$T/e.tp") || { echo "flow failed"; exit 1; }
+set -- $before $after
+echo "  cells with flow > 100:        $1 -> $4  (${3})"
+echo "  flow carried by the top 1%:   $2 -> $5"
+awk -v a="$1" -v b="$4" -v c="$2" -v d="$5" 'BEGIN {
+	printf "  ratios after/before: %.2fx and %.2fx\n", b / a, d / c }'

@@ -1,0 +1,606 @@
+/* check_erode.c - unit tests of droplet and thermal erosion (terode). */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_erode.h"
+#include "tp_thermal.h"
+
+/* A smooth, hilly test terrain in about [0, 1]. */
+static float *
+hills(int64_t w, int64_t h)
+{
+	float *z = malloc((size_t)(w * h) * sizeof *z);
+	int64_t x, y;
+
+	ck_assert_ptr_nonnull(z);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			z[y * w + x] = (float)(0.5 + 0.2 * sin(x * 0.11) *
+			    cos(y * 0.07) + 0.1 * sin((x + 2 * y) * 0.23) +
+			    0.05 * cos((3 * x - y) * 0.41));
+	return z;
+}
+
+static double
+sum(const float *z, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += z[i];
+	return s;
+}
+
+/* 8 x 3, every row the same: downhill in x to a pit at column 4. */
+static void
+pit_plane(float *z)
+{
+	static const float col[8] = { 1.0f, 0.9f, 0.8f, 0.7f, 0.6f, 0.8f,
+	    0.9f, 1.0f };
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 8; x++)
+			z[y * 8 + x] = col[x];
+}
+
+START_TEST(test_droplet_by_hand)
+{
+	/* Radius 1 at a node: the brush is that node alone. A droplet from
+	 * (1, 1), lifetime 4, reference defaults otherwise:
+	 * step 1: dh = -0.1, capacity 0.1*1*1*4 = 0.4, erodes min(0.3*0.4,
+	 *   0.1) = 0.1 from (1,1); speed sqrt(1 + 0.1*4), water 0.99
+	 * step 2: capacity 0.1*sqrt(1.4)*0.99*4 = 0.468554, erodes
+	 *   min(0.3*0.368554, 0.1) = 0.1 from (2,1); speed sqrt(1.8)
+	 * step 3: capacity 0.1*sqrt(1.8)*0.9801*4 = 0.525977, erodes
+	 *   0.3*(0.525977 - 0.2) = 0.097793 from (3,1): 0.602207
+	 * step 4: in the pit (4,1) the gradient is +0.2, so it turns back
+	 *   (0.05 - 0.95*0.2 < 0) toward (3,1), now 0.602207: uphill by
+	 *   0.002207, which it deposits in the pit (4,1): 0.602207
+	 * end of life: the load left, 0.297793 - 0.002207 = 0.295586, is
+	 *   deposited where it stopped, (3,1): 0.897793 */
+	float z[24];
+	tp_erode_opts o;
+	tp_erode_stats st = { 0 };
+	tp_err e;
+
+	pit_plane(z);
+	tp_erode_defaults(&o);
+	o.radius = 1;
+	o.lifetime = 4;
+	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1, 1, &st, &e), 0);
+	ck_assert_float_eq_tol(z[8 + 1], 0.8f, 1e-6);
+	ck_assert_float_eq_tol(z[8 + 2], 0.7f, 1e-6);
+	ck_assert_float_eq_tol(z[8 + 3], 0.897793f, 1e-6);
+	ck_assert_float_eq_tol(z[8 + 4], 0.602207f, 1e-6);
+	ck_assert_float_eq(z[8 + 0], 1.0f);
+	ck_assert_float_eq(z[8 + 5], 0.8f);
+	for (int x = 0; x < 8; x++) {	/* rows 0 and 2 untouched */
+		ck_assert_float_eq(z[x], z[16 + x]);
+		ck_assert_float_eq(z[x], x == 4 ? 0.6f : z[x]);
+	}
+	ck_assert_int_eq(st.droplets, 1);
+	ck_assert_int_eq(st.left, 0);
+	ck_assert_double_eq_tol(st.eroded, 0.297793, 1e-6);
+	ck_assert_double_eq_tol(st.deposited, 0.297793, 1e-6);
+	ck_assert_double_eq_tol(st.lost, 0, 1e-12);
+}
+END_TEST
+
+START_TEST(test_no_keep_mass)
+{
+	/* As above, but the final load 0.295586 vanishes. */
+	float z[24];
+	tp_erode_opts o;
+	tp_erode_stats st = { 0 };
+	tp_err e;
+
+	pit_plane(z);
+	tp_erode_defaults(&o);
+	o.radius = 1;
+	o.lifetime = 4;
+	o.keep_mass = 0;
+	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1, 1, &st, &e), 0);
+	ck_assert_float_eq_tol(z[8 + 3], 0.602207f, 1e-6);
+	ck_assert_double_eq_tol(st.lost, 0.295586, 1e-6);
+	ck_assert_double_eq_tol(st.deposited, 0.002207, 1e-6);
+}
+END_TEST
+
+START_TEST(test_zscale)
+{
+	/* The same droplet on heights in "metres": x 1000 with zscale 1000
+	 * gives the same amounts x 1000 (to rounding); a power of two, x 1024
+	 * with zscale 1024, scales every step exactly. */
+	float z[24], u[24];
+	tp_erode_opts o;
+	tp_err e;
+
+	pit_plane(z);
+	for (int i = 0; i < 24; i++)
+		z[i] *= 1000;
+	tp_erode_defaults(&o);
+	o.radius = 1;
+	o.lifetime = 4;
+	o.zscale = 1000;
+	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1, 1, NULL, &e), 0);
+	ck_assert_float_eq_tol(z[8 + 3], 897.793f, 2e-3);
+	ck_assert_float_eq_tol(z[8 + 4], 602.207f, 2e-3);
+
+	pit_plane(u);
+	pit_plane(z);
+	for (int i = 0; i < 24; i++)
+		z[i] *= 1024;
+	o.zscale = 1;
+	o.lifetime = 30;
+	o.radius = 2.5;
+	ck_assert_int_eq(tp_erode_one(u, 8, 3, 8, &o, 1.3, 0.7, NULL, &e), 0);
+	o.zscale = 1024;
+	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1.3, 0.7, NULL, &e), 0);
+	for (int i = 0; i < 24; i++)
+		ck_assert_float_eq(z[i], u[i] * 1024);
+}
+END_TEST
+
+START_TEST(test_mass_balance)
+{
+	const int64_t w = 96, h = 80;
+	float *z = hills(w, h);
+	double before = sum(z, (size_t)(w * h));
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.seed = 5;
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	ck_assert_int_eq(st.droplets, 20000);
+	ck_assert_int_gt(st.left, 0);	/* some ran off the small grid */
+	ck_assert_double_gt(st.eroded, 1.0);
+	ck_assert_double_gt(st.lost, 0.0);
+	/* eroded = deposited + lost, and the grid lost exactly that */
+	ck_assert_double_eq_tol(st.eroded, st.deposited + st.lost,
+	    1e-5 * st.eroded);
+	ck_assert_double_eq_tol(sum(z, (size_t)(w * h)), before - st.lost,
+	    1e-5 * st.eroded);
+	free(z);
+}
+END_TEST
+
+START_TEST(test_threads_identical)
+{
+	const int64_t w = 300, h = 260;
+	float *a = hills(w, h), *b = hills(w, h), *c = hills(w, h);
+	tp_erode_opts o;
+	tp_erode_stats sa, sb;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 40000;
+	o.seed = 11;
+	o.threads = 1;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, &sa, &e), 0);
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(b, w, h, (size_t)w, &o, &sb, &e), 0);
+	o.threads = 3;
+	ck_assert_int_eq(tp_erode(c, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_mem_eq(a, b, (size_t)(w * h) * sizeof *a);
+	ck_assert_mem_eq(a, c, (size_t)(w * h) * sizeof *a);
+	ck_assert_double_eq(sa.eroded, sb.eroded);
+	ck_assert_int_eq(sa.left, sb.left);
+	/* and a different seed gives a different result */
+	free(c);
+	c = hills(w, h);
+	o.seed = 12;
+	ck_assert_int_eq(tp_erode(c, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_int_ne(memcmp(a, c, (size_t)(w * h) * sizeof *a), 0);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+/* Mean absolute change and eroded volume of one run. */
+static void
+run_stats(int64_t batch, double *mad, double *eroded, float *out)
+{
+	const int64_t w = 256, h = 256;
+	float *z = hills(w, h), *z0 = hills(w, h);
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+	double s = 0;
+
+	tp_erode_defaults(&o);
+	o.droplets = 30000;
+	o.seed = 3;
+	o.batch = batch;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	for (int64_t i = 0; i < w * h; i++)
+		s += fabs(z[i] - z0[i]);
+	*mad = s / (double)(w * h);
+	*eroded = st.eroded;
+	memcpy(out, z, (size_t)(w * h) * sizeof *z);
+	free(z);
+	free(z0);
+}
+
+START_TEST(test_batch_close_to_sequential)
+{
+	/* Batch 1 is plain sequential order; the default batches reorder the
+	 * droplets by tile. Same droplets, so the same statistics: eroded
+	 * volume and mean change within 3%, heights within a few droplets'
+	 * worth everywhere, and no runaway. */
+	float *a = malloc(256 * 256 * sizeof *a), *b = malloc(256 * 256 * sizeof *b);
+	double mad1, mad2, er1, er2, maxd = 0;
+
+	run_stats(1, &mad1, &er1, a);
+	run_stats(0, &mad2, &er2, b);
+	ck_assert_double_eq_tol(er2 / er1, 1.0, 0.03);
+	ck_assert_double_eq_tol(mad2 / mad1, 1.0, 0.03);
+	for (int i = 0; i < 256 * 256; i++) {
+		ck_assert(isfinite(b[i]) && b[i] > -0.5f && b[i] < 1.5f);
+		if (fabs(a[i] - b[i]) > maxd)
+			maxd = fabs(a[i] - b[i]);
+	}
+	ck_assert_double_lt(maxd, 0.2);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_spawn)
+{
+	float x, y, x2, y2;
+	int frac = 0;
+
+	for (uint64_t i = 0; i < 10000; i++) {
+		tp_erode_spawn(7, i, 33, 17, &x, &y);
+		ck_assert(x >= 0 && x < 32 && y >= 0 && y < 16);
+		frac += x != floorf(x);
+		tp_erode_spawn(7, i, 33, 17, &x2, &y2);
+		ck_assert(x == x2 && y == y2);
+	}
+	ck_assert_int_gt(frac, 9900);	/* continuous, not lattice nodes */
+	tp_erode_spawn(7, 0, 33, 17, &x, &y);
+	tp_erode_spawn(8, 0, 33, 17, &x2, &y2);
+	ck_assert(x != x2 || y != y2);
+	tp_erode_spawn(1, 5, 2, 2, &x, &y);	/* the smallest grid */
+	ck_assert(x >= 0 && x < 1 && y >= 0 && y < 1);
+}
+END_TEST
+
+START_TEST(test_brush_by_hand)
+{
+	/* Radius 2 at a node: weight 1 at d = 0, 0.5 at the 4 edge
+	 * neighbours, 1 - sqrt(2)/2 at the 4 corners; sum 4.171573. */
+	tp_brush *b;
+	tp_err e;
+	float z[81] = { 0 }, w[64];
+	size_t cell[64];
+	int n;
+
+	ck_assert_ptr_nonnull(b = tp_brush_new(2, &e));
+	n = tp_brush_at(b, z, 9, 9, 4, 4, cell, w, 64);
+	ck_assert_int_eq(n, 9);
+	for (int k = 0; k < n; k++) {
+		int dx = (int)(cell[k] % 9) - 4, dy = (int)(cell[k] / 9) - 4;
+		double v = dx == 0 && dy == 0 ? 1 : dx == 0 || dy == 0 ? 0.5 :
+		    1 - sqrt(2) / 2;
+		ck_assert_float_eq_tol(w[k], v / 4.171573, 1e-6);
+	}
+	tp_brush_free(b);
+	/* radius 1 at a node: that node alone */
+	ck_assert_ptr_nonnull(b = tp_brush_new(1, &e));
+	ck_assert_int_eq(tp_brush_at(b, z, 9, 9, 3, 5, cell, w, 64), 1);
+	ck_assert_uint_eq(cell[0], 5 * 9 + 3);
+	ck_assert_float_eq(w[0], 1.0f);
+	tp_brush_free(b);
+	/* centred on the true position: at (4.5, 4) it is symmetric about
+	 * x = 4.5, not about the node */
+	ck_assert_ptr_nonnull(b = tp_brush_new(3, &e));
+	n = tp_brush_at(b, z, 9, 9, 4.5f, 4, cell, w, 64);
+	for (int k = 0; k < n; k++)
+		for (int j = 0; j < n; j++)
+			if (cell[j] / 9 == cell[k] / 9 && cell[j] % 9 == 9 - cell[k] % 9)
+				ck_assert_float_eq_tol(w[j], w[k], 1e-7);
+	tp_brush_free(b);
+}
+END_TEST
+
+START_TEST(test_brush_border_sums)
+{
+	static const double radii[] = { 1, 2.5, 3, 5.5 };
+	const int64_t W = 12, H = 9;
+	float z[12 * 9] = { 0 }, w[2048];
+	size_t cell[2048];
+	tp_err e;
+
+	for (int r = 0; r < 4; r++) {
+		tp_brush *b = tp_brush_new(radii[r], &e);
+		int ok = 1, count = 0;
+		ck_assert_ptr_nonnull(b);
+		/* every position within 2 cells of a border, 1/8 cell apart */
+		for (float y = 0; y < H - 1; y += 0.125f)
+			for (float x = 0; x < W - 1; x += 0.125f) {
+				double s = 0;
+				int n;
+				if (x > 2 && x < W - 3 && y > 2 && y < H - 3)
+					continue;
+				n = tp_brush_at(b, z, W, H, x, y, cell, w, 2048);
+				ok = ok && n > 0 && n <= tp_brush_size(b);
+				for (int k = 0; k < n; k++) {
+					ok = ok && w[k] > 0 && cell[k] < (size_t)(W * H);
+					s += w[k];
+				}
+				/* (Check's asserts are slow: one per radius) */
+				ok = ok && fabs(s - 1.0) <= 1e-6;
+				count++;
+			}
+		ck_assert_msg(ok, "radius %g: weights do not sum to 1", radii[r]);
+		ck_assert_int_eq(count, 88 * 64 - 55 * 31);
+		tp_brush_free(b);
+	}
+}
+END_TEST
+
+START_TEST(test_thermal_spike)
+{
+	/* One spike of 1 on 0, talus 0.1: each edge neighbour gets
+	 * 0.0625*(1 - 0.1) = 0.05625, each corner 0.0625*(1 - 0.1*sqrt 2)
+	 * = 0.0536612; the spike keeps 1 - 4*0.05625 - 4*0.0536612. */
+	float z[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_thermal(z, 3, 3, 3, 1, 0.1, 1, &e), 0);
+	ck_assert_float_eq_tol(z[4], 0.5603553f, 1e-6);
+	ck_assert_float_eq_tol(z[1], 0.05625f, 1e-7);
+	ck_assert_float_eq_tol(z[3], 0.05625f, 1e-7);
+	ck_assert_float_eq_tol(z[0], 0.0536612f, 1e-7);
+	ck_assert_float_eq_tol(z[8], 0.0536612f, 1e-7);
+	ck_assert_double_eq_tol(sum(z, 9), 1.0, 1e-6);
+}
+END_TEST
+
+START_TEST(test_thermal_threads)
+{
+	const int64_t w = 200, h = 150;
+	float *a = hills(w, h), *b = hills(w, h);
+	double before;
+	tp_err e;
+
+	a[500] = b[500] = NAN;
+	a[500] = 0;
+	before = sum(a, (size_t)(w * h));
+	a[500] = NAN;
+	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 5, 0.002, 1, &e), 0);
+	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 5, 0.002, 2, &e), 0);
+	ck_assert_mem_eq(a, b, (size_t)(w * h) * sizeof *a);
+	ck_assert(isnan(a[500]));
+	a[500] = 0;
+	ck_assert_double_eq_tol(sum(a, (size_t)(w * h)), before, 1e-3);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_flat_unchanged)
+{
+	float z[64 * 48], z0[64 * 48];
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+
+	for (int i = 0; i < 64 * 48; i++)
+		z[i] = z0[i] = 0.25f;
+	tp_erode_defaults(&o);
+	o.droplets = 5000;
+	ck_assert_int_eq(tp_erode(z, 64, 48, 64, &o, &st, &e), 0);
+	ck_assert_mem_eq(z, z0, sizeof z);
+	ck_assert_int_eq(st.left, 0);
+	ck_assert_double_eq(st.eroded, 0);
+}
+END_TEST
+
+/* Nodata stays nodata, everything else finite and not below lo. */
+static void
+all_finite_or_nan(const float *z, const float *z0, size_t n, float lo)
+{
+	size_t bad = n;
+
+	for (size_t i = 0; i < n && bad == n; i++)
+		if (isnan(z0[i]) ? !isnan(z[i]) : !isfinite(z[i]) ||
+		    z[i] < lo - 1e-6f)
+			bad = i;
+	ck_assert_msg(bad == n, "cell %zu: %g (was %g)", bad,
+	    bad < n ? z[bad] : 0, bad < n ? z0[bad] : 0);
+}
+
+START_TEST(test_cliff)
+{
+	/* a vertical cliff: 0 west of column 20, 1 east of it */
+	const int64_t w = 40, h = 30;
+	float z[40 * 30];
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+
+	for (int i = 0; i < w * h; i++)
+		z[i] = i % w < 20 ? 0.0f : 1.0f;
+	tp_erode_defaults(&o);
+	o.droplets = 4000;
+	o.gravity = 1000;
+	o.capacity = 1000;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	all_finite_or_nan(z, z, (size_t)(w * h), 0);
+	ck_assert(isfinite(st.eroded) && isfinite(st.deposited));
+	ck_assert_double_gt(st.eroded, 0);
+}
+END_TEST
+
+START_TEST(test_nan_holes)
+{
+	const int64_t w = 64, h = 64;
+	float *z = hills(w, h), *z0 = hills(w, h);
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+	float lo = 1;
+
+	for (int64_t i = 0; i < w * h; i++) {
+		if ((i % w) % 9 == 4 && (i / w) % 7 < 3)
+			z[i] = z0[i] = NAN;
+		else if (i == 70)
+			z[i] = z0[i] = INFINITY;
+		else if (i == 1001)
+			z[i] = z0[i] = -3.4028235e38f;	/* a DEM's nodata */
+		else if (z[i] < lo)
+			lo = z[i];
+	}
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	ck_assert(isinf(z[70]));
+	ck_assert_float_eq(z[1001], -3.4028235e38f);
+	z[70] = z0[70] = z[1001] = z0[1001] = NAN;
+	all_finite_or_nan(z, z0, (size_t)(w * h), lo);
+	ck_assert_int_gt(st.left, 0);
+	ck_assert_double_eq_tol(st.eroded, st.deposited + st.lost,
+	    1e-5 * st.eroded);
+	free(z);
+	free(z0);
+}
+END_TEST
+
+START_TEST(test_extremes)
+{
+	/* the largest options on a steep grid, and tiny zscale: still no NaN
+	 * or infinity anywhere */
+	const int64_t w = 40, h = 30;
+	float *z = hills(w, h), *z0 = hills(w, h);
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 3000;
+	o.gravity = o.capacity = o.water = o.speed = o.min_capacity = 1e6;
+	o.erode = 0;
+	o.zscale = 1e-30;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	all_finite_or_nan(z, z0, (size_t)(w * h), 0);
+	o.erode = 1;
+	o.deposit = 1;
+	o.zscale = 1;
+	o.lifetime = 1000;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	all_finite_or_nan(z, z0, (size_t)(w * h), 0);
+	ck_assert(isfinite(st.eroded) && isfinite(st.deposited) &&
+	    isfinite(st.lost));
+	for (int64_t i = 0; i < w * h; i++)	/* heights of 1e29 */
+		z[i] = z0[i] * 1e29f;
+	o.zscale = 1e-30;
+	ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, &st, &e), 0);
+	all_finite_or_nan(z, z0, (size_t)(w * h), 0);
+	free(z);
+	free(z0);
+}
+END_TEST
+
+START_TEST(test_tiny_grids)
+{
+	float z[3] = { 0.1f, 0.5f, 0.9f };
+	tp_erode_opts o;
+	tp_erode_stats st;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 10;
+	ck_assert_int_eq(tp_erode(z, 3, 1, 3, &o, &st, &e), 0);
+	ck_assert_int_eq(st.left, 10);
+	ck_assert_float_eq(z[1], 0.5f);
+	ck_assert_int_eq(tp_erode(z, 1, 1, 1, &o, &st, &e), 0);
+	ck_assert_int_eq(tp_erode_one(z, 1, 3, 1, &o, 0, 0, &st, &e), 0);
+	ck_assert_int_eq(tp_thermal(z, 1, 1, 1, 3, 0, 2, &e), 0);
+	ck_assert_float_eq(z[0], 0.1f);
+}
+END_TEST
+
+START_TEST(test_bad_options)
+{
+	float z[4] = { 0 };
+	tp_erode_opts o;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	ck_assert_int_eq(tp_erode_check(&o, &e), 0);
+	o.radius = 0.5;
+	ck_assert_int_eq(tp_erode(z, 2, 2, 2, &o, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "radius"));
+	tp_erode_defaults(&o);
+	o.lifetime = 0;
+	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "lifetime"));
+	tp_erode_defaults(&o);
+	o.zscale = 0;
+	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
+	tp_erode_defaults(&o);
+	o.inertia = NAN;
+	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
+	tp_erode_defaults(&o);
+	o.droplets = -1;
+	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
+	ck_assert_ptr_null(tp_brush_new(40, &e));
+	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, 1, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "talus"));
+}
+END_TEST
+
+static Suite *
+erode_suite(void)
+{
+	Suite *s = suite_create("erode");
+	TCase *core = tcase_create("core");
+	TCase *limits = tcase_create("limits");
+	TCase *errors = tcase_create("errors");
+
+	tcase_set_timeout(core, 60);
+	tcase_add_test(core, test_droplet_by_hand);
+	tcase_add_test(core, test_no_keep_mass);
+	tcase_add_test(core, test_zscale);
+	tcase_add_test(core, test_mass_balance);
+	tcase_add_test(core, test_threads_identical);
+	tcase_add_test(core, test_batch_close_to_sequential);
+	tcase_add_test(core, test_spawn);
+	tcase_add_test(core, test_brush_by_hand);
+	tcase_add_test(core, test_thermal_spike);
+	tcase_add_test(core, test_thermal_threads);
+	suite_add_tcase(s, core);
+	tcase_add_test(limits, test_brush_border_sums);
+	tcase_add_test(limits, test_flat_unchanged);
+	tcase_add_test(limits, test_cliff);
+	tcase_add_test(limits, test_nan_holes);
+	tcase_add_test(limits, test_extremes);
+	tcase_add_test(limits, test_tiny_grids);
+	suite_add_tcase(s, limits);
+	tcase_add_test(errors, test_bad_options);
+	suite_add_tcase(s, errors);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(erode_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
