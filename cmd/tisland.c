@@ -62,18 +62,12 @@ struct job {
 	int	band;
 };
 
-/* Shape the band, copy the others. */
 static void
 island_row(void *ctx, int64_t row, const float *in, float *out)
 {
 	const struct job *j = ctx;
-	size_t w = (size_t)j->h->width;
 
-	for (int b = 0; b < j->h->nbands; b++)
-		if (b == j->band)
-			tp_island_row(&j->is, j->h, row, in + b * w, out + b * w);
-		else
-			memcpy(out + b * w, in + b * w, w * sizeof(float));
+	tp_island_row(&j->is, j->h, row, in, out);
 }
 
 int
@@ -138,7 +132,7 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	cli_open_output(&w, &oh);
 	cli_progress_init(&p, "island", quiet);
-	if (tp_filter_run(&r, &w, &oh, island_row, &j,
+	if (tp_filter_band(&r, &w, j.band, island_row, &j,
 	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

@@ -65,18 +65,12 @@ struct job {
 	int	band;
 };
 
-/* Ridge the band, copy the others. */
 static void
 ridge_row(void *ctx, int64_t row, const float *in, float *out)
 {
 	const struct job *j = ctx;
-	size_t w = (size_t)j->h->width;
 
-	for (int b = 0; b < j->h->nbands; b++)
-		if (b == j->band)
-			tp_ridge_row(&j->rg, j->h, row, in + b * w, out + b * w);
-		else
-			memcpy(out + b * w, in + b * w, w * sizeof(float));
+	tp_ridge_row(&j->rg, j->h, row, in, out);
 }
 
 /* Options into j->rg; returns the band name. *freq is 0 unless -f. */
@@ -161,7 +155,7 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	cli_open_output(&w, &oh);
 	cli_progress_init(&p, "ridge", quiet);
-	if (tp_filter_run(&r, &w, &oh, ridge_row, &j,
+	if (tp_filter_band(&r, &w, j.band, ridge_row, &j,
 	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

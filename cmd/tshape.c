@@ -50,22 +50,16 @@ static const struct option longopts[] = {
 
 struct job {
 	tp_shape shape;
-	int64_t	width;
-	int	nbands, band;
+	size_t	width;
+	int	band;
 };
 
-/* Shape the band, copy the others. */
 static void
 shape_row(void *ctx, int64_t row, const float *in, float *out)
 {
 	const struct job *j = ctx;
-	size_t w = (size_t)j->width;
 
-	for (int b = 0; b < j->nbands; b++)
-		if (b == j->band)
-			tp_shape_row(&j->shape, in + b * w, out + b * w, w);
-		else
-			memcpy(out + b * w, in + b * w, w * sizeof(float));
+	tp_shape_row(&j->shape, in, out, j->width);
 }
 
 /* "X0:Y0,X1:Y1,..." into x and y; returns the count. */
@@ -169,14 +163,13 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if ((j.band = tp_header_band(&r.h, band)) < 0)
 		cli_die("the input has no band '%s'", band);
-	j.width = r.h.width;
-	j.nbands = r.h.nbands;
+	j.width = (size_t)r.h.width;
 	if (tp_header_copy(&oh, &r.h, &e) < 0 ||
 	    tp_header_add_history(&oh, argc, argv, &e) < 0)
 		cli_fail(&e);
 	cli_open_output(&w, &oh);
 	cli_progress_init(&p, "shape", quiet);
-	if (tp_filter_run(&r, &w, &oh, shape_row, &j,
+	if (tp_filter_band(&r, &w, j.band, shape_row, &j,
 	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

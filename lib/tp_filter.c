@@ -1,5 +1,6 @@
 /* tp_filter.c - batched, threaded read / transform / write loop. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tp_filter.h"
 #include "tp_num.h"
@@ -83,4 +84,34 @@ done:
 	free(in);
 	free(b.out);
 	return rc;
+}
+
+struct band_job {
+	tp_band_fn	fn;
+	void		*ctx;
+	int		band, nbands;
+	size_t		width;
+};
+
+static void
+band_row(void *arg, int64_t row, const float *in, float *out)
+{
+	const struct band_job *j = arg;
+	size_t w = j->width;
+	int b;
+
+	for (b = 0; b < j->nbands; b++)
+		if (b == j->band)
+			j->fn(j->ctx, row, in + b * w, out + b * w);
+		else
+			memcpy(out + b * w, in + b * w, w * sizeof(float));
+}
+
+int
+tp_filter_band(tp_reader *r, tp_writer *w, int band, tp_band_fn fn, void *ctx,
+    const tp_filter_opts *o, tp_err *e)
+{
+	struct band_job j = { fn, ctx, band, r->h.nbands, (size_t)r->h.width };
+
+	return tp_filter_run(r, w, &r->h, band_row, &j, o, e);
 }
