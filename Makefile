@@ -34,6 +34,7 @@ endif
 # Libraries only some programs link.
 LDLIBS_timport	= -lgeotiff -ltiff -lpng
 LDLIBS_tgeotiff	= -lgeotiff -ltiff
+LDLIBS_geotiff	= -lgeotiff -ltiff -lpng
 LDLIBS_tview	= -lpng
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...

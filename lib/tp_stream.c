@@ -804,6 +804,49 @@ tp_grid_read(tp_grid *g, FILE *f, tp_err *e)
 }
 
 int
+tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names, int n,
+    int *idx, tp_err *e)
+{
+	tp_reader r;
+	tp_header oh;
+	size_t rowf;
+	int64_t y;
+	int i;
+
+	memset(g, 0, sizeof *g);
+	if (tp_reader_open(&r, f, e) < 0)
+		return -1;
+	if (tp_header_copy(&oh, &r.h, e) < 0) {
+		tp_reader_free(&r);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		idx[i] = tp_header_band(&oh, names[i]);
+		if (idx[i] < 0 && (idx[i] = tp_header_add_band(&oh, names[i],
+		    e)) < 0)
+			goto fail;
+	}
+	if (tp_grid_alloc(g, &oh, e) < 0)
+		goto fail;
+	/* Added bands go at the end, so an input row is a prefix of the
+	 * grid's row. */
+	rowf = tp_grid_stride(g);
+	for (y = 0; y < r.h.height; y++)
+		if (tp_reader_row(&r, g->data + (size_t)y * rowf, e) < 0)
+			goto fail;
+	if (tp_reader_finish(&r, e) < 0)
+		goto fail;
+	tp_header_free(&oh);
+	tp_reader_free(&r);
+	return 0;
+fail:
+	tp_grid_free(g);
+	tp_header_free(&oh);
+	tp_reader_free(&r);
+	return -1;
+}
+
+int
 tp_grid_write(const tp_grid *g, FILE *f, tp_err *e)
 {
 	tp_writer w;

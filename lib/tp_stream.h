@@ -141,6 +141,11 @@ typedef struct tp_grid {
 int	tp_grid_alloc(tp_grid *g, const tp_header *h, tp_err *e);
 /* Read a whole stream (header, body, end) from f. */
 int	tp_grid_read(tp_grid *g, FILE *f, tp_err *e);
+/* Read a whole stream from f into g with the bands names[0..n-1] added at
+ * the end (zero-filled) unless the stream already has them; idx[i]
+ * receives each one's band index. Other bands pass through. */
+int	tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names,
+	    int n, int *idx, tp_err *e);
 int	tp_grid_write(const tp_grid *g, FILE *f, tp_err *e);
 void	tp_grid_free(tp_grid *g);
 

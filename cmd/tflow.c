@@ -1,0 +1,188 @@
+/* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "tp_fill.h"
+#include "tp_flow.h"
+
+static const char usage[] =
+    "usage: tflow [-amqv] [-b BAND] [-c CODES] [-g GEO] [-j N] [-r T] "
+    "< in > out\n";
+
+static const char help[] =
+    "Add the bands 'flow' (cells draining through each cell, itself\n"
+    "included) and 'dir' (D8 flow direction) to a filled heightfield.\n"
+    "  -a, --area           flow in square map units (square metres when\n"
+    "                       geographic) instead of cells\n"
+    "  -b, --band NAME      the height band (default: height)\n"
+    "  -c, --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
+    "                       (1..8 counter-clockwise from north-east,\n"
+    "                       negative at outlets) (default: esri)\n"
+    "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
+    "                       in metres at each row's latitude (default: auto,\n"
+    "                       yes for geographic EPSG codes such as 4326)\n"
+    "  -j, --threads N      threads (default: 0 = all processors)\n"
+    "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
+    "                       accumulation (Freeman 1991, exponent 1.1)\n"
+    "  -q, --quiet          no warning about sinks\n"
+    "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
+    "  -v, --verbose        timings and counts on stderr\n"
+    "  -h, --help           this help\n"
+    "      --version        print the version\n";
+
+enum { OPT_VERSION = 256 };
+
+static const struct option longopts[] = {
+	{ "area", no_argument, NULL, 'a' },
+	{ "band", required_argument, NULL, 'b' },
+	{ "dir-codes", required_argument, NULL, 'c' },
+	{ "geographic", required_argument, NULL, 'g' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "mfd", no_argument, NULL, 'm' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "rivers", required_argument, NULL, 'r' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const codes[] = { "esri", "grass", NULL };
+static const char *const geos[] = { "auto", "yes", "no", NULL };
+
+typedef struct opts {
+	const char *band;
+	int	area, grass, geo, threads, mfd, quiet, verbose;
+	double	rivers;		/* < 0: no river band */
+} opts;
+
+/* Seconds on a clock: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID. */
+static double
+clk(clockid_t id)
+{
+	struct timespec t;
+
+	clock_gettime(id, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void
+parse(int argc, char **argv, opts *o)
+{
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	o->band = "height";
+	o->rivers = -1;
+	while ((ch = getopt_long(argc, argv, "ab:c:g:hj:mqr:v", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'a': o->area = 1; break;
+		case 'b':
+			if (!tp_band_name_ok(optarg))
+				cli_usage("--band: bad band name '%s'", optarg);
+			o->band = optarg;
+			break;
+		case 'c': o->grass = cli_choice("--dir-codes", optarg, codes);
+			break;
+		case 'g': o->geo = cli_choice("--geographic", optarg, geos);
+			break;
+		case 'h': cli_help(help);
+		case 'j': o->threads = cli_threads(optarg); break;
+		case 'm': o->mfd = 1; break;
+		case 'q': o->quiet = 1; break;
+		case 'r': o->rivers = cli_double("--rivers", optarg, 0, 1e300);
+			break;
+		case 'v': o->verbose = 1; break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *add[4] = { "flow", "dir", NULL, NULL };
+	int idx[4], nadd = 2, band, iriver = -1, imfd = -1, i;
+	tp_flow_stats st;
+	tp_flow_geom geo;
+	tp_grid g;
+	tp_err e;
+	uint8_t *dir;
+	double t0, t1, t2, t3, t4, c1, c2, c3;
+	size_t stride;
+	opts o;
+
+	cli_init(argc, argv, usage);
+	parse(argc, argv, &o);
+	if (o.rivers >= 0)
+		add[iriver = nadd++] = "river";
+	if (o.mfd)
+		add[imfd = nadd++] = "mfd";
+	for (i = 0; i < nadd; i++)
+		if (strcmp(o.band, add[i]) == 0)
+			cli_usage("--band: '%s' is an output band", o.band);
+	cli_binary_stdout();
+
+	t0 = clk(CLOCK_MONOTONIC);
+	if (tp_grid_read_adding(&g, stdin, add, nadd, idx, &e) < 0)
+		cli_fail(&e);
+	if ((band = tp_header_band(&g.h, o.band)) < 0)
+		cli_die("the input has no band '%s'", o.band);
+	stride = tp_grid_stride(&g);
+	geo.cellsize = g.h.cellsize;
+	geo.north = g.h.origin_y;
+	geo.geographic = o.geo == 1 ||
+	    (o.geo == 0 && tp_flow_epsg_geographic(tp_header_epsg(&g.h)));
+	if ((dir = malloc((size_t)g.h.width * (size_t)g.h.height)) == NULL)
+		cli_die("out of memory: directions need %.1f MiB",
+		    (double)g.h.width * (double)g.h.height / 1048576.0);
+	t1 = clk(CLOCK_MONOTONIC);
+	c1 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	if (tp_flow_d8(tp_grid_band(&g, band), g.h.width, g.h.height, stride,
+	    &geo, o.threads, dir, &st, &e) < 0)
+		cli_fail(&e);
+	t2 = clk(CLOCK_MONOTONIC);
+	c2 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	if (tp_flow_accumulate(dir, g.h.width, g.h.height, &geo, o.area,
+	    o.threads, tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
+	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir,
+	    g.h.width, g.h.height, &geo, 1.1, o.area, o.threads,
+	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))
+		cli_fail(&e);
+	tp_flow_codes(dir, g.h.width, g.h.height, o.grass, o.threads,
+	    tp_grid_band(&g, idx[1]), stride);
+	if (iriver >= 0)
+		tp_flow_rivers(tp_grid_band(&g, idx[0]), g.h.width, g.h.height,
+		    stride, o.rivers, tp_grid_band(&g, idx[iriver]));
+	free(dir);
+	t3 = clk(CLOCK_MONOTONIC);
+	c3 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
+	    tp_grid_write(&g, stdout, &e) < 0)
+		cli_fail(&e);
+	cli_close_stdout();
+	t4 = clk(CLOCK_MONOTONIC);
+	if (st.sinks > 0 && !o.quiet)
+		fprintf(stderr, "%s: warning: %lld cells have no outflow "
+		    "(run tfill first)\n", cli_prog(), (long long)st.sinks);
+	if (o.verbose)
+		fprintf(stderr, "%s: %lldx%lld, %lld valid, %lld outlets, "
+		    "%lld on flats, %lld sinks%s; read %.3f s, directions "
+		    "%.3f s (cpu %.3f s), accumulation %.3f s (cpu %.3f s), "
+		    "write %.3f s\n", cli_prog(),
+		    (long long)g.h.width, (long long)g.h.height,
+		    (long long)st.valid, (long long)st.outlets,
+		    (long long)st.flats, (long long)st.sinks,
+		    geo.geographic ? ", geographic" : "", t1 - t0, t2 - t1,
+		    c2 - c1, t3 - t2, c3 - c2, t4 - t3);
+	tp_grid_free(&g);
+	return 0;
+}

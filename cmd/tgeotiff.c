@@ -1,0 +1,166 @@
+/* tgeotiff - write one band of a stream as a tiled, compressed GeoTIFF. */
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tp_geotiff.h"
+
+static const char usage[] =
+    "usage: tgeotiff [-q] [-b NAME] [--bigtiff WHEN] [-c CODEC] [--cog]\n"
+    "                [-j N] [-z LO,HI] OUT.tif < in\n";
+
+static const char help[] =
+    "Write one band of a stream as a Float32 GeoTIFF: 256x256 tiles, the\n"
+    "geotransform from ORIGIN and CELLSIZE, the CRS from an EPSG code,\n"
+    "nodata NaN, the band name and HISTORY lines as GDAL metadata.\n"
+    "The file appears whole or not at all.\n"
+    "  -b, --band NAME      band to write (default: height); a band named\n"
+    "                       biome is written as UInt8 codes with a palette\n"
+    "      --bigtiff WHEN   auto, yes, no (default: auto: when the file\n"
+    "                       could pass 4 GiB)\n"
+    "  -c, --compress CODEC deflate, zstd, lzw, none (default: deflate;\n"
+    "                       Float32 gets the floating-point predictor)\n"
+    "      --cog            Cloud Optimized GeoTIFF with overviews\n"
+    "  -j, --threads N      threads compressing tiles, 0 = all processors\n"
+    "                       (default: 0; the file is the same on any count)\n"
+    "  -q, --quiet          no progress bar\n"
+    "  -z, --zrange LO,HI   write LO + v * (HI - LO): [0,1] heights to\n"
+    "                       metres (default: values as they are)\n"
+    "  -h, --help           this help\n"
+    "      --version        print the version\n";
+
+static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
+static const char *const whens[] = { "no", "auto", "yes", NULL };
+
+enum { OPT_BIGTIFF = 256, OPT_COG, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "bigtiff", required_argument, NULL, OPT_BIGTIFF },
+	{ "compress", required_argument, NULL, 'c' },
+	{ "cog", no_argument, NULL, OPT_COG },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "zrange", required_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* The temporary file, removed if a signal ends the program. */
+static char tmpname[PATH_MAX];
+
+static void
+on_signal(int sig)
+{
+	if (tmpname[0] != '\0')
+		unlink(tmpname);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+catch_signals(const tp_gtw *w)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM };
+	struct sigaction sa;
+	size_t i;
+
+	snprintf(tmpname, sizeof(tmpname), "%s", tp_gtw_tmpname(w));
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Feed every row of r to w, then check the stream ends there. */
+static int
+copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
+{
+	int64_t batch = 256, got;
+	cli_progress p;
+	float *buf;
+	int rc = 0;
+
+	if ((buf = malloc(tp_row_floats(&r->h) * sizeof(float) *
+	    (size_t)batch)) == NULL)
+		return tp_err_set(e, "out of memory");
+	cli_progress_init(&p, "geotiff", quiet);
+	while (rc == 0 && r->row < r->h.height) {
+		rc = tp_reader_rows(r, buf, batch, &got, e);
+		if (rc == 0)
+			rc = tp_gtw_rows(w, buf, got, e);
+		cli_progress_cb(&p, r->row, r->h.height);
+	}
+	cli_progress_done(&p);
+	free(buf);
+	return rc == 0 ? tp_reader_finish(r, e) : -1;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *band = "height", *out;
+	tp_geotiff_wopts o = { TP_GT_DEFLATE, 0, 0, 0, 1, 0, 0 };
+	int quiet = 0, b, ch;
+	tp_header h;
+	tp_reader r;
+	tp_gtw *w;
+	tp_err e;
+
+	cli_init(argc, argv, usage);
+	while ((ch = getopt_long(argc, argv, "b:c:hj:qz:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': band = optarg; break;
+		case 'c': o.compress = cli_choice("--compress", optarg, codecs); break;
+		case 'h': cli_help(help);
+		case 'j': o.threads = cli_threads(optarg); break;
+		case 'q': quiet = 1; break;
+		case 'z':
+			o.zrange = 1;
+			cli_pair("--zrange", optarg, &o.zlo, &o.zhi);
+			break;
+		case OPT_BIGTIFF:
+			o.bigtiff = cli_choice("--bigtiff", optarg, whens) - 1;
+			break;
+		case OPT_COG: o.cog = 1; break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage(optind < argc ? "one output file, please" :
+		    "no output file");
+	out = argv[optind];
+	if (strcmp(out, "-") == 0)
+		cli_usage("libtiff seeks while writing: give a file, not stdout");
+	/* PROJ, asked whether an EPSG code is projected, would otherwise log
+	 * to stderr about codes it does not know; the error comes back to us. */
+	setenv("PROJ_DEBUG", "0", 0);
+
+	cli_open_input(&r);
+	if ((b = tp_header_band(&r.h, band)) < 0)
+		cli_die("the input has no band '%s'", band);
+	if (o.zrange && strcmp(band, "biome") == 0)
+		cli_usage("--zrange: the biome band holds codes, not heights");
+	if (tp_header_copy(&h, &r.h, &e) < 0 ||
+	    tp_header_add_history(&h, argc, argv, &e) < 0 ||
+	    tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
+		cli_fail(&e);
+	catch_signals(w);
+	if (copy_rows(&r, w, quiet, &e) < 0) {
+		tp_gtw_abort(w);
+		cli_fail(&e);
+	}
+	if (tp_gtw_close(w, &e) < 0)
+		cli_fail(&e);
+	tp_header_free(&h);
+	tp_reader_free(&r);
+	return 0;
+}

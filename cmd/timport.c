@@ -1,0 +1,214 @@
+/* timport - read a GeoTIFF DEM, raw float32, PNG or PGM heightmap as a stream. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tp_geotiff.h"
+#include "tp_import.h"
+#include "tp_num.h"
+
+static const char usage[] =
+    "usage: timport [-b N] [--cellsize C] [--crs CRS] [--origin X,Y]\n"
+    "               [-z LO,HI] FILE > out\n"
+    "       timport --raw --size WxH [--cellsize C] [--crs CRS]\n"
+    "               [--origin X,Y] FILE > out\n";
+
+static const char help[] =
+    "Read a heightmap into a one-band (height) stream. The format is told by\n"
+    "the file's first bytes: GeoTIFF (any sample type, georeferencing kept),\n"
+    "PNG (grayscale, 1 to 16 bits) or PGM (P5); PNG and PGM samples are\n"
+    "divided by their maximum (65535, 255 or maxval) into [0,1].\n"
+    "FILE - reads standard input.\n"
+    "  -b, --band N         GeoTIFF sample to read, from 1 (default: 1)\n"
+    "      --cellsize C     cell size in map units (default: the file's, or 1)\n"
+    "      --crs CRS        CRS, e.g. EPSG:32633 (default: the file's, or none)\n"
+    "      --origin X,Y     north-west corner (default: the file's, or\n"
+    "                       0,HEIGHT*CELLSIZE)\n"
+    "      --raw            headerless little-endian float32, row by row\n"
+    "                       north to south; needs --size\n"
+    "      --size WxH       raster size of a --raw file\n"
+    "  -z, --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
+    "                       (default: 0,1)\n"
+    "  -h, --help           this help\n"
+    "      --version        print the version\n";
+
+enum { OPT_CELLSIZE = 256, OPT_CRS, OPT_ORIGIN, OPT_RAW, OPT_SIZE,
+	OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "cellsize", required_argument, NULL, OPT_CELLSIZE },
+	{ "crs", required_argument, NULL, OPT_CRS },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "zrange", required_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct opts {
+	int	band;		/* 0: not given */
+	double	cellsize;	/* 0: not given */
+	const char *crs;
+	int	origin, raw, zrange;
+	double	ox, oy, zlo, zhi;
+	int64_t	w, h;		/* --size; 0: not given */
+};
+
+/* All of f in memory (GeoTIFFs need to seek). */
+static unsigned char *
+slurp(FILE *f, const char *path, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0, got;
+	unsigned char *b = NULL, *nb;
+	tp_err e;
+
+	do {
+		if (n == cap || b == NULL) {
+			cap = b == NULL ? cap : cap * 2;
+			if (tp_check_mem(cap, path, &e) < 0)
+				cli_fail(&e);
+			if ((nb = realloc(b, cap)) == NULL)
+				cli_die("%s: out of memory reading it", path);
+			b = nb;
+		}
+		got = fread(b + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
+	if (ferror(f))
+		cli_die("%s: read error", path);
+	*len = n;
+	return b;
+}
+
+/* Read FILE (or stdin) in its format into g. */
+static void
+load(tp_grid *g, const char *path, const struct opts *o)
+{
+	unsigned char magic[8] = { 0 }, *mem = NULL;
+	size_t len = 0, n;
+	struct stat st;
+	FILE *f;
+	int fmt, rc;
+	tp_err e;
+	tp_geotiff_ropts ro = { o->band, 0 };
+
+	if (strcmp(path, "-") == 0) {
+		if (isatty(STDIN_FILENO))
+			cli_usage("standard input is a terminal: pipe a file in");
+		f = stdin;
+	} else if ((f = fopen(path, "rb")) == NULL)
+		cli_die("%s: cannot open: %m", path);
+	if (f == stdin || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		mem = slurp(f, path, &len);	/* GeoTIFFs need to seek */
+		if (f != stdin)
+			fclose(f);
+		if (len == 0)
+			cli_die("%s: empty input", path);
+		if ((f = fmemopen(mem, len, "rb")) == NULL)
+			cli_die("%s: cannot read", path);
+	}
+	n = fread(magic, 1, sizeof(magic), f);
+	rewind(f);
+	fmt = o->raw ? TP_FMT_UNKNOWN : tp_import_sniff(magic, n);
+	if (!o->raw && fmt == TP_FMT_UNKNOWN)
+		cli_die("%s: not a GeoTIFF, PNG or PGM (headerless float32 "
+		    "needs --raw --size WxH)", path);
+	if (o->band && fmt != TP_FMT_TIFF)
+		cli_usage("-b: only a GeoTIFF has bands to choose from");
+	if (o->zrange && fmt != TP_FMT_PNG && fmt != TP_FMT_PGM)
+		cli_usage("--zrange: only PNG and PGM heights are scaled");
+	if (o->raw)
+		rc = tp_import_raw(g, f, o->w, o->h, &e);
+	else if (fmt == TP_FMT_PNG)
+		rc = tp_import_png(g, f, &e);
+	else if (fmt == TP_FMT_PGM)
+		rc = tp_import_pgm(g, f, &e);
+	else if (mem != NULL)
+		rc = tp_geotiff_read_mem(g, mem, len, &ro, &e);
+	else
+		rc = tp_geotiff_read(g, path, &ro, &e);
+	if (f != stdin)
+		fclose(f);
+	if (rc < 0 && fmt == TP_FMT_TIFF && mem == NULL)
+		cli_fail(&e);	/* the message names the file */
+	free(mem);
+	if (rc < 0)
+		cli_die("%s: %s", path, e.msg);
+	if (o->zrange)
+		tp_import_zrange(g, o->zlo, o->zhi);
+}
+
+/* The options that override the file's georeferencing. */
+static void
+georef(tp_header *h, const struct opts *o)
+{
+	if (o->cellsize > 0) {
+		if (!o->origin && h->origin_x == 0 &&
+		    h->origin_y == (double)h->height * h->cellsize)
+			h->origin_y = (double)h->height * o->cellsize;
+		h->cellsize = o->cellsize;
+	}
+	if (o->origin)
+		h->origin_x = o->ox, h->origin_y = o->oy;
+	if (o->crs != NULL)
+		snprintf(h->crs, sizeof(h->crs), "%s", o->crs);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	tp_grid g;
+	tp_err e;
+	int ch;
+
+	cli_init(argc, argv, usage);
+	while ((ch = getopt_long(argc, argv, "b:hz:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': o.band = (int)cli_int("-b", optarg, 1, 65535); break;
+		case 'h': cli_help(help);
+		case 'z':
+			o.zrange = 1;
+			cli_pair("--zrange", optarg, &o.zlo, &o.zhi);
+			break;
+		case OPT_CELLSIZE:
+			o.cellsize = cli_double("--cellsize", optarg, 1e-300, 1e300);
+			break;
+		case OPT_CRS:
+			if (strlen(optarg) >= TP_CRS_MAX || strchr(optarg, '\n') ||
+			    optarg[0] == '\0')
+				cli_usage("--crs: '%.40s' is not a CRS", optarg);
+			o.crs = optarg;
+			break;
+		case OPT_ORIGIN:
+			o.origin = 1;
+			cli_pair("--origin", optarg, &o.ox, &o.oy);
+			break;
+		case OPT_RAW: o.raw = 1; break;
+		case OPT_SIZE: cli_size("--size", optarg, &o.w, &o.h); break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind != argc - 1)
+		cli_usage(optind < argc ? "one input file, please" : "no input file");
+	if (o.raw != (o.w > 0))
+		cli_usage(o.raw ? "--raw needs --size WxH" :
+		    "--size goes with --raw");
+	cli_binary_stdout();
+	load(&g, argv[optind], &o);
+	georef(&g.h, &o);
+	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
+	    tp_grid_write(&g, stdout, &e) < 0)
+		cli_fail(&e);
+	tp_grid_free(&g);
+	cli_close_stdout();
+	return 0;
+}

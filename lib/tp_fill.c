@@ -1,0 +1,685 @@
+/*
+ * tp_fill.c - Priority-Flood and Planchon-Darboux depression filling.
+ *
+ * Why both give the same bytes: step() is monotone and step(v) >= v, so the
+ * filled height of a cell is the minimum, over all paths from a seed to the
+ * cell, of the value v_k built along the path by v_0 = z(seed),
+ * v_i = max(z(p_i), step(v_{i-1})). Priority-Flood is Dijkstra's algorithm
+ * for that minimum (the heap and the FIFO are merged by value, so cells
+ * leave in non-decreasing order); Planchon-Darboux lowers a surface from
+ * +inf until nothing changes, which stops at the greatest fixed point of
+ * F(c) = max(z(c), min_n step(F(n))), and every fixed point lies below the
+ * path minimum, which is itself one. Where a cell equals step() of its
+ * neighbour both keep the cell's own value, so not even the sign of a zero
+ * differs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_fill.h"
+
+/* Heap entries carry this bit on cells of the grid border, whose
+ * neighbours need bounds checks (only seeds are on the border). */
+#define EDGE_BIT	UINT32_C(0x80000000)
+#define PREFETCH_AHEAD	8	/* FIFO entries ahead to prefetch */
+
+static const int DX[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
+static const int DY[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+
+float
+tp_fill_next_up(float v)
+{
+	uint32_t b;
+
+	if (isnan(v) || v == INFINITY)
+		return v;
+	if (v == 0)
+		b = 1;		/* the smallest subnormal, above +-0 */
+	else {
+		memcpy(&b, &v, sizeof b);
+		if (b == 0x80000001u)
+			return 0.0f;	/* -denorm_min goes to +0, never -0 */
+		b = (b & 0x80000000u) ? b - 1 : b + 1;
+	}
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+float
+tp_fill_step(const tp_fill_opts *o, float v)
+{
+	switch (o->rule) {
+	case TP_FILL_EPSILON:
+		return v + o->epsilon;
+	case TP_FILL_FLAT:
+		return v + 0.0f;	/* -0 becomes +0 */
+	default:
+		return tp_fill_next_up(v);
+	}
+}
+
+/* The float's order as an unsigned integer (NaN never gets here). */
+static inline uint32_t
+fkey(float v)
+{
+	uint32_t b;
+
+	memcpy(&b, &v, sizeof b);
+	return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/*
+ * A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990) of (key << 32 |
+ * index), key = fkey(height). It needs every key pushed to be >= the last
+ * key popped, which holds here because cells leave the flood in
+ * non-decreasing height. Bucket 0 holds keys equal to `last`, bucket b > 0
+ * keys whose highest bit differing from `last` is bit b - 1. Each bucket
+ * keeps its minimum, so the heap's minimum is known without popping (the
+ * FIFO of depression cells is compared with it). Push is O(1); a key moves
+ * down at most 32 buckets over its life. Fully deterministic.
+ */
+#define NBUCKET 33
+
+typedef struct bucket {
+	uint64_t *a;
+	size_t	n, cap;
+} bucket;
+
+typedef struct heap {
+	bucket	b[NBUCKET];
+	uint32_t bmin[NBUCKET];	/* smallest key in each bucket */
+	uint64_t bent[NBUCKET];	/* and its entry */
+	uint64_t mask;		/* bit b set when bucket b is not empty */
+	uint32_t last;		/* the key last popped */
+	size_t	n;		/* keys held */
+} heap;
+
+static void
+heap_init(heap *h)
+{
+	int i;
+
+	memset(h, 0, sizeof *h);
+	for (i = 0; i < NBUCKET; i++)
+		h->bmin[i] = UINT32_MAX;
+}
+
+static void
+heap_free(heap *h)
+{
+	int i;
+
+	for (i = 0; i < NBUCKET; i++)
+		free(h->b[i].a);
+}
+
+static inline int
+bucket_of(uint32_t key, uint32_t last)
+{
+	return key == last ? 0 : 32 - __builtin_clz(key ^ last);
+}
+
+/* Room for `more` keys in every bucket they could go to. */
+static int
+bucket_reserve(bucket *b, size_t more, tp_err *e)
+{
+	size_t cap = b->cap ? b->cap : 1024;
+	uint64_t *a;
+
+	if (b->n + more <= b->cap)
+		return 0;
+	while (cap < b->n + more)
+		cap *= 2;
+	if ((a = realloc(b->a, cap * sizeof *a)) == NULL)
+		return tp_err_set(e, "out of memory: the fill queue needs %.1f MiB",
+		    cap * sizeof *a / 1048576.0);
+	b->a = a;
+	b->cap = cap;
+	return 0;
+}
+
+static inline int
+heap_push(heap *h, uint64_t v, tp_err *e)
+{
+	uint32_t key = (uint32_t)(v >> 32);
+	int i = bucket_of(key, h->last);
+	bucket *b = &h->b[i];
+
+	if (b->n == b->cap && bucket_reserve(b, 1, e) < 0)
+		return -1;
+	b->a[b->n++] = v;
+	if (key < h->bmin[i]) {
+		h->bmin[i] = key;
+		h->bent[i] = v;
+	}
+	h->mask |= UINT64_C(1) << i;
+	h->n++;
+	return 0;
+}
+
+/* The smallest key; the heap must not be empty. */
+static inline uint32_t
+heap_min(const heap *h)
+{
+	return h->bmin[__builtin_ctzll(h->mask)];
+}
+
+/* The entry heap_pop would return now; the heap must not be empty. */
+static inline uint64_t
+heap_peek(const heap *h)
+{
+	int i = __builtin_ctzll(h->mask);
+
+	return i == 0 ? h->b[0].a[h->b[0].n - 1] : h->bent[i];
+}
+
+/* Pop a smallest entry: refill bucket 0 from the lowest bucket first. */
+static inline int
+heap_pop(heap *h, uint64_t *out, tp_err *e)
+{
+	bucket *b0 = &h->b[0], *src;
+	size_t k, n;
+	int i;
+
+	if (b0->n == 0) {
+		i = __builtin_ctzll(h->mask);
+		src = &h->b[i];
+		h->last = h->bmin[i];
+		n = src->n;
+		src->n = 0;
+		h->bmin[i] = UINT32_MAX;
+		h->mask &= ~(UINT64_C(1) << i);
+		h->n -= n;
+		for (k = 0; k < n; k++)
+			if (heap_push(h, src->a[k], e) < 0)
+				return -1;
+	}
+	*out = b0->a[--b0->n];
+	h->n--;
+	if (b0->n == 0) {
+		h->mask &= ~UINT64_C(1);
+		h->bmin[0] = UINT32_MAX;
+	}
+	return 0;
+}
+
+/* A FIFO ring of indices, capacity a power of two. */
+typedef struct ring {
+	uint32_t *a;
+	size_t	head, n, cap;
+} ring;
+
+static int
+ring_reserve(ring *q, size_t more, tp_err *e)
+{
+	size_t cap = q->cap ? q->cap : 4096, i;
+	uint32_t *a;
+
+	if (q->n + more <= q->cap)
+		return 0;
+	while (cap < q->n + more)
+		cap *= 2;
+	if ((a = malloc(cap * sizeof *a)) == NULL)
+		return tp_err_set(e, "out of memory: the fill queue needs %.1f MiB",
+		    cap * sizeof *a / 1048576.0);
+	for (i = 0; i < q->n; i++)
+		a[i] = q->a[(q->head + i) & (q->cap - 1)];
+	free(q->a);
+	q->a = a;
+	q->head = 0;
+	q->cap = cap;
+	return 0;
+}
+
+static inline void
+ring_push(ring *q, uint32_t v)
+{
+	q->a[(q->head + q->n++) & (q->cap - 1)] = v;
+}
+
+static inline uint32_t
+ring_pop(ring *q)
+{
+	uint32_t v = q->a[q->head];
+
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
+	return v;
+}
+
+static int
+check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
+    tp_err *e)
+{
+	if (w < 1 || h < 1 || stride < (size_t)w)
+		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
+		    (long long)w, (long long)h, stride);
+	if ((uint64_t)h > SIZE_MAX / stride)
+		return tp_err_set(e, "plane too large");
+	if (o->rule == TP_FILL_EPSILON &&
+	    !(o->epsilon > 0 && isfinite(o->epsilon)))
+		return tp_err_set(e, "epsilon must be positive and finite");
+	return 0;
+}
+
+/* The closed set, one bit per sample of the plane: queued, done or NaN. */
+static inline int
+is_closed(const uint64_t *cl, size_t i)
+{
+	return (int)(cl[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void
+set_closed(uint64_t *cl, size_t i)
+{
+	cl[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* The work lists and the plane of one flood. */
+typedef struct flood_q {
+	float	*z;
+	uint64_t *cl;		/* closed bits */
+	int64_t	w, h;
+	size_t	stride;
+	ptrdiff_t off[8];	/* neighbour offsets in the plane */
+	const tp_fill_opts *o;
+	heap	hp;		/* cells on slopes, by height */
+	ring	q;		/* cells inside depressions, FIFO */
+	int64_t	raised;
+} flood_q;
+
+static inline int
+push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
+{
+	set_closed(f->cl, i);
+	return heap_push(&f->hp, (uint64_t)fkey(f->z[i]) << 32 | i | edge, e);
+}
+
+/* Close NaN cells and seed the border; *nan = 1 if any NaN. */
+static int
+seed_border(flood_q *f, tp_fill_stats *st, int *nan, tp_err *e)
+{
+	int64_t x, y;
+	size_t i;
+
+	*nan = 0;
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (isnan(f->z[i])) {
+				set_closed(f->cl, i);
+				*nan = 1;
+				continue;
+			}
+			st->valid++;
+			if (x == 0 || y == 0 || x == f->w - 1 || y == f->h - 1) {
+				if (push_cell(f, i, EDGE_BIT, e) < 0)
+					return -1;
+				st->seeds++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Seed the valid cells next to NaN cells (the border ones are in). */
+static int
+seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
+{
+	int64_t x, y, nx, ny;
+	size_t n;
+	int k;
+
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			if (!isnan(f->z[(size_t)y * f->stride + (size_t)x]))
+				continue;
+			for (k = 0; k < 8; k++) {
+				nx = x + DX[k];
+				ny = y + DY[k];
+				if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h)
+					continue;
+				n = (size_t)ny * f->stride + (size_t)nx;
+				if (is_closed(f->cl, n))
+					continue;
+				if (push_cell(f, n, 0, e) < 0)
+					return -1;
+				st->seeds++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Visit neighbour n of a cell whose step value is s: a cell at or below s
+ * is in a depression (raised to s, FIFO), one above it on a slope (heap).
+ * The FIFO has room for 8; returns -1 when the heap cannot grow. */
+static inline int
+visit(flood_q *f, size_t n, float s, tp_err *e)
+{
+	float zn;
+
+	if (is_closed(f->cl, n))
+		return 0;
+	zn = f->z[n];
+	if (zn <= s) {
+		set_closed(f->cl, n);
+		if (zn < s) {
+			f->z[n] = s;
+			f->raised++;
+		}
+		ring_push(&f->q, (uint32_t)n);
+		return 0;
+	}
+	return push_cell(f, n, 0, e);
+}
+
+/* The next cell: the FIFO's head when no heap key is lower, else the
+ * heap's top. Returns 1, 0 when both are empty, or -1. */
+static inline int
+next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
+{
+	uint64_t v;
+
+	if (f->q.n > 0 && (f->hp.n == 0 ||
+	    fkey(f->z[f->q.a[f->q.head]]) <= heap_min(&f->hp))) {
+		*c = ring_pop(&f->q);
+		*edge = 0;
+		return 1;
+	}
+	if (f->hp.n == 0)
+		return 0;
+	if (heap_pop(&f->hp, &v, e) < 0)
+		return -1;
+	*c = (uint32_t)v & ~EDGE_BIT;
+	*edge = (uint32_t)v & EDGE_BIT;
+	return 1;
+}
+
+/* Start loading the rows around the cells likely to come next: the heap's
+ * top and a FIFO entry a few places on. The flood is bound by these cache
+ * misses, not by the queues. */
+/* always_inline: as separate functions GCC finds them free of side
+ * effects and drops the calls. */
+#define ALWAYS_INLINE	static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void
+prefetch_cell(const flood_q *f, size_t c)
+{
+	const float *p = f->z + c;
+
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + f->stride);
+	__builtin_prefetch(f->cl + (c >> 6));
+	__builtin_prefetch(f->cl + ((c + f->stride) >> 6));
+	if (c >= f->stride) {
+		__builtin_prefetch(p - f->stride);
+		__builtin_prefetch(f->cl + ((c - f->stride) >> 6));
+	}
+}
+
+ALWAYS_INLINE void
+prefetch_next(const flood_q *f)
+{
+	if (f->hp.n > 0)
+		prefetch_cell(f, (uint32_t)heap_peek(&f->hp) & ~EDGE_BIT);
+	if (f->q.n > PREFETCH_AHEAD)
+		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
+		    (f->q.cap - 1)]);
+}
+
+/* The flood: cells leave the heap and the FIFO in non-decreasing height. */
+static int
+flood(flood_q *f, tp_err *e)
+{
+	size_t c, n;
+	uint32_t edge;
+	int64_t x, y;
+	float s;
+	int k, r, bad = 0;
+
+	while ((r = next_cell(f, &c, &edge, e)) > 0) {
+		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
+			return -1;
+		prefetch_next(f);
+		s = tp_fill_step(f->o, f->z[c]);
+		if (!edge) {
+			for (k = 0; k < 8; k++)
+				bad |= visit(f, (size_t)((ptrdiff_t)c + f->off[k]),
+				    s, e);
+		} else {
+			x = (int64_t)(c % f->stride);
+			y = (int64_t)(c / f->stride);
+			for (k = 0; k < 8; k++) {
+				if (x + DX[k] < 0 || x + DX[k] >= f->w ||
+				    y + DY[k] < 0 || y + DY[k] >= f->h)
+					continue;
+				n = (size_t)(y + DY[k]) * f->stride +
+				    (size_t)(x + DX[k]);
+				bad |= visit(f, n, s, e);
+			}
+		}
+		if (bad)
+			return -1;
+	}
+	return r;
+}
+
+int
+tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
+{
+	const ptrdiff_t sd = (ptrdiff_t)stride;
+	const ptrdiff_t off[8] = { 1, sd + 1, sd, sd - 1, -1, -sd - 1, -sd,
+	    -sd + 1 };
+	tp_fill_stats dummy;
+	flood_q f;
+	size_t span;
+	int r = -1, nan;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (check_plane(w, h, stride, o, e) < 0)
+		return -1;
+	span = (size_t)(h - 1) * stride + (size_t)w;
+	if ((uint64_t)span > EDGE_BIT)
+		return tp_err_set(e, "plane of %zu samples is too large to fill "
+		    "(at most 2^31)", span);
+	memset(&f, 0, sizeof f);
+	if ((f.cl = calloc(span / 64 + 1, sizeof *f.cl)) == NULL)
+		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    span / 8 / 1048576.0);
+	f.z = z;
+	f.w = w;
+	f.h = h;
+	f.stride = stride;
+	f.o = o;
+	memcpy(f.off, off, sizeof off);
+	heap_init(&f.hp);
+	if (ring_reserve(&f.q, 4096, e) < 0 ||
+	    seed_border(&f, st, &nan, e) < 0 ||
+	    (nan && seed_nan(&f, st, e) < 0))
+		goto out;
+	r = flood(&f, e);
+	st->raised = f.raised;
+out:
+	free(f.cl);
+	heap_free(&f.hp);
+	free(f.q.a);
+	return r;
+}
+
+/* Planchon-Darboux. */
+
+/* One cell: lower w[c] toward max(z, min over neighbours of step(w(n))).
+ * Returns 1 when w[c] changed. */
+static int
+pd_cell(const float *z, float *wk, const uint8_t *kind, int64_t w, int64_t h,
+    size_t stride, int64_t x, int64_t y, const tp_fill_opts *o)
+{
+	size_t c = (size_t)y * (size_t)w + (size_t)x;
+	float zc = z[(size_t)y * stride + (size_t)x], wc = wk[c], s;
+	int64_t nx, ny;
+	int k;
+
+	if (kind[c] != 0 || wc == zc)
+		return 0;
+	for (k = 0; k < 8; k++) {
+		nx = x + DX[k];
+		ny = y + DY[k];
+		if (nx < 0 || ny < 0 || nx >= w || ny >= h ||
+		    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
+			continue;
+		s = tp_fill_step(o, wk[(size_t)ny * (size_t)w + (size_t)nx]);
+		if (zc >= s) {
+			wc = zc;
+			break;
+		}
+		if (wc > s)
+			wc = s;
+	}
+	if (wc == wk[c])
+		return 0;
+	wk[c] = wc;
+	return 1;
+}
+
+/* kind: 0 inner cell, 1 seed, 2 NaN; wk: z on seeds, +inf inside. */
+static void
+pd_init(const float *z, float *wk, uint8_t *kind, int64_t w, int64_t h,
+    size_t stride, tp_fill_stats *st)
+{
+	int64_t x, y, nx, ny;
+	size_t c;
+	int k;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			kind[(size_t)y * (size_t)w + (size_t)x] =
+			    isnan(z[(size_t)y * stride + (size_t)x]) ? 2 : 0;
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			c = (size_t)y * (size_t)w + (size_t)x;
+			wk[c] = z[(size_t)y * stride + (size_t)x];
+			if (kind[c] == 2)
+				continue;
+			st->valid++;
+			for (k = 0; k < 8; k++) {
+				nx = x + DX[k];
+				ny = y + DY[k];
+				if (nx < 0 || ny < 0 || nx >= w || ny >= h ||
+				    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
+					break;
+			}
+			if (k < 8) {
+				kind[c] = 1;
+				st->seeds++;
+			} else
+				wk[c] = INFINITY;
+		}
+	}
+}
+
+int
+tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	float *wk;
+	uint8_t *kind;
+	int64_t i, j, x, y;
+	size_t n, c;
+	int changed, pass = 0;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (check_plane(w, h, stride, o, e) < 0)
+		return -1;
+	if ((uint64_t)w > SIZE_MAX / 8 / (uint64_t)h)
+		return tp_err_set(e, "plane too large");
+	n = (size_t)w * (size_t)h;
+	wk = malloc(n * sizeof *wk);
+	kind = malloc(n);
+	if (wk == NULL || kind == NULL) {
+		free(wk);
+		free(kind);
+		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    n * 5 / 1048576.0);
+	}
+	pd_init(z, wk, kind, w, h, stride, st);
+	/* Sweep in alternating raster orders until nothing moves. */
+	do {
+		changed = 0;
+		for (j = 0; j < h; j++) {
+			y = pass & 1 ? h - 1 - j : j;
+			for (i = 0; i < w; i++) {
+				x = pass & 2 ? w - 1 - i : i;
+				changed |= pd_cell(z, wk, kind, w, h, stride,
+				    x, y, o);
+			}
+		}
+		pass++;
+	} while (changed);
+	st->sweeps = pass;
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			c = (size_t)y * (size_t)w + (size_t)x;
+			if (kind[c] == 0 && wk[c] != z[(size_t)y * stride + x]) {
+				z[(size_t)y * stride + (size_t)x] = wk[c];
+				st->raised++;
+			}
+		}
+	}
+	free(wk);
+	free(kind);
+	return 0;
+}
+
+int64_t
+tp_fill_sinks(const float *z, int64_t w, int64_t h, size_t stride)
+{
+	int64_t x, y, nx, ny, count = 0;
+	float zc, zn;
+	int k, seed, lower;
+
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			zc = z[(size_t)y * stride + (size_t)x];
+			if (isnan(zc))
+				continue;
+			seed = lower = 0;
+			for (k = 0; k < 8; k++) {
+				nx = x + DX[k];
+				ny = y + DY[k];
+				if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
+					seed = 1;
+					continue;
+				}
+				zn = z[(size_t)ny * stride + (size_t)nx];
+				if (isnan(zn))
+					seed = 1;
+				else if (zn < zc)
+					lower = 1;
+			}
+			count += !seed && !lower;
+		}
+	}
+	return count;
+}
+
+void
+tp_fill_depth(const float *z, float *d, int64_t w, int64_t h, size_t stride)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			i = (size_t)y * stride + (size_t)x;
+			d[i] = z[i] - d[i];
+		}
+	}
+}

@@ -1,0 +1,584 @@
+/*
+ * tp_flow.c - D8 directions with flats resolved, O(n) accumulation, MFD.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_flow.h"
+#include "tp_par.h"
+
+/* Index 0 is unused; 1..8 = E, SE, S, SW, W, NW, N, NE. */
+const int tp_d8_dx[9] = { 0, 1, 1, 0, -1, -1, -1, 0, 1 };
+const int tp_d8_dy[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
+
+#define DIR_NEW		0x40	/* set during the flat pass on fresh cells */
+#define DONE		0xff	/* in-degree byte of a cell already passed on */
+
+/* WGS84 */
+#define WGS84_A		6378137.0
+#define WGS84_F		(1 / 298.257223563)
+
+/* The thread count tp_par_for gets: <= 0 means all processors. */
+static int
+nthreads(int threads)
+{
+	return threads > 0 ? threads : tp_ncpu();
+}
+
+static inline int
+is_step(uint8_t d)
+{
+	return d >= 1 && d <= 8;
+}
+
+void
+tp_flow_spacing(const tp_flow_geom *g, int64_t y, double *dx, double *dy)
+{
+	double lat, s, e2, w, rad;
+
+	if (!g->geographic) {
+		*dx = *dy = g->cellsize;
+		return;
+	}
+	lat = g->north - ((double)y + 0.5) * g->cellsize;
+	if (lat > 89.999)
+		lat = 89.999;
+	if (lat < -89.999)
+		lat = -89.999;
+	rad = M_PI / 180;
+	s = sin(lat * rad);
+	e2 = WGS84_F * (2 - WGS84_F);
+	w = sqrt(1 - e2 * s * s);
+	*dx = g->cellsize * rad * WGS84_A / w * cos(lat * rad);
+	*dy = g->cellsize * rad * WGS84_A * (1 - e2) / (w * w * w);
+}
+
+/* 1 / distance to neighbour k = 1..8 for row y. */
+static void
+inv_dist(const tp_flow_geom *g, int64_t y, double inv[9])
+{
+	double dx, dy, dd;
+	int k;
+
+	tp_flow_spacing(g, y, &dx, &dy);
+	dd = 1 / sqrt(dx * dx + dy * dy);
+	inv[0] = 0;
+	for (k = 1; k <= 8; k++)
+		inv[k] = tp_d8_dx[k] == 0 ? 1 / dy :
+		    tp_d8_dy[k] == 0 ? 1 / dx : dd;
+}
+
+typedef struct d8_ctx {
+	const float *z;
+	int64_t	w, h;
+	size_t	stride;
+	const tp_flow_geom *g;
+	uint8_t	*dir;
+} d8_ctx;
+
+/* The direction of one cell: steepest drop, else outlet, else 0. */
+static uint8_t
+d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
+{
+	const float *zr = c->z + (size_t)y * c->stride;
+	double zc = zr[x], best = 0, drop;
+	int k, bk = 0, out = 0;
+	int64_t nx, ny;
+	float zn;
+
+	if (isnan(zc))
+		return TP_D8_NODATA;
+	for (k = 1; k <= 8; k++) {
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (nx < 0 || ny < 0 || nx >= c->w || ny >= c->h ||
+		    isnan(zn = c->z[(size_t)ny * c->stride + (size_t)nx])) {
+			if (out == 0)
+				out = k;
+			continue;
+		}
+		drop = (zc - (double)zn) * inv[k];
+		if (drop > best) {
+			best = drop;
+			bk = k;
+		}
+	}
+	if (bk)
+		return (uint8_t)bk;
+	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
+}
+
+/* d8_cell for a cell off the border: no bounds checks, same arithmetic. */
+static inline uint8_t
+d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+{
+	double zc = zp[0], best = 0, drop;
+	int k, bk = 0, out = 0;
+	float zn;
+
+	if (isnan(zc))
+		return TP_D8_NODATA;
+	for (k = 1; k <= 8; k++) {
+		zn = zp[off[k]];
+		if (isnan(zn)) {
+			if (out == 0)
+				out = k;
+			continue;
+		}
+		drop = (zc - (double)zn) * inv[k];
+		if (drop > best) {
+			best = drop;
+			bk = k;
+		}
+	}
+	if (bk)
+		return (uint8_t)bk;
+	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
+}
+
+static void
+d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const d8_ctx *c = ctx;
+	ptrdiff_t off[9];
+	double inv[9];
+	int64_t x, y;
+	uint8_t *d;
+	int k;
+
+	(void)worker;
+	for (k = 0; k <= 8; k++)
+		off[k] = (ptrdiff_t)tp_d8_dy[k] * (ptrdiff_t)c->stride +
+		    tp_d8_dx[k];
+	for (y = begin; y < end; y++) {
+		inv_dist(c->g, y, inv);
+		d = c->dir + (size_t)y * (size_t)c->w;
+		if (y == 0 || y == c->h - 1 || c->w < 3) {
+			for (x = 0; x < c->w; x++)
+				d[x] = d8_cell(c, x, y, inv);
+			continue;
+		}
+		d[0] = d8_cell(c, 0, y, inv);
+		for (x = 1; x < c->w - 1; x++)
+			d[x] = d8_inner(c->z + (size_t)y * c->stride +
+			    (size_t)x, off, inv);
+		d[c->w - 1] = d8_cell(c, c->w - 1, y, inv);
+	}
+}
+
+/* Give each flat cell (no lower neighbour, not an outlet) the direction
+ * to a neighbour of the same height one step closer to the flat's lower
+ * edge: breadth-first from the flat cells next to a cell that drains. */
+static int
+resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
+    uint8_t *dir, tp_flow_stats *st, tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h, i, nq = 0, head, *q;
+	int64_t x, y, nx, ny;
+	float zu;
+	int k;
+
+	for (i = 0; i < n; i++)
+		nq += dir[i] == TP_D8_SINK;
+	st->sinks = (int64_t)nq;
+	if (nq == 0)
+		return 0;
+	if ((q = malloc(nq * sizeof *q)) == NULL)
+		return tp_err_set(e, "out of memory: %zu flat cells", nq);
+	nq = 0;
+	/* distance 1: next to a cell that already drains */
+	for (i = 0; i < n; i++) {
+		if (dir[i] != TP_D8_SINK)
+			continue;
+		x = (int64_t)(i % (size_t)w);
+		y = (int64_t)(i / (size_t)w);
+		zu = z[(size_t)y * stride + (size_t)x];
+		for (k = 1; k <= 8; k++) {
+			nx = x + tp_d8_dx[k];
+			ny = y + tp_d8_dy[k];
+			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+				continue;
+			uint8_t dn = dir[(size_t)ny * (size_t)w + (size_t)nx];
+			if (dn != TP_D8_SINK && !(dn & DIR_NEW) &&
+			    z[(size_t)ny * stride + (size_t)nx] == zu) {
+				dir[i] = (uint8_t)(k | DIR_NEW);
+				q[nq++] = i;
+				break;
+			}
+		}
+	}
+	/* then outward through the flat */
+	for (head = 0; head < nq; head++) {
+		i = q[head];
+		x = (int64_t)(i % (size_t)w);
+		y = (int64_t)(i / (size_t)w);
+		zu = z[(size_t)y * stride + (size_t)x];
+		for (k = 1; k <= 8; k++) {
+			nx = x + tp_d8_dx[k];
+			ny = y + tp_d8_dy[k];
+			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+				continue;
+			size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+			if (dir[j] == TP_D8_SINK &&
+			    z[(size_t)ny * stride + (size_t)nx] == zu) {
+				/* the opposite of k points back at i */
+				dir[j] = (uint8_t)(((k + 3) % 8 + 1) | DIR_NEW);
+				q[nq++] = j;
+			}
+		}
+	}
+	for (head = 0; head < nq; head++)
+		dir[q[head]] &= (uint8_t)~DIR_NEW;
+	st->flats = (int64_t)nq;
+	st->sinks -= (int64_t)nq;
+	free(q);
+	return 0;
+}
+
+int
+tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_flow_geom *g, int threads, uint8_t *dir, tp_flow_stats *st,
+    tp_err *e)
+{
+	tp_flow_stats dummy;
+	d8_ctx c = { z, w, h, stride, g, dir };
+	size_t i, n;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (w < 1 || h < 1 || stride < (size_t)w)
+		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
+		    (long long)w, (long long)h, stride);
+	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
+		return tp_err_set(e, "cell size must be positive");
+	tp_par_for(nthreads(threads), h, 16, d8_rows, &c);
+	n = (size_t)w * (size_t)h;
+	for (i = 0; i < n; i++) {
+		st->valid += dir[i] != TP_D8_NODATA;
+		st->outlets += (dir[i] & TP_D8_OUT) != 0;
+	}
+	return resolve_flats(z, w, h, stride, dir, st, e);
+}
+
+/* The weight of one cell of row y: 1, or its area. */
+static double
+cell_weight(const tp_flow_geom *g, int area, int64_t y)
+{
+	double dx, dy;
+
+	if (!area)
+		return 1;
+	tp_flow_spacing(g, y, &dx, &dy);
+	return dx * dy;
+}
+
+/* Row passes shared by the accumulations and the codes: acc = the weight
+ * on valid cells (NaN elsewhere) and, for MFD, the in-degree pulled from
+ * the neighbours so rows are independent. */
+typedef struct rows_ctx {
+	const float *z;
+	size_t	stride;
+	const uint8_t *dir;
+	int64_t	w, h;
+	const tp_flow_geom *g;
+	int	area;
+	float	*acc;
+	size_t	astride;
+	uint8_t	*deg;		/* MFD in-degrees; NULL: none wanted */
+	int	grass;		/* tp_flow_codes */
+} rows_ctx;
+
+/* Neighbour k of (x, y) points back at it (D8). */
+static inline int
+points_here(const rows_ctx *c, int64_t x, int64_t y, int k)
+{
+	int64_t nx = x + tp_d8_dx[k], ny = y + tp_d8_dy[k];
+
+	return nx >= 0 && ny >= 0 && nx < c->w && ny < c->h &&
+	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == (k + 3) % 8 + 1;
+}
+
+/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
+ * whose D8 direction points here. */
+static inline int
+mfd_donors(const rows_ctx *c, int64_t x, int64_t y)
+{
+	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
+	int64_t nx, ny;
+	int k, n = 0;
+
+	for (k = 1; k <= 8; k++) {
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (nx < 0 || ny < 0 || nx >= c->w || ny >= c->h)
+			continue;
+		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
+		n += zn > zc || (zn == zc && points_here(c, x, y, k));
+	}
+	return n;
+}
+
+static void
+init_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const rows_ctx *c = ctx;
+	int64_t x, y;
+	size_t i;
+	float wt;
+
+	(void)worker;
+	for (y = begin; y < end; y++) {
+		wt = (float)cell_weight(c->g, c->area, y);
+		for (x = 0; x < c->w; x++) {
+			i = (size_t)y * (size_t)c->w + (size_t)x;
+			c->acc[(size_t)y * c->astride + (size_t)x] =
+			    c->dir[i] == TP_D8_NODATA ? NAN : wt;
+			if (c->deg != NULL)
+				c->deg[i] = (uint8_t)mfd_donors(c, x, y);
+		}
+	}
+}
+
+int
+tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
+    const tp_flow_geom *g, int area, int threads, float *acc,
+    size_t astride, tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h, i, t;
+	rows_ctx c;
+	uint8_t *deg, d;
+	int64_t x, y;
+
+	if ((deg = calloc(n, 1)) == NULL)
+		return tp_err_set(e, "out of memory: accumulation needs "
+		    "%.1f MiB", n / 1048576.0);
+	memset(&c, 0, sizeof c);
+	c.dir = dir;
+	c.w = w;
+	c.h = h;
+	c.g = g;
+	c.area = area;
+	c.acc = acc;
+	c.astride = astride;
+	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
+	for (i = 0; i < n; i++)		/* in-degrees */
+		if (is_step(dir[i]))
+			deg[i + (size_t)((ptrdiff_t)tp_d8_dy[dir[i]] * w +
+			    tp_d8_dx[dir[i]])]++;
+	/* From each source walk downstream while each cell reached has
+	 * received from all its donors. */
+	for (i = 0; i < n; i++) {
+		if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
+			continue;
+		x = (int64_t)(i % (size_t)w);
+		y = (int64_t)(i / (size_t)w);
+		t = i;
+		for (;;) {
+			deg[t] = DONE;
+			d = dir[t];
+			if (!is_step(d))
+				break;
+			float a = acc[(size_t)y * astride + (size_t)x];
+			x += tp_d8_dx[d];
+			y += tp_d8_dy[d];
+			t = (size_t)y * (size_t)w + (size_t)x;
+			acc[(size_t)y * astride + (size_t)x] += a;
+			if (--deg[t] != 0)
+				break;
+		}
+	}
+	free(deg);
+	return 0;
+}
+
+/* MFD: the receivers of cell (x, y) and their shares. Returns the count;
+ * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
+ * neighbour is a receiver (its share may round to 0); a cell without one
+ * follows dir. Shares are (slope / steepest)^p normalised, which cannot
+ * underflow to an empty sum. */
+static int
+mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
+    int64_t h, int64_t x, int64_t y, const double inv[9], double p,
+    int r[8], double f[8])
+{
+	double zc = z[(size_t)y * stride + (size_t)x], sum = 0, smax = 0;
+	uint8_t d = dir[(size_t)y * (size_t)w + (size_t)x];
+	int64_t nx, ny;
+	int k, n = 0;
+	float zn;
+
+	if (!is_step(d))
+		return 0;
+	for (k = 1; k <= 8; k++) {
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+			continue;
+		zn = z[(size_t)ny * stride + (size_t)nx];
+		if (!(zn < zc))		/* also skips NaN */
+			continue;
+		r[n] = k;
+		f[n] = (zc - (double)zn) * inv[k];
+		if (f[n] > smax)
+			smax = f[n];
+		n++;
+	}
+	if (n == 0) {		/* a flat cell: follow dir */
+		r[0] = d;
+		f[0] = 1;
+		return 1;
+	}
+	for (k = 0; k < n; k++)
+		sum += f[k] = pow(f[k] / smax, p);
+	for (k = 0; k < n; k++)
+		f[k] /= sum;
+	return n;
+}
+
+int
+tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
+    int64_t h, const tp_flow_geom *g, double p, int area, int threads,
+    float *acc, size_t astride, tp_err *e)
+{
+	rows_ctx c = { z, stride, dir, w, h, g, area, acc, astride, NULL, 0 };
+	size_t n = (size_t)w * (size_t)h, i, t, ns = 0, *stk;
+	double (*inv)[9], f[8];
+	int64_t x, y;
+	uint8_t *deg;
+	int r[8], nr, k;
+	float a;
+
+	deg = malloc(n);
+	stk = malloc(n * sizeof *stk);
+	inv = malloc((size_t)h * sizeof *inv);
+	if (deg == NULL || stk == NULL || inv == NULL) {
+		free(deg);
+		free(stk);
+		free(inv);
+		return tp_err_set(e, "out of memory: MFD needs %.1f MiB",
+		    n * (1 + sizeof *stk) / 1048576.0);
+	}
+	for (y = 0; y < h; y++)
+		inv_dist(g, y, inv[y]);
+	c.deg = deg;
+	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
+	for (i = 0; i < n; i++) {
+		if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
+			continue;
+		stk[ns++] = i;
+		while (ns > 0) {
+			t = stk[--ns];
+			deg[t] = DONE;
+			x = (int64_t)(t % (size_t)w);
+			y = (int64_t)(t / (size_t)w);
+			nr = mfd_receivers(z, stride, dir, w, h, x, y, inv[y],
+			    p, r, f);
+			a = acc[(size_t)y * astride + (size_t)x];
+			for (k = 0; k < nr; k++) {
+				int64_t nx = x + tp_d8_dx[r[k]];
+				int64_t ny = y + tp_d8_dy[r[k]];
+				size_t j = (size_t)ny * (size_t)w + (size_t)nx;
+				acc[(size_t)ny * astride + (size_t)nx] +=
+				    (float)(a * f[k]);
+				if (--deg[j] == 0)
+					stk[ns++] = j;
+			}
+		}
+	}
+	free(deg);
+	free(stk);
+	free(inv);
+	return 0;
+}
+
+static void
+code_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const rows_ctx *c = ctx;
+	int64_t x, y;
+	uint8_t d;
+	int k;
+	float v;
+
+	(void)worker;
+	for (y = begin; y < end; y++) {
+		for (x = 0; x < c->w; x++) {
+			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
+			k = d & 0x0f;
+			if (d == TP_D8_NODATA)
+				v = NAN;
+			else if (k == 0)
+				v = 0;
+			else if (!c->grass)
+				v = (float)(1 << (k - 1));
+			else
+				v = (float)((d & TP_D8_OUT) ? k - 9 : 9 - k);
+			c->acc[(size_t)y * c->astride + (size_t)x] = v;
+		}
+	}
+}
+
+void
+tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
+    int threads, float *out, size_t ostride)
+{
+	rows_ctx c;
+
+	memset(&c, 0, sizeof c);
+	c.dir = dir;
+	c.w = w;
+	c.h = h;
+	c.acc = out;
+	c.astride = ostride;
+	c.grass = grass;
+	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
+}
+
+void
+tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
+    double threshold, float *river)
+{
+	int64_t x, y;
+	float a;
+
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			a = acc[(size_t)y * stride + (size_t)x];
+			river[(size_t)y * stride + (size_t)x] = isnan(a) ? NAN :
+			    (double)a >= threshold ? 1.0f : 0.0f;
+		}
+	}
+}
+
+int
+tp_flow_epsg_geographic(int epsg)
+{
+	static const int geo[] = {
+		4326,	/* WGS 84 */
+		4269,	/* NAD83 */
+		4258,	/* ETRS89 */
+		4267,	/* NAD27 */
+		4283,	/* GDA94 */
+		7844,	/* GDA2020 */
+		4617,	/* NAD83(CSRS) */
+		4674,	/* SIRGAS 2000 */
+		4230,	/* ED50 */
+		4322,	/* WGS 72 */
+		4148,	/* Hartebeesthoek94 */
+		4612,	/* JGD2000 */
+		6668,	/* JGD2011 */
+		4490,	/* CGCS2000 */
+		4759,	/* NAD83(NSRS2007) */
+		6318,	/* NAD83(2011) */
+		4019,	/* GRS 1980 */
+		4047,	/* sphere */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof geo / sizeof geo[0]; i++)
+		if (geo[i] == epsg)
+			return 1;
+	return 0;
+}

@@ -1,0 +1,82 @@
+/*
+ * tp_geotiff.h - GeoTIFF DEMs in and out of terrapipe grids and streams.
+ *
+ * Reading (tp_geotiff.c): one band of a GeoTIFF becomes a one-band grid
+ * named "height". Sample types Int8, UInt8, Int16, UInt16, Int32, UInt32,
+ * Int64, UInt64, Float32, Float64; strips or tiles; contiguous or separate
+ * planes; any compression libtiff decodes. Samples equal to GDAL_NODATA
+ * become NaN. The geotransform comes from ModelPixelScale + ModelTiepoint
+ * or from a ModelTransformation without rotation; PixelIsPoint rasters are
+ * shifted by half a cell so ORIGIN stays the north-west corner of the
+ * north-west cell. ProjectedCSTypeGeoKey (else GeographicTypeGeoKey) gives
+ * CRS "EPSG:N". Refused with a message: rotated or sheared rasters, pixels
+ * that are not square (to 1e-9 relative), south-up rasters, GCPs only,
+ * other sample types. HISTORY items in GDAL_METADATA (as tgeotiff writes
+ * them) come back as HISTORY lines.
+ *
+ * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
+ * Float32 GeoTIFF, or UInt8 with a colour palette when the band is named
+ * "biome". The file is written as PATH.tmpXXXXXX beside PATH and renamed
+ * on success, so PATH appears whole or not at all.
+ *
+ * All functions return 0 on success and -1 with a message in *e.
+ */
+#ifndef TP_GEOTIFF_H
+#define TP_GEOTIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp_err.h"
+#include "tp_stream.h"
+
+typedef struct tp_geotiff_ropts {
+	int	band;		/* 1-based sample to read; 0 means 1 */
+	uint64_t max_cells;	/* refuse rasters of more cells, and blocks of
+				   more cells or of more than 16 bytes a cell
+				   (0: only memory limits); the fuzzer sets it */
+} tp_geotiff_ropts;
+
+/* Read the GeoTIFF at path into g (freed with tp_grid_free). o may be NULL. */
+int	tp_geotiff_read(tp_grid *g, const char *path,
+	    const tp_geotiff_ropts *o, tp_err *e);
+/* The same from len bytes of memory (buf is not kept). */
+int	tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
+	    const tp_geotiff_ropts *o, tp_err *e);
+
+enum { TP_GT_DEFLATE, TP_GT_ZSTD, TP_GT_LZW, TP_GT_NONE };
+
+typedef struct tp_geotiff_wopts {
+	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3) */
+	int	cog;		/* 1: Cloud Optimized GeoTIFF with overviews */
+	int	zrange;		/* 1: write zlo + v * (zhi - zlo) */
+	double	zlo, zhi;
+	int	bigtiff;	/* -1 never, 0 when it could pass 4 GiB, 1 always */
+	int	threads;	/* compressing tiles; <= 0: all processors. The
+				   file's bytes do not depend on it. */
+} tp_geotiff_wopts;
+
+/* The biome palette: code c (0..15) is {r, g, b} = tp_biome_rgb[c]. */
+extern const unsigned char tp_biome_rgb[16][3];
+
+typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
+
+/* Start writing band `band` of streams with header h to path. h's HISTORY
+ * lines go into GDAL_METADATA (append this stage's line first). */
+int	tp_gtw_open(tp_gtw **w, const char *path, const tp_header *h, int band,
+	    const tp_geotiff_wopts *o, tp_err *e);
+/* Take n stream rows (tp_row_floats(h) floats each, all bands). */
+int	tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e);
+/* After the last row: finish the file and rename it to path. Frees w, and
+ * on failure removes the temporary file. */
+int	tp_gtw_close(tp_gtw *w, tp_err *e);
+/* Give up: remove the temporary file and free w (NULL is fine). */
+void	tp_gtw_abort(tp_gtw *w);
+/* The temporary file being written, for a signal handler to remove. */
+const char *tp_gtw_tmpname(const tp_gtw *w);
+
+/* Write band `band` of a whole grid to path (open, rows, close). */
+int	tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
+	    const tp_geotiff_wopts *o, tp_err *e);
+
+#endif

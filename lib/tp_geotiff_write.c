@@ -1,0 +1,778 @@
+/*
+ * tp_geotiff_write.c - one band of a stream as a tiled GeoTIFF or COG.
+ *
+ * Plain files stream: rows are gathered 256 at a time into one row of tiles,
+ * which is compressed and written at once, so memory stays O(width). The
+ * tiles of a row are compressed in parallel, each worker through its own
+ * in-memory TIFF with the same codec settings, and written raw in order, so
+ * the bytes are those of a serial libtiff run on any thread count. A COG
+ * holds the band, builds the overviews (2x2 means ignoring NaN; nearest for
+ * biome codes) and writes every IFD first with deferred tile arrays, then the
+ * tiles from the smallest overview up to full resolution.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <geo_normalize.h>
+#include <geotiff.h>
+#include <geovalues.h>
+#include <xtiffio.h>
+
+#include "tp_geotiff.h"
+#include "tp_num.h"
+#include "tp_par.h"
+#include "tp_tifftags.h"
+
+#define TILE		256
+#define MAX_LEVELS	24
+#define BIOME_NODATA	255
+
+/* Placeholder colours for biome codes 0..15 (see tgeotiff(1)). */
+const unsigned char tp_biome_rgb[16][3] = {
+	{ 0, 40, 110 },		/* 0 deep water */
+	{ 30, 90, 170 },	/* 1 shallow water */
+	{ 220, 205, 150 },	/* 2 beach */
+	{ 230, 200, 120 },	/* 3 desert */
+	{ 140, 190, 90 },	/* 4 grassland */
+	{ 150, 160, 90 },	/* 5 shrubland */
+	{ 60, 130, 60 },	/* 6 temperate forest */
+	{ 30, 100, 50 },	/* 7 rain forest */
+	{ 70, 110, 90 },	/* 8 taiga */
+	{ 160, 160, 140 },	/* 9 tundra */
+	{ 120, 110, 100 },	/* 10 rock */
+	{ 245, 245, 250 },	/* 11 snow */
+	{ 50, 110, 200 },	/* 12 river */
+	{ 60, 100, 180 },	/* 13 lake */
+	{ 90, 120, 100 },	/* 14 marsh */
+	{ 180, 160, 140 },	/* 15 bare ground */
+};
+
+/* A growable in-memory file for a scratch TIFF. */
+typedef struct memtiff {
+	unsigned char *p;
+	uint64_t len, cap, pos;
+} memtiff;
+
+/* What one compressing thread keeps from one row of tiles to the next. */
+typedef struct scratch {
+	unsigned char *tile;	/* the tile being assembled */
+	memtiff	m;		/* the bytes of its scratch TIFF */
+} scratch;
+
+/* The encoded bytes of the tile in one column, reused row after row. */
+typedef struct encoded {
+	unsigned char *p;
+	size_t	cap;
+	tmsize_t len;		/* -1: not encoded */
+} encoded;
+
+struct tp_gtw {
+	char	*path, *tmp;	/* the destination and the file being written */
+	TIFF	*tif;
+	tp_tiff_log log;
+	tp_header h;		/* the stream's header (geometry, history) */
+	int	band;		/* band index in a stream row */
+	int	biome;		/* 1: UInt8 codes with a palette */
+	size_t	ss;		/* bytes per sample: 4 or 1 */
+	tp_geotiff_wopts o;
+	uint32_t w, ht;		/* image size */
+	int64_t	row;		/* rows received */
+	unsigned char *buf;	/* a row of tiles, or the whole band (COG) */
+	int	threads;	/* compressing */
+	scratch	*wk;		/* one per thread */
+	encoded	*enc;		/* one per tile column */
+};
+
+static const uint16_t codecs[] = { COMPRESSION_ADOBE_DEFLATE,
+	COMPRESSION_ZSTD, COMPRESSION_LZW, COMPRESSION_NONE };
+
+static int
+fail(tp_gtw *w, tp_err *e, const char *what)
+{
+	return tp_err_set(e, "%s: %s: %s", w->path, what,
+	    tp_tiff_why(&w->log, "libtiff failed"));
+}
+
+/* Append s to the buffer b (capacity cap, length *len); with esc,
+ * XML-escaped twice over, as GDAL writes (and unescapes) metadata values. */
+static void
+xml_put(char *b, size_t cap, size_t *len, const char *s, int esc)
+{
+	const char *r;
+	char one[2] = { 0, 0 };
+
+	for (; *s != '\0'; s++) {
+		r = !esc ? (one[0] = *s, one) : *s == '&' ? "&amp;amp;" :
+		    *s == '<' ? "&amp;lt;" : *s == '>' ? "&amp;gt;" : *s == '"' ?
+		    "&amp;quot;" : (one[0] = *s, one);
+		for (; *r != '\0' && *len + 1 < cap; r++)
+			b[(*len)++] = *r;
+	}
+	b[*len] = '\0';
+}
+
+/* GDAL_METADATA: the HISTORY lines and the band name as its description. */
+static char *
+gdal_metadata(const tp_header *h, int band)
+{
+	size_t i, cap = 256, len = 0;
+	char num[32], *b;
+
+	for (i = 0; i < h->nhistory; i++)
+		cap += 64 + 10 * strlen(h->history[i]);
+	if ((b = malloc(cap)) == NULL)
+		return NULL;
+	xml_put(b, cap, &len, "<GDALMetadata>\n", 0);
+	for (i = 0; i < h->nhistory; i++) {
+		snprintf(num, sizeof(num), "%zu", i + 1);
+		xml_put(b, cap, &len, "  <Item name=\"HISTORY_", 0);
+		xml_put(b, cap, &len, num, 0);
+		xml_put(b, cap, &len, "\">", 0);
+		xml_put(b, cap, &len, h->history[i], 1);
+		xml_put(b, cap, &len, "</Item>\n", 0);
+	}
+	xml_put(b, cap, &len, "  <Item name=\"DESCRIPTION\" sample=\"0\" "
+	    "role=\"description\">", 0);
+	xml_put(b, cap, &len, h->band[band], 1);
+	xml_put(b, cap, &len, "</Item>\n</GDALMetadata>\n", 0);
+	return b;
+}
+
+/* The CRS keys for an EPSG code: projected or geographic, as PROJ says. */
+static int
+crs_keys(tp_gtw *w, GTIF *gt, int epsg, tp_err *e)
+{
+	short proj, uom, gcs, datum, pm, angle;
+	char *name = NULL;
+
+	if (epsg <= 0 || epsg > 65535)
+		return tp_err_set(e, "CRS '%s' cannot be written: GeoTIFF "
+		    "takes EPSG codes 1..65535", w->h.crs);
+	if (GTIFGetPCSInfo(epsg, &name, &proj, &uom, &gcs)) {
+		GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1, ModelTypeProjected);
+		GTIFKeySet(gt, ProjectedCSTypeGeoKey, TYPE_SHORT, 1, epsg);
+		GTIFKeySet(gt, ProjLinearUnitsGeoKey, TYPE_SHORT, 1, uom);
+	} else if (GTIFGetGCSInfo(epsg, &name, &datum, &pm, &angle)) {
+		if (angle == 9108 || angle == 9110 || angle == 9122)
+			angle = Angular_Degree;	/* DMSH, DDD.MMSS: degrees */
+		GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1, ModelTypeGeographic);
+		GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, epsg);
+		GTIFKeySet(gt, GeogAngularUnitsGeoKey, TYPE_SHORT, 1, angle);
+	} else
+		return tp_err_set(e, "CRS EPSG:%d is neither a projected nor a "
+		    "geographic CRS in the PROJ database", epsg);
+	if (name != NULL) {
+		GTIFKeySet(gt, GTCitationGeoKey, TYPE_ASCII, 0, name);
+		GTIFFreeMemory(name);
+	}
+	return 0;
+}
+
+static int
+geo_tags(tp_gtw *w, tp_err *e)
+{
+	double scale[3] = { w->h.cellsize, w->h.cellsize, 0 };
+	double tie[6] = { 0, 0, 0, w->h.origin_x, w->h.origin_y, 0 };
+	GTIF *gt;
+	int r = 0;
+
+	if (!TIFFSetField(w->tif, TIFFTAG_GEOPIXELSCALE, 3, scale) ||
+	    !TIFFSetField(w->tif, TIFFTAG_GEOTIEPOINTS, 6, tie))
+		return fail(w, e, "georeferencing tags");
+	if (w->h.crs[0] == '\0')
+		return 0;	/* as GDAL: no keys (PixelIsArea is the default) */
+	if ((gt = tp_gtif_new(w->tif, &w->log)) == NULL)
+		return fail(w, e, "GeoTIFF keys");
+	GTIFKeySet(gt, GTRasterTypeGeoKey, TYPE_SHORT, 1, RasterPixelIsArea);
+	r = crs_keys(w, gt, tp_header_epsg(&w->h), e);
+	if (r == 0 && !GTIFWriteKeys(gt))
+		r = fail(w, e, "GeoTIFF keys");
+	GTIFFree(gt);
+	return r;
+}
+
+static int
+palette(tp_gtw *w, tp_err *e)
+{
+	uint16_t map[3][256];
+	int i, c;
+
+	for (i = 0; i < 256; i++)
+		for (c = 0; c < 3; c++)
+			map[c][i] = i < 16 ? (uint16_t)(tp_biome_rgb[i][c] * 257) :
+			    i == BIOME_NODATA ? 0 : (uint16_t)(128 * 257);
+	if (!TIFFSetField(w->tif, TIFFTAG_COLORMAP, map[0], map[1], map[2]))
+		return fail(w, e, "colour map");
+	return 0;
+}
+
+/* The tags that decide how tiles are encoded, on the file or a scratch TIFF;
+ * 1 on success. */
+static int
+codec_fields(const tp_gtw *w, TIFF *t, uint32_t lw, uint32_t lh)
+{
+	uint16_t codec = codecs[w->o.compress];
+
+	return TIFFSetField(t, TIFFTAG_IMAGEWIDTH, lw) &&
+	    TIFFSetField(t, TIFFTAG_IMAGELENGTH, lh) &&
+	    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)(w->ss * 8)) &&
+	    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)1) &&
+	    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(w->biome ?
+	    SAMPLEFORMAT_UINT : SAMPLEFORMAT_IEEEFP)) &&
+	    TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
+	    TIFFSetField(t, TIFFTAG_TILEWIDTH, (uint32_t)TILE) &&
+	    TIFFSetField(t, TIFFTAG_TILELENGTH, (uint32_t)TILE) &&
+	    TIFFSetField(t, TIFFTAG_COMPRESSION, codec) &&
+	    (codec == COMPRESSION_NONE || w->biome ||
+	    TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_FLOATINGPOINT));
+}
+
+/* Every tag of one image: level 0 is the full resolution. */
+static int
+set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
+{
+	TIFF *t = w->tif;
+	char *md;
+	int ok;
+
+	ok = codec_fields(w, t, lw, lh) &&
+	    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, w->biome ? PHOTOMETRIC_PALETTE :
+	    PHOTOMETRIC_MINISBLACK) &&
+	    TIFFSetField(t, TIFFTAG_GDAL_NODATA, w->biome ? "255" : "nan") &&
+	    (level == 0 || TIFFSetField(t, TIFFTAG_SUBFILETYPE,
+	    FILETYPE_REDUCEDIMAGE));
+	if (!ok)
+		return fail(w, e, "TIFF tags");
+	if (w->biome && palette(w, e) < 0)
+		return -1;
+	if (level > 0)
+		return 0;
+	if ((md = gdal_metadata(&w->h, w->band)) == NULL)
+		return tp_err_set(e, "out of memory");
+	ok = TIFFSetField(t, TIFFTAG_GDAL_METADATA, md);
+	free(md);
+	if (!ok)
+		return fail(w, e, "GDAL_METADATA");
+	return geo_tags(w, e);
+}
+
+/* Open a fresh temporary file beside path, as a TIFF. */
+static int
+open_tmp(tp_gtw *w, tp_err *e)
+{
+	size_t n = strlen(w->path) + 32;
+	const char *mode;
+	uint64_t est;
+	TIFFOpenOptions *opt;
+	int fd = -1, i;
+
+	est = (uint64_t)w->w * w->ht * w->ss;
+	est += est / 100 + est / (w->o.cog ? 3 : 1000) + (64u << 20);
+	mode = w->o.bigtiff > 0 || (w->o.bigtiff == 0 && est >> 32 != 0) ?
+	    "w8" : "w";
+	if ((w->tmp = malloc(n)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (i = 0; fd < 0 && i < 1000; i++) {
+		snprintf(w->tmp, n, "%s.tmp%06ld", w->path,
+		    ((long)getpid() * 1000 + i) % 1000000);
+		fd = open(w->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		tp_err_set(e, "%s: %s", w->tmp, strerror(errno));
+		free(w->tmp);
+		w->tmp = NULL;
+		return -1;
+	}
+	if ((opt = tp_tiff_options(&w->log, 0)) == NULL ||
+	    (w->tif = TIFFFdOpenExt(fd, w->tmp, mode, opt)) == NULL) {
+		close(fd);
+		TIFFOpenOptionsFree(opt);
+		return fail(w, e, "cannot create");
+	}
+	TIFFOpenOptionsFree(opt);
+	return 0;
+}
+
+static int
+check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
+    tp_err *e)
+{
+	if (band < 0 || band >= h->nbands)
+		return tp_err_set(e, "no band %d", band);
+	if (o->compress < TP_GT_DEFLATE || o->compress > TP_GT_NONE)
+		return tp_err_set(e, "unknown compression %d", o->compress);
+	if (!TIFFIsCODECConfigured(codecs[o->compress]))
+		return tp_err_set(e, "this libtiff has no %s codec",
+		    o->compress == TP_GT_ZSTD ? "ZSTD" : "required");
+	if (h->width > UINT32_MAX || h->height > UINT32_MAX)
+		return tp_err_set(e, "%lldx%lld: too large for a TIFF",
+		    (long long)h->width, (long long)h->height);
+	return 0;
+}
+
+int
+tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
+    const tp_geotiff_wopts *o, tp_err *e)
+{
+	tp_gtw *w;
+	uint64_t rows, bytes;
+	int i;
+
+	*wp = NULL;
+	if (check_args(h, band, o, e) < 0)
+		return -1;
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->path = strdup(path)) == NULL) {
+		free(w);
+		return tp_err_set(e, "out of memory");
+	}
+	*wp = w;
+	w->band = band;
+	w->o = *o;
+	w->biome = strcmp(h->band[band], "biome") == 0;
+	w->ss = w->biome ? 1 : 4;
+	w->w = (uint32_t)h->width;
+	w->ht = (uint32_t)h->height;
+	rows = o->cog ? w->ht : TILE;
+	bytes = (uint64_t)w->w * rows * w->ss;
+	if (tp_header_copy(&w->h, h, e) < 0 ||
+	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
+		goto bad;
+	w->threads = o->threads > 0 ? o->threads : tp_ncpu();
+	if ((w->buf = malloc(bytes)) == NULL || (w->wk = calloc((size_t)w->threads,
+	    sizeof(*w->wk))) == NULL || (w->enc = calloc((w->w + TILE - 1) / TILE,
+	    sizeof(*w->enc))) == NULL) {
+		tp_err_set(e, "out of memory for %llu bytes",
+		    (unsigned long long)bytes);
+		goto bad;
+	}
+	for (i = 0; i < w->threads; i++)
+		if ((w->wk[i].tile = malloc((size_t)TILE * TILE * w->ss)) == NULL) {
+			tp_err_set(e, "out of memory");
+			goto bad;
+		}
+	if (open_tmp(w, e) < 0 || (!o->cog && set_fields(w, w->w, w->ht, 0, e) < 0))
+		goto bad;
+	return 0;
+bad:
+	tp_gtw_abort(w);
+	*wp = NULL;
+	return -1;
+}
+
+/* d as a float, out-of-range values to infinity (a plain cast is UB). */
+static float
+narrow(double d)
+{
+	return d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
+}
+
+/* One band of a stream row into the file's sample type. */
+static void
+put_row(const tp_gtw *w, const float *in, unsigned char *out)
+{
+	double lo = w->o.zrange ? w->o.zlo : 0, span = w->o.zrange ?
+	    w->o.zhi - w->o.zlo : 1;
+	float *f = (float *)(void *)out;
+	uint32_t x;
+	float v;
+
+	for (x = 0; x < w->w; x++) {
+		v = in[x];
+		if (w->biome)
+			out[x] = isnan(v) ? BIOME_NODATA : v <= 0 ? 0 :
+			    v >= BIOME_NODATA - 1 ? BIOME_NODATA - 1 :
+			    (unsigned char)lrintf(v);
+		else
+			f[x] = w->o.zrange ? narrow(lo + (double)v * span) : v;
+	}
+}
+
+/* Tile (tx, 0) of the rows at plane (lw wide, rows high), padded with
+ * nodata to 256 x 256. */
+static void
+fill_tile(const tp_gtw *w, const unsigned char *plane, uint32_t lw,
+    uint32_t rows, uint32_t tx, unsigned char *tile)
+{
+	size_t ss = w->ss, rb = (size_t)TILE * ss, i;
+	uint32_t r, cols = lw - tx < TILE ? lw - tx : TILE;
+	unsigned char *p;
+
+	for (r = 0; r < TILE; r++) {
+		p = tile + r * rb;
+		i = 0;
+		if (r < rows) {
+			memcpy(p, plane + ((size_t)r * lw + tx) * ss, cols * ss);
+			i = cols;
+		}
+		for (; i < TILE; i++) {
+			if (w->biome)
+				p[i] = BIOME_NODATA;
+			else
+				((float *)(void *)p)[i] = NAN;
+		}
+	}
+}
+
+static tmsize_t
+mt_read(thandle_t h, void *buf, tmsize_t n)
+{
+	memtiff *m = (memtiff *)h;
+	uint64_t left = m->pos < m->len ? m->len - m->pos : 0;
+
+	if (n < 0)
+		return -1;
+	if ((uint64_t)n > left)
+		n = (tmsize_t)left;
+	memcpy(buf, m->p + m->pos, (size_t)n);
+	m->pos += (uint64_t)n;
+	return n;
+}
+
+static tmsize_t
+mt_write(thandle_t h, void *buf, tmsize_t n)
+{
+	memtiff *m = (memtiff *)h;
+	uint64_t cap = m->cap ? m->cap : 1 << 16;
+	unsigned char *p;
+
+	if (n < 0)
+		return -1;
+	while (cap < m->pos + (uint64_t)n)
+		cap *= 2;
+	if (cap != m->cap) {
+		if ((p = realloc(m->p, cap)) == NULL)
+			return -1;
+		m->p = p, m->cap = cap;
+	}
+	if (m->pos > m->len)	/* a seek past the end leaves a hole */
+		memset(m->p + m->len, 0, m->pos - m->len);
+	memcpy(m->p + m->pos, buf, (size_t)n);
+	m->pos += (uint64_t)n;
+	if (m->pos > m->len)
+		m->len = m->pos;
+	return n;
+}
+
+static toff_t
+mt_seek(thandle_t h, toff_t off, int whence)
+{
+	memtiff *m = (memtiff *)h;
+	uint64_t base = whence == SEEK_END ? m->len : whence == SEEK_CUR ?
+	    m->pos : 0;
+
+	if (off > (UINT64_C(1) << 40))
+		return (toff_t)-1;
+	m->pos = base + off;
+	return m->pos;
+}
+
+static int
+mt_close(thandle_t h)
+{
+	(void)h;
+	return 0;
+}
+
+static toff_t
+mt_size(thandle_t h)
+{
+	return ((memtiff *)h)->len;
+}
+
+static int
+mt_map(thandle_t h, void **base, toff_t *size)
+{
+	(void)h, (void)base, (void)size;
+	return 0;
+}
+
+static void
+mt_unmap(thandle_t h, void *base, toff_t size)
+{
+	(void)h, (void)base, (void)size;
+}
+
+/* One row of tiles being encoded by the workers. */
+typedef struct tilerow {
+	tp_gtw	*w;
+	const unsigned char *plane;	/* the first of its rows */
+	uint32_t lw, rows;		/* the image width, rows in this row */
+} tilerow;
+
+/* Keep n bytes as tile t's encoding. */
+static int
+keep(encoded *c, const unsigned char *p, uint64_t n)
+{
+	unsigned char *q;
+
+	if (n > c->cap) {
+		if ((q = realloc(c->p, (size_t)n)) == NULL)
+			return -1;
+		c->p = q, c->cap = (size_t)n;
+	}
+	memcpy(c->p, p, (size_t)n);
+	c->len = (tmsize_t)n;
+	return 0;
+}
+
+/* Encode tiles [begin, end) of the row through a scratch TIFF that holds
+ * just them, with the file's codec settings. */
+static void
+encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const tilerow *j = ctx;
+	scratch *wk = &j->w->wk[worker];
+	tmsize_t size = (tmsize_t)TILE * TILE * (tmsize_t)j->w->ss;
+	TIFFOpenOptions *opt;
+	tp_tiff_log log;
+	uint64_t off, n;
+	TIFF *s = NULL;
+	uint32_t k;
+
+	wk->m.len = wk->m.pos = 0;
+	if ((opt = tp_tiff_options(&log, 0)) != NULL) {
+		s = TIFFClientOpenExt("tile", "w", (thandle_t)&wk->m, mt_read,
+		    mt_write, mt_seek, mt_close, mt_size, mt_map, mt_unmap, opt);
+		TIFFOpenOptionsFree(opt);
+	}
+	if (s != NULL && codec_fields(j->w, s, (uint32_t)(end - begin) * TILE,
+	    TILE) && TIFFSetField(s, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK))
+		for (k = 0; k < end - begin; k++) {
+			fill_tile(j->w, j->plane, j->lw, j->rows,
+			    (uint32_t)(begin + k) * TILE, wk->tile);
+			if (TIFFWriteEncodedTile(s, k, wk->tile, size) < 0)
+				break;
+			off = TIFFGetStrileOffset(s, k);
+			n = TIFFGetStrileByteCount(s, k);
+			if (off + n > wk->m.len ||
+			    keep(&j->w->enc[begin + k], wk->m.p + off, n) < 0)
+				break;
+		}
+	if (s != NULL)
+		TIFFCleanup(s);
+}
+
+/* Write the tiles covering rows [y0, y0 + rows) of an lw-wide image whose
+ * rows start at plane. */
+static int
+write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
+    uint32_t rows, tp_err *e)
+{
+	uint32_t nx = (lw + TILE - 1) / TILE, ty, t;
+	tilerow j = { w, NULL, lw, 0 };
+	encoded *c;
+
+	for (ty = 0; ty < rows; ty += TILE) {
+		j.plane = plane + (size_t)ty * lw * w->ss;
+		j.rows = rows - ty < TILE ? rows - ty : TILE;
+		for (t = 0; t < nx; t++)
+			w->enc[t].len = -1;
+		tp_par_for(w->threads, nx, (nx + 2 * w->threads - 1) /
+		    (2 * w->threads), encode_tiles, &j);
+		for (t = 0; t < nx; t++) {
+			c = &w->enc[t];
+			if (c->len < 0)
+				return tp_err_set(e, "%s: compressing a tile "
+				    "failed (out of memory?)", w->path);
+			if (TIFFWriteRawTile(w->tif, TIFFComputeTile(w->tif,
+			    t * TILE, y0 + ty, 0, 0), c->p, c->len) != c->len)
+				return fail(w, e, "writing a tile");
+		}
+	}
+	return 0;
+}
+
+int
+tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
+{
+	size_t stride = tp_row_floats(&w->h), rb = (size_t)w->w * w->ss;
+	int64_t i, in_buf;
+
+	if (n > (int64_t)w->ht - w->row)
+		return tp_err_set(e, "more rows than the header's %u", w->ht);
+	for (i = 0; i < n; i++) {
+		in_buf = w->o.cog ? w->row : w->row % TILE;
+		put_row(w, tp_row_band((float *)(uintptr_t)(rows + i * stride),
+		    &w->h, w->band), w->buf + (size_t)in_buf * rb);
+		w->row++;
+		if (!w->o.cog && (in_buf == TILE - 1 || w->row == w->ht) &&
+		    write_tiles(w, w->buf, w->w, (uint32_t)(w->row - in_buf - 1),
+		    (uint32_t)in_buf + 1, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* dst (dw x dh) from src (sw x sh): 2x2 means ignoring NaN, or nearest. */
+static void
+halve(const tp_gtw *w, const unsigned char *src, uint32_t sw, uint32_t sh,
+    unsigned char *dst, uint32_t dw, uint32_t dh)
+{
+	const float *s = (const float *)(const void *)src;
+	float *d = (float *)(void *)dst;
+	uint32_t x, y, dx, dy;
+	double sum;
+	int n;
+	float v;
+
+	for (y = 0; y < dh; y++)
+		for (x = 0; x < dw; x++) {
+			if (w->biome) {
+				dst[(size_t)y * dw + x] = src[(size_t)2 * y * sw + 2 * x];
+				continue;
+			}
+			sum = 0, n = 0;
+			for (dy = 2 * y; dy < 2 * y + 2 && dy < sh; dy++)
+				for (dx = 2 * x; dx < 2 * x + 2 && dx < sw; dx++) {
+					v = s[(size_t)dy * sw + dx];
+					if (!isnan(v))
+						sum += v, n++;
+				}
+			d[(size_t)y * dw + x] = n > 0 ? (float)(sum / n) : NAN;
+		}
+}
+
+/* The COG: levels, IFDs with deferred tile arrays, then the tiles. */
+static int
+write_cog(tp_gtw *w, tp_err *e)
+{
+	unsigned char *lev[MAX_LEVELS] = { w->buf };
+	uint32_t lw[MAX_LEVELS] = { w->w }, lh[MAX_LEVELS] = { w->ht };
+	int n = 1, i, r = -1;
+
+	while ((lw[n - 1] > TILE || lh[n - 1] > TILE) && n < MAX_LEVELS) {
+		lw[n] = (lw[n - 1] + 1) / 2;
+		lh[n] = (lh[n - 1] + 1) / 2;
+		if ((lev[n] = malloc((size_t)lw[n] * lh[n] * w->ss)) == NULL) {
+			tp_err_set(e, "out of memory for the overviews");
+			goto out;
+		}
+		halve(w, lev[n - 1], lw[n - 1], lh[n - 1], lev[n], lw[n], lh[n]);
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (set_fields(w, lw[i], lh[i], i, e) < 0)
+			goto out;
+		if (!TIFFDeferStrileArrayWriting(w->tif) ||
+		    !TIFFWriteCheck(w->tif, 1, "tgeotiff") ||
+		    !TIFFWriteDirectory(w->tif)) {
+			fail(w, e, "writing a directory");
+			goto out;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (!TIFFSetDirectory(w->tif, (tdir_t)i) ||
+		    !TIFFForceStrileArrayWriting(w->tif)) {
+			fail(w, e, "writing the tile arrays");
+			goto out;
+		}
+	for (i = n - 1; i >= 0; i--) {
+		if (!TIFFSetDirectory(w->tif, (tdir_t)i)) {
+			fail(w, e, "rereading a directory");
+			goto out;
+		}
+		if (write_tiles(w, lev[i], lw[i], 0, lh[i], e) < 0)
+			goto out;
+		if (!TIFFFlush(w->tif)) {
+			fail(w, e, "writing the tile arrays");
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	for (i = 1; i < n; i++)
+		free(lev[i]);
+	return r;
+}
+
+int
+tp_gtw_close(tp_gtw *w, tp_err *e)
+{
+	int r;
+
+	if (w->row != w->ht) {
+		tp_err_set(e, "%s: %lld of %u rows written", w->path,
+		    (long long)w->row, w->ht);
+		tp_gtw_abort(w);
+		return -1;
+	}
+	if (w->o.cog)
+		r = write_cog(w, e);
+	else
+		r = TIFFWriteDirectory(w->tif) ? 0 :
+		    fail(w, e, "writing the directory");
+	if (r == 0) {
+		TIFFClose(w->tif);
+		w->tif = NULL;
+		if (w->log.nerr > 0)
+			r = fail(w, e, "closing");
+		else if (rename(w->tmp, w->path) < 0)
+			r = tp_err_set(e, "%s: %s", w->path, strerror(errno));
+		else {
+			free(w->tmp);
+			w->tmp = NULL;
+		}
+	}
+	tp_gtw_abort(w);
+	return r;
+}
+
+void
+tp_gtw_abort(tp_gtw *w)
+{
+	int i;
+
+	if (w == NULL)
+		return;
+	if (w->tif != NULL)
+		TIFFClose(w->tif);
+	if (w->tmp != NULL) {
+		unlink(w->tmp);
+		free(w->tmp);
+	}
+	tp_header_free(&w->h);
+	free(w->buf);
+	for (i = 0; w->wk != NULL && i < w->threads; i++) {
+		free(w->wk[i].tile);
+		free(w->wk[i].m.p);
+	}
+	for (i = 0; w->enc != NULL && (uint32_t)i < (w->w + TILE - 1) / TILE; i++)
+		free(w->enc[i].p);
+	free(w->wk);
+	free(w->enc);
+	free(w->path);
+	free(w);
+}
+
+const char *
+tp_gtw_tmpname(const tp_gtw *w)
+{
+	return w->tmp;
+}
+
+int
+tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
+    const tp_geotiff_wopts *o, tp_err *e)
+{
+	tp_gtw *w;
+	int64_t y;
+
+	if (tp_gtw_open(&w, path, &g->h, band, o, e) < 0)
+		return -1;
+	for (y = 0; y < g->h.height; y++)
+		if (tp_gtw_rows(w, g->data + (size_t)y * tp_grid_stride(g), 1,
+		    e) < 0) {
+			tp_gtw_abort(w);
+			return -1;
+		}
+	return tp_gtw_close(w, e);
+}

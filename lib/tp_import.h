@@ -1,0 +1,41 @@
+/*
+ * tp_import.h - heightmaps without georeferencing into one-band grids:
+ * headerless float32, 16-bit (or 8-bit) grayscale PNG, binary PGM.
+ *
+ * Each reader makes a grid with one band "height" and the stream defaults
+ * (CELLSIZE 1, ORIGIN 0 HEIGHT, no CRS). PNG and PGM samples are divided
+ * by the format's maximum (65535 or 255 for PNG, maxval for PGM), so they
+ * land in [0,1]; tp_import_zrange maps them to metres.
+ *
+ * All functions return 0 on success and -1 with a message in *e.
+ */
+#ifndef TP_IMPORT_H
+#define TP_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tp_err.h"
+#include "tp_stream.h"
+
+enum { TP_FMT_UNKNOWN, TP_FMT_TIFF, TP_FMT_PNG, TP_FMT_PGM };
+
+/* The format from a file's first n bytes (8 are enough), by magic. */
+int	tp_import_sniff(const unsigned char *b, size_t n);
+/* A name for a TP_FMT_* value ("GeoTIFF", "PNG", ...). */
+const char *tp_import_name(int fmt);
+
+/* width x height little-endian float32 from f, which must hold exactly
+ * that many bytes (the message gives expected and actual sizes). */
+int	tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height,
+	    tp_err *e);
+/* A grayscale PNG (1 to 16 bits, alpha dropped). */
+int	tp_import_png(tp_grid *g, FILE *f, tp_err *e);
+/* A binary PGM (P5), maxval 1..65535 (two bytes, big-endian, above 255). */
+int	tp_import_pgm(tp_grid *g, FILE *f, tp_err *e);
+
+/* Every band-0 sample v becomes lo + v * (hi - lo); NaN stays NaN. */
+void	tp_import_zrange(tp_grid *g, double lo, double hi);
+
+#endif

@@ -1,0 +1,427 @@
+/* check_fill.c - unit tests of tp_fill: hand-built grids, random fractals. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_fill.h"
+
+#define N NAN
+
+static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
+static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
+
+static tp_fill_opts
+eps(float e)
+{
+	tp_fill_opts o = { TP_FILL_EPSILON, e };
+	return o;
+}
+
+static float
+up(float v, int times)
+{
+	while (times-- > 0)
+		v = nextafterf(v, INFINITY);
+	return v;
+}
+
+/* Fill a copy of in by both methods, check they agree, compare with want. */
+static void
+fill_expect(const float *in, int w, int h, const tp_fill_opts *o,
+    const float *want)
+{
+	float a[64], b[64];
+	tp_fill_stats sa, sb;
+	tp_err e;
+	int i;
+
+	ck_assert_int_le(w * h, 64);
+	memcpy(a, in, sizeof(float) * (size_t)(w * h));
+	memcpy(b, in, sizeof(float) * (size_t)(w * h));
+	ck_assert_int_eq(tp_fill_pf(a, w, h, (size_t)w, o, &sa, &e), 0);
+	ck_assert_int_eq(tp_fill_pd(b, w, h, (size_t)w, o, &sb, &e), 0);
+	ck_assert_mem_eq(a, b, sizeof(float) * (size_t)(w * h));
+	ck_assert_int_eq(sa.raised, sb.raised);
+	ck_assert_int_eq(sa.seeds, sb.seeds);
+	for (i = 0; i < w * h; i++) {
+		if (isnan(want[i]))
+			ck_assert(isnan(a[i]));
+		else
+			ck_assert_msg(a[i] == want[i], "cell %d: %.9g, want %.9g",
+			    i, a[i], want[i]);
+	}
+}
+
+START_TEST(test_single_pit)
+{
+	float g[25] = {
+		10, 10, 10, 10, 10,
+		10, 12, 12, 12, 10,
+		10, 12,  1, 12, 10,
+		10, 12, 12, 12, 10,
+		10, 10, 10, 10, 10 };
+	float want[25];
+	tp_fill_opts o = eps(1);
+
+	memcpy(want, g, sizeof g);
+	want[12] = 12;			/* flat: the spill height */
+	fill_expect(g, 5, 5, &FLAT, want);
+	want[12] = up(12, 1);		/* the next float above 12 */
+	fill_expect(g, 5, 5, &NEXT, want);
+	want[12] = 13;			/* 12 + epsilon 1 */
+	fill_expect(g, 5, 5, &o, want);
+}
+END_TEST
+
+/* Two pits (1 and 0) inside one depression spilling at 5, over a saddle
+ * at 4; a second depression (the 1 at x=7) behind the 6. Rows 0 and 2 are
+ * border seeds at 10; the outlet is the 3 at the west border. */
+START_TEST(test_nested_pits)
+{
+	float g[27] = {
+		10, 10, 10, 10, 10, 10, 10, 10, 10,
+		 3,  2,  5,  1,  4,  0,  6,  1, 10,
+		10, 10, 10, 10, 10, 10, 10, 10, 10 };
+	const float flat[9] = { 3, 3, 5, 5, 5, 5, 6, 6, 10 };
+	const float one[9] = { 3, 4, 5, 6, 7, 8, 9, 10, 10 };
+	float want[27];
+	tp_fill_opts o = eps(1);
+	int x;
+
+	memcpy(want, g, sizeof g);
+	memcpy(want + 9, flat, sizeof flat);
+	fill_expect(g, 9, 3, &FLAT, want);
+	memcpy(want + 9, one, sizeof one);
+	fill_expect(g, 9, 3, &o, want);
+	/* next-float rule: each cell one float above the one it drains to */
+	const float next[9] = { 3, up(3, 1), 5, up(5, 1), up(5, 2), up(5, 3),
+	    6, up(6, 1), 10 };
+	memcpy(want + 9, next, sizeof next);
+	fill_expect(g, 9, 3, &NEXT, want);
+	for (x = 0; x < 9; x++)
+		ck_assert(want[9 + x] >= g[9 + x]);
+}
+END_TEST
+
+/* A low cell next to a lower border cell drains out: nothing is raised,
+ * and a pit on the border itself is an outlet. */
+START_TEST(test_pit_touching_border)
+{
+	float g[16] = {
+		5, 0, 5, 5,
+		5, 1, 5, 5,
+		5, 5, 5, 5,
+		5, 5, 5, -5 };
+	float want[16];
+	tp_fill_opts o = eps(1);
+
+	memcpy(want, g, sizeof g);
+	fill_expect(g, 4, 4, &FLAT, want);
+	fill_expect(g, 4, 4, &o, want);	/* 1 == 0 + 1: kept */
+	fill_expect(g, 4, 4, &NEXT, want);
+}
+END_TEST
+
+START_TEST(test_plateau)
+{
+	float g[25], want[25];
+	tp_fill_opts o = eps(0.25f);
+	int i;
+
+	for (i = 0; i < 25; i++)
+		g[i] = want[i] = 7;
+	fill_expect(g, 5, 5, &FLAT, want);
+	for (i = 0; i < 25; i++) {
+		int x = i % 5, y = i / 5;
+		if (x > 0 && y > 0 && x < 4 && y < 4)
+			want[i] = i == 12 ? 7.5f : 7.25f;
+	}
+	fill_expect(g, 5, 5, &o, want);
+	for (i = 0; i < 25; i++)
+		if (want[i] != 7)
+			want[i] = i == 12 ? up(7, 2) : up(7, 1);
+	fill_expect(g, 5, 5, &NEXT, want);
+}
+END_TEST
+
+/* NaN is outside: the pit next to it drains into it. */
+START_TEST(test_nan_holes)
+{
+	float g[25] = {
+		9, 9, 9, 9, 9,
+		9, N, 5, 5, 9,
+		9, 5, 1, 5, 9,
+		9, 5, 5, 5, 9,
+		9, 9, 9, 9, 9 };
+	float h[25] = {
+		9, 9, 9, 9, 9,
+		9, 5, 5, 5, 9,
+		9, 5, 1, 5, 9,
+		9, 5, 5, 5, 9,
+		9, 9, 9, 9, 9 };
+	float want[25];
+	int i;
+
+	fill_expect(g, 5, 5, &FLAT, g);
+	fill_expect(g, 5, 5, &NEXT, g);
+	/* without the hole it is a depression with its rim at 9 */
+	memcpy(want, h, sizeof h);
+	for (i = 6; i <= 18; i++)
+		if (i % 5 != 0 && i % 5 != 4)
+			want[i] = 9;
+	fill_expect(h, 5, 5, &FLAT, want);
+	for (i = 6; i <= 18; i++)
+		if (i % 5 != 0 && i % 5 != 4)
+			want[i] = i == 12 ? up(9, 2) : up(9, 1);
+	fill_expect(h, 5, 5, &NEXT, want);
+}
+END_TEST
+
+/* Random midpoint displacement on a (2^k + 1)^2 lattice, fixed seed. */
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static float
+urand(uint64_t *s)
+{
+	return (float)((rnd(s) >> 40) / 16777216.0) - 0.5f;
+}
+
+static void
+fractal(float *g, int n, uint64_t *s, float rough)
+{
+	int step, half, x, y;
+	float amp = 1;
+
+	for (y = 0; y < n; y++)
+		for (x = 0; x < n; x++)
+			g[y * n + x] = 0;
+	for (step = n - 1; step > 1; step /= 2, amp *= rough) {
+		half = step / 2;
+		for (y = half; y < n; y += step)
+			for (x = half; x < n; x += step)
+				g[y * n + x] = (g[(y - half) * n + x - half] +
+				    g[(y - half) * n + x + half] +
+				    g[(y + half) * n + x - half] +
+				    g[(y + half) * n + x + half]) / 4 +
+				    amp * urand(s);
+		for (y = 0; y < n; y += half)
+			for (x = (y / half) % 2 ? 0 : half; x < n; x += step) {
+				float sum = 0;
+				int c = 0;
+				if (x >= half) { sum += g[y * n + x - half]; c++; }
+				if (x + half < n) { sum += g[y * n + x + half]; c++; }
+				if (y >= half) { sum += g[(y - half) * n + x]; c++; }
+				if (y + half < n) { sum += g[(y + half) * n + x]; c++; }
+				g[y * n + x] = sum / (float)c + amp * urand(s);
+			}
+	}
+}
+
+/* 100 random grids of random size (1..65 a side), some with NaN holes and
+ * a quantised (terraced, flat-rich) copy: PF and PD agree byte for byte
+ * under all three rules; the next-float fill leaves no sink. */
+START_TEST(test_random_fractals)
+{
+	enum { S = 65 };
+	static float base[S * S], in[S * S], a[S * S], b[S * S];
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	tp_fill_opts rules[3] = { NEXT, FLAT, eps(0.001f) };
+	tp_fill_stats st;
+	tp_err e;
+	int t, r, i, w, h, x, y, raised = 0;
+
+	for (t = 0; t < 100; t++) {
+		fractal(base, S, &seed, 0.55f + 0.1f * (float)(t % 4));
+		w = t < 5 ? 1 + t : 2 + (int)(rnd(&seed) % (S - 1));
+		h = t < 5 ? S - t : 2 + (int)(rnd(&seed) % (S - 1));
+		for (y = 0; y < h; y++)
+			for (x = 0; x < w; x++) {
+				float v = base[y * S + x];
+				if (t % 3 == 1)
+					v = floorf(v * 8) / 8;	/* flats */
+				in[y * w + x] = v;
+			}
+		if (t % 5 == 2)
+			for (i = 0; i < w * h / 20; i++)
+				in[rnd(&seed) % (uint64_t)(w * h)] = NAN;
+		for (r = 0; r < 3; r++) {
+			memcpy(a, in, sizeof(float) * (size_t)(w * h));
+			memcpy(b, in, sizeof(float) * (size_t)(w * h));
+			ck_assert_int_eq(tp_fill_pf(a, w, h, (size_t)w, &rules[r],
+			    &st, &e), 0);
+			raised += (int)st.raised;
+			ck_assert_int_eq(tp_fill_pd(b, w, h, (size_t)w, &rules[r],
+			    NULL, &e), 0);
+			ck_assert_msg(memcmp(a, b, sizeof(float) *
+			    (size_t)(w * h)) == 0, "grid %d rule %d differs", t, r);
+			for (i = 0; i < w * h; i++)
+				ck_assert(isnan(in[i]) ? isnan(a[i]) : a[i] >= in[i]);
+			if (r == 0)
+				ck_assert_int_eq(tp_fill_sinks(a, w, h, (size_t)w), 0);
+		}
+	}
+	ck_assert_int_gt(raised, 1000);	/* the grids do have pits */
+}
+END_TEST
+
+/* A plane inside a 3-band row layout fills like the compact plane and
+ * leaves the other bands alone. */
+START_TEST(test_stride)
+{
+	enum { W = 33, H = 33, B = 3 };
+	static float base[W * H], compact[W * H], multi[W * H * B];
+	uint64_t seed = 42;
+	tp_err e;
+	int x, y;
+
+	fractal(base, W, &seed, 0.6f);
+	memcpy(compact, base, sizeof base);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W * B; x++)
+			multi[y * W * B + x] = x < W ? -1 : base[y * W + x % W];
+	/* band 1 of each row is the height */
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			multi[y * W * B + W + x] = base[y * W + x];
+	ck_assert_int_eq(tp_fill_pf(compact, W, H, W, &NEXT, NULL, &e), 0);
+	ck_assert_int_eq(tp_fill_pf(multi + W, W, H, W * B, &NEXT, NULL, &e), 0);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			ck_assert(multi[y * W * B + W + x] == compact[y * W + x]);
+			ck_assert(multi[y * W * B + x] == -1);
+			ck_assert(multi[y * W * B + 2 * W + x] == base[y * W + x]);
+		}
+}
+END_TEST
+
+START_TEST(test_next_up)
+{
+	float v[] = { 0.0f, -0.0f, 1, -1, 1e-45f, -1e-45f, 3.4e38f, -3.4e38f,
+	    1e-38f, 123.456f, -INFINITY };
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++)
+		ck_assert(tp_fill_next_up(v[i]) == nextafterf(v[i], INFINITY));
+	ck_assert(!signbit(tp_fill_next_up(-1e-45f)));	/* +0, not -0 */
+	ck_assert(tp_fill_next_up(INFINITY) == INFINITY);
+	ck_assert(isnan(tp_fill_next_up(NAN)));
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+	float all_nan[6] = { N, N, N, N, N, N }, one[1] = { 3 };
+	float row[5] = { 5, 1, 5, 0, 5 };
+	float col[5] = { 5, 1, 5, 0, 5 };
+	float row2[5], col2[5];
+	tp_fill_stats st;
+	tp_err e;
+	int i;
+
+	ck_assert_int_eq(tp_fill_pf(all_nan, 3, 2, 3, &NEXT, &st, &e), 0);
+	ck_assert_int_eq(st.valid, 0);
+	for (i = 0; i < 6; i++)
+		ck_assert(isnan(all_nan[i]));
+	ck_assert_int_eq(tp_fill_pd(all_nan, 3, 2, 3, &NEXT, &st, &e), 0);
+	ck_assert_int_eq(tp_fill_pf(one, 1, 1, 1, &NEXT, &st, &e), 0);
+	ck_assert(one[0] == 3);
+	ck_assert_int_eq(st.seeds, 1);
+	/* 1 cell wide: every cell is on the border, nothing is raised */
+	memcpy(row2, row, sizeof row);
+	memcpy(col2, col, sizeof col);
+	ck_assert_int_eq(tp_fill_pf(row2, 5, 1, 5, &NEXT, &st, &e), 0);
+	ck_assert_int_eq(st.raised, 0);
+	ck_assert_mem_eq(row2, row, sizeof row);
+	ck_assert_int_eq(tp_fill_pf(col2, 1, 5, 1, &NEXT, &st, &e), 0);
+	ck_assert_mem_eq(col2, col, sizeof col);
+	ck_assert_int_eq(tp_fill_pd(col2, 1, 5, 1, &NEXT, &st, &e), 0);
+	ck_assert_mem_eq(col2, col, sizeof col);
+	/* a fixed epsilon too small for the height: still a fixed point */
+	{
+		float g[9] = { 1e8f, 1e8f, 1e8f, 1e8f, 0, 1e8f, 1e8f, 1e8f,
+		    1e8f };
+		tp_fill_opts o = eps(1e-3f);
+		float want[9];
+		memcpy(want, g, sizeof g);
+		want[4] = 1e8f;
+		fill_expect(g, 3, 3, &o, want);
+	}
+}
+END_TEST
+
+START_TEST(test_depth_and_sinks)
+{
+	float z[4] = { 2, 3, N, 5 }, d[4] = { 1, 3, N, 4.5f };
+	float pit[9] = { 5, 5, 5, 5, 1, 5, 5, 5, 5 };
+
+	tp_fill_depth(z, d, 2, 2, 2);
+	ck_assert_float_eq(d[0], 1);
+	ck_assert_float_eq(d[1], 0);
+	ck_assert(isnan(d[2]));
+	ck_assert_float_eq(d[3], 0.5f);
+	ck_assert_int_eq(tp_fill_sinks(pit, 3, 3, 3), 1);
+	pit[4] = 6;
+	ck_assert_int_eq(tp_fill_sinks(pit, 3, 3, 3), 0);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	float g[4] = { 1, 2, 3, 4 };
+	tp_fill_opts bad = eps(0), inf = eps(INFINITY);
+	tp_err e;
+
+	ck_assert_int_eq(tp_fill_pf(g, 2, 2, 2, &bad, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "epsilon"));
+	ck_assert_int_eq(tp_fill_pd(g, 2, 2, 2, &inf, NULL, &e), -1);
+	ck_assert_int_eq(tp_fill_pf(g, 2, 2, 1, &NEXT, NULL, &e), -1);
+	ck_assert_int_eq(tp_fill_pf(g, 0, 2, 2, &NEXT, NULL, &e), -1);
+	ck_assert_int_eq(tp_fill_pd(g, 2, 0, 2, &NEXT, NULL, &e), -1);
+	ck_assert_int_eq(tp_fill_pf(g, 2, 2, 2, &NEXT, NULL, NULL), 0);
+}
+END_TEST
+
+static Suite *
+fill_suite(void)
+{
+	Suite *s = suite_create("fill");
+	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
+	    *err = tcase_create("errors");
+
+	tcase_add_test(core, test_single_pit);
+	tcase_add_test(core, test_nested_pits);
+	tcase_add_test(core, test_pit_touching_border);
+	tcase_add_test(core, test_plateau);
+	tcase_add_test(core, test_nan_holes);
+	tcase_add_test(core, test_random_fractals);
+	tcase_add_test(core, test_stride);
+	tcase_add_test(core, test_depth_and_sinks);
+	tcase_set_timeout(core, 60);
+	tcase_add_test(lim, test_next_up);
+	tcase_add_test(lim, test_limits);
+	tcase_add_test(err, test_errors);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, lim);
+	suite_add_tcase(s, err);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(fill_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

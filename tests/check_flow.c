@@ -1,0 +1,339 @@
+/* check_flow.c - unit tests of tp_flow: D8, flats, accumulation, MFD. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_fill.h"
+#include "tp_flow.h"
+
+static const tp_flow_geom UNIT = { 1, 0, 0 };
+
+/* Directions and D8 flow of a compact w x h plane. */
+static void
+flow_of(const float *z, int w, int h, uint8_t *dir, float *acc,
+    tp_flow_stats *st)
+{
+	tp_err e;
+
+	ck_assert_int_eq(tp_flow_d8(z, w, h, (size_t)w, &UNIT, 1, dir, st, &e),
+	    0);
+	ck_assert_int_eq(tp_flow_accumulate(dir, w, h, &UNIT, 0, 1, acc,
+	    (size_t)w, &e), 0);
+}
+
+/* Sum of acc over the cells whose water leaves (outlets and sinks). */
+static double
+outflow(const uint8_t *dir, const float *acc, int n)
+{
+	double s = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (dir[i] != TP_D8_NODATA && !(dir[i] >= 1 && dir[i] <= 8))
+			s += acc[i];
+	return s;
+}
+
+START_TEST(test_plane_east)
+{
+	enum { W = 9, H = 5 };
+	float z[W * H], acc[W * H], mfd[W * H];
+	uint8_t dir[W * H];
+	tp_flow_stats st;
+	tp_err e;
+	int x, y;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			z[y * W + x] = (float)(100 - 3 * x);
+	flow_of(z, W, H, dir, acc, &st);
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++) {
+			ck_assert_float_eq(acc[y * W + x], (float)(x + 1));
+			ck_assert_int_eq(dir[y * W + x],
+			    x < W - 1 ? 1 : (TP_D8_OUT | 1));
+		}
+	ck_assert_int_eq(st.outlets, H);
+	ck_assert_int_eq(st.sinks, 0);
+	ck_assert_double_eq(outflow(dir, acc, W * H), W * H);
+	/* MFD keeps the water too; the first column only gives */
+	ck_assert_int_eq(tp_flow_mfd(z, W, dir, W, H, &UNIT, 1.1, 0, 1, mfd, W,
+	    &e), 0);
+	ck_assert_double_eq_tol(outflow(dir, mfd, W * H), W * H, 1e-4);
+	for (y = 0; y < H; y++)
+		ck_assert_float_eq(mfd[y * W], 1);
+}
+END_TEST
+
+/* A flat of 5 inside a rim of 9, draining through the 1 on the west
+ * border: the flat cells get directions, all water reaches the 1. */
+START_TEST(test_flat)
+{
+	float z[25] = {
+		9, 9, 9, 9, 9,
+		9, 5, 5, 5, 9,
+		1, 5, 5, 5, 9,
+		9, 5, 5, 5, 9,
+		9, 9, 9, 9, 9 };
+	float acc[25];
+	uint8_t dir[25];
+	tp_flow_stats st;
+
+	flow_of(z, 5, 5, dir, acc, &st);
+	ck_assert_int_eq(st.sinks, 0);
+	ck_assert_int_eq(st.flats, 6);	/* columns 2 and 3 of the flat */
+	ck_assert_int_eq(st.outlets, 1);
+	ck_assert_int_eq(dir[10], TP_D8_OUT | 4);	/* SW: first off the grid */
+	ck_assert_float_eq(acc[10], 25);
+	ck_assert_int_eq(dir[11], 5);		/* (1,2) west to the 1 */
+	ck_assert_int_eq(dir[6], 4);		/* (1,1) south-west */
+	/* breadth-first: (2,2) is next to (1,3), which drains; (3,2) is
+	 * two steps out and reached first from (2,1), its north-west */
+	ck_assert_int_eq(dir[12], 4);
+	ck_assert_int_eq(dir[13], 6);
+	ck_assert_int_eq(dir[8], 5);
+}
+END_TEST
+
+START_TEST(test_sink_and_nan)
+{
+	float pit[9] = { 5, 5, 5, 5, 0, 5, 5, 5, 5 };
+	float hole[9] = { 5, 5, 5, 5, NAN, 5, 5, 5, 5 };
+	float acc[9];
+	uint8_t dir[9];
+	tp_flow_stats st;
+
+	flow_of(pit, 3, 3, dir, acc, &st);
+	ck_assert_int_eq(st.sinks, 1);
+	ck_assert_int_eq(dir[4], TP_D8_SINK);
+	ck_assert_float_eq(acc[4], 9);
+	ck_assert_int_eq(dir[0], 2);		/* the corner goes SE */
+	flow_of(hole, 3, 3, dir, acc, &st);
+	ck_assert_int_eq(st.valid, 8);
+	ck_assert_int_eq(st.outlets, 8);
+	ck_assert_int_eq(dir[4], TP_D8_NODATA);
+	ck_assert(isnan(acc[4]));
+	ck_assert_int_eq(dir[0], TP_D8_OUT | 2);	/* SE is the NaN */
+	ck_assert_int_eq(dir[1], TP_D8_OUT | 3);	/* S is the NaN */
+	ck_assert_double_eq(outflow(dir, acc, 9), 8);
+}
+END_TEST
+
+/* Random midpoint-displacement grids, filled: no sinks, and the water
+ * leaving equals the valid cells, D8 and MFD, on 1 and 2 threads. */
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void
+fractal(float *g, int n, uint64_t *s)
+{
+	int step, half, x, y;
+	float amp = 1;
+
+	memset(g, 0, sizeof(float) * (size_t)(n * n));
+	for (step = n - 1; step > 1; step /= 2, amp *= 0.6f) {
+		half = step / 2;
+		for (y = half; y < n; y += step)
+			for (x = half; x < n; x += step)
+				g[y * n + x] = (g[(y - half) * n + x - half] +
+				    g[(y + half) * n + x + half]) / 2 +
+				    amp * ((float)(rnd(s) % 1000) / 1000 - 0.5f);
+		for (y = 0; y < n; y += half)
+			for (x = (y / half) % 2 ? 0 : half; x < n; x += step)
+				g[y * n + x] = g[y * n + (x >= half ? x - half :
+				    x + half)] + amp * ((float)(rnd(s) % 1000) /
+				    1000 - 0.5f);
+	}
+}
+
+START_TEST(test_random_conservation)
+{
+	enum { S = 65 };
+	static float z[S * S], acc[S * S], mfd[S * S];
+	static uint8_t d1[S * S], d2[S * S];
+	tp_fill_opts fo = { TP_FILL_NEXT, 0 };
+	tp_flow_stats st;
+	uint64_t seed = 7;
+	tp_err e;
+	int t, i, valid;
+
+	for (t = 0; t < 20; t++) {
+		fractal(z, S, &seed);
+		if (t % 2)
+			for (i = 0; i < 40; i++)
+				z[rnd(&seed) % (S * S)] = NAN;
+		if (t % 4 == 3) {		/* flat lakes to resolve */
+			fo.rule = TP_FILL_FLAT;
+			ck_assert_int_eq(tp_fill_pf(z, S, S, S, &fo, NULL, &e), 0);
+			fo.rule = TP_FILL_NEXT;
+		} else
+			ck_assert_int_eq(tp_fill_pf(z, S, S, S, &fo, NULL, &e), 0);
+		for (valid = 0, i = 0; i < S * S; i++)
+			valid += !isnan(z[i]);
+		ck_assert_int_eq(tp_flow_d8(z, S, S, S, &UNIT, 1, d1, &st, &e), 0);
+		ck_assert_int_eq(st.sinks, 0);
+		ck_assert_int_eq(st.valid, valid);
+		ck_assert_int_eq(tp_flow_d8(z, S, S, S, &UNIT, 2, d2, NULL, &e), 0);
+		ck_assert_mem_eq(d1, d2, sizeof d1);
+		ck_assert_int_eq(tp_flow_accumulate(d1, S, S, &UNIT, 0, 2, acc, S,
+		    &e), 0);
+		ck_assert_double_eq(outflow(d1, acc, S * S), valid);
+		ck_assert_int_eq(tp_flow_mfd(z, S, d1, S, S, &UNIT, 1.1, 0, 2, mfd,
+		    S, &e), 0);
+		ck_assert_double_eq_tol(outflow(d1, mfd, S * S), valid,
+		    valid * 1e-5);
+		for (i = 0; i < S * S; i++)
+			if (!isnan(z[i]))
+				ck_assert(acc[i] >= 1 && mfd[i] >= 0.999f);
+	}
+}
+END_TEST
+
+START_TEST(test_codes)
+{
+	uint8_t dir[12] = { 1, 2, 3, 4, 5, 6, 7, 8, TP_D8_OUT | 1,
+	    TP_D8_OUT | 8, TP_D8_SINK, TP_D8_NODATA };
+	const float esri[11] = { 1, 2, 4, 8, 16, 32, 64, 128, 1, 128, 0 };
+	const float grass[11] = { 8, 7, 6, 5, 4, 3, 2, 1, -8, -1, 0 };
+	float out[12];
+	int i;
+
+	tp_flow_codes(dir, 12, 1, 0, 1, out, 12);
+	for (i = 0; i < 11; i++)
+		ck_assert_float_eq(out[i], esri[i]);
+	ck_assert(isnan(out[11]));
+	tp_flow_codes(dir, 12, 1, 1, 2, out, 12);
+	for (i = 0; i < 11; i++)
+		ck_assert_float_eq(out[i], grass[i]);
+	ck_assert(isnan(out[11]));
+}
+END_TEST
+
+START_TEST(test_rivers_and_area)
+{
+	float z[4] = { 4, 3, 2, 1 }, acc[4], river[4];
+	uint8_t dir[4];
+	tp_flow_geom g = { 30, 0, 0 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_flow_d8(z, 4, 1, 4, &g, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(tp_flow_accumulate(dir, 4, 1, &g, 1, 1, acc, 4, &e), 0);
+	ck_assert_float_eq(acc[3], 4 * 900);
+	tp_flow_rivers(acc, 4, 1, 4, 2700, river);
+	ck_assert_float_eq(river[1], 0);
+	ck_assert_float_eq(river[2], 1);
+	ck_assert_float_eq(river[3], 1);
+}
+END_TEST
+
+/* WGS84 at 3 arc-seconds: 92.766 m x 92.145 m at the equator, 46.500 m x
+ * 92.844 m at 60 degrees north (a = 6378137, f = 1/298.257223563:
+ * dx = N cos(lat) d, dy = M d with N = a / W, M = a (1 - e2) / W^3,
+ * W = sqrt(1 - e2 sin^2 lat), d = pi / 180 / 1200). */
+START_TEST(test_geographic)
+{
+	tp_flow_geom g = { 1.0 / 1200, 1.0 / 2400, 1 };
+	double dx, dy;
+
+	tp_flow_spacing(&g, 0, &dx, &dy);	/* row 0 centred on 0 deg */
+	ck_assert_double_eq_tol(dx, 92.766, 0.001);
+	ck_assert_double_eq_tol(dy, 92.145, 0.001);
+	g.north = 60 + 1.0 / 2400;
+	tp_flow_spacing(&g, 0, &dx, &dy);
+	ck_assert_double_eq_tol(dx, 46.500, 0.001);
+	ck_assert_double_eq_tol(dy, 92.844, 0.001);
+	ck_assert(tp_flow_epsg_geographic(4326));
+	ck_assert(tp_flow_epsg_geographic(4269));
+	ck_assert(!tp_flow_epsg_geographic(32633));
+	ck_assert(!tp_flow_epsg_geographic(0));
+}
+END_TEST
+
+/* At 60 degrees a step east is half as long as a step north: a drop of 1
+ * east beats a drop of 1.5 north, which would win on a square grid. */
+START_TEST(test_geographic_direction)
+{
+	float z[9] = { 8.5f, 8.5f, 8.5f, 10, 10, 9, 10, 10, 10 };
+	uint8_t dir[9];
+	tp_flow_geom g = { 1.0 / 1200, 60, 1 };
+	tp_err e;
+
+	z[1] = 8.5f;		/* north of the centre: drop 1.5 */
+	ck_assert_int_eq(tp_flow_d8(z, 3, 3, 3, &g, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(dir[4], 1);		/* east: 1 / 46 m */
+	g.geographic = 0;
+	ck_assert_int_eq(tp_flow_d8(z, 3, 3, 3, &g, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(dir[4], 7);		/* north on square cells */
+}
+END_TEST
+
+START_TEST(test_limits)
+{
+	float one[1] = { 3 }, nan4[4] = { NAN, NAN, NAN, NAN }, acc[4];
+	uint8_t dir[4];
+	tp_flow_stats st;
+
+	flow_of(one, 1, 1, dir, acc, &st);
+	ck_assert_int_eq(dir[0], TP_D8_OUT | 1);
+	ck_assert_float_eq(acc[0], 1);
+	flow_of(nan4, 2, 2, dir, acc, &st);
+	ck_assert_int_eq(st.valid, 0);
+	ck_assert(isnan(acc[0]) && isnan(acc[3]));
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+	float z[4] = { 1, 2, 3, 4 };
+	uint8_t dir[4];
+	tp_flow_geom bad = { 0, 0, 0 };
+	tp_err e;
+
+	ck_assert_int_eq(tp_flow_d8(z, 2, 2, 1, &UNIT, 1, dir, NULL, &e), -1);
+	ck_assert_int_eq(tp_flow_d8(z, 2, 2, 2, &bad, 1, dir, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cell size"));
+}
+END_TEST
+
+static Suite *
+flow_suite(void)
+{
+	Suite *s = suite_create("flow");
+	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
+	    *err = tcase_create("errors");
+
+	tcase_add_test(core, test_plane_east);
+	tcase_add_test(core, test_flat);
+	tcase_add_test(core, test_sink_and_nan);
+	tcase_add_test(core, test_random_conservation);
+	tcase_add_test(core, test_codes);
+	tcase_add_test(core, test_rivers_and_area);
+	tcase_add_test(core, test_geographic);
+	tcase_add_test(core, test_geographic_direction);
+	tcase_set_timeout(core, 60);
+	tcase_add_test(lim, test_limits);
+	tcase_add_test(err, test_errors);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, lim);
+	suite_add_tcase(s, err);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(flow_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,673 @@
+/* check_geotiff.c - unit tests of the GeoTIFF reader and writer and of the
+ * raw/PGM importers. Files go to a scratch directory per test. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <geotiff.h>
+#include <geovalues.h>
+#include <xtiffio.h>
+
+#include "tp_geotiff.h"
+#include "tp_import.h"
+#include "tp_tifftags.h"
+
+static char dir[64];
+static char path[128];
+
+static void
+setup(void)
+{
+	setenv("PROJ_DEBUG", "0", 1);
+	snprintf(dir, sizeof(dir), "/tmp/check_geotiff.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.tif", dir);
+}
+
+static int
+count_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while ((de = readdir(d)) != NULL)
+		n += de->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void
+teardown(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char p[512];
+
+	while (d != NULL && (de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.') {
+			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+			unlink(p);
+		}
+	if (d != NULL)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* A w x h grid with one band (name), georeferenced, values f(x, y). */
+static void
+make_grid(tp_grid *g, int64_t w, int64_t h, const char *name, const char *crs)
+{
+	tp_header hd;
+	tp_err e;
+	int64_t x, y;
+
+	ck_assert_int_eq(tp_header_init(&hd, w, h, &e), 0);
+	strcpy(hd.band[0], name);
+	hd.cellsize = 30;
+	hd.origin_x = 500000;
+	hd.origin_y = 4649776;
+	snprintf(hd.crs, sizeof(hd.crs), "%s", crs);
+	char *av[] = { "tnoise", "--size", "a & <b> \"c\"" };
+	ck_assert_int_eq(tp_header_add_history(&hd, 3, av, &e), 0);
+	ck_assert_int_eq(tp_grid_alloc(g, &hd, &e), 0);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			g->data[y * w + x] = (x + y) % 17 == 3 ? NAN :
+			    (float)(sin(x * 0.1) * cos(y * 0.07) + y * 1e-3);
+	tp_header_free(&hd);
+}
+
+static void
+assert_same_grid(const tp_grid *a, const tp_grid *b)
+{
+	size_t i, n = (size_t)a->h.width * (size_t)a->h.height;
+
+	ck_assert_int_eq(a->h.width, b->h.width);
+	ck_assert_int_eq(a->h.height, b->h.height);
+	ck_assert_double_eq(a->h.cellsize, b->h.cellsize);
+	ck_assert_double_eq(a->h.origin_x, b->h.origin_x);
+	ck_assert_double_eq(a->h.origin_y, b->h.origin_y);
+	ck_assert_str_eq(a->h.crs, b->h.crs);
+	for (i = 0; i < n; i++) {
+		if (isnan(a->data[i]))
+			ck_assert_msg(isnan(b->data[i]), "cell %zu not NaN", i);
+		else
+			ck_assert_msg(a->data[i] == b->data[i],
+			    "cell %zu: %g != %g", i, a->data[i], b->data[i]);
+	}
+}
+
+/* Codec (loop index / 2) with and without --cog (index % 2). */
+START_TEST(test_round_trip)
+{
+	tp_geotiff_wopts o = { .compress = _i / 2, .cog = _i % 2 };
+	tp_grid g, r;
+	tp_err e;
+
+	make_grid(&g, 300, 270, "height", "EPSG:32633");
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(count_files(), 1);
+	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
+	assert_same_grid(&g, &r);
+	ck_assert_str_eq(r.h.band[0], "height");
+	ck_assert_uint_eq(r.h.nhistory, 1);
+	ck_assert_str_eq(r.h.history[0], g.h.history[0]);
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* Tiles compressed on 1 or 3 threads: the same file, byte for byte. */
+START_TEST(test_threads_same_bytes)
+{
+	tp_geotiff_wopts o = { .compress = _i % 4, .cog = _i / 4, .threads = 1 };
+	char other[160], *a, *b;
+	size_t na, nb;
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+
+	make_grid(&g, 520, 260, "height", "EPSG:32633");
+	snprintf(other, sizeof(other), "%s/b.tif", dir);
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	o.threads = 3;
+	ck_assert_int_eq(tp_geotiff_write_grid(other, &g, 0, &o, &e), 0);
+	tp_grid_free(&g);
+	a = malloc(1 << 22), b = malloc(1 << 22);
+	f = fopen(path, "rb");
+	na = fread(a, 1, 1 << 22, f);
+	fclose(f);
+	f = fopen(other, "rb");
+	nb = fread(b, 1, 1 << 22, f);
+	fclose(f);
+	ck_assert_uint_eq(na, nb);
+	ck_assert(memcmp(a, b, na) == 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_read_mem)
+{
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_grid g, r;
+	tp_err e;
+	char buf[1 << 16];
+	size_t n;
+	FILE *f;
+
+	make_grid(&g, 40, 30, "height", "EPSG:4326");
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	f = fopen(path, "rb");
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	ck_assert_msg(tp_geotiff_read_mem(&r, buf, n, NULL, &e) == 0, "%s", e.msg);
+	assert_same_grid(&g, &r);
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_zrange)
+{
+	tp_geotiff_wopts o = { .compress = TP_GT_NONE, .zrange = 1, .zlo = 100,
+	    .zhi = 1900 };
+	tp_grid g, r;
+	tp_err e;
+
+	make_grid(&g, 3, 2, "height", "");
+	g.data[0] = 0, g.data[1] = 1, g.data[2] = 0.5f;
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
+	ck_assert_float_eq(r.data[0], 100);
+	ck_assert_float_eq(r.data[1], 1900);
+	ck_assert_float_eq(r.data[2], 1000);
+	ck_assert_str_eq(r.h.crs, "");
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_biome)
+{
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	uint16_t *rgb[3], bps = 0, photo = 0;
+	tp_grid g, r;
+	tp_err e;
+	TIFF *t;
+
+	make_grid(&g, 5, 1, "biome", "EPSG:32633");
+	g.data[0] = 2, g.data[1] = 11.4f, g.data[2] = NAN, g.data[3] = -3;
+	g.data[4] = 900;
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
+	ck_assert_float_eq(r.data[0], 2);
+	ck_assert_float_eq(r.data[1], 11);
+	ck_assert(isnan(r.data[2]));
+	ck_assert_float_eq(r.data[3], 0);
+	ck_assert_float_eq(r.data[4], 254);
+	tp_tiff_init();
+	t = TIFFOpen(path, "r");
+	ck_assert(TIFFGetField(t, TIFFTAG_BITSPERSAMPLE, &bps));
+	ck_assert(TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &photo));
+	ck_assert(TIFFGetField(t, TIFFTAG_COLORMAP, &rgb[0], &rgb[1], &rgb[2]));
+	ck_assert_uint_eq(bps, 8);
+	ck_assert_uint_eq(photo, PHOTOMETRIC_PALETTE);
+	ck_assert_uint_eq(rgb[2][1], tp_biome_rgb[1][2] * 257);
+	TIFFClose(t);
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* A hand-made TIFF: samples val(x, y, s) of one type, georeferenced. */
+struct spec {
+	uint16_t bps, fmt, spp, planar;
+	int	tiled;			/* 16 x 16 tiles, else 3-row strips */
+	int	geo;			/* 0 none, 1 scale + tiepoint, 2 matrix */
+	double	sx, sy, rot;		/* pixel sides; matrix rotation term */
+	int	point;			/* RasterPixelIsPoint */
+	int	proj, geog;		/* EPSG codes of the keys, 0: none */
+	const char *nodata;
+};
+
+#define W 20
+#define H 11
+
+static double
+val(int x, int y, int s)
+{
+	return (x + 7 * y + 31 * s) % 97 - 40;
+}
+
+static void
+put(unsigned char *p, const struct spec *s, double v)
+{
+	if (s->fmt == SAMPLEFORMAT_IEEEFP && s->bps == 32)
+		*(float *)p = (float)v;
+	else if (s->fmt == SAMPLEFORMAT_IEEEFP)
+		*(double *)p = v;
+	else if (s->fmt == SAMPLEFORMAT_UINT)
+		v += 40;
+	switch (s->fmt == SAMPLEFORMAT_IEEEFP ? 0 : s->bps) {
+	case 8: *(int8_t *)p = (int8_t)v; break;	/* same bits for uint */
+	case 16: *(int16_t *)p = (int16_t)v; break;
+	case 32: *(int32_t *)p = (int32_t)v; break;
+	case 64: *(int64_t *)p = (int64_t)v; break;
+	}
+}
+
+/* Block (bx, by) of bw x bh pixels for plane `plane` (-1: all samples). */
+static void
+fill(unsigned char *b, const struct spec *s, int bx, int by, int bw, int bh,
+    int plane)
+{
+	int x, y, k, n = plane < 0 ? s->spp : 1;
+	size_t sz = s->bps / 8;
+
+	for (y = 0; y < bh; y++)
+		for (x = 0; x < bw; x++)
+			for (k = 0; k < n; k++)
+				put(b + (((size_t)y * bw + x) * n + k) * sz, s,
+				    val(bx + x, by + y, plane < 0 ? k : plane));
+}
+
+static void
+geokeys(TIFF *t, const struct spec *s)
+{
+	double scale[3] = { s->sx, s->sy, 0 }, tie[6] = { 0, 0, 0, 100, 200, 0 };
+	double m[16] = { s->sx, s->rot, 0, 100, s->rot, -s->sy, 0, 200,
+	    0, 0, 0, 0, 0, 0, 0, 1 };
+	GTIF *gt;
+
+	if (s->geo == 1) {
+		TIFFSetField(t, TIFFTAG_GEOPIXELSCALE, 3, scale);
+		TIFFSetField(t, TIFFTAG_GEOTIEPOINTS, 6, tie);
+	} else if (s->geo == 2)
+		TIFFSetField(t, TIFFTAG_GEOTRANSMATRIX, 16, m);
+	gt = GTIFNew(t);
+	GTIFKeySet(gt, GTRasterTypeGeoKey, TYPE_SHORT, 1,
+	    s->point ? RasterPixelIsPoint : RasterPixelIsArea);
+	if (s->proj)
+		GTIFKeySet(gt, ProjectedCSTypeGeoKey, TYPE_SHORT, 1, s->proj);
+	if (s->geog)
+		GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, s->geog);
+	GTIFWriteKeys(gt);
+	GTIFFree(gt);
+}
+
+static void
+write_tiff(const char *p, const struct spec *s)
+{
+	unsigned char buf[16 * 16 * 8 * 4];
+	int x, y, k, planes = s->planar == PLANARCONFIG_SEPARATE ? s->spp : 1;
+	TIFF *t;
+
+	tp_tiff_init();
+	ck_assert_ptr_nonnull(t = TIFFOpen(p, "w"));
+	TIFFSetField(t, TIFFTAG_IMAGEWIDTH, W);
+	TIFFSetField(t, TIFFTAG_IMAGELENGTH, H);
+	TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, s->bps);
+	TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, s->fmt);
+	TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, s->spp);
+	TIFFSetField(t, TIFFTAG_PLANARCONFIG, s->planar);
+	TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+	TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+	if (s->tiled) {
+		TIFFSetField(t, TIFFTAG_TILEWIDTH, 16);
+		TIFFSetField(t, TIFFTAG_TILELENGTH, 16);
+	} else
+		TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, 3);
+	if (s->nodata)
+		TIFFSetField(t, TIFFTAG_GDAL_NODATA, s->nodata);
+	geokeys(t, s);
+	for (k = 0; k < planes; k++) {
+		int pl = planes > 1 ? k : -1;
+		if (s->tiled)
+			for (y = 0; y < H; y += 16)
+				for (x = 0; x < W; x += 16) {
+					fill(buf, s, x, y, 16, 16, pl);
+					TIFFWriteTile(t, buf, x, y, 0, k);
+				}
+		else
+			for (y = 0; y < H; y++) {
+				fill(buf, s, 0, y, W, 1, pl);
+				TIFFWriteScanline(t, buf, y, k);
+			}
+	}
+	TIFFClose(t);
+}
+
+static const struct spec types[] = {
+	{ 8, SAMPLEFORMAT_UINT, 1, 1, 0, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 8, SAMPLEFORMAT_INT, 1, 1, 1, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 16, SAMPLEFORMAT_UINT, 1, 1, 0, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 16, SAMPLEFORMAT_INT, 1, 1, 1, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 32, SAMPLEFORMAT_UINT, 1, 1, 0, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 32, SAMPLEFORMAT_INT, 1, 1, 1, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 64, SAMPLEFORMAT_INT, 1, 1, 0, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 32, SAMPLEFORMAT_IEEEFP, 1, 1, 0, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 64, SAMPLEFORMAT_IEEEFP, 1, 1, 1, 1, 2, 2, 0, 0, 32633, 0, NULL },
+	{ 16, SAMPLEFORMAT_INT, 3, 1, 0, 1, 2, 2, 0, 0, 0, 4326, NULL },
+	{ 16, SAMPLEFORMAT_INT, 3, 2, 1, 1, 2, 2, 0, 0, 0, 4326, NULL },
+	{ 32, SAMPLEFORMAT_IEEEFP, 3, 2, 0, 1, 2, 2, 0, 0, 0, 4326, NULL },
+};
+
+/* Every type and layout; multi-sample files read their last band. */
+START_TEST(test_types)
+{
+	const struct spec *s = &types[_i];
+	tp_geotiff_ropts o = { s->spp, 0 };
+	tp_grid g;
+	tp_err e;
+	int x, y;
+
+	write_tiff(path, s);
+	ck_assert_msg(tp_geotiff_read(&g, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(g.h.width, W);
+	ck_assert_int_eq(g.h.height, H);
+	ck_assert_double_eq(g.h.cellsize, 2);
+	ck_assert_double_eq(g.h.origin_x, 100);
+	ck_assert_double_eq(g.h.origin_y, 200);
+	ck_assert_str_eq(g.h.crs, s->proj ? "EPSG:32633" : "EPSG:4326");
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			ck_assert_float_eq(g.data[y * W + x],
+			    val(x, y, s->spp - 1) +
+			    (s->fmt == SAMPLEFORMAT_UINT ? 40 : 0));
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_nodata)
+{
+	struct spec s = types[3];
+	tp_grid g;
+	tp_err e;
+
+	s.nodata = "-40";		/* val(0, 0, 0) */
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert(isnan(g.data[0]));
+	ck_assert_float_eq(g.data[1], -39);
+	tp_grid_free(&g);
+	s = types[7];
+	s.nodata = "-3.4028234663852886e+38";	/* GDAL's float32 nodata */
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert_float_eq(g.data[0], -40);
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_pixel_is_point)
+{
+	struct spec s = types[3];
+	tp_grid g;
+	tp_err e;
+
+	s.point = 1;
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert_double_eq(g.h.origin_x, 99);	/* 100 - 2/2 */
+	ck_assert_double_eq(g.h.origin_y, 201);	/* 200 + 2/2 */
+	tp_grid_free(&g);
+	s.geo = 2;			/* the same through a matrix */
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert_double_eq(g.h.origin_x, 99);
+	ck_assert_double_eq(g.h.origin_y, 201);
+	ck_assert_double_eq(g.h.cellsize, 2);
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_square_tolerance)
+{
+	struct spec s = types[3];
+	tp_grid g;
+	tp_err e;
+
+	s.sy = 2 * (1 + 1e-12);
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert_double_eq(g.h.cellsize, 2);
+	tp_grid_free(&g);
+	s.geo = 0;			/* no georeferencing: the defaults */
+	write_tiff(path, &s);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, NULL, &e), 0);
+	ck_assert_double_eq(g.h.cellsize, 1);
+	ck_assert_double_eq(g.h.origin_x, 0);
+	ck_assert_double_eq(g.h.origin_y, H);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* Files the reader must refuse, and the words the message must hold. */
+static const struct {
+	double	sy, rot;
+	int	geo, band;
+	const char *nodata, *why;
+} refused[] = {
+	{ 2, 0.5, 2, 1, NULL, "rotated" },
+	{ 3, 0, 1, 1, NULL, "not square" },
+	{ 2 * (1 + 1e-8), 0, 1, 1, NULL, "not square" },
+	{ -2, 0, 1, 1, NULL, "south-up" },
+	{ 2, 0, 1, 2, NULL, "band 2" },
+	{ 2, 0, 1, 1, "abc", "GDAL_NODATA" },
+};
+
+START_TEST(test_refused)
+{
+	struct spec s = types[3];
+	tp_geotiff_ropts o = { refused[_i].band, 0 };
+	tp_grid g;
+	tp_err e;
+
+	s.sy = refused[_i].sy;
+	s.rot = refused[_i].rot;
+	s.geo = refused[_i].geo;
+	s.nodata = refused[_i].nodata;
+	write_tiff(path, &s);
+	e.msg[0] = '\0';
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), -1);
+	ck_assert_msg(strstr(e.msg, refused[_i].why) != NULL, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, path) != NULL, "%s", e.msg);
+}
+END_TEST
+
+/* A good file cut short, and bytes that are not a TIFF at all. */
+START_TEST(test_truncated_and_garbage)
+{
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_ropts ro = { 1, 1 << 20 };
+	static char buf[1 << 20];
+	size_t n, cut;
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+
+	make_grid(&g, 300, 300, "height", "EPSG:32633");
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	tp_grid_free(&g);
+	f = fopen(path, "rb");
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	for (cut = 0; cut < n; cut += n / 7 + 1) {
+		e.msg[0] = '\0';
+		ck_assert_int_eq(tp_geotiff_read_mem(&g, buf, cut, &ro, &e), -1);
+		ck_assert_msg(e.msg[0] != '\0', "no message at %zu", cut);
+	}
+	memset(buf, 'x', 256);
+	ck_assert_int_eq(tp_geotiff_read_mem(&g, buf, 256, &ro, &e), -1);
+	ck_assert_msg(strstr(e.msg, "TIFF") != NULL, "%s", e.msg);
+	memcpy(buf, "II*\0\xff\xff\xff\x7f", 8);	/* IFD far past the end */
+	ck_assert_int_eq(tp_geotiff_read_mem(&g, buf, 256, &ro, &e), -1);
+}
+END_TEST
+
+START_TEST(test_write_errors)
+{
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	char bad[200];
+	tp_grid g;
+	tp_gtw *w;
+	tp_err e;
+
+	make_grid(&g, 10, 10, "height", "ESRI:102003");
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+	ck_assert_msg(strstr(e.msg, "ESRI:102003") != NULL, "%s", e.msg);
+	strcpy(g.h.crs, "EPSG:99999");
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+	ck_assert_msg(strstr(e.msg, "EPSG:99999") != NULL, "%s", e.msg);
+	strcpy(g.h.crs, "EPSG:32633");
+	ck_assert_int_eq(tp_gtw_open(&w, path, &g.h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_gtw_rows(w, g.data, 4, &e), 0);
+	ck_assert_int_eq(tp_gtw_close(w, &e), -1);	/* 6 rows missing */
+	ck_assert_msg(strstr(e.msg, "4 of 10 rows") != NULL, "%s", e.msg);
+	ck_assert_int_eq(count_files(), 0);
+	snprintf(bad, sizeof(bad), "%s/no/such/dir.tif", dir);
+	ck_assert_int_eq(tp_geotiff_write_grid(bad, &g, 0, &o, &e), -1);
+	ck_assert_int_eq(count_files(), 0);
+	o.compress = 9;
+	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* --- the importers --- */
+
+static FILE *
+bytes_file(const void *b, size_t n)
+{
+	FILE *f = fopen(path, "w+b");
+
+	fwrite(b, 1, n, f);
+	rewind(f);
+	return f;
+}
+
+START_TEST(test_raw)
+{
+	float v[6] = { 1, 2, 3, 4, 5, NAN };
+	tp_grid g;
+	tp_err e;
+	FILE *f = bytes_file(v, sizeof(v));
+
+	ck_assert_int_eq(tp_import_raw(&g, f, 3, 2, &e), 0);
+	ck_assert_float_eq(g.data[4], 5);
+	ck_assert(isnan(g.data[5]));
+	ck_assert_double_eq(g.h.origin_y, 2);
+	tp_grid_free(&g);
+	rewind(f);
+	ck_assert_int_eq(tp_import_raw(&g, f, 2, 2, &e), -1);
+	ck_assert_msg(strstr(e.msg, "needs 16 bytes, the input has 24") != NULL,
+	    "%s", e.msg);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_pgm)
+{
+	static const unsigned char p16[] = "P5\n# made by hand\n3 1\n65535\n"
+	    "\x00\x00\x80\x00\xff\xff";
+	static const unsigned char p8[] = "P5 2 1 200 \x00\xc8";
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+
+	ck_assert_int_eq(tp_import_sniff(p16, 8), TP_FMT_PGM);
+	f = bytes_file(p16, sizeof(p16) - 1);
+	ck_assert_msg(tp_import_pgm(&g, f, &e) == 0, "%s", e.msg);
+	fclose(f);
+	ck_assert_float_eq(g.data[0], 0);
+	ck_assert_float_eq_tol(g.data[1], 32768.0 / 65535, 1e-7);
+	ck_assert_float_eq(g.data[2], 1);
+	tp_import_zrange(&g, -10, 90);
+	ck_assert_float_eq(g.data[2], 90);
+	tp_grid_free(&g);
+	f = bytes_file(p8, sizeof(p8) - 1);
+	ck_assert_int_eq(tp_import_pgm(&g, f, &e), 0);
+	fclose(f);
+	ck_assert_float_eq(g.data[1], 1);
+	tp_grid_free(&g);
+	f = bytes_file(p16, sizeof(p16) - 2);	/* one byte short */
+	ck_assert_int_eq(tp_import_pgm(&g, f, &e), -1);
+	ck_assert_msg(strstr(e.msg, "truncated") != NULL, "%s", e.msg);
+	fclose(f);
+	f = bytes_file("P5 3 0 255\n", 11);
+	ck_assert_int_eq(tp_import_pgm(&g, f, &e), -1);
+	fclose(f);
+	f = bytes_file("P5 44 62557535 65535\n\xff\xff", 23);	/* 5.5 GB */
+	ck_assert_int_eq(tp_import_pgm(&g, f, &e), -1);
+	ck_assert_msg(strstr(e.msg, "needs 5505063080 bytes") != NULL, "%s",
+	    e.msg);
+	fclose(f);
+}
+END_TEST
+
+START_TEST(test_sniff)
+{
+	ck_assert_int_eq(tp_import_sniff((const unsigned char *)"II*\0", 4),
+	    TP_FMT_TIFF);
+	ck_assert_int_eq(tp_import_sniff((const unsigned char *)"MM\0+", 4),
+	    TP_FMT_TIFF);
+	ck_assert_int_eq(tp_import_sniff((const unsigned char *)
+	    "\x89PNG\r\n\x1a\n", 8), TP_FMT_PNG);
+	ck_assert_int_eq(tp_import_sniff((const unsigned char *)"P6 ", 3),
+	    TP_FMT_UNKNOWN);
+	ck_assert_int_eq(tp_import_sniff((const unsigned char *)"II", 2),
+	    TP_FMT_UNKNOWN);
+}
+END_TEST
+
+static Suite *
+geotiff_suite(void)
+{
+	Suite *s = suite_create("geotiff");
+	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
+	    *err = tcase_create("errors");
+
+	tcase_add_checked_fixture(core, setup, teardown);
+	tcase_set_timeout(core, 60);	/* whole files, under sanitizers too */
+	tcase_add_checked_fixture(lim, setup, teardown);
+	tcase_add_checked_fixture(err, setup, teardown);
+	tcase_add_loop_test(core, test_round_trip, 0, 8);
+	tcase_add_loop_test(core, test_threads_same_bytes, 0, 8);
+	tcase_add_test(core, test_read_mem);
+	tcase_add_test(core, test_zrange);
+	tcase_add_test(core, test_biome);
+	tcase_add_loop_test(core, test_types, 0,
+	    sizeof(types) / sizeof(types[0]));
+	tcase_add_test(core, test_raw);
+	tcase_add_test(core, test_pgm);
+	tcase_add_test(core, test_sniff);
+	tcase_add_test(lim, test_nodata);
+	tcase_add_test(lim, test_pixel_is_point);
+	tcase_add_test(lim, test_square_tolerance);
+	tcase_add_loop_test(err, test_refused, 0,
+	    sizeof(refused) / sizeof(refused[0]));
+	tcase_add_test(err, test_truncated_and_garbage);
+	tcase_add_test(err, test_write_errors);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, lim);
+	suite_add_tcase(s, err);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(geotiff_suite());
+	int nf;
+
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}

@@ -1,0 +1,99 @@
+#!/bin/bash
+# tflow: D8 directions in ESRI and GRASS codes, accumulation on hand-built
+# grids, conservation of water on the real DEM, rivers, MFD, geographic
+# cells, thread independence.
+. "$(dirname "$0")/common.sh"
+
+# stat FILE EXPR: a numpy expression over the bands of a stream, each a
+# 2-D array named after its band (height, flow, dir, river, mfd, ...).
+stat() {
+	"$PY" - "$@" <<'PYEOF'
+import sys, numpy as np
+d = open(sys.argv[1], "rb").read(); i = d.index(b"\nENDHDR\n") + 8
+h = {}
+for l in d[:i].decode().splitlines()[1:-1]:
+    k, _, v = l.partition(" "); h.setdefault(k, v)
+w, hh, bands = int(h["WIDTH"]), int(h["HEIGHT"]), h["BANDS"].split()
+a = np.frombuffer(d[i:], "<f4").reshape(hh, len(bands), w)
+env = {"np": np}
+for j, b in enumerate(bands): env[b] = a[:, j, :]
+print(eval(sys.argv[2], env))
+PYEOF
+}
+# body FILE: the sample bytes of a stream.
+body() { tail -c +$(( $(body_offset "$1") + 1 )) "$1"; }
+
+# A plane falling 3 per cell to the east, 5x3: the flow of the cell in
+# column c is c + 1; every direction is east (ESRI 1, GRASS 8), the last
+# column drains off the grid (GRASS -8).
+for r in 1 2 3; do echo "12 9 6 3 0"; done | mkstream 5 3 height > "$T/east"
+run_prog tflow < "$T/east" > "$T/o"
+assert_eq "bands" "$(header "$T/o" BANDS)" "height flow dir"
+assert_eq "flow = column + 1" "$(stat "$T/o" 'flow[1].tolist()')" \
+    "[1.0, 2.0, 3.0, 4.0, 5.0]"
+assert_eq "flow on every row" "$(stat "$T/o" 'bool((flow == flow[0]).all())')" True
+assert_eq "ESRI codes" "$(stat "$T/o" 'sorted(set(dir.ravel().tolist()))')" "[1.0]"
+run_prog tflow --dir-codes grass < "$T/east" > "$T/o"
+assert_eq "GRASS codes" "$(stat "$T/o" 'dir[0].tolist()')" \
+    "[8.0, 8.0, 8.0, 8.0, -8.0]"
+
+# Run again on its own output: the bands are reused, not added twice.
+run_prog tflow -c grass < "$T/o" | run_prog tflow -c grass > "$T/o2"
+assert_eq "rerun keeps bands" "$(header "$T/o2" BANDS)" "height flow dir"
+cmp -s <(body "$T/o") <(body "$T/o2") && pass || fail "rerun changes the samples"
+
+# A pit left unfilled is a sink (code 0) and tflow says so; the 8 cells
+# around it drain into it (corners SE = ESRI 2, GRASS 7).
+echo "5 5 5  5 0 5  5 5 5" | mkstream 3 3 height > "$T/pit"
+run_prog tflow < "$T/pit" > "$T/o" 2> "$T/err"
+assert_eq "sink" "$(stat "$T/o" '(dir[1, 1], flow[1, 1], dir[0, 0])')" \
+    "(0.0, 9.0, 2.0)"
+grep -q "1 cells have no outflow" "$T/err" && pass || fail "sink warning"
+run_prog tflow -q < "$T/pit" > "$T/o" 2> "$T/err"
+assert_eq "--quiet" "$(cat "$T/err")" ""
+
+# Flats drain to their lower edge: a flat of 5 in a rim of 9, outlet the 1.
+echo "9 9 9 9 9  9 5 5 5 9  1 5 5 5 9  9 5 5 5 9  9 9 9 9 9" |
+    mkstream 5 5 height > "$T/flat"
+run_prog tflow -v < "$T/flat" > "$T/o" 2> "$T/err"
+assert_eq "flat: all water reaches the outlet" "$(stat "$T/o" 'flow[2, 0]')" 25.0
+grep -q "6 on flats, 0 sinks" "$T/err" && pass || fail "flat counts: $(cat "$T/err")"
+
+# Rivers and area: a 4-cell ramp, 30 m cells: 900, 1800, 2700, 3600 m^2.
+echo "4 3 2 1" | mkstream 4 1 height "CELLSIZE 30" > "$T/ramp"
+run_prog tflow --area --rivers 2700 < "$T/ramp" > "$T/o"
+assert_eq "area" "$(stat "$T/o" 'flow[0].tolist()')" "[900.0, 1800.0, 2700.0, 3600.0]"
+assert_eq "river" "$(stat "$T/o" 'river[0].tolist()')" "[0.0, 0.0, 1.0, 1.0]"
+
+# The real DEM through timport | tfill | tflow: no sinks, the water leaving
+# (flow on outlets, negative GRASS codes) is every cell; geographic cells:
+# a source cell's area in row 0 (36.7325 N) is 74.435 m x 92.477 m
+# (WGS84 radii of curvature, as in check_flow).
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill > "$T/dem"
+run_prog tflow -c grass -r 500 -m -j 1 < "$T/dem" > "$T/j1"
+run_prog tflow -c grass -r 500 -m -j 2 < "$T/dem" > "$T/j2"
+cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "-j 1 and -j 2 differ"
+assert_eq "DEM: water leaving = cells" \
+    "$(stat "$T/j1" '(int(flow[dir < 0].sum()), flow.size, int((dir == 0).sum()))')" \
+    "(138632, 138632, 0)"
+assert_eq "DEM: MFD keeps the water" \
+    "$(stat "$T/j1" 'abs(float(mfd[dir < 0].astype(float).sum()) / flow.size - 1) < 1e-5')" True
+assert_eq "DEM: rivers" "$(stat "$T/j1" 'int(river.sum()) == int((flow >= 500).sum()) > 0')" True
+run_prog tflow --area < "$T/dem" > "$T/o"
+assert_near "DEM: area of the first row's cells" \
+    "$(stat "$T/o" 'float(flow[0][flow[0] == flow[0].min()][0])')" 6883.58 0.01
+run_prog tflow --area --geographic no < "$T/dem" > "$T/o"
+assert_eq "--geographic no: square degrees" \
+    "$(stat "$T/o" 'float(flow.min()) == float(np.float32((1 / 1200.0) ** 2))')" True
+
+# A pipeline into tbiome's kind of consumer: rivers exist and are 0/1.
+run_prog tnoise -q -s 128x96 -S 11 | run_prog tfill | run_prog tflow -r 50 > "$T/o"
+assert_eq "pipeline rivers 0/1" "$(stat "$T/o" 'sorted(set(river.ravel().tolist()))')" "[0.0, 1.0]"
+
+expect_exit 2 "bad codes" run_prog tflow --dir-codes arcgis
+expect_exit 2 "negative threshold" run_prog tflow --rivers -1
+expect_exit 2 "bad geographic" run_prog tflow -g maybe
+expect_exit 2 "band is an output" run_prog tflow -b flow
+head -c $(( $(body_offset "$T/east") + 10 )) "$T/east" > "$T/trunc"
+expect_err 1 "tflow: .*row" "truncated input" run_prog tflow < "$T/trunc"
+finish

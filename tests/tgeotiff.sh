@@ -1,0 +1,187 @@
+#!/bin/bash
+# tgeotiff: GeoTIFF output checked by GDAL itself (gdalinfo -json,
+# gdallocationinfo, the COG validator) and read back through timport.
+. "$(dirname "$0")/common.sh"
+
+# grid W H [BANDS] [KEY VALUE lines]: a stream whose band b sample at (x, y)
+# is (x + y*W)/1024 + b (exact in float32), NaN where x = y = 3.
+grid() {
+	"$PY" - "$@" <<'PYEOF'
+import sys, numpy as np
+w, h = int(sys.argv[1]), int(sys.argv[2])
+bands = sys.argv[3] if len(sys.argv) > 3 else "height"
+nb = len(bands.split())
+a = np.zeros((h, nb, w), "<f4")
+base = (np.arange(w)[None, :] + np.arange(h)[:, None] * w) / 1024.0
+for b in range(nb):
+    a[:, b, :] = base + b
+if w > 3 and h > 3:
+    a[3, :, 3] = np.nan
+hdr = "TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS %s\n" % (w, h, bands)
+for x in sys.argv[4:]:
+    hdr += x + "\n"
+sys.stdout.buffer.write((hdr + "ENDHDR\n").encode() + a.tobytes())
+PYEOF
+}
+
+# json FILE EXPR...: Python expressions on gdalinfo -json FILE (as d; b is
+# band 1), one result a line.
+json() {
+	f=$1; shift
+	gdalinfo -json "$f" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+b = d["bands"][0]
+for x in sys.argv[1:]:
+    print(eval(x))' "$@"
+}
+# at FILE [OPTIONS] < "X Y" lines: the values gdallocationinfo reads there.
+at() { gdallocationinfo -valonly "$@" | tr '\n' ' '; }
+ims='d["metadata"]["IMAGE_STRUCTURE"]'
+
+geo="CELLSIZE 30|ORIGIN 500000 4649776|CRS EPSG:32633"
+IFS='|' read -r -a georef <<<"$geo"
+grid 600 520 height "${georef[@]}" 'HISTORY tnoise --seed "7" & <more>' >"$T/s.tp"
+
+# --- golden: what GDAL sees ---
+ok "writes a GeoTIFF" run_prog tgeotiff "$T/a.tif" <"$T/s.tp"
+mapfile -t got < <(json "$T/a.tif" 'd["geoTransform"]' 'd["size"]' \
+    'd["coordinateSystem"]["wkt"].rstrip().endswith("ID[\"EPSG\",32633]]")' \
+    'b["noDataValue"]' 'b["type"]' "$ims[\"COMPRESSION\"], $ims[\"PREDICTOR\"]" \
+    'b["block"]' 'b["description"]' 'd["metadata"][""]["AREA_OR_POINT"]' \
+    'd["metadata"][""]["HISTORY_1"]' 'd["metadata"][""]["HISTORY_2"]')
+assert_eq "geotransform" "${got[0]}" "[500000.0, 30.0, 0.0, 4649776.0, 0.0, -30.0]"
+assert_eq "size" "${got[1]}" "[600, 520]"
+assert_eq "EPSG code" "${got[2]}" True
+assert_eq "nodata" "${got[3]}" NaN
+assert_eq "type" "${got[4]}" Float32
+assert_eq "DEFLATE, predictor 3" "${got[5]}" "('DEFLATE', '3')"
+assert_eq "256x256 blocks" "${got[6]}" "[256, 256]"
+assert_eq "band description" "${got[7]}" height
+assert_eq "pixel is area" "${got[8]}" Area
+assert_eq "history, escaped and back" "${got[9]}" 'tnoise --seed "7" & <more>'
+assert_eq "own history line" "${got[10]}" "tgeotiff $T/a.tif"
+# Cell (col 5, row 7) has its centre at x = 500000 + 5.5*30 = 500165,
+# y = 4649776 - 7.5*30 = 4649551 and value (5 + 7*600)/1024 = 4.1064453125;
+# the last cell (599 + 519*600)/1024 = 304.6865234375; cell (3, 3) is NaN.
+assert_eq "gdallocationinfo at a cell centre" \
+    "$(echo 500165 4649551 | at -geoloc "$T/a.tif")" "4.1064453125 "
+assert_eq "gdallocationinfo by cell" "$(printf '599 519\n3 3\n600 0\n' | at "$T/a.tif")" \
+    "304.6865234375 nan  "
+cp "$T/a.tif" "$T/a1.tif"
+ok "same bytes twice" run_prog tgeotiff "$T/a.tif" <"$T/s.tp"
+assert_same "deterministic output" "$T/a.tif" "$T/a1.tif"
+# -j 1 and -j 2: the files differ only in the digit of the HISTORY item.
+for j in 1 2; do
+	ok "-j $j" run_prog tgeotiff -j $j --cog "$T/j.tif" <"$T/s.tp"
+	mv "$T/j.tif" "$T/j$j.tif"
+done
+assert_eq "-j 1 vs -j 2" "$(cmp -l "$T/j1.tif" "$T/j2.tif" | awk '{ print $2, $3 }')" "61 62"
+
+# --- the other codecs, BigTIFF, zrange ---
+for c in zstd lzw; do
+	ok "--compress $c" run_prog tgeotiff -c $c "$T/$c.tif" <"$T/s.tp"
+	assert_eq "$c in the file" "$(json "$T/$c.tif" "$ims[\"COMPRESSION\"], $ims[\"PREDICTOR\"]")" \
+	    "('$(echo $c | tr a-z A-Z)', '3')"
+	assert_eq "$c value" "$(echo 5 7 | at "$T/$c.tif")" "4.1064453125 "
+done
+ok "--compress none" run_prog tgeotiff --compress none "$T/none.tif" <"$T/s.tp"
+assert_eq "uncompressed" "$(json "$T/none.tif" "'COMPRESSION' in $ims")" False
+assert_eq "uncompressed size" "$(( $(stat -c %s "$T/none.tif") > 600 * 520 * 4 ))" 1
+ok "--bigtiff yes" run_prog tgeotiff --bigtiff yes "$T/big.tif" <"$T/s.tp"
+assert_eq "BigTIFF magic" "$(head -c 4 "$T/big.tif" | od -An -c | tr -d ' ')" 'II+\0'
+assert_eq "BigTIFF value" "$(echo 5 7 | at "$T/big.tif")" "4.1064453125 "
+assert_eq "classic TIFF by default" "$(head -c 4 "$T/a.tif" | od -An -c | tr -d ' ')" 'II*\0'
+printf '0 0.5 1 nan' | mkstream 4 1 height >"$T/z.tp"
+ok "--zrange" run_prog tgeotiff --zrange -100,1700 "$T/z.tif" <"$T/z.tp"
+assert_eq "zrange values" "$(printf '0 0\n1 0\n2 0\n3 0\n' | at "$T/z.tif")" "-100 800 1700 nan "
+assert_eq "no CRS, default geometry" \
+    "$(json "$T/z.tif" 'd["geoTransform"], "coordinateSystem" in d')" \
+    "([0.0, 1.0, 0.0, 1.0, 0.0, -1.0], False)"
+
+# --- geographic CRS ---
+grid 20 10 height "CELLSIZE 0.25" "ORIGIN -84.5 36.75" "CRS EPSG:4326" >"$T/g.tp"
+ok "geographic" run_prog tgeotiff "$T/g.tif" <"$T/g.tp"
+assert_eq "EPSG:4326, degrees" "$(json "$T/g.tif" 'd["geoTransform"]' \
+    'd["coordinateSystem"]["wkt"].rstrip().endswith("ID[\"EPSG\",4326]]")' | tr '\n' ' ')" \
+    "[-84.5, 0.25, 0.0, 36.75, 0.0, -0.25] True "
+
+# --- COG ---
+ok "--cog" run_prog tgeotiff --cog "$T/cog.tif" <"$T/s.tp"
+ok "COG validator" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/cog.tif"
+assert_eq "overviews" "$(json "$T/cog.tif" '[o["size"] for o in b["overviews"]]')" \
+    "[[300, 260], [150, 130]]"
+# First overview, cell (0, 0): the mean of (0 + 1 + 600 + 601)/1024 =
+# 0.29345703125; cell (1, 1) averages (1202 + 1203 + 1802)/3/1024 =
+# 1.369466145..., cell (3, 3) being NaN.
+read -r o00 o11 <<<"$(printf '0 0\n1 1\n' | at -overview 1 "$T/cog.tif")"
+assert_eq "overview mean" "$o00" 0.29345703125
+assert_near "overview ignores NaN" "$o11" 1.3694661458 1e-7
+assert_eq "COG full resolution" "$(echo 5 7 | at "$T/cog.tif")" "4.1064453125 "
+grid 100 80 height "${georef[@]}" >"$T/small.tp"
+ok "--cog, small" run_prog tgeotiff --cog -c zstd "$T/cogs.tif" <"$T/small.tp"
+ok "small COG valid" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/cogs.tif"
+ok "--cog --bigtiff yes" run_prog tgeotiff --cog --bigtiff yes "$T/cogb.tif" <"$T/s.tp"
+ok "BigTIFF COG valid" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/cogb.tif"
+
+# --- the biome band ---
+grid 40 30 "height biome" "${georef[@]}" >"$T/b.tp"
+ok "-b biome" run_prog tgeotiff -b biome "$T/b.tif" <"$T/b.tp"
+mapfile -t got < <(json "$T/b.tif" 'b["type"], b["colorInterpretation"], b["noDataValue"]' \
+    'b["colorTable"]["entries"][2]')
+assert_eq "biome type" "${got[0]}" "('Byte', 'Palette', 255.0)"
+assert_eq "biome palette entry 2" "${got[1]}" "[220, 205, 150, 255]"
+# biome at (x, y) is (x + 40*y)/1024 + 1, rounded: 1 at (0, 0), 2 at (36, 25);
+# NaN at (3, 3) becomes 255.
+assert_eq "biome codes" "$(printf '0 0
+36 25
+3 3
+' | at "$T/b.tif")" "1 2 255 "
+ok "-b biome --cog" run_prog tgeotiff -b biome --cog "$T/bc.tif" <"$T/b.tp"
+ok "biome COG valid" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/bc.tif"
+
+# --- round trip through timport ---
+ok "timport reads it back" run_prog timport "$T/a.tif"
+cp "$T/.out" "$T/back.tp"
+values "$T/s.tp" >"$T/v1"
+values "$T/back.tp" >"$T/v2"
+assert_same "same values back" "$T/v1" "$T/v2"
+assert_eq "same geometry back" "$(header "$T/back.tp" ORIGIN) $(header "$T/back.tp" CELLSIZE) $(header "$T/back.tp" CRS)" \
+    "500000 4649776 30 EPSG:32633"
+assert_eq "history back" "$(sed -n '/^ENDHDR$/q;/^HISTORY/p' "$T/back.tp" | head -2 | tr '\n' '|')" \
+    "HISTORY tnoise --seed \"7\" & <more>|HISTORY tgeotiff $T/a.tif|"
+
+# --- misuse, bad input, nothing left behind ---
+expect_exit 2 "no output file" run_prog tgeotiff <"$T/s.tp"
+expect_exit 2 "two output files" run_prog tgeotiff "$T/x.tif" "$T/y.tif" <"$T/s.tp"
+expect_exit 2 "bad codec" run_prog tgeotiff -c jpeg "$T/x.tif" <"$T/s.tp"
+expect_exit 2 "stdout" run_prog tgeotiff - <"$T/s.tp"
+expect_exit 2 "bad zrange" run_prog tgeotiff --zrange 1 "$T/x.tif" <"$T/s.tp"
+expect_exit 2 "zrange on biome" run_prog tgeotiff -b biome -z 0,1 "$T/x.tif" <"$T/b.tp"
+expect_exit 2 "unknown option" run_prog tgeotiff --frobnicate "$T/x.tif" <"$T/s.tp"
+ok "--help" run_prog tgeotiff --help
+mkdir "$T/out"
+head -c 300000 "$T/s.tp" >"$T/trunc.tp"
+expect_err 1 "row" "truncated stream" run_prog tgeotiff "$T/out/t.tif" <"$T/trunc.tp"
+assert_eq "no file after a failure" "$(ls -A "$T/out")" ""
+expect_err 1 "band 'moisture'" "missing band" run_prog tgeotiff -b moisture "$T/out/t.tif" <"$T/s.tp"
+grid 4 4 height "CRS ESRI:102003" >"$T/esri.tp"
+expect_err 1 "ESRI:102003" "CRS without an EPSG code" run_prog tgeotiff "$T/out/t.tif" <"$T/esri.tp"
+grid 4 4 height "CRS EPSG:99999" >"$T/unk.tp"
+expect_err 1 "EPSG:99999" "unknown EPSG code" run_prog tgeotiff "$T/out/t.tif" <"$T/unk.tp"
+assert_eq "PROJ stays quiet" "$(wc -l <"$T/.err")" 1
+assert_eq "still nothing left" "$(ls -A "$T/out")" ""
+expect_exit 1 "missing directory" run_prog tgeotiff "$T/nodir/t.tif" <"$T/s.tp"
+cp "$T/s.tp" "$T/trail.tp"; printf 'xx' >>"$T/trail.tp"
+expect_exit 1 "trailing bytes" run_prog tgeotiff "$T/out/t.tif" <"$T/trail.tp"
+assert_eq "nothing left after trailing bytes" "$(ls -A "$T/out")" ""
+
+# --- pipeline: a real DEM through timport and tgeotiff, as GDAL sees it ---
+ok "pipeline" sh -c "timport '$DATA/jacksboro_fault_dem.tif' | tgeotiff --cog '$T/j.tif'"
+stat() { gdalinfo -stats "$1" | sed -n "s/^ *STATISTICS_$2=//p"; }
+assert_eq "pipeline minimum" "$(stat "$T/j.tif" MINIMUM)" 236
+assert_eq "pipeline maximum" "$(stat "$T/j.tif" MAXIMUM)" 1076
+assert_near "pipeline mean" "$(stat "$T/j.tif" MEAN)" "$(stat "$DATA/jacksboro_fault_dem.tif" MEAN)" 1e-9
+assert_eq "pipeline value" "$(gdallocationinfo -valonly -geoloc "$T/j.tif" -84.3 36.65)" \
+    "$(gdallocationinfo -valonly -geoloc "$DATA/jacksboro_fault_dem.tif" -84.3 36.65)"
+finish

@@ -1,0 +1,197 @@
+#!/bin/bash
+# timport: GeoTIFFs (from GDAL and the real DEM), raw float32, PNG and PGM
+# heightmaps into streams, checked against what GDAL reports.
+. "$(dirname "$0")/common.sh"
+DEM=$DATA/jacksboro_fault_dem.tif
+
+# gt FILE EXPR: a Python expression on gdalinfo -json -stats FILE (as d, b).
+gt() {
+	gdalinfo -json -stats "$1" | "$PY" -c '
+import json, sys
+d = json.load(sys.stdin)
+b = d["bands"][0]
+print(eval(sys.argv[1]))' "$2"
+}
+
+# stats STREAM: min max mean stddev nodata-count of the samples (numpy).
+stats() {
+	"$PY" -c '
+import sys, numpy as np
+d = open(sys.argv[1], "rb").read()
+a = np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<f4").astype(np.float64)
+v = a[~np.isnan(a)]
+print("%.17g %.17g %.17g %.17g %d" % (v.min(), v.max(), v.mean(), v.std(), np.isnan(a).sum()))' "$1"
+}
+
+# --- the real DEM: geometry and statistics as gdalinfo -stats says ---
+ok "the real DEM" run_prog timport "$DEM"
+cp "$T/.out" "$T/j.tp"
+assert_eq "size" "$(header "$T/j.tp" WIDTH)x$(header "$T/j.tp" HEIGHT)" 403x344
+assert_eq "CRS" "$(header "$T/j.tp" CRS)" EPSG:4326
+assert_eq "bands" "$(header "$T/j.tp" BANDS)" height
+assert_eq "history" "$(header "$T/j.tp" HISTORY)" "timport $DEM"
+read -r ox oy <<<"$(header "$T/j.tp" ORIGIN)"
+cs=$(header "$T/j.tp" CELLSIZE)
+# gdalinfo -json rounds to 16 decimals: ask GDAL's Python API for the exact
+# geotransform and compare every double.
+assert_eq "geometry is GDAL's geotransform, exactly" "$("$PY" -c "
+from osgeo import gdal
+print(gdal.Open('$DEM').GetGeoTransform() == ($ox, $cs, 0.0, $oy, 0.0, -$cs))")" True
+assert_near "west edge" "$ox" -84.41375 1e-12
+assert_near "north edge" "$oy" 36.73291666666667 1e-12
+assert_near "3 arc-seconds" "$cs" 0.000833333333333333 1e-15
+read -r mn mx mean sd nn <<<"$(stats "$T/j.tp")"
+assert_eq "minimum" "$mn" 236
+assert_eq "maximum" "$mx" 1076
+assert_eq "GDAL minimum" "$(gt "$DEM" 'b["minimum"]')" 236.0
+assert_eq "GDAL maximum" "$(gt "$DEM" 'b["maximum"]')" 1076.0
+assert_near "mean as GDAL" "$mean" "$(gt "$DEM" 'b["metadata"][""]["STATISTICS_MEAN"]')" 1e-9
+assert_near "stddev as GDAL" "$sd" "$(gt "$DEM" 'b["metadata"][""]["STATISTICS_STDDEV"]')" 1e-9
+assert_near "mean by hand" "$mean" 531.0311688499 1e-9
+assert_eq "no nodata" "$nn" 0
+# The same numbers from tinfo, down the pipe.
+assert_eq "tinfo agrees" "$(timport "$DEM" | tinfo --json | "$PY" -c '
+import json, sys
+b = json.load(sys.stdin)["bands"][0]
+print(b["min"], b["max"], round(b["mean"], 9), round(b["stddev"], 9), b["nodata"])')" \
+    "236 1076 $("$PY" -c "print(round($mean, 9), round($sd, 9))") 0"
+# gdallocationinfo and the stream agree at a cell: (col 200, row 100).
+assert_eq "a cell as GDAL reads it" "$(values "$T/j.tp" | sed -n "$((100 * 403 + 200 + 1))p")" \
+    "$(gdallocationinfo -valonly "$DEM" 200 100)"
+
+# --- GDAL-written variants of it come back with the same values ---
+values "$T/j.tp" >"$T/jv"
+variant() {	# NAME GDAL_TRANSLATE_OPTIONS...
+	name=$1; shift
+	gdal_translate -q "$@" "$DEM" "$T/$name.tif"
+	ok "$name" run_prog timport "$T/$name.tif"
+	values "$T/.out" >"$T/$name.v"
+	assert_same "$name values" "$T/jv" "$T/$name.v"
+	assert_eq "$name geometry" "$(header "$T/.out" ORIGIN) $(header "$T/.out" CELLSIZE) $(header "$T/.out" CRS)" \
+	    "$ox $oy $cs EPSG:4326"
+}
+variant int16_strips -ot Int16 -co TILED=NO -co COMPRESS=LZW
+variant int16_tiles -ot Int16 -co TILED=YES -co BLOCKXSIZE=128 -co BLOCKYSIZE=64
+variant float32_tiles -ot Float32 -co TILED=YES -co COMPRESS=DEFLATE -co PREDICTOR=3
+variant float32_strips -ot Float32 -co COMPRESS=ZSTD
+variant uint16 -ot UInt16 -co COMPRESS=PACKBITS
+variant int32_bigtiff -ot Int32 -co BIGTIFF=YES -co TILED=YES
+variant float64 -ot Float64 -co TILED=YES -co BLOCKXSIZE=32 -co BLOCKYSIZE=32
+variant pixel_is_point -ot Int16 -mo AREA_OR_POINT=Point
+assert_eq "GDAL wrote PixelIsPoint" "$(gt "$T/pixel_is_point.tif" 'd["metadata"][""]["AREA_OR_POINT"]')" Point
+
+# Nodata: cells equal to GDAL_NODATA become NaN.
+gdal_translate -q -a_nodata 236 "$DEM" "$T/nd.tif"
+ok "nodata" run_prog timport "$T/nd.tif"
+read -r mn mx mean sd nn <<<"$(stats "$T/.out")"
+assert_eq "nodata cells are NaN" "$nn" "$(grep -cx 236 "$T/jv")"
+assert_eq "the rest stays" "$mn $mx" "$(grep -vx 236 "$T/jv" | sort -n | head -n 1) 1076"
+
+# A band of a multi-band file.
+gdal_translate -q -b 1 -b 1 -ot Float32 -co INTERLEAVE=PIXEL "$DEM" "$T/two.tif"
+ok "-b 2" run_prog timport -b 2 "$T/two.tif"
+values "$T/.out" >"$T/two.v"
+assert_same "-b 2 values" "$T/jv" "$T/two.v"
+expect_err 1 "band 3" "-b past the last band" run_prog timport -b 3 "$T/two.tif"
+
+# --- refused with a clear message ---
+"$PY" - "$T" <<'PYEOF'
+import sys
+from osgeo import gdal
+t = sys.argv[1]
+for name, g in (("rot", [500000, 30, 5, 4649776, 5, -30]),
+                ("nonsq", [500000, 30, 0, 4649776, 0, -20])):
+    ds = gdal.GetDriverByName("GTiff").Create(t + "/" + name + ".tif", 8, 6, 1, gdal.GDT_Int16)
+    ds.SetGeoTransform(g)
+    ds = None
+PYEOF
+expect_err 1 "rotated" "rotated raster" run_prog timport "$T/rot.tif"
+expect_err 1 "not square" "non-square pixels" run_prog timport "$T/nonsq.tif"
+head -c 3000 "$DEM" >"$T/cut.tif"
+expect_exit 1 "truncated GeoTIFF" run_prog timport "$T/cut.tif"
+printf 'II*\0garbage garbage garbage' >"$T/garbage.tif"
+expect_exit 1 "garbage behind a TIFF magic" run_prog timport "$T/garbage.tif"
+printf 'hello, world\n' >"$T/text"
+expect_err 1 "not a GeoTIFF, PNG or PGM" "unknown format" run_prog timport "$T/text"
+expect_err 1 "no/such" "missing file" run_prog timport "$T/no/such.tif"
+
+# --- raw float32 ---
+"$PY" -c 'import struct, sys; sys.stdout.buffer.write(struct.pack("<6f", 1, 2.5, -3, 4, 5, float("nan")))' >"$T/r.f32"
+ok "--raw" run_prog timport --raw --size 3x2 --cellsize 10 --origin 100,200 --crs EPSG:32633 "$T/r.f32"
+cp "$T/.out" "$T/r.tp"
+assert_eq "raw values" "$(values "$T/r.tp" | tr '\n' ' ')" "1 2.5 -3 4 5 nan "
+assert_eq "raw geometry" "$(header "$T/r.tp" CELLSIZE) $(header "$T/r.tp" ORIGIN) $(header "$T/r.tp" CRS)" \
+    "10 100 200 EPSG:32633"
+ok "--raw, defaults" run_prog timport --raw --size 2x3 "$T/r.f32"
+assert_eq "raw default origin" "$(header "$T/.out" CELLSIZE) $(header "$T/.out" ORIGIN)" "1 0 3"
+ok "--cellsize moves the default origin" run_prog timport --raw --size 2x3 --cellsize 5 "$T/r.f32"
+assert_eq "origin 0,H*C" "$(header "$T/.out" ORIGIN)" "0 15"
+ok "--raw from stdin" run_prog timport --raw --size 3x2 - <"$T/r.f32"
+assert_eq "stdin values" "$(values "$T/.out" | tr '\n' ' ')" "1 2.5 -3 4 5 nan "
+expect_err 1 "needs 32 bytes, the input has 24" "raw size mismatch" \
+    run_prog timport --raw --size 4x2 "$T/r.f32"
+expect_err 1 "needs 16 bytes, the input has 24" "raw too long on stdin" \
+    run_prog timport --raw --size 2x2 - <"$T/r.f32"
+expect_err 1 "needs 16 bytes, the input has 24" "raw too long in a pipe" \
+    sh -c "cat '$T/r.f32' | timport --raw --size 2x2 -"
+expect_err 1 "needs 32 bytes, the input has 24" "raw too short in a pipe" \
+    sh -c "cat '$T/r.f32' | timport --raw --size 4x2 -"
+expect_err 1 "empty input" "empty pipe" sh -c "timport - </dev/null"
+
+# --- PNG and PGM heightmaps ---
+"$PY" - "$T" <<'PYEOF'
+import sys, numpy as np
+from osgeo import gdal
+t = sys.argv[1]
+for name, typ, v in (("h16", gdal.GDT_UInt16, [0, 1, 32768, 65535]),
+                     ("h8", gdal.GDT_Byte, [0, 51, 128, 255])):
+    m = gdal.GetDriverByName("MEM").Create("", 2, 2, 1, typ)
+    m.GetRasterBand(1).WriteArray(np.array(v).reshape(2, 2))
+    gdal.GetDriverByName("PNG").CreateCopy(t + "/" + name + ".png", m)
+PYEOF
+ok "16-bit PNG" run_prog timport "$T/h16.png"
+assert_eq "PNG divided by 65535" "$(values "$T/.out" | tr '\n' ' ')" \
+    "0 1.52590219e-05 0.500007629 1 "
+ok "PNG --zrange" run_prog timport --zrange 100,65635 "$T/h16.png"
+assert_eq "PNG in metres" "$(values "$T/.out" | tr '\n' ' ')" "100 101 32868 65635 "
+ok "8-bit PNG" run_prog timport "$T/h8.png"
+assert_eq "PNG divided by 255" "$(values "$T/.out" | tr '\n' ' ')" "0 0.200000003 0.501960814 1 "
+printf 'P5\n# GIMP\n3 1\n1000\n\000\000\001\364\003\350' >"$T/h.pgm"
+ok "PGM" run_prog timport -z 0,2000 "$T/h.pgm"
+assert_eq "PGM values by maxval" "$(values "$T/.out" | tr '\n' ' ')" "0 1000 2000 "
+ok "PGM through a pipe" sh -c "cat '$T/h.pgm' | timport - > '$T/p.tp'"
+assert_eq "PGM from stdin" "$(values "$T/p.tp" | tr '\n' ' ')" "0 0.5 1 "
+head -c 20 "$T/h.pgm" >"$T/cut.pgm"
+expect_err 1 "truncated" "truncated PGM" run_prog timport "$T/cut.pgm"
+head -c 60 "$T/h16.png" >"$T/cut.png"
+expect_err 1 "PNG" "truncated PNG" run_prog timport "$T/cut.png"
+"$PY" -c '
+import struct, sys, zlib
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+ihdr = struct.pack(">IIBBBBB", 100000, 100000, 16, 0, 0, 0, 0)
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) +
+    chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b""))' >"$T/huge.png"
+expect_err 1 "100000x100000 pixels cannot fit in" "PNG claiming 20 GB" run_prog timport "$T/huge.png"
+
+# --- misuse ---
+expect_exit 2 "no file" run_prog timport
+expect_exit 2 "two files" run_prog timport "$DEM" "$DEM"
+expect_exit 2 "--raw without --size" run_prog timport --raw "$T/r.f32"
+expect_exit 2 "--size without --raw" run_prog timport --size 3x2 "$T/r.f32"
+expect_exit 2 "bad --size" run_prog timport --raw --size 3x "$T/r.f32"
+expect_exit 2 "--zrange on a GeoTIFF" run_prog timport -z 0,1 "$DEM"
+expect_exit 2 "-b on a PNG" run_prog timport -b 1 "$T/h8.png"
+expect_exit 2 "bad --cellsize" run_prog timport --cellsize -1 "$DEM"
+expect_exit 2 "unknown option" run_prog timport --frobnicate "$DEM"
+ok "--help" run_prog timport --help
+
+# --- pipelines: GeoTIFF from stdin; the DEM out again through tgeotiff ---
+ok "GeoTIFF on stdin" sh -c "timport - <'$DEM' >'$T/s.tp'"
+values "$T/s.tp" >"$T/sv"
+assert_same "stdin GeoTIFF values" "$T/jv" "$T/sv"
+ok "timport | tgeotiff" sh -c "timport '$T/int16_tiles.tif' | tgeotiff '$T/o.tif'"
+assert_eq "GDAL reads the same cell" "$(gdallocationinfo -valonly -geoloc "$T/o.tif" -84.3 36.65)" \
+    "$(gdallocationinfo -valonly -geoloc "$DEM" -84.3 36.65)"
+assert_eq "same geotransform" "$(gt "$T/o.tif" 'd["geoTransform"]')" "$(gt "$DEM" 'd["geoTransform"]')"
+finish
