@@ -217,6 +217,50 @@ cli_open_output(tp_writer *w, const tp_header *h)
 		cli_fail(&e);
 }
 
+int
+cli_input_band(tp_reader *r, const char *name)
+{
+	int b;
+
+	cli_open_input(r);
+	if ((b = tp_header_band(&r->h, name)) < 0)
+		cli_die("the input has no band '%s'", name);
+	return b;
+}
+
+void
+cli_output_header(tp_header *oh, const tp_header *in, int argc, char **argv)
+{
+	tp_err e;
+
+	if (tp_header_copy(oh, in, &e) < 0 ||
+	    tp_header_add_history(oh, argc, argv, &e) < 0)
+		cli_fail(&e);
+}
+
+void
+cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn, void *ctx,
+    int threads, int quiet, const char *label)
+{
+	tp_filter_opts o;
+	cli_progress p;
+	tp_writer w;
+	tp_err e;
+
+	cli_open_output(&w, oh);
+	cli_progress_init(&p, label, quiet);
+	o.threads = threads;
+	o.progress = cli_progress_cb;
+	o.pctx = &p;
+	if (tp_filter_band(r, &w, band, fn, ctx, &o, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+	tp_writer_free(&w);
+	tp_header_free(oh);
+	tp_reader_free(r);
+	cli_close_stdout();
+}
+
 void
 cli_progress_init(cli_progress *p, const char *label, int quiet)
 {

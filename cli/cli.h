@@ -13,6 +13,7 @@
 #include <stdnoreturn.h>
 
 #include "tp_err.h"
+#include "tp_filter.h"
 #include "tp_stream.h"
 
 #define TP_VERSION "0.1.0"
@@ -58,6 +59,17 @@ void	cli_close_stdout(void);
 void	cli_open_input(tp_reader *r);
 /* Write the header to stdout (after cli_binary_stdout), or exit 1. */
 void	cli_open_output(tp_writer *w, const tp_header *h);
+
+/* Read the input header and find band `name`; exit 1 if it is absent. */
+int	cli_input_band(tp_reader *r, const char *name);
+/* oh = a copy of the input header with this program's HISTORY line. */
+void	cli_output_header(tp_header *oh, const tp_header *in, int argc,
+	    char **argv);
+/* The rest of a one-band point stage: write oh to stdout, run fn over band
+ * `band` of every row of r (progress labelled `label`), close stdout. Frees
+ * r and oh; exits 1 on failure. */
+void	cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn,
+	    void *ctx, int threads, int quiet, const char *label);
 
 /* A progress bar on stderr, drawn only when stderr is a terminal and not
  * quiet; redrawn at most once per percent. */

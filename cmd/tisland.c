@@ -79,10 +79,8 @@ main(int argc, char **argv)
 	uint32_t seed = 0;
 	tp_header oh;
 	tp_reader r;
-	tp_writer w;
 	tp_err e;
 	struct job j;
-	cli_progress p;
 
 	cli_init(argc, argv, usage);
 	tp_island_defaults(&j.is);
@@ -116,30 +114,19 @@ main(int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	cli_binary_stdout();
 
-	cli_open_input(&r);
-	if ((j.band = tp_header_band(&r.h, band)) < 0)
-		cli_die("the input has no band '%s'", band);
+	j.band = cli_input_band(&r, band);
 	j.h = &r.h;
 	tp_island_extent(&j.is, &r.h);
 	if ((center && tp_island_center(&j.is, cx, cy, &e) < 0) ||
 	    (radius > 0 && tp_island_radius(&j.is, radius, &e) < 0))
 		cli_fail(&e);
 	if (tp_island_warp(&j.is, warp, warpf, seed, &e) < 0 ||
-	    tp_island_columns(&j.is, &r.h, &e) < 0 ||
-	    tp_header_copy(&oh, &r.h, &e) < 0 ||
-	    (has_sea && tp_island_set_sea(&oh, sea, &e) < 0) ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+	    tp_island_columns(&j.is, &r.h, &e) < 0)
 		cli_fail(&e);
-	cli_open_output(&w, &oh);
-	cli_progress_init(&p, "island", quiet);
-	if (tp_filter_band(&r, &w, j.band, island_row, &j,
-	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
+	cli_output_header(&oh, &r.h, argc, argv);
+	if (has_sea && tp_island_set_sea(&oh, sea, &e) < 0)
 		cli_fail(&e);
-	cli_progress_done(&p);
+	cli_run_band(&r, &oh, j.band, island_row, &j, threads, quiet, "island");
 	tp_island_free(&j.is);
-	tp_writer_free(&w);
-	tp_header_free(&oh);
-	tp_reader_free(&r);
-	cli_close_stdout();
 	return 0;
 }

@@ -134,34 +134,20 @@ main(int argc, char **argv)
 	int threads = 0, quiet = 0;
 	tp_header oh;
 	tp_reader r;
-	tp_writer w;
 	tp_err e;
 	struct job j;
-	cli_progress p;
 
 	cli_init(argc, argv, usage);
 	band = options(argc, argv, &j, &threads, &quiet, &freq);
 	cli_binary_stdout();
 
-	cli_open_input(&r);
-	if ((j.band = tp_header_band(&r.h, band)) < 0)
-		cli_die("the input has no band '%s'", band);
+	j.band = cli_input_band(&r, band);
 	j.h = &r.h;
 	/* tnoise's default frequency: 256 cells per lattice cell */
 	j.rg.noise.frequency = freq > 0 ? freq : 1.0 / (256.0 * r.h.cellsize);
-	if (tp_ridge_init(&j.rg, &e) < 0 ||
-	    tp_header_copy(&oh, &r.h, &e) < 0 ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+	if (tp_ridge_init(&j.rg, &e) < 0)
 		cli_fail(&e);
-	cli_open_output(&w, &oh);
-	cli_progress_init(&p, "ridge", quiet);
-	if (tp_filter_band(&r, &w, j.band, ridge_row, &j,
-	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
-		cli_fail(&e);
-	cli_progress_done(&p);
-	tp_writer_free(&w);
-	tp_header_free(&oh);
-	tp_reader_free(&r);
-	cli_close_stdout();
+	cli_output_header(&oh, &r.h, argc, argv);
+	cli_run_band(&r, &oh, j.band, ridge_row, &j, threads, quiet, "ridge");
 	return 0;
 }

@@ -60,10 +60,8 @@ main(int argc, char **argv)
 	int steps = 8, naive = 0, threads = 0, quiet = 0, ch;
 	tp_header oh;
 	tp_reader r;
-	tp_writer w;
 	tp_err e;
 	struct job j;
-	cli_progress p;
 
 	cli_init(argc, argv, usage);
 	while ((ch = getopt_long(argc, argv, "b:hj:nqr:s:", longopts,
@@ -89,22 +87,9 @@ main(int argc, char **argv)
 		cli_usage("%s", e.msg);
 	cli_binary_stdout();
 
-	cli_open_input(&r);
-	if ((j.band = tp_header_band(&r.h, band)) < 0)
-		cli_die("the input has no band '%s'", band);
+	j.band = cli_input_band(&r, band);
 	j.width = (size_t)r.h.width;
-	if (tp_header_copy(&oh, &r.h, &e) < 0 ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
-		cli_fail(&e);
-	cli_open_output(&w, &oh);
-	cli_progress_init(&p, "terrace", quiet);
-	if (tp_filter_band(&r, &w, j.band, terrace_row, &j,
-	    &(tp_filter_opts){ threads, cli_progress_cb, &p }, &e) < 0)
-		cli_fail(&e);
-	cli_progress_done(&p);
-	tp_writer_free(&w);
-	tp_header_free(&oh);
-	tp_reader_free(&r);
-	cli_close_stdout();
+	cli_output_header(&oh, &r.h, argc, argv);
+	cli_run_band(&r, &oh, j.band, terrace_row, &j, threads, quiet, "terrace");
 	return 0;
 }
