@@ -1,5 +1,7 @@
 /* cli.c - messages, exit codes, option values and progress for every program. */
+#define _GNU_SOURCE	/* F_SETPIPE_SZ */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +198,18 @@ cli_close_stdout(void)
 	}
 }
 
+/* A larger pipe lets the neighbouring stage run on while this one computes
+ * a batch; only a hint, so failure (not a pipe, over the limit) is fine. */
+static void
+widen_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
+}
+
 void
 cli_open_input(tp_reader *r)
 {
@@ -203,6 +217,7 @@ cli_open_input(tp_reader *r)
 
 	if (isatty(STDIN_FILENO))
 		cli_usage("standard input is a terminal: pipe a stream in");
+	widen_pipe(STDIN_FILENO);
 	if (tp_reader_open(r, stdin, &e) < 0)
 		cli_fail(&e);
 }
@@ -213,6 +228,7 @@ cli_open_output(tp_writer *w, const tp_header *h)
 	tp_err e;
 
 	cli_binary_stdout();
+	widen_pipe(STDOUT_FILENO);
 	if (tp_writer_open(w, stdout, h, &e) < 0)
 		cli_fail(&e);
 }
