@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "tp_erode.h"
-#include "tp_num.h"
 #include "tp_stream.h"
 #include "tp_thermal.h"
 
@@ -168,89 +167,30 @@ parse(struct args *a, int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 }
 
-/* Write g with a new last band `sediment` = z - orig (0 where nodata). */
-static void
-write_with_sediment(tp_grid *g, int band, const float *orig, tp_header *oh)
+/* Read the input; with --sediment the band 'sediment' is added (zero)
+ * unless it is there. Returns the sediment band's index, or -1. */
+static int
+read_input(tp_grid *g, int sediment)
 {
-	size_t w = (size_t)g->h.width, nf = tp_row_floats(&g->h);
-	float *row = malloc((nf + w) * sizeof *row);
-	tp_writer wr;
+	static const char *const names[] = { "sediment" };
+	int sband = -1, rc;
 	tp_err e;
-	int64_t y;
 
-	if (row == NULL)
-		cli_die("out of memory for a row");
-	cli_open_output(&wr, oh);
-	for (y = 0; y < g->h.height; y++) {
-		const float *src = g->data + (size_t)y * tp_grid_stride(g);
-		const float *z = src + (size_t)band * w, *o = orig + (size_t)y * w;
-		memcpy(row, src, nf * sizeof *row);
-		for (size_t x = 0; x < w; x++)
-			row[nf + x] = tp_erode_valid(o[x]) ? z[x] - o[x] : 0;
-		if (tp_writer_row(&wr, row, &e) < 0)
-			cli_fail(&e);
-	}
-	if (tp_writer_finish(&wr, &e) < 0)
+	rc = sediment ? tp_grid_read_adding(g, stdin, names, 1, &sband, &e) :
+	    tp_grid_read(g, stdin, &e);
+	if (rc < 0)
 		cli_fail(&e);
-	tp_writer_free(&wr);
-	free(row);
+	return sband;
 }
 
-/* Keep a copy of the band's heights (for the sediment band). */
-static float *
-copy_band(const tp_grid *g, int band)
-{
-	size_t w = (size_t)g->h.width, n;
-	const float *z = tp_grid_band(g, band);
-	float *c;
-	tp_err e;
-
-	if (tp_mul_size(w, (size_t)g->h.height, &n, "sediment copy", &e) < 0 ||
-	    tp_mul_size(n, sizeof *c, &n, "sediment copy", &e) < 0)
-		cli_fail(&e);
-	if ((c = malloc(n)) == NULL)
-		cli_die("out of memory for the sediment copy (%zu bytes)", n);
-	for (int64_t y = 0; y < g->h.height; y++)
-		memcpy(c + (size_t)y * w, z + (size_t)y * tp_grid_stride(g),
-		    w * sizeof *c);
-	return c;
-}
-
-/* Write g with its HISTORY line; with sediment, the change since orig added
- * to the band 'sediment', or appended as that band. */
+/* Write g with its HISTORY line. */
 static void
-write_result(tp_grid *g, int band, int sediment, const float *orig,
-    int argc, char **argv)
+write_result(tp_grid *g, int argc, char **argv)
 {
-	int sband = tp_header_band(&g->h, "sediment");
-	size_t w = (size_t)g->h.width, stride = tp_grid_stride(g);
-	tp_header oh;
 	tp_err e;
 
-	if (tp_header_copy(&oh, &g->h, &e) < 0 ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
-		cli_fail(&e);
-	if (sediment && sband < 0) {
-		if (tp_header_add_band(&oh, "sediment", &e) < 0)
-			cli_fail(&e);
-		write_with_sediment(g, band, orig, &oh);
-		tp_header_free(&oh);
-		return;
-	}
-	if (sediment) {
-		const float *z = tp_grid_band(g, band);
-		float *s = tp_grid_band(g, sband);
-		for (int64_t y = 0; y < g->h.height; y++)
-			for (size_t x = 0; x < w; x++) {
-				size_t i = (size_t)y * stride + x;
-				float o = orig[(size_t)y * w + x];
-				if (tp_erode_valid(o))
-					s[i] += z[i] - o;
-			}
-	}
-	tp_header_free(&g->h);
-	g->h = oh;	/* the grid is written with the new HISTORY */
-	if (tp_grid_write(g, stdout, &e) < 0)
+	if (tp_header_add_history(&g->h, argc, argv, &e) < 0 ||
+	    tp_grid_write(g, stdout, &e) < 0)
 		cli_fail(&e);
 }
 
@@ -272,15 +212,17 @@ main(int argc, char **argv)
 	tp_err e;
 	float *z, *orig = NULL;
 	size_t stride;
-	int band;
+	int band, sband;
 
 	cli_init(argc, argv, usage);
 	parse(&a, argc, argv);
 	cli_binary_stdout();
 	if (isatty(STDIN_FILENO))
 		cli_usage("standard input is a terminal: pipe a stream in");
-	if (tp_grid_read(&g, stdin, &e) < 0)
-		cli_fail(&e);
+	if (a.sediment && strcmp(a.band, "sediment") == 0)
+		cli_usage("--sediment: the eroded band cannot also be the "
+		    "sediment band");
+	sband = read_input(&g, a.sediment);
 	if ((band = tp_header_band(&g.h, a.band)) < 0)
 		cli_die("the input has no band '%s'", a.band);
 	z = tp_grid_band(&g, band);
@@ -291,12 +233,9 @@ main(int argc, char **argv)
 		double r = tp_erode_range(z, g.h.width, g.h.height, stride);
 		a.o.zscale = r > 0 ? r : 1;
 	}
-	if (a.sediment) {
-		if (tp_header_band(&g.h, "sediment") == band)
-			cli_usage("--sediment: the eroded band cannot also "
-			    "be the sediment band");
-		orig = copy_band(&g, band);
-	}
+	if (a.sediment && (orig = tp_erode_snapshot(z, g.h.width, g.h.height,
+	    stride, &e)) == NULL)
+		cli_fail(&e);
 	cli_progress_init(&p, "erode", a.quiet);
 	if (a.progress && !a.quiet)
 		p.on = 1;
@@ -311,7 +250,10 @@ main(int argc, char **argv)
 	if (a.stats || (!a.quiet && isatty(STDERR_FILENO)))
 		summary(&st);
 
-	write_result(&g, band, a.sediment, orig, argc, argv);
+	if (a.sediment)
+		tp_erode_add_change(tp_grid_band(&g, sband), z, orig, g.h.width,
+		    g.h.height, stride);
+	write_result(&g, argc, argv);
 	free(orig);
 	tp_grid_free(&g);
 	cli_close_stdout();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tp_erode.h"
+#include "tp_num.h"
 #include "tp_par.h"
 
 #ifdef __SSE2__
@@ -638,6 +639,45 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 	return 0;
 }
 
+/* ---- the change in height ---- */
+
+float *
+tp_erode_snapshot(const float *z, int64_t width, int64_t height,
+    size_t stride, tp_err *e)
+{
+	size_t w = (size_t)width, n;
+	float *c;
+	int64_t y;
+
+	if (tp_mul_size(w, (size_t)height, &n, "height copy", e) < 0 ||
+	    tp_mul_size(n, sizeof *c, &n, "height copy", e) < 0)
+		return NULL;
+	if ((c = malloc(n > 0 ? n : 1)) == NULL) {
+		tp_err_set(e, "out of memory for a copy of the heights "
+		    "(%zu bytes)", n);
+		return NULL;
+	}
+	for (y = 0; y < height; y++)
+		memcpy(c + (size_t)y * w, z + (size_t)y * stride, w * sizeof *c);
+	return c;
+}
+
+void
+tp_erode_add_change(float *s, const float *z, const float *orig,
+    int64_t width, int64_t height, size_t stride)
+{
+	size_t w = (size_t)width, x;
+	int64_t y;
+
+	for (y = 0; y < height; y++) {
+		float *sr = s + (size_t)y * stride;
+		const float *zr = z + (size_t)y * stride, *o = orig + (size_t)y * w;
+		for (x = 0; x < w; x++)
+			if (tp_erode_valid(o[x]))
+				sr[x] += zr[x] - o[x];
+	}
+}
+
 /* ---- spawning ---- */
 
 static uint64_t
@@ -691,7 +731,30 @@ struct round {
 	int64_t	*list;		/* tiles of the colour being run */
 	int64_t	size;		/* tile side, cells */
 	int64_t	ntx, nty, cap_tiles;
+	uint64_t seed;		/* this round: droplets [first, first + n), */
+	int64_t	first, n, ox, oy;	/* tile grid offset (ox, oy) */
 };
+
+/* Spawn positions and tiles of the round's droplets [begin, end), into
+ * the upper half of sx, sy (unsorted scratch) and tile. */
+static void
+spawn_part(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	struct round *r = ctx;
+	const struct model *m = r->m;
+	int64_t i, n = r->n;
+
+	(void)worker;
+	for (i = begin; i < end; i++) {
+		float x, y;
+		tp_erode_spawn(r->seed, (uint64_t)(r->first + i), m->w, m->h,
+		    &x, &y);
+		r->tile[i] = ((int64_t)y + r->oy) / r->size * r->ntx +
+		    ((int64_t)x + r->ox) / r->size;
+		r->sx[n + i] = x;
+		r->sy[n + i] = y;
+	}
+}
 
 static void
 run_tiles(void *ctx, int64_t begin, int64_t end, int worker)
@@ -751,15 +814,14 @@ run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
 	ntiles = r->ntx * r->nty;
 	memset(r->tstart, 0, (size_t)(ntiles + 1) * sizeof *r->tstart);
 	memset(r->tacc, 0, (size_t)ntiles * sizeof *r->tacc);
-	for (i = 0; i < n; i++) {
-		float x, y;
-		tp_erode_spawn(o->seed, (uint64_t)(first + i), m->w, m->h, &x, &y);
-		t = ((int64_t)y + oy) / r->size * r->ntx + ((int64_t)x + ox) / r->size;
-		r->tile[i] = t;
-		r->sx[n + i] = x;	/* upper half: unsorted scratch */
-		r->sy[n + i] = y;
-		r->tstart[t + 1]++;
-	}
+	r->seed = o->seed;
+	r->first = first;
+	r->n = n;
+	r->ox = ox;
+	r->oy = oy;
+	tp_par_for(threads, n, 8192, spawn_part, r);
+	for (i = 0; i < n; i++)
+		r->tstart[r->tile[i] + 1]++;
 	for (t = 0; t < ntiles; t++)
 		r->tstart[t + 1] += r->tstart[t];
 	memset(r->list, 0, (size_t)ntiles * sizeof *r->list);

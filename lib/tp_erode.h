@@ -94,6 +94,17 @@ int	tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
 	    tp_err *e);
 
+/* A copy of the width x height plane z (row y at z + y * stride), packed
+ * with row stride width: the heights before erosion, for
+ * tp_erode_add_change. NULL with a message when memory runs out. */
+float	*tp_erode_snapshot(const float *z, int64_t width, int64_t height,
+	    size_t stride, tp_err *e);
+/* Add the change z - orig to s cell by cell (s and z with row stride
+ * stride, orig packed as from tp_erode_snapshot); cells that were nodata
+ * in orig get nothing. */
+void	tp_erode_add_change(float *s, const float *z, const float *orig,
+	    int64_t width, int64_t height, size_t stride);
+
 /* The spawn position of droplet i: continuous, in [0, width-1) x
  * [0, height-1) (needs width, height >= 2). */
 void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,

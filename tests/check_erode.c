@@ -531,6 +531,35 @@ START_TEST(test_tiny_grids)
 }
 END_TEST
 
+/* The change band: z - orig added cell by cell, nothing where orig was
+ * nodata; the snapshot is packed (row stride = width). */
+START_TEST(test_change_band)
+{
+	/* 3 x 2 plane in a stride of 4 (one foreign column) */
+	float z[8] = { 1.0f, 2.0f, 3.0f, 9.0f, 4.0f, NAN, 6.0f, 9.0f };
+	float s[8] = { 0.5f, 0, 0, 7.0f, 0, 0, -1.0f, 7.0f };
+	float *o;
+	tp_err e;
+
+	o = tp_erode_snapshot(z, 3, 2, 4, &e);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_float_eq(o[2], 3.0f);
+	ck_assert_float_eq(o[3], 4.0f);	/* row 1 starts at 3: packed */
+	z[0] = 0.75f;			/* eroded by 0.25 */
+	z[2] = 3.5f;			/* raised by 0.5 */
+	z[6] = 5.0f;			/* eroded by 1 */
+	tp_erode_add_change(s, z, o, 3, 2, 4);
+	ck_assert_float_eq_tol(s[0], 0.25f, 1e-7f);
+	ck_assert_float_eq(s[1], 0.0f);
+	ck_assert_float_eq_tol(s[2], 0.5f, 1e-7f);
+	ck_assert_float_eq(s[3], 7.0f);	/* outside the plane: untouched */
+	ck_assert_float_eq(s[5], 0.0f);	/* nodata: nothing added, no NaN */
+	ck_assert_float_eq_tol(s[6], -2.0f, 1e-7f);
+	ck_assert_float_eq(s[7], 7.0f);
+	free(o);
+}
+END_TEST
+
 START_TEST(test_bad_options)
 {
 	float z[4] = { 0 };
@@ -580,6 +609,7 @@ erode_suite(void)
 	tcase_add_test(core, test_brush_by_hand);
 	tcase_add_test(core, test_thermal_spike);
 	tcase_add_test(core, test_thermal_threads);
+	tcase_add_test(core, test_change_band);
 	suite_add_tcase(s, core);
 	tcase_add_test(limits, test_brush_border_sums);
 	tcase_add_test(limits, test_flat_unchanged);
