@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "tp_hillshade.h"
 #include "tp_num.h"
+#include "tp_outfile.h"
 
 static const char usage[] =
     "usage: tview [-q] [-b NAME] [--log | --shade-only] [--range LO,HI]\n"
@@ -237,39 +237,30 @@ write_png(FILE *f, const tp_view_opts *vo, int64_t w, int64_t h,
 static void
 save(const char *path, const tp_view_opts *vo, struct source *src)
 {
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 8);
-	mode_t mask = umask(0);
+	tp_outfile out;
 	FILE *f;
 	tp_err e;
 	int fd;
 
-	umask(mask);
-	if (tmp == NULL)
-		cli_die("out of memory");
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".XXXXXX", 8);
-	if ((fd = mkstemp(tmp)) < 0)
-		cli_die("cannot create a file beside '%s': %s", path,
-		    strerror(errno));
-	if (fchmod(fd, 0666 & ~mask) < 0 || (f = fdopen(fd, "wb")) == NULL) {
-		unlink(tmp);
-		cli_die("%s: %s", tmp, strerror(errno));
+	if ((fd = tp_outfile_create(&out, path, &e)) < 0)
+		cli_fail(&e);
+	if ((f = fdopen(fd, "wb")) == NULL) {
+		close(fd);
+		tp_outfile_abort(&out);
+		cli_die("%s: %s", path, strerror(errno));
 	}
 	if (write_png(f, vo, src->r->h.width, src->r->h.height, src, &e) < 0 ||
 	    (src->plane == NULL && tp_reader_finish(src->r, &e) < 0)) {
 		fclose(f);
-		unlink(tmp);
+		tp_outfile_abort(&out);
 		cli_fail(&e);
 	}
-	if (fflush(f) != 0 || fsync(fd) != 0 || fclose(f) != 0 ||
-	    rename(tmp, path) != 0) {
-		int err = errno;
-
-		unlink(tmp);
-		cli_die("cannot write '%s': %s", path, strerror(err));
+	if (fclose(f) != 0) {
+		tp_outfile_abort(&out);
+		cli_die("cannot write '%s': %s", path, strerror(errno));
 	}
-	free(tmp);
+	if (tp_outfile_commit(&out, &e) < 0)
+		cli_fail(&e);
 }
 
 static void

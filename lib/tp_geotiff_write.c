@@ -25,6 +25,7 @@
 #include <xtiffio.h>
 
 #include "tp_geotiff.h"
+#include "tp_outfile.h"
 #include "tp_num.h"
 #include "tp_par.h"
 #include "tp_tifftags.h"
@@ -73,7 +74,8 @@ typedef struct encoded {
 } encoded;
 
 struct tp_gtw {
-	char	*path, *tmp;	/* the destination and the file being written */
+	char	*path;		/* the destination */
+	tp_outfile out;		/* the temporary file being written */
 	TIFF	*tif;
 	tp_tiff_log log;
 	tp_header h;		/* the stream's header (geometry, history) */
@@ -266,33 +268,19 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 static int
 open_tmp(tp_gtw *w, tp_err *e)
 {
-	size_t n = strlen(w->path) + 32;
 	const char *mode;
 	uint64_t est;
 	TIFFOpenOptions *opt;
-	int fd = -1, i;
+	int fd;
 
 	est = (uint64_t)w->w * w->ht * w->ss;
 	est += est / 100 + est / (w->o.cog ? 3 : 1000) + (64u << 20);
 	mode = w->o.bigtiff > 0 || (w->o.bigtiff == 0 && est >> 32 != 0) ?
 	    "w8" : "w";
-	if ((w->tmp = malloc(n)) == NULL)
-		return tp_err_set(e, "out of memory");
-	for (i = 0; fd < 0 && i < 1000; i++) {
-		snprintf(w->tmp, n, "%s.tmp%06ld", w->path,
-		    ((long)getpid() * 1000 + i) % 1000000);
-		fd = open(w->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST)
-			break;
-	}
-	if (fd < 0) {
-		tp_err_set(e, "%s: %s", w->tmp, strerror(errno));
-		free(w->tmp);
-		w->tmp = NULL;
+	if ((fd = tp_outfile_create(&w->out, w->path, e)) < 0)
 		return -1;
-	}
 	if ((opt = tp_tiff_options(&w->log, 0)) == NULL ||
-	    (w->tif = TIFFFdOpenExt(fd, w->tmp, mode, opt)) == NULL) {
+	    (w->tif = TIFFFdOpenExt(fd, w->out.tmp, mode, opt)) == NULL) {
 		close(fd);
 		TIFFOpenOptionsFree(opt);
 		return fail(w, e, "cannot create");
@@ -715,12 +703,8 @@ tp_gtw_close(tp_gtw *w, tp_err *e)
 		w->tif = NULL;
 		if (w->log.nerr > 0)
 			r = fail(w, e, "closing");
-		else if (rename(w->tmp, w->path) < 0)
-			r = tp_err_set(e, "%s: %s", w->path, strerror(errno));
-		else {
-			free(w->tmp);
-			w->tmp = NULL;
-		}
+		else
+			r = tp_outfile_commit(&w->out, e);
 	}
 	tp_gtw_abort(w);
 	return r;
@@ -735,10 +719,7 @@ tp_gtw_abort(tp_gtw *w)
 		return;
 	if (w->tif != NULL)
 		TIFFClose(w->tif);
-	if (w->tmp != NULL) {
-		unlink(w->tmp);
-		free(w->tmp);
-	}
+	tp_outfile_abort(&w->out);
 	tp_header_free(&w->h);
 	free(w->buf);
 	for (i = 0; w->wk != NULL && i < w->threads; i++) {
@@ -756,7 +737,7 @@ tp_gtw_abort(tp_gtw *w)
 const char *
 tp_gtw_tmpname(const tp_gtw *w)
 {
-	return w->tmp;
+	return w->out.tmp;
 }
 
 int
