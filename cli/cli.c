@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -309,4 +310,13 @@ cli_progress_done(cli_progress *p)
 	if (p->on && p->last >= 0)
 		fputc('\n', stderr);
 	p->last = -1;
+}
+
+double
+cli_seconds(int cpu)
+{
+	struct timespec t;
+
+	clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }

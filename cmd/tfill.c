@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "tp_fill.h"
@@ -46,105 +45,97 @@ static const struct option longopts[] = {
 static const char *const methods[] = { "priority-flood", "planchon-darboux",
     NULL };
 
-/* Seconds on a clock: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID. */
-static double
-clk(clockid_t id)
-{
-	struct timespec t;
+struct opts {
+	const char *band;
+	tp_fill_opts fill;
+	int	method, depth, verbose;
+};
 
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* Copy band `from` into band `to`, row by row. */
 static void
-copy_band(tp_grid *g, int from, int to)
+parse(int argc, char **argv, struct opts *o)
 {
-	int64_t y;
+	int ch, flat = 0;
 
-	for (y = 0; y < g->h.height; y++)
-		memcpy(tp_grid_band(g, to) + (size_t)y * tp_grid_stride(g),
-		    tp_grid_band(g, from) + (size_t)y * tp_grid_stride(g),
-		    (size_t)g->h.width * sizeof(float));
-}
-
-int
-main(int argc, char **argv)
-{
-	const char *bandname = "height", *add[1] = { "depth" };
-	char sweeps[32] = "";
-	tp_fill_opts o = { TP_FILL_NEXT, 0 };
-	tp_fill_stats st;
-	tp_grid g;
-	tp_err e;
-	double t0, t1, t2, t3, c1, c2;
-	int ch, method = 0, depth = 0, flat = 0, verbose = 0;
-	int band, idx[1], r;
-
-	cli_init(argc, argv, usage);
 	while ((ch = getopt_long(argc, argv, "b:de:fhm:qv", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!tp_band_name_ok(optarg))
 				cli_usage("--band: bad band name '%s'", optarg);
-			bandname = optarg;
+			o->band = optarg;
 			break;
-		case 'd': depth = 1; break;
+		case 'd': o->depth = 1; break;
 		case 'e':
-			o.rule = TP_FILL_EPSILON;
-			o.epsilon = (float)cli_double("--epsilon", optarg,
+			o->fill.rule = TP_FILL_EPSILON;
+			o->fill.epsilon = (float)cli_double("--epsilon", optarg,
 			    1e-30, 1e30);
-			if (!(o.epsilon > 0))
+			if (!(o->fill.epsilon > 0))
 				cli_usage("--epsilon: '%s' is 0 as a float",
 				    optarg);
 			break;
 		case 'f': flat = 1; break;
 		case 'h': cli_help(help);
-		case 'm': method = cli_choice("--method", optarg, methods); break;
+		case 'm': o->method = cli_choice("--method", optarg, methods);
+			break;
 		case 'q': break;
-		case 'v': verbose = 1; break;
+		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
 		}
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (flat && o.rule == TP_FILL_EPSILON)
+	if (flat && o->fill.rule == TP_FILL_EPSILON)
 		cli_usage("--flat and --epsilon exclude each other");
 	if (flat)
-		o.rule = TP_FILL_FLAT;
-	if (depth && strcmp(bandname, "depth") == 0)
+		o->fill.rule = TP_FILL_FLAT;
+	if (o->depth && strcmp(o->band, "depth") == 0)
 		cli_usage("--depth: cannot fill the band 'depth' itself");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *add[1] = { "depth" };
+	struct opts o = { "height", { TP_FILL_NEXT, 0 }, 0, 0, 0 };
+	char sweeps[32] = "";
+	tp_fill_stats st;
+	tp_grid g;
+	tp_err e;
+	double t0, t1, t2, t3, c1, c2;
+	int band, idx[1], r;
+
+	cli_init(argc, argv, usage);
+	parse(argc, argv, &o);
 	cli_binary_stdout();
 
-	t0 = clk(CLOCK_MONOTONIC);
-	if (tp_grid_read_adding(&g, stdin, add, depth, idx, &e) < 0)
+	t0 = cli_seconds(0);
+	if (tp_grid_read_adding(&g, stdin, add, o.depth, idx, &e) < 0)
 		cli_fail(&e);
-	if ((band = tp_header_band(&g.h, bandname)) < 0)
-		cli_die("the input has no band '%s'", bandname);
-	if (depth)
-		copy_band(&g, band, idx[0]);
-	t1 = clk(CLOCK_MONOTONIC);
-	c1 = clk(CLOCK_PROCESS_CPUTIME_ID);
-	r = (method == 0 ? tp_fill_pf : tp_fill_pd)(tp_grid_band(&g, band),
-	    g.h.width, g.h.height, tp_grid_stride(&g), &o, &st, &e);
+	if ((band = tp_header_band(&g.h, o.band)) < 0)
+		cli_die("the input has no band '%s'", o.band);
+	if (o.depth)
+		tp_grid_copy_band(&g, band, idx[0]);
+	t1 = cli_seconds(0);
+	c1 = cli_seconds(1);
+	r = (o.method == 0 ? tp_fill_pf : tp_fill_pd)(tp_grid_band(&g, band),
+	    g.h.width, g.h.height, tp_grid_stride(&g), &o.fill, &st, &e);
 	if (r < 0)
 		cli_fail(&e);
-	if (depth)
+	if (o.depth)
 		tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g, idx[0]),
 		    g.h.width, g.h.height, tp_grid_stride(&g));
-	t2 = clk(CLOCK_MONOTONIC);
-	c2 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	t2 = cli_seconds(0);
+	c2 = cli_seconds(1);
 	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
-	t3 = clk(CLOCK_MONOTONIC);
-	if (method == 1)
+	t3 = cli_seconds(0);
+	if (o.method == 1)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
-	if (verbose)
+	if (o.verbose)
 		fprintf(stderr, "%s: %lldx%lld, %lld valid, %lld seeds, "
 		    "%lld raised%s; read %.3f s, fill %.3f s (cpu %.3f s, "
 		    "%.1f Mcells/s), write %.3f s\n", cli_prog(), (long long)g.h.width,

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "tp_fill.h"
@@ -59,16 +58,6 @@ typedef struct opts {
 	int	area, grass, geo, threads, mfd, quiet, verbose;
 	double	rivers;		/* < 0: no river band */
 } opts;
-
-/* Seconds on a clock: CLOCK_MONOTONIC (wall) or CLOCK_PROCESS_CPUTIME_ID. */
-static double
-clk(clockid_t id)
-{
-	struct timespec t;
-
-	clock_gettime(id, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void
 parse(int argc, char **argv, opts *o)
@@ -131,7 +120,7 @@ main(int argc, char **argv)
 			cli_usage("--band: '%s' is an output band", o.band);
 	cli_binary_stdout();
 
-	t0 = clk(CLOCK_MONOTONIC);
+	t0 = cli_seconds(0);
 	if (tp_grid_read_adding(&g, stdin, add, nadd, idx, &e) < 0)
 		cli_fail(&e);
 	if ((band = tp_header_band(&g.h, o.band)) < 0)
@@ -144,13 +133,13 @@ main(int argc, char **argv)
 	if ((dir = malloc((size_t)g.h.width * (size_t)g.h.height)) == NULL)
 		cli_die("out of memory: directions need %.1f MiB",
 		    (double)g.h.width * (double)g.h.height / 1048576.0);
-	t1 = clk(CLOCK_MONOTONIC);
-	c1 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	t1 = cli_seconds(0);
+	c1 = cli_seconds(1);
 	if (tp_flow_d8(tp_grid_band(&g, band), g.h.width, g.h.height, stride,
 	    &geo, o.threads, dir, &st, &e) < 0)
 		cli_fail(&e);
-	t2 = clk(CLOCK_MONOTONIC);
-	c2 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	t2 = cli_seconds(0);
+	c2 = cli_seconds(1);
 	if (tp_flow_accumulate(dir, g.h.width, g.h.height, &geo, o.area,
 	    o.threads, tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
 	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir,
@@ -163,13 +152,13 @@ main(int argc, char **argv)
 		tp_flow_rivers(tp_grid_band(&g, idx[0]), g.h.width, g.h.height,
 		    stride, o.rivers, tp_grid_band(&g, idx[iriver]));
 	free(dir);
-	t3 = clk(CLOCK_MONOTONIC);
-	c3 = clk(CLOCK_PROCESS_CPUTIME_ID);
+	t3 = cli_seconds(0);
+	c3 = cli_seconds(1);
 	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
-	t4 = clk(CLOCK_MONOTONIC);
+	t4 = cli_seconds(0);
 	if (st.sinks > 0 && !o.quiet)
 		fprintf(stderr, "%s: warning: %lld cells have no outflow "
 		    "(run tfill first)\n", cli_prog(), (long long)st.sinks);

@@ -868,3 +868,14 @@ tp_grid_free(tp_grid *g)
 	free(g->data);
 	g->data = NULL;
 }
+
+void
+tp_grid_copy_band(tp_grid *g, int from, int to)
+{
+	size_t stride = tp_grid_stride(g), w = (size_t)g->h.width;
+	int64_t y;
+
+	for (y = 0; y < g->h.height; y++)
+		memcpy(tp_grid_band(g, to) + (size_t)y * stride,
+		    tp_grid_band(g, from) + (size_t)y * stride, w * sizeof(float));
+}

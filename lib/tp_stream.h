@@ -148,6 +148,8 @@ int	tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names,
 	    int n, int *idx, tp_err *e);
 int	tp_grid_write(const tp_grid *g, FILE *f, tp_err *e);
 void	tp_grid_free(tp_grid *g);
+/* Copy band `from` into band `to`, every row. */
+void	tp_grid_copy_band(tp_grid *g, int from, int to);
 
 /* Band b as a plane: sample (x, y) is at [y * tp_grid_stride(g) + x]. */
 static inline float *
