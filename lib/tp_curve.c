@@ -242,14 +242,14 @@ shape2(const tp_shape *s, __m128d h)
 	return _mm_min_pd(_mm_max_pd(y, c0), hi);	/* c0 = y[k] */
 }
 
-/* Evenly spaced knots without pow, four samples at a time; returns how
+/* The curve of evenly spaced knots, four samples at a time; returns how
  * many it did. */
 static size_t
 shape_sse2(const tp_shape *s, const float *in, float *out, size_t n)
 {
 	size_t i = 0;
 
-	if (!s->curve.even || s->k != 1.0)
+	if (!s->curve.even)
 		return 0;
 	for (; i + 4 <= n; i += 4) {
 		__m128 f = _mm_loadu_ps(in + i);
@@ -269,17 +269,267 @@ shape_sse2(const tp_shape *s, const float *in, float *out, size_t n)
 }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TP_HAVE_AVX2 1
+#include <immintrin.h>
+
+#define AVX2	__attribute__((target("avx2")))
+#define INL	static inline __attribute__((always_inline, target("avx2")))
+
+enum { C0, C1, C2, C3, YHI, XK, IH, NTAB };	/* per-interval values */
+
+/* The per-interval values of a curve: with at most 4 intervals each kind
+ * lives in one register (reg) and a lookup is a permute; else a row of
+ * NTAB per interval (row) is loaded per sample and transposed. */
+typedef struct lut {
+	__m256d	reg[NTAB];
+	__m256d	n1;		/* n - 1 */
+	__m128i	top;		/* n - 2, the last interval */
+	__m256d	inner[3];	/* inner knots x[1..3], +inf past the last */
+	double	row[TP_CURVE_MAX][8] __attribute__((aligned(32)));
+} lut;
+
+static void
+lut_init(lut *l, const tp_curve *c)
+{
+	memset(l->row, 0, sizeof(l->row));
+	for (int k = 0; k + 1 < c->n; k++) {
+		memcpy(l->row[k], c->c[k], sizeof(c->c[k]));
+		l->row[k][YHI] = c->y[k + 1];
+		l->row[k][XK] = c->x[k];
+		l->row[k][IH] = c->inv_h[k];
+	}
+}
+
+/* The registers of a curve of at most 4 intervals. */
+static AVX2 void
+lut_small(lut *l)
+{
+	for (int j = 0; j < NTAB; j++)
+		l->reg[j] = _mm256_set_pd(l->row[3][j], l->row[2][j],
+		    l->row[1][j], l->row[0][j]);
+}
+
+/* Four rows a, b, c, d transposed: out[j] = (a[j], b[j], c[j], d[j]). */
+INL void
+transpose(__m256d a, __m256d b, __m256d c, __m256d d, __m256d *out)
+{
+	__m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
+	__m256d t2 = _mm256_unpacklo_pd(c, d), t3 = _mm256_unpackhi_pd(c, d);
+
+	out[0] = _mm256_permute2f128_pd(t0, t2, 0x20);
+	out[1] = _mm256_permute2f128_pd(t1, t3, 0x20);
+	out[2] = _mm256_permute2f128_pd(t0, t2, 0x31);
+	out[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
+}
+
+/* v[j] = value j of intervals k (the four lanes); the first `need` kinds. */
+INL void
+fetch(const lut *l, __m128i k, __m256d *v, int small, int need)
+{
+	if (small) {
+		__m256i d = _mm256_permutevar8x32_epi32(
+		    _mm256_castsi128_si256(k),
+		    _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3));
+		__m256i i2 = _mm256_add_epi32(_mm256_add_epi32(d, d),
+		    _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1));
+
+		/* written out: a loop over j is not always unrolled */
+#define PERM(j)	v[j] = _mm256_castps_pd(_mm256_permutevar8x32_ps( \
+		    _mm256_castpd_ps(l->reg[j]), i2))
+		PERM(C0); PERM(C1); PERM(C2); PERM(C3); PERM(YHI);
+		if (need > IH) {
+			PERM(XK); PERM(IH);
+		}
+#undef PERM
+	} else {
+		int ks[4];
+		const double *r[4];
+
+		_mm_storeu_si128((__m128i *)ks, k);
+		for (int j = 0; j < 4; j++)
+			r[j] = l->row[ks[j]];
+		transpose(_mm256_load_pd(r[0]), _mm256_load_pd(r[1]),
+		    _mm256_load_pd(r[2]), _mm256_load_pd(r[3]), v);
+		transpose(_mm256_load_pd(r[0] + 4), _mm256_load_pd(r[1] + 4),
+		    _mm256_load_pd(r[2] + 4), _mm256_load_pd(r[3] + 4), v + 4);
+	}
+}
+
+/* The cubic at local u, clamped to the interval's knots as interval()
+ * does (C0 = y[k]). */
+INL __m256d
+cubic4(const __m256d *v, __m256d u)
+{
+	__m256d y = _mm256_add_pd(v[C2], _mm256_mul_pd(u, v[C3]));
+
+	y = _mm256_add_pd(v[C1], _mm256_mul_pd(u, y));
+	y = _mm256_add_pd(v[C0], _mm256_mul_pd(u, y));
+	return _mm256_min_pd(_mm256_max_pd(y, v[C0]), v[YHI]);
+}
+
+/* prepare() for four samples: stretch (none: x - 0 and x * 1 are x), then
+ * [0, 1] with NaN to 0. */
+INL __m256d
+prepare4(const tp_shape *s, __m128 f, int stretch)
+{
+	__m256d x = _mm256_cvtps_pd(f);
+
+	if (stretch)
+		x = _mm256_mul_pd(_mm256_sub_pd(x, _mm256_set1_pd(s->lo)),
+		    _mm256_set1_pd(s->scale));
+	return _mm256_min_pd(_mm256_max_pd(x, _mm256_setzero_pd()),
+	    _mm256_set1_pd(1.0));
+}
+
+/* eval_even for four samples. */
+INL __m256d
+even4(const tp_curve *c, const lut *l, __m256d x, int small)
+{
+	__m256d t = _mm256_mul_pd(x, l->n1);
+	__m128i k = _mm_min_epi32(_mm256_cvttpd_epi32(t), l->top);
+	__m256d v[8];
+
+	fetch(l, k, v, small, YHI + 1);
+	return cubic4(v, _mm256_sub_pd(t, _mm256_cvtepi32_pd(k)));
+}
+
+/* eval_points for four samples: k counts the inner knots at or left of
+ * x; the flat ends are blended in, the left one last as it is tested
+ * first there. */
+INL __m256d
+points4(const tp_curve *c, const lut *l, __m256d x, int small)
+{
+	__m256d kd = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+	__m256d v[8], y;
+
+	if (small)	/* x <= 1 < inf: the padding counts nothing */
+		for (int j = 0; j < 3; j++)
+			kd = _mm256_add_pd(kd, _mm256_and_pd(one,
+			    _mm256_cmp_pd(x, l->inner[j], _CMP_GE_OQ)));
+	else
+		for (int j = 1; j < c->n - 1; j++)
+			kd = _mm256_add_pd(kd, _mm256_and_pd(one,
+			    _mm256_cmp_pd(x, _mm256_set1_pd(c->x[j]),
+			    _CMP_GE_OQ)));
+	fetch(l, _mm256_cvttpd_epi32(kd), v, small, IH + 1);
+	y = cubic4(v, _mm256_mul_pd(_mm256_sub_pd(x, v[XK]), v[IH]));
+	y = _mm256_blendv_pd(y, _mm256_set1_pd(c->y[c->n - 1]), _mm256_cmp_pd(
+	    x, _mm256_set1_pd(c->x[c->n - 1]), _CMP_GE_OQ));
+	return _mm256_blendv_pd(y, _mm256_set1_pd(c->y[0]), _mm256_cmp_pd(
+	    x, _mm256_set1_pd(c->x[0]), _CMP_LE_OQ));
+}
+
+/* Eight samples at a time for one kind of curve (the flags constant, so
+ * each kind gets its own loop); returns how many it did. */
+INL size_t
+loop8(const tp_shape *s, const lut *l, const float *in, float *out,
+    size_t n, int even, int stretch, int small)
+{
+	const tp_curve *c = &s->curve;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__m256d a = prepare4(s, _mm_loadu_ps(in + i), stretch);
+		__m256d b = prepare4(s, _mm_loadu_ps(in + i + 4), stretch);
+
+		if (even) {
+			a = even4(c, l, a, small);
+			b = even4(c, l, b, small);
+		} else {
+			a = points4(c, l, a, small);
+			b = points4(c, l, b, small);
+		}
+		_mm_storeu_ps(out + i, _mm256_cvtpd_ps(a));
+		_mm_storeu_ps(out + i + 4, _mm256_cvtpd_ps(b));
+	}
+	return i;
+}
+
+/* The common small curves, lookups by permutes. */
+static AVX2 size_t
+small_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
+    size_t n)
+{
+	int stretch = s->lo != 0.0 || s->scale != 1.0;
+
+	if (s->curve.even)
+		return stretch ? loop8(s, l, in, out, n, 1, 1, 1) :
+		    loop8(s, l, in, out, n, 1, 0, 1);
+	return loop8(s, l, in, out, n, 0, 1, 1);
+}
+
+/* Curves with more knots, lookups by loads. */
+static AVX2 size_t
+large_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
+    size_t n)
+{
+	if (s->curve.even)
+		return loop8(s, l, in, out, n, 1, 1, 0);
+	return loop8(s, l, in, out, n, 0, 1, 0);
+}
+
+/* The curve (no pow), eight samples at a time; returns how many it did. */
+static AVX2 size_t
+shape_avx2(const tp_shape *s, const float *in, float *out, size_t n)
+{
+	lut l;
+
+	lut_init(&l, &s->curve);
+	l.n1 = _mm256_set1_pd((double)(s->curve.n - 1));
+	l.top = _mm_set1_epi32(s->curve.n - 2);
+	for (int j = 0; j < 3; j++)
+		l.inner[j] = _mm256_set1_pd(j + 2 < s->curve.n ?
+		    s->curve.x[j + 1] : INFINITY);
+	if (s->curve.n > 5)
+		return large_avx2(s, &l, in, out, n);
+	lut_small(&l);
+	return small_avx2(s, &l, in, out, n);
+}
+#endif
+
+int
+tp_shape_simd(void)
+{
+#ifdef TP_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return 2;
+#endif
+#ifdef __SSE2__
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 void
-tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n)
+tp_shape_row_simd(const tp_shape *s, const float *in, float *out, size_t n,
+    int simd)
 {
 	const tp_curve *c = &s->curve;
 	const float k = (float)s->k;
+	size_t i = 0;
 
-	for (size_t i = shape_sse2(s, in, out, n); i < n; i++) {
+	/* the curve first (the fast paths leave pow out), then the pow */
+#ifdef TP_HAVE_AVX2
+	if (simd >= 2 && tp_shape_simd() >= 2)
+		i = shape_avx2(s, in, out, n);
+#endif
+	if (simd >= 1)
+		i += shape_sse2(s, in + i, out + i, n - i);
+	for (; i < n; i++) {
 		double x = prepare(s, in[i]);
-		double y = c->even ? eval_even(c, x) : eval_points(c, x);
 
-		/* powf: a sample is a float, and pow costs seven times more */
-		out[i] = s->k == 1.0 ? (float)y : powf((float)y, k);
+		out[i] = (float)(c->even ? eval_even(c, x) : eval_points(c, x));
 	}
+	/* powf: a sample is a float, and pow costs seven times more */
+	if (s->k != 1.0)
+		for (i = 0; i < n; i++)
+			out[i] = powf(out[i], k);
+}
+
+void
+tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n)
+{
+	tp_shape_row_simd(s, in, out, n, 2);
 }

@@ -65,5 +65,11 @@ void	tp_shape_init(tp_shape *s, const tp_curve *c);
 int	tp_shape_stretch(tp_shape *s, double lo, double hi, tp_err *e);
 /* out[i] = shape(in[i]) for n samples; in and out may be the same. */
 void	tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n);
+/* tp_shape_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
+ * where the processor has it): every level gives the same bytes. */
+void	tp_shape_row_simd(const tp_shape *s, const float *in, float *out,
+	    size_t n, int simd);
+/* The highest SIMD level this processor runs: 0, 1 or 2. */
+int	tp_shape_simd(void);
 
 #endif

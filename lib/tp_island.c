@@ -182,16 +182,142 @@ euclid_sse2(double mix, const double *nx, double ny2, const float *in,
 }
 #endif
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TP_HAVE_AVX2 1
+#include <immintrin.h>
+
+#define AVX2	__attribute__((target("avx2")))
+#define INL	static inline __attribute__((always_inline, target("avx2")))
+
+/* shape_distance for four points (nx, ny), the same operations. */
+INL __m256d
+distance4(tp_island_shape s, __m256d nx, __m256d ny)
+{
+	const __m256d one = _mm256_set1_pd(1.0), m1 = _mm256_set1_pd(-1.0);
+	__m256d d;
+
+	switch (s) {
+	case TP_ISLAND_SQUARE_BUMP:
+		/* clamp1: NaN passes as there */
+		nx = _mm256_max_pd(m1, _mm256_min_pd(one, nx));
+		ny = _mm256_max_pd(m1, _mm256_min_pd(one, ny));
+		return _mm256_sub_pd(one, _mm256_mul_pd(
+		    _mm256_sub_pd(one, _mm256_mul_pd(nx, nx)),
+		    _mm256_sub_pd(one, _mm256_mul_pd(ny, ny))));
+	case TP_ISLAND_EUCLIDEAN2:
+		d = _mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(nx, nx),
+		    _mm256_mul_pd(ny, ny)), _mm256_set1_pd(M_SQRT1_2));
+		break;
+	default:
+		d = _mm256_sqrt_pd(_mm256_add_pd(_mm256_mul_pd(nx, nx),
+		    _mm256_mul_pd(ny, ny)));
+		break;
+	}
+	return _mm256_min_pd(d, one);
+}
+
+/* n + warp * (2 w - 1) for four warp values w. */
+INL __m256d
+warped4(__m256d n, double warp, const float *w)
+{
+	__m256d t = _mm256_sub_pd(_mm256_mul_pd(_mm256_set1_pd(2.0),
+	    _mm256_cvtps_pd(_mm_loadu_ps(w))), _mm256_set1_pd(1.0));
+
+	return _mm256_add_pd(n, _mm256_mul_pd(_mm256_set1_pd(warp), t));
+}
+
+/* Four samples of v + mix * (1 - d - v); wx, wy NULL: no warp. */
+INL __m128
+falloff4(const tp_island *is, tp_island_shape s, const double *nx,
+    double ny, const float *wx, const float *wy, const float *in)
+{
+	const __m256d one = _mm256_set1_pd(1.0);
+	__m256d v = _mm256_cvtps_pd(_mm_loadu_ps(in));
+	__m256d x = _mm256_loadu_pd(nx), y = _mm256_set1_pd(ny), d;
+
+	if (wx != NULL) {
+		x = warped4(x, is->warp, wx);
+		y = warped4(y, is->warp, wy);
+	}
+	d = distance4(s, x, y);
+	d = _mm256_sub_pd(_mm256_sub_pd(one, d), v);
+	return _mm256_cvtpd_ps(_mm256_add_pd(v, _mm256_mul_pd(
+	    _mm256_set1_pd(is->mix), d)));
+}
+
+/* One shape (constant, so each gets its own loop), eight at a time;
+ * warp is 1 when wx and wy hold the warp fields of these m samples. */
+INL size_t
+loop8(const tp_island *is, tp_island_shape s, const double *nx, double ny,
+    const float *wx, const float *wy, const float *in, float *out,
+    size_t m, int warp)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= m; i += 8) {
+		__m128 a = falloff4(is, s, nx + i, ny, warp ? wx + i : NULL,
+		    warp ? wy + i : NULL, in + i);
+		__m128 b = falloff4(is, s, nx + i + 4, ny,
+		    warp ? wx + i + 4 : NULL, warp ? wy + i + 4 : NULL,
+		    in + i + 4);
+
+		_mm_storeu_ps(out + i, a);
+		_mm_storeu_ps(out + i + 4, b);
+	}
+	return i;
+}
+
+/* The falloff for every shape, with the warp fields wx, wy or without
+ * (NULL); returns how many it did. */
+static AVX2 size_t
+falloff_avx2(const tp_island *is, const double *nx, double ny,
+    const float *wx, const float *wy, const float *in, float *out,
+    size_t m)
+{
+	int w = wx != NULL;
+
+#define LOOP(s) (w ? loop8(is, s, nx, ny, wx, wy, in, out, m, 1) : \
+	    loop8(is, s, nx, ny, NULL, NULL, in, out, m, 0))
+	switch (is->shape) {
+	case TP_ISLAND_SQUARE_BUMP:
+		return LOOP(TP_ISLAND_SQUARE_BUMP);
+	case TP_ISLAND_EUCLIDEAN2:
+		return LOOP(TP_ISLAND_EUCLIDEAN2);
+	default:
+		return LOOP(TP_ISLAND_EUCLIDEAN);
+	}
+#undef LOOP
+}
+#endif
+
+int
+tp_island_simd(void)
+{
+#ifdef TP_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return 2;
+#endif
+#ifdef __SSE2__
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 /* The falloff without warp. */
 static void
 plain_block(const tp_island *is, const double *nx, double ny,
-    const float *in, float *out, size_t m)
+    const float *in, float *out, size_t m, int simd)
 {
 	const double mix = is->mix, ny2 = ny * ny;
 	size_t i = 0;
 
-	if (is->shape == TP_ISLAND_EUCLIDEAN)
-		i = euclid_sse2(mix, nx, ny2, in, out, m);
+#ifdef TP_HAVE_AVX2
+	if (simd >= 2 && tp_island_simd() >= 2)
+		i = falloff_avx2(is, nx, ny, NULL, NULL, in, out, m);
+#endif
+	if (simd >= 1 && is->shape == TP_ISLAND_EUCLIDEAN)
+		i += euclid_sse2(mix, nx + i, ny2, in + i, out + i, m - i);
 	for (; i < m; i++) {
 		double v = in[i], d;
 
@@ -204,9 +330,22 @@ plain_block(const tp_island *is, const double *nx, double ny,
 	}
 }
 
+/* The warped falloff of a block by SIMD; returns how many it did. */
+static size_t
+warp_block(const tp_island *is, const double *nx, double ny,
+    const float *wx, const float *wy, const float *in, float *out,
+    size_t m, int simd)
+{
+#ifdef TP_HAVE_AVX2
+	if (simd >= 2 && tp_island_simd() >= 2)
+		return falloff_avx2(is, nx, ny, wx, wy, in, out, m);
+#endif
+	return 0;
+}
+
 void
-tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
-    const float *in, float *out)
+tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
+    const float *in, float *out, int simd)
 {
 	float wx[BLK], wy[BLK];
 	double cs = h->cellsize, x0 = h->origin_x;
@@ -215,7 +354,7 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 	size_t n = is->ncols < (size_t)h->width ? is->ncols : (size_t)h->width;
 
 	if (is->warp <= 0.0) {
-		plain_block(is, is->nx, ny, in, out, n);
+		plain_block(is, is->nx, ny, in, out, n, simd);
 		return;
 	}
 	for (size_t off = 0; off < n; off += BLK) {
@@ -223,7 +362,8 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 
 		tp_fbm_row(&is->wx, x0, (int64_t)off, cs, y, wx, m);
 		tp_fbm_row(&is->wy, x0, (int64_t)off, cs, y, wy, m);
-		for (size_t i = 0; i < m; i++) {
+		for (size_t i = warp_block(is, is->nx + off, ny, wx, wy,
+		    in + off, out + off, m, simd); i < m; i++) {
 			double v = in[off + i];
 			double d = distance(is, is->nx[off + i], ny, wx[i],
 			    wy[i]);
@@ -231,6 +371,13 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 			out[off + i] = (float)(v + is->mix * (1.0 - d - v));
 		}
 	}
+}
+
+void
+tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
+    const float *in, float *out)
+{
+	tp_island_row_simd(is, h, row, in, out, 2);
 }
 
 int

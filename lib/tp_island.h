@@ -63,6 +63,12 @@ void	tp_island_free(tp_island *is);
  * tp_noise_centre positions, so shifted tiles give the same bytes. */
 void	tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 	    const float *in, float *out);
+/* tp_island_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
+ * where the processor has it): every level gives the same bytes. */
+void	tp_island_row_simd(const tp_island *is, const tp_header *h,
+	    int64_t row, const float *in, float *out, int simd);
+/* The highest SIMD level this processor runs: 0, 1 or 2. */
+int	tp_island_simd(void);
 /* Record the sea level as header line "SEALEVEL v" (replacing one). */
 int	tp_island_set_sea(tp_header *h, double level, tp_err *e);
 

@@ -1,6 +1,7 @@
 /* tp_terrace.c - terraces with sloped risers. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tp_terrace.h"
 
@@ -67,6 +68,7 @@ floor31(double s)
 	return k - (double)(k > s);
 }
 
+#define BLK	512	/* samples per block of a row */
 #define SMALL(s) (fabs(s) < 2147483647.0)	/* false for NaN too */
 
 /* The huge or NaN samples, left out by the fast loops, done again. */
@@ -76,6 +78,46 @@ fix_up(const tp_terrace *t, const float *in, float *out, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (!SMALL(in[i] * t->steps))
 			out[i] = (float)tp_terrace_eval(t, in[i]);
+}
+
+/* The hard-step loop (riser 0 or naive), scalar. */
+static void
+hard_c(const tp_terrace *t, const float *in, float *out, size_t n,
+    int *bad)
+{
+	const double steps = t->steps, inv = t->inv_steps;
+
+	for (size_t i = 0; i < n; i++) {
+		double s = in[i] * steps;
+		double l;
+
+		*bad |= !SMALL(s);
+		s = SMALL(s) ? s : 0.0;
+		l = floor31(s);
+		out[i] = (float)((l + (double)(s - l >= 0.5)) * inv);
+	}
+}
+
+/* The sloped loop, scalar. */
+static void
+smooth_c(const tp_terrace *t, const float *in, float *out, size_t n,
+    int *bad)
+{
+	const double steps = t->steps, inv = t->inv_steps;
+	const double e0 = t->e0, inv_w = t->inv_w;
+
+	for (size_t i = 0; i < n; i++) {
+		double s = in[i] * steps;
+		double l, x;
+
+		*bad |= !SMALL(s);
+		s = SMALL(s) ? s : 0.0;
+		l = floor31(s);
+		x = (s - l - e0) * inv_w;
+		x = x > 0.0 ? x : 0.0;
+		x = x < 1.0 ? x : 1.0;
+		out[i] = (float)((l + x * x * (3.0 - 2.0 * x)) * inv);
+	}
 }
 
 #ifdef __SSE2__
@@ -135,39 +177,147 @@ smooth_sse2(const tp_terrace *t, const float *in, float *out, size_t n,
 }
 #endif
 
-void
-tp_terrace_row(const tp_terrace *t, const float *in, float *out, size_t n)
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TP_HAVE_AVX2 1
+#include <immintrin.h>
+
+#define AVX2	__attribute__((target("avx2")))
+#define INL	static inline __attribute__((always_inline, target("avx2")))
+
+/* s = h * steps for four samples, zero where huge or NaN (those lanes are
+ * added to *bad), and l = floor(s) as floor31 gives it (but -0 for s = -0,
+ * which changes no output: s - l and l + y come out the same). */
+INL __m256d
+scaled4(__m128 f, const tp_terrace *t, __m256d *l, __m256d *bad)
 {
-	const double steps = t->steps, inv = t->inv_steps;
-	const double e0 = t->e0, inv_w = t->inv_w;
+	const __m256d big = _mm256_set1_pd(2147483647.0);
+	const __m256d sign = _mm256_set1_pd(-0.0);
+	__m256d s = _mm256_mul_pd(_mm256_cvtps_pd(f),
+	    _mm256_set1_pd(t->steps));
+	__m256d ok = _mm256_cmp_pd(_mm256_andnot_pd(sign, s), big,
+	    _CMP_LT_OQ);
+
+	*bad = _mm256_or_pd(*bad, _mm256_andnot_pd(ok,
+	    _mm256_castsi256_pd(_mm256_set1_epi64x(-1))));
+	s = _mm256_and_pd(s, ok);
+	*l = _mm256_round_pd(s, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+	return s;
+}
+
+/* Four samples of the sloped loop, lane by lane the scalar operations. */
+INL __m128
+smooth4(__m128 f, const tp_terrace *t, __m256d *bad)
+{
+	const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
+	__m256d l, x, y, s = scaled4(f, t, &l, bad);
+
+	x = _mm256_mul_pd(_mm256_sub_pd(_mm256_sub_pd(s, l),
+	    _mm256_set1_pd(t->e0)), _mm256_set1_pd(t->inv_w));
+	x = _mm256_min_pd(_mm256_max_pd(x, zero), one);
+	y = _mm256_mul_pd(_mm256_mul_pd(x, x), _mm256_sub_pd(
+	    _mm256_set1_pd(3.0), _mm256_mul_pd(_mm256_set1_pd(2.0), x)));
+	return _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(l, y),
+	    _mm256_set1_pd(t->inv_steps)));
+}
+
+/* Four samples of the hard-step loop. */
+INL __m128
+hard4(__m128 f, const tp_terrace *t, __m256d *bad)
+{
+	const __m256d one = _mm256_set1_pd(1.0);
+	__m256d l, up, s = scaled4(f, t, &l, bad);
+
+	up = _mm256_cmp_pd(_mm256_sub_pd(s, l), _mm256_set1_pd(0.5),
+	    _CMP_GE_OQ);
+	return _mm256_cvtpd_ps(_mm256_mul_pd(_mm256_add_pd(l,
+	    _mm256_and_pd(up, one)), _mm256_set1_pd(t->inv_steps)));
+}
+
+/* Either loop eight samples at a time; returns how many it did and sets
+ * *bad when some need the general path. */
+static AVX2 size_t
+terrace_avx2(const tp_terrace *t, const float *in, float *out, size_t n,
+    int *bad)
+{
+	__m256d b = _mm256_setzero_pd();
+	int hard = t->naive || t->inv_w == 0.0;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		__m128 f0 = _mm_loadu_ps(in + i), f1 = _mm_loadu_ps(in + i + 4);
+
+		if (hard) {
+			f0 = hard4(f0, t, &b);
+			f1 = hard4(f1, t, &b);
+		} else {
+			f0 = smooth4(f0, t, &b);
+			f1 = smooth4(f1, t, &b);
+		}
+		_mm_storeu_ps(out + i, f0);
+		_mm_storeu_ps(out + i + 4, f1);
+	}
+	*bad |= _mm256_movemask_pd(b) != 0;
+	return i;
+}
+#endif
+
+int
+tp_terrace_simd(void)
+{
+#ifdef TP_HAVE_AVX2
+	if (__builtin_cpu_supports("avx2"))
+		return 2;
+#endif
+#ifdef __SSE2__
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+/* One block of at most BLK samples; returns 1 when some need fix_up. */
+static int
+block(const tp_terrace *t, const float *in, float *out, size_t n, int simd)
+{
+	int hard = t->naive || t->inv_w == 0.0;
 	int bad = 0;
+	size_t i = 0;
 
 	/* one loop per mode without branches on the data; the rare huge or
 	 * NaN sample is done again by the general path */
-	if (t->naive || inv_w == 0.0) {
-		for (size_t i = 0; i < n; i++) {
-			double s = in[i] * steps;
-			double l;
+#ifdef TP_HAVE_AVX2
+	if (simd >= 2 && tp_terrace_simd() >= 2)
+		i = terrace_avx2(t, in, out, n, &bad);
+#endif
+	if (simd >= 1 && !hard)
+		i += smooth_sse2(t, in + i, out + i, n - i, &bad);
+	if (hard)
+		hard_c(t, in + i, out + i, n - i, &bad);
+	else
+		smooth_c(t, in + i, out + i, n - i, &bad);
+	return bad;
+}
 
-			bad |= !SMALL(s);
-			s = SMALL(s) ? s : 0.0;
-			l = floor31(s);
-			out[i] = (float)((l + (double)(s - l >= 0.5)) * inv);
-		}
-	} else {
-		for (size_t i = smooth_sse2(t, in, out, n, &bad); i < n; i++) {
-			double s = in[i] * steps;
-			double l, x;
+void
+tp_terrace_row_simd(const tp_terrace *t, const float *in, float *out,
+    size_t n, int simd)
+{
+	float tmp[BLK];
 
-			bad |= !SMALL(s);
-			s = SMALL(s) ? s : 0.0;
-			l = floor31(s);
-			x = (s - l - e0) * inv_w;
-			x = x > 0.0 ? x : 0.0;
-			x = x < 1.0 ? x : 1.0;
-			out[i] = (float)((l + x * x * (3.0 - 2.0 * x)) * inv);
-		}
+	/* in place, a block goes through tmp so fix_up still sees its input */
+	for (size_t off = 0; off < n; off += BLK) {
+		size_t m = n - off < BLK ? n - off : BLK;
+		float *dst = in == out ? tmp : out + off;
+
+		if (block(t, in + off, dst, m, simd))
+			fix_up(t, in + off, dst, m);
+		if (dst == tmp)
+			memcpy(out + off, tmp, m * sizeof(*tmp));
 	}
-	if (bad)
-		fix_up(t, in, out, n);
+}
+
+void
+tp_terrace_row(const tp_terrace *t, const float *in, float *out, size_t n)
+{
+	tp_terrace_row_simd(t, in, out, n, 2);
 }

@@ -33,5 +33,11 @@ double	tp_terrace_eval(const tp_terrace *t, double h);
 /* out[i] = terrace(in[i]) for n samples; in and out may be the same. */
 void	tp_terrace_row(const tp_terrace *t, const float *in, float *out,
 	    size_t n);
+/* tp_terrace_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
+ * where the processor has it): every level gives the same bytes. */
+void	tp_terrace_row_simd(const tp_terrace *t, const float *in, float *out,
+	    size_t n, int simd);
+/* The highest SIMD level this processor runs: 0, 1 or 2. */
+int	tp_terrace_simd(void);
 
 #endif

@@ -164,34 +164,83 @@ START_TEST(test_random_monotone)
 }
 END_TEST
 
-/* The row function (SSE2 where there is one) gives the bytes of the point
- * function, for random knots, a stretch, odd lengths and odd values. */
+/* A random curve for case i: evenly spaced knots (i < 30) or points, at
+ * 2 .. 16 knots, with a stretch on odd cases. */
+static void
+random_shape(tp_shape *s, int i, uint32_t *seed)
+{
+	double x[TP_CURVE_MAX], y[TP_CURVE_MAX], top;
+	int n = 2 + i % (TP_CURVE_MAX - 1);
+	tp_curve c;
+	tp_err e;
+
+	for (int k = 0; k < n; k++)
+		y[k] = rnd(seed);
+	x[0] = i % 4 < 2 ? 0.0 : 0.05 * rnd(seed);
+	for (int k = 1; k < n; k++)
+		x[k] = x[k - 1] + 0.01 + rnd(seed);
+	top = x[n - 1] / (i % 3 ? 1.0 : 0.9);	/* the last knot: 1 or 0.9 */
+	for (int k = 0; k < n; k++)
+		x[k] /= top;
+	if (i < 30)
+		ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
+	else
+		ck_assert_int_eq(tp_curve_points(&c, x, y, n, &e), 0);
+	tp_shape_init(s, &c);
+	if (i % 2)
+		ck_assert_int_eq(tp_shape_stretch(s, -0.3, 1.7, &e), 0);
+}
+
+/* The row function at every SIMD level (scalar, SSE2, AVX2 where the
+ * processor has them) gives the bytes of the point function, for random
+ * knots, a stretch, odd lengths, in place, and odd values. */
 START_TEST(test_row_is_eval)
 {
 	uint32_t seed = 99u + (uint32_t)_i;
-	double y[TP_CURVE_MAX];
-	int n = 2 + _i % (TP_CURVE_MAX - 1);
 	float in[1001], out[1001];
-	tp_curve c;
 	tp_shape s;
-	tp_err e;
 
-	for (int i = 0; i < n; i++)
-		y[i] = rnd(&seed);
-	ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
-	tp_shape_init(&s, &c);
-	if (_i % 2)
-		ck_assert_int_eq(tp_shape_stretch(&s, -0.3, 1.7, &e), 0);
+	random_shape(&s, _i, &seed);
 	for (int i = 0; i < 1001; i++)
 		in[i] = (float)(rnd(&seed) * 3.0 - 1.0);
+	for (int i = 20; i < 1001; i += 7)	/* on the knots */
+		in[i] = (float)(s.curve.x[i % s.curve.n] / s.scale + s.lo);
 	in[3] = NAN;
 	in[4] = INFINITY;
 	in[5] = -INFINITY;
 	in[6] = 1.0f;
-	tp_shape_row(&s, in, out, 1001);
-	for (int i = 0; i < 1001; i++)
-		ck_assert_float_eq(out[i], (float)tp_curve_eval(&c,
-		    ((double)in[i] - s.lo) * s.scale));
+	in[7] = -0.0f;
+	in[8] = 0.0f;
+	in[9] = 1e-45f;
+	for (int simd = 0; simd <= tp_shape_simd(); simd++) {
+		memcpy(out, in, sizeof(in));
+		tp_shape_row_simd(&s, out, out, 1001 - simd, simd);
+		for (int i = 0; i < 1001 - simd; i++) {
+			float want = (float)tp_curve_eval(&s.curve,
+			    ((double)in[i] - s.lo) * s.scale);
+
+			ck_assert_mem_eq(&out[i], &want, sizeof(want));
+		}
+	}
+}
+END_TEST
+
+/* With a pow every SIMD level gives the bytes of the scalar path. */
+START_TEST(test_row_pow_levels)
+{
+	uint32_t seed = 7u + (uint32_t)_i;
+	float in[203], want[203], out[203];
+	tp_shape s;
+
+	random_shape(&s, _i, &seed);
+	s.k = 0.5 + 2.0 * rnd(&seed);
+	for (int i = 0; i < 203; i++)
+		in[i] = (float)(rnd(&seed) * 1.4 - 0.2);
+	tp_shape_row_simd(&s, in, want, 203, 0);
+	for (int simd = 1; simd <= tp_shape_simd(); simd++) {
+		tp_shape_row_simd(&s, in, out, 203, simd);
+		ck_assert_mem_eq(out, want, sizeof(want));
+	}
 }
 END_TEST
 
@@ -286,7 +335,8 @@ curve_suite(void)
 	tcase_add_test(core, test_presets);
 	tcase_add_test(core, test_pow_and_stretch);
 	tcase_add_loop_test(core, test_random_monotone, 0, 40);
-	tcase_add_loop_test(lim, test_row_is_eval, 0, 30);
+	tcase_add_loop_test(lim, test_row_is_eval, 0, 60);
+	tcase_add_loop_test(lim, test_row_pow_levels, 0, 60);
 	tcase_add_test(lim, test_clamp_rule);
 	tcase_add_test(lim, test_knot_clamping);
 	tcase_add_test(lim, test_flat_ends);

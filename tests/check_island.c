@@ -139,13 +139,59 @@ START_TEST(test_row_is_point)
 	    0);
 	ck_assert_int_eq(tp_island_columns(&is, &h, &e), 0);
 	is.mix = 0.7;
-	tp_island_row(&is, &h, 3, in, out);
-	for (int i = 0; i < 37; i++) {
-		double d = tp_island_distance(&is, tp_noise_centre(-40, i, 2.5),
-		    tp_noise_centre(10, -4, 2.5));
-		double v = in[i];
+	for (int simd = 0; simd <= tp_island_simd(); simd++) {
+		tp_island_row_simd(&is, &h, 3, in, out, simd);
+		for (int i = 0; i < 37; i++) {
+			double d = tp_island_distance(&is,
+			    tp_noise_centre(-40, i, 2.5),
+			    tp_noise_centre(10, -4, 2.5));
+			double v = in[i];
 
-		ck_assert_float_eq(out[i], (float)(v + 0.7 * (1.0 - d - v)));
+			ck_assert_float_eq(out[i],
+			    (float)(v + 0.7 * (1.0 - d - v)));
+		}
+	}
+	tp_island_free(&is);
+}
+END_TEST
+
+/* Every SIMD level gives the bytes of the scalar path, also for NaN,
+ * infinities, in place, far outside, a radius so small that nx
+ * overflows, and with a warp. */
+START_TEST(test_row_levels)
+{
+	tp_header h = grid(61, 9, 0.5, -3, 2);
+	tp_island is;
+	tp_err e;
+	float in[61], want[61], out[61];
+	uint32_t s = 5u + (uint32_t)_i;
+
+	for (int i = 0; i < 61; i++) {
+		s = s * 1664525u + 1013904223u;
+		in[i] = (float)((s >> 8) / 16777216.0 * 3.0 - 1.0);
+	}
+	in[1] = NAN;
+	in[2] = INFINITY;
+	in[3] = -INFINITY;
+	in[4] = -0.0f;
+	in[60] = 1e30f;
+	tp_island_defaults(&is);
+	tp_island_extent(&is, &h);
+	is.shape = (tp_island_shape)(_i % 3);
+	is.mix = _i < 6 ? 0.35 : 1.0;
+	if (_i >= 3)
+		ck_assert_int_eq(tp_island_radius(&is, _i >= 6 && _i < 9 ?
+		    1e-300 : 7.0, &e), 0);
+	if (_i >= 9)
+		ck_assert_int_eq(tp_island_warp(&is, 0.4, 1.5, 3, &e), 0);
+	ck_assert_int_eq(tp_island_columns(&is, &h, &e), 0);
+	for (int64_t r = 0; r < 9; r++) {
+		tp_island_row_simd(&is, &h, r, in, want, 0);
+		for (int simd = 1; simd <= tp_island_simd(); simd++) {
+			memcpy(out, in, sizeof(in));
+			tp_island_row_simd(&is, &h, r, out, out, simd);
+			ck_assert_mem_eq(out, want, sizeof(want));
+		}
 	}
 	tp_island_free(&is);
 }
@@ -247,6 +293,7 @@ island_suite(void)
 	tcase_add_test(core, test_mix_zero_and_corners);
 	tcase_add_loop_test(core, test_tiles, 0, 2);
 	tcase_add_loop_test(core, test_row_is_point, 0, 6);
+	tcase_add_loop_test(lim, test_row_levels, 0, 12);
 	tcase_add_test(core, test_warp_breaks_symmetry);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(lim, test_sea_level);

@@ -62,8 +62,9 @@ START_TEST(test_monotone)
 }
 END_TEST
 
-/* The row function (SSE2 where there is one) gives the bytes of the
- * scalar reference, also for huge values, NaN and odd lengths. */
+/* The row function at every SIMD level (scalar, SSE2, AVX2 where the
+ * processor has them) gives the bytes of the scalar reference, also for
+ * huge values, NaN, -0 and odd lengths, in place too. */
 START_TEST(test_row_is_eval)
 {
 	static const double risers[] = { 0.0, 0.35, 1.0 };
@@ -74,19 +75,28 @@ START_TEST(test_row_is_eval)
 	for (int i = 0; i < 1003; i++) {
 		s = s * 1664525u + 1013904223u;
 		in[i] = (float)((s >> 8) / 16777216.0 * 5.0 - 2.0);
+		if (i % 17 == 3)	/* exact step edges and riser ends */
+			in[i] = (float)((int)(s >> 24) / 8.0 - 8.0);
 	}
 	in[5] = NAN;
 	in[6] = 3e9f;
 	in[7] = -1e30f;
+	in[8] = -0.0f;
+	in[9] = 0.0f;
+	in[10] = -INFINITY;
 	in[1001] = INFINITY;
-	tp_terrace_row(&t, in, out, 1003);
-	for (int i = 0; i < 1003; i++) {
-		float want = (float)tp_terrace_eval(&t, in[i]);
+	for (int simd = 0; simd <= tp_terrace_simd(); simd++) {
+		for (int i = 0; i < 1003; i++)
+			out[i] = in[i];
+		tp_terrace_row_simd(&t, out, out, 1003 - simd, simd);
+		for (int i = 0; i < 1003 - simd; i++) {
+			float want = (float)tp_terrace_eval(&t, in[i]);
 
-		if (isnan(want))
-			ck_assert(isnan(out[i]));
-		else
-			ck_assert_float_eq(out[i], want);
+			if (isnan(want))
+				ck_assert(isnan(out[i]));
+			else
+				ck_assert_mem_eq(&out[i], &want, sizeof(want));
+		}
 	}
 }
 END_TEST
@@ -143,7 +153,7 @@ terrace_suite(void)
 	tcase_add_test(core, test_seed_value);
 	tcase_add_test(core, test_riser_zero_is_hard);
 	tcase_add_loop_test(core, test_monotone, 0, 30);
-	tcase_add_loop_test(lim, test_row_is_eval, 0, 6);
+	tcase_add_loop_test(lim, test_row_is_eval, 0, 12);
 	tcase_add_test(lim, test_fixed_points);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(err, test_errors);
