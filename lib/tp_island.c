@@ -348,7 +348,7 @@ tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
     const float *in, float *out, int simd)
 {
 	float wx[BLK], wy[BLK];
-	double cs = h->cellsize, x0 = h->origin_x;
+	double cs = h->cellsize, x0 = h->origin_x, xs[BLK];
 	double y = tp_noise_centre(h->origin_y, -row - 1, cs);
 	double ny = (y - is->cy) * is->inv_ry;
 	size_t n = is->ncols < (size_t)h->width ? is->ncols : (size_t)h->width;
@@ -360,8 +360,9 @@ tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
 	for (size_t off = 0; off < n; off += BLK) {
 		size_t m = n - off < BLK ? n - off : BLK;
 
-		tp_fbm_row(&is->wx, x0, (int64_t)off, cs, y, wx, m);
-		tp_fbm_row(&is->wy, x0, (int64_t)off, cs, y, wy, m);
+		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
+		tp_fbm_row_xs(&is->wx, xs, y, wx, m);
+		tp_fbm_row_xs(&is->wy, xs, y, wy, m);
 		for (size_t i = warp_block(is, is->nx + off, ny, wx, wy,
 		    in + off, out + off, m, simd); i < m; i++) {
 			double v = in[off + i];

@@ -262,15 +262,19 @@ tp_noise2(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y)
 
 /*
  * Rows. acc[i] += amp * noise(xs[i] * f, y * f) for one octave, with y the
- * same for the whole row (row_*) or one per cell (pts_*).
+ * same for the whole row (row_*) or one per cell (pts_*); row_* with store
+ * set write acc[i] = noise(xs[i] * f, y * f) instead.
  */
 static void
 row_portable(const plan *pl, const octave *o, const double *xs, double y,
-    float *acc, int n)
+    float *acc, int n, int store)
 {
-	for (int i = 0; i < n; i++)
-		acc[i] += o->amp * noise1(pl->kind, pl->fade, o->seed,
-		    xs[i] * o->f, y * o->f);
+	for (int i = 0; i < n; i++) {
+		float v = noise1(pl->kind, pl->fade, o->seed, xs[i] * o->f,
+		    y * o->f);
+
+		acc[i] = store ? v : acc[i] + o->amp * v;
+	}
 }
 
 static void
@@ -607,7 +611,7 @@ tab_cells(tp_noise_kind kind, tp_fade fade, const rowtab *t, __m256d xa,
 /* One octave of a row at constant y, kind and fade fixed. */
 INL void
 row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
-    double y, float *acc, int n)
+    double y, float *acc, int n, int store)
 {
 	const __m256d f = _mm256_set1_pd(o->f), yv = _mm256_set1_pd(y * o->f);
 	const __m256 amp = _mm256_set1_ps(o->amp);
@@ -640,11 +644,16 @@ row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
 			r = cell8(kind, fade, ix, fx, u32x8(ry ^ s),
 			    u32x8((ry + PY) ^ s), _mm256_set1_ps(fy), vv);
 		}
-		accum8(acc + i, amp, r);
+		if (store)
+			_mm256_storeu_ps(acc + i, r);
+		else
+			accum8(acc + i, amp, r);
 	}
-	for (; i < n; i++)
-		acc[i] += o->amp * noise1(kind, fade, o->seed, xs[i] * o->f,
-		    y * o->f);
+	for (; i < n; i++) {
+		float v = noise1(kind, fade, o->seed, xs[i] * o->f, y * o->f);
+
+		acc[i] = store ? v : acc[i] + o->amp * v;
+	}
 }
 
 /* One octave at points (xs[i], ys[i]), kind and fade fixed. */
@@ -702,9 +711,9 @@ pts_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
 
 AVX2 static void
 row_avx2(const plan *pl, const octave *o, const double *xs, double y,
-    float *acc, int n)
+    float *acc, int n, int store)
 {
-	BY_KIND(row_body, pl, o, xs, y, acc, n);
+	BY_KIND(row_body, pl, o, xs, y, acc, n, store);
 }
 
 AVX2 static void
@@ -727,15 +736,15 @@ tp_noise_has_simd(void)
 
 static void
 row_octave(const plan *pl, const octave *o, const double *xs, double y,
-    float *acc, int n, int simd)
+    float *acc, int n, int simd, int store)
 {
 #ifdef TP_HAVE_AVX2
 	if (simd) {
-		row_avx2(pl, o, xs, y, acc, n);
+		row_avx2(pl, o, xs, y, acc, n, store);
 		return;
 	}
 #endif
-	row_portable(pl, o, xs, y, acc, n);
+	row_portable(pl, o, xs, y, acc, n, store);
 }
 
 static void
@@ -801,7 +810,7 @@ sum_row(const plan *pl, const double *xs, double y, float *acc, int n,
 {
 	memset(acc, 0, (size_t)n * sizeof(*acc));
 	for (int k = 0; k < pl->n; k++)
-		row_octave(pl, &pl->o[k], xs, y, acc, n, simd);
+		row_octave(pl, &pl->o[k], xs, y, acc, n, simd, 0);
 }
 
 static void
@@ -937,6 +946,59 @@ tp_noise_centre(double origin, int64_t index, double cs)
 	return axis_centre(&a, index);
 }
 
+/* xs[i] = tp_noise_centre(x0, c + i, cs) for i < m, by the axis when
+ * exact (axis_init of x0, cs succeeded). */
+static void
+centres(const axis *ax, int exact, double x0, int64_t c, double cs,
+    double *xs, int m)
+{
+	if (exact)
+		axis_centres(ax, c, xs, m);
+	else
+		for (int i = 0; i < m; i++)
+			xs[i] = tp_noise_centre(x0, c + i, cs);
+}
+
+void
+tp_noise_centres(double x0, int64_t col0, double cs, double *xs, size_t n)
+{
+	axis ax;
+	int exact = axis_init(&ax, x0, cs) == 0;
+
+	for (size_t off = 0; off < n; off += BLK) {
+		int m = n - off < BLK ? (int)(n - off) : BLK;
+
+		centres(&ax, exact, x0, col0 + (int64_t)off, cs, xs + off, m);
+	}
+}
+
+void
+tp_noise_row_simd(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
+    const double *xs, double y, float *out, size_t n, int simd)
+{
+	plan pl;
+	octave o;
+	int use = simd && tp_noise_has_simd();
+
+	pl.kind = k;
+	pl.fade = f;
+	o.f = freq;
+	o.amp = 1.0f;
+	o.seed = seed;
+	for (size_t off = 0; off < n; off += BLK) {
+		int m = n - off < BLK ? (int)(n - off) : BLK;
+
+		row_octave(&pl, &o, xs + off, y, out + off, m, use, 1);
+	}
+}
+
+void
+tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
+    const double *xs, double y, float *out, size_t n)
+{
+	tp_noise_row_simd(k, f, seed, freq, xs, y, out, n, 1);
+}
+
 void
 tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
     double y, float *out, size_t n, int simd)
@@ -950,14 +1012,24 @@ tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
 	plan_init(&pl, p, p->octaves, p->frequency, p->seed);
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
-		int64_t c = col0 + (int64_t)off;
 
-		if (exact)
-			axis_centres(&ax, c, xs, m);
-		else
-			for (int i = 0; i < m; i++)
-				xs[i] = tp_noise_centre(x0, c + i, cs);
+		centres(&ax, exact, x0, col0 + (int64_t)off, cs, xs, m);
 		fbm_block(p, &pl, xs, y, out + off, m, use);
+	}
+}
+
+void
+tp_fbm_row_xs(const tp_fbm *p, const double *xs, double y, float *out,
+    size_t n)
+{
+	plan pl;
+	int use = tp_noise_has_simd();
+
+	plan_init(&pl, p, p->octaves, p->frequency, p->seed);
+	for (size_t off = 0; off < n; off += BLK) {
+		int m = n - off < BLK ? (int)(n - off) : BLK;
+
+		fbm_block(p, &pl, xs + off, y, out + off, m, use);
 	}
 }
 

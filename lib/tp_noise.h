@@ -72,6 +72,22 @@ void	tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
  * bytes either way; for tests and benchmarks. */
 void	tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
 	    double y, float *out, size_t n, int simd);
+/* xs[i] = tp_noise_centre(x0, col0 + i, cs) for i < n: the cell centres
+ * of tp_fbm_row. */
+void	tp_noise_centres(double x0, int64_t col0, double cs, double *xs,
+	    size_t n);
+/* One octave along a row: out[i] = tp_noise2(k, f, seed, xs[i] * freq,
+ * y * freq) as a float, the same bytes (tp_fbm_row's machinery). */
+void	tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
+	    const double *xs, double y, float *out, size_t n);
+/* tp_noise_row with the SIMD path allowed (simd 1) or not (simd 0). */
+void	tp_noise_row_simd(tp_noise_kind k, tp_fade f, uint32_t seed,
+	    double freq, const double *xs, double y, float *out, size_t n,
+	    int simd);
+/* out[i] = tp_fbm_at(p, xs[i], y) for i < n, as tp_fbm_row computes it
+ * (with xs from tp_noise_centres: the same bytes as tp_fbm_row). */
+void	tp_fbm_row_xs(const tp_fbm *p, const double *xs, double y, float *out,
+	    size_t n);
 /* 1 when this CPU runs the AVX2 path. */
 int	tp_noise_has_simd(void);
 

@@ -107,11 +107,12 @@ tp_ridge_apply(const tp_ridge *r, double h, double ridge)
 static int
 needs_field(const tp_ridge *r, const float *in, size_t m)
 {
-	int any = r->naive;
-
+	if (r->naive)
+		return 1;
 	for (size_t i = 0; i < m; i++)
-		any |= in[i] > r->mask_lo;
-	return any;
+		if (in[i] > r->mask_lo)
+			return 1;
+	return 0;
 }
 
 #ifdef __SSE2__
@@ -155,8 +156,10 @@ apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
 		__m128 hi = _mm_cvtpd_ps(apply2(r,
 		    _mm_cvtps_pd(_mm_movehl_ps(h, h)),
 		    _mm_cvtps_pd(_mm_movehl_ps(rg, rg))));
+		__m128 nan = _mm_cmpunord_ps(h, h);
 
-		_mm_storeu_ps(out + i, _mm_movelh_ps(lo, hi));
+		_mm_storeu_ps(out + i, _mm_or_ps(_mm_and_ps(nan, h),
+		    _mm_andnot_ps(nan, _mm_movelh_ps(lo, hi))));
 	}
 	return i;
 }
@@ -169,17 +172,106 @@ apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
 }
 #endif
 
-/* tp_ridge_apply for a block: the selects are max and min (SSE2 where
- * there is one), so random heights cost no mispredicted branches; NaN
- * heights are put back afterwards. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define TP_HAVE_AVX2 1
+#define AVX2	__attribute__((target("avx2")))
+#define INL	static inline __attribute__((always_inline, target("avx2")))
+
+/* apply2 on four samples. */
+INL __m256d
+apply4(const tp_ridge *r, __m256d h, __m256d ridge)
+{
+	const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+	__m256d x, w, v;
+
+	if (r->naive)
+		w = one;
+	else {
+		x = _mm256_mul_pd(_mm256_sub_pd(h, _mm256_set1_pd(r->mask_lo)),
+		    _mm256_set1_pd(r->inv_mask));
+		x = _mm256_min_pd(_mm256_max_pd(x, zero), one);
+		w = _mm256_mul_pd(_mm256_mul_pd(x, x), _mm256_sub_pd(
+		    _mm256_set1_pd(3.0), _mm256_mul_pd(_mm256_set1_pd(2.0), x)));
+	}
+	v = _mm256_mul_pd(_mm256_mul_pd(w, _mm256_sub_pd(ridge,
+	    _mm256_set1_pd(0.5))), _mm256_set1_pd(r->amount));
+	v = _mm256_add_pd(h, v);
+	return _mm256_min_pd(_mm256_max_pd(v, zero), one);
+}
+
+/* apply_sse2 eight samples at a time. */
+static AVX2 size_t
+apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
+    size_t m)
+{
+	const __m256 inv_sum = _mm256_set1_ps(r->inv_sum);
+	size_t i;
+
+	for (i = 0; i + 8 <= m; i += 8) {
+		__m256 h = _mm256_loadu_ps(in + i);
+		__m256 rg = _mm256_mul_ps(_mm256_loadu_ps(acc + i), inv_sum);
+		__m128 lo = _mm256_cvtpd_ps(apply4(r,
+		    _mm256_cvtps_pd(_mm256_castps256_ps128(h)),
+		    _mm256_cvtps_pd(_mm256_castps256_ps128(rg))));
+		__m128 hi = _mm256_cvtpd_ps(apply4(r,
+		    _mm256_cvtps_pd(_mm256_extractf128_ps(h, 1)),
+		    _mm256_cvtps_pd(_mm256_extractf128_ps(rg, 1))));
+
+		_mm256_storeu_ps(out + i, _mm256_blendv_ps(_mm256_set_m128(hi,
+		    lo), h, _mm256_cmp_ps(h, h, _CMP_UNORD_Q)));
+	}
+	return i;
+}
+
+/* crest_sse2 eight at a time. */
+static AVX2 size_t
+crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
+    size_t m)
+{
+	const __m256 half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+	const __m256 two = _mm256_set1_ps(2.0f), a = _mm256_set1_ps(amp);
+	const __m256 sign = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
+	size_t i;
+
+	for (i = 0; i + 8 <= m; i += 8) {
+		__m256 v = _mm256_loadu_ps(nz + i), rr;
+
+		if (kind != TP_NOISE_VALUE)
+			v = _mm256_add_ps(half, _mm256_mul_ps(half, v));
+		v = _mm256_min_ps(_mm256_max_ps(v, zero), one);
+		rr = _mm256_sub_ps(one, _mm256_andnot_ps(sign,
+		    _mm256_sub_ps(_mm256_mul_ps(two, v), one)));
+		_mm256_storeu_ps(acc + i, _mm256_add_ps(_mm256_loadu_ps(acc + i),
+		    _mm256_mul_ps(a, _mm256_mul_ps(rr, rr))));
+	}
+	return i;
+}
+
+/* 1 when this processor runs the AVX2 loops. */
+static int
+has_avx2(void)
+{
+	return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+#endif
+
+/* tp_ridge_apply for a block: the selects are max and min (AVX2 or SSE2
+ * where there is one), so random heights cost no mispredicted branches;
+ * NaN heights are put back by a mask. */
 static void
 apply_block(const tp_ridge *r, const float *in, const float *acc,
     float *out, size_t m)
 {
 	const double lo = r->mask_lo, inv = r->inv_mask, amount = r->amount;
 	const float inv_sum = r->inv_sum;
+	size_t i = 0;
 
-	for (size_t i = apply_sse2(r, in, acc, out, m); i < m; i++) {
+#ifdef TP_HAVE_AVX2
+	if (has_avx2())
+		i = apply_avx2(r, in, acc, out, m);
+#endif
+	for (i += apply_sse2(r, in + i, acc + i, out + i, m - i); i < m; i++) {
 		double h = in[i];
 		double ridge = (double)(acc[i] * inv_sum);
 		double x = (h - lo) * inv, w, v;
@@ -189,18 +281,75 @@ apply_block(const tp_ridge *r, const float *in, const float *acc,
 		w = r->naive ? 1.0 : x * x * (3.0 - 2.0 * x);
 		v = h + w * (ridge - 0.5) * amount;
 		v = v > 0.0 ? v : 0.0;
-		out[i] = (float)(v < 1.0 ? v : 1.0);
+		out[i] = h != h ? in[i] : (float)(v < 1.0 ? v : 1.0);
 	}
-	for (size_t i = 0; i < m; i++)
-		if (in[i] != in[i])
-			out[i] = in[i];
+}
+
+/* The [0, 1] output of a one-octave normalised tp_fbm from its noise a
+ * (the scale is 1): value noise as it is, the others 0.5 + 0.5 a, clamped. */
+static inline float
+unit(tp_noise_kind kind, float a)
+{
+	if (kind != TP_NOISE_VALUE)
+		a = 0.5f + 0.5f * a;
+	return a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
+}
+
+#ifdef __SSE2__
+/* add_crest four at a time, the same operations; returns how many. The
+ * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
+static size_t
+crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
+    size_t m)
+{
+	const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
+	const __m128 two = _mm_set1_ps(2.0f), a = _mm_set1_ps(amp);
+	const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
+	size_t i;
+
+	for (i = 0; i + 4 <= m; i += 4) {
+		__m128 v = _mm_loadu_ps(nz + i), rr;
+
+		if (kind != TP_NOISE_VALUE)
+			v = _mm_add_ps(half, _mm_mul_ps(half, v));
+		v = _mm_min_ps(_mm_max_ps(v, zero), one);
+		rr = _mm_sub_ps(one, _mm_andnot_ps(sign,
+		    _mm_sub_ps(_mm_mul_ps(two, v), one)));
+		_mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i),
+		    _mm_mul_ps(a, _mm_mul_ps(rr, rr))));
+	}
+	return i;
+}
+#else
+static size_t
+crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
+    size_t m)
+{
+	return 0;
+}
+#endif
+
+/* acc[i] += crest(amp, v) with v the octave's [0, 1] output for noise
+ * nz[i], as tp_ridge_field has it. */
+static void
+add_crest(tp_noise_kind kind, float amp, const float *nz, float *acc,
+    size_t m)
+{
+	size_t i = 0;
+
+#ifdef TP_HAVE_AVX2
+	if (has_avx2())
+		i = crest_avx2(kind, amp, nz, acc, m);
+#endif
+	for (i += crest_sse2(kind, amp, nz + i, acc + i, m - i); i < m; i++)
+		acc[i] += crest(amp, unit(kind, nz[i]));
 }
 
 void
 tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
     const float *in, float *out)
 {
-	double cs = h->cellsize, x0 = h->origin_x;
+	double cs = h->cellsize, x0 = h->origin_x, xs[BLK];
 	double y = tp_noise_centre(h->origin_y, -row - 1, cs);
 	size_t n = (size_t)h->width;
 	float acc[BLK], v[BLK];
@@ -216,10 +365,13 @@ tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
 		}
 		for (size_t i = 0; i < m; i++)
 			acc[i] = 0.0f;
+		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
 		for (int k = 0; k < r->nused; k++) {
-			tp_fbm_row(&r->oct[k], x0, (int64_t)off, cs, y, v, m);
-			for (size_t i = 0; i < m; i++)
-				acc[i] += crest(r->amp[k], v[i]);
+			const tp_fbm *o = &r->oct[k];
+
+			tp_noise_row(o->kind, o->fade, o->seed, o->frequency,
+			    xs, y, v, m);
+			add_crest(o->kind, r->amp[k], v, acc, m);
 		}
 		apply_block(r, hi, acc, out + off, m);
 	}

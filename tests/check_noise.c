@@ -283,6 +283,65 @@ START_TEST(test_simd_same_bytes)
 }
 END_TEST
 
+START_TEST(test_noise_row_is_point)
+{
+	/* One octave along a row gives tp_noise2's bytes at xs[i] * freq,
+	 * y * freq for every kind, fade, seed and frequency, at both SIMD
+	 * levels, over blocks and a ragged tail (N is not a multiple of 8),
+	 * near the origin, far out and past the coordinate clamp. */
+	enum { N = 533 };
+	static const uint32_t seeds[] = { 0, 7, 1013, 0xffffffffu };
+	static const double freqs[] = { 1.0 / 256.0, 0.37, 3.1 };
+	static const double x0s[] = { -1234.5, 3.3e8 + 0.1 }, css[] = { 0.7,
+		1e3 };
+	static double xs[N];
+	static float row[N];
+
+	for (int o = 0; o < 2; o++) {
+		tp_noise_centres(x0s[o], -17, css[o], xs, N);
+		for (int c = 0; c < NK * 3 * 4 * 3 * 2; c++) {
+			tp_noise_kind k = (tp_noise_kind)(c % NK);
+			tp_fade f = (tp_fade)(c / NK % 3);
+			uint32_t seed = seeds[c / 9 % 4];
+			double fr = freqs[c / 36 % 3], y = -x0s[o] / 3 + 0.25;
+			int simd = c / 108;
+
+			tp_noise_row_simd(k, f, seed, fr, xs, y, row, N, simd);
+			for (int i = 0; i < N; i++) {
+				float pt = (float)tp_noise2(k, f, seed,
+				    xs[i] * fr, y * fr);
+
+				ck_assert_msg(memcmp(&pt, &row[i], 4) == 0,
+				    "origin %d case %d cell %d: %.9g != %.9g",
+				    o, c, i, pt, row[i]);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_centres_and_xs_row)
+{
+	/* tp_noise_centres gives tp_noise_centre's doubles, and the fBm of
+	 * those points (tp_fbm_row_xs) tp_fbm_row's bytes. */
+	enum { N = 517 };
+	static double xs[N];
+	static float a[N], b[N];
+	tp_fbm p;
+
+	tp_noise_centres(-1234.56, -40, 0.3, xs, N);
+	for (int i = 0; i < N; i++)
+		ck_assert_msg(xs[i] == tp_noise_centre(-1234.56, -40 + i, 0.3),
+		    "cell %d", i);
+	for (int v = 0; v < 36; v++) {
+		variant(&p, v);
+		tp_fbm_row(&p, -1234.56, -40, 0.3, 81.5, a, N);
+		tp_fbm_row_xs(&p, xs, 81.5, b, N);
+		ck_assert_msg(memcmp(a, b, sizeof(a)) == 0, "variant %d", v);
+	}
+}
+END_TEST
+
 START_TEST(test_tile_split)
 {
 	/* A row made in two pieces, the second with its origin shifted by
@@ -447,6 +506,8 @@ noise_suite(void)
 	tcase_add_test(core, test_range_one_octave);
 	tcase_add_test(core, test_row_matches_point);
 	tcase_add_test(core, test_simd_same_bytes);
+	tcase_add_test(core, test_noise_row_is_point);
+	tcase_add_test(core, test_centres_and_xs_row);
 	tcase_add_test(core, test_tile_split);
 	tcase_add_test(core, test_centre);
 	tcase_add_test(core, test_printed_origins);

@@ -102,6 +102,41 @@ START_TEST(test_row_is_point)
 }
 END_TEST
 
+/* Every kind and fade, masked and naive, a row wider than one block with
+ * a ragged tail, heights out of range, -0 and NaN: the row function gives
+ * the point function's bytes (NaN passes through). */
+START_TEST(test_row_is_point_all)
+{
+	enum { W = 1100 };
+	tp_header h = grid(W, 3, 0.3, 12.37, -5.71);
+	tp_ridge r;
+	tp_err e;
+	static float in[W], out[W];
+	double y = tp_noise_centre(-5.71, -2, 0.3);
+
+	tp_ridge_defaults(&r);
+	r.noise.kind = (tp_noise_kind)(_i % 3);
+	r.noise.fade = (tp_fade)(_i / 3 % 3);
+	r.noise.frequency = 1.0 / 7.0;
+	r.naive = _i / 9;
+	ck_assert_int_eq(tp_ridge_init(&r, &e), 0);
+	for (int i = 0; i < W; i++)
+		in[i] = i % 97 == 5 ? NAN : i % 89 == 3 ? -0.0f :
+		    (float)(i % 151) / 100.0f - 0.2f;
+	tp_ridge_row(&r, &h, 1, in, out);
+	for (int i = 0; i < W; i++) {
+		float pt = (float)tp_ridge_apply(&r, in[i],
+		    tp_ridge_field(&r, tp_noise_centre(12.37, i, 0.3), y));
+
+		if (isnan(in[i]))
+			ck_assert_msg(memcmp(&in[i], &out[i], 4) == 0, "%d", i);
+		else
+			ck_assert_msg(memcmp(&pt, &out[i], 4) == 0,
+			    "case %d cell %d: %.9g != %.9g", _i, i, pt, out[i]);
+	}
+}
+END_TEST
+
 /* Flat 0.3 stays 0.3 (the mask is 0); flat 0.9 moves up and down. */
 START_TEST(test_flat_inputs)
 {
@@ -254,6 +289,7 @@ ridge_suite(void)
 	tcase_add_test(core, test_lattice_points_are_crests);
 	tcase_add_test(core, test_apply_hand_values);
 	tcase_add_test(core, test_row_is_point);
+	tcase_add_loop_test(core, test_row_is_point_all, 0, 18);
 	tcase_add_test(core, test_flat_inputs);
 	tcase_add_loop_test(core, test_peaks_survive, 0, 6);
 	tcase_add_test(core, test_tiles);
