@@ -10,6 +10,7 @@
 #include <xtiffio.h>
 
 #include "tp_geotiff.h"
+#include "tp_tiffmem.h"
 #include "tp_num.h"
 #include "tp_tifftags.h"
 
@@ -425,81 +426,11 @@ tp_geotiff_read(tp_grid *g, const char *path, const tp_geotiff_ropts *o,
 	return r;
 }
 
-/* A read-only TIFF client over a memory buffer. */
-typedef struct membuf {
-	const unsigned char *p;
-	uint64_t len, pos;
-} membuf;
-
-static tmsize_t
-mem_read(thandle_t h, void *buf, tmsize_t n)
-{
-	membuf *m = (membuf *)h;
-	uint64_t left = m->pos < m->len ? m->len - m->pos : 0;
-
-	if (n < 0)
-		return -1;
-	if ((uint64_t)n > left)
-		n = (tmsize_t)left;
-	memcpy(buf, m->p + m->pos, (size_t)n);
-	m->pos += (uint64_t)n;
-	return n;
-}
-
-static tmsize_t
-mem_write(thandle_t h, void *buf, tmsize_t n)
-{
-	(void)h, (void)buf, (void)n;
-	return -1;
-}
-
-static toff_t
-mem_seek(thandle_t h, toff_t off, int whence)
-{
-	membuf *m = (membuf *)h;
-	uint64_t base = whence == SEEK_END ? m->len : whence == SEEK_CUR ?
-	    m->pos : 0;
-
-	if (off > UINT64_MAX - base)
-		return (toff_t)-1;
-	m->pos = base + off;
-	return m->pos;
-}
-
-static int
-mem_close(thandle_t h)
-{
-	(void)h;
-	return 0;
-}
-
-static toff_t
-mem_size(thandle_t h)
-{
-	return ((membuf *)h)->len;
-}
-
-static int
-mem_map(thandle_t h, void **base, toff_t *size)
-{
-	membuf *m = (membuf *)h;
-
-	*base = (void *)(uintptr_t)m->p;
-	*size = m->len;
-	return 1;
-}
-
-static void
-mem_unmap(thandle_t h, void *base, toff_t size)
-{
-	(void)h, (void)base, (void)size;
-}
-
 int
 tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
     const tp_geotiff_ropts *o, tp_err *e)
 {
-	membuf m = { buf, len, 0 };
+	tp_tiffmem m = { (unsigned char *)(uintptr_t)buf, len, 0, 0, 1 };
 	TIFFOpenOptions *opt;
 	tp_tiff_log log;
 	tmsize_t cap = 0;
@@ -510,8 +441,7 @@ tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
 		cap = (tmsize_t)(o->max_cells * 16 + (1 << 20));	/* libtiff too */
 	if ((opt = tp_tiff_options(&log, cap)) == NULL)
 		return tp_err_set(e, "out of memory");
-	tif = TIFFClientOpenExt("memory", "r", (thandle_t)&m, mem_read,
-	    mem_write, mem_seek, mem_close, mem_size, mem_map, mem_unmap, opt);
+	tif = tp_tiffmem_open(&m, "memory", "r", opt);
 	TIFFOpenOptionsFree(opt);
 	if (tif == NULL)
 		return tp_err_set(e, "not a readable TIFF: %s",

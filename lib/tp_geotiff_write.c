@@ -26,6 +26,7 @@
 
 #include "tp_geotiff.h"
 #include "tp_outfile.h"
+#include "tp_tiffmem.h"
 #include "tp_num.h"
 #include "tp_par.h"
 #include "tp_tifftags.h"
@@ -54,16 +55,10 @@ const unsigned char tp_biome_rgb[16][3] = {
 	{ 180, 160, 140 },	/* 15 bare ground */
 };
 
-/* A growable in-memory file for a scratch TIFF. */
-typedef struct memtiff {
-	unsigned char *p;
-	uint64_t len, cap, pos;
-} memtiff;
-
 /* What one compressing thread keeps from one row of tiles to the next. */
 typedef struct scratch {
 	unsigned char *tile;	/* the tile being assembled */
-	memtiff	m;		/* the bytes of its scratch TIFF */
+	tp_tiffmem m;		/* the bytes of its scratch TIFF */
 } scratch;
 
 /* The encoded bytes of the tile in one column, reused row after row. */
@@ -410,85 +405,6 @@ fill_tile(const tp_gtw *w, const unsigned char *plane, uint32_t lw,
 	}
 }
 
-static tmsize_t
-mt_read(thandle_t h, void *buf, tmsize_t n)
-{
-	memtiff *m = (memtiff *)h;
-	uint64_t left = m->pos < m->len ? m->len - m->pos : 0;
-
-	if (n < 0)
-		return -1;
-	if ((uint64_t)n > left)
-		n = (tmsize_t)left;
-	memcpy(buf, m->p + m->pos, (size_t)n);
-	m->pos += (uint64_t)n;
-	return n;
-}
-
-static tmsize_t
-mt_write(thandle_t h, void *buf, tmsize_t n)
-{
-	memtiff *m = (memtiff *)h;
-	uint64_t cap = m->cap ? m->cap : 1 << 16;
-	unsigned char *p;
-
-	if (n < 0)
-		return -1;
-	while (cap < m->pos + (uint64_t)n)
-		cap *= 2;
-	if (cap != m->cap) {
-		if ((p = realloc(m->p, cap)) == NULL)
-			return -1;
-		m->p = p, m->cap = cap;
-	}
-	if (m->pos > m->len)	/* a seek past the end leaves a hole */
-		memset(m->p + m->len, 0, m->pos - m->len);
-	memcpy(m->p + m->pos, buf, (size_t)n);
-	m->pos += (uint64_t)n;
-	if (m->pos > m->len)
-		m->len = m->pos;
-	return n;
-}
-
-static toff_t
-mt_seek(thandle_t h, toff_t off, int whence)
-{
-	memtiff *m = (memtiff *)h;
-	uint64_t base = whence == SEEK_END ? m->len : whence == SEEK_CUR ?
-	    m->pos : 0;
-
-	if (off > (UINT64_C(1) << 40))
-		return (toff_t)-1;
-	m->pos = base + off;
-	return m->pos;
-}
-
-static int
-mt_close(thandle_t h)
-{
-	(void)h;
-	return 0;
-}
-
-static toff_t
-mt_size(thandle_t h)
-{
-	return ((memtiff *)h)->len;
-}
-
-static int
-mt_map(thandle_t h, void **base, toff_t *size)
-{
-	(void)h, (void)base, (void)size;
-	return 0;
-}
-
-static void
-mt_unmap(thandle_t h, void *base, toff_t size)
-{
-	(void)h, (void)base, (void)size;
-}
-
 /* One row of tiles being encoded by the workers. */
 typedef struct tilerow {
 	tp_gtw	*w;
@@ -528,8 +444,7 @@ encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
 
 	wk->m.len = wk->m.pos = 0;
 	if ((opt = tp_tiff_options(&log, 0)) != NULL) {
-		s = TIFFClientOpenExt("tile", "w", (thandle_t)&wk->m, mt_read,
-		    mt_write, mt_seek, mt_close, mt_size, mt_map, mt_unmap, opt);
+		s = tp_tiffmem_open(&wk->m, "tile", "w", opt);
 		TIFFOpenOptionsFree(opt);
 	}
 	if (s != NULL && codec_fields(j->w, s, (uint32_t)(end - begin) * TILE,
