@@ -3,7 +3,9 @@
 # Finds the programs in $TP_BIN (default bin/), prefixes them with $MEMCHECK
 # when set (e.g. MEMCHECK="valgrind -q --error-exitcode=99"), gives each test
 # a scratch directory $T, counts assertions and prints
-# "NAME: N passed, M failed" at the end (finish).
+# "NAME: N passed, M failed" at the end (finish). Streams are read and
+# written through tests/tp.py (the py function) and the shell helpers below
+# (values, header, header_lines, body), never by hand.
 set -u
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
@@ -24,7 +26,10 @@ n_fail=0
 pass() { n_pass=$((n_pass + 1)); }
 fail() { n_fail=$((n_fail + 1)); printf 'FAIL %s: %s\n' "$TEST_NAME" "$*" >&2; }
 
-# run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK.
+# run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK. Every
+# program a test starts goes through here, each stage of a pipeline too, so
+# MEMCHECK covers the whole suite; to keep what a checked run printed:
+# ok DESC run_prog PROG ... < IN; cp "$T/.out" OUT.
 run_prog() { $MEMCHECK "$@"; }
 
 # ok DESC CMD...: the command exits 0.
