@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tp_fill.h"
+#include "tp_test.h"
 
 #define N NAN
 
@@ -178,53 +179,6 @@ START_TEST(test_nan_holes)
 }
 END_TEST
 
-/* Random midpoint displacement on a (2^k + 1)^2 lattice, fixed seed. */
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static float
-urand(uint64_t *s)
-{
-	return (float)((rnd(s) >> 40) / 16777216.0) - 0.5f;
-}
-
-static void
-fractal(float *g, int n, uint64_t *s, float rough)
-{
-	int step, half, x, y;
-	float amp = 1;
-
-	for (y = 0; y < n; y++)
-		for (x = 0; x < n; x++)
-			g[y * n + x] = 0;
-	for (step = n - 1; step > 1; step /= 2, amp *= rough) {
-		half = step / 2;
-		for (y = half; y < n; y += step)
-			for (x = half; x < n; x += step)
-				g[y * n + x] = (g[(y - half) * n + x - half] +
-				    g[(y - half) * n + x + half] +
-				    g[(y + half) * n + x - half] +
-				    g[(y + half) * n + x + half]) / 4 +
-				    amp * urand(s);
-		for (y = 0; y < n; y += half)
-			for (x = (y / half) % 2 ? 0 : half; x < n; x += step) {
-				float sum = 0;
-				int c = 0;
-				if (x >= half) { sum += g[y * n + x - half]; c++; }
-				if (x + half < n) { sum += g[y * n + x + half]; c++; }
-				if (y >= half) { sum += g[(y - half) * n + x]; c++; }
-				if (y + half < n) { sum += g[(y + half) * n + x]; c++; }
-				g[y * n + x] = sum / (float)c + amp * urand(s);
-			}
-	}
-}
-
 /* 100 random grids of random size (1..65 a side), some with NaN holes and
  * a quantised (terraced, flat-rich) copy: PF and PD agree byte for byte
  * under all three rules; the next-float fill leaves no sink. */
@@ -239,9 +193,9 @@ START_TEST(test_random_fractals)
 	int t, r, i, w, h, x, y, raised = 0;
 
 	for (t = 0; t < 100; t++) {
-		fractal(base, S, &seed, 0.55f + 0.1f * (float)(t % 4));
-		w = t < 5 ? 1 + t : 2 + (int)(rnd(&seed) % (S - 1));
-		h = t < 5 ? S - t : 2 + (int)(rnd(&seed) % (S - 1));
+		tp_test_fractal(base, S, &seed, 0.55f + 0.1f * (float)(t % 4));
+		w = t < 5 ? 1 + t : 2 + (int)(tp_test_rnd(&seed) % (S - 1));
+		h = t < 5 ? S - t : 2 + (int)(tp_test_rnd(&seed) % (S - 1));
 		for (y = 0; y < h; y++)
 			for (x = 0; x < w; x++) {
 				float v = base[y * S + x];
@@ -251,7 +205,7 @@ START_TEST(test_random_fractals)
 			}
 		if (t % 5 == 2)
 			for (i = 0; i < w * h / 20; i++)
-				in[rnd(&seed) % (uint64_t)(w * h)] = NAN;
+				in[tp_test_rnd(&seed) % (uint64_t)(w * h)] = NAN;
 		for (r = 0; r < 3; r++) {
 			memcpy(a, in, sizeof(float) * (size_t)(w * h));
 			memcpy(b, in, sizeof(float) * (size_t)(w * h));
@@ -282,7 +236,7 @@ START_TEST(test_stride)
 	tp_err e;
 	int x, y;
 
-	fractal(base, W, &seed, 0.6f);
+	tp_test_fractal(base, W, &seed, 0.6f);
 	memcpy(compact, base, sizeof base);
 	for (y = 0; y < H; y++)
 		for (x = 0; x < W * B; x++)

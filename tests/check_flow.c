@@ -6,6 +6,7 @@
 
 #include "tp_fill.h"
 #include "tp_flow.h"
+#include "tp_test.h"
 
 static const tp_flow_geom UNIT = { 1, 0, 0 };
 
@@ -122,37 +123,6 @@ END_TEST
 
 /* Random midpoint-displacement grids, filled: no sinks, and the water
  * leaving equals the valid cells, D8 and MFD, on 1 and 2 threads. */
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
-static void
-fractal(float *g, int n, uint64_t *s)
-{
-	int step, half, x, y;
-	float amp = 1;
-
-	memset(g, 0, sizeof(float) * (size_t)(n * n));
-	for (step = n - 1; step > 1; step /= 2, amp *= 0.6f) {
-		half = step / 2;
-		for (y = half; y < n; y += step)
-			for (x = half; x < n; x += step)
-				g[y * n + x] = (g[(y - half) * n + x - half] +
-				    g[(y + half) * n + x + half]) / 2 +
-				    amp * ((float)(rnd(s) % 1000) / 1000 - 0.5f);
-		for (y = 0; y < n; y += half)
-			for (x = (y / half) % 2 ? 0 : half; x < n; x += step)
-				g[y * n + x] = g[y * n + (x >= half ? x - half :
-				    x + half)] + amp * ((float)(rnd(s) % 1000) /
-				    1000 - 0.5f);
-	}
-}
-
 START_TEST(test_random_conservation)
 {
 	enum { S = 65 };
@@ -165,10 +135,10 @@ START_TEST(test_random_conservation)
 	int t, i, valid;
 
 	for (t = 0; t < 20; t++) {
-		fractal(z, S, &seed);
+		tp_test_fractal(z, S, &seed, 0.6f);
 		if (t % 2)
 			for (i = 0; i < 40; i++)
-				z[rnd(&seed) % (S * S)] = NAN;
+				z[tp_test_rnd(&seed) % (S * S)] = NAN;
 		if (t % 4 == 3) {		/* flat lakes to resolve */
 			fo.rule = TP_FILL_FLAT;
 			ck_assert_int_eq(tp_fill_pf(z, S, S, S, &fo, NULL, &e), 0);

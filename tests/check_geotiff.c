@@ -15,6 +15,7 @@
 #include "tp_geotiff.h"
 #include "tp_import.h"
 #include "tp_tifftags.h"
+#include "tp_test.h"
 
 static char dir[64];
 static char path[128];
@@ -62,15 +63,11 @@ teardown(void)
 static void
 make_grid(tp_grid *g, int64_t w, int64_t h, const char *name, const char *crs)
 {
-	tp_header hd;
+	tp_header hd = tp_test_header(w, h, 30, 500000, 4649776);
 	tp_err e;
 	int64_t x, y;
 
-	ck_assert_int_eq(tp_header_init(&hd, w, h, &e), 0);
 	strcpy(hd.band[0], name);
-	hd.cellsize = 30;
-	hd.origin_x = 500000;
-	hd.origin_y = 4649776;
 	snprintf(hd.crs, sizeof(hd.crs), "%s", crs);
 	char *av[] = { "tnoise", "--size", "a & <b> \"c\"" };
 	ck_assert_int_eq(tp_header_add_history(&hd, 3, av, &e), 0);

@@ -4,19 +4,7 @@
 #include <string.h>
 
 #include "tp_island.h"
-
-static tp_header
-grid(int64_t w, int64_t hh, double cs, double x0, double y0)
-{
-	tp_header h;
-	tp_err e;
-
-	ck_assert_int_eq(tp_header_init(&h, w, hh, &e), 0);
-	h.cellsize = cs;
-	h.origin_x = x0;
-	h.origin_y = y0;
-	return h;
-}
+#include "tp_test.h"
 
 /* One row of a constant height v through the falloff. */
 static void
@@ -33,7 +21,7 @@ START_TEST(test_hand_values)
 {
 	/* 4x4 cells of 1, origin (0, 4): centre (2, 2), radius 2. Cell (1, 1)
 	 * has centre (1.5, 2.5): nx = -0.25, ny = 0.25, d = sqrt(0.125). */
-	tp_header h = grid(4, 4, 1, 0, 4);
+	tp_header h = tp_test_header(4, 4, 1, 0, 4);
 	tp_island is;
 	tp_err e;
 	float out[4];
@@ -64,7 +52,7 @@ START_TEST(test_mix_zero_and_corners)
 	/* mix 0 changes nothing (the centre cell included); euclidean corners
 	 * go to (1 - mix) h, for any mix */
 	static const double mixes[] = { 0.0, 0.25, 0.5, 0.8, 1.0 };
-	tp_header h = grid(9, 9, 30, 500010, 4649760);
+	tp_header h = tp_test_header(9, 9, 30, 500010, 4649760);
 	tp_island is;
 	tp_err e;
 	float out[9];
@@ -95,8 +83,8 @@ END_TEST
  * bytes as the window of the whole, with and without a warp. */
 START_TEST(test_tiles)
 {
-	tp_header whole = grid(48, 40, 30, 500000, 4649776);
-	tp_header tile = grid(20, 15, 30, 500000 + 17 * 30, 4649776 - 11 * 30);
+	tp_header whole = tp_test_header(48, 40, 30, 500000, 4649776);
+	tp_header tile = tp_test_header(20, 15, 30, 500000 + 17 * 30, 4649776 - 11 * 30);
 	tp_island a, b;
 	tp_err e;
 	float wo[48], to[20], in[48];
@@ -125,7 +113,7 @@ END_TEST
  * without a warp, for every shape. */
 START_TEST(test_row_is_point)
 {
-	tp_header h = grid(37, 5, 2.5, -40, 10);
+	tp_header h = tp_test_header(37, 5, 2.5, -40, 10);
 	tp_island is;
 	tp_err e;
 	float out[37], in[37];
@@ -160,7 +148,7 @@ END_TEST
  * overflows, and with a warp. */
 START_TEST(test_row_levels)
 {
-	tp_header h = grid(61, 9, 0.5, -3, 2);
+	tp_header h = tp_test_header(61, 9, 0.5, -3, 2);
 	tp_island is;
 	tp_err e;
 	float in[61], want[61], out[61];
@@ -226,7 +214,7 @@ END_TEST
 
 START_TEST(test_limits)
 {
-	tp_header h = grid(3, 1, 1, 0, 1);
+	tp_header h = tp_test_header(3, 1, 1, 0, 1);
 	tp_island is;
 	tp_err e;
 	float in[3] = { NAN, 0.5f, 0.5f }, out[3];
@@ -253,7 +241,7 @@ END_TEST
 
 START_TEST(test_sea_level)
 {
-	tp_header h = grid(3, 1, 1, 0, 1);
+	tp_header h = tp_test_header(3, 1, 1, 0, 1);
 	tp_err e;
 
 	ck_assert_int_eq(tp_header_add_extra(&h, "FOO 1", &e), 0);

@@ -5,19 +5,7 @@
 #include <string.h>
 
 #include "tp_ridge.h"
-
-static tp_header
-grid(int64_t w, int64_t hh, double cs, double x0, double y0)
-{
-	tp_header h;
-	tp_err e;
-
-	ck_assert_int_eq(tp_header_init(&h, w, hh, &e), 0);
-	h.cellsize = cs;
-	h.origin_x = x0;
-	h.origin_y = y0;
-	return h;
-}
+#include "tp_test.h"
 
 static tp_ridge
 ridge(int octaves)
@@ -85,7 +73,7 @@ END_TEST
 /* The row function and the point function give the same bytes. */
 START_TEST(test_row_is_point)
 {
-	tp_header h = grid(300, 4, 30, 500000, 4649776);
+	tp_header h = tp_test_header(300, 4, 30, 500000, 4649776);
 	tp_ridge r = ridge(4);
 	float in[300], out[300];
 
@@ -108,7 +96,7 @@ END_TEST
 START_TEST(test_row_is_point_all)
 {
 	enum { W = 1100 };
-	tp_header h = grid(W, 3, 0.3, 12.37, -5.71);
+	tp_header h = tp_test_header(W, 3, 0.3, 12.37, -5.71);
 	tp_ridge r;
 	tp_err e;
 	static float in[W], out[W];
@@ -140,7 +128,7 @@ END_TEST
 /* Flat 0.3 stays 0.3 (the mask is 0); flat 0.9 moves up and down. */
 START_TEST(test_flat_inputs)
 {
-	tp_header h = grid(512, 64, 8, 0, 512);
+	tp_header h = tp_test_header(512, 64, 8, 0, 512);
 	tp_ridge r = ridge(6);
 	float in[512], out[512];
 	double lo = 1, hi = 0, sum = 0;
@@ -175,7 +163,7 @@ END_TEST
 START_TEST(test_peaks_survive)
 {
 	static float g[256][256];
-	tp_header h = grid(256, 256, 4, 0, 1024);
+	tp_header h = tp_test_header(256, 256, 4, 0, 1024);
 	tp_ridge good, bad;
 	tp_fbm t;
 	float out[256];
@@ -218,7 +206,7 @@ END_TEST
 
 START_TEST(test_limits)
 {
-	tp_header h = grid(4, 1, 1, 0, 1);
+	tp_header h = tp_test_header(4, 1, 1, 0, 1);
 	tp_ridge r = ridge(3);
 	float in[4] = { NAN, 1.5f, -0.25f, 0.2f }, out[4];
 
@@ -237,8 +225,8 @@ END_TEST
 /* A tile with a shifted origin gives the bytes of the whole's window. */
 START_TEST(test_tiles)
 {
-	tp_header whole = grid(600, 8, 30, 500000, 4649776);
-	tp_header tile = grid(250, 3, 30, 500000 + 301 * 30, 4649776 - 5 * 30);
+	tp_header whole = tp_test_header(600, 8, 30, 500000, 4649776);
+	tp_header tile = tp_test_header(250, 3, 30, 500000 + 301 * 30, 4649776 - 5 * 30);
 	tp_ridge r = ridge(5);
 	float in[600], a[600], b[250];
 

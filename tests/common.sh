@@ -3,7 +3,9 @@
 # Finds the programs in $TP_BIN (default bin/), prefixes them with $MEMCHECK
 # when set (e.g. MEMCHECK="valgrind -q --error-exitcode=99"), gives each test
 # a scratch directory $T, counts assertions and prints
-# "NAME: N passed, M failed" at the end (finish).
+# "NAME: N passed, M failed" at the end (finish). Streams are read and
+# written through tests/tp.py (the py function) and the shell helpers below
+# (values, header, header_lines, body), never by hand.
 set -u
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
@@ -24,7 +26,10 @@ n_fail=0
 pass() { n_pass=$((n_pass + 1)); }
 fail() { n_fail=$((n_fail + 1)); printf 'FAIL %s: %s\n' "$TEST_NAME" "$*" >&2; }
 
-# run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK.
+# run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK. Every
+# program a test starts goes through here, each stage of a pipeline too, so
+# MEMCHECK covers the whole suite; to keep what a checked run printed:
+# ok DESC run_prog PROG ... < IN; cp "$T/.out" OUT.
 run_prog() { $MEMCHECK "$@"; }
 
 # ok DESC CMD...: the command exits 0.
@@ -81,38 +86,39 @@ assert_same() {
 	if cmp -s "$2" "$3"; then pass; else fail "$1: $2 and $3 differ"; fi
 }
 
+# py SCRIPT ARGS... (or py - ARGS... <<'EOF'): Python with numpy as np, sys
+# and tests/tp.py's stream helpers (read, grid, band, bands, floats, write,
+# drain_check) imported; ARGS are sys.argv[1:].
+py() {
+	local script
+	if [ "$1" = - ]; then script=$(cat); else script=$1; fi
+	shift
+	PYTHONPATH=$TESTS_DIR${PYTHONPATH:+:$PYTHONPATH} "$PY" -c "from tp import *
+$script" "$@"
+}
+
 # mkstream W H "BANDS" [KEY VALUE lines] < numbers: a stream on stdout from
 # whitespace-separated sample values (nan allowed) in stream order.
 mkstream() {
-	w=$1 h=$2 bands=$3; shift 3
-	"$PY" -c '
-import sys, struct
-w, h, bands = sys.argv[1], sys.argv[2], sys.argv[3]
-extra = sys.argv[4:]
-vals = [float(t) for t in sys.stdin.read().split()]
-hdr = "TERRAPIPE 1\nWIDTH %s\nHEIGHT %s\nBANDS %s\n" % (w, h, bands)
-for x in extra: hdr += x + "\n"
-hdr += "ENDHDR\n"
-sys.stdout.buffer.write(hdr.encode() + struct.pack("<%df" % len(vals), *vals))
-' "$w" "$h" "$bands" "$@"
+	py 'w, h, bands, *extra = sys.argv[1:]
+v = np.array(sys.stdin.read().split(), float).astype("<f4")
+sys.stdout.buffer.write(stream_bytes(int(w), int(h), bands, extra, v.tobytes()))' "$@"
 }
 
 # values FILE: the samples of a stream, one per line (%.9g), in stream order.
-values() {
-	"$PY" -c '
-import sys, struct
-d = open(sys.argv[1], "rb").read()
-i = d.index(b"\nENDHDR\n") + 8
-b = d[i:]
-for v in struct.unpack("<%df" % (len(b) // 4), b): print("%.9g" % v)
-' "$1"
-}
+values() { py 'print("".join("%.9g\n" % v for v in floats(sys.argv[1])), end="")' "$1"; }
 
 # header FILE KEY: the value of header key KEY (first occurrence).
-header() { sed -n '/^ENDHDR$/q;p' "$1" | awk -v k="$2" '$1 == k { sub(/^[^ ]* /, ""); print; exit }'; }
+header() { header_lines "$1" | awk -v k="$2" '$1 == k { sub(/^[^ ]* /, ""); print; exit }'; }
+
+# header_lines FILE: the header's lines, TERRAPIPE 1 up to (without) ENDHDR.
+header_lines() { sed -n '/^ENDHDR$/q;p' "$1"; }
 
 # body_offset FILE: the byte offset where the samples begin.
-body_offset() { "$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); print(d.index(b"\nENDHDR\n")+8)' "$1"; }
+body_offset() { py 'print(len(split(open(sys.argv[1], "rb").read())[0]))' "$1"; }
+
+# body FILE: the sample bytes of a stream (headers differ in HISTORY).
+body() { tail -c +$(( $(body_offset "$1") + 1 )) "$1"; }
 
 finish() {
 	printf '%s: %d passed, %d failed\n' "$TEST_NAME" "$n_pass" "$n_fail"

@@ -4,13 +4,11 @@
 
 # 6 x 5 grid, two bands: h = 10*row + col, m = -(10*row + col);
 # CELLSIZE 30, ORIGIN 500000 4649776 (the north-west corner).
-"$PY" -c '
-import sys, numpy as np
+py '
 r, c = np.mgrid[0:5, 0:6]
 h = (10 * r + c).astype("<f4")
-sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH 6\nHEIGHT 5\nBANDS h m\nCELLSIZE 30\n"
-    b"ORIGIN 500000 4649776\nCRS EPSG:32633\nHISTORY tnoise\nENDHDR\n" +
-    np.stack([h, -h], axis=1).tobytes())' > "$T/in.tp"
+write(np.stack([h, -h], axis=1), "h m",
+      ["CELLSIZE 30", "ORIGIN 500000 4649776", "CRS EPSG:32633", "HISTORY tnoise"])' > "$T/in.tp"
 vals() { values "$1" | tr '\n' ' '; }
 
 run_prog tcrop --window 1,2,3,2 < "$T/in.tp" > "$T/w.tp"
@@ -33,7 +31,7 @@ assert_eq "crop of crop origin" "$(header "$T/ww.tp" ORIGIN)" "$(header "$T/d.tp
 run_prog tcrop -w 5,4,1,1 < "$T/in.tp" > "$T/one.tp"
 assert_eq "1x1" "$(vals "$T/one.tp")/$(header "$T/one.tp" ORIGIN)" "45 -45 /500150 4649656"
 run_prog tcrop -w 0,0,6,5 < "$T/in.tp" > "$T/all.tp"
-assert_same "full window" <(tail -c 240 "$T/in.tp") <(tail -c 240 "$T/all.tp")
+assert_same "full window" <(body "$T/in.tp") <(body "$T/all.tp")
 
 # --bbox: cells covering the box, snapped outward; edges on cell lines stay.
 # x 500035..500085 touches cols 1..2; y 4649700..4649750 touches rows 0..2
@@ -49,11 +47,9 @@ run_prog tcrop -b 0.1,0,0.3,0.2 < "$T/t.tp" > "$T/tb.tp"
 assert_eq "bbox tenths" "$(vals "$T/tb.tp")" "5 6 8 9 "
 
 # the same window as GDAL cuts it (gdal_translate -srcwin)
-"$PY" - "$T/in.tp" "$T/in.tif" <<'PY'
-import sys, numpy as np
+py - "$T/in.tp" "$T/in.tif" <<'PY'
 from osgeo import gdal
-d = open(sys.argv[1], "rb").read(); i = d.index(b"\nENDHDR\n") + 8
-v = np.frombuffer(d[i:], "<f4").reshape(5, 2, 6)[:, 0, :]
+v = band(sys.argv[1], "h")
 ds = gdal.GetDriverByName("GTiff").Create(sys.argv[2], 6, 5, 1, gdal.GDT_Float32)
 ds.SetGeoTransform([500000, 30, 0, 4649776, 0, -30]); ds.GetRasterBand(1).WriteArray(v); ds = None
 PY
@@ -67,20 +63,13 @@ print(gt[0], gt[3], " ".join("%g" % x for x in a))' "$T/gw.tif")" \
 
 # a larger stream, read in batches of 187 rows: full-width windows are
 # written straight from the batch, narrower ones cut; both cross batches
-"$PY" -c '
-import sys, numpy as np
-v = np.arange(700 * 300 * 2, dtype="<f4").reshape(300, 2, 700)
-sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH 700\nHEIGHT 300\nBANDS p q\nENDHDR\n" + v.tobytes())
-' > "$T/big.tp"
+py 'write(np.arange(700 * 300 * 2, dtype="<f4").reshape(300, 2, 700), "p q")' > "$T/big.tp"
 run_prog tcrop -w 0,100,700,150 < "$T/big.tp" > "$T/bf.tp"
 run_prog tcrop -w 650,150,50,100 < "$T/big.tp" > "$T/bn.tp"
-assert_eq "big windows" "$("$PY" -c '
-import sys, numpy as np
-def body(p, h, w):
-    d = open(p, "rb").read(); return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<f4").reshape(h, 2, w)
-v = body(sys.argv[1], 300, 700)
-print((body(sys.argv[2], 150, 700) == v[100:250]).all(),
-      (body(sys.argv[3], 100, 50) == v[150:250, :, 650:700]).all())' "$T/big.tp" "$T/bf.tp" "$T/bn.tp")" "True True"
+assert_eq "big windows" "$(py '
+v = grid(sys.argv[1])
+print((floats(sys.argv[2]).reshape(150, 2, 700) == v[100:250]).all(),
+      (floats(sys.argv[3]).reshape(100, 2, 50) == v[150:250, :, 650:700]).all())' "$T/big.tp" "$T/bf.tp" "$T/bn.tp")" "True True"
 
 # outside the grid: an error unless --clip
 expect_err 1 "reaches outside the 6x5 grid" "outside" run_prog tcrop -w 4,3,3,3 < "$T/in.tp"

@@ -6,22 +6,7 @@
 
 # stat FILE EXPR: a numpy expression over the bands of a stream, each a
 # 2-D array named after its band (height, flow, dir, river, mfd, ...).
-stat() {
-	"$PY" - "$@" <<'PYEOF'
-import sys, numpy as np
-d = open(sys.argv[1], "rb").read(); i = d.index(b"\nENDHDR\n") + 8
-h = {}
-for l in d[:i].decode().splitlines()[1:-1]:
-    k, _, v = l.partition(" "); h.setdefault(k, v)
-w, hh, bands = int(h["WIDTH"]), int(h["HEIGHT"]), h["BANDS"].split()
-a = np.frombuffer(d[i:], "<f4").reshape(hh, len(bands), w)
-env = {"np": np}
-for j, b in enumerate(bands): env[b] = a[:, j, :]
-print(eval(sys.argv[2], env))
-PYEOF
-}
-# body FILE: the sample bytes of a stream.
-body() { tail -c +$(( $(body_offset "$1") + 1 )) "$1"; }
+stat() { py 'print(eval(sys.argv[2], {"np": np, **bands(sys.argv[1])}))' "$@"; }
 
 # A plane falling 3 per cell to the east, 5x3: the flow of the cell in
 # column c is c + 1; every direction is east (ESRI 1, GRASS 8), the last

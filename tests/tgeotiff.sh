@@ -6,8 +6,7 @@
 # grid W H [BANDS] [KEY VALUE lines]: a stream whose band b sample at (x, y)
 # is (x + y*W)/1024 + b (exact in float32), NaN where x = y = 3.
 grid() {
-	"$PY" - "$@" <<'PYEOF'
-import sys, numpy as np
+	py - "$@" <<'PYEOF'
 w, h = int(sys.argv[1]), int(sys.argv[2])
 bands = sys.argv[3] if len(sys.argv) > 3 else "height"
 nb = len(bands.split())
@@ -17,10 +16,7 @@ for b in range(nb):
     a[:, b, :] = base + b
 if w > 3 and h > 3:
     a[3, :, 3] = np.nan
-hdr = "TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS %s\n" % (w, h, bands)
-for x in sys.argv[4:]:
-    hdr += x + "\n"
-sys.stdout.buffer.write((hdr + "ENDHDR\n").encode() + a.tobytes())
+write(a, bands, sys.argv[4:])
 PYEOF
 }
 
@@ -148,7 +144,7 @@ values "$T/back.tp" >"$T/v2"
 assert_same "same values back" "$T/v1" "$T/v2"
 assert_eq "same geometry back" "$(header "$T/back.tp" ORIGIN) $(header "$T/back.tp" CELLSIZE) $(header "$T/back.tp" CRS)" \
     "500000 4649776 30 EPSG:32633"
-assert_eq "history back" "$(sed -n '/^ENDHDR$/q;/^HISTORY/p' "$T/back.tp" | head -2 | tr '\n' '|')" \
+assert_eq "history back" "$(header_lines "$T/back.tp" | grep '^HISTORY' | head -2 | tr '\n' '|')" \
     "HISTORY tnoise --seed \"7\" & <more>|HISTORY tgeotiff $T/a.tif|"
 
 # --- misuse, bad input, nothing left behind ---
@@ -177,7 +173,8 @@ expect_exit 1 "trailing bytes" run_prog tgeotiff "$T/out/t.tif" <"$T/trail.tp"
 assert_eq "nothing left after trailing bytes" "$(ls -A "$T/out")" ""
 
 # --- pipeline: a real DEM through timport and tgeotiff, as GDAL sees it ---
-ok "pipeline" sh -c "timport '$DATA/jacksboro_fault_dem.tif' | tgeotiff --cog '$T/j.tif'"
+ok "pipeline" run_prog tgeotiff --cog "$T/j.tif" \
+    < <(run_prog timport "$DATA/jacksboro_fault_dem.tif")
 stat() { gdalinfo -stats "$1" | sed -n "s/^ *STATISTICS_$2=//p"; }
 assert_eq "pipeline minimum" "$(stat "$T/j.tif" MINIMUM)" 236
 assert_eq "pipeline maximum" "$(stat "$T/j.tif" MAXIMUM)" 1076

@@ -38,22 +38,18 @@ print(h["width"], h["height"], h["crs"], h["history"], h["extra"], b["name"],
 
 # Against numpy on a larger three-band stream: mean and stddev to 1e-9
 # relative, and the counts exactly those of np.histogram over tinfo's edges.
-"$PY" - "$T/r.tp" <<'PY'
-import sys, numpy as np
+py - "$T/r.tp" <<'PY'
 rng = np.random.default_rng(5)
 w, h = 300, 200
 a = rng.normal(1000, 50, (h, w)).astype('<f4')
 b = rng.random((h, w)).astype('<f4'); b[rng.random((h, w)) < 0.1] = np.nan
 c = np.full((h, w), np.nan, '<f4')
-body = np.stack([a, b, c], axis=1)          # band-interleaved by line
-hdr = b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS a b c\nENDHDR\n" % (w, h)
-open(sys.argv[1], 'wb').write(hdr + body.tobytes())
+write(np.stack([a, b, c], axis=1), "a b c", out=sys.argv[1])	# by line
 PY
 run_prog tinfo --json -n 17 < "$T/r.tp" > "$T/r.json"
-assert_eq "numpy" "$("$PY" - "$T/r.tp" "$T/r.json" <<'PY'
-import sys, json, numpy as np
-d = open(sys.argv[1], 'rb').read(); i = d.index(b"\nENDHDR\n") + 8
-v = np.frombuffer(d[i:], '<f4').reshape(200, 3, 300)
+assert_eq "numpy" "$(py - "$T/r.tp" "$T/r.json" <<'PY'
+import json
+v = floats(sys.argv[1]).reshape(200, 3, 300)
 j = json.load(open(sys.argv[2]))
 out = []
 for k, bj in enumerate(j["bands"]):
@@ -76,13 +72,11 @@ PY
 # the real DEM against gdalinfo -stats (which prints 3 decimals), and the
 # histogram (counts from numpy.histogram over the same edges)
 DEM=$DATA/jacksboro_fault_dem.tif
-"$PY" -c '
-import sys, numpy as np
+py '
 from osgeo import gdal
 ds = gdal.Open(sys.argv[1]); gt = ds.GetGeoTransform()
-z = ds.ReadAsArray().astype("<f4"); h, w = z.shape
-sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS height\nCELLSIZE %r\nORIGIN %r %r\nCRS EPSG:4326\nENDHDR\n"
-    % (w, h, gt[1], gt[0], gt[3]) + z.tobytes())' "$DEM" > "$T/dem.tp"
+write(ds.ReadAsArray().astype("<f4"), "height",
+      ["CELLSIZE %r" % gt[1], "ORIGIN %r %r" % (gt[0], gt[3]), "CRS EPSG:4326"])' "$DEM" > "$T/dem.tp"
 run_prog tinfo --json -n 5 < "$T/dem.tp" > "$T/dem.json"
 gdalinfo -stats -json "$DEM" > "$T/gdal.json"
 assert_eq "dem vs gdalinfo -stats" "$("$PY" -c '

@@ -3,25 +3,6 @@
 # one island, and a warped coast.
 . "$(dirname "$0")/common.sh"
 
-# body FILE: the sample bytes of a stream.
-body() { tail -c +$(( $(body_offset "$1") + 1 )) "$1"; }
-
-# py SCRIPT ARGS...: run numpy code with grid(path) -> (rows, bands, cols).
-py() {
-	s=$1; shift
-	"$PY" -c '
-import sys, numpy as np
-def grid(p):
-    d = open(p, "rb").read(); i = d.index(b"\nENDHDR\n") + 8
-    hd = dict(l.split(" ", 1) for l in d[:i].decode().splitlines()[1:-1])
-    w, h, nb = int(hd["WIDTH"]), int(hd["HEIGHT"]), len(hd["BANDS"].split())
-    return np.frombuffer(d[i:], "<f4").reshape(h, nb, w)
-def write(a, bands="height", extra=""):
-    h, nb, w = a.shape
-    sys.stdout.buffer.write(("TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS %s\n%sENDHDR\n" % (w, h, bands, extra)).encode() + a.astype("<f4").tobytes())
-'"$s" "$@"
-}
-
 # Golden values on 4x4 cells of 0.5 (centre (2,2), radius 2): cell (1,1)
 # is at nx = -0.25, ny = 0.25, d = sqrt(0.125) = 0.35355339, so
 # 0.5 + 0.5 * (1 - d - 0.5) = 0.57322330; the corner cell has d = min(1,
@@ -47,7 +28,7 @@ print(ok and a[:, 1].tobytes() == b[:, 1].tobytes())' "$T/r" "$T/j1")" True
 run_prog tisland -m 0.3 -j 2 < "$T/r" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
 assert_eq "extra key" "$(header "$T/j1" FOO)" x
-assert_eq "history" "$(sed -n '/^ENDHDR$/q;p' "$T/j1" | tail -n 1)" \
+assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
     "HISTORY tisland -m 0.3 -j 1"
 run_prog tisland --sea 0.2 < "$T/r" > "$T/b"
 assert_eq "sea level recorded" "$(header "$T/b" SEALEVEL)" 0.2
@@ -62,9 +43,8 @@ py '
 a = grid(sys.argv[1])
 for t in sys.argv[3:]:
     r0, c0 = map(int, t.split(":"))
-    sys.stdout = open("%s/in%s" % (sys.argv[2], t), "w")
-    write(a[r0:r0 + 23, :, c0:c0 + 33], extra="CELLSIZE 30\nORIGIN %r %r\n" % (500000 + 30 * c0, 4649776 - 30 * r0))
-    sys.stdout.close()' "$T/w" "$T" $tiles
+    write(a[r0:r0 + 23, :, c0:c0 + 33], extra="CELLSIZE 30\nORIGIN %r %r\n" % (500000 + 30 * c0, 4649776 - 30 * r0),
+          out="%s/in%s" % (sys.argv[2], t))' "$T/w" "$T" $tiles
 for warp in 0 0.3; do
 	opts="--center 500800,4649200 --radius 700 -w $warp --seed 3"
 	run_prog tisland $opts < "$T/w" > "$T/whole"
@@ -93,22 +73,20 @@ print(bool((l == np.rot90(l)).all()), int(l.sum()))' "$T/isl")
 done
 
 # A pipeline: noise, island, curve; the corners are sea (0) with mix 1.
-if [ -x "$TP_BIN/tnoise" ]; then
-	run_prog tnoise -s 96x64 -S 5 -q | run_prog tisland -m 1 -w 0.2 |
-	    run_prog tshape -c valleys > "$T/p"
-	assert_eq "pipeline corners" "$(py '
+run_prog tnoise -s 96x64 -S 5 -q | run_prog tisland -m 1 -w 0.2 |
+    run_prog tshape -c valleys > "$T/p"
+assert_eq "pipeline corners" "$(py '
 a = grid(sys.argv[1])[:, 0]
 print(a[0, 0], a[0, -1], a[-1, 0], a[-1, -1], a[32, 48] > 0.5)' "$T/p")" "0.0 0.0 0.0 0.0 True"
-fi
 
 # Misuse: exit 2; bad streams: exit 1 with a message.
-expect_exit 2 "mix > 1" tisland -m 1.5
-expect_exit 2 "bad shape" tisland -s circle
-expect_exit 2 "radius 0" tisland -r 0
-expect_exit 2 "center syntax" tisland -c 5
-expect_exit 2 "negative warp" tisland -w -1
-ok "help" tisland --help
+expect_exit 2 "mix > 1" run_prog tisland -m 1.5
+expect_exit 2 "bad shape" run_prog tisland -s circle
+expect_exit 2 "radius 0" run_prog tisland -r 0
+expect_exit 2 "center syntax" run_prog tisland -c 5
+expect_exit 2 "negative warp" run_prog tisland -w -1
+ok "help" run_prog tisland --help
 head -c $(( $(stat -c %s "$T/r") - 7 )) "$T/r" > "$T/trunc"
-expect_err 1 "tisland: " "truncated input" sh -c 'tisland < "$1" > /dev/null' _ "$T/trunc"
-expect_err 1 "no band 'depth'" "missing band" sh -c 'tisland -b depth < "$1" > /dev/null' _ "$T/r"
+expect_err 1 "tisland: " "truncated input" run_prog tisland < "$T/trunc"
+expect_err 1 "no band 'depth'" "missing band" run_prog tisland -b depth < "$T/r"
 finish

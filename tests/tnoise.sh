@@ -3,9 +3,6 @@
 # output range, tiles byte-identical to windows of a large run, --band.
 . "$(dirname "$0")/common.sh"
 
-# body FILE: the sample bytes of a stream (the header is text up to ENDHDR).
-body() { tail -c +$(( $(sed '/^ENDHDR$/q' "$1" | wc -c) + 1 )) "$1"; }
-
 # Golden values: one octave of value noise with a linear fade, worked out
 # from the lattice hash formula in an independent float32 model (cell
 # centres x = col + 0.5, y = 2 - row - 0.5; lattice coordinates times 0.25).
@@ -32,7 +29,7 @@ for row in range(2):
 print(" ".join(out) + " ", end="")
 PYEOF
 )"
-assert_eq "header" "$(sed -n '/^ENDHDR$/q;p' "$T/v" | tr '\n' '|')" \
+assert_eq "header" "$(header_lines "$T/v" | tr '\n' '|')" \
     "TERRAPIPE 1|WIDTH 3|HEIGHT 2|BANDS height|CELLSIZE 1|ORIGIN 0 2|HISTORY tnoise -s 3x2 -S 7 -O 1 -k value --fade linear -f 0.25|"
 
 # Gradient noise is 0 on every lattice point, so cell centres on the
@@ -83,20 +80,19 @@ for k in value gradient simplex; do
 	tiles 30 500000,4650000 -k $k -f 0.002 -S 5 -w 0.5
 	tiles 0.1 0.3,7.7 -k $k -f 0.3 -O 3 -w 0.2
 done
+n_seen=0
 while IFS='|' read -r d same; do
 	assert_eq "$d" "$same" "True"
-done < <("$PY" - "$T" $n_tiles <<'PYEOF'
-import sys
+	n_seen=$((n_seen + 1))
+done < <(py - "$T" $n_tiles <<'PYEOF'
 t, n = sys.argv[1], int(sys.argv[2])
-def body(p):
-    d = open(p, "rb").read(); return d[d.index(b"\nENDHDR\n") + 8:]
 for i in range(1, n + 1):
     desc = open("%s/desc.%d" % (t, i)).read().strip()
     a, b = body("%s/tile.%d" % (t, i)), body("%s/win.%d" % (t, i))
     print("%s|%s" % (desc, len(a) == 20 * 15 * 4 and a == b))
 PYEOF
 )
-assert_eq "tiles compared" "$n_tiles" 36
+assert_eq "tiles compared" "$n_seen $n_tiles" "36 36"
 # the window a tcrop cut, noised again in place, is the same window
 run_prog tcrop -w 7,4,23,19 < "$T/big" > "$T/win"
 run_prog tnoise -b height -k simplex -f 0.3 -O 3 -w 0.2 < "$T/win" > "$T/re"
@@ -113,36 +109,26 @@ assert_eq "another seed differs" "$(cmp -s "$T/j2" "$T/j4"; echo $?)" 1
 
 # --band adds a band at the input's cells and leaves the others' bytes
 # untouched; its values are those of a generator run on the same grid.
-"$PY" - > "$T/in" <<'PYEOF'
-import sys, numpy as np
+py - > "$T/in" <<'PYEOF'
 r = np.random.default_rng(3)
 a = r.uniform(-1, 2, (50, 2, 70)).astype('<f4')
 a[r.random(a.shape) < 0.02] = np.nan
-hdr = "TERRAPIPE 1\nWIDTH 70\nHEIGHT 50\nBANDS height flow\nCELLSIZE 30\nORIGIN 1000 2000\nCRS EPSG:32633\nFOO bar baz\nENDHDR\n"
-sys.stdout.buffer.write(hdr.encode() + a.tobytes())
+write(a, "height flow", ["CELLSIZE 30", "ORIGIN 1000 2000", "CRS EPSG:32633", "FOO bar baz"])
 PYEOF
 run_prog tnoise -b moisture -S 8 -j 2 < "$T/in" > "$T/m"
 run_prog tnoise -s 70x50 -c 30 --origin 1000,2000 -S 8 > "$T/gen"
 assert_eq "bands" "$(header "$T/m" BANDS)" "height flow moisture"
 assert_eq "extra key kept" "$(header "$T/m" FOO)" "bar baz"
 assert_eq "crs kept" "$(header "$T/m" CRS)" "EPSG:32633"
-assert_eq "band bytes" "$("$PY" - "$T/in" "$T/m" "$T/gen" <<'PYEOF'
-import sys, numpy as np
-def grid(p, n):
-    d = open(p, "rb").read()
-    return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<u4").reshape(50, n, 70)
-a, b, g = grid(sys.argv[1], 2), grid(sys.argv[2], 3), grid(sys.argv[3], 1)
+assert_eq "band bytes" "$(py - "$T/in" "$T/m" "$T/gen" <<'PYEOF'
+a, b, g = (grid(p, "<u4") for p in sys.argv[1:4])
 print(a.tobytes() == b[:, :2].tobytes(), b[:, 2].tobytes() == g[:, 0].tobytes())
 PYEOF
 )" "True True"
 run_prog tnoise -b flow -S 8 < "$T/in" > "$T/f"
 assert_eq "replace keeps the band order" "$(header "$T/f" BANDS)" "height flow"
-assert_eq "replaced band" "$("$PY" - "$T/in" "$T/f" "$T/gen" <<'PYEOF'
-import sys, numpy as np
-def grid(p, n):
-    d = open(p, "rb").read()
-    return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<u4").reshape(50, n, 70)
-a, b, g = grid(sys.argv[1], 2), grid(sys.argv[2], 2), grid(sys.argv[3], 1)
+assert_eq "replaced band" "$(py - "$T/in" "$T/f" "$T/gen" <<'PYEOF'
+a, b, g = (grid(p, "<u4") for p in sys.argv[1:4])
 print(a[:, 0].tobytes() == b[:, 0].tobytes(), b[:, 1].tobytes() == g[:, 0].tobytes())
 PYEOF
 )" "True True"

@@ -3,19 +3,14 @@
 # clamp rule, on hand-computed values.
 . "$(dirname "$0")/common.sh"
 
-# body FILE: the sample bytes of a stream.
-body() { tail -c +$(( $(body_offset "$1") + 1 )) "$1"; }
-
 # rand W H BANDS SEED: a stream of uniform values in [-0.2, 1.2] with NaNs.
 rand() {
-	"$PY" - "$@" <<'PYEOF'
-import sys, numpy as np
+	py - "$@" <<'PYEOF'
 w, h, bands, seed = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(','), int(sys.argv[4])
 r = np.random.default_rng(seed)
 a = r.uniform(-0.2, 1.2, (h, len(bands), w)).astype('<f4')
 a[r.random(a.shape) < 0.01] = np.nan
-hdr = "TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS %s\nCELLSIZE 30\nORIGIN 1000 2000\nCRS EPSG:32633\nFOO bar baz\nENDHDR\n" % (w, h, ' '.join(bands))
-sys.stdout.buffer.write(hdr.encode() + a.tobytes())
+write(a, bands, ["CELLSIZE 30", "ORIGIN 1000 2000", "CRS EPSG:32633", "FOO bar baz"])
 PYEOF
 }
 
@@ -42,16 +37,10 @@ run_prog tshape -p 0:0,0.5:0.25,1:1 < "$T/q" > "$T/b"
 assert_eq "points" "$(values "$T/b")" "0.109375"
 
 # The linear curve is the identity (within 2e-7) on values in [0, 1].
-"$PY" -c '
-import numpy as np, sys
-v = np.linspace(0, 1, 4099).astype("<f4")
-sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH 4099\nHEIGHT 1\nBANDS height\nENDHDR\n" + v.tobytes())' > "$T/lin"
+py 'write(np.linspace(0, 1, 4099).astype("<f4")[None, :])' > "$T/lin"
 run_prog tshape --curve linear < "$T/lin" > "$T/b"
-assert_eq "linear identity" "$("$PY" -c '
-import numpy as np, sys
-def body(p):
-    d = open(p, "rb").read(); return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<f4")
-print(float(np.max(np.abs(body(sys.argv[1]) - body(sys.argv[2])))) <= 2e-7)' "$T/lin" "$T/b")" True
+assert_eq "linear identity" "$(py '
+print(float(np.max(np.abs(floats(sys.argv[1]) - floats(sys.argv[2])))) <= 2e-7)' "$T/lin" "$T/b")" True
 
 # Other bands, unknown keys and the CRS pass through; HISTORY is appended;
 # -j 1 and -j 2 give the same bytes; every preset output rises with input.
@@ -59,14 +48,11 @@ rand 300 97 moisture,height 5 > "$T/r"
 run_prog tshape -j 1 -c s-curve < "$T/r" > "$T/j1"
 run_prog tshape -j 2 -c s-curve < "$T/r" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
-assert_eq "history" "$(sed -n '/^ENDHDR$/q;p' "$T/j1" | tail -n 1)" \
+assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
     "HISTORY tshape -j 1 -c s-curve"
 assert_eq "extra key" "$(header "$T/j1" FOO)" "bar baz"
 assert_eq "crs" "$(header "$T/j1" CRS)" "EPSG:32633"
-assert_eq "bands kept" "$("$PY" -c '
-import numpy as np, sys
-def grid(p):
-    d = open(p, "rb").read(); return np.frombuffer(d[d.index(b"\nENDHDR\n") + 8:], "<f4").reshape(97, 2, 300)
+assert_eq "bands kept" "$(py '
 a, b = grid(sys.argv[1]), grid(sys.argv[2])
 ok = a[:, 0].tobytes() == b[:, 0].tobytes()
 x, y = a[:, 1].ravel(), b[:, 1].ravel()
@@ -81,26 +67,24 @@ assert_eq "peaks = x^3 knots" "$(body "$T/o1" | md5sum)" "$(body "$T/o2" | md5su
 # A pipeline: seed 000's order, curve then terraces; 0.625 -> 0.5 -> 0.5
 # (a tread edge of 4 steps), 0.5625 -> 0.15625 -> t = 0.625, x = 0.8125,
 # smoothstep 0.90771484375, / 4 = 0.2269287109375.
-if [ -x "$TP_BIN/tterrace" ]; then
-	run_prog tshape -k 0,0,0,1,1 < "$T/a" | run_prog tterrace -s 4 -r 0.4 > "$T/b"
-	assert_eq "pipeline" "$(values "$T/b" | sed -n 3,4p | tr '\n' ' ')" \
-	    "0.226928711 0.5 "
-fi
+run_prog tshape -k 0,0,0,1,1 < "$T/a" | run_prog tterrace -s 4 -r 0.4 > "$T/b"
+assert_eq "pipeline" "$(values "$T/b" | sed -n 3,4p | tr '\n' ' ')" \
+    "0.226928711 0.5 "
 
 # Misuse: exit 2; a bad stream: exit 1 with a message.
-expect_exit 2 "unknown preset" tshape --curve wobbly
-expect_exit 2 "two curve options" tshape -c linear -k 0,1
-expect_exit 2 "one knot" tshape -k 0.5
-expect_exit 2 "17 knots" tshape -k 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1
-expect_exit 2 "knot above 1" tshape -k 0,2
-expect_exit 2 "points not rising" tshape -p 0:0,0.5:0.5,0.5:1
-expect_exit 2 "points syntax" tshape -p 0,1
-expect_exit 2 "points empty entry" tshape -p 0:0,,1:1
-expect_exit 2 "bad pow" tshape --pow 0
-expect_exit 2 "bad stretch" tshape --stretch 1,1
-expect_exit 2 "stray argument" tshape foo
-ok "help" tshape --help
+expect_exit 2 "unknown preset" run_prog tshape --curve wobbly
+expect_exit 2 "two curve options" run_prog tshape -c linear -k 0,1
+expect_exit 2 "one knot" run_prog tshape -k 0.5
+expect_exit 2 "17 knots" run_prog tshape -k 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1
+expect_exit 2 "knot above 1" run_prog tshape -k 0,2
+expect_exit 2 "points not rising" run_prog tshape -p 0:0,0.5:0.5,0.5:1
+expect_exit 2 "points syntax" run_prog tshape -p 0,1
+expect_exit 2 "points empty entry" run_prog tshape -p 0:0,,1:1
+expect_exit 2 "bad pow" run_prog tshape --pow 0
+expect_exit 2 "bad stretch" run_prog tshape --stretch 1,1
+expect_exit 2 "stray argument" run_prog tshape foo
+ok "help" run_prog tshape --help
 head -c $(( $(stat -c %s "$T/r") - 10 )) "$T/r" > "$T/trunc"
-expect_err 1 "tshape: " "truncated input" sh -c 'tshape < "$1" > /dev/null' _ "$T/trunc"
-expect_err 1 "no band 'depth'" "missing band" sh -c 'tshape -b depth < "$1" > /dev/null' _ "$T/r"
+expect_err 1 "tshape: " "truncated input" run_prog tshape < "$T/trunc"
+expect_err 1 "no band 'depth'" "missing band" run_prog tshape -b depth < "$T/r"
 finish

@@ -4,11 +4,8 @@
 
 # mkstream_npy CELLSIZE: a stream of the float32 array in $T/z.npy
 mkstream_npy() {
-	"$PY" -c '
-import sys, numpy as np
-z = np.load(sys.argv[1]).astype("<f4"); h, w = z.shape
-sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\nBANDS height\nCELLSIZE %s\nORIGIN 1000 5000\nENDHDR\n"
-    % (w, h, sys.argv[2].encode()) + z.tobytes())' "$T/z.npy" "$1"
+	py 'write(np.load(sys.argv[1]), "height", ["CELLSIZE " + sys.argv[2], "ORIGIN 1000 5000"])' \
+	    "$T/z.npy" "$1"
 }
 # gdaldem_vs PNG ZFACTOR CELLSIZE: whether the PNG's grey band is within
 # one level of gdaldem hillshade -compute_edges of $T/z.npy everywhere
