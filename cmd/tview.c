@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_hillshade.h"
+#include "tp_view.h"
 #include "tp_num.h"
 #include "tp_outfile.h"
 

@@ -1,6 +1,6 @@
 /*
- * tp_hillshade.h - hillshade (Horn's gradient, as gdaldem hillshade) and a
- * picture of a band: hypsometric colour times shade, plain shade, or grey.
+ * tp_view.h - tview's picture of a band: hypsometric colour times a
+ * hillshade (Horn's gradient, as gdaldem hillshade), plain shade, or grey.
  *
  * Shade of a cell from its 3x3 window z (north row first, west to east;
  * the cell is z[4]), with res the cell size in the heights' unit:
@@ -19,8 +19,8 @@
  * NaN cell has no shade (transparent). A grid one cell high or wide is
  * shaded as flat across that direction.
  */
-#ifndef TP_HILLSHADE_H
-#define TP_HILLSHADE_H
+#ifndef TP_VIEW_H
+#define TP_VIEW_H
 
 #include <stdint.h>
 
@@ -35,12 +35,12 @@ typedef struct tp_shade {
 } tp_shade;
 
 /* The shade in [0, 1] of the cell z[4] with its 3x3 window z. */
-double	tp_hillshade(const double z[9], const tp_shade *s);
+double	tp_view_hillshade(const double z[9], const tp_shade *s);
 
 /* Shade a row from the rows north (up) and south (down) of it, NULL where
  * the grid ends: out[x] in [0, 1], or NaN where mid[x] is NaN. */
-void	tp_hillshade_row(const tp_shade *s, const float *up, const float *mid,
-	    const float *down, int64_t width, float *out);
+void	tp_view_hillshade_row(const tp_shade *s, const float *up,
+	    const float *mid, const float *down, int64_t width, float *out);
 
 typedef enum {
 	TP_VIEW_COLOUR,		/* hypsometric tint times shade, RGBA */
