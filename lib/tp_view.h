@@ -22,6 +22,7 @@
 #ifndef TP_VIEW_H
 #define TP_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tp_err.h"
@@ -70,6 +71,10 @@ void	tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 /* Colour of value v on the hypsometric ramp over lo..hi with sea level sea
  * (NaN: none) into rgb[3] (0..255, not rounded). */
 void	tp_view_ramp(double v, double lo, double hi, double sea, double *rgb);
+
+/* The least and greatest finite values of v[0..n-1] into *lo and *hi; 0
+ * and 1 when there are none (an all-NaN band draws transparent). */
+void	tp_view_range(const float *v, size_t n, double *lo, double *hi);
 
 /* Supplies row y (0 = north, asked in order) of the band: width floats. */
 typedef int (*tp_view_src)(void *ctx, int64_t y, float *row, tp_err *e);
