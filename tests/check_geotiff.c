@@ -218,7 +218,9 @@ START_TEST(test_biome)
 	ck_assert(TIFFGetField(t, TIFFTAG_COLORMAP, &rgb[0], &rgb[1], &rgb[2]));
 	ck_assert_uint_eq(bps, 8);
 	ck_assert_uint_eq(photo, PHOTOMETRIC_PALETTE);
-	ck_assert_uint_eq(rgb[2][1], tp_biome_rgb[1][2] * 257);
+	ck_assert_uint_eq(rgb[2][1], 170 * 257);	/* shallow water's blue */
+	ck_assert_uint_eq(rgb[0][200], 128 * 257);	/* no entry: grey */
+	ck_assert_uint_eq(rgb[1][255], 0);		/* nodata */
 	TIFFClose(t);
 	tp_grid_free(&r);
 	tp_grid_free(&g);
