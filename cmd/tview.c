@@ -21,6 +21,7 @@
 #define ZFACTOR_MAX	1e12
 #define SEA_MAX		1e30	/* sea levels run -SEA_MAX .. SEA_MAX */
 #define SCALE_MAX	65536
+#define MIB		1048576.0
 
 static const char software[] = "tview (terrapipe) " TP_VERSION;
 
@@ -121,7 +122,7 @@ read_plane(struct source *s, double *lo, double *hi)
 		cli_fail(&e);
 	if ((s->plane = malloc(cells * sizeof(float))) == NULL)
 		cli_die("out of memory: the band needs %.1f MiB",
-		    (double)cells * sizeof(float) / 1048576);
+		    (double)cells * sizeof(float) / MIB);
 	for (int64_t y = 0; y < h->height; y++) {
 		if (tp_reader_row(s->r, s->row, &e) < 0)
 			cli_fail(&e);
