@@ -35,6 +35,7 @@ static const char help[] =
     "      --version        print the version\n";
 
 static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
+/* --bigtiff: the index less one is tp_geotiff_wopts.bigtiff */
 static const char *const whens[] = { "no", "auto", "yes", NULL };
 
 enum { OPT_BIGTIFF = 256, OPT_COG, OPT_VERSION };
@@ -107,7 +108,9 @@ int
 main(int argc, char **argv)
 {
 	const char *band = "height", *out;
-	tp_geotiff_wopts o = { TP_GT_DEFLATE, 0, 0, 0, 1, 0, 0 };
+	/* bigtiff 0: when needed; threads 0: all processors */
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
+	    .bigtiff = 0, .threads = 0 };
 	int quiet = 0, b, ch;
 	tp_header h;
 	tp_reader r;

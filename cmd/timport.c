@@ -11,6 +11,11 @@
 #include "tp_import.h"
 #include "tp_num.h"
 
+#define SLURP_FIRST	(1 << 20)	/* bytes, doubled as the input grows */
+#define SAMPLES_MAX	65535		/* a TIFF's samples per pixel */
+#define CELLSIZE_MIN	1e-300
+#define CELLSIZE_MAX	1e300
+
 static const char usage[] =
     "usage: timport [-b N] [--cellsize C] [--crs CRS] [--origin X,Y]\n"
     "               [-z LO,HI] FILE > out\n"
@@ -65,7 +70,7 @@ struct opts {
 static unsigned char *
 slurp(FILE *f, const char *path, size_t *len)
 {
-	size_t cap = 1 << 20, n = 0, got;
+	size_t cap = SLURP_FIRST, n = 0, got;
 	unsigned char *b = NULL, *nb;
 	tp_err e;
 
@@ -97,7 +102,7 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	FILE *f;
 	int fmt, rc;
 	tp_err e;
-	tp_geotiff_ropts ro = { o->band, 0 };
+	tp_geotiff_ropts ro = { .band = o->band };
 
 	if (strcmp(path, "-") == 0) {
 		if (isatty(STDIN_FILENO))
@@ -172,14 +177,16 @@ main(int argc, char **argv)
 	cli_init(argc, argv, usage);
 	while ((ch = getopt_long(argc, argv, "b:hz:", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'b': o.band = (int)cli_int("-b", optarg, 1, 65535); break;
+		case 'b': o.band = (int)cli_int("-b", optarg, 1, SAMPLES_MAX);
+			break;
 		case 'h': cli_help(help);
 		case 'z':
 			o.zrange = 1;
 			cli_pair("--zrange", optarg, &o.zlo, &o.zhi);
 			break;
 		case OPT_CELLSIZE:
-			o.cellsize = cli_double("--cellsize", optarg, 1e-300, 1e300);
+			o.cellsize = cli_double("--cellsize", optarg,
+			    CELLSIZE_MIN, CELLSIZE_MAX);
 			break;
 		case OPT_CRS:
 			if (strlen(optarg) >= TP_CRS_MAX || strchr(optarg, '\n') ||

@@ -1,19 +1,29 @@
 /* tview - draw a stream as a PNG: hillshaded hypsometric colour, plain
  * hillshade, or one band in grey. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
-#include <png.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
-#include "tp_hillshade.h"
 #include "tp_num.h"
-#include "tp_outfile.h"
+#include "tp_png.h"
+#include "tp_view.h"
+
+/* The sun of gdaldem hillshade, and the ranges of the options. */
+#define AZIMUTH		315.0	/* degrees clockwise from north */
+#define ALTITUDE	45.0	/* degrees above the horizon */
+#define ALTITUDE_MIN	1e-6
+#define ALTITUDE_MAX	90.0	/* the zenith */
+#define TURN		360.0	/* azimuths run -TURN .. TURN */
+#define ZFACTOR_MIN	1e-12
+#define ZFACTOR_MAX	1e12
+#define SEA_MAX		1e30	/* sea levels run -SEA_MAX .. SEA_MAX */
+#define SCALE_MAX	65536
+#define MIB		1048576.0
+
+static const char software[] = "tview (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: tview [-q] [-b NAME] [--log | --shade-only] [--range LO,HI]\n"
@@ -104,162 +114,51 @@ static void
 read_plane(struct source *s, double *lo, double *hi)
 {
 	const tp_header *h = &s->r->h;
-	size_t cells;
+	size_t cells, w = (size_t)h->width;
 	tp_err e;
 
-	if (tp_mul_size((size_t)h->width, (size_t)h->height, &cells, "the band",
-	    &e) < 0 || tp_check_mem((uint64_t)cells * 4, "the band", &e) < 0)
+	if (tp_mul_size(w, (size_t)h->height, &cells, "the band", &e) < 0 ||
+	    tp_check_mem((uint64_t)cells * sizeof(float), "the band", &e) < 0)
 		cli_fail(&e);
 	if ((s->plane = malloc(cells * sizeof(float))) == NULL)
 		cli_die("out of memory: the band needs %.1f MiB",
-		    (double)cells * 4 / 1048576);
-	*lo = INFINITY;
-	*hi = -INFINITY;
+		    (double)cells * sizeof(float) / MIB);
 	for (int64_t y = 0; y < h->height; y++) {
-		float *p = s->plane + (size_t)y * (size_t)h->width;
-
 		if (tp_reader_row(s->r, s->row, &e) < 0)
 			cli_fail(&e);
-		memcpy(p, tp_row_band(s->row, h, s->band),
-		    (size_t)h->width * sizeof *p);
-		for (int64_t x = 0; x < h->width; x++)
-			if (isfinite(p[x])) {
-				*lo = fmin(*lo, p[x]);
-				*hi = fmax(*hi, p[x]);
-			}
+		memcpy(s->plane + (size_t)y * w, tp_row_band(s->row, h,
+		    s->band), w * sizeof(float));
 	}
 	if (tp_reader_finish(s->r, &e) < 0)
 		cli_fail(&e);
-	if (*lo > *hi)
-		*lo = 0, *hi = 1;	/* nothing but NaN: all transparent */
-}
-
-struct png_out {
-	png_structp png;
-	png_infop info;
-	char	msg[256];
-};
-
-static void
-png_fail(png_structp png, png_const_charp msg)
-{
-	struct png_out *p = png_get_error_ptr(png);
-
-	snprintf(p->msg, sizeof p->msg, "%s", msg);
-	png_longjmp(png, 1);
-}
-
-static void
-png_warn(png_structp png, png_const_charp msg)
-{
-	(void)png;
-	(void)msg;
+	tp_view_range(s->plane, cells, lo, hi);
 }
 
 static int
-put_row(void *ctx, const uint8_t *px, tp_err *e)
+put_row(void *png, const uint8_t *px, tp_err *e)
 {
-	struct png_out *p = ctx;
-
-	png_write_row(p->png, px);	/* errors jump to write_png */
-	return 0;
+	return tp_png_write_row(png, px, e);
 }
 
-/* The stream's HISTORY (this command last) as the PNG's Comment, so the
- * picture records how it was made; png copies the text. */
+/* Render into the PNG at path, which appears whole or not at all. */
 static void
-put_history(struct png_out *p, const tp_header *h)
+draw(const char *path, const tp_view_opts *vo, struct source *src)
 {
-	static char software[] = "tview (terrapipe) " TP_VERSION;
-	size_t len = 1;
-	png_text t[2];
-	char *c, *q;
-
-	for (size_t i = 0; i < h->nhistory; i++)
-		len += strlen("HISTORY \n") + strlen(h->history[i]);
-	if ((c = q = malloc(len)) == NULL)
-		png_error(p->png, "out of memory for the comment");
-	*c = '\0';
-	for (size_t i = 0; i < h->nhistory; i++)
-		q += sprintf(q, "%sHISTORY %s", i ? "\n" : "", h->history[i]);
-	memset(t, 0, sizeof t);
-	t[0].compression = t[1].compression = PNG_TEXT_COMPRESSION_NONE;
-	t[0].key = "Software";
-	t[0].text = software;
-	t[1].key = "Comment";
-	t[1].text = c;
-	png_set_text(p->png, p->info, t, 2);
-	free(c);
-}
-
-/* Render into the open file f; -1 with e set on failure. */
-static int
-write_png(FILE *f, const tp_view_opts *vo, int64_t w, int64_t h,
-    struct source *src, tp_err *e)
-{
-	/* on the heap: its message is written after setjmp */
-	struct png_out *p = calloc(1, sizeof *p);
-
-	if (p == NULL || (p->png = png_create_write_struct(PNG_LIBPNG_VER_STRING,
-	    p, png_fail, png_warn)) == NULL ||
-	    (p->info = png_create_info_struct(p->png)) == NULL) {
-		if (p != NULL)
-			png_destroy_write_struct(&p->png, NULL);
-		free(p);
-		return tp_err_set(e, "out of memory for the PNG writer");
-	}
-	if (setjmp(png_jmpbuf(p->png))) {
-		tp_err_set(e, "PNG: %s", p->msg);
-		png_destroy_write_struct(&p->png, &p->info);
-		free(p);
-		return -1;
-	}
-	png_init_io(p->png, f);
-	png_set_IHDR(p->png, p->info, (png_uint_32)tp_view_dim(w, vo->scale),
-	    (png_uint_32)tp_view_dim(h, vo->scale), 8,
-	    tp_view_channels(vo) == 4 ? PNG_COLOR_TYPE_RGBA :
-	    PNG_COLOR_TYPE_GRAY_ALPHA, PNG_INTERLACE_NONE,
-	    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	put_history(p, &src->r->h);
-	png_write_info(p->png, p->info);
-	if (tp_view_render(vo, w, h, get_row, src, put_row, p, e) < 0) {
-		png_destroy_write_struct(&p->png, &p->info);
-		free(p);
-		return -1;
-	}
-	png_write_end(p->png, NULL);
-	png_destroy_write_struct(&p->png, &p->info);
-	free(p);
-	return 0;
-}
-
-/* Write the picture beside path under a temporary name, then rename it. */
-static void
-save(const char *path, const tp_view_opts *vo, struct source *src)
-{
-	tp_outfile out;
-	FILE *f;
+	const tp_header *h = &src->r->h;
+	tp_png_writer *png;
 	tp_err e;
-	int fd;
 
-	if ((fd = tp_outfile_create(&out, path, &e)) < 0)
+	if (tp_png_create(&png, path, (uint32_t)tp_view_dim(h->width,
+	    vo->scale), (uint32_t)tp_view_dim(h->height, vo->scale),
+	    tp_view_channels(vo), software, h, &e) < 0)
 		cli_fail(&e);
-	if ((f = fdopen(fd, "wb")) == NULL) {
-		close(fd);
-		tp_outfile_abort(&out);
-		cli_die("%s: %s", path, strerror(errno));
-	}
-	if (write_png(f, vo, src->r->h.width, src->r->h.height, src, &e) < 0 ||
-	    (src->plane == NULL && tp_reader_finish(src->r, &e) < 0)) {
-		fclose(f);
-		tp_outfile_abort(&out);
+	if (tp_view_render(vo, h->width, h->height, get_row, src, put_row, png,
+	    &e) < 0 || (src->plane == NULL && tp_reader_finish(src->r,
+	    &e) < 0)) {
+		tp_png_abort(png);
 		cli_fail(&e);
 	}
-	if (fclose(f) != 0) {
-		tp_outfile_abort(&out);
-		cli_die("cannot write '%s': %s", path, strerror(errno));
-	}
-	if (tp_outfile_commit(&out, &e) < 0)
+	if (tp_png_close(png, &e) < 0)
 		cli_fail(&e);
 }
 
@@ -275,12 +174,16 @@ parse(int argc, char **argv, struct opts *o)
 		case 'h': cli_help(help);
 		case 'o': o->out = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 's': o->scale = cli_int("--scale", optarg, 1, 65536); break;
-		case 'z': o->zf = cli_double("--zfactor", optarg, 1e-12, 1e12);
+		case 's': o->scale = cli_int("--scale", optarg, 1, SCALE_MAX);
 			break;
-		case OPT_ALT: o->alt = cli_double("--altitude", optarg, 1e-6, 90);
+		case 'z': o->zf = cli_double("--zfactor", optarg, ZFACTOR_MIN,
+			    ZFACTOR_MAX);
 			break;
-		case OPT_AZ: o->az = cli_double("--azimuth", optarg, -360, 360);
+		case OPT_ALT: o->alt = cli_double("--altitude", optarg,
+			    ALTITUDE_MIN, ALTITUDE_MAX);
+			break;
+		case OPT_AZ: o->az = cli_double("--azimuth", optarg, -TURN,
+			    TURN);
 			break;
 		case OPT_LOG: o->log = 1; break;
 		case OPT_RANGE:
@@ -289,7 +192,8 @@ parse(int argc, char **argv, struct opts *o)
 				cli_usage("--range: want LO < HI");
 			o->range = 1;
 			break;
-		case OPT_SEA: o->sea = cli_double("--sea", optarg, -1e30, 1e30);
+		case OPT_SEA: o->sea = cli_double("--sea", optarg, -SEA_MAX,
+			    SEA_MAX);
 			break;
 		case OPT_SHADE: o->shade = 1; break;
 		case OPT_VERSION: cli_version();
@@ -311,11 +215,11 @@ parse(int argc, char **argv, struct opts *o)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { "height", NULL, NAN, NAN, NAN, NAN, 315, 45, 1,
-	    0, 0, 0, 0, 0 };
-	struct source src = { 0 };
-	tp_view_opts vo = { 0 };
+	struct opts o = { .band = "height", .lo = NAN, .hi = NAN, .sea = NAN,
+	    .zf = NAN, .az = AZIMUTH, .alt = ALTITUDE, .scale = 1 };
 	tp_reader r;
+	struct source src = { .r = &r };
+	tp_view_opts vo;
 	tp_err e;
 
 	cli_init(argc, argv, usage);
@@ -323,23 +227,20 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (tp_header_add_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	src.r = &r;
 	if ((src.band = tp_header_band(&r.h, o.band)) < 0)
 		cli_die("the input has no band '%s'", o.band);
 	if ((src.row = malloc(tp_row_floats(&r.h) * sizeof(float))) == NULL)
 		cli_die("out of memory for a row");
-	vo.mode = o.shade ? TP_VIEW_SHADE : o.grey ? TP_VIEW_GREY :
-	    TP_VIEW_COLOUR;
+	vo = (tp_view_opts){ .mode = o.shade ? TP_VIEW_SHADE : o.grey ?
+	    TP_VIEW_GREY : TP_VIEW_COLOUR, .sea = o.sea, .log = o.log,
+	    .scale = o.scale };
 	if (!o.range && (vo.mode != TP_VIEW_SHADE || isnan(o.zf)))
 		read_plane(&src, &o.lo, &o.hi);
 	vo.lo = o.lo;
 	vo.hi = o.hi;
-	vo.sea = o.sea;
-	vo.log = o.log;
-	vo.scale = o.scale;
 	tp_view_auto_shade(&r.h, o.lo, o.hi, o.zf, o.az, o.alt, &vo.shade);
 	cli_progress_init(&src.prog, "render", o.quiet);
-	save(o.out, &vo, &src);
+	draw(o.out, &vo, &src);
 	cli_progress_done(&src.prog);
 	free(src.plane);
 	free(src.row);

@@ -15,9 +15,9 @@
  * them) come back as HISTORY lines.
  *
  * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
- * Float32 GeoTIFF, or UInt8 with a colour palette when the band is named
- * "biome". The file is written as PATH.tmpXXXXXX beside PATH and renamed
- * on success, so PATH appears whole or not at all.
+ * Float32 GeoTIFF, or UInt8 with tp_palette's colour map when the band is
+ * named "biome". The file is written as PATH.tmpXXXXXX beside PATH and
+ * renamed on success, so PATH appears whole or not at all.
  *
  * All functions return 0 on success and -1 with a message in *e.
  */
@@ -55,9 +55,6 @@ typedef struct tp_geotiff_wopts {
 	int	threads;	/* compressing tiles; <= 0: all processors. The
 				   file's bytes do not depend on it. */
 } tp_geotiff_wopts;
-
-/* The biome palette: code c (0..15) is {r, g, b} = tp_biome_rgb[c]. */
-extern const unsigned char tp_biome_rgb[16][3];
 
 typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
 

@@ -26,6 +26,7 @@
 
 #include "tp_geotiff.h"
 #include "tp_outfile.h"
+#include "tp_palette.h"
 #include "tp_tiffmem.h"
 #include "tp_num.h"
 #include "tp_par.h"
@@ -34,26 +35,9 @@
 #define TILE		256
 #define MAX_LEVELS	24
 #define BIOME_NODATA	255
-
-/* Placeholder colours for biome codes 0..15 (see tgeotiff(1)). */
-const unsigned char tp_biome_rgb[16][3] = {
-	{ 0, 40, 110 },		/* 0 deep water */
-	{ 30, 90, 170 },	/* 1 shallow water */
-	{ 220, 205, 150 },	/* 2 beach */
-	{ 230, 200, 120 },	/* 3 desert */
-	{ 140, 190, 90 },	/* 4 grassland */
-	{ 150, 160, 90 },	/* 5 shrubland */
-	{ 60, 130, 60 },	/* 6 temperate forest */
-	{ 30, 100, 50 },	/* 7 rain forest */
-	{ 70, 110, 90 },	/* 8 taiga */
-	{ 160, 160, 140 },	/* 9 tundra */
-	{ 120, 110, 100 },	/* 10 rock */
-	{ 245, 245, 250 },	/* 11 snow */
-	{ 50, 110, 200 },	/* 12 river */
-	{ 60, 100, 180 },	/* 13 lake */
-	{ 90, 120, 100 },	/* 14 marsh */
-	{ 180, 160, 140 },	/* 15 bare ground */
-};
+#define COLOURS		256		/* colour map entries of UInt8 */
+#define WIDEN		257		/* 8 to 16 bits: 255 * 257 = 65535 */
+#define UNKNOWN_GREY	128		/* codes without a palette entry */
 
 /* What one compressing thread keeps from one row of tiles to the next. */
 typedef struct scratch {
@@ -194,16 +178,18 @@ geo_tags(tp_gtw *w, tp_err *e)
 	return r;
 }
 
+/* The biome colours as the colour map; nodata is black. */
 static int
 palette(tp_gtw *w, tp_err *e)
 {
-	uint16_t map[3][256];
+	uint16_t map[3][COLOURS];
+	const tp_palette_entry *b;
 	int i, c;
 
-	for (i = 0; i < 256; i++)
-		for (c = 0; c < 3; c++)
-			map[c][i] = i < 16 ? (uint16_t)(tp_biome_rgb[i][c] * 257) :
-			    i == BIOME_NODATA ? 0 : (uint16_t)(128 * 257);
+	for (i = 0; i < COLOURS; i++)
+		for (c = 0, b = tp_palette_biome(i); c < 3; c++)
+			map[c][i] = (uint16_t)(WIDEN * (b != NULL ? b->rgb[c] :
+			    i == BIOME_NODATA ? 0 : UNKNOWN_GREY));
 	if (!TIFFSetField(w->tif, TIFFTAG_COLORMAP, map[0], map[1], map[2]))
 		return fail(w, e, "colour map");
 	return 0;
@@ -471,7 +457,7 @@ write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
     uint32_t rows, tp_err *e)
 {
 	uint32_t nx = (lw + TILE - 1) / TILE, ty, t;
-	tilerow j = { w, NULL, lw, 0 };
+	tilerow j = { .w = w, .lw = lw };
 	encoded *c;
 
 	for (ty = 0; ty < rows; ty += TILE) {

@@ -2,14 +2,12 @@
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <png.h>
-
 #include "tp_import.h"
 #include "tp_num.h"
+#include "tp_png.h"
 
 int
 tp_import_sniff(const unsigned char *b, size_t n)
@@ -104,123 +102,26 @@ tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height, tp_err *e)
 	return 0;
 }
 
-/* libpng reports errors by longjmp; the message lands here first. */
-typedef struct png_ctx {
-	jmp_buf	jmp;
-	char	msg[200];
-	unsigned char *pix;	/* the decoded image */
-	png_bytep *rows;
-	uint64_t left;		/* bytes of the file, UINT64_MAX: unknown */
-} png_ctx;
-
-static void
-png_on_error(png_structp p, png_const_charp msg)
-{
-	png_ctx *c = png_get_error_ptr(p);
-
-	snprintf(c->msg, sizeof(c->msg), "%s", msg);
-	longjmp(c->jmp, 1);
-}
-
-static void
-png_on_warning(png_structp p, png_const_charp msg)
-{
-	(void)p, (void)msg;
-}
-
-/* After png_read_info: grayscale samples of 8 or 16 bits, host order. */
-static int
-png_setup(png_structp p, png_infop info, tp_err *e)
-{
-	int ct = png_get_color_type(p, info), depth = png_get_bit_depth(p, info);
-
-	if (ct != PNG_COLOR_TYPE_GRAY && ct != PNG_COLOR_TYPE_GRAY_ALPHA)
-		return tp_err_set(e, "PNG: a heightmap must be grayscale "
-		    "(this one is %s)", ct == PNG_COLOR_TYPE_PALETTE ?
-		    "a palette image" : "in colour");
-	if (depth < 8)
-		png_set_expand_gray_1_2_4_to_8(p);
-	if (ct & PNG_COLOR_MASK_ALPHA)
-		png_set_strip_alpha(p);
-	if (depth == 16 && little_endian())
-		png_set_swap(p);
-	png_set_interlace_handling(p);
-	png_read_update_info(p, info);
-	return 0;
-}
-
-/* Decode into c->pix; returns the bit depth (8 or 16) or -1. */
-static int
-png_decode(png_structp p, png_infop info, png_ctx *c, tp_grid *g, tp_err *e)
-{
-	uint32_t w, h, y;
-	size_t rb;
-	int depth;
-
-	png_read_info(p, info);
-	w = png_get_image_width(p, info);
-	h = png_get_image_height(p, info);
-	depth = png_get_bit_depth(p, info) == 16 ? 16 : 8;
-	/* DEFLATE packs at most 1032 bytes into one: refuse sizes the file
-	 * cannot hold before allocating for them. */
-	if (((uint64_t)w * png_get_channels(p, info) * png_get_bit_depth(p,
-	    info) / 8 + 1) * h / 1032 > c->left)
-		return tp_err_set(e, "PNG: %ux%u pixels cannot fit in %llu "
-		    "bytes", w, h, (unsigned long long)c->left);
-	if (png_setup(p, info, e) < 0 || new_grid(g, w, h, e) < 0)
-		return -1;
-	rb = png_get_rowbytes(p, info);
-	if (rb != (size_t)w * (size_t)(depth / 8))
-		return tp_err_set(e, "PNG: unexpected row size %zu", rb);
-	if (tp_check_mem((uint64_t)rb * h, "the PNG", e) < 0)
-		return -1;
-	if ((c->pix = malloc(rb * h)) == NULL ||
-	    (c->rows = malloc(h * sizeof(*c->rows))) == NULL)
-		return tp_err_set(e, "out of memory for the PNG");
-	for (y = 0; y < h; y++)
-		c->rows[y] = c->pix + (size_t)y * rb;
-	png_read_image(p, c->rows);
-	png_read_end(p, NULL);
-	return depth;
-}
-
 int
 tp_import_png(tp_grid *g, FILE *f, tp_err *e)
 {
-	png_ctx *c;	/* on the heap: setjmp leaves changed locals undefined */
-	png_structp p = NULL;
-	png_infop info = NULL;
-	int depth;
+	tp_png_grey img;
+	const unsigned char *p;
 	size_t i, n;
+	int rc;
 
 	memset(g, 0, sizeof(*g));
-	if ((c = calloc(1, sizeof(*c))) == NULL ||
-	    (p = png_create_read_struct(PNG_LIBPNG_VER_STRING, c,
-	    png_on_error, png_on_warning)) == NULL ||
-	    (info = png_create_info_struct(p)) == NULL) {
-		png_destroy_read_struct(&p, NULL, NULL);
-		free(c);
-		return tp_err_set(e, "out of memory for the PNG reader");
+	if (tp_png_read_grey(&img, f, bytes_left(f), e) < 0)
+		return -1;
+	if ((rc = new_grid(g, img.width, img.height, e)) == 0) {
+		n = (size_t)img.width * (size_t)img.height;
+		for (i = 0, p = img.pix; i < n; i++)
+			g->data[i] = img.depth == 16 ?
+			    (float)((p[2 * i] << 8 | p[2 * i + 1]) / 65535.0) :
+			    (float)(p[i] / 255.0);
 	}
-	c->left = bytes_left(f);
-	if (setjmp(c->jmp) == 0) {
-		png_init_io(p, f);
-		depth = png_decode(p, info, c, g, e);
-	} else
-		depth = tp_err_set(e, "PNG: %s", c->msg);
-	png_destroy_read_struct(&p, &info, NULL);
-	if (depth > 0) {
-		n = (size_t)g->h.width * (size_t)g->h.height;
-		for (i = 0; i < n; i++)
-			g->data[i] = depth == 16 ?
-			    (float)(((const uint16_t *)(void *)c->pix)[i] / 65535.0) :
-			    (float)(c->pix[i] / 255.0);
-	} else
-		tp_grid_free(g);
-	free(c->pix);
-	free(c->rows);
-	free(c);
-	return depth > 0 ? 0 : -1;
+	free(img.pix);
+	return rc;
 }
 
 /* The next header number of a PGM, skipping blanks and # comments. */

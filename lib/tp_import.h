@@ -30,7 +30,7 @@ const char *tp_import_name(int fmt);
  * that many bytes (the message gives expected and actual sizes). */
 int	tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height,
 	    tp_err *e);
-/* A grayscale PNG (1 to 16 bits, alpha dropped). */
+/* A grayscale PNG (1 to 16 bits, alpha dropped), decoded by tp_png. */
 int	tp_import_png(tp_grid *g, FILE *f, tp_err *e);
 /* A binary PGM (P5), maxval 1..65535 (two bytes, big-endian, above 255). */
 int	tp_import_pgm(tp_grid *g, FILE *f, tp_err *e);

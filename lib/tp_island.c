@@ -384,18 +384,8 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 int
 tp_island_set_sea(tp_header *h, double level, tp_err *e)
 {
-	char num[64], line[80];
-	size_t i, k = 0;
+	char num[64];
 
-	for (i = 0; i < h->nextra; i++) {
-		if (strncmp(h->extra[i], "SEALEVEL ", 9) == 0 ||
-		    strcmp(h->extra[i], "SEALEVEL") == 0)
-			free(h->extra[i]);
-		else
-			h->extra[k++] = h->extra[i];
-	}
-	h->nextra = k;
 	tp_format_double(num, sizeof(num), level);
-	snprintf(line, sizeof(line), "SEALEVEL %s", num);
-	return tp_header_add_extra(h, line, e);
+	return tp_header_set_extra(h, "SEALEVEL", num, e);
 }

@@ -231,6 +231,49 @@ tp_header_add_extra(tp_header *h, const char *line, tp_err *e)
 	return push_line(&h->extra, &h->nextra, line, strlen(line), e);
 }
 
+/* A key the reader parses itself, or one too long for it, is refused: its
+ * line would not read back as an extra line. */
+int
+tp_header_set_extra(tp_header *h, const char *key, const char *value,
+    tp_err *e)
+{
+	enum { KEY_MAX = 64 };	/* the reader's key buffer, with the NUL */
+	size_t klen = strlen(key), i, k = 0;
+	char *line, *set;
+	int r;
+
+	for (i = 0; i < K_NKEYS; i++)
+		if (strcmp(key, known_keys[i]) == 0)
+			break;
+	if (i < K_NKEYS || strcmp(key, "HISTORY") == 0 || klen == 0 ||
+	    klen >= KEY_MAX || strchr(key, ' ') != NULL)
+		return tp_err_set(e, "'%.40s' is not a key for an extra line",
+		    key);
+	if ((line = malloc(klen + strlen(value) + 2)) == NULL)
+		return tp_err_set(e, "out of memory for the header");
+	sprintf(line, "%s%s%s", key, *value != '\0' ? " " : "", value);
+	r = tp_header_add_extra(h, line, e);
+	free(line);
+	if (r < 0)
+		return -1;
+	set = h->extra[--h->nextra];
+	for (i = 0; i < h->nextra; i++) {	/* the first line with key */
+		if (strncmp(h->extra[i], key, klen) == 0 &&
+		    (h->extra[i][klen] == ' ' || h->extra[i][klen] == '\0')) {
+			free(h->extra[i]);
+			if (set == NULL)
+				continue;	/* and no later one */
+			h->extra[i] = set;
+			set = NULL;
+		}
+		h->extra[k++] = h->extra[i];
+	}
+	if (set != NULL)
+		h->extra[k++] = set;
+	h->nextra = k;
+	return 0;
+}
+
 int
 tp_header_epsg(const tp_header *h)
 {

@@ -67,6 +67,10 @@ int	tp_band_name_ok(const char *name);
 int	tp_header_add_history(tp_header *h, int argc, char **argv, tp_err *e);
 /* Append one unknown-key line "KEY value" verbatim (KEY in capitals). */
 int	tp_header_add_extra(tp_header *h, const char *line, tp_err *e);
+/* Make "KEY value" the line of key: it replaces the first line with that
+ * KEY (later ones are dropped), or is appended. */
+int	tp_header_set_extra(tp_header *h, const char *key, const char *value,
+	    tp_err *e);
 /* The EPSG code of the CRS when it reads "EPSG:N", else 0. */
 int	tp_header_epsg(const tp_header *h);
 

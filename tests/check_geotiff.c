@@ -14,6 +14,7 @@
 
 #include "tp_geotiff.h"
 #include "tp_import.h"
+#include "tp_png.h"
 #include "tp_tifftags.h"
 #include "tp_test.h"
 
@@ -215,7 +216,9 @@ START_TEST(test_biome)
 	ck_assert(TIFFGetField(t, TIFFTAG_COLORMAP, &rgb[0], &rgb[1], &rgb[2]));
 	ck_assert_uint_eq(bps, 8);
 	ck_assert_uint_eq(photo, PHOTOMETRIC_PALETTE);
-	ck_assert_uint_eq(rgb[2][1], tp_biome_rgb[1][2] * 257);
+	ck_assert_uint_eq(rgb[2][1], 170 * 257);	/* shallow water's blue */
+	ck_assert_uint_eq(rgb[0][200], 128 * 257);	/* no entry: grey */
+	ck_assert_uint_eq(rgb[1][255], 0);		/* nodata */
 	TIFFClose(t);
 	tp_grid_free(&r);
 	tp_grid_free(&g);
@@ -608,6 +611,57 @@ START_TEST(test_pgm)
 }
 END_TEST
 
+/* A picture written by tp_png reads back through tp_import_png: grey
+ * levels over 255 with the alpha dropped, the HISTORY as its Comment; a
+ * colour picture is refused as a heightmap. */
+START_TEST(test_png_round_trip)
+{
+	static const uint8_t grey[2][4] = { { 0, 255, 51, 0 },
+	    { 255, 9, 102, 128 } };
+	static const char comment[] = "Comment\0HISTORY tnoise --size ";
+	uint8_t rgba[8] = { 0 };
+	tp_png_writer *w;
+	char buf[512];
+	size_t n, i;
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+
+	make_grid(&g, 1, 1, "height", "");
+	strcpy(path + strlen(path) - 3, "png");
+	ck_assert_int_eq(tp_png_create(&w, path, 2, 2, 2, "test", &g.h, &e), 0);
+	tp_grid_free(&g);
+	for (int y = 0; y < 2; y++)
+		ck_assert_int_eq(tp_png_write_row(w, grey[y], &e), 0);
+	ck_assert_int_eq(tp_png_close(w, &e), 0);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	n = fread(buf, 1, sizeof(buf), f);
+	for (i = 0; i + sizeof(comment) <= n &&
+	    memcmp(buf + i, comment, sizeof(comment) - 1) != 0; i++)
+		;
+	ck_assert_uint_le(i + sizeof(comment), n);	/* found */
+	rewind(f);
+	ck_assert_msg(tp_import_png(&g, f, &e) == 0, "%s", e.msg);
+	fclose(f);
+	ck_assert_int_eq(g.h.width, 2);
+	ck_assert_float_eq(g.data[0], 0);
+	ck_assert_float_eq_tol(g.data[1], 0.2, 1e-7);
+	ck_assert_float_eq(g.data[2], 1);
+	ck_assert_float_eq_tol(g.data[3], 0.4, 1e-7);
+	tp_grid_free(&g);
+	make_grid(&g, 1, 1, "height", "");
+	ck_assert_int_eq(tp_png_create(&w, path, 2, 1, 4, "test", &g.h, &e), 0);
+	ck_assert_int_eq(tp_png_write_row(w, rgba, &e), 0);
+	ck_assert_int_eq(tp_png_close(w, &e), 0);
+	tp_grid_free(&g);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	ck_assert_int_eq(tp_import_png(&g, f, &e), -1);
+	ck_assert_msg(strstr(e.msg, "must be grayscale") != NULL, "%s", e.msg);
+	fclose(f);
+	ck_assert_int_eq(count_files(), 1);	/* no temporary file left */
+}
+END_TEST
+
 START_TEST(test_sniff)
 {
 	ck_assert_int_eq(tp_import_sniff((const unsigned char *)"II*\0", 4),
@@ -643,6 +697,7 @@ geotiff_suite(void)
 	    sizeof(types) / sizeof(types[0]));
 	tcase_add_test(core, test_raw);
 	tcase_add_test(core, test_pgm);
+	tcase_add_test(core, test_png_round_trip);
 	tcase_add_test(core, test_sniff);
 	tcase_add_test(lim, test_nodata);
 	tcase_add_test(lim, test_pixel_is_point);

@@ -100,6 +100,47 @@ START_TEST(test_header_round_trip)
 }
 END_TEST
 
+/* One line a key: the first one replaced in place, later ones dropped,
+ * a new key appended; keys the reader would not take back refused. */
+START_TEST(test_set_extra)
+{
+	static const char *const bad[][2] = {
+		{ "WIDTH", "4" }, { "HISTORY", "x" }, { "sealevel", "1" },
+		{ "SEA LEVEL", "1" }, { "", "1" }, { "SEALEVEL", "1\n2" },
+	};
+	tp_header h, g;
+	tp_err e;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "FOO 1", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL 0.1", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVELS 3", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL", &e), 0);
+	ck_assert_int_eq(tp_header_set_extra(&h, "SEALEVEL", "0.25", &e), 0);
+	ck_assert_int_eq(tp_header_set_extra(&h, "NEW_KEY2", "a b", &e), 0);
+	ck_assert_int_eq(tp_header_set_extra(&h, "BARE", "", &e), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_int_eq(tp_header_set_extra(&h, bad[i][0], bad[i][1],
+		    &e), -1);
+	f = open_memstream(&buf, &len);
+	ck_assert_int_eq(tp_header_write(&h, f, &e), 0);
+	fclose(f);
+	ck_assert_int_eq(tp_header_parse(&g, buf, len, NULL, &e), 0);
+	ck_assert_uint_eq(g.nextra, 5);
+	ck_assert_str_eq(g.extra[0], "FOO 1");
+	ck_assert_str_eq(g.extra[1], "SEALEVEL 0.25");
+	ck_assert_str_eq(g.extra[2], "SEALEVELS 3");
+	ck_assert_str_eq(g.extra[3], "NEW_KEY2 a b");
+	ck_assert_str_eq(g.extra[4], "BARE");
+	tp_header_free(&h);
+	tp_header_free(&g);
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_body_round_trip)
 {
 	tp_header h;
@@ -348,6 +389,7 @@ stream_suite(void)
 	tcase_add_test(core, test_parse_all_keys);
 	tcase_add_test(core, test_defaults);
 	tcase_add_test(core, test_header_round_trip);
+	tcase_add_test(core, test_set_extra);
 	tcase_add_test(core, test_body_round_trip);
 	tcase_add_test(core, test_bands);
 	tcase_add_test(core, test_history_quoting);

@@ -1,6 +1,6 @@
 /*
- * tp_hillshade.h - hillshade (Horn's gradient, as gdaldem hillshade) and a
- * picture of a band: hypsometric colour times shade, plain shade, or grey.
+ * tp_view.h - tview's picture of a band: hypsometric colour times a
+ * hillshade (Horn's gradient, as gdaldem hillshade), plain shade, or grey.
  *
  * Shade of a cell from its 3x3 window z (north row first, west to east;
  * the cell is z[4]), with res the cell size in the heights' unit:
@@ -19,9 +19,10 @@
  * NaN cell has no shade (transparent). A grid one cell high or wide is
  * shaded as flat across that direction.
  */
-#ifndef TP_HILLSHADE_H
-#define TP_HILLSHADE_H
+#ifndef TP_VIEW_H
+#define TP_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tp_err.h"
@@ -35,12 +36,12 @@ typedef struct tp_shade {
 } tp_shade;
 
 /* The shade in [0, 1] of the cell z[4] with its 3x3 window z. */
-double	tp_hillshade(const double z[9], const tp_shade *s);
+double	tp_view_hillshade(const double z[9], const tp_shade *s);
 
 /* Shade a row from the rows north (up) and south (down) of it, NULL where
  * the grid ends: out[x] in [0, 1], or NaN where mid[x] is NaN. */
-void	tp_hillshade_row(const tp_shade *s, const float *up, const float *mid,
-	    const float *down, int64_t width, float *out);
+void	tp_view_hillshade_row(const tp_shade *s, const float *up,
+	    const float *mid, const float *down, int64_t width, float *out);
 
 typedef enum {
 	TP_VIEW_COLOUR,		/* hypsometric tint times shade, RGBA */
@@ -70,6 +71,10 @@ void	tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 /* Colour of value v on the hypsometric ramp over lo..hi with sea level sea
  * (NaN: none) into rgb[3] (0..255, not rounded). */
 void	tp_view_ramp(double v, double lo, double hi, double sea, double *rgb);
+
+/* The least and greatest finite values of v[0..n-1] into *lo and *hi; 0
+ * and 1 when there are none (an all-NaN band draws transparent). */
+void	tp_view_range(const float *v, size_t n, double *lo, double *hi);
 
 /* Supplies row y (0 = north, asked in order) of the band: width floats. */
 typedef int (*tp_view_src)(void *ctx, int64_t y, float *row, tp_err *e);

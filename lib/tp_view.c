@@ -1,10 +1,10 @@
-/* tp_hillshade.c - Horn hillshade, the hypsometric ramp, and the picture
- * loop with its three-row window and box filter. */
+/* tp_view.c - tview's picture: Horn hillshade, the hypsometric ramp, and
+ * the picture loop with its three-row window and box filter. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_hillshade.h"
+#include "tp_view.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -42,7 +42,7 @@ shade(const double *z, const struct sun *u)
 }
 
 double
-tp_hillshade(const double z[9], const tp_shade *s)
+tp_view_hillshade(const double z[9], const tp_shade *s)
 {
 	struct sun u;
 
@@ -92,7 +92,7 @@ missing_row(const float *mid, const float *far, int64_t x, int64_t w,
 }
 
 void
-tp_hillshade_row(const tp_shade *s, const float *up, const float *mid,
+tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
     const float *down, int64_t width, float *out)
 {
 	int inner = up != NULL && down != NULL;
@@ -217,6 +217,20 @@ tp_view_ramp(double v, double lo, double hi, double sea, double *rgb)
 		lerp_stops(coast, 3, t, rgb);
 	else
 		lerp_stops(land, sizeof land / sizeof land[0], t, rgb);
+}
+
+void
+tp_view_range(const float *v, size_t n, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			*lo = fmin(*lo, v[i]);
+			*hi = fmax(*hi, v[i]);
+		}
+	if (*lo > *hi)
+		*lo = 0, *hi = 1;
 }
 
 int
@@ -347,8 +361,8 @@ render_rows(struct render *g, int64_t height, float **win, float *sh,
 		float *next;
 
 		if (g->o->mode != TP_VIEW_GREY)
-			tp_hillshade_row(&g->o->shade, win[0], win[1], win[2],
-			    g->width, sh);
+			tp_view_hillshade_row(&g->o->shade, win[0], win[1],
+			    win[2], g->width, sh);
 		accumulate(g, win[1], g->o->mode != TP_VIEW_GREY ? sh : NULL);
 		if (++done == g->o->scale || y == height - 1) {
 			if (emit(g, done, sink, kctx, e) < 0)

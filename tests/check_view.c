@@ -1,11 +1,11 @@
-/* check_hillshade.c - unit tests for lib/tp_hillshade: Horn hillshade on
+/* check_view.c - unit tests for lib/tp_view: Horn hillshade on
  * hand-built planes, the gdaldem edge rules, the ramp and the picture loop. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_hillshade.h"
+#include "tp_view.h"
 
 #define R2 1.4142135623730951	/* sqrt 2 */
 
@@ -16,7 +16,7 @@ START_TEST(flat)
 {
 	double z[9] = { 5, 5, 5, 5, 5, 5, 5, 5, 5 };
 
-	ck_assert_double_eq_tol(tp_hillshade(z, &sun), R2 / 2, 1e-15);
+	ck_assert_double_eq_tol(tp_view_hillshade(z, &sun), R2 / 2, 1e-15);
 }
 END_TEST
 
@@ -27,7 +27,7 @@ START_TEST(plane_east)
 {
 	double z[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
 
-	ck_assert_double_eq_tol(tp_hillshade(z, &sun), 0.5 + R2 / 4, 1e-15);
+	ck_assert_double_eq_tol(tp_view_hillshade(z, &sun), 0.5 + R2 / 4, 1e-15);
 }
 END_TEST
 
@@ -37,7 +37,7 @@ START_TEST(plane_north)
 {
 	double z[9] = { 2, 2, 2, 1, 1, 1, 0, 0, 0 };
 
-	ck_assert_double_eq_tol(tp_hillshade(z, &sun), 0.5 - R2 / 4, 1e-15);
+	ck_assert_double_eq_tol(tp_view_hillshade(z, &sun), 0.5 - R2 / 4, 1e-15);
 }
 END_TEST
 
@@ -49,8 +49,8 @@ START_TEST(facing_and_away)
 	double away[9] = { 0, -3, -6, 0, -3, -6, 0, -3, -6 };
 	tp_shade west = { 1, 1, 1, 270, 45 };
 
-	ck_assert_double_eq_tol(tp_hillshade(up, &west), 1, 1e-15);
-	ck_assert_double_eq(tp_hillshade(away, &sun), 0);
+	ck_assert_double_eq_tol(tp_view_hillshade(up, &west), 1, 1e-15);
+	ck_assert_double_eq(tp_view_hillshade(away, &sun), 0);
 }
 END_TEST
 
@@ -62,8 +62,8 @@ START_TEST(resolution_and_zfactor)
 	double zs[9] = { 0, 0.1, 0.2, 0, 0.1, 0.2, 0, 0.1, 0.2 };
 	tp_shade s10 = { 10, 10, 1, 315, 45 }, zf = { 1, 1, 10, 315, 45 };
 
-	ck_assert_double_eq_tol(tp_hillshade(z10, &s10), 0.5 + R2 / 4, 1e-15);
-	ck_assert_double_eq_tol(tp_hillshade(zs, &zf), 0.5 + R2 / 4, 1e-14);
+	ck_assert_double_eq_tol(tp_view_hillshade(z10, &s10), 0.5 + R2 / 4, 1e-15);
+	ck_assert_double_eq_tol(tp_view_hillshade(zs, &zf), 0.5 + R2 / 4, 1e-14);
 }
 END_TEST
 
@@ -87,7 +87,7 @@ START_TEST(edges_plane)
 
 	east_rows(r);
 	for (int y = 0; y < 4; y++) {
-		tp_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
+		tp_view_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
 		    y < 3 ? r[y + 1] : NULL, 5, out);
 		for (int x = 0; x < 5; x++) {
 			int edge = (y == 0 || y == 3) && (x == 0 || x == 4);
@@ -109,7 +109,7 @@ START_TEST(edges_north)
 		for (int x = 0; x < 4; x++)
 			r[y][x] = (float)(2 - y);
 	for (int y = 0; y < 3; y++) {
-		tp_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
+		tp_view_hillshade_row(&sun, y > 0 ? r[y - 1] : NULL, r[y],
 		    y < 2 ? r[y + 1] : NULL, 4, out);
 		for (int x = 0; x < 4; x++)
 			ck_assert_double_eq_tol(out[x], 0.5 - R2 / 4, 1e-6);
@@ -129,7 +129,7 @@ START_TEST(holes)
 		for (int x = 0; x < 4; x++)
 			r[y][x] = (float)x;
 	r[1][2] = NAN;
-	tp_hillshade_row(&sun, r[0], r[1], r[2], 4, out);
+	tp_view_hillshade_row(&sun, r[0], r[1], r[2], 4, out);
 	ck_assert(isnan(out[2]));
 	ck_assert_double_eq_tol(out[1], 0.8656854249492381, 1e-6);
 }
@@ -140,7 +140,7 @@ START_TEST(single_cell)
 {
 	float v = 3, out;
 
-	tp_hillshade_row(&sun, NULL, &v, NULL, 1, &out);
+	tp_view_hillshade_row(&sun, NULL, &v, NULL, 1, &out);
 	ck_assert_double_eq_tol(out, R2 / 2, 1e-6);
 }
 END_TEST
@@ -163,6 +163,22 @@ START_TEST(ramp)
 	ck_assert_double_eq(c[0], 222);
 	tp_view_ramp(0.15, 0, 1, NAN, c);	/* halfway grass to forest */
 	ck_assert_double_eq_tol(c[1], 122, 1e-12);
+}
+END_TEST
+
+/* The finite extremes; NaN and infinities are left out. */
+START_TEST(range)
+{
+	const float v[] = { NAN, 3.5f, -INFINITY, -2, 7.25f, INFINITY, 0 };
+	const float none[] = { NAN, INFINITY };
+	double lo, hi;
+
+	tp_view_range(v, sizeof v / sizeof v[0], &lo, &hi);
+	ck_assert_double_eq(lo, -2);
+	ck_assert_double_eq(hi, 7.25);
+	tp_view_range(none, 2, &lo, &hi);	/* nothing to draw: 0..1 */
+	ck_assert_double_eq(lo, 0);
+	ck_assert_double_eq(hi, 1);
 }
 END_TEST
 
@@ -280,9 +296,9 @@ START_TEST(render_error)
 END_TEST
 
 static Suite *
-hillshade_suite(void)
+view_suite(void)
 {
-	Suite *su = suite_create("hillshade");
+	Suite *su = suite_create("view");
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
@@ -293,6 +309,7 @@ hillshade_suite(void)
 	tcase_add_test(core, facing_and_away);
 	tcase_add_test(core, resolution_and_zfactor);
 	tcase_add_test(core, ramp);
+	tcase_add_test(core, range);
 	tcase_add_test(core, auto_shade);
 	tcase_add_test(core, render_box);
 	tcase_add_test(core, render_shade);
@@ -310,7 +327,7 @@ hillshade_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(hillshade_suite());
+	SRunner *sr = srunner_create(view_suite());
 	int failed;
 
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,255 @@
+/* tp_png.c - grayscale PNG heightmaps in, pictures out, through libpng. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <png.h>
+
+#include "tp_num.h"
+#include "tp_outfile.h"
+#include "tp_png.h"
+
+#define MSG_MAX		256
+/* DEFLATE packs at most 1032 bytes into one. */
+#define DEFLATE_MAX_RATIO 1032
+
+/* libpng's error handler: keep the message in the error pointer's buffer
+ * (MSG_MAX bytes), then jump back to the caller's setjmp. */
+static void
+on_error(png_structp p, png_const_charp msg)
+{
+	snprintf(png_get_error_ptr(p), MSG_MAX, "%s", msg);
+	png_longjmp(p, 1);
+}
+
+static void
+on_warning(png_structp p, png_const_charp msg)
+{
+	(void)p, (void)msg;
+}
+
+/* What reading keeps on the heap: setjmp leaves changed locals undefined. */
+typedef struct reader {
+	char	msg[MSG_MAX];
+	png_bytep *rows;
+	uint64_t size;		/* bytes of the file, UINT64_MAX: unknown */
+} reader;
+
+/* After png_read_info: grayscale samples of 8 or 16 bits. */
+static int
+grey_setup(png_structp p, png_infop info, tp_err *e)
+{
+	int ct = png_get_color_type(p, info), depth = png_get_bit_depth(p, info);
+
+	if (ct != PNG_COLOR_TYPE_GRAY && ct != PNG_COLOR_TYPE_GRAY_ALPHA)
+		return tp_err_set(e, "PNG: a heightmap must be grayscale "
+		    "(this one is %s)", ct == PNG_COLOR_TYPE_PALETTE ?
+		    "a palette image" : "in colour");
+	if (depth < 8)
+		png_set_expand_gray_1_2_4_to_8(p);
+	if (ct & PNG_COLOR_MASK_ALPHA)
+		png_set_strip_alpha(p);
+	png_set_interlace_handling(p);
+	png_read_update_info(p, info);
+	return 0;
+}
+
+/* Decode into img->pix. */
+static int
+decode(png_structp p, png_infop info, reader *c, tp_png_grey *img, tp_err *e)
+{
+	uint32_t w, h, y;
+	size_t rb;
+
+	png_read_info(p, info);
+	w = img->width = png_get_image_width(p, info);
+	h = img->height = png_get_image_height(p, info);
+	img->depth = png_get_bit_depth(p, info) == 16 ? 16 : 8;
+	/* refuse sizes the file cannot hold before allocating for them */
+	if (((uint64_t)w * png_get_channels(p, info) * png_get_bit_depth(p,
+	    info) / 8 + 1) * h / DEFLATE_MAX_RATIO > c->size)
+		return tp_err_set(e, "PNG: %ux%u pixels cannot fit in %llu "
+		    "bytes", w, h, (unsigned long long)c->size);
+	if (grey_setup(p, info, e) < 0)
+		return -1;
+	rb = png_get_rowbytes(p, info);
+	if (rb != (size_t)w * (size_t)(img->depth / 8))
+		return tp_err_set(e, "PNG: unexpected row size %zu", rb);
+	if (tp_check_mem((uint64_t)rb * h, "the PNG", e) < 0)
+		return -1;
+	if ((img->pix = malloc(rb * h)) == NULL ||
+	    (c->rows = malloc(h * sizeof(*c->rows))) == NULL)
+		return tp_err_set(e, "out of memory for the PNG");
+	for (y = 0; y < h; y++)
+		c->rows[y] = img->pix + (size_t)y * rb;
+	png_read_image(p, c->rows);
+	png_read_end(p, NULL);
+	return 0;
+}
+
+int
+tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
+{
+	png_structp p = NULL;
+	png_infop info = NULL;
+	reader *c;
+	int rc;
+
+	memset(img, 0, sizeof(*img));
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (p = png_create_read_struct(PNG_LIBPNG_VER_STRING, c->msg,
+	    on_error, on_warning)) == NULL ||
+	    (info = png_create_info_struct(p)) == NULL) {
+		png_destroy_read_struct(&p, NULL, NULL);
+		free(c);
+		return tp_err_set(e, "out of memory for the PNG reader");
+	}
+	c->size = size;
+	if (setjmp(png_jmpbuf(p)) == 0) {
+		png_init_io(p, f);
+		rc = decode(p, info, c, img, e);
+	} else
+		rc = tp_err_set(e, "PNG: %s", c->msg);
+	png_destroy_read_struct(&p, &info, NULL);
+	free(c->rows);
+	free(c);
+	if (rc < 0) {
+		free(img->pix);
+		img->pix = NULL;
+	}
+	return rc;
+}
+
+struct tp_png_writer {
+	char	msg[MSG_MAX];	/* libpng's last error */
+	png_structp png;
+	png_infop info;
+	FILE	*f;		/* the temporary file */
+	tp_outfile out;
+	char	*comment;	/* the HISTORY lines */
+};
+
+/* h's HISTORY lines, each as "HISTORY value", joined by newlines. */
+static char *
+history(const tp_header *h)
+{
+	size_t len = 1;
+	char *c, *q;
+
+	for (size_t i = 0; i < h->nhistory; i++)
+		len += strlen("HISTORY \n") + strlen(h->history[i]);
+	if ((c = q = malloc(len)) == NULL)
+		return NULL;
+	*c = '\0';
+	for (size_t i = 0; i < h->nhistory; i++)
+		q += sprintf(q, "%sHISTORY %s", i ? "\n" : "", h->history[i]);
+	return c;
+}
+
+/* Everything before the first row; libpng jumps out on errors. */
+static void
+put_header(tp_png_writer *w, uint32_t width, uint32_t height, int channels,
+    const char *software)
+{
+	png_text t[] = {
+		{ .compression = PNG_TEXT_COMPRESSION_NONE, .key = "Software",
+		  .text = (char *)software },
+		{ .compression = PNG_TEXT_COMPRESSION_NONE, .key = "Comment",
+		  .text = w->comment },
+	};
+
+	png_init_io(w->png, w->f);
+	png_set_IHDR(w->png, w->info, width, height, 8, channels == 4 ?
+	    PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_GRAY_ALPHA,
+	    PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+	    PNG_FILTER_TYPE_DEFAULT);
+	png_set_text(w->png, w->info, t, 2);	/* png copies the text */
+	png_write_info(w->png, w->info);
+}
+
+int
+tp_png_create(tp_png_writer **wp, const char *path, uint32_t width,
+    uint32_t height, int channels, const char *software, const tp_header *h,
+    tp_err *e)
+{
+	tp_png_writer *w;
+	int fd;
+
+	*wp = NULL;
+	if ((w = calloc(1, sizeof(*w))) == NULL ||
+	    (w->comment = history(h)) == NULL ||
+	    (w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->msg,
+	    on_error, on_warning)) == NULL ||
+	    (w->info = png_create_info_struct(w->png)) == NULL) {
+		tp_png_abort(w);
+		return tp_err_set(e, "out of memory for the PNG writer");
+	}
+	if ((fd = tp_outfile_create(&w->out, path, e)) < 0) {
+		tp_png_abort(w);
+		return -1;
+	}
+	if ((w->f = fdopen(fd, "wb")) == NULL) {
+		tp_err_set(e, "%s: %s", path, strerror(errno));
+		close(fd);
+		tp_png_abort(w);
+		return -1;
+	}
+	if (setjmp(png_jmpbuf(w->png))) {
+		tp_err_set(e, "PNG: %s", w->msg);
+		tp_png_abort(w);
+		return -1;
+	}
+	put_header(w, width, height, channels, software);
+	*wp = w;
+	return 0;
+}
+
+int
+tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e)
+{
+	if (setjmp(png_jmpbuf(w->png)))
+		return tp_err_set(e, "PNG: %s", w->msg);
+	png_write_row(w->png, px);
+	return 0;
+}
+
+int
+tp_png_close(tp_png_writer *w, tp_err *e)
+{
+	int rc;
+
+	if (setjmp(png_jmpbuf(w->png))) {
+		tp_err_set(e, "PNG: %s", w->msg);
+		tp_png_abort(w);
+		return -1;
+	}
+	png_write_end(w->png, NULL);
+	png_destroy_write_struct(&w->png, &w->info);
+	rc = fclose(w->f);
+	w->f = NULL;
+	if (rc != 0) {
+		tp_err_set(e, "cannot write '%s': %s", w->out.path,
+		    strerror(errno));
+		tp_png_abort(w);
+		return -1;
+	}
+	rc = tp_outfile_commit(&w->out, e);
+	tp_png_abort(w);	/* frees what is left */
+	return rc;
+}
+
+void
+tp_png_abort(tp_png_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->png != NULL)
+		png_destroy_write_struct(&w->png, &w->info);
+	if (w->f != NULL)
+		fclose(w->f);
+	tp_outfile_abort(&w->out);
+	free(w->comment);
+	free(w);
+}

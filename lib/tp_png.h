@@ -1,0 +1,53 @@
+/*
+ * tp_png.h - PNG files through libpng: grayscale heightmaps in, 8-bit
+ * pictures out. Only the programs that read or write PNG link libpng.
+ *
+ * Reading decodes a grayscale PNG of 1 to 16 bits (alpha dropped,
+ * interlacing undone) into 8- or 16-bit samples; tp_import_png turns them
+ * into a grid. An image larger than its file could hold is refused before
+ * anything is allocated for it.
+ *
+ * Writing makes an 8-bit grey + alpha or RGBA picture row by row, into
+ * PATH.tmpXXXXXX beside PATH renamed on success, so PATH appears whole or
+ * not at all. A stream's HISTORY lines become the picture's Comment, so it
+ * records how it was made.
+ *
+ * libpng reports errors by longjmp; every function here catches them and
+ * returns 0 on success or -1 with a message in *e.
+ */
+#ifndef TP_PNG_H
+#define TP_PNG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tp_err.h"
+#include "tp_stream.h"
+
+typedef struct tp_png_grey {
+	uint32_t width, height;
+	int	depth;		/* bits a sample: 8, or 16 (big-endian pairs) */
+	unsigned char *pix;	/* width * height samples row by row; free() */
+} tp_png_grey;
+
+/* Decode the grayscale PNG at f's position; size is the bytes from there
+ * to the file's end, or UINT64_MAX when unknown. */
+int	tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e);
+
+typedef struct tp_png_writer tp_png_writer;	/* a PNG being written */
+
+/* Start a width x height picture of channels bytes a pixel (2: grey and
+ * alpha, 4: RGBA) at path, with software as its Software text and h's
+ * HISTORY lines as its Comment. */
+int	tp_png_create(tp_png_writer **w, const char *path, uint32_t width,
+	    uint32_t height, int channels, const char *software,
+	    const tp_header *h, tp_err *e);
+/* Take the next row: width * channels bytes. */
+int	tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e);
+/* After the last row: finish the file and rename it to path. Frees w, and
+ * on failure removes the temporary file. */
+int	tp_png_close(tp_png_writer *w, tp_err *e);
+/* Give up: remove the temporary file and free w (NULL is fine). */
+void	tp_png_abort(tp_png_writer *w);
+
+#endif
