@@ -1,22 +1,20 @@
 /*
- * tp_d8.h - the eight neighbours of a grid cell (D8): their offsets,
+ * tp_d8.h - the eight neighbours of a grid cell (D8): steps, offsets,
  * distances, and the direction codes GIS tools use.
  *
- * Directions are numbered k = 1..8 clockwise from east: 1 E, 2 SE, 3 S,
- * 4 SW, 5 W, 6 NW, 7 N, 8 NE; 0 is "none". Rows run north to south, so a
- * step south is dy = +1. Every loop over the neighbours visits them in this
- * order, which is also the order ties are broken in.
+ * Directions are k = 1..8 clockwise from east: 1 E, 2 SE, 3 S, 4 SW, 5 W,
+ * 6 NW, 7 N, 8 NE (0: none). Rows run north to south, so south is dy = +1.
+ * Loops over the neighbours visit them in this order, which is also the
+ * order ties are broken in.
  *
- * A direction byte (tflow's dir array) is 0 (TP_D8_SINK: no outflow), k
- * (flows to neighbour k), TP_D8_OUT | k (an outlet: leaves the grid through
- * neighbour k) or TP_D8_NODATA (the cell is NaN).
+ * A direction byte (tflow's dir array) is TP_D8_SINK (no outflow), k
+ * (flows to neighbour k), TP_D8_OUT | k (an outlet, leaving the grid
+ * through neighbour k) or TP_D8_NODATA (a NaN cell).
  *
- * Codes as GIS tools read them:
  *	k       1   2   3   4   5   6   7   8
- *	ESRI    1   2   4   8  16  32  64 128   (ArcGIS Flow Direction,
- *	                                         clockwise from east)
- *	GRASS   8   7   6   5   4   3   2   1   (r.watershed, counter-
- *	                                         clockwise from north-east)
+ *	ESRI    1   2   4   8  16  32  64 128   ArcGIS: clockwise from east
+ *	GRASS   8   7   6   5   4   3   2   1   r.watershed: counter-clockwise
+ *	                                        from north-east
  */
 #ifndef TP_D8_H
 #define TP_D8_H
@@ -27,17 +25,14 @@
 enum { TP_D8_E = 1, TP_D8_SE, TP_D8_S, TP_D8_SW, TP_D8_W, TP_D8_NW, TP_D8_N,
     TP_D8_NE };
 
-#define TP_D8_SINK	0	/* no outflow */
-#define TP_D8_OUT	0x10	/* | k: an outlet, leaving through neighbour k */
-#define TP_D8_NODATA	0x20	/* the cell is NaN */
+#define TP_D8_SINK	0
+#define TP_D8_OUT	0x10
+#define TP_D8_NODATA	0x20
 
-/* Column and row steps of direction k = 1..8 (index 0: no step). */
-extern const int tp_d8_dx[9], tp_d8_dy[9];
-/* ESRI and GRASS codes of direction k = 1..8 (index 0: 0). */
-extern const int tp_d8_esri[9], tp_d8_grass[9];
+/* Column and row steps, ESRI and GRASS codes of direction k (index 0: 0). */
+extern const int tp_d8_dx[9], tp_d8_dy[9], tp_d8_esri[9], tp_d8_grass[9];
 
-/* The direction pointing back: neighbour k of a cell sees the cell in
- * direction tp_d8_back(k). */
+/* The direction back: neighbour k of a cell sees it in tp_d8_back(k). */
 static inline int
 tp_d8_back(int k)
 {
@@ -57,14 +52,11 @@ tp_d8_inside(int64_t x, int64_t y, int k, int64_t w, int64_t h, int64_t *nx,
 /* off[k] = the index step to neighbour k in a plane of row stride
  * `stride` (off[0] = 0). */
 void	tp_d8_offsets(ptrdiff_t stride, ptrdiff_t off[9]);
-
 /* The distance to neighbour k = 1..8 for cells dx wide and dy high: dx, dy,
  * or sqrt(dx^2 + dy^2) on a diagonal. */
 double	tp_d8_dist(int k, double dx, double dy);
-
-/* The direction of an ESRI or GRASS code (its sign ignored); 0 when the
- * value is no direction's code. */
-int	tp_d8_from_esri(int code);
-int	tp_d8_from_grass(int code);
+/* The direction whose GRASS code (grass = 1, sign ignored) or ESRI code
+ * (grass = 0) is `code`; 0 when it is none's. */
+int	tp_d8_from_code(int code, int grass);
 
 #endif

@@ -304,21 +304,14 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
     size_t astride, tp_err *e)
 {
 	size_t n = (size_t)w * (size_t)h, i, t;
-	rows_ctx c;
+	rows_ctx c = { .dir = dir, .w = w, .h = h, .g = g, .area = area,
+	    .acc = acc, .astride = astride };
 	uint8_t *deg, d;
 	int64_t x, y;
 
 	if ((deg = calloc(n, 1)) == NULL)
 		return tp_err_set(e, "out of memory: accumulation needs "
 		    "%.1f MiB", n / 1048576.0);
-	memset(&c, 0, sizeof c);
-	c.dir = dir;
-	c.w = w;
-	c.h = h;
-	c.g = g;
-	c.area = area;
-	c.acc = acc;
-	c.astride = astride;
 	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
 	for (i = 0; i < n; i++)		/* in-degrees */
 		if (is_step(dir[i]))
@@ -481,15 +474,9 @@ void
 tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
     int threads, float *out, size_t ostride)
 {
-	rows_ctx c;
+	rows_ctx c = { .dir = dir, .w = w, .h = h, .acc = out,
+	    .astride = ostride, .grass = grass };
 
-	memset(&c, 0, sizeof c);
-	c.dir = dir;
-	c.w = w;
-	c.h = h;
-	c.acc = out;
-	c.astride = ostride;
-	c.grass = grass;
 	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
 }
 

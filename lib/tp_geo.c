@@ -4,9 +4,6 @@
 
 #include "tp_geo.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 #define WGS84_A		6378137.0
 #define WGS84_F		(1 / 298.257223563)
 #define MAX_LAT		89.999	/* keeps the east-west spacing above 0 */

@@ -44,9 +44,9 @@ START_TEST(test_codes)
 
 	ck_assert_int_eq(tp_d8_esri[k], dirs[k].esri);
 	ck_assert_int_eq(tp_d8_grass[k], dirs[k].grass);
-	ck_assert_int_eq(tp_d8_from_esri(dirs[k].esri), k);
-	ck_assert_int_eq(tp_d8_from_grass(dirs[k].grass), k);
-	ck_assert_int_eq(tp_d8_from_grass(-dirs[k].grass), k);	/* outlet */
+	ck_assert_int_eq(tp_d8_from_code(dirs[k].esri, 0), k);
+	ck_assert_int_eq(tp_d8_from_code(dirs[k].grass, 1), k);
+	ck_assert_int_eq(tp_d8_from_code(-dirs[k].grass, 1), k);	/* outlet */
 }
 END_TEST
 
@@ -110,10 +110,10 @@ START_TEST(test_bad_codes)
 	const int bad[] = { 0, 3, 5, 129, 256, -1 };
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		ck_assert_int_eq(tp_d8_from_esri(bad[i]), 0);
-	ck_assert_int_eq(tp_d8_from_grass(0), 0);
-	ck_assert_int_eq(tp_d8_from_grass(9), 0);
-	ck_assert_int_eq(tp_d8_from_grass(-9), 0);
+		ck_assert_int_eq(tp_d8_from_code(bad[i], 0), 0);
+	ck_assert_int_eq(tp_d8_from_code(0, 1), 0);
+	ck_assert_int_eq(tp_d8_from_code(9, 1), 0);
+	ck_assert_int_eq(tp_d8_from_code(-9, 1), 0);
 }
 END_TEST
 
