@@ -364,14 +364,12 @@ void
 cli_timer_lap(cli_timer *t, const char *name)
 {
 	double wall = cli_seconds(0), cpu = cli_seconds(1);
-	int fresh = t->n < CLI_MAX_PHASES, i = fresh ? t->n++ : t->n - 1;
 
-	if (fresh) {
-		t->name[i] = name;
-		t->wall[i] = t->cpu[i] = 0;
+	if (t->n < CLI_MAX_PHASES) {
+		t->name[t->n] = name;
+		t->wall[t->n] = wall - t->wall0;
+		t->cpu[t->n++] = cpu - t->cpu0;
 	}
-	t->wall[i] += wall - t->wall0;
-	t->cpu[i] += cpu - t->cpu0;
 	t->wall0 = wall;
 	t->cpu0 = cpu;
 }

@@ -113,7 +113,7 @@ typedef struct cli_timer {
 /* Begin the first phase. */
 void	cli_timer_start(cli_timer *t);
 /* End the current phase as `name` (a string that outlives t) and begin the
- * next; beyond CLI_MAX_PHASES the time goes to the last phase. */
+ * next; phases beyond CLI_MAX_PHASES are not kept. */
 void	cli_timer_lap(cli_timer *t, const char *name);
 /* Wall seconds of phase `name`, 0 when there is none. */
 double	cli_timer_wall(const cli_timer *t, const char *name);

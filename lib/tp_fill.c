@@ -622,36 +622,6 @@ tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
 	return 0;
 }
 
-int64_t
-tp_fill_sinks(const float *z, int64_t w, int64_t h, size_t stride)
-{
-	int64_t x, y, nx, ny, count = 0;
-	float zc, zn;
-	int k, seed, lower;
-
-	for (y = 0; y < h; y++) {
-		for (x = 0; x < w; x++) {
-			zc = z[(size_t)y * stride + (size_t)x];
-			if (isnan(zc))
-				continue;
-			seed = lower = 0;
-			for (k = 1; k <= 8; k++) {
-				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny)) {
-					seed = 1;
-					continue;
-				}
-				zn = z[(size_t)ny * stride + (size_t)nx];
-				if (isnan(zn))
-					seed = 1;
-				else if (zn < zc)
-					lower = 1;
-			}
-			count += !seed && !lower;
-		}
-	}
-	return count;
-}
-
 void
 tp_fill_depth(const float *z, float *d, int64_t w, int64_t h, size_t stride)
 {

@@ -449,23 +449,17 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	int64_t x, y;
 	uint8_t d;
 	int k;
-	float v;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
 		for (x = 0; x < c->w; x++) {
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
-			k = d & 0x0f;
-			if (d == TP_D8_NODATA)
-				v = NAN;
-			else if (k == 0)
-				v = 0;
-			else if (!c->grass)
-				v = (float)tp_d8_esri[k];
-			else
-				v = (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
-				    tp_d8_grass[k]);
-			c->acc[(size_t)y * c->astride + (size_t)x] = v;
+			k = d & 0x0f;	/* 0 on sinks: code 0 */
+			c->acc[(size_t)y * c->astride + (size_t)x] =
+			    d == TP_D8_NODATA ? NAN :
+			    !c->grass ? (float)tp_d8_esri[k] :
+			    (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
+			    tp_d8_grass[k]);
 		}
 	}
 }

@@ -1,18 +1,15 @@
 /*
- * tp_geo.h - the geography of a grid: which CRSs count cells in degrees,
- * and how many metres a cell spans at its latitude.
+ * tp_geo.h - which CRSs count cells in degrees, and how many metres a cell
+ * spans at its latitude.
  *
- * A geographic grid (latitude/longitude in degrees) has cells that shrink
- * east-west toward the poles and change a little north-south too. Every
- * stage that needs distances (tflow's slopes and areas, tview's hillshade)
- * measures each row at the latitude of its cell centres on the WGS84
- * ellipsoid (a = 6378137 m, f = 1/298.257223563): with
- * W = sqrt(1 - e2 sin^2 lat),
- *	east-west   a cos(lat) / W        metres per radian of longitude
- *	north-south a (1 - e2) / W^3      metres per radian of latitude
- * (the radii of curvature in the prime vertical and the meridian). Other
- * datums differ from WGS84 by far less than a cell, so one ellipsoid serves
- * them all. Latitudes are clamped to +-89.999 so no spacing is 0.
+ * Every stage that needs distances on a geographic grid (tflow's slopes and
+ * areas, tview's hillshade) measures each row at the latitude of its cell
+ * centres on the WGS84 ellipsoid (a = 6378137 m, f = 1/298.257223563), with
+ * W = sqrt(1 - e2 sin^2 lat), per radian:
+ *	east-west   a cos(lat) / W    (radius of the prime vertical x cos lat)
+ *	north-south a (1 - e2) / W^3  (radius of the meridian)
+ * Other datums differ from WGS84 by far less than a cell, so one ellipsoid
+ * serves them all. Latitudes are clamped to +-89.999: no spacing is 0.
  */
 #ifndef TP_GEO_H
 #define TP_GEO_H
