@@ -45,62 +45,65 @@ typedef struct d8_ctx {
 	uint8_t	*dir;
 } d8_ctx;
 
-/* The direction of one cell: steepest drop, else outlet, else 0. */
-static uint8_t
-d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
+/* Weigh neighbour k, of height zn (NaN: nodata or off the grid), of a cell
+ * of height zc: the first NaN neighbour is the way out, the steepest drop
+ * wins, ties going to the first. */
+static inline void
+d8_weigh(double zc, float zn, int k, const double inv[9], double *best,
+    int *bk, int *out)
 {
-	const float *zr = c->z + (size_t)y * c->stride;
-	double zc = zr[x], best = 0, drop;
-	int k, bk = 0, out = 0;
-	int64_t nx, ny;
-	float zn;
+	double drop;
 
-	if (isnan(zc))
-		return TP_D8_NODATA;
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ||
-		    isnan(zn = c->z[(size_t)ny * c->stride + (size_t)nx])) {
-			if (out == 0)
-				out = k;
-			continue;
-		}
-		drop = (zc - (double)zn) * inv[k];
-		if (drop > best) {
-			best = drop;
-			bk = k;
-		}
+	if (isnan(zn)) {
+		if (*out == 0)
+			*out = k;
+		return;
 	}
+	drop = (zc - (double)zn) * inv[k];
+	if (drop > *best) {
+		*best = drop;
+		*bk = k;
+	}
+}
+
+/* The direction byte: the steepest drop, else the way out, else a sink. */
+static inline uint8_t
+d8_byte(int bk, int out)
+{
 	if (bk)
 		return (uint8_t)bk;
 	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
 }
 
-/* d8_cell for a cell off the border: no bounds checks, same arithmetic. */
-static inline uint8_t
-d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+/* The direction of one cell, neighbours bounds-checked. */
+static uint8_t
+d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 {
-	double zc = zp[0], best = 0, drop;
+	double zc = c->z[(size_t)y * c->stride + (size_t)x], best = 0;
 	int k, bk = 0, out = 0;
-	float zn;
+	int64_t nx, ny;
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
-	for (k = 1; k <= 8; k++) {
-		zn = zp[off[k]];
-		if (isnan(zn)) {
-			if (out == 0)
-				out = k;
-			continue;
-		}
-		drop = (zc - (double)zn) * inv[k];
-		if (drop > best) {
-			best = drop;
-			bk = k;
-		}
-	}
-	if (bk)
-		return (uint8_t)bk;
-	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
+	for (k = 1; k <= 8; k++)
+		d8_weigh(zc, tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ?
+		    c->z[(size_t)ny * c->stride + (size_t)nx] : NAN, k, inv,
+		    &best, &bk, &out);
+	return d8_byte(bk, out);
+}
+
+/* d8_cell for a cell off the border: no bounds checks. */
+static inline uint8_t
+d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+{
+	double zc = zp[0], best = 0;
+	int k, bk = 0, out = 0;
+
+	if (isnan(zc))
+		return TP_D8_NODATA;
+	for (k = 1; k <= 8; k++)
+		d8_weigh(zc, zp[off[k]], k, inv, &best, &bk, &out);
+	return d8_byte(bk, out);
 }
 
 static void
