@@ -46,7 +46,8 @@ tp_d8_inside(int64_t x, int64_t y, int k, int64_t w, int64_t h, int64_t *nx,
 {
 	*nx = x + tp_d8_dx[k];
 	*ny = y + tp_d8_dy[k];
-	return *nx >= 0 && *ny >= 0 && *nx < w && *ny < h;
+	/* unsigned: a step to -1 wraps above any size */
+	return (uint64_t)*nx < (uint64_t)w && (uint64_t)*ny < (uint64_t)h;
 }
 
 /* off[k] = the index step to neighbour k in a plane of row stride
