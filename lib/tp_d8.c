@@ -1,6 +1,5 @@
 /* tp_d8.c - D8 neighbour tables and direction codes. */
 #include <math.h>
-#include <stdlib.h>
 
 #include "tp_d8.h"
 
@@ -21,13 +20,4 @@ tp_d8_dist(int k, double dx, double dy)
 {
 	return tp_d8_dx[k] == 0 ? dy : tp_d8_dy[k] == 0 ? dx :
 	    sqrt(dx * dx + dy * dy);
-}
-
-int
-tp_d8_from_code(int code, int grass)
-{
-	for (int k = 1; k <= 8; k++)
-		if (grass ? tp_d8_grass[k] == abs(code) : tp_d8_esri[k] == code)
-			return k;
-	return 0;
 }

@@ -56,8 +56,5 @@ void	tp_d8_offsets(ptrdiff_t stride, ptrdiff_t off[9]);
 /* The distance to neighbour k = 1..8 for cells dx wide and dy high: dx, dy,
  * or sqrt(dx^2 + dy^2) on a diagonal. */
 double	tp_d8_dist(int k, double dx, double dy);
-/* The direction whose GRASS code (grass = 1, sign ignored) or ESRI code
- * (grass = 0) is `code`; 0 when it is none's. */
-int	tp_d8_from_code(int code, int grass);
 
 #endif

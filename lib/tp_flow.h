@@ -60,10 +60,8 @@ int	tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir,
 	    int64_t w, int64_t h, const tp_geo_grid *g, double p, int area,
 	    int threads, float *acc, size_t astride, tp_err *e);
 
-/* The dir band as GIS tools read it: ESRI codes 1, 2, 4, ... 128 clockwise
- * from east (grass = 0), or GRASS r.watershed codes 1..8 counter-clockwise
- * from north-east, negative for outlets (grass = 1). Sinks are 0, NaN
- * cells NaN. */
+/* The dir band as GIS tools read it: tp_d8.h's ESRI codes (grass = 0) or
+ * GRASS codes, negative at outlets (grass = 1); sinks 0, NaN cells NaN. */
 void	tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 	    int threads, float *out, size_t ostride);
 
