@@ -320,3 +320,80 @@ cli_seconds(int cpu)
 	clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
+
+/* Whole-grid stages. */
+
+int
+cli_read_grid(tp_grid *g, const char *band, const char *const *add, int nadd,
+    int *idx)
+{
+	tp_err e;
+	int b;
+
+	cli_binary_stdout();
+	if (isatty(STDIN_FILENO))
+		cli_usage("standard input is a terminal: pipe a stream in");
+	if ((nadd > 0 ? tp_grid_read_adding(g, stdin, add, nadd, idx, &e) :
+	    tp_grid_read(g, stdin, &e)) < 0)
+		cli_fail(&e);
+	if ((b = tp_header_band(&g->h, band)) < 0)
+		cli_die("the input has no band '%s'", band);
+	return b;
+}
+
+void
+cli_write_grid(tp_grid *g, int argc, char **argv)
+{
+	tp_err e;
+
+	if (tp_header_add_history(&g->h, argc, argv, &e) < 0 ||
+	    tp_grid_write(g, stdout, &e) < 0)
+		cli_fail(&e);
+	cli_close_stdout();
+}
+
+void
+cli_timer_start(cli_timer *t)
+{
+	t->n = 0;
+	t->wall0 = cli_seconds(0);
+	t->cpu0 = cli_seconds(1);
+}
+
+void
+cli_timer_lap(cli_timer *t, const char *name)
+{
+	double wall = cli_seconds(0), cpu = cli_seconds(1);
+
+	if (t->n < CLI_MAX_PHASES) {
+		t->name[t->n] = name;
+		t->wall[t->n] = wall - t->wall0;
+		t->cpu[t->n++] = cpu - t->cpu0;
+	}
+	t->wall0 = wall;
+	t->cpu0 = cpu;
+}
+
+double
+cli_timer_wall(const cli_timer *t, const char *name)
+{
+	for (int i = 0; i < t->n; i++)
+		if (strcmp(t->name[i], name) == 0)
+			return t->wall[i];
+	return 0;
+}
+
+void
+cli_timer_report(const cli_timer *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < t->n; i++)
+		fprintf(stderr, "%s %s %.3f s (cpu %.3f s)", i == 0 ? ";" : ",",
+		    t->name[i], t->wall[i], t->cpu[i]);
+	fputc('\n', stderr);
+}

@@ -88,4 +88,37 @@ void	cli_progress_init(cli_progress *p, const char *label, int quiet);
 void	cli_progress_cb(void *pctx, int64_t done, int64_t total);
 void	cli_progress_done(cli_progress *p);
 
+/* Whole-grid stages (tfill, tflow, terode): read the grid, compute, write. */
+
+/* Refuse a terminal on stdin or stdout (exit 2), read the whole stream from
+ * stdin with the bands add[0..nadd) appended (zero-filled) unless present,
+ * their indices in idx, and return the index of band `band`; exit 1 with
+ * the reason when the stream is bad or has no such band. */
+int	cli_read_grid(tp_grid *g, const char *band, const char *const *add,
+	    int nadd, int *idx);
+/* Add this program's HISTORY line to g, write g to stdout and close it;
+ * exit 1 on failure (a full disk included). */
+void	cli_write_grid(tp_grid *g, int argc, char **argv);
+
+#define CLI_MAX_PHASES	8
+
+/* Wall and CPU seconds of the named phases of a run, for -v/--verbose. */
+typedef struct cli_timer {
+	int	n;			/* phases ended */
+	const char *name[CLI_MAX_PHASES];
+	double	wall[CLI_MAX_PHASES], cpu[CLI_MAX_PHASES];
+	double	wall0, cpu0;		/* when the current phase began */
+} cli_timer;
+
+/* Begin the first phase. */
+void	cli_timer_start(cli_timer *t);
+/* End the current phase as `name` (a string that outlives t) and begin the
+ * next; phases beyond CLI_MAX_PHASES are not kept. */
+void	cli_timer_lap(cli_timer *t, const char *name);
+/* Wall seconds of phase `name`, 0 when there is none. */
+double	cli_timer_wall(const cli_timer *t, const char *name);
+/* "prog: WHAT; NAME W s (cpu C s), ..." on stderr, WHAT from fmt. */
+void	cli_timer_report(const cli_timer *t, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -167,33 +167,6 @@ parse(struct args *a, int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 }
 
-/* Read the input; with --sediment the band 'sediment' is added (zero)
- * unless it is there. Returns the sediment band's index, or -1. */
-static int
-read_input(tp_grid *g, int sediment)
-{
-	static const char *const names[] = { "sediment" };
-	int sband = -1, rc;
-	tp_err e;
-
-	rc = sediment ? tp_grid_read_adding(g, stdin, names, 1, &sband, &e) :
-	    tp_grid_read(g, stdin, &e);
-	if (rc < 0)
-		cli_fail(&e);
-	return sband;
-}
-
-/* Write g with its HISTORY line. */
-static void
-write_result(tp_grid *g, int argc, char **argv)
-{
-	tp_err e;
-
-	if (tp_header_add_history(&g->h, argc, argv, &e) < 0 ||
-	    tp_grid_write(g, stdout, &e) < 0)
-		cli_fail(&e);
-}
-
 static void
 summary(const tp_erode_stats *st)
 {
@@ -205,6 +178,7 @@ summary(const tp_erode_stats *st)
 int
 main(int argc, char **argv)
 {
+	static const char *const sediment[] = { "sediment" };
 	struct args a;
 	tp_grid g;
 	tp_erode_stats st;
@@ -212,19 +186,14 @@ main(int argc, char **argv)
 	tp_err e;
 	float *z, *orig = NULL;
 	size_t stride;
-	int band, sband;
+	int band, sband = -1;
 
 	cli_init(argc, argv, usage);
 	parse(&a, argc, argv);
-	cli_binary_stdout();
-	if (isatty(STDIN_FILENO))
-		cli_usage("standard input is a terminal: pipe a stream in");
 	if (a.sediment && strcmp(a.band, "sediment") == 0)
 		cli_usage("--sediment: the eroded band cannot also be the "
 		    "sediment band");
-	sband = read_input(&g, a.sediment);
-	if ((band = tp_header_band(&g.h, a.band)) < 0)
-		cli_die("the input has no band '%s'", a.band);
+	band = cli_read_grid(&g, a.band, sediment, a.sediment, &sband);
 	z = tp_grid_band(&g, band);
 	stride = tp_grid_stride(&g);
 	if (!a.droplets_set)
@@ -253,9 +222,8 @@ main(int argc, char **argv)
 	if (a.sediment)
 		tp_erode_add_change(tp_grid_band(&g, sband), z, orig, g.h.width,
 		    g.h.height, stride);
-	write_result(&g, argc, argv);
+	cli_write_grid(&g, argc, argv);
 	free(orig);
 	tp_grid_free(&g);
-	cli_close_stdout();
 	return 0;
 }

@@ -1,6 +1,5 @@
 /* tfill - fill the depressions of a heightfield so that every cell drains. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,7 @@ static const struct option longopts[] = {
 
 static const char *const methods[] = { "priority-flood", "planchon-darboux",
     NULL };
+enum { PRIORITY_FLOOD, PLANCHON_DARBOUX };	/* the order of methods[] */
 
 struct opts {
 	const char *band;
@@ -97,53 +97,44 @@ int
 main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
-	struct opts o = { "height", { TP_FILL_NEXT, 0 }, 0, 0, 0 };
+	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
+	    .method = PRIORITY_FLOOD };
 	char sweeps[32] = "";
 	tp_fill_stats st;
+	cli_timer tm;
 	tp_grid g;
 	tp_err e;
-	double t0, t1, t2, t3, c1, c2;
 	int band, idx[1], r;
 
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
-	cli_binary_stdout();
 
-	t0 = cli_seconds(0);
-	if (tp_grid_read_adding(&g, stdin, add, o.depth, idx, &e) < 0)
-		cli_fail(&e);
-	if ((band = tp_header_band(&g.h, o.band)) < 0)
-		cli_die("the input has no band '%s'", o.band);
+	cli_timer_start(&tm);
+	band = cli_read_grid(&g, o.band, add, o.depth, idx);
 	if (o.depth)
 		tp_grid_copy_band(&g, band, idx[0]);
-	t1 = cli_seconds(0);
-	c1 = cli_seconds(1);
-	r = (o.method == 0 ? tp_fill_pf : tp_fill_pd)(tp_grid_band(&g, band),
-	    g.h.width, g.h.height, tp_grid_stride(&g), &o.fill, &st, &e);
+	cli_timer_lap(&tm, "read");
+	r = (o.method == PRIORITY_FLOOD ? tp_fill_pf : tp_fill_pd)(
+	    tp_grid_band(&g, band), g.h.width, g.h.height, tp_grid_stride(&g),
+	    &o.fill, &st, &e);
 	if (r < 0)
 		cli_fail(&e);
 	if (o.depth)
 		tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g, idx[0]),
 		    g.h.width, g.h.height, tp_grid_stride(&g));
-	t2 = cli_seconds(0);
-	c2 = cli_seconds(1);
-	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
-	    tp_grid_write(&g, stdout, &e) < 0)
-		cli_fail(&e);
-	cli_close_stdout();
-	t3 = cli_seconds(0);
-	if (o.method == 1)
+	cli_timer_lap(&tm, "fill");
+	cli_write_grid(&g, argc, argv);
+	cli_timer_lap(&tm, "write");
+	if (o.method == PLANCHON_DARBOUX)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
 	if (o.verbose)
-		fprintf(stderr, "%s: %lldx%lld, %lld valid, %lld seeds, "
-		    "%lld raised%s; read %.3f s, fill %.3f s (cpu %.3f s, "
-		    "%.1f Mcells/s), write %.3f s\n", cli_prog(), (long long)g.h.width,
+		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld seeds, "
+		    "%lld raised%s, %.1f Mcells/s", (long long)g.h.width,
 		    (long long)g.h.height, (long long)st.valid,
-		    (long long)st.seeds, (long long)st.raised, sweeps, t1 - t0,
-		    t2 - t1, c2 - c1,
-		    (double)(g.h.width * g.h.height) / (t2 - t1) / 1e6,
-		    t3 - t2);
+		    (long long)st.seeds, (long long)st.raised, sweeps,
+		    (double)(g.h.width * g.h.height) /
+		    cli_timer_wall(&tm, "fill") / 1e6);
 	tp_grid_free(&g);
 	return 0;
 }

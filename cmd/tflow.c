@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_fill.h"
 #include "tp_flow.h"
 
 static const char usage[] =
@@ -52,6 +51,7 @@ static const struct option longopts[] = {
 
 static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
+enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
 
 typedef struct opts {
 	const char *band;
@@ -95,17 +95,29 @@ parse(int argc, char **argv, opts *o)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 }
 
+/* Where the cells of g are, as --geographic says. */
+static tp_geo_grid
+geometry(const tp_grid *g, int geo)
+{
+	tp_geo_grid r = { .cellsize = g->h.cellsize, .north = g->h.origin_y };
+
+	r.geographic = geo == GEO_YES || (geo == GEO_AUTO &&
+	    tp_geo_epsg_geographic(tp_header_epsg(&g->h)));
+	return r;
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *add[4] = { "flow", "dir", NULL, NULL };
 	int idx[4], nadd = 2, band, iriver = -1, imfd = -1, i;
 	tp_flow_stats st;
-	tp_flow_geom geo;
+	tp_geo_grid geo;
+	cli_timer tm;
 	tp_grid g;
 	tp_err e;
 	uint8_t *dir;
-	double t0, t1, t2, t3, t4, c1, c2, c3;
+	int64_t w, h;
 	size_t stride;
 	opts o;
 
@@ -118,60 +130,45 @@ main(int argc, char **argv)
 	for (i = 0; i < nadd; i++)
 		if (strcmp(o.band, add[i]) == 0)
 			cli_usage("--band: '%s' is an output band", o.band);
-	cli_binary_stdout();
 
-	t0 = cli_seconds(0);
-	if (tp_grid_read_adding(&g, stdin, add, nadd, idx, &e) < 0)
-		cli_fail(&e);
-	if ((band = tp_header_band(&g.h, o.band)) < 0)
-		cli_die("the input has no band '%s'", o.band);
+	cli_timer_start(&tm);
+	band = cli_read_grid(&g, o.band, add, nadd, idx);
+	w = g.h.width;
+	h = g.h.height;
 	stride = tp_grid_stride(&g);
-	geo.cellsize = g.h.cellsize;
-	geo.north = g.h.origin_y;
-	geo.geographic = o.geo == 1 ||
-	    (o.geo == 0 && tp_flow_epsg_geographic(tp_header_epsg(&g.h)));
-	if ((dir = malloc((size_t)g.h.width * (size_t)g.h.height)) == NULL)
+	geo = geometry(&g, o.geo);
+	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
 		cli_die("out of memory: directions need %.1f MiB",
-		    (double)g.h.width * (double)g.h.height / 1048576.0);
-	t1 = cli_seconds(0);
-	c1 = cli_seconds(1);
-	if (tp_flow_d8(tp_grid_band(&g, band), g.h.width, g.h.height, stride,
-	    &geo, o.threads, dir, &st, &e) < 0)
+		    (double)w * (double)h / 1048576.0);
+	cli_timer_lap(&tm, "read");
+	if (tp_flow_d8(tp_grid_band(&g, band), w, h, stride, &geo, o.threads,
+	    dir, &st, &e) < 0)
 		cli_fail(&e);
-	t2 = cli_seconds(0);
-	c2 = cli_seconds(1);
-	if (tp_flow_accumulate(dir, g.h.width, g.h.height, &geo, o.area,
-	    o.threads, tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
-	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir,
-	    g.h.width, g.h.height, &geo, 1.1, o.area, o.threads,
+	cli_timer_lap(&tm, "directions");
+	if (tp_flow_accumulate(dir, w, h, &geo, o.area, o.threads,
+	    tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
+	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir, w, h,
+	    &geo, TP_FLOW_MFD_EXPONENT, o.area, o.threads,
 	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))
 		cli_fail(&e);
-	tp_flow_codes(dir, g.h.width, g.h.height, o.grass, o.threads,
-	    tp_grid_band(&g, idx[1]), stride);
+	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
+	    stride);
 	if (iriver >= 0)
-		tp_flow_rivers(tp_grid_band(&g, idx[0]), g.h.width, g.h.height,
-		    stride, o.rivers, tp_grid_band(&g, idx[iriver]));
+		tp_flow_rivers(tp_grid_band(&g, idx[0]), w, h, stride, o.rivers,
+		    tp_grid_band(&g, idx[iriver]));
 	free(dir);
-	t3 = cli_seconds(0);
-	c3 = cli_seconds(1);
-	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
-	    tp_grid_write(&g, stdout, &e) < 0)
-		cli_fail(&e);
-	cli_close_stdout();
-	t4 = cli_seconds(0);
+	cli_timer_lap(&tm, "accumulation");
+	cli_write_grid(&g, argc, argv);
+	cli_timer_lap(&tm, "write");
 	if (st.sinks > 0 && !o.quiet)
 		fprintf(stderr, "%s: warning: %lld cells have no outflow "
 		    "(run tfill first)\n", cli_prog(), (long long)st.sinks);
 	if (o.verbose)
-		fprintf(stderr, "%s: %lldx%lld, %lld valid, %lld outlets, "
-		    "%lld on flats, %lld sinks%s; read %.3f s, directions "
-		    "%.3f s (cpu %.3f s), accumulation %.3f s (cpu %.3f s), "
-		    "write %.3f s\n", cli_prog(),
-		    (long long)g.h.width, (long long)g.h.height,
+		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets, "
+		    "%lld on flats, %lld sinks%s", (long long)w, (long long)h,
 		    (long long)st.valid, (long long)st.outlets,
 		    (long long)st.flats, (long long)st.sinks,
-		    geo.geographic ? ", geographic" : "", t1 - t0, t2 - t1,
-		    c2 - c1, t3 - t2, c3 - c2, t4 - t3);
+		    geo.geographic ? ", geographic" : "");
 	tp_grid_free(&g);
 	return 0;
 }

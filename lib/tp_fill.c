@@ -17,15 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_d8.h"
 #include "tp_fill.h"
 
 /* Heap entries carry this bit on cells of the grid border, whose
  * neighbours need bounds checks (only seeds are on the border). */
 #define EDGE_BIT	UINT32_C(0x80000000)
 #define PREFETCH_AHEAD	8	/* FIFO entries ahead to prefetch */
-
-static const int DX[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
-static const int DY[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 
 float
 tp_fill_next_up(float v)
@@ -282,7 +280,7 @@ typedef struct flood_q {
 	uint64_t *cl;		/* closed bits */
 	int64_t	w, h;
 	size_t	stride;
-	ptrdiff_t off[8];	/* neighbour offsets in the plane */
+	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
 	heap	hp;		/* cells on slopes, by height */
 	ring	q;		/* cells inside depressions, FIFO */
@@ -335,10 +333,8 @@ seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 		for (x = 0; x < f->w; x++) {
 			if (!isnan(f->z[(size_t)y * f->stride + (size_t)x]))
 				continue;
-			for (k = 0; k < 8; k++) {
-				nx = x + DX[k];
-				ny = y + DY[k];
-				if (nx < 0 || ny < 0 || nx >= f->w || ny >= f->h)
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
 					continue;
 				n = (size_t)ny * f->stride + (size_t)nx;
 				if (is_closed(f->cl, n))
@@ -433,9 +429,9 @@ prefetch_next(const flood_q *f)
 static int
 flood(flood_q *f, tp_err *e)
 {
-	size_t c, n;
+	size_t c;
 	uint32_t edge;
-	int64_t x, y;
+	int64_t x, y, nx, ny;
 	float s;
 	int k, r, bad = 0;
 
@@ -445,20 +441,16 @@ flood(flood_q *f, tp_err *e)
 		prefetch_next(f);
 		s = tp_fill_step(f->o, f->z[c]);
 		if (!edge) {
-			for (k = 0; k < 8; k++)
+			for (k = 1; k <= 8; k++)
 				bad |= visit(f, (size_t)((ptrdiff_t)c + f->off[k]),
 				    s, e);
 		} else {
 			x = (int64_t)(c % f->stride);
 			y = (int64_t)(c / f->stride);
-			for (k = 0; k < 8; k++) {
-				if (x + DX[k] < 0 || x + DX[k] >= f->w ||
-				    y + DY[k] < 0 || y + DY[k] >= f->h)
-					continue;
-				n = (size_t)(y + DY[k]) * f->stride +
-				    (size_t)(x + DX[k]);
-				bad |= visit(f, n, s, e);
-			}
+			for (k = 1; k <= 8; k++)
+				if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+					bad |= visit(f, (size_t)ny * f->stride +
+					    (size_t)nx, s, e);
 		}
 		if (bad)
 			return -1;
@@ -470,9 +462,6 @@ int
 tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
     const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
 {
-	const ptrdiff_t sd = (ptrdiff_t)stride;
-	const ptrdiff_t off[8] = { 1, sd + 1, sd, sd - 1, -1, -sd - 1, -sd,
-	    -sd + 1 };
 	tp_fill_stats dummy;
 	flood_q f;
 	size_t span;
@@ -496,7 +485,7 @@ tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
 	f.h = h;
 	f.stride = stride;
 	f.o = o;
-	memcpy(f.off, off, sizeof off);
+	tp_d8_offsets((ptrdiff_t)stride, f.off);
 	heap_init(&f.hp);
 	if (ring_reserve(&f.q, 4096, e) < 0 ||
 	    seed_border(&f, st, &nan, e) < 0 ||
@@ -526,10 +515,8 @@ pd_cell(const float *z, float *wk, const uint8_t *kind, int64_t w, int64_t h,
 
 	if (kind[c] != 0 || wc == zc)
 		return 0;
-	for (k = 0; k < 8; k++) {
-		nx = x + DX[k];
-		ny = y + DY[k];
-		if (nx < 0 || ny < 0 || nx >= w || ny >= h ||
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny) ||
 		    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
 			continue;
 		s = tp_fill_step(o, wk[(size_t)ny * (size_t)w + (size_t)nx]);
@@ -566,14 +553,11 @@ pd_init(const float *z, float *wk, uint8_t *kind, int64_t w, int64_t h,
 			if (kind[c] == 2)
 				continue;
 			st->valid++;
-			for (k = 0; k < 8; k++) {
-				nx = x + DX[k];
-				ny = y + DY[k];
-				if (nx < 0 || ny < 0 || nx >= w || ny >= h ||
+			for (k = 1; k <= 8; k++)
+				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny) ||
 				    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
 					break;
-			}
-			if (k < 8) {
+			if (k <= 8) {
 				kind[c] = 1;
 				st->seeds++;
 			} else
@@ -636,38 +620,6 @@ tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
 	free(wk);
 	free(kind);
 	return 0;
-}
-
-int64_t
-tp_fill_sinks(const float *z, int64_t w, int64_t h, size_t stride)
-{
-	int64_t x, y, nx, ny, count = 0;
-	float zc, zn;
-	int k, seed, lower;
-
-	for (y = 0; y < h; y++) {
-		for (x = 0; x < w; x++) {
-			zc = z[(size_t)y * stride + (size_t)x];
-			if (isnan(zc))
-				continue;
-			seed = lower = 0;
-			for (k = 0; k < 8; k++) {
-				nx = x + DX[k];
-				ny = y + DY[k];
-				if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
-					seed = 1;
-					continue;
-				}
-				zn = z[(size_t)ny * stride + (size_t)nx];
-				if (isnan(zn))
-					seed = 1;
-				else if (zn < zc)
-					lower = 1;
-			}
-			count += !seed && !lower;
-		}
-	}
-	return count;
 }
 
 void

@@ -12,7 +12,8 @@
  *	F(c) >= step(F(n)),
  * following a path of such neighbours down to a seed. step() is the
  * epsilon rule (tp_fill_step): the next float above (default, so every
- * filled cell has a strictly lower neighbour), a fixed increment, or
+ * filled cell has a strictly lower neighbour and tp_flow_d8 finds neither
+ * sink nor flat, unless heights overflow to +inf), a fixed increment, or
  * nothing (flat lakes). Both methods compute exactly this surface, so for
  * the same rule they give the same bytes:
  *   tp_fill_pf  Priority-Flood (Barnes, Lehman and Mulla 2014, the improved
@@ -65,11 +66,6 @@ int	tp_fill_pf(float *z, int64_t width, int64_t height, size_t stride,
 /* Fill z in place by Planchon-Darboux (same result as tp_fill_pf). */
 int	tp_fill_pd(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e);
-
-/* Valid non-seed cells without a strictly lower valid neighbour: 0 after
- * tp_fill_pf with TP_FILL_NEXT (unless heights overflow to +inf). */
-int64_t	tp_fill_sinks(const float *z, int64_t width, int64_t height,
-	    size_t stride);
 
 /* d = z - d for every cell (d holds the unfilled heights on entry): the
  * depth of water over each cell. NaN stays NaN. */

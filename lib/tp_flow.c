@@ -8,16 +8,8 @@
 #include "tp_flow.h"
 #include "tp_par.h"
 
-/* Index 0 is unused; 1..8 = E, SE, S, SW, W, NW, N, NE. */
-const int tp_d8_dx[9] = { 0, 1, 1, 0, -1, -1, -1, 0, 1 };
-const int tp_d8_dy[9] = { 0, 0, 1, 1, 1, 0, -1, -1, -1 };
-
 #define DIR_NEW		0x40	/* set during the flat pass on fresh cells */
 #define DONE		0xff	/* in-degree byte of a cell already passed on */
-
-/* WGS84 */
-#define WGS84_A		6378137.0
-#define WGS84_F		(1 / 298.257223563)
 
 /* The thread count tp_par_for gets: <= 0 means all processors. */
 static int
@@ -32,109 +24,86 @@ is_step(uint8_t d)
 	return d >= 1 && d <= 8;
 }
 
-void
-tp_flow_spacing(const tp_flow_geom *g, int64_t y, double *dx, double *dy)
-{
-	double lat, s, e2, w, rad;
-
-	if (!g->geographic) {
-		*dx = *dy = g->cellsize;
-		return;
-	}
-	lat = g->north - ((double)y + 0.5) * g->cellsize;
-	if (lat > 89.999)
-		lat = 89.999;
-	if (lat < -89.999)
-		lat = -89.999;
-	rad = M_PI / 180;
-	s = sin(lat * rad);
-	e2 = WGS84_F * (2 - WGS84_F);
-	w = sqrt(1 - e2 * s * s);
-	*dx = g->cellsize * rad * WGS84_A / w * cos(lat * rad);
-	*dy = g->cellsize * rad * WGS84_A * (1 - e2) / (w * w * w);
-}
-
 /* 1 / distance to neighbour k = 1..8 for row y. */
 static void
-inv_dist(const tp_flow_geom *g, int64_t y, double inv[9])
+inv_dist(const tp_geo_grid *g, int64_t y, double inv[9])
 {
-	double dx, dy, dd;
+	double dx, dy;
 	int k;
 
-	tp_flow_spacing(g, y, &dx, &dy);
-	dd = 1 / sqrt(dx * dx + dy * dy);
+	tp_geo_spacing(g, y, &dx, &dy);
 	inv[0] = 0;
 	for (k = 1; k <= 8; k++)
-		inv[k] = tp_d8_dx[k] == 0 ? 1 / dy :
-		    tp_d8_dy[k] == 0 ? 1 / dx : dd;
+		inv[k] = 1 / tp_d8_dist(k, dx, dy);
 }
 
 typedef struct d8_ctx {
 	const float *z;
 	int64_t	w, h;
 	size_t	stride;
-	const tp_flow_geom *g;
+	const tp_geo_grid *g;
 	uint8_t	*dir;
 } d8_ctx;
 
-/* The direction of one cell: steepest drop, else outlet, else 0. */
-static uint8_t
-d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
+/* Weigh neighbour k, of height zn (NaN: nodata or off the grid), of a cell
+ * of height zc: the first NaN neighbour is the way out, the steepest drop
+ * wins, ties going to the first. */
+static inline void
+d8_weigh(double zc, float zn, int k, const double inv[9], double *best,
+    int *bk, int *out)
 {
-	const float *zr = c->z + (size_t)y * c->stride;
-	double zc = zr[x], best = 0, drop;
-	int k, bk = 0, out = 0;
-	int64_t nx, ny;
-	float zn;
+	double drop;
 
-	if (isnan(zc))
-		return TP_D8_NODATA;
-	for (k = 1; k <= 8; k++) {
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if (nx < 0 || ny < 0 || nx >= c->w || ny >= c->h ||
-		    isnan(zn = c->z[(size_t)ny * c->stride + (size_t)nx])) {
-			if (out == 0)
-				out = k;
-			continue;
-		}
-		drop = (zc - (double)zn) * inv[k];
-		if (drop > best) {
-			best = drop;
-			bk = k;
-		}
+	if (isnan(zn)) {
+		if (*out == 0)
+			*out = k;
+		return;
 	}
+	drop = (zc - (double)zn) * inv[k];
+	if (drop > *best) {
+		*best = drop;
+		*bk = k;
+	}
+}
+
+/* The direction byte: the steepest drop, else the way out, else a sink. */
+static inline uint8_t
+d8_byte(int bk, int out)
+{
 	if (bk)
 		return (uint8_t)bk;
 	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
 }
 
-/* d8_cell for a cell off the border: no bounds checks, same arithmetic. */
-static inline uint8_t
-d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+/* The direction of one cell, neighbours bounds-checked. */
+static uint8_t
+d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 {
-	double zc = zp[0], best = 0, drop;
+	double zc = c->z[(size_t)y * c->stride + (size_t)x], best = 0;
 	int k, bk = 0, out = 0;
-	float zn;
+	int64_t nx, ny;
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
-	for (k = 1; k <= 8; k++) {
-		zn = zp[off[k]];
-		if (isnan(zn)) {
-			if (out == 0)
-				out = k;
-			continue;
-		}
-		drop = (zc - (double)zn) * inv[k];
-		if (drop > best) {
-			best = drop;
-			bk = k;
-		}
-	}
-	if (bk)
-		return (uint8_t)bk;
-	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
+	for (k = 1; k <= 8; k++)
+		d8_weigh(zc, tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ?
+		    c->z[(size_t)ny * c->stride + (size_t)nx] : NAN, k, inv,
+		    &best, &bk, &out);
+	return d8_byte(bk, out);
+}
+
+/* d8_cell for a cell off the border: no bounds checks. */
+static inline uint8_t
+d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+{
+	double zc = zp[0], best = 0;
+	int k, bk = 0, out = 0;
+
+	if (isnan(zc))
+		return TP_D8_NODATA;
+	for (k = 1; k <= 8; k++)
+		d8_weigh(zc, zp[off[k]], k, inv, &best, &bk, &out);
+	return d8_byte(bk, out);
 }
 
 static void
@@ -145,12 +114,9 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	double inv[9];
 	int64_t x, y;
 	uint8_t *d;
-	int k;
 
 	(void)worker;
-	for (k = 0; k <= 8; k++)
-		off[k] = (ptrdiff_t)tp_d8_dy[k] * (ptrdiff_t)c->stride +
-		    tp_d8_dx[k];
+	tp_d8_offsets((ptrdiff_t)c->stride, off);
 	for (y = begin; y < end; y++) {
 		inv_dist(c->g, y, inv);
 		d = c->dir + (size_t)y * (size_t)c->w;
@@ -195,9 +161,7 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 		y = (int64_t)(i / (size_t)w);
 		zu = z[(size_t)y * stride + (size_t)x];
 		for (k = 1; k <= 8; k++) {
-			nx = x + tp_d8_dx[k];
-			ny = y + tp_d8_dy[k];
-			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
 				continue;
 			uint8_t dn = dir[(size_t)ny * (size_t)w + (size_t)nx];
 			if (dn != TP_D8_SINK && !(dn & DIR_NEW) &&
@@ -215,15 +179,12 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 		y = (int64_t)(i / (size_t)w);
 		zu = z[(size_t)y * stride + (size_t)x];
 		for (k = 1; k <= 8; k++) {
-			nx = x + tp_d8_dx[k];
-			ny = y + tp_d8_dy[k];
-			if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
 				continue;
 			size_t j = (size_t)ny * (size_t)w + (size_t)nx;
 			if (dir[j] == TP_D8_SINK &&
 			    z[(size_t)ny * stride + (size_t)nx] == zu) {
-				/* the opposite of k points back at i */
-				dir[j] = (uint8_t)(((k + 3) % 8 + 1) | DIR_NEW);
+				dir[j] = (uint8_t)(tp_d8_back(k) | DIR_NEW);
 				q[nq++] = j;
 			}
 		}
@@ -238,11 +199,12 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 
 int
 tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
-    const tp_flow_geom *g, int threads, uint8_t *dir, tp_flow_stats *st,
+    const tp_geo_grid *g, int threads, uint8_t *dir, tp_flow_stats *st,
     tp_err *e)
 {
 	tp_flow_stats dummy;
-	d8_ctx c = { z, w, h, stride, g, dir };
+	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
+	    .dir = dir };
 	size_t i, n;
 
 	if (st == NULL)
@@ -264,13 +226,13 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 
 /* The weight of one cell of row y: 1, or its area. */
 static double
-cell_weight(const tp_flow_geom *g, int area, int64_t y)
+cell_weight(const tp_geo_grid *g, int area, int64_t y)
 {
 	double dx, dy;
 
 	if (!area)
 		return 1;
-	tp_flow_spacing(g, y, &dx, &dy);
+	tp_geo_spacing(g, y, &dx, &dy);
 	return dx * dy;
 }
 
@@ -282,7 +244,7 @@ typedef struct rows_ctx {
 	size_t	stride;
 	const uint8_t *dir;
 	int64_t	w, h;
-	const tp_flow_geom *g;
+	const tp_geo_grid *g;
 	int	area;
 	float	*acc;
 	size_t	astride;
@@ -294,10 +256,10 @@ typedef struct rows_ctx {
 static inline int
 points_here(const rows_ctx *c, int64_t x, int64_t y, int k)
 {
-	int64_t nx = x + tp_d8_dx[k], ny = y + tp_d8_dy[k];
+	int64_t nx, ny;
 
-	return nx >= 0 && ny >= 0 && nx < c->w && ny < c->h &&
-	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == (k + 3) % 8 + 1;
+	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
 }
 
 /* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
@@ -310,9 +272,7 @@ mfd_donors(const rows_ctx *c, int64_t x, int64_t y)
 	int k, n = 0;
 
 	for (k = 1; k <= 8; k++) {
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if (nx < 0 || ny < 0 || nx >= c->w || ny >= c->h)
+		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
 			continue;
 		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
 		n += zn > zc || (zn == zc && points_here(c, x, y, k));
@@ -343,25 +303,18 @@ init_rows(void *ctx, int64_t begin, int64_t end, int worker)
 
 int
 tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
-    const tp_flow_geom *g, int area, int threads, float *acc,
+    const tp_geo_grid *g, int area, int threads, float *acc,
     size_t astride, tp_err *e)
 {
 	size_t n = (size_t)w * (size_t)h, i, t;
-	rows_ctx c;
+	rows_ctx c = { .dir = dir, .w = w, .h = h, .g = g, .area = area,
+	    .acc = acc, .astride = astride };
 	uint8_t *deg, d;
 	int64_t x, y;
 
 	if ((deg = calloc(n, 1)) == NULL)
 		return tp_err_set(e, "out of memory: accumulation needs "
 		    "%.1f MiB", n / 1048576.0);
-	memset(&c, 0, sizeof c);
-	c.dir = dir;
-	c.w = w;
-	c.h = h;
-	c.g = g;
-	c.area = area;
-	c.acc = acc;
-	c.astride = astride;
 	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
 	for (i = 0; i < n; i++)		/* in-degrees */
 		if (is_step(dir[i]))
@@ -412,9 +365,7 @@ mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 	if (!is_step(d))
 		return 0;
 	for (k = 1; k <= 8; k++) {
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if (nx < 0 || ny < 0 || nx >= w || ny >= h)
+		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
 			continue;
 		zn = z[(size_t)ny * stride + (size_t)nx];
 		if (!(zn < zc))		/* also skips NaN */
@@ -439,10 +390,11 @@ mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 
 int
 tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
-    int64_t h, const tp_flow_geom *g, double p, int area, int threads,
+    int64_t h, const tp_geo_grid *g, double p, int area, int threads,
     float *acc, size_t astride, tp_err *e)
 {
-	rows_ctx c = { z, stride, dir, w, h, g, area, acc, astride, NULL, 0 };
+	rows_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w, .h = h,
+	    .g = g, .area = area, .acc = acc, .astride = astride };
 	size_t n = (size_t)w * (size_t)h, i, t, ns = 0, *stk;
 	double (*inv)[9], f[8];
 	int64_t x, y;
@@ -500,22 +452,17 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	int64_t x, y;
 	uint8_t d;
 	int k;
-	float v;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
 		for (x = 0; x < c->w; x++) {
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
-			k = d & 0x0f;
-			if (d == TP_D8_NODATA)
-				v = NAN;
-			else if (k == 0)
-				v = 0;
-			else if (!c->grass)
-				v = (float)(1 << (k - 1));
-			else
-				v = (float)((d & TP_D8_OUT) ? k - 9 : 9 - k);
-			c->acc[(size_t)y * c->astride + (size_t)x] = v;
+			k = d & 0x0f;	/* 0 on sinks: code 0 */
+			c->acc[(size_t)y * c->astride + (size_t)x] =
+			    d == TP_D8_NODATA ? NAN :
+			    !c->grass ? (float)tp_d8_esri[k] :
+			    (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
+			    tp_d8_grass[k]);
 		}
 	}
 }
@@ -524,15 +471,9 @@ void
 tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
     int threads, float *out, size_t ostride)
 {
-	rows_ctx c;
+	rows_ctx c = { .dir = dir, .w = w, .h = h, .acc = out,
+	    .astride = ostride, .grass = grass };
 
-	memset(&c, 0, sizeof c);
-	c.dir = dir;
-	c.w = w;
-	c.h = h;
-	c.acc = out;
-	c.astride = ostride;
-	c.grass = grass;
 	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
 }
 
@@ -550,35 +491,4 @@ tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
 			    (double)a >= threshold ? 1.0f : 0.0f;
 		}
 	}
-}
-
-int
-tp_flow_epsg_geographic(int epsg)
-{
-	static const int geo[] = {
-		4326,	/* WGS 84 */
-		4269,	/* NAD83 */
-		4258,	/* ETRS89 */
-		4267,	/* NAD27 */
-		4283,	/* GDA94 */
-		7844,	/* GDA2020 */
-		4617,	/* NAD83(CSRS) */
-		4674,	/* SIRGAS 2000 */
-		4230,	/* ED50 */
-		4322,	/* WGS 72 */
-		4148,	/* Hartebeesthoek94 */
-		4612,	/* JGD2000 */
-		6668,	/* JGD2011 */
-		4490,	/* CGCS2000 */
-		4759,	/* NAD83(NSRS2007) */
-		6318,	/* NAD83(2011) */
-		4019,	/* GRS 1980 */
-		4047,	/* sphere */
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof geo / sizeof geo[0]; i++)
-		if (geo[i] == epsg)
-			return 1;
-	return 0;
 }

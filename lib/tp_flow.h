@@ -3,7 +3,9 @@
  *
  * Planes are plain arrays as in tp_fill.h: sample (x, y) at
  * z[y * stride + x]; NaN is nodata and counts as outside the grid. The
- * direction array `dir` is compact: one byte per cell at dir[y * w + x].
+ * direction array `dir` is compact: one byte per cell at dir[y * w + x],
+ * holding tp_d8.h's direction bytes. Distances and areas come from
+ * tp_geo_spacing: metres at each row's latitude on geographic grids.
  *
  * Directions follow the steepest drop, (z - z_n) / distance, to one of the
  * 8 neighbours, ties going to the first in the order E, SE, S, SW, W, NW,
@@ -24,23 +26,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tp_d8.h"
 #include "tp_err.h"
+#include "tp_geo.h"
 
-/* Values of the dir array. */
-#define TP_D8_SINK	0	/* no outflow */
-/* 1..8: flows to neighbour k: 1 E, 2 SE, 3 S, 4 SW, 5 W, 6 NW, 7 N, 8 NE */
-#define TP_D8_OUT	0x10	/* | k: an outlet, leaving through neighbour k */
-#define TP_D8_NODATA	0x20	/* the cell is NaN */
-
-/* Column and row steps of direction k = 1..8. */
-extern const int tp_d8_dx[9], tp_d8_dy[9];
-
-/* Where the cells are: distances and areas come from here. */
-typedef struct tp_flow_geom {
-	double	cellsize;	/* map units; degrees when geographic */
-	double	north;		/* y of the grid's north edge (a latitude) */
-	int	geographic;	/* 1: lat/long degrees on the WGS84 ellipsoid */
-} tp_flow_geom;
+/* Freeman's (1991) MFD exponent, the one his paper recommends. */
+#define TP_FLOW_MFD_EXPONENT	1.1
 
 typedef struct tp_flow_stats {
 	int64_t	valid;		/* non-NaN cells */
@@ -49,45 +40,33 @@ typedef struct tp_flow_stats {
 	int64_t	sinks;		/* cells left without outflow */
 } tp_flow_stats;
 
-/* The distance between cell centres of row y along a row (dx) and a
- * column (dy): the cell size, or for geographic cells metres at the row's
- * latitude (WGS84 radii of curvature). */
-void	tp_flow_spacing(const tp_flow_geom *g, int64_t y, double *dx,
-	    double *dy);
-
 /* D8 directions of z into dir (w * h bytes), flats resolved; threads <= 0
  * means all processors. Same bytes on any thread count. */
 int	tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
-	    const tp_flow_geom *g, int threads, uint8_t *dir,
+	    const tp_geo_grid *g, int threads, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);
 
 /* D8 accumulation: acc[y * astride + x] = the cells (area = 0) or the
  * area in square map units, square metres when geographic (area = 1)
  * draining through each cell, itself included; NaN on NaN cells. */
 int	tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
-	    const tp_flow_geom *g, int area, int threads, float *acc,
+	    const tp_geo_grid *g, int area, int threads, float *acc,
 	    size_t astride, tp_err *e);
 
 /* Multiple flow directions after Freeman (1991): each cell passes its
- * water to all lower neighbours in proportion to slope^p (p = 1.1 in the
- * paper); cells on flats follow dir. Same units as tp_flow_accumulate. */
+ * water to all lower neighbours in proportion to slope^p (p =
+ * TP_FLOW_MFD_EXPONENT in the paper); cells on flats follow dir. Same units as tp_flow_accumulate. */
 int	tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir,
-	    int64_t w, int64_t h, const tp_flow_geom *g, double p, int area,
+	    int64_t w, int64_t h, const tp_geo_grid *g, double p, int area,
 	    int threads, float *acc, size_t astride, tp_err *e);
 
-/* The dir band as GIS tools read it: ESRI codes 1, 2, 4, ... 128 clockwise
- * from east (grass = 0), or GRASS r.watershed codes 1..8 counter-clockwise
- * from north-east, negative for outlets (grass = 1). Sinks are 0, NaN
- * cells NaN. */
+/* The dir band as GIS tools read it: tp_d8.h's ESRI codes (grass = 0) or
+ * GRASS codes, negative at outlets (grass = 1); sinks 0, NaN cells NaN. */
 void	tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 	    int threads, float *out, size_t ostride);
 
 /* river = 1 where acc >= threshold, else 0; NaN where acc is NaN. */
 void	tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
 	    double threshold, float *river);
-
-/* 1 when EPSG code `epsg` is a geographic (lat/long degrees) CRS that
- * tflow knows: WGS 84, NAD83, ETRS89, NAD27, GDA94/2020 and others. */
-int	tp_flow_epsg_geographic(int epsg);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_d8.h"
 #include "tp_num.h"
 #include "tp_par.h"
 #include "tp_erode.h"
@@ -13,8 +14,13 @@ struct pass {
 	float	*dst;
 	size_t	sstride, dstride;
 	int64_t	w, h;
-	float	t1, t2;		/* talus drop to an edge and a corner neighbour */
+	float	talus[9];	/* the stable drop to neighbour k */
 };
+
+/* The neighbours in raster order: the flows into a cell are summed in this
+ * order, so it is part of the output's bytes. */
+static const int raster[8] = { TP_D8_NW, TP_D8_N, TP_D8_NE, TP_D8_W, TP_D8_E,
+    TP_D8_SW, TP_D8_S, TP_D8_SE };
 
 /* The flow into a cell of height c from a neighbour of height n. */
 static inline float
@@ -35,25 +41,23 @@ static void
 pass_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const struct pass *p = ctx;
-	int64_t x, y;
-	int dx, dy;
+	ptrdiff_t off[9];
+	int64_t x, y, nx, ny;
+	int i, k;
 
 	(void)worker;
+	tp_d8_offsets((ptrdiff_t)p->sstride, off);
 	for (y = begin; y < end; y++)
 		for (x = 0; x < p->w; x++) {
 			const float *s = p->src + (size_t)y * p->sstride + (size_t)x;
 			float c = *s, v = c;
 			if (tp_erode_valid(c))
-				for (dy = -1; dy <= 1; dy++)
-					for (dx = -1; dx <= 1; dx++) {
-						if ((dx == 0 && dy == 0) || x + dx < 0 ||
-						    x + dx >= p->w || y + dy < 0 ||
-						    y + dy >= p->h)
-							continue;
-						v += flow(c, s[(ptrdiff_t)dy *
-						    (ptrdiff_t)p->sstride + dx],
-						    dx != 0 && dy != 0 ? p->t2 : p->t1);
-					}
+				for (i = 0; i < 8; i++) {
+					k = raster[i];
+					if (tp_d8_inside(x, y, k, p->w, p->h, &nx,
+					    &ny))
+						v += flow(c, s[off[k]], p->talus[k]);
+				}
 			p->dst[(size_t)y * p->dstride + (size_t)x] = v;
 		}
 }
@@ -66,7 +70,7 @@ tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
 	float *tmp;
 	size_t n;
 	int64_t y;
-	int i;
+	int i, k;
 
 	if (passes <= 0)
 		return 0;
@@ -80,8 +84,8 @@ tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
 		    "(%zu bytes)", n);
 	p.w = width;
 	p.h = height;
-	p.t1 = (float)talus;
-	p.t2 = (float)(talus * sqrt(2.0));
+	for (k = 1; k <= 8; k++)	/* in cells: 1, or sqrt 2 diagonally */
+		p.talus[k] = (float)(talus * tp_d8_dist(k, 1, 1));
 	for (i = 0; i < passes; i++) {
 		int even = i % 2 == 0;
 		p.src = even ? z : tmp;

@@ -10,7 +10,6 @@
 #define M_PI 3.14159265358979323846
 #endif
 #define DEG (M_PI / 180.0)
-#define METRES_PER_DEGREE 111320.0
 
 /* The sun and the cell, worked out once per row. */
 struct sun {
@@ -121,19 +120,15 @@ tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
 	}
 }
 
-/* EPSG codes of common geographic (degree) CRSs. */
-static int
-geographic(int epsg)
+/* The shade settings of row y: on a geographic grid, its own spacing. */
+static tp_shade
+row_shade(const tp_shade *s, int64_t y)
 {
-	static const int codes[] = {
-		4326, 4269, 4267, 4258, 4283, 7844, 4617, 4674, 4612, 6668,
-		4230, 4490, 4019, 4047, 4148, 4171, 4322, 4618, 4619, 4624
-	};
+	tp_shade r = *s;
 
-	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
-		if (codes[i] == epsg)
-			return 1;
-	return 0;
+	if (s->geo.geographic)
+		tp_geo_spacing(&s->geo, y, &r.ewres, &r.nsres);
+	return r;
 }
 
 void
@@ -143,12 +138,12 @@ tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 	double res = h->cellsize;
 
 	s->ewres = s->nsres = res;
-	if (geographic(tp_header_epsg(h))) {
-		double lat = h->origin_y - 0.5 * (double)h->height * res;
-
-		s->nsres = res * METRES_PER_DEGREE;
-		s->ewres = s->nsres * fmax(cos(lat * DEG), 0.01);
-	}
+	s->geo.cellsize = res;
+	s->geo.north = h->origin_y;
+	s->geo.geographic = tp_geo_epsg_geographic(tp_header_epsg(h));
+	if (s->geo.geographic)
+		tp_geo_metres(h->origin_y - 0.5 * (double)h->height * res, res,
+		    &s->ewres, &s->nsres);
 	if (isnan(zf)) {
 		zf = 1;
 		if (lo >= 0 && hi <= 1)
@@ -360,9 +355,12 @@ render_rows(struct render *g, int64_t height, float **win, float *sh,
 	for (int64_t y = 0; y < height; y++) {
 		float *next;
 
-		if (g->o->mode != TP_VIEW_GREY)
-			tp_view_hillshade_row(&g->o->shade, win[0], win[1],
-			    win[2], g->width, sh);
+		if (g->o->mode != TP_VIEW_GREY) {
+			tp_shade s = row_shade(&g->o->shade, y);
+
+			tp_view_hillshade_row(&s, win[0], win[1], win[2],
+			    g->width, sh);
+		}
 		accumulate(g, win[1], g->o->mode != TP_VIEW_GREY ? sh : NULL);
 		if (++done == g->o->scale || y == height - 1) {
 			if (emit(g, done, sink, kctx, e) < 0)

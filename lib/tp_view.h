@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "tp_err.h"
+#include "tp_geo.h"
 #include "tp_stream.h"
 
 typedef struct tp_shade {
@@ -33,6 +34,8 @@ typedef struct tp_shade {
 	double	zfactor;	/* heights are multiplied by this, > 0 */
 	double	azimuth;	/* degrees clockwise from north (315: north-west) */
 	double	altitude;	/* degrees above the horizon, (0, 90] */
+	tp_geo_grid geo;	/* geographic: tp_view_render takes ewres and
+				 * nsres from tp_geo_spacing of each row */
 } tp_shade;
 
 /* The shade in [0, 1] of the cell z[4] with its 3x3 window z. */
@@ -59,12 +62,13 @@ typedef struct tp_view_opts {
 } tp_view_opts;
 
 /* The shade settings tview uses by default for a band of header h whose
- * values span lo..hi: cell size from CELLSIZE, converted from degrees to
- * metres for a geographic CRS (EPSG 4326 and kin: 111320 m per degree
- * north-south, times cos(latitude of the grid's centre) west-east); z-factor
- * zf, or when zf is NaN: 1, except for normalised heights (lo..hi inside
- * [0, 1]), which are drawn with their unit spanning a tenth of the grid's
- * larger side (zf = max(WIDTH, HEIGHT) * res / 10). */
+ * values span lo..hi: cell size from CELLSIZE; for a geographic CRS
+ * (tp_geo_epsg_geographic) geo is set, so each row is measured in metres
+ * at its latitude on WGS84, and ewres, nsres hold the spacing at the grid's
+ * centre latitude; z-factor zf, or when zf is NaN: 1, except for normalised
+ * heights (lo..hi inside [0, 1]), which are drawn with their unit spanning
+ * a tenth of the grid's larger side (zf = max(WIDTH, HEIGHT) * res / 10,
+ * res the larger of ewres and nsres). */
 void	tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 	    double azimuth, double altitude, tp_shade *s);
 

@@ -8,7 +8,7 @@
 #include "tp_flow.h"
 #include "tp_test.h"
 
-static const tp_flow_geom UNIT = { 1, 0, 0 };
+static const tp_geo_grid UNIT = { 1, 0, 0 };
 
 /* Directions and D8 flow of a compact w x h plane. */
 static void
@@ -190,7 +190,7 @@ START_TEST(test_rivers_and_area)
 {
 	float z[4] = { 4, 3, 2, 1 }, acc[4], river[4];
 	uint8_t dir[4];
-	tp_flow_geom g = { 30, 0, 0 };
+	tp_geo_grid g = { 30, 0, 0 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_flow_d8(z, 4, 1, 4, &g, 1, dir, NULL, &e), 0);
@@ -203,26 +203,19 @@ START_TEST(test_rivers_and_area)
 }
 END_TEST
 
-/* WGS84 at 3 arc-seconds: 92.766 m x 92.145 m at the equator, 46.500 m x
- * 92.844 m at 60 degrees north (a = 6378137, f = 1/298.257223563:
- * dx = N cos(lat) d, dy = M d with N = a / W, M = a (1 - e2) / W^3,
- * W = sqrt(1 - e2 sin^2 lat), d = pi / 180 / 1200). */
-START_TEST(test_geographic)
+/* On a geographic grid the area of a cell is its spacing in metres:
+ * 3 arc-seconds at the equator are 92.766 m x 92.145 m (WGS84 radii of
+ * curvature, check_geo), 8548.0 m^2. */
+START_TEST(test_geographic_area)
 {
-	tp_flow_geom g = { 1.0 / 1200, 1.0 / 2400, 1 };
-	double dx, dy;
+	float z[1] = { 1 }, acc[1];
+	uint8_t dir[1];
+	tp_geo_grid g = { 1.0 / 1200, 1.0 / 2400, 1 };
+	tp_err e;
 
-	tp_flow_spacing(&g, 0, &dx, &dy);	/* row 0 centred on 0 deg */
-	ck_assert_double_eq_tol(dx, 92.766, 0.001);
-	ck_assert_double_eq_tol(dy, 92.145, 0.001);
-	g.north = 60 + 1.0 / 2400;
-	tp_flow_spacing(&g, 0, &dx, &dy);
-	ck_assert_double_eq_tol(dx, 46.500, 0.001);
-	ck_assert_double_eq_tol(dy, 92.844, 0.001);
-	ck_assert(tp_flow_epsg_geographic(4326));
-	ck_assert(tp_flow_epsg_geographic(4269));
-	ck_assert(!tp_flow_epsg_geographic(32633));
-	ck_assert(!tp_flow_epsg_geographic(0));
+	ck_assert_int_eq(tp_flow_d8(z, 1, 1, 1, &g, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(tp_flow_accumulate(dir, 1, 1, &g, 1, 1, acc, 1, &e), 0);
+	ck_assert_float_eq_tol(acc[0], 92.766 * 92.145, 0.1);
 }
 END_TEST
 
@@ -232,7 +225,7 @@ START_TEST(test_geographic_direction)
 {
 	float z[9] = { 8.5f, 8.5f, 8.5f, 10, 10, 9, 10, 10, 10 };
 	uint8_t dir[9];
-	tp_flow_geom g = { 1.0 / 1200, 60, 1 };
+	tp_geo_grid g = { 1.0 / 1200, 60, 1 };
 	tp_err e;
 
 	z[1] = 8.5f;		/* north of the centre: drop 1.5 */
@@ -263,7 +256,7 @@ START_TEST(test_errors)
 {
 	float z[4] = { 1, 2, 3, 4 };
 	uint8_t dir[4];
-	tp_flow_geom bad = { 0, 0, 0 };
+	tp_geo_grid bad = { 0, 0, 0 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_flow_d8(z, 2, 2, 1, &UNIT, 1, dir, NULL, &e), -1);
@@ -285,7 +278,7 @@ flow_suite(void)
 	tcase_add_test(core, test_random_conservation);
 	tcase_add_test(core, test_codes);
 	tcase_add_test(core, test_rivers_and_area);
-	tcase_add_test(core, test_geographic);
+	tcase_add_test(core, test_geographic_area);
 	tcase_add_test(core, test_geographic_direction);
 	tcase_set_timeout(core, 60);
 	tcase_add_test(lim, test_limits);

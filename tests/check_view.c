@@ -9,7 +9,9 @@
 
 #define R2 1.4142135623730951	/* sqrt 2 */
 
-static const tp_shade sun = { 1, 1, 1, 315, 45 };	/* gdaldem defaults */
+/* gdaldem's defaults */
+static const tp_shade sun = { .ewres = 1, .nsres = 1, .zfactor = 1,
+    .azimuth = 315, .altitude = 45 };
 
 /* Flat ground: the shade is sin(altitude) = sqrt(2)/2. */
 START_TEST(flat)
@@ -47,7 +49,8 @@ START_TEST(facing_and_away)
 {
 	double up[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
 	double away[9] = { 0, -3, -6, 0, -3, -6, 0, -3, -6 };
-	tp_shade west = { 1, 1, 1, 270, 45 };
+	tp_shade west = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 270,
+	    .altitude = 45 };
 
 	ck_assert_double_eq_tol(tp_view_hillshade(up, &west), 1, 1e-15);
 	ck_assert_double_eq(tp_view_hillshade(away, &sun), 0);
@@ -60,7 +63,10 @@ START_TEST(resolution_and_zfactor)
 {
 	double z10[9] = { 0, 10, 20, 0, 10, 20, 0, 10, 20 };
 	double zs[9] = { 0, 0.1, 0.2, 0, 0.1, 0.2, 0, 0.1, 0.2 };
-	tp_shade s10 = { 10, 10, 1, 315, 45 }, zf = { 1, 1, 10, 315, 45 };
+	tp_shade s10 = { .ewres = 10, .nsres = 10, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 };
+	tp_shade zf = { .ewres = 1, .nsres = 1, .zfactor = 10, .azimuth = 315,
+	    .altitude = 45 };
 
 	ck_assert_double_eq_tol(tp_view_hillshade(z10, &s10), 0.5 + R2 / 4, 1e-15);
 	ck_assert_double_eq_tol(tp_view_hillshade(zs, &zf), 0.5 + R2 / 4, 1e-14);
@@ -198,12 +204,13 @@ START_TEST(auto_shade)
 	tp_view_auto_shade(&h, 0, 1, 2.5, 300, 30, &s);	/* given */
 	ck_assert_double_eq(s.zfactor, 2.5);
 	ck_assert_double_eq(s.azimuth, 300);
-	strcpy(h.crs, "EPSG:4326");	/* degrees: the equator */
+	strcpy(h.crs, "EPSG:4326");	/* degrees: the equator on WGS84 */
 	h.cellsize = 0.001;
 	h.origin_y = 0.05;
 	tp_view_auto_shade(&h, 0, 500, NAN, 315, 45, &s);
-	ck_assert_double_eq_tol(s.nsres, 111.32, 1e-9);
-	ck_assert_double_eq_tol(s.ewres, 111.32, 1e-9);
+	ck_assert_int_eq(s.geo.geographic, 1);
+	ck_assert_double_eq_tol(s.nsres, 110.574, 0.001);
+	ck_assert_double_eq_tol(s.ewres, 111.319, 0.001);
 	tp_header_free(&h);
 }
 END_TEST
@@ -235,8 +242,9 @@ sink(void *ctx, const uint8_t *px, tp_err *e)
 START_TEST(render_box)
 {
 	struct pic p = { { 0, 1, 2, 3, 4, 5, 6, NAN, 8 }, { { 0 } }, 0 };
-	tp_view_opts o = { TP_VIEW_GREY, 0, 8, NAN, 0, { 1, 1, 1, 315, 45 },
-	    2 };
+	tp_view_opts o = { .mode = TP_VIEW_GREY, .lo = 0, .hi = 8, .sea = NAN,
+	    .shade = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 }, .scale = 2 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_view_channels(&o), 2);
@@ -263,8 +271,9 @@ END_TEST
 START_TEST(render_shade)
 {
 	struct pic p = { { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } }, 0 };
-	tp_view_opts o = { TP_VIEW_SHADE, 0, 1, NAN, 0, { 1, 1, 1, 315, 45 },
-	    2 };
+	tp_view_opts o = { .mode = TP_VIEW_SHADE, .lo = 0, .hi = 1, .sea = NAN,
+	    .shade = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 }, .scale = 2 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_view_render(&o, 3, 3, src, &p, sink, &p, &e), 0);
@@ -284,8 +293,9 @@ src_fail(void *ctx, int64_t y, float *row, tp_err *e)
 START_TEST(render_error)
 {
 	struct pic p = { { 0 }, { { 0 } }, 0 };
-	tp_view_opts o = { TP_VIEW_COLOUR, 0, 1, NAN, 0, { 1, 1, 1, 315, 45 },
-	    1 };
+	tp_view_opts o = { .mode = TP_VIEW_COLOUR, .lo = 0, .hi = 1, .sea = NAN,
+	    .shade = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 }, .scale = 1 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_view_channels(&o), 4);

@@ -71,6 +71,31 @@ run_prog tflow --area --geographic no < "$T/dem" > "$T/o"
 assert_eq "--geographic no: square degrees" \
     "$(stat "$T/o" 'float(flow.min()) == float(np.float32((1 / 1200.0) ** 2))')" True
 
+# EPSG:6318 (NAD83(2011)) is geographic for tflow and tview alike. One
+# arc-second cells in a row centred on 60 N measure 15.500 m x 30.948 m on
+# WGS84 (a degree there spans 55800.0 m east-west, 111412.3 m north-south),
+# so a source cell drains 479.69 m^2, the same bytes as under EPSG:4326;
+# tview shades the grid as it shades EPSG:4326, not as a projected CRS.
+geo() { echo "$2" | mkstream "$1" 1 height "CELLSIZE 0.000277777777777777778" \
+    "ORIGIN 10 60.000138888888888889" "CRS EPSG:$3"; }
+for crs in 6318 4326 32633; do
+	geo 4 "4 3 2 1" $crs | run_prog tflow --area -v > "$T/g$crs" 2> "$T/e$crs"
+done
+assert_near "EPSG:6318: area of a source cell" \
+    "$(stat "$T/g6318" 'float(flow[0, 0])')" 479.69 0.01
+cmp -s <(body "$T/g6318") <(body "$T/g4326") && pass || fail "6318 and 4326 differ"
+grep -q ", geographic;" "$T/e6318" && pass || fail "6318 not geographic: $(cat "$T/e6318")"
+grep -q ", geographic;" "$T/e32633" && fail "32633 taken as geographic" || pass
+for crs in 6318 4326 32633; do
+	geo 8 "$(seq 1 8 | awk '{ printf "%g ", 3 * sin($1) }')" $crs |
+	    run_prog tview --shade-only -z 1 -o "$T/g$crs.png"
+done
+pixels() { "$PY" -c '
+import sys; from osgeo import gdal
+print(gdal.Open(sys.argv[1]).ReadAsArray()[0].tolist() == gdal.Open(sys.argv[2]).ReadAsArray()[0].tolist())' "$1" "$2"; }
+assert_eq "tview: 6318 shaded as 4326" "$(pixels "$T/g6318.png" "$T/g4326.png")" True
+assert_eq "tview: 32633 shaded otherwise" "$(pixels "$T/g6318.png" "$T/g32633.png")" False
+
 # A pipeline into tbiome's kind of consumer: rivers exist and are 0/1.
 run_prog tnoise -q -s 128x96 -S 11 | run_prog tfill | run_prog tflow -r 50 > "$T/o"
 assert_eq "pipeline rivers 0/1" "$(stat "$T/o" 'sorted(set(river.ravel().tolist()))')" "[0.0, 1.0]"

@@ -53,6 +53,47 @@ mkstream_npy 10 > "$T/syn.tp"
 ok "shade synthetic" run_prog tview --shade-only -z 2 "$T/syn.png" < "$T/syn.tp"
 assert_eq "synthetic vs gdaldem" "$(gdaldem_vs "$T/syn.png" 2 10)" "True True True"
 
+# 3. a geographic grid: EPSG:4326, 1 arc-second cells, 30 rows around
+# 60 N. Each row is measured in metres at its own latitude on WGS84
+# (a = 6378137 m, f = 1/298.257223563): east-west a cos(lat) / W, north-south
+# a (1 - e2) / W^3 per radian, W = sqrt(1 - e2 sin^2 lat); at 60 N that is
+# 15.500 m x 30.948 m (a degree there spans 55800.0 m and 111412.3 m).
+# gdaldem shades a projected grid of one spacing, so row y of the picture
+# is compared with row y of gdaldem's shade at row y's spacing.
+"$PY" -c '
+import sys, numpy as np
+y, x = np.mgrid[0:30, 0:160]
+z = np.sin(x / 3.0) * 20 + np.cos(y / 2.0) * 15 + x * 0.5
+z[7, 9] = np.nan
+np.save(sys.argv[1], z.astype("float32"))
+sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH 160\nHEIGHT 30\nBANDS height\n"
+    b"CELLSIZE 0.000277777777777777778\nORIGIN 10 60.004166666666666667\n"
+    b"CRS EPSG:4326\nENDHDR\n" + z.astype("<f4").tobytes())' "$T/z.npy" > "$T/geo.tp"
+ok "shade geographic" run_prog tview --shade-only -z 1 -o "$T/geo.png" < "$T/geo.tp"
+assert_eq "geographic rows vs gdaldem" "$("$PY" - "$T/z.npy" "$T/geo.png" "$T" <<'PY'
+import sys, math, numpy as np
+from osgeo import gdal
+gdal.UseExceptions()
+z = np.load(sys.argv[1]); h, w = z.shape; t = sys.argv[3]
+a, f = 6378137.0, 1 / 298.257223563; e2 = f * (2 - f); d = math.radians(1 / 3600)
+def spacing(lat):
+    lat = math.radians(lat); W = math.sqrt(1 - e2 * math.sin(lat) ** 2)
+    return a * math.cos(lat) / W * d, a * (1 - e2) / W ** 3 * d
+g = np.zeros((h, w), int)
+for y in range(h):
+    ew, ns = spacing(60 + (15 - y - 0.5) / 3600)
+    ds = gdal.GetDriverByName("GTiff").Create(t + "/z.tif", w, h, 1, gdal.GDT_Float32)
+    ds.SetGeoTransform([1000, ew, 0, 5000, 0, -ns]); b = ds.GetRasterBand(1)
+    b.SetNoDataValue(float("nan")); b.WriteArray(z); ds = None
+    gdal.DEMProcessing(t + "/hs.tif", t + "/z.tif", "hillshade", zFactor=1, computeEdges=True)
+    g[y] = gdal.Open(t + "/hs.tif").ReadAsArray()[y]
+p = gdal.Open(sys.argv[2]).ReadAsArray().astype(int)
+dd = np.abs(g - p[0])
+print(["%.3f" % v for v in spacing(60)], bool(dd.max() <= 1),
+      bool((dd == 0).mean() >= 0.999), bool(((p[1] == 0) == np.isnan(z)).all()))
+PY
+)" "['15.500', '30.948'] True True True"
+
 # picture sizes: full, and ceil(W/N) x ceil(H/N) with --scale
 pngsize() { "$PY" -c '
 import sys, struct

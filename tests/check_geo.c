@@ -1,0 +1,108 @@
+/* check_geo.c - unit tests of tp_geo: geographic EPSG codes and WGS84
+ * spacing.
+ *
+ * Expected spacings are the published lengths of a degree on WGS84
+ * (a = 6378137 m, f = 1/298.257223563): at the equator a degree of
+ * longitude is a pi / 180 = 111319.49 m and a degree of latitude
+ * a (1 - e2) pi / 180 = 110574.28 m; at 60 degrees 55800.0 m and
+ * 111412.29 m. One arc-second is a 3600th of these: 30.922 m x 30.715 m at
+ * the equator, 15.500 m x 30.948 m at 60 degrees. */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "tp_geo.h"
+
+START_TEST(test_metres_per_degree)
+{
+	double ew, ns;
+
+	tp_geo_metres(0, 1, &ew, &ns);
+	ck_assert_double_eq_tol(ew, 111319.49, 0.01);
+	ck_assert_double_eq_tol(ns, 110574.28, 0.01);
+	tp_geo_metres(60, 1, &ew, &ns);
+	ck_assert_double_eq_tol(ew, 55800.0, 0.01);
+	ck_assert_double_eq_tol(ns, 111412.29, 0.01);
+	tp_geo_metres(-60, 1, &ew, &ns);	/* symmetric about the equator */
+	ck_assert_double_eq_tol(ew, 55800.0, 0.01);
+	ck_assert_double_eq_tol(ns, 111412.29, 0.01);
+}
+END_TEST
+
+/* Row y's centre is at north - (y + 0.5) cell sizes. */
+START_TEST(test_spacing_arc_second)
+{
+	const double arcsec = 1.0 / 3600;
+	tp_geo_grid g = { arcsec, 0.5 * arcsec, 1 };
+	double dx, dy;
+
+	tp_geo_spacing(&g, 0, &dx, &dy);	/* row 0 centred on the equator */
+	ck_assert_double_eq_tol(dx, 30.922, 0.001);
+	ck_assert_double_eq_tol(dy, 30.715, 0.001);
+	g.north = 60 + 10.5 * arcsec;		/* row 10 centred on 60 N */
+	tp_geo_spacing(&g, 10, &dx, &dy);
+	ck_assert_double_eq_tol(dx, 15.500, 0.001);
+	ck_assert_double_eq_tol(dy, 30.948, 0.001);
+	g.geographic = 0;			/* projected: the cell size */
+	tp_geo_spacing(&g, 10, &dx, &dy);
+	ck_assert_double_eq(dx, arcsec);
+	ck_assert_double_eq(dy, arcsec);
+}
+END_TEST
+
+/* Near the poles the latitude is clamped, so no spacing is 0. */
+START_TEST(test_pole)
+{
+	tp_geo_grid g = { 1, 90, 1 };
+	double dx, dy;
+
+	tp_geo_spacing(&g, 0, &dx, &dy);	/* centred on 89.5 N */
+	ck_assert(dx > 0 && dy > 0);
+	g.north = 90.5;				/* centred on the pole */
+	tp_geo_spacing(&g, 0, &dx, &dy);
+	ck_assert(dx > 0 && dx < 2);		/* 111 km x cos(89.999) = 1.9 m */
+	ck_assert_double_eq_tol(dy, 111694.0, 1.0);
+}
+END_TEST
+
+START_TEST(test_epsg)
+{
+	static const int geo[] = { 4326, 4269, 4258, 4267, 4171, 6318, 4283,
+	    7844 };
+	static const int projected[] = { 0, 3857, 32633, 32614, 2154, 25832,
+	    27700, -4326 };
+
+	for (size_t i = 0; i < sizeof geo / sizeof geo[0]; i++)
+		ck_assert_msg(tp_geo_epsg_geographic(geo[i]), "EPSG:%d", geo[i]);
+	for (size_t i = 0; i < sizeof projected / sizeof projected[0]; i++)
+		ck_assert_msg(!tp_geo_epsg_geographic(projected[i]), "EPSG:%d",
+		    projected[i]);
+}
+END_TEST
+
+static Suite *
+geo_suite(void)
+{
+	Suite *s = suite_create("geo");
+	TCase *core = tcase_create("core"), *lim = tcase_create("limits");
+
+	tcase_add_test(core, test_metres_per_degree);
+	tcase_add_test(core, test_spacing_arc_second);
+	tcase_add_test(core, test_epsg);
+	tcase_add_test(lim, test_pole);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, lim);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(geo_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
