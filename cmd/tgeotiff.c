@@ -79,17 +79,18 @@ catch_signals(const tp_gtw *w)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Feed every row of r to w, then check the stream ends there. */
+/* Feed every row of r to w, then check the stream ends there. The writer
+ * gathers rows into its own row of tiles, so batches of any height do. */
 static int
 copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
 {
-	int64_t batch = 256, got;
+	size_t per = tp_row_floats(&r->h);
+	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
 	cli_progress p;
 	float *buf;
 	int rc = 0;
 
-	if ((buf = malloc(tp_row_floats(&r->h) * sizeof(float) *
-	    (size_t)batch)) == NULL)
+	if ((buf = malloc(per * sizeof(float) * (size_t)batch)) == NULL)
 		return tp_err_set(e, "out of memory");
 	cli_progress_init(&p, "geotiff", quiet);
 	while (rc == 0 && r->row < r->h.height) {

@@ -1,7 +1,7 @@
 /*
  * tp_filter.h - the read row / transform / write row loop of a point stage.
  *
- * Rows are read in batches of a few MiB, transformed in parallel (one row per
+ * Rows are read in batches (tp_batch_rows), transformed in parallel (one row per
  * call, on any thread) and written in order, so memory stays O(width) and the
  * output bytes do not depend on the thread count.
  */
