@@ -82,20 +82,20 @@ done:
 struct band_job {
 	tp_band_fn	fn;
 	void		*ctx;
-	int		band, nbands;
-	size_t		width;
+	const tp_header	*h;
+	int		band;
 };
 
 static void
 band_row(void *arg, int64_t row, const float *in, float *out)
 {
 	const struct band_job *j = arg;
-	size_t w = j->width;
+	size_t w = (size_t)j->h->width;
 	int b;
 
-	for (b = 0; b < j->nbands; b++)
+	for (b = 0; b < j->h->nbands; b++)
 		if (b == j->band)
-			j->fn(j->ctx, row, in + b * w, out + b * w);
+			j->fn(j->ctx, j->h, row, in + b * w, out + b * w);
 		else
 			memcpy(out + b * w, in + b * w, w * sizeof(float));
 }
@@ -104,7 +104,7 @@ int
 tp_filter_band(tp_reader *r, tp_writer *w, int band, tp_band_fn fn, void *ctx,
     const tp_filter_opts *o, tp_err *e)
 {
-	struct band_job j = { fn, ctx, band, r->h.nbands, (size_t)r->h.width };
+	struct band_job j = { fn, ctx, &r->h, band };
 
 	return tp_filter_run(r, w, &r->h, band_row, &j, o, e);
 }
