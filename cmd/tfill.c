@@ -56,8 +56,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch, flat = 0;
 
-	while ((ch = getopt_long(argc, argv, "b:de:fhm:qv", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:de:fhm:qv", longopts)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!tp_band_name_ok(optarg))
@@ -127,7 +126,7 @@ main(int argc, char **argv)
 		    g.h.width, g.h.height, tp_grid_stride(&g));
 	t2 = cli_seconds(0);
 	c2 = cli_seconds(1);
-	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
+	if (cli_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();

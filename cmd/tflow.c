@@ -67,8 +67,8 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->rivers = -1;
-	while ((ch = getopt_long(argc, argv, "ab:c:g:hj:mqr:v", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'a': o->area = 1; break;
 		case 'b':
@@ -154,7 +154,7 @@ main(int argc, char **argv)
 	free(dir);
 	t3 = cli_seconds(0);
 	c3 = cli_seconds(1);
-	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
+	if (cli_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();

@@ -116,7 +116,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:qz:", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:qz:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': o.compress = cli_choice("--compress", optarg, codecs); break;
@@ -151,7 +151,7 @@ main(int argc, char **argv)
 	if (o.zrange && strcmp(band, "biome") == 0)
 		cli_usage("--zrange: the biome band holds codes, not heights");
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
-	    tp_header_add_history(&h, argc, argv, &e) < 0 ||
+	    cli_history(&h, argc, argv, &e) < 0 ||
 	    tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
 		cli_fail(&e);
 	catch_signals(w);

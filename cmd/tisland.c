@@ -77,8 +77,8 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, usage);
 	tp_island_defaults(&is);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:m:qr:s:w:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:m:qr:s:w:",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': cli_pair("--center", optarg, &cx, &cy); center = 1; break;

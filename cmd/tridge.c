@@ -77,8 +77,8 @@ options(int argc, char **argv, tp_ridge *rg, int *threads, int *quiet,
 	int ch;
 
 	tp_ridge_defaults(rg);
-	while ((ch = getopt_long(argc, argv, "O:S:a:b:f:hj:k:l:np:q", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "O:S:a:b:f:hj:k:l:np:q",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'a': rg->amount = cli_double("--amount", optarg, 0, 10); break;
 		case 'b': band = optarg; break;

@@ -126,8 +126,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:k:p:q", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:k:p:q", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': preset = cli_choice("--curve", optarg, presets); break;

@@ -57,8 +57,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:hj:nqr:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:hj:nqr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'h': cli_help(help);
