@@ -272,27 +272,23 @@ silent_name(const char *name)
 	return 0;
 }
 
-/* The option `--word` names: an exact match, else a unique prefix (or one
- * shared by entries alike), as getopt_long matches. NULL if none. */
+/* The option `--word` names: an exact match, else a unique prefix (as
+ * getopt_long matches); NULL if none. */
 static const struct option *
 long_match(const char *word)
 {
 	size_t n = strcspn(word, "=");
 	const struct option *o, *hit = NULL;
-	int ambiguous = 0;
+	int hits = 0;
 
-	for (o = opt_long; o != NULL && o->name != NULL; o++) {
-		if (strncmp(o->name, word, n) != 0)
-			continue;
-		if (o->name[n] == '\0')
-			return o;
-		if (hit != NULL && (o->has_arg != hit->has_arg ||
-		    o->flag != hit->flag || o->val != hit->val))
-			ambiguous = 1;
-		if (hit == NULL)
+	for (o = opt_long; o != NULL && o->name != NULL; o++)
+		if (strncmp(o->name, word, n) == 0) {
+			if (o->name[n] == '\0')
+				return o;
 			hit = o;
-	}
-	return ambiguous ? NULL : hit;
+			hits++;
+		}
+	return hits == 1 ? hit : NULL;
 }
 
 /* 1 when short option c is the short form of a silent option. */
@@ -361,8 +357,11 @@ keep_option(char **argv, int argc, int *i, char **words, int *n, char **pool)
 			*pool += len + 1;
 		}
 	}
-	if (next >= 0 && *i + 1 < argc && (++*i, next))
-		words[(*n)++] = argv[*i];
+	if (next >= 0 && *i + 1 < argc) {
+		++*i;
+		if (next)
+			words[(*n)++] = argv[*i];
+	}
 }
 
 int

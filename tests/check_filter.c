@@ -96,14 +96,15 @@ START_TEST(generator_values)
 	for (int t = 0; t < 3; t++) {
 		struct calls c = { 0, 0, 0, 0 };
 		char *buf = generate(W, H, threads[t], &c, &len);
+		int64_t wrong = 0;
 
 		read_back(&g, buf, len);
 		ck_assert_int_eq(g.h.width, W);
 		ck_assert_int_eq(g.h.height, H);
 		for (int64_t y = 0; y < H; y++)
-			for (int64_t x = 0; x < W; x += 7)
-				ck_assert_float_eq(g.data[y * W + x],
-				    (float)(y * 1000 + x));
+			for (int64_t x = 0; x < W; x++)
+				wrong += g.data[y * W + x] != (float)(y * 1000 + x);
+		ck_assert_int_eq(wrong, 0);
 		ck_assert_float_eq(g.data[(H - 1) * W + W - 1], 801999.0f);
 		ck_assert_int_eq(c.n, 3);	/* 349 + 349 + 102 rows */
 		ck_assert_int_eq(c.last, H);
@@ -275,6 +276,7 @@ filter_suite(void)
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
 
+	/* 9.6 MB streams, three times over: slow under the sanitizers */
 	tcase_set_timeout(core, 60);
 	tcase_set_timeout(limits, 60);
 	tcase_set_timeout(errors, 60);
