@@ -1,7 +1,8 @@
 /*
  * cli.h - what every terrapipe program does alike: messages, exit codes,
- * option values, stdout checks, progress. The only code outside cmd/ that
- * prints or exits.
+ * option values, stdout checks, progress, HISTORY lines. The only code
+ * outside cmd/ that prints or exits, so it has an archive of its own,
+ * libcli.a; `make purity` checks that libterrapipe.a does neither.
  *
  * Exit codes: 0 success, 1 runtime failure (bad stream, I/O, memory),
  * 2 misuse (bad option or value).
