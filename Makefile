@@ -122,8 +122,9 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: all $(CHECKBIN)
+	@$(MAKE) --no-print-directory purity
 	@scripts/run-tests $(OBJ_DIR)/tests $(BIN_DIR)
-	@$(MAKE) --no-print-directory purity lint
+	@$(MAKE) --no-print-directory lint
 
 # Every undefined symbol of every object in libterrapipe.a, against IMPURE.
 purity: $(LIBA)
