@@ -1,8 +1,10 @@
 # terrapipe - GNU make. Settings first; everything is derived from the file
 # lists so build, install and uninstall never drift apart.
 #
-#   make            build bin/ (programs) and obj/ (objects, libterrapipe.a)
+#   make            build bin/ (programs) and obj/ (objects, libterrapipe.a,
+#                   libcli.a)
 #   make check      install missing Debian packages, build, run every test
+#   make purity     libterrapipe.a references no exit, printf, stderr, ...
 #   make asan       the whole test suite under AddressSanitizer and UBSan
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each
 #   make bench      benchmarks (scripts/bench.sh), figures and ratios
@@ -16,9 +18,28 @@ CC	?= cc
 OPT	?= -O2
 CFLAGS	?= $(OPT) -g
 WARN	= -Wall -Wextra -Wshadow -Wno-unused-parameter
+# Include paths and libraries from pkg-config where the package ships a .pc
+# file; the second argument is the fallback when pkg-config or the .pc is
+# absent.
+pc_cflags = $(shell pkg-config --cflags $(1) 2>/dev/null || echo $(2))
+pc_libs	  = $(shell pkg-config --libs $(1) 2>/dev/null || echo $(2))
+TIFF_CFLAGS := $(call pc_cflags,libtiff-4,)
+TIFF_LIBS   := $(call pc_libs,libtiff-4,-ltiff)
+PNG_CFLAGS  := $(call pc_cflags,libpng,)
+PNG_LIBS    := $(call pc_libs,libpng,-lpng)
+# libgeotiff installs no .pc file (Debian, and upstream's autotools build),
+# and its headers sit in a directory of their own: name it here; override
+# it (make GEOTIFF_CFLAGS=-I/opt/geotiff/include) where it lives elsewhere.
+GEOTIFF_CFLAGS ?= -I/usr/include/geotiff
+GEOTIFF_LIBS   ?= -lgeotiff
 # -ffp-contract=off: no fused multiply-add, so the same bytes on every CPU.
 XCFLAGS	= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
-	  -ffp-contract=off $(WARN) -Ilib -Icli -I/usr/include/geotiff -MMD -MP
+	  -ffp-contract=off $(WARN) -Ilib $(GEOTIFF_CFLAGS) $(TIFF_CFLAGS) \
+	  $(PNG_CFLAGS) -MMD -MP
+# lib/ cannot include cli/ headers: only cli/, cmd/ and tests/ see them.
+INC_lib	=
+INC_cli	= -Icli
+INC_cmd	= -Icli
 LDLIBS	= -lm -pthread
 FUZZ_SECONDS ?= 30
 
@@ -32,19 +53,29 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 # Libraries only some programs link.
-LDLIBS_timport	= -lgeotiff -ltiff -lpng
-LDLIBS_tgeotiff	= -lgeotiff -ltiff
-LDLIBS_geotiff	= -lgeotiff -ltiff -lpng
-LDLIBS_tview	= -lpng
+LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
+LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_tview	= $(PNG_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj
-LIBSRC	= $(sort $(wildcard lib/*.c) $(wildcard cli/*.c))
+LIBSRC	= $(sort $(wildcard lib/*.c))
 LIBOBJ	= $(LIBSRC:%.c=$(OBJ_DIR)/%.o)
 LIBA	= $(OBJ_DIR)/libterrapipe.a
+# cli/ (messages, exit codes, options) in an archive of its own, so the
+# library proper stays free of exit() and printing: programs link both.
+CLISRC	= $(sort $(wildcard cli/*.c))
+CLIOBJ	= $(CLISRC:%.c=$(OBJ_DIR)/%.o)
+CLIA	= $(OBJ_DIR)/libcli.a
+# What lib/ may not reference (make purity): leaving the process and
+# writing to the terminal are the programs' decisions.
+IMPURE	= exit _exit _Exit quick_exit abort __assert_fail printf vprintf puts \
+	  putchar perror psignal stdout stderr err errx verr verrx warn warnx \
+	  vwarn vwarnx error error_at_line
 CMDS	= $(sort $(basename $(notdir $(wildcard cmd/*.c))))
 BIN	= $(CMDS:%=$(BIN_DIR)/%)
 CHECKS	= $(sort $(basename $(notdir $(wildcard tests/check_*.c))))
@@ -54,21 +85,29 @@ MAN5	= $(sort $(wildcard man/*.5))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-.PHONY: all check test unit shell lint asan fuzz bench demo deps install \
-	uninstall clean
+.PHONY: all check test unit shell lint purity asan fuzz bench demo deps \
+	install uninstall clean
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(CFLAGS_$(basename $(notdir $<))) $(XCFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(CFLAGS_$(basename $(notdir $<))) $(XCFLAGS) \
+	    $(INC_$(firstword $(subst /, ,$<))) -c -o $@ $<
 
-$(LIBA): $(LIBOBJ)
+# Rebuilt from scratch when the Makefile changes, so no object that moved
+# out of an archive lingers in it.
+$(LIBA): $(LIBOBJ) Makefile
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
 
-$(BIN): $(BIN_DIR)/%: $(OBJ_DIR)/cmd/%.o $(LIBA)
+$(CLIA): $(CLIOBJ) Makefile
+	@rm -f $@
+	$(AR) rcs $@ $(filter %.o,$^)
+
+$(BIN): $(BIN_DIR)/%: $(OBJ_DIR)/cmd/%.o $(CLIA) $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS_$*) $(LDLIBS)
+	$(CC) $(CFLAGS) $(XCFLAGS) $(LDFLAGS) -o $@ $< $(CLIA) $(LIBA) \
+	    $(LDLIBS_$*) $(LDLIBS)
 
 $(CHECKBIN): $(OBJ_DIR)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(@D)
@@ -83,8 +122,18 @@ check: deps
 	@$(MAKE) --no-print-directory test
 
 test: all $(CHECKBIN)
+	@$(MAKE) --no-print-directory purity
 	@scripts/run-tests $(OBJ_DIR)/tests $(BIN_DIR)
 	@$(MAKE) --no-print-directory lint
+
+# Every undefined symbol of every object in libterrapipe.a, against IMPURE.
+purity: $(LIBA)
+	@bad=$$(nm -u -A $(LIBA) | awk -v list="$(IMPURE)" \
+	    'BEGIN { n = split(list, a, " "); for (i = 1; i <= n; i++) x[a[i]] = 1 } \
+	    { s = $$NF; sub(/@.*/, "", s); if (s in x) print $$1 " " s }'); \
+	if [ -n "$$bad" ]; then echo "$$bad"; \
+	    echo "purity: FAILED (lib/ must return errors, not exit or print)"; exit 1; fi; \
+	echo "purity: $(notdir $(LIBA)) references none of: $(IMPURE)"
 
 lint:
 	@out=$$(mandoc -T lint -W warning $(MAN1) $(MAN5) 2>&1); \

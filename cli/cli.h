@@ -1,7 +1,8 @@
 /*
  * cli.h - what every terrapipe program does alike: messages, exit codes,
- * option values, stdout checks, progress. The only code outside cmd/ that
- * prints or exits.
+ * option values, stdout checks, progress, HISTORY lines. The only code
+ * outside cmd/ that prints or exits, so it has an archive of its own,
+ * libcli.a; `make purity` checks that libterrapipe.a does neither.
  *
  * Exit codes: 0 success, 1 runtime failure (bad stream, I/O, memory),
  * 2 misuse (bad option or value).
@@ -9,6 +10,7 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdnoreturn.h>
 
@@ -21,6 +23,10 @@
 /* Remember the program name (basename of argv[0]) and usage line(s). */
 void	cli_init(int argc, char **argv, const char *usage);
 const char *cli_prog(void);
+/* getopt_long(argc, argv, optstring, longopts, NULL), remembering optstring
+ * and longopts so cli_history can read argv the way the program did. */
+int	cli_getopt(int argc, char **argv, const char *optstring,
+	    const struct option *longopts);
 
 /* "prog: message" on stderr, exit 1. */
 noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,6 +68,13 @@ void	cli_open_output(tp_writer *w, const tp_header *h);
 
 /* Read the input header and find band `name`; exit 1 if it is absent. */
 int	cli_input_band(tp_reader *r, const char *name);
+/* Append this program's HISTORY line to h (every program makes it here):
+ * its name and arguments, less the options that never change the output
+ * bytes: threads, quiet, verbose, progress, stats (by long name, with the
+ * short letters longopts gives them, clustered or not). Call it after the
+ * options were parsed with cli_getopt; argv is read as getopt left it.
+ * Returns 0, or -1 with a message in *e (out of memory). */
+int	cli_history(tp_header *h, int argc, char **argv, tp_err *e);
 /* oh = a copy of the input header with this program's HISTORY line. */
 void	cli_output_header(tp_header *oh, const tp_header *in, int argc,
 	    char **argv);

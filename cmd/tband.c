@@ -59,7 +59,7 @@ main(int argc, char **argv)
 	int ch;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "d:hk:r:", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "d:hk:r:", longopts)) != -1) {
 		switch (ch) {
 		case 'd': add_list(&drop, optarg); break;
 		case 'h': cli_help(help);
@@ -78,7 +78,7 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (tp_header_copy(&oh, &r.h, &e) < 0 ||
 	    tp_band_select(&oh, &m, keep, drop, rename, &e) < 0 ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+	    cli_history(&oh, argc, argv, &e) < 0)
 		cli_fail(&e);
 	cli_open_output(&w, &oh);
 	if (tp_band_copy(&r, &w, &m, &e) < 0)

@@ -73,7 +73,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:hw:", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:hw:", longopts)) != -1) {
 		switch (ch) {
 		case 'b':
 			cli_list("--bbox", optarg, box, 4, 4, -1e300, 1e300);
@@ -100,7 +100,7 @@ main(int argc, char **argv)
 	if ((bbox && tp_crop_bbox(&r.h, box[0], box[1], box[2], box[3], &win,
 	    &e) < 0) || tp_crop_fit(&r.h, &win, clip, &e) < 0 ||
 	    tp_header_copy(&oh, &r.h, &e) < 0 ||
-	    tp_header_add_history(&oh, argc, argv, &e) < 0)
+	    cli_history(&oh, argc, argv, &e) < 0)
 		cli_fail(&e);
 	tp_crop_header(&oh, &win);
 	cli_open_output(&w, &oh);

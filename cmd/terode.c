@@ -117,8 +117,7 @@ parse(struct args *a, int argc, char **argv)
 	tp_erode_defaults(o);
 	a->band = "height";
 	a->talus = 0.01;
-	while ((ch = getopt_long(argc, argv, "b:hj:n:qr:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:hj:n:qr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': a->band = optarg; break;
 		case 'h': cli_help(help);

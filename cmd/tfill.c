@@ -56,8 +56,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch, flat = 0;
 
-	while ((ch = getopt_long(argc, argv, "b:de:fhm:qv", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:de:fhm:qv", longopts)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!tp_band_name_ok(optarg))

@@ -67,8 +67,8 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->rivers = -1;
-	while ((ch = getopt_long(argc, argv, "ab:c:g:hj:mqr:v", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'a': o->area = 1; break;
 		case 'b':

@@ -80,17 +80,18 @@ catch_signals(const tp_gtw *w)
 		sigaction(sigs[i], &sa, NULL);
 }
 
-/* Feed every row of r to w, then check the stream ends there. */
+/* Feed every row of r to w, then check the stream ends there. The writer
+ * gathers rows into its own row of tiles, so batches of any height do. */
 static int
 copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
 {
-	int64_t batch = 256, got;
+	size_t per = tp_row_floats(&r->h);
+	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
 	cli_progress p;
 	float *buf;
 	int rc = 0;
 
-	if ((buf = malloc(tp_row_floats(&r->h) * sizeof(float) *
-	    (size_t)batch)) == NULL)
+	if ((buf = malloc(per * sizeof(float) * (size_t)batch)) == NULL)
 		return tp_err_set(e, "out of memory");
 	cli_progress_init(&p, "geotiff", quiet);
 	while (rc == 0 && r->row < r->h.height) {
@@ -118,7 +119,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:qz:", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:qz:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': o.compress = cli_choice("--compress", optarg, codecs); break;
@@ -153,7 +154,7 @@ main(int argc, char **argv)
 	if (o.zrange && strcmp(band, "biome") == 0)
 		cli_usage("--zrange: the biome band holds codes, not heights");
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
-	    tp_header_add_history(&h, argc, argv, &e) < 0 ||
+	    cli_history(&h, argc, argv, &e) < 0 ||
 	    tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
 		cli_fail(&e);
 	catch_signals(w);

@@ -175,7 +175,7 @@ main(int argc, char **argv)
 	int ch;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:hz:", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:hz:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': o.band = (int)cli_int("-b", optarg, 1, SAMPLES_MAX);
 			break;
@@ -212,7 +212,7 @@ main(int argc, char **argv)
 	cli_binary_stdout();
 	load(&g, argv[optind], &o);
 	georef(&g.h, &o);
-	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
+	if (cli_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);
 	tp_grid_free(&g);

@@ -247,7 +247,7 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "hn:q", longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "hn:q", longopts)) != -1) {
 		switch (ch) {
 		case 'h': cli_help(help);
 		case 'n': nbins = (int)cli_int("--bins", optarg, 1,

@@ -56,18 +56,11 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct job {
-	tp_island is;
-	const tp_header *h;
-	int	band;
-};
-
 static void
-island_row(void *ctx, int64_t row, const float *in, float *out)
+island_row(void *is, const tp_header *h, int64_t row, const float *in,
+    float *out)
 {
-	const struct job *j = ctx;
-
-	tp_island_row(&j->is, j->h, row, in, out);
+	tp_island_row(is, h, row, in, out);
 }
 
 int
@@ -75,26 +68,26 @@ main(int argc, char **argv)
 {
 	const char *band = "height";
 	double cx = 0, cy = 0, radius = 0, warp = 0, warpf = 1.5, sea = 0;
-	int center = 0, has_sea = 0, threads = 0, quiet = 0, ch;
+	int center = 0, has_sea = 0, threads = 0, quiet = 0, b, ch;
 	uint32_t seed = 0;
+	tp_island is;
 	tp_header oh;
 	tp_reader r;
 	tp_err e;
-	struct job j;
 
 	cli_init(argc, argv, usage);
-	tp_island_defaults(&j.is);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:m:qr:s:w:", longopts,
-	    NULL)) != -1) {
+	tp_island_defaults(&is);
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:m:qr:s:w:",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': cli_pair("--center", optarg, &cx, &cy); center = 1; break;
 		case 'h': cli_help(help);
 		case 'j': threads = cli_threads(optarg); break;
-		case 'm': j.is.mix = cli_double("--mix", optarg, 0, 1); break;
+		case 'm': is.mix = cli_double("--mix", optarg, 0, 1); break;
 		case 'q': quiet = 1; break;
 		case 'r': radius = cli_double("--radius", optarg, 1e-300, 1e300); break;
-		case 's': j.is.shape = cli_choice("--shape", optarg, shapes); break;
+		case 's': is.shape = cli_choice("--shape", optarg, shapes); break;
 		case 'w': warp = cli_double("--warp", optarg, 0, 100); break;
 		case OPT_WARPF:
 			warpf = cli_double("--warp-frequency", optarg, 1e-6, 1e6);
@@ -114,19 +107,18 @@ main(int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	cli_binary_stdout();
 
-	j.band = cli_input_band(&r, band);
-	j.h = &r.h;
-	tp_island_extent(&j.is, &r.h);
-	if ((center && tp_island_center(&j.is, cx, cy, &e) < 0) ||
-	    (radius > 0 && tp_island_radius(&j.is, radius, &e) < 0))
+	b = cli_input_band(&r, band);
+	tp_island_extent(&is, &r.h);
+	if ((center && tp_island_center(&is, cx, cy, &e) < 0) ||
+	    (radius > 0 && tp_island_radius(&is, radius, &e) < 0))
 		cli_fail(&e);
-	if (tp_island_warp(&j.is, warp, warpf, seed, &e) < 0 ||
-	    tp_island_columns(&j.is, &r.h, &e) < 0)
+	if (tp_island_warp(&is, warp, warpf, seed, &e) < 0 ||
+	    tp_island_columns(&is, &r.h, &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
 	if (has_sea && tp_island_set_sea(&oh, sea, &e) < 0)
 		cli_fail(&e);
-	cli_run_band(&r, &oh, j.band, island_row, &j, threads, quiet, "island");
-	tp_island_free(&j.is);
+	cli_run_band(&r, &oh, b, island_row, &is, threads, quiet, "island");
+	tp_island_free(&is);
 	return 0;
 }

@@ -118,8 +118,8 @@ parse(struct opts *o, int argc, char **argv)
 	tp_fbm *p = &o->fbm;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "b:c:f:hj:k:l:NO:p:qS:s:w:",
-	    longopts, NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:f:hj:k:l:NO:p:qS:s:w:",
+	    longopts)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!tp_band_name_ok(optarg))
@@ -224,7 +224,7 @@ main(int argc, char **argv)
 		j.nin = 0;
 		j.band = 0;
 	}
-	if (tp_header_add_history(&oh, argc, argv, &e) < 0)
+	if (cli_history(&oh, argc, argv, &e) < 0)
 		cli_fail(&e);
 	finish_fbm(&o.fbm, &o, oh.cellsize);
 	j.fbm = o.fbm;

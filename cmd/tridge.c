@@ -59,42 +59,35 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct job {
-	tp_ridge rg;
-	const tp_header *h;
-	int	band;
-};
-
 static void
-ridge_row(void *ctx, int64_t row, const float *in, float *out)
+ridge_row(void *rg, const tp_header *h, int64_t row, const float *in,
+    float *out)
 {
-	const struct job *j = ctx;
-
-	tp_ridge_row(&j->rg, j->h, row, in, out);
+	tp_ridge_row(rg, h, row, in, out);
 }
 
-/* Options into j->rg; returns the band name. *freq is 0 unless -f. */
+/* Options into rg; returns the band name. *freq is 0 unless -f. */
 static const char *
-options(int argc, char **argv, struct job *j, int *threads, int *quiet,
+options(int argc, char **argv, tp_ridge *rg, int *threads, int *quiet,
     double *freq)
 {
 	const char *band = "height";
-	tp_fbm *p = &j->rg.noise;
+	tp_fbm *p = &rg->noise;
 	tp_err e;
 	int ch;
 
-	tp_ridge_defaults(&j->rg);
-	while ((ch = getopt_long(argc, argv, "O:S:a:b:f:hj:k:l:np:q", longopts,
-	    NULL)) != -1) {
+	tp_ridge_defaults(rg);
+	while ((ch = cli_getopt(argc, argv, "O:S:a:b:f:hj:k:l:np:q",
+	    longopts)) != -1) {
 		switch (ch) {
-		case 'a': j->rg.amount = cli_double("--amount", optarg, 0, 10); break;
+		case 'a': rg->amount = cli_double("--amount", optarg, 0, 10); break;
 		case 'b': band = optarg; break;
 		case 'h': cli_help(help);
 		case 'j': *threads = cli_threads(optarg); break;
-		case 'n': j->rg.naive = 1; break;
+		case 'n': rg->naive = 1; break;
 		case 'q': *quiet = 1; break;
 		case OPT_MASK:
-			cli_pair("--mask", optarg, &j->rg.mask_lo, &j->rg.mask_hi);
+			cli_pair("--mask", optarg, &rg->mask_lo, &rg->mask_hi);
 			break;
 		case 'S':
 			p->seed = (uint32_t)cli_int("--seed", optarg, 0, UINT32_MAX);
@@ -121,7 +114,7 @@ options(int argc, char **argv, struct job *j, int *threads, int *quiet,
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (tp_ridge_init(&j->rg, &e) < 0)
+	if (tp_ridge_init(rg, &e) < 0)
 		cli_usage("%s", e.msg);
 	return band;
 }
@@ -131,23 +124,22 @@ main(int argc, char **argv)
 {
 	const char *band;
 	double freq = 0;
-	int threads = 0, quiet = 0;
+	int threads = 0, quiet = 0, b;
+	tp_ridge rg;
 	tp_header oh;
 	tp_reader r;
 	tp_err e;
-	struct job j;
 
 	cli_init(argc, argv, usage);
-	band = options(argc, argv, &j, &threads, &quiet, &freq);
+	band = options(argc, argv, &rg, &threads, &quiet, &freq);
 	cli_binary_stdout();
 
-	j.band = cli_input_band(&r, band);
-	j.h = &r.h;
+	b = cli_input_band(&r, band);
 	/* tnoise's default frequency: 256 cells per lattice cell */
-	j.rg.noise.frequency = freq > 0 ? freq : 1.0 / (256.0 * r.h.cellsize);
-	if (tp_ridge_init(&j.rg, &e) < 0)
+	rg.noise.frequency = freq > 0 ? freq : 1.0 / (256.0 * r.h.cellsize);
+	if (tp_ridge_init(&rg, &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
-	cli_run_band(&r, &oh, j.band, ridge_row, &j, threads, quiet, "ridge");
+	cli_run_band(&r, &oh, b, ridge_row, &rg, threads, quiet, "ridge");
 	return 0;
 }

@@ -48,18 +48,11 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct job {
-	tp_shape shape;
-	size_t	width;
-	int	band;
-};
-
 static void
-shape_row(void *ctx, int64_t row, const float *in, float *out)
+shape_row(void *shape, const tp_header *h, int64_t row, const float *in,
+    float *out)
 {
-	const struct job *j = ctx;
-
-	tp_shape_row(&j->shape, in, out, j->width);
+	tp_shape_row(shape, in, out, (size_t)h->width);
 }
 
 /* "X0:Y0,X1:Y1,..." into x and y; returns the count. */
@@ -125,16 +118,15 @@ main(int argc, char **argv)
 {
 	const char *band = "height", *knots = NULL, *points = NULL;
 	double k = 1.0, lo = 0.0, hi = 1.0;
-	int preset = -1, threads = 0, quiet = 0, ch;
+	int preset = -1, threads = 0, quiet = 0, b, ch;
 	tp_curve curve;
+	tp_shape shape;
 	tp_header oh;
 	tp_reader r;
 	tp_err e;
-	struct job j;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:c:hj:k:p:q", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:c:hj:k:p:q", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'c': preset = cli_choice("--curve", optarg, presets); break;
@@ -152,15 +144,14 @@ main(int argc, char **argv)
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	make_curve(&curve, preset, knots, points);
-	tp_shape_init(&j.shape, &curve);
-	j.shape.k = k;
-	if (tp_shape_stretch(&j.shape, lo, hi, &e) < 0)
+	tp_shape_init(&shape, &curve);
+	shape.k = k;
+	if (tp_shape_stretch(&shape, lo, hi, &e) < 0)
 		cli_usage("--stretch: %s", e.msg);
 	cli_binary_stdout();
 
-	j.band = cli_input_band(&r, band);
-	j.width = (size_t)r.h.width;
+	b = cli_input_band(&r, band);
 	cli_output_header(&oh, &r.h, argc, argv);
-	cli_run_band(&r, &oh, j.band, shape_row, &j, threads, quiet, "shape");
+	cli_run_band(&r, &oh, b, shape_row, &shape, threads, quiet, "shape");
 	return 0;
 }

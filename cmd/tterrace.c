@@ -38,18 +38,11 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct job {
-	tp_terrace t;
-	size_t	width;
-	int	band;
-};
-
 static void
-terrace_row(void *ctx, int64_t row, const float *in, float *out)
+terrace_row(void *t, const tp_header *h, int64_t row, const float *in,
+    float *out)
 {
-	const struct job *j = ctx;
-
-	tp_terrace_row(&j->t, in, out, j->width);
+	tp_terrace_row(t, in, out, (size_t)h->width);
 }
 
 int
@@ -57,15 +50,14 @@ main(int argc, char **argv)
 {
 	const char *band = "height";
 	double riser = 0.35;
-	int steps = 8, naive = 0, threads = 0, quiet = 0, ch;
+	int steps = 8, naive = 0, threads = 0, quiet = 0, b, ch;
+	tp_terrace t;
 	tp_header oh;
 	tp_reader r;
 	tp_err e;
-	struct job j;
 
 	cli_init(argc, argv, usage);
-	while ((ch = getopt_long(argc, argv, "b:hj:nqr:s:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:hj:nqr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
 		case 'h': cli_help(help);
@@ -83,13 +75,12 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (tp_terrace_init(&j.t, steps, riser, naive, &e) < 0)
+	if (tp_terrace_init(&t, steps, riser, naive, &e) < 0)
 		cli_usage("%s", e.msg);
 	cli_binary_stdout();
 
-	j.band = cli_input_band(&r, band);
-	j.width = (size_t)r.h.width;
+	b = cli_input_band(&r, band);
 	cli_output_header(&oh, &r.h, argc, argv);
-	cli_run_band(&r, &oh, j.band, terrace_row, &j, threads, quiet, "terrace");
+	cli_run_band(&r, &oh, b, terrace_row, &t, threads, quiet, "terrace");
 	return 0;
 }

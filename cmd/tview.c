@@ -167,8 +167,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "b:ho:qs:z:", longopts,
-	    NULL)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:ho:qs:z:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': o->band = optarg; o->grey = 1; break;
 		case 'h': cli_help(help);
@@ -225,7 +224,7 @@ main(int argc, char **argv)
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
 	cli_open_input(&r);
-	if (tp_header_add_history(&r.h, argc, argv, &e) < 0)
+	if (cli_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
 	if ((src.band = tp_header_band(&r.h, o.band)) < 0)
 		cli_die("the input has no band '%s'", o.band);

@@ -4,8 +4,6 @@
 
 #include "tp_band.h"
 
-#define BATCH_BYTES	(1 << 20)	/* bytes read and written at once */
-
 struct names {
 	int	n;
 	char	v[TP_MAX_BANDS][TP_NAME_MAX];
@@ -219,8 +217,8 @@ tp_band_copy(tp_reader *r, tp_writer *w, const tp_bandmap *m, tp_err *e)
 	size_t inrow = tp_row_floats(&r->h);
 	size_t outrow = (size_t)r->h.width * (size_t)m->n;
 	int same = tp_band_identity(m, r->h.nbands);
-	int64_t rows = inrow * sizeof(float) >= BATCH_BYTES ? 1 :
-	    (int64_t)(BATCH_BYTES / (inrow * sizeof(float))), got;
+	int64_t rows = tp_batch_rows((inrow + (same ? 0 : outrow)) *
+	    sizeof(float), r->h.height), got;
 	float *in = malloc((size_t)rows * inrow * sizeof *in);
 	float *out = same ? in : malloc((size_t)rows * outrow * sizeof *out);
 	int rc = -1;

@@ -36,7 +36,7 @@ int	tp_band_identity(const tp_bandmap *m, int nin);
 void	tp_band_row(const tp_bandmap *m, int64_t width, const float *in,
 	    float *out);
 
-/* Copy the rest of r to w through m, in batches of about a MiB; an identity
+/* Copy the rest of r to w through m, in batches (tp_batch_rows); an identity
  * map copies whole batches untouched. Checks the input ends where it
  * should and flushes w. */
 int	tp_band_copy(tp_reader *r, tp_writer *w, const tp_bandmap *m,

@@ -6,7 +6,6 @@
 #include "tp_crop.h"
 
 #define SNAP_TOL	1e-9		/* cells */
-#define BATCH_BYTES	(1 << 20)
 
 /* floor and ceil that forgive rounding just off a whole number, clamped
  * far beyond any grid so the conversion to int64 is defined. */
@@ -115,8 +114,8 @@ tp_crop_copy(tp_reader *r, tp_writer *w, const tp_window *win, tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h);
 	size_t oper = (size_t)win->w * (size_t)r->h.nbands;
-	int64_t rows = per * sizeof(float) >= BATCH_BYTES ? 1 :
-	    (int64_t)(BATCH_BYTES / (per * sizeof(float))), got, from;
+	int64_t rows = tp_batch_rows((per + oper) * sizeof(float), r->h.height);
+	int64_t got, from;
 	float *in = malloc((size_t)rows * per * sizeof *in);
 	float *out = malloc((size_t)rows * oper * sizeof *out);
 	int rc = -1;

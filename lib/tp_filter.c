@@ -6,9 +6,6 @@
 #include "tp_num.h"
 #include "tp_par.h"
 
-/* Rows per batch aim at this many bytes of input plus output. */
-#define BATCH_BYTES (4u << 20)
-
 struct batch {
 	tp_row_fn	fn;
 	void		*ctx;
@@ -52,7 +49,6 @@ tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
     tp_row_fn fn, void *ctx, const tp_filter_opts *o, tp_err *e)
 {
 	struct batch b = { fn, ctx, 0, NULL, NULL, 0, 0 };
-	size_t per_row;
 	int64_t rows, got, n;
 	int threads = o != NULL && o->threads > 0 ? o->threads : tp_ncpu();
 	float *in = NULL;
@@ -60,10 +56,7 @@ tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 
 	b.nin = r != NULL ? tp_row_floats(&r->h) : 0;
 	b.nout = tp_row_floats(out_h);
-	per_row = (b.nin + b.nout) * sizeof(float);
-	rows = per_row >= BATCH_BYTES ? 1 : (int64_t)(BATCH_BYTES / per_row);
-	if (rows > out_h->height)
-		rows = out_h->height;
+	rows = tp_batch_rows((b.nin + b.nout) * sizeof(float), out_h->height);
 	if ((b.nin > 0 && (in = alloc_floats(b.nin * (size_t)rows, e)) == NULL) ||
 	    (b.out = alloc_floats(b.nout * (size_t)rows, e)) == NULL)
 		goto done;
@@ -89,20 +82,20 @@ done:
 struct band_job {
 	tp_band_fn	fn;
 	void		*ctx;
-	int		band, nbands;
-	size_t		width;
+	const tp_header	*h;
+	int		band;
 };
 
 static void
 band_row(void *arg, int64_t row, const float *in, float *out)
 {
 	const struct band_job *j = arg;
-	size_t w = j->width;
+	size_t w = (size_t)j->h->width;
 	int b;
 
-	for (b = 0; b < j->nbands; b++)
+	for (b = 0; b < j->h->nbands; b++)
 		if (b == j->band)
-			j->fn(j->ctx, row, in + b * w, out + b * w);
+			j->fn(j->ctx, j->h, row, in + b * w, out + b * w);
 		else
 			memcpy(out + b * w, in + b * w, w * sizeof(float));
 }
@@ -111,7 +104,7 @@ int
 tp_filter_band(tp_reader *r, tp_writer *w, int band, tp_band_fn fn, void *ctx,
     const tp_filter_opts *o, tp_err *e)
 {
-	struct band_job j = { fn, ctx, band, r->h.nbands, (size_t)r->h.width };
+	struct band_job j = { fn, ctx, &r->h, band };
 
 	return tp_filter_run(r, w, &r->h, band_row, &j, o, e);
 }

@@ -1,7 +1,7 @@
 /*
  * tp_filter.h - the read row / transform / write row loop of a point stage.
  *
- * Rows are read in batches of a few MiB, transformed in parallel (one row per
+ * Rows are read in batches (tp_batch_rows), transformed in parallel (one row per
  * call, on any thread) and written in order, so memory stays O(width) and the
  * output bytes do not depend on the thread count.
  */
@@ -33,8 +33,11 @@ typedef struct tp_filter_opts {
 int	tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 	    tp_row_fn fn, void *ctx, const tp_filter_opts *o, tp_err *e);
 
-/* Transform one band of row `row`: in and out are that band's width samples. */
-typedef void (*tp_band_fn)(void *ctx, int64_t row, const float *in, float *out);
+/* Transform one band of row `row` of the stream h: in and out are that
+ * band's h->width samples. h gives the width and the georeference, so a
+ * stage passes its own settings as ctx (shared between threads: read-only). */
+typedef void (*tp_band_fn)(void *ctx, const tp_header *h, int64_t row,
+    const float *in, float *out);
 
 /* tp_filter_run for a stage that changes band `band` and passes the others
  * through: the output has the input's layout (w opened with r->h's bands). */

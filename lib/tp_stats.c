@@ -174,7 +174,7 @@ tp_stats_read(tp_reader *r, tp_stats *st, tp_progress_fn progress,
     void *pctx, tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h), w = (size_t)r->h.width;
-	int64_t rows = per >= (1 << 18) ? 1 : (int64_t)((1 << 18) / per), got;
+	int64_t rows = tp_batch_rows(per * sizeof(float), r->h.height), got;
 	float *buf = malloc((size_t)rows * per * sizeof *buf);
 
 	if (buf == NULL)

@@ -292,6 +292,17 @@ tp_row_floats(const tp_header *h)
 	return (size_t)h->width * (size_t)h->nbands;
 }
 
+int64_t
+tp_batch_rows(size_t row_bytes, int64_t height)
+{
+	int64_t rows = row_bytes >= TP_BATCH_BYTES ? 1 :
+	    (int64_t)(TP_BATCH_BYTES / (row_bytes > 0 ? row_bytes : 1));
+
+	if (rows > height)
+		rows = height;
+	return rows > 1 ? rows : 1;
+}
+
 int
 tp_body_bytes(const tp_header *h, uint64_t *bytes, tp_err *e)
 {
@@ -705,15 +716,14 @@ tp_reader_row(tp_reader *r, float *buf, tp_err *e)
 int
 tp_reader_skip_rest(tp_reader *r, tp_err *e)
 {
-	size_t per = tp_row_floats(&r->h), rows;
-	int64_t got;
+	size_t per = tp_row_floats(&r->h);
+	int64_t rows = tp_batch_rows(per * sizeof(float), r->h.height), got;
 	float *buf;
 
-	rows = per >= (1 << 18) ? 1 : (1 << 18) / per;
-	if ((buf = malloc(per * rows * sizeof(float))) == NULL)
+	if ((buf = malloc(per * (size_t)rows * sizeof(float))) == NULL)
 		return tp_err_set(e, "out of memory for a row");
 	while (r->row < r->h.height)
-		if (tp_reader_rows(r, buf, (int64_t)rows, &got, e) < 0) {
+		if (tp_reader_rows(r, buf, rows, &got, e) < 0) {
 			free(buf);
 			return -1;
 		}

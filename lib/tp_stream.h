@@ -78,6 +78,21 @@ int	tp_header_epsg(const tp_header *h);
 size_t	tp_row_floats(const tp_header *h);
 int	tp_body_bytes(const tp_header *h, uint64_t *bytes, tp_err *e);
 
+/*
+ * Every loop over a stream's rows (point stages, tband, tcrop, tinfo,
+ * tgeotiff, skipping) reads, works on and writes batches of about
+ * TP_BATCH_BYTES of rows, input and output buffers together. 4 MiB: a
+ * 16384-cell row pair is 128 KiB, so even that wide a stream gives 32 rows
+ * to share between threads per batch, and each read or write moves enough
+ * to amortise the system call and the pipe hand-over; yet in and out stay
+ * within a last-level cache and memory stays O(width).
+ */
+#define TP_BATCH_BYTES	((size_t)4 << 20)
+
+/* Rows per batch for rows of row_bytes bytes (all buffers of one row):
+ * TP_BATCH_BYTES / row_bytes, at least 1 and at most height (>= 1). */
+int64_t	tp_batch_rows(size_t row_bytes, int64_t height);
+
 static inline float *
 tp_row_band(float *row, const tp_header *h, int b)
 {

@@ -62,5 +62,5 @@ def outlet(r, c):
 print(int(sum(b["flow"][r, c] for r, c in zip(*np.nonzero(ok)) if outlet(r, c))))' "$T/all.tp")" 16384
 # rerunning one stage on the saved stream reproduces it
 header_lines "$T/all.tp" | grep '^HISTORY ' > "$T/hist"
-ok "HISTORY lines are commands" grep -q '^HISTORY tflow --rivers 50 -q$' "$T/hist"
+ok "HISTORY lines are commands" grep -q '^HISTORY tflow --rivers 50$' "$T/hist"
 finish

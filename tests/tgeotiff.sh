@@ -67,12 +67,12 @@ assert_eq "gdallocationinfo by cell" "$(printf '599 519\n3 3\n600 0\n' | at "$T/
 cp "$T/a.tif" "$T/a1.tif"
 ok "same bytes twice" run_prog tgeotiff "$T/a.tif" <"$T/s.tp"
 assert_same "deterministic output" "$T/a.tif" "$T/a1.tif"
-# -j 1 and -j 2: the files differ only in the digit of the HISTORY item.
+# -j 1 and -j 2: identical files (HISTORY leaves out -j).
 for j in 1 2; do
 	ok "-j $j" run_prog tgeotiff -j $j --cog "$T/j.tif" <"$T/s.tp"
 	mv "$T/j.tif" "$T/j$j.tif"
 done
-assert_eq "-j 1 vs -j 2" "$(cmp -l "$T/j1.tif" "$T/j2.tif" | awk '{ print $2, $3 }')" "61 62"
+assert_same "-j 1 vs -j 2" "$T/j1.tif" "$T/j2.tif"
 
 # --- the other codecs, BigTIFF, zrange ---
 for c in zstd lzw; do

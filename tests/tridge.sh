@@ -35,7 +35,7 @@ run_prog tridge -j 2 < "$T/f9" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
 assert_eq "extra key" "$(header "$T/j1" FOO)" bar
 assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
-    "HISTORY tridge -j 1"
+    "HISTORY tridge"
 
 # Peaks survive: fBm terrain (tnoise, stretched by fixed constants) whose
 # maximum is above 0.9 keeps a maximum above 0.9. Seed 000's bug (the first

@@ -1,0 +1,305 @@
+/* check_filter.c - unit tests for lib/tp_filter: the batched, threaded row
+ * loop, through memory streams (every value computable by hand). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_filter.h"
+
+/* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 349 output rows of a
+ * generator, so 800 rows take three batches. Every value is an integer
+ * below 2^24: exact in float. */
+#define W	3000
+#define H	800
+
+/* A generator row: row * 1000 + x. */
+static void
+gen_row(void *ctx, int64_t row, const float *in, float *out)
+{
+	const tp_header *h = ctx;
+
+	for (int64_t x = 0; x < h->width; x++)
+		out[x] = (float)(row * 1000 + x);
+}
+
+/* Band fn: minus the input, plus the row (h gives the width). */
+static void
+neg_row(void *ctx, const tp_header *h, int64_t row, const float *in,
+    float *out)
+{
+	for (int64_t x = 0; x < h->width; x++)
+		out[x] = (float)row - in[x];
+}
+
+/* Progress: remember the calls (they come on the calling thread). */
+struct calls {
+	int	n;
+	int64_t	last, total, backwards;
+};
+
+static void
+count_progress(void *pctx, int64_t done, int64_t total)
+{
+	struct calls *c = pctx;
+
+	c->backwards += done < c->last;
+	c->n++;
+	c->last = done;
+	c->total = total;
+}
+
+/* Run the generator for a w x h stream on `threads` threads into memory;
+ * returns the stream's bytes (*len of them, free them). */
+static char *
+generate(int64_t w, int64_t h, int threads, struct calls *c, size_t *len)
+{
+	tp_filter_opts o = { threads, count_progress, c };
+	tp_header hd;
+	tp_writer wr;
+	tp_err e;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(tp_header_init(&hd, w, h, &e), 0);
+	ck_assert_int_eq(tp_writer_open(&wr, f, &hd, &e), 0);
+	ck_assert_msg(tp_filter_run(NULL, &wr, &hd, gen_row, &hd, &o, &e) == 0,
+	    "%s", e.msg);
+	tp_writer_free(&wr);
+	tp_header_free(&hd);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+/* Read len bytes of buf back as a grid. */
+static void
+read_back(tp_grid *g, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len, "r");
+	tp_err e;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(tp_grid_read(g, f, &e) == 0, "%s", e.msg);
+	fclose(f);
+}
+
+/* Every cell holds row * 1000 + x after the round trip, on 1, 2 and 3
+ * threads alike; progress climbs once per batch to the height. */
+START_TEST(generator_values)
+{
+	static const int threads[] = { 1, 2, 3 };
+	tp_grid g;
+	size_t len;
+
+	for (int t = 0; t < 3; t++) {
+		struct calls c = { 0, 0, 0, 0 };
+		char *buf = generate(W, H, threads[t], &c, &len);
+		int64_t wrong = 0;
+
+		read_back(&g, buf, len);
+		ck_assert_int_eq(g.h.width, W);
+		ck_assert_int_eq(g.h.height, H);
+		for (int64_t y = 0; y < H; y++)
+			for (int64_t x = 0; x < W; x++)
+				wrong += g.data[y * W + x] != (float)(y * 1000 + x);
+		ck_assert_int_eq(wrong, 0);
+		ck_assert_float_eq(g.data[(H - 1) * W + W - 1], 801999.0f);
+		ck_assert_int_eq(c.n, 3);	/* 349 + 349 + 102 rows */
+		ck_assert_int_eq(c.last, H);
+		ck_assert_int_eq(c.total, H);
+		ck_assert_int_eq(c.backwards, 0);
+		tp_grid_free(&g);
+		free(buf);
+	}
+}
+END_TEST
+
+/* tp_filter_band changes one band of three and copies the others:
+ * band 1 becomes row - (row * 1000 + x), bands 0 and 2 are untouched. */
+START_TEST(band_round_trip)
+{
+	size_t len, olen;
+	char *buf = generate(5, 4, 1, &(struct calls){ 0 }, &len), *out = NULL;
+	tp_header h3;
+	tp_reader r;
+	tp_writer w;
+	tp_grid g;
+	tp_err e;
+	FILE *in, *of;
+
+	/* make it three bands: the generator's one, twice more */
+	read_back(&g, buf, len);
+	ck_assert_int_eq(tp_header_copy(&h3, &g.h, &e), 0);
+	ck_assert_int_eq(tp_header_add_band(&h3, "b", &e), 1);
+	ck_assert_int_eq(tp_header_add_band(&h3, "c", &e), 2);
+	free(buf);
+	of = open_memstream(&buf, &len);
+	ck_assert_int_eq(tp_writer_open(&w, of, &h3, &e), 0);
+	for (int64_t y = 0; y < 4; y++) {
+		float row[15];
+
+		for (int b = 0; b < 3; b++)
+			memcpy(row + b * 5, g.data + y * 5, 5 * sizeof *row);
+		ck_assert_int_eq(tp_writer_row(&w, row, &e), 0);
+	}
+	ck_assert_int_eq(tp_writer_finish(&w, &e), 0);
+	tp_writer_free(&w);
+	fclose(of);
+	tp_grid_free(&g);
+	tp_header_free(&h3);
+
+	in = fmemopen(buf, len, "r");
+	of = open_memstream(&out, &olen);
+	ck_assert_int_eq(tp_reader_open(&r, in, &e), 0);
+	ck_assert_int_eq(tp_writer_open(&w, of, &r.h, &e), 0);
+	ck_assert_msg(tp_filter_band(&r, &w, 1, neg_row, NULL,
+	    &(tp_filter_opts){ 2, NULL, NULL }, &e) == 0, "%s", e.msg);
+	tp_writer_free(&w);
+	tp_reader_free(&r);
+	fclose(in);
+	fclose(of);
+	read_back(&g, out, olen);
+	ck_assert_int_eq(g.h.nbands, 3);
+	for (int y = 0; y < 4; y++)
+		for (int x = 0; x < 5; x++) {
+			float v = (float)(y * 1000 + x);
+			float *row = g.data + y * 15;
+
+			ck_assert_float_eq(row[x], v);
+			ck_assert_float_eq(row[5 + x], (float)y - v);
+			ck_assert_float_eq(row[10 + x], v);
+		}
+	tp_grid_free(&g);
+	free(buf);
+	free(out);
+}
+END_TEST
+
+/* One cell, one row: a batch of one. */
+START_TEST(one_cell)
+{
+	struct calls c = { 0 };
+	size_t len;
+	char *buf = generate(1, 1, 4, &c, &len);
+	tp_grid g;
+
+	read_back(&g, buf, len);
+	ck_assert_float_eq(g.data[0], 0.0f);
+	ck_assert_int_eq(c.n, 1);
+	tp_grid_free(&g);
+	free(buf);
+}
+END_TEST
+
+/* A row wider than a batch still goes one row at a time. */
+START_TEST(row_wider_than_batch)
+{
+	int64_t w = (int64_t)(TP_BATCH_BYTES / sizeof(float)) + 3;
+	struct calls c = { 0 };
+	size_t len;
+	char *buf = generate(w, 3, 2, &c, &len);
+	tp_grid g;
+
+	read_back(&g, buf, len);
+	ck_assert_float_eq(g.data[2 * w + w - 1], (float)(2000 + w - 1));
+	ck_assert_int_eq(c.n, 3);
+	tp_grid_free(&g);
+	free(buf);
+}
+END_TEST
+
+/* Filter the first len bytes of buf through neg_row; returns its result
+ * and the message in *e. */
+static int
+filter_bytes(char *buf, size_t len, tp_err *e)
+{
+	FILE *in = fmemopen(buf, len, "r"), *of = fopen("/dev/null", "w");
+	tp_reader r;
+	tp_writer w;
+	int rc;
+
+	ck_assert_ptr_nonnull(in);
+	ck_assert_ptr_nonnull(of);
+	ck_assert_int_eq(tp_reader_open(&r, in, e), 0);
+	ck_assert_int_eq(tp_writer_open(&w, of, &r.h, e), 0);
+	rc = tp_filter_band(&r, &w, 0, neg_row, NULL, NULL, e);
+	tp_writer_free(&w);
+	tp_reader_free(&r);
+	fclose(in);
+	fclose(of);
+	return rc;
+}
+
+/* A stream cut in the third batch: an error naming the row, not a short
+ * output. */
+START_TEST(truncated)
+{
+	size_t len, hdr;
+	char *buf = generate(W, H, 2, &(struct calls){ 0 }, &len);
+	tp_err e;
+
+	hdr = len - (size_t)W * H * sizeof(float);
+	ck_assert_int_eq(filter_bytes(buf, hdr + (size_t)W * 4 * 700 + 8, &e),
+	    -1);
+	ck_assert_msg(strstr(e.msg, "truncated stream") != NULL &&
+	    strstr(e.msg, "in row 700 of 800") != NULL, "%s", e.msg);
+	free(buf);
+}
+END_TEST
+
+/* Bytes after the last row are refused. */
+START_TEST(trailing)
+{
+	size_t len;
+	char *buf = generate(3, 2, 1, &(struct calls){ 0 }, &len);
+	char *more = malloc(len + 4);
+	tp_err e;
+
+	ck_assert_ptr_nonnull(more);
+	memcpy(more, buf, len);
+	memset(more + len, 0, 4);
+	ck_assert_int_eq(filter_bytes(more, len + 4, &e), -1);
+	ck_assert_msg(strstr(e.msg, "trailing data") != NULL, "%s", e.msg);
+	ck_assert_int_eq(filter_bytes(more, len, &e), 0);
+	free(more);
+	free(buf);
+}
+END_TEST
+
+static Suite *
+filter_suite(void)
+{
+	Suite *s = suite_create("filter");
+	TCase *core = tcase_create("core");
+	TCase *limits = tcase_create("limits");
+	TCase *errors = tcase_create("errors");
+
+	/* 9.6 MB streams, three times over: slow under the sanitizers */
+	tcase_set_timeout(core, 60);
+	tcase_set_timeout(limits, 60);
+	tcase_set_timeout(errors, 60);
+	tcase_add_test(core, generator_values);
+	tcase_add_test(core, band_round_trip);
+	tcase_add_test(limits, one_cell);
+	tcase_add_test(limits, row_wider_than_batch);
+	tcase_add_test(errors, truncated);
+	tcase_add_test(errors, trailing);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, limits);
+	suite_add_tcase(s, errors);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(filter_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
