@@ -1,8 +1,8 @@
-/* tp_curve.c - monotone cubic height curve (Fritsch-Carlson), pow, stretch. */
+/* tp_shape.c - monotone cubic height curve (Fritsch-Carlson), pow, stretch. */
 #include <math.h>
 #include <string.h>
 
-#include "tp_curve.h"
+#include "tp_shape.h"
 
 /* Five evenly spaced knots for each preset, in tp_curve_preset order. */
 static const double preset_y[][5] = {

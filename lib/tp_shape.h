@@ -1,5 +1,5 @@
 /*
- * tp_curve.h - height redistribution for tshape: a monotone cubic curve on
+ * tp_shape.h - height redistribution for tshape: a monotone cubic curve on
  * knots, an optional pow(e, k) and a fixed input stretch.
  *
  * The curve maps [0, 1] to [0, 1]. Between knots it is a cubic Hermite
@@ -14,8 +14,8 @@
  * fixed constants), x clamped to [0, 1] with NaN becoming 0, y = curve(x),
  * and y = powf(y, k) (single precision) when k != 1.
  */
-#ifndef TP_CURVE_H
-#define TP_CURVE_H
+#ifndef TP_SHAPE_H
+#define TP_SHAPE_H
 
 #include <stddef.h>
 

@@ -1,10 +1,10 @@
-/* check_curve.c - unit tests of the height curve (tshape's library). */
+/* check_shape.c - unit tests of the height curve (tshape's library). */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "tp_curve.h"
+#include "tp_shape.h"
 
 /* A small deterministic generator for the random cases. */
 static double
@@ -322,9 +322,9 @@ START_TEST(test_errors)
 END_TEST
 
 static Suite *
-curve_suite(void)
+shape_suite(void)
 {
-	Suite *s = suite_create("curve");
+	Suite *s = suite_create("shape");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
 
@@ -350,7 +350,7 @@ curve_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(curve_suite());
+	SRunner *sr = srunner_create(shape_suite());
 	int nf;
 
 	srunner_run_all(sr, CK_NORMAL);
