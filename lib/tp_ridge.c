@@ -14,6 +14,7 @@ tp_ridge_defaults(tp_ridge *r)
 	r->mask_hi = 0.8;
 	r->naive = 0;
 	r->nused = 0;
+	r->simd = tp_simd_probe();
 }
 
 int
@@ -115,8 +116,7 @@ needs_field(const tp_ridge *r, const float *in, size_t m)
 	return 0;
 }
 
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef TP_HAVE_SSE2
 
 /* Two samples of apply_block, the same operations in the same order. */
 static inline __m128d
@@ -163,23 +163,12 @@ apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
 	}
 	return i;
 }
-#else
-static size_t
-apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
-    size_t m)
-{
-	return 0;
-}
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define TP_HAVE_AVX2 1
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
+#ifdef TP_HAVE_AVX2
 
 /* apply2 on four samples. */
-INL __m256d
+TP_AVX2_INL __m256d
 apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 {
 	const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -201,7 +190,7 @@ apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 }
 
 /* apply_sse2 eight samples at a time. */
-static AVX2 size_t
+static TP_AVX2 size_t
 apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
     size_t m)
 {
@@ -225,7 +214,7 @@ apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
 }
 
 /* crest_sse2 eight at a time. */
-static AVX2 size_t
+static TP_AVX2 size_t
 crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
     size_t m)
 {
@@ -247,13 +236,6 @@ crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
 	}
 	return i;
 }
-
-/* 1 when this processor runs the AVX2 loops. */
-static int
-has_avx2(void)
-{
-	return __builtin_cpu_supports("avx2") ? 1 : 0;
-}
 #endif
 
 /* tp_ridge_apply for a block: the selects are max and min (AVX2 or SSE2
@@ -268,10 +250,14 @@ apply_block(const tp_ridge *r, const float *in, const float *acc,
 	size_t i = 0;
 
 #ifdef TP_HAVE_AVX2
-	if (has_avx2())
+	if (r->simd >= TP_SIMD_AVX2)
 		i = apply_avx2(r, in, acc, out, m);
 #endif
-	for (i += apply_sse2(r, in + i, acc + i, out + i, m - i); i < m; i++) {
+#ifdef TP_HAVE_SSE2
+	if (r->simd >= TP_SIMD_SSE2)
+		i += apply_sse2(r, in + i, acc + i, out + i, m - i);
+#endif
+	for (; i < m; i++) {
 		double h = in[i];
 		double ridge = (double)(acc[i] * inv_sum);
 		double x = (h - lo) * inv, w, v;
@@ -295,7 +281,7 @@ unit(tp_noise_kind kind, float a)
 	return a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
 }
 
-#ifdef __SSE2__
+#ifdef TP_HAVE_SSE2
 /* add_crest four at a time, the same operations; returns how many. The
  * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
 static size_t
@@ -320,28 +306,25 @@ crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
 	}
 	return i;
 }
-#else
-static size_t
-crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
-{
-	return 0;
-}
 #endif
 
 /* acc[i] += crest(amp, v) with v the octave's [0, 1] output for noise
  * nz[i], as tp_ridge_field has it. */
 static void
-add_crest(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
+add_crest(tp_simd_level simd, tp_noise_kind kind, float amp, const float *nz,
+    float *acc, size_t m)
 {
 	size_t i = 0;
 
 #ifdef TP_HAVE_AVX2
-	if (has_avx2())
+	if (simd >= TP_SIMD_AVX2)
 		i = crest_avx2(kind, amp, nz, acc, m);
 #endif
-	for (i += crest_sse2(kind, amp, nz + i, acc + i, m - i); i < m; i++)
+#ifdef TP_HAVE_SSE2
+	if (simd >= TP_SIMD_SSE2)
+		i += crest_sse2(kind, amp, nz + i, acc + i, m - i);
+#endif
+	for (; i < m; i++)
 		acc[i] += crest(amp, unit(kind, nz[i]));
 }
 
@@ -370,8 +353,8 @@ tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
 			const tp_fbm *o = &r->oct[k];
 
 			tp_noise_row(o->kind, o->fade, o->seed, o->frequency,
-			    xs, y, v, m);
-			add_crest(o->kind, r->amp[k], v, acc, m);
+			    xs, y, v, m, r->simd);
+			add_crest(r->simd, o->kind, r->amp[k], v, acc, m);
 		}
 		apply_block(r, hi, acc, out + off, m);
 	}

@@ -212,9 +212,10 @@ START_TEST(test_row_is_eval)
 	in[7] = -0.0f;
 	in[8] = 0.0f;
 	in[9] = 1e-45f;
-	for (int simd = 0; simd <= tp_shape_simd(); simd++) {
+	for (int simd = 0, top = s.simd; simd <= top; simd++) {
 		memcpy(out, in, sizeof(in));
-		tp_shape_row_simd(&s, out, out, 1001 - simd, simd);
+		s.simd = simd;
+		tp_shape_row(&s, out, out, 1001 - simd);
 		for (int i = 0; i < 1001 - simd; i++) {
 			float want = (float)tp_curve_eval(&s.curve,
 			    ((double)in[i] - s.lo) * s.scale);
@@ -236,9 +237,13 @@ START_TEST(test_row_pow_levels)
 	s.k = 0.5 + 2.0 * rnd(&seed);
 	for (int i = 0; i < 203; i++)
 		in[i] = (float)(rnd(&seed) * 1.4 - 0.2);
-	tp_shape_row_simd(&s, in, want, 203, 0);
-	for (int simd = 1; simd <= tp_shape_simd(); simd++) {
-		tp_shape_row_simd(&s, in, out, 203, simd);
+	for (int simd = s.simd; simd >= 0; simd--) {
+		s.simd = simd;
+		tp_shape_row(&s, in, simd == 0 ? want : out, 203);
+	}
+	for (int simd = 1, top = tp_simd_probe(); simd <= top; simd++) {
+		s.simd = simd;
+		tp_shape_row(&s, in, out, 203);
 		ck_assert_mem_eq(out, want, sizeof(want));
 	}
 }
