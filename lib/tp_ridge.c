@@ -116,58 +116,8 @@ needs_field(const tp_ridge *r, const float *in, size_t m)
 	return 0;
 }
 
-#ifdef TP_HAVE_SSE2
-
-/* Two samples of apply_block, the same operations in the same order. */
-static inline __m128d
-apply2(const tp_ridge *r, __m128d h, __m128d ridge)
-{
-	const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
-	__m128d x, w, v;
-
-	if (r->naive)
-		w = one;
-	else {
-		x = _mm_mul_pd(_mm_sub_pd(h, _mm_set1_pd(r->mask_lo)),
-		    _mm_set1_pd(r->inv_mask));
-		x = _mm_min_pd(_mm_max_pd(x, zero), one);
-		w = _mm_mul_pd(_mm_mul_pd(x, x), _mm_sub_pd(_mm_set1_pd(3.0),
-		    _mm_mul_pd(_mm_set1_pd(2.0), x)));
-	}
-	v = _mm_mul_pd(_mm_mul_pd(w, _mm_sub_pd(ridge, _mm_set1_pd(0.5))),
-	    _mm_set1_pd(r->amount));
-	v = _mm_add_pd(h, v);
-	return _mm_min_pd(_mm_max_pd(v, zero), one);
-}
-
-/* apply_block four samples at a time; returns how many it did. */
-static size_t
-apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
-    size_t m)
-{
-	const __m128 inv_sum = _mm_set1_ps(r->inv_sum);
-	size_t i;
-
-	for (i = 0; i + 4 <= m; i += 4) {
-		__m128 h = _mm_loadu_ps(in + i);
-		__m128 rg = _mm_mul_ps(_mm_loadu_ps(acc + i), inv_sum);
-		__m128 lo = _mm_cvtpd_ps(apply2(r, _mm_cvtps_pd(h),
-		    _mm_cvtps_pd(rg)));
-		__m128 hi = _mm_cvtpd_ps(apply2(r,
-		    _mm_cvtps_pd(_mm_movehl_ps(h, h)),
-		    _mm_cvtps_pd(_mm_movehl_ps(rg, rg))));
-		__m128 nan = _mm_cmpunord_ps(h, h);
-
-		_mm_storeu_ps(out + i, _mm_or_ps(_mm_and_ps(nan, h),
-		    _mm_andnot_ps(nan, _mm_movelh_ps(lo, hi))));
-	}
-	return i;
-}
-#endif
-
 #ifdef TP_HAVE_AVX2
-
-/* apply2 on four samples. */
+/* Four samples of apply_block, the same operations in the same order. */
 TP_AVX2_INL __m256d
 apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 {
@@ -189,7 +139,7 @@ apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 	return _mm256_min_pd(_mm256_max_pd(v, zero), one);
 }
 
-/* apply_sse2 eight samples at a time. */
+/* apply_block eight samples at a time; returns how many it did. */
 static TP_AVX2 size_t
 apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
     size_t m)
@@ -213,7 +163,8 @@ apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
 	return i;
 }
 
-/* crest_sse2 eight at a time. */
+/* add_crest eight at a time, the same operations; returns how many. The
+ * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
 static TP_AVX2 size_t
 crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
     size_t m)
@@ -238,8 +189,8 @@ crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
 }
 #endif
 
-/* tp_ridge_apply for a block: the selects are max and min (AVX2 or SSE2
- * where there is one), so random heights cost no mispredicted branches;
+/* tp_ridge_apply for a block: the selects are max and min (AVX2 where
+ * there is one), so random heights cost no mispredicted branches;
  * NaN heights are put back by a mask. */
 static void
 apply_block(const tp_ridge *r, const float *in, const float *acc,
@@ -252,10 +203,6 @@ apply_block(const tp_ridge *r, const float *in, const float *acc,
 #ifdef TP_HAVE_AVX2
 	if (r->simd >= TP_SIMD_AVX2)
 		i = apply_avx2(r, in, acc, out, m);
-#endif
-#ifdef TP_HAVE_SSE2
-	if (r->simd >= TP_SIMD_SSE2)
-		i += apply_sse2(r, in + i, acc + i, out + i, m - i);
 #endif
 	for (; i < m; i++) {
 		double h = in[i];
@@ -281,33 +228,6 @@ unit(tp_noise_kind kind, float a)
 	return a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
 }
 
-#ifdef TP_HAVE_SSE2
-/* add_crest four at a time, the same operations; returns how many. The
- * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
-static size_t
-crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
-{
-	const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
-	const __m128 two = _mm_set1_ps(2.0f), a = _mm_set1_ps(amp);
-	const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
-	size_t i;
-
-	for (i = 0; i + 4 <= m; i += 4) {
-		__m128 v = _mm_loadu_ps(nz + i), rr;
-
-		if (kind != TP_NOISE_VALUE)
-			v = _mm_add_ps(half, _mm_mul_ps(half, v));
-		v = _mm_min_ps(_mm_max_ps(v, zero), one);
-		rr = _mm_sub_ps(one, _mm_andnot_ps(sign,
-		    _mm_sub_ps(_mm_mul_ps(two, v), one)));
-		_mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i),
-		    _mm_mul_ps(a, _mm_mul_ps(rr, rr))));
-	}
-	return i;
-}
-#endif
-
 /* acc[i] += crest(amp, v) with v the octave's [0, 1] output for noise
  * nz[i], as tp_ridge_field has it. */
 static void
@@ -319,10 +239,6 @@ add_crest(tp_simd_level simd, tp_noise_kind kind, float amp, const float *nz,
 #ifdef TP_HAVE_AVX2
 	if (simd >= TP_SIMD_AVX2)
 		i = crest_avx2(kind, amp, nz, acc, m);
-#endif
-#ifdef TP_HAVE_SSE2
-	if (simd >= TP_SIMD_SSE2)
-		i += crest_sse2(kind, amp, nz + i, acc + i, m - i);
 #endif
 	for (; i < m; i++)
 		acc[i] += crest(amp, unit(kind, nz[i]));
