@@ -31,8 +31,7 @@ typedef struct bench {
 	float	in[W], out[W];
 } bench;
 
-/* Runs `rows` rows of kernel k at level l; returns samples done. */
-typedef double (*kernel_fn)(bench *b, tp_simd_level l, int rows);
+enum { SHAPE, TERRACE, ISLAND, ISLAND_WARP, RIDGE, NOISE6, NOISE1, ERODE };
 
 static double
 cpu_now(void)
@@ -43,72 +42,9 @@ cpu_now(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double
-k_shape(bench *b, tp_simd_level l, int rows)
-{
-	b->sh.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_shape_row(&b->sh, b->in, b->out, W);
-	return (double)rows * W;
-}
-
-static double
-k_terrace(bench *b, tp_simd_level l, int rows)
-{
-	b->te.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_terrace_row(&b->te, b->in, b->out, W);
-	return (double)rows * W;
-}
-
-static double
-k_island(bench *b, tp_simd_level l, int rows)
-{
-	b->is.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_island_row(&b->is, &b->h, r % W, b->in, b->out);
-	return (double)rows * W;
-}
-
-static double
-k_island_warp(bench *b, tp_simd_level l, int rows)
-{
-	b->isw.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_island_row(&b->isw, &b->h, r % W, b->in, b->out);
-	return (double)rows * W;
-}
-
-static double
-k_ridge(bench *b, tp_simd_level l, int rows)
-{
-	b->rg.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_ridge_row(&b->rg, &b->h, r % W, b->in, b->out);
-	return (double)rows * W;
-}
-
-static double
-k_noise(bench *b, tp_simd_level l, int rows)
-{
-	b->fb.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_fbm_row(&b->fb, 0.0, 0, 1.0, r + 0.5, b->out, W);
-	return (double)rows * W;
-}
-
-static double
-k_noise1(bench *b, tp_simd_level l, int rows)
-{
-	b->fb1.simd = l;
-	for (int r = 0; r < rows; r++)
-		tp_fbm_row(&b->fb1, 0.0, 0, 1.0, r + 0.5, b->out, W);
-	return (double)rows * W;
-}
-
 /* rows 256 x 256 cells, rows * 2000 droplets: the figure is droplets. */
 static double
-k_erode(bench *b, tp_simd_level l, int rows)
+erode_run(bench *b, tp_simd_level l, int rows)
 {
 	enum { S = 256 };
 	static float z[S * S];
@@ -128,16 +64,43 @@ k_erode(bench *b, tp_simd_level l, int rows)
 	return (double)o.droplets;
 }
 
+/* Runs `rows` rows of kernel k at level l; returns what it did. */
+static double
+run(bench *b, int k, tp_simd_level l, int rows)
+{
+	float *in = b->in, *out = b->out;
+
+	if (k == ERODE)
+		return erode_run(b, l, rows);
+	b->sh.simd = b->te.simd = b->is.simd = b->isw.simd = l;
+	b->rg.simd = b->fb.simd = b->fb1.simd = l;
+	for (int r = 0; r < rows; r++) {
+		if (k == SHAPE)
+			tp_shape_row(&b->sh, in, out, W);
+		else if (k == TERRACE)
+			tp_terrace_row(&b->te, in, out, W);
+		else if (k == ISLAND || k == ISLAND_WARP)
+			tp_island_row(k == ISLAND ? &b->is : &b->isw, &b->h,
+			    r % W, in, out);
+		else if (k == RIDGE)
+			tp_ridge_row(&b->rg, &b->h, r % W, in, out);
+		else
+			tp_fbm_row(k == NOISE6 ? &b->fb : &b->fb1, 0.0, 0, 1.0,
+			    r + 0.5, out, W);
+	}
+	return (double)rows * W;
+}
+
 /* Units per CPU-second of kernel k at level l, in millions. */
 static double
-rate(kernel_fn k, bench *b, tp_simd_level l)
+rate(int k, bench *b, tp_simd_level l)
 {
 	int rows = 1;
 	double t0, t, n;
 
 	for (;;) {
 		t0 = cpu_now();
-		n = k(b, l, rows);
+		n = run(b, k, l, rows);
 		t = cpu_now() - t0;
 		if (t >= SECS)
 			return n / t / 1e6;
@@ -183,15 +146,15 @@ fail:
 int
 main(int argc, char **argv)
 {
-	static const struct { const char *name, *unit; kernel_fn k; } ks[] = {
-		{ "tshape --curve valleys", "Msamples", k_shape },
-		{ "tterrace --steps 8", "Msamples", k_terrace },
-		{ "tisland", "Msamples", k_island },
-		{ "tisland --warp 0.2", "Msamples", k_island_warp },
-		{ "tridge (6 octaves, 5 summed)", "Msamples", k_ridge },
-		{ "tnoise (gradient, 6 octaves)", "Msamples", k_noise },
-		{ "tnoise (gradient, 1 octave)", "Msamples", k_noise1 },
-		{ "terode (256x256, radius 3)", "Mdroplets", k_erode },
+	static const struct { const char *name, *unit; int k; } ks[] = {
+		{ "tshape --curve valleys", "Msamples", SHAPE },
+		{ "tterrace --steps 8", "Msamples", TERRACE },
+		{ "tisland", "Msamples", ISLAND },
+		{ "tisland --warp 0.2", "Msamples", ISLAND_WARP },
+		{ "tridge (6 octaves, 5 summed)", "Msamples", RIDGE },
+		{ "tnoise (gradient, 6 octaves)", "Msamples", NOISE6 },
+		{ "tnoise (gradient, 1 octave)", "Msamples", NOISE1 },
+		{ "terode (256x256, radius 3)", "Mdroplets", ERODE },
 	};
 	static bench b;
 	int top = (int)tp_simd_probe();

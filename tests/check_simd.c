@@ -56,15 +56,24 @@ same_at_levels(kernel_fn f, void *ctx, size_t n, const char *what, int v)
 	free(got);
 }
 
-static void
-run_shape(void *ctx, tp_simd_level l, float *out, size_t n)
-{
-	tp_shape *s = ctx;
-	float in[N];
+/* The point stages: one row, tshape's or tterrace's (in place). */
+typedef struct pointrun {
+	int	terrace;
+	tp_shape sh;
+	tp_terrace te;
+} pointrun;
 
-	heights(in, N, 11);
-	s->simd = l;
-	tp_shape_row(s, in, out, n);
+static void
+run_point(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	pointrun *p = ctx;
+
+	heights(out, n, 11);
+	p->sh.simd = p->te.simd = l;
+	if (p->terrace)
+		tp_terrace_row(&p->te, out, out, n);
+	else
+		tp_shape_row(&p->sh, out, out, n);
 }
 
 /* Presets (small lookups), 9 even knots and 7 uneven ones (large and
@@ -74,7 +83,7 @@ START_TEST(test_shape)
 	static const double y9[] = { 0, .05, .1, .3, .35, .6, .8, .95, 1 };
 	static const double x7[] = { 0, .1, .15, .5, .6, .9, 1 };
 	tp_curve c;
-	tp_shape s;
+	pointrun p = { .terrace = 0 };
 	tp_err e;
 	int kind = _i % 7;
 
@@ -85,64 +94,58 @@ START_TEST(test_shape)
 		ck_assert_int_eq(tp_curve_knots(&c, y9, 9, &e), 0);
 	else
 		ck_assert_int_eq(tp_curve_points(&c, x7, y9, 7, &e), 0);
-	tp_shape_init(&s, &c);
+	tp_shape_init(&p.sh, &c);
 	if (_i / 7 % 2)
-		ck_assert_int_eq(tp_shape_stretch(&s, -0.2, 1.3, &e), 0);
+		ck_assert_int_eq(tp_shape_stretch(&p.sh, -0.2, 1.3, &e), 0);
 	if (_i / 14)
-		s.k = 2.5;
-	same_at_levels(run_shape, &s, N, "shape", _i);
+		p.sh.k = 2.5;
+	same_at_levels(run_point, &p, N, "shape", _i);
 }
 END_TEST
-
-static void
-run_terrace(void *ctx, tp_simd_level l, float *out, size_t n)
-{
-	tp_terrace *t = ctx;
-	float in[N];
-
-	heights(in, N, 12);
-	t->simd = l;
-	memcpy(out, in, n * sizeof(*out));
-	tp_terrace_row(t, out, out, n);		/* in place too */
-}
 
 /* Sloped risers, riser 0 and naive, few and many steps. */
 START_TEST(test_terrace)
 {
 	static const int steps[] = { 1, 8, 1000 };
 	static const double risers[] = { 0.35, 0.0, 1.0 };
-	tp_terrace t;
+	pointrun p = { .terrace = 1 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_terrace_init(&t, steps[_i % 3], risers[_i / 3 % 3],
-	    _i / 9, &e), 0);
-	same_at_levels(run_terrace, &t, N, "terrace", _i);
+	ck_assert_int_eq(tp_terrace_init(&p.te, steps[_i % 3],
+	    risers[_i / 3 % 3], _i / 9, &e), 0);
+	same_at_levels(run_point, &p, N, "terrace", _i);
 }
 END_TEST
 
+/* The grid stages that place samples by their world position. */
 typedef struct gridrun {
 	tp_header h;
+	int	ridge;		/* 1: tridge's rows, 0: tisland's */
 	tp_island is;
 	tp_ridge rg;
 } gridrun;
 
 static void
-run_island(void *ctx, tp_simd_level l, float *out, size_t n)
+run_grid(void *ctx, tp_simd_level l, float *out, size_t n)
 {
 	gridrun *g = ctx;
 	float in[N];
 
 	heights(in, N, 13);
-	g->is.simd = l;
+	g->is.simd = g->rg.simd = l;
 	for (int64_t r = 0; r < ROWS; r++)
-		tp_island_row(&g->is, &g->h, r * 7, in, out + (size_t)r * N);
+		if (g->ridge)
+			tp_ridge_row(&g->rg, &g->h, r * 5, in, out + r * N);
+		else
+			tp_island_row(&g->is, &g->h, r * 7, in, out + r * N);
 }
 
 static void
-grid_init(gridrun *g)
+grid_init(gridrun *g, int ridge)
 {
 	tp_err e;
 
+	g->ridge = ridge;
 	ck_assert_int_eq(tp_header_init(&g->h, N, 40, &e), 0);
 	g->h.cellsize = 2.5;
 	g->h.origin_x = -1000.25;
@@ -155,7 +158,7 @@ START_TEST(test_island)
 	gridrun g;
 	tp_err e;
 
-	grid_init(&g);
+	grid_init(&g, 0);
 	tp_island_defaults(&g.is);
 	tp_island_extent(&g.is, &g.h);
 	g.is.shape = (tp_island_shape)(_i % 3);
@@ -163,23 +166,11 @@ START_TEST(test_island)
 	if (_i >= 3)
 		ck_assert_int_eq(tp_island_warp(&g.is, 0.3, 2.0, 5, &e), 0);
 	ck_assert_int_eq(tp_island_columns(&g.is, &g.h, &e), 0);
-	same_at_levels(run_island, &g, (size_t)N * ROWS, "island", _i);
+	same_at_levels(run_grid, &g, (size_t)N * ROWS, "island", _i);
 	tp_island_free(&g.is);
 	tp_header_free(&g.h);
 }
 END_TEST
-
-static void
-run_ridge(void *ctx, tp_simd_level l, float *out, size_t n)
-{
-	gridrun *g = ctx;
-	float in[N];
-
-	heights(in, N, 14);
-	g->rg.simd = l;
-	for (int64_t r = 0; r < ROWS; r++)
-		tp_ridge_row(&g->rg, &g->h, r * 5, in, out + (size_t)r * N);
-}
 
 /* Each kind of noise, one and several octaves, masked and naive. */
 START_TEST(test_ridge)
@@ -187,14 +178,14 @@ START_TEST(test_ridge)
 	gridrun g;
 	tp_err e;
 
-	grid_init(&g);
+	grid_init(&g, 1);
 	tp_ridge_defaults(&g.rg);
 	g.rg.noise.kind = (tp_noise_kind)(_i % 3);
 	g.rg.noise.octaves = _i / 3 % 2 ? 1 : 5;
 	g.rg.noise.frequency = 1.0 / 40.0;
 	g.rg.naive = _i / 6;
 	ck_assert_int_eq(tp_ridge_init(&g.rg, &e), 0);
-	same_at_levels(run_ridge, &g, (size_t)N * ROWS, "ridge", _i);
+	same_at_levels(run_grid, &g, (size_t)N * ROWS, "ridge", _i);
 	tp_header_free(&g.h);
 }
 END_TEST
