@@ -193,11 +193,14 @@ END_TEST
 static void
 run_fbm(void *ctx, tp_simd_level l, float *out, size_t n)
 {
+	/* near the origin, far out and past the coordinate clamp */
+	static const double x0s[ROWS] = { -1234.5, 0.0, -7e6, 3.3e8, -1e12 };
+	static const double cs[ROWS] = { 3.0, 1.0, 30.0, 0.1, 1e3 };
 	tp_fbm *p = ctx;
 
 	p->simd = l;
 	for (int r = 0; r < ROWS; r++)
-		tp_fbm_row(p, -1234.5 + r * 1e5, -17, 3.0, 77.25 - r * 3e3,
+		tp_fbm_row(p, x0s[r], -17, cs[r], 77.25 - x0s[r] / 3,
 		    out + (size_t)r * N, N);
 }
 
