@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_curve.h"
+#include "tp_shape.h"
 #include "tp_filter.h"
 #include "tp_num.h"
 

@@ -7,10 +7,6 @@
 #include "tp_num.h"
 #include "tp_par.h"
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
-
 #define SUB	TP_ERODE_SUB
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
@@ -41,6 +37,7 @@ struct model {
 	float	grav;		/* gravity / zscale */
 	float	water0, speed0;
 	int	lifetime, keep_mass;
+	tp_simd_level simd;
 };
 
 /* Totals of some droplets, summed in a fixed order. */
@@ -66,6 +63,7 @@ tp_erode_defaults(tp_erode_opts *o)
 	o->speed = 1;
 	o->zscale = 1;
 	o->keep_mass = 1;
+	o->simd = tp_simd_probe();
 }
 
 static int
@@ -275,9 +273,23 @@ take(float *p, float want, float floor)
 
 /* The brush inside the grid, no nodata: whole rows in four lanes, each
  * lane with its own sum, so SSE2 and plain C give the same bytes. */
-#ifdef __SSE2__
 static float
-erode_inner(float *row, size_t stride, const float *w, int rows, int bw,
+erode_inner_c(float *row, size_t stride, const float *w, int rows, int bw,
+    float amt, float floor)
+{
+	float part[4] = { 0, 0, 0, 0 };
+	int i, k, l;
+
+	for (k = 0; k < rows; k++, row += stride, w += bw)
+		for (i = 0; i < bw; i += 4)
+			for (l = 0; l < 4; l++)
+				part[l] += take(row + i + l, amt * w[i + l], floor);
+	return (part[0] + part[1]) + (part[2] + part[3]);
+}
+
+#ifdef TP_HAVE_SSE2
+static float
+erode_inner_sse2(float *row, size_t stride, const float *w, int rows, int bw,
     float amt, float floor)
 {
 	__m128 sum = _mm_setzero_ps(), va = _mm_set1_ps(amt);
@@ -307,21 +319,20 @@ erode_inner(float *row, size_t stride, const float *w, int rows, int bw,
 	_mm_storeu_ps(part, sum);
 	return (part[0] + part[1]) + (part[2] + part[3]);
 }
-#else
-static float
-erode_inner(float *row, size_t stride, const float *w, int rows, int bw,
-    float amt, float floor)
-{
-	float part[4] = { 0, 0, 0, 0 };
-	int i, k, l;
-
-	for (k = 0; k < rows; k++, row += stride, w += bw)
-		for (i = 0; i < bw; i += 4)
-			for (l = 0; l < 4; l++)
-				part[l] += take(row + i + l, amt * w[i + l], floor);
-	return (part[0] + part[1]) + (part[2] + part[3]);
-}
 #endif
+
+static float
+erode_inner(const struct model *m, float *row, const float *w, float amt)
+{
+	const tp_brush *b = m->br;
+
+#ifdef TP_HAVE_SSE2
+	if (m->simd >= TP_SIMD_SSE2)
+		return erode_inner_sse2(row, m->stride, w, b->rows, b->bw, amt,
+		    m->floor);
+#endif
+	return erode_inner_c(row, m->stride, w, b->rows, b->bw, amt, m->floor);
+}
 
 /* Erode amt through the brush at (x, y); returns what was taken. Cells off
  * the grid or nodata are left out and the rest renormalised. */
@@ -336,8 +347,8 @@ erode(const struct model *m, float x, float y, float amt)
 
 	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
 	    y0 + b->rows <= m->h)
-		return erode_inner(m->z + (size_t)y0 * m->stride + (size_t)x0,
-		    m->stride, blk, b->rows, b->bw, amt, m->floor);
+		return erode_inner(m, m->z + (size_t)y0 * m->stride +
+		    (size_t)x0, blk, amt);
 	for (k = 0; k < b->rows; k++)
 		for (i = 0; i < b->rows; i++)
 			if (cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
@@ -592,6 +603,9 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	m->speed0 = (float)o->speed;
 	m->lifetime = o->lifetime;
 	m->keep_mass = o->keep_mass;
+	/* the options may ask for less than the processor has, never more */
+	m->simd = tp_simd_probe();
+	m->simd = o->simd < m->simd ? o->simd : m->simd;
 	if ((m->br = tp_brush_new(o->radius, e)) == NULL)
 		return -1;
 	return 0;

@@ -30,6 +30,7 @@
 
 #include "tp_err.h"
 #include "tp_filter.h"
+#include "tp_simd.h"
 
 #define TP_ERODE_MAX_RADIUS	16	/* brush radius limit, cells */
 #define TP_ERODE_MAX_LIFETIME	10000	/* steps */
@@ -62,6 +63,7 @@ typedef struct tp_erode_opts {
 	int	keep_mass;	/* deposit what a dying droplet carries (1) */
 	int64_t	batch;		/* droplets per round; 0: automatic */
 	int	threads;	/* <= 0: all processors */
+	tp_simd_level simd;	/* vector level at most (probed); same bytes */
 	tp_progress_fn progress;	/* droplets done; may be NULL */
 	void	*pctx;
 } tp_erode_opts;
@@ -75,7 +77,7 @@ typedef struct tp_erode_stats {
 				 * when keep_mass is 0 */
 } tp_erode_stats;
 
-/* The reference's defaults; droplets 0, seed 0, threads 0. */
+/* The reference's defaults; droplets 0, seed 0, threads 0, simd probed. */
 void	tp_erode_defaults(tp_erode_opts *o);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);

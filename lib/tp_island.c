@@ -18,6 +18,7 @@ tp_island_defaults(tp_island *is)
 	is->shape = TP_ISLAND_EUCLIDEAN;
 	is->mix = 0.5;
 	is->inv_rx = is->inv_ry = 1.0;
+	is->simd = tp_simd_probe();
 }
 
 void
@@ -143,8 +144,7 @@ tp_island_free(tp_island *is)
 	is->ncols = 0;
 }
 
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef TP_HAVE_SSE2
 
 /* The euclidean falloff without warp, four samples at a time, the same
  * operations in the same order as the scalar loop; returns how many. */
@@ -173,24 +173,13 @@ euclid_sse2(double mix, const double *nx, double ny2, const float *in,
 	}
 	return i;
 }
-#else
-static size_t
-euclid_sse2(double mix, const double *nx, double ny2, const float *in,
-    float *out, size_t m)
-{
-	return 0;
-}
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TP_HAVE_AVX2 1
-#include <immintrin.h>
+#ifdef TP_HAVE_AVX2
 
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
 
 /* shape_distance for four points (nx, ny), the same operations. */
-INL __m256d
+TP_AVX2_INL __m256d
 distance4(tp_island_shape s, __m256d nx, __m256d ny)
 {
 	const __m256d one = _mm256_set1_pd(1.0), m1 = _mm256_set1_pd(-1.0);
@@ -217,7 +206,7 @@ distance4(tp_island_shape s, __m256d nx, __m256d ny)
 }
 
 /* n + warp * (2 w - 1) for four warp values w. */
-INL __m256d
+TP_AVX2_INL __m256d
 warped4(__m256d n, double warp, const float *w)
 {
 	__m256d t = _mm256_sub_pd(_mm256_mul_pd(_mm256_set1_pd(2.0),
@@ -227,7 +216,7 @@ warped4(__m256d n, double warp, const float *w)
 }
 
 /* Four samples of v + mix * (1 - d - v); wx, wy NULL: no warp. */
-INL __m128
+TP_AVX2_INL __m128
 falloff4(const tp_island *is, tp_island_shape s, const double *nx,
     double ny, const float *wx, const float *wy, const float *in)
 {
@@ -247,7 +236,7 @@ falloff4(const tp_island *is, tp_island_shape s, const double *nx,
 
 /* One shape (constant, so each gets its own loop), eight at a time;
  * warp is 1 when wx and wy hold the warp fields of these m samples. */
-INL size_t
+TP_AVX2_INL size_t
 loop8(const tp_island *is, tp_island_shape s, const double *nx, double ny,
     const float *wx, const float *wy, const float *in, float *out,
     size_t m, int warp)
@@ -269,7 +258,7 @@ loop8(const tp_island *is, tp_island_shape s, const double *nx, double ny,
 
 /* The falloff for every shape, with the warp fields wx, wy or without
  * (NULL); returns how many it did. */
-static AVX2 size_t
+static TP_AVX2 size_t
 falloff_avx2(const tp_island *is, const double *nx, double ny,
     const float *wx, const float *wy, const float *in, float *out,
     size_t m)
@@ -290,34 +279,22 @@ falloff_avx2(const tp_island *is, const double *nx, double ny,
 }
 #endif
 
-int
-tp_island_simd(void)
-{
-#ifdef TP_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2"))
-		return 2;
-#endif
-#ifdef __SSE2__
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 /* The falloff without warp. */
 static void
 plain_block(const tp_island *is, const double *nx, double ny,
-    const float *in, float *out, size_t m, int simd)
+    const float *in, float *out, size_t m)
 {
 	const double mix = is->mix, ny2 = ny * ny;
 	size_t i = 0;
 
 #ifdef TP_HAVE_AVX2
-	if (simd >= 2 && tp_island_simd() >= 2)
+	if (is->simd >= TP_SIMD_AVX2)
 		i = falloff_avx2(is, nx, ny, NULL, NULL, in, out, m);
 #endif
-	if (simd >= 1 && is->shape == TP_ISLAND_EUCLIDEAN)
+#ifdef TP_HAVE_SSE2
+	if (is->simd >= TP_SIMD_SSE2 && is->shape == TP_ISLAND_EUCLIDEAN)
 		i += euclid_sse2(mix, nx + i, ny2, in + i, out + i, m - i);
+#endif
 	for (; i < m; i++) {
 		double v = in[i], d;
 
@@ -334,19 +311,20 @@ plain_block(const tp_island *is, const double *nx, double ny,
 static size_t
 warp_block(const tp_island *is, const double *nx, double ny,
     const float *wx, const float *wy, const float *in, float *out,
-    size_t m, int simd)
+    size_t m)
 {
 #ifdef TP_HAVE_AVX2
-	if (simd >= 2 && tp_island_simd() >= 2)
+	if (is->simd >= TP_SIMD_AVX2)
 		return falloff_avx2(is, nx, ny, wx, wy, in, out, m);
 #endif
 	return 0;
 }
 
 void
-tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
-    const float *in, float *out, int simd)
+tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
+    const float *in, float *out)
 {
+	tp_fbm fx = is->wx, fy = is->wy;	/* at the island's level */
 	float wx[BLK], wy[BLK];
 	double cs = h->cellsize, x0 = h->origin_x, xs[BLK];
 	double y = tp_noise_centre(h->origin_y, -row - 1, cs);
@@ -354,17 +332,18 @@ tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
 	size_t n = is->ncols < (size_t)h->width ? is->ncols : (size_t)h->width;
 
 	if (is->warp <= 0.0) {
-		plain_block(is, is->nx, ny, in, out, n, simd);
+		plain_block(is, is->nx, ny, in, out, n);
 		return;
 	}
+	fx.simd = fy.simd = is->simd;
 	for (size_t off = 0; off < n; off += BLK) {
 		size_t m = n - off < BLK ? n - off : BLK;
 
 		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
-		tp_fbm_row_xs(&is->wx, xs, y, wx, m);
-		tp_fbm_row_xs(&is->wy, xs, y, wy, m);
+		tp_fbm_row_xs(&fx, xs, y, wx, m);
+		tp_fbm_row_xs(&fy, xs, y, wy, m);
 		for (size_t i = warp_block(is, is->nx + off, ny, wx, wy,
-		    in + off, out + off, m, simd); i < m; i++) {
+		    in + off, out + off, m); i < m; i++) {
 			double v = in[off + i];
 			double d = distance(is, is->nx[off + i], ny, wx[i],
 			    wy[i]);
@@ -372,13 +351,6 @@ tp_island_row_simd(const tp_island *is, const tp_header *h, int64_t row,
 			out[off + i] = (float)(v + is->mix * (1.0 - d - v));
 		}
 	}
-}
-
-void
-tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
-    const float *in, float *out)
-{
-	tp_island_row_simd(is, h, row, in, out, 2);
 }
 
 int

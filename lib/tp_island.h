@@ -23,6 +23,7 @@
 
 #include "tp_err.h"
 #include "tp_noise.h"
+#include "tp_simd.h"
 #include "tp_stream.h"
 
 typedef enum {
@@ -39,9 +40,12 @@ typedef struct tp_island {
 	tp_fbm	wx, wy;		/* the two warp fields, in map units */
 	double	*nx;		/* per column of the grid: (x - cx) / rx */
 	size_t	ncols;
+	tp_simd_level simd;	/* the vector level used, warp fields too; may
+				 * be lowered */
 } tp_island;
 
-/* Euclidean, mix 0.5, no warp, centre 0,0, radius 1, no columns. */
+/* Euclidean, mix 0.5, no warp, centre 0,0, radius 1, no columns, simd
+ * probed. */
 void	tp_island_defaults(tp_island *is);
 /* Centre and radii from the extent of the grid h (cells' outer edges). */
 void	tp_island_extent(tp_island *is, const tp_header *h);
@@ -63,12 +67,6 @@ void	tp_island_free(tp_island *is);
  * tp_noise_centre positions, so shifted tiles give the same bytes. */
 void	tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 	    const float *in, float *out);
-/* tp_island_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
- * where the processor has it): every level gives the same bytes. */
-void	tp_island_row_simd(const tp_island *is, const tp_header *h,
-	    int64_t row, const float *in, float *out, int simd);
-/* The highest SIMD level this processor runs: 0, 1 or 2. */
-int	tp_island_simd(void);
 /* Record the sea level as header line "SEALEVEL v" (replacing one). */
 int	tp_island_set_sea(tp_header *h, double level, tp_err *e);
 

@@ -47,6 +47,7 @@ typedef struct plan {
 	int	n;
 	octave	o[TP_NOISE_MAX_OCTAVES];
 	float	scale;		/* 1 / amplitude sum */
+	tp_simd_level simd;
 } plan;
 
 static inline uint32_t
@@ -286,9 +287,7 @@ pts_portable(const plan *pl, const octave *o, const double *xs,
 		    xs[i] * o->f, ys[i] * o->f);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TP_HAVE_AVX2 1
-#include <immintrin.h>
+#ifdef TP_HAVE_AVX2
 
 /*
  * The AVX2 path: eight cells at a time, the same operations as the portable
@@ -296,8 +295,6 @@ pts_portable(const plan *pl, const octave *o, const double *xs,
  * cell read the corner gradients from a small table of the block's lattice
  * columns (built eight at a time) instead of hashing four corners per cell.
  */
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
 #define TBL	(BLK + 24)	/* lattice columns of one block, and slack */
 
 /* Lattice columns ixa .. ixa + m - 1 of a block's row: for gradient noise
@@ -309,7 +306,7 @@ typedef struct rowtab {
 	float	a0[TBL], b0[TBL], a1[TBL], b1[TBL];
 } rowtab;
 
-INL __m256i
+TP_AVX2_INL __m256i
 mix8(__m256i h)
 {
 	h = _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
@@ -319,14 +316,14 @@ mix8(__m256i h)
 	return _mm256_xor_si256(h, _mm256_srli_epi32(h, 16));
 }
 
-INL __m256i
+TP_AVX2_INL __m256i
 u32x8(uint32_t v)
 {
 	return _mm256_set1_epi32((int)v);
 }
 
 /* tp_noise_sane on four lanes. */
-INL __m256d
+TP_AVX2_INL __m256d
 sane4(__m256d v)
 {
 	v = _mm256_and_pd(v, _mm256_cmp_pd(v, v, _CMP_ORD_Q));
@@ -335,7 +332,7 @@ sane4(__m256d v)
 }
 
 /* split() on eight lanes held in two halves (sane already applied). */
-INL void
+TP_AVX2_INL void
 split8(__m256d a, __m256d b, __m256i *ix, __m256 *fx)
 {
 	__m256d fa = _mm256_floor_pd(a), fb = _mm256_floor_pd(b);
@@ -345,33 +342,33 @@ split8(__m256d a, __m256d b, __m256i *ix, __m256 *fx)
 	    _mm256_cvtpd_ps(_mm256_sub_pd(a, fa)));
 }
 
-INL __m256
+TP_AVX2_INL __m256
 sign8(__m256 g, __m256i h)
 {
 	return _mm256_xor_ps(g, _mm256_castsi256_ps(_mm256_and_si256(h,
 	    u32x8(0x80000000u))));
 }
 
-INL __m256
+TP_AVX2_INL __m256
 gradx8(__m256i h)
 {
 	return sign8(_mm256_permutevar8x32_ps(_mm256_loadu_ps(GX), h), h);
 }
 
-INL __m256
+TP_AVX2_INL __m256
 grady8(__m256i h)
 {
 	return sign8(_mm256_permutevar8x32_ps(_mm256_loadu_ps(GY), h), h);
 }
 
-INL __m256
+TP_AVX2_INL __m256
 gdot8(__m256i h, __m256 dx, __m256 dy)
 {
 	return _mm256_add_ps(_mm256_mul_ps(gradx8(h), dx),
 	    _mm256_mul_ps(grady8(h), dy));
 }
 
-INL __m256
+TP_AVX2_INL __m256
 fade8(tp_fade f, __m256 t)
 {
 	__m256 t2 = _mm256_mul_ps(t, t);
@@ -390,13 +387,13 @@ fade8(tp_fade f, __m256 t)
 	}
 }
 
-INL __m256
+TP_AVX2_INL __m256
 lerp8(__m256 a, __m256 b, __m256 t)
 {
 	return _mm256_add_ps(a, _mm256_mul_ps(t, _mm256_sub_ps(b, a)));
 }
 
-INL __m256
+TP_AVX2_INL __m256
 lat8(__m256i h)
 {
 	return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(h, 8)),
@@ -405,7 +402,7 @@ lat8(__m256i h)
 
 /* Value or gradient noise of 8 lanes from the cell (ix, fx) in x and the
  * hashed lattice rows y0, y1 (seed included), fy and v = fade(fy). */
-INL __m256
+TP_AVX2_INL __m256
 cell8(tp_noise_kind kind, tp_fade fade, __m256i ix, __m256 fx, __m256i y0,
     __m256i y1, __m256 fy, __m256 v)
 {
@@ -430,7 +427,7 @@ cell8(tp_noise_kind kind, tp_fade fade, __m256i ix, __m256 fx, __m256i y0,
 	return _mm256_mul_ps(lerp8(a, b, v), _mm256_set1_ps(SQRT2F));
 }
 
-INL __m256
+TP_AVX2_INL __m256
 corner8(__m256i h, __m256 dx, __m256 dy)
 {
 	__m256 t = _mm256_sub_ps(_mm256_sub_ps(_mm256_set1_ps(0.5f),
@@ -442,7 +439,7 @@ corner8(__m256i h, __m256 dx, __m256 dy)
 }
 
 /* (float)(p - (i - t)) of two halves. */
-INL __m256
+TP_AVX2_INL __m256
 offs8(__m256d pa, __m256d pb, __m256d ia, __m256d ib, __m256d ta, __m256d tb)
 {
 	return _mm256_set_m128(
@@ -450,14 +447,14 @@ offs8(__m256d pa, __m256d pb, __m256d ia, __m256d ib, __m256d ta, __m256d tb)
 	    _mm256_cvtpd_ps(_mm256_sub_pd(pa, _mm256_sub_pd(ia, ta))));
 }
 
-INL __m256i
+TP_AVX2_INL __m256i
 int8(__m256d a, __m256d b)
 {
 	return _mm256_set_m128i(_mm256_cvttpd_epi32(b), _mm256_cvttpd_epi32(a));
 }
 
 /* simplex1 on eight lanes held in halves (xa, xb), (ya, yb). */
-INL __m256
+TP_AVX2_INL __m256
 simplex8(uint32_t seed, __m256d xa, __m256d xb, __m256d ya, __m256d yb)
 {
 	const __m256d f2 = _mm256_set1_pd(F2), g2 = _mm256_set1_pd(G2);
@@ -501,7 +498,7 @@ simplex8(uint32_t seed, __m256d xa, __m256d xb, __m256d ya, __m256d yb)
 	    _mm256_set1_ps(TP_SIMPLEX_SCALE));
 }
 
-INL void
+TP_AVX2_INL void
 accum8(float *acc, __m256 amp, __m256 r)
 {
 	_mm256_storeu_ps(acc, _mm256_add_ps(_mm256_loadu_ps(acc),
@@ -509,7 +506,7 @@ accum8(float *acc, __m256 amp, __m256 r)
 }
 
 /* Fill t with columns ixa .. ixa + cnt - 1 of lattice rows iy, iy + 1. */
-INL void
+TP_AVX2_INL void
 tab_build(tp_noise_kind kind, rowtab *t, uint32_t seed, int32_t iy, float fy,
     int cnt)
 {
@@ -538,14 +535,14 @@ tab_build(tp_noise_kind kind, rowtab *t, uint32_t seed, int32_t iy, float fy,
 }
 
 /* t[off + li] and t[off + li + 1] for the 8 lanes. */
-INL __m256
+TP_AVX2_INL __m256
 pick8(const float *t, int off, __m256i li)
 {
 	return _mm256_permutevar8x32_ps(_mm256_loadu_ps(t + off), li);
 }
 
 /* Value or gradient noise of 8 lanes from the table; v = fade(fy). */
-INL __m256
+TP_AVX2_INL __m256
 tcell8(tp_noise_kind kind, tp_fade fade, const rowtab *t, int off,
     __m256i li, __m256 fx, __m256 v)
 {
@@ -588,7 +585,7 @@ tab_fit(const double *xs, int n, double f, int32_t *ixa)
 
 /* Noise of the 8 cells at xa, xb (lattice units) from the table into *r;
  * 0 when their lattice columns do not all lie in it. */
-INL int
+TP_AVX2_INL int
 tab_cells(tp_noise_kind kind, tp_fade fade, const rowtab *t, __m256d xa,
     __m256d xb, __m256 v, __m256 *r)
 {
@@ -609,7 +606,7 @@ tab_cells(tp_noise_kind kind, tp_fade fade, const rowtab *t, __m256d xa,
 }
 
 /* One octave of a row at constant y, kind and fade fixed. */
-INL void
+TP_AVX2_INL void
 row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
     double y, float *acc, int n, int store)
 {
@@ -657,7 +654,7 @@ row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
 }
 
 /* One octave at points (xs[i], ys[i]), kind and fade fixed. */
-INL void
+TP_AVX2_INL void
 pts_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
     const double *ys, float *acc, int n)
 {
@@ -709,14 +706,14 @@ pts_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
 		body(kind, TP_FADE_QUINTIC, __VA_ARGS__);		\
 } while (0)
 
-AVX2 static void
+TP_AVX2 static void
 row_avx2(const plan *pl, const octave *o, const double *xs, double y,
     float *acc, int n, int store)
 {
 	BY_KIND(row_body, pl, o, xs, y, acc, n, store);
 }
 
-AVX2 static void
+TP_AVX2 static void
 pts_avx2(const plan *pl, const octave *o, const double *xs,
     const double *ys, float *acc, int n)
 {
@@ -724,22 +721,12 @@ pts_avx2(const plan *pl, const octave *o, const double *xs,
 }
 #endif
 
-int
-tp_noise_has_simd(void)
-{
-#ifdef TP_HAVE_AVX2
-	return __builtin_cpu_supports("avx2") ? 1 : 0;
-#else
-	return 0;
-#endif
-}
-
 static void
 row_octave(const plan *pl, const octave *o, const double *xs, double y,
-    float *acc, int n, int simd, int store)
+    float *acc, int n, int store)
 {
 #ifdef TP_HAVE_AVX2
-	if (simd) {
+	if (pl->simd >= TP_SIMD_AVX2) {
 		row_avx2(pl, o, xs, y, acc, n, store);
 		return;
 	}
@@ -749,10 +736,10 @@ row_octave(const plan *pl, const octave *o, const double *xs, double y,
 
 static void
 pts_octave(const plan *pl, const octave *o, const double *xs,
-    const double *ys, float *acc, int n, int simd)
+    const double *ys, float *acc, int n)
 {
 #ifdef TP_HAVE_AVX2
-	if (simd) {
+	if (pl->simd >= TP_SIMD_AVX2) {
 		pts_avx2(pl, o, xs, ys, acc, n);
 		return;
 	}
@@ -778,6 +765,7 @@ tp_fbm_defaults(tp_fbm *p)
 	p->warp = 0.0;
 	p->warp_frequency = 0.0;
 	p->warp_octaves = 2;
+	p->simd = tp_simd_probe();
 }
 
 static void
@@ -791,6 +779,7 @@ plan_init(plan *pl, const tp_fbm *p, int octaves, double freq, uint32_t seed)
 		octaves = TP_NOISE_MAX_OCTAVES;
 	pl->kind = p->kind;
 	pl->fade = p->fade;
+	pl->simd = p->simd;
 	pl->n = octaves;
 	for (int i = 0; i < octaves; i++) {
 		pl->o[i].f = f;
@@ -805,21 +794,20 @@ plan_init(plan *pl, const tp_fbm *p, int octaves, double freq, uint32_t seed)
 
 /* acc = the raw octave sum of pl at (xs[i], y) or (xs[i], ys[i]). */
 static void
-sum_row(const plan *pl, const double *xs, double y, float *acc, int n,
-    int simd)
+sum_row(const plan *pl, const double *xs, double y, float *acc, int n)
 {
 	memset(acc, 0, (size_t)n * sizeof(*acc));
 	for (int k = 0; k < pl->n; k++)
-		row_octave(pl, &pl->o[k], xs, y, acc, n, simd, 0);
+		row_octave(pl, &pl->o[k], xs, y, acc, n, 0);
 }
 
-static void
+static inline void
 sum_pts(const plan *pl, const double *xs, const double *ys, float *acc,
-    int n, int simd)
+    int n)
 {
 	memset(acc, 0, (size_t)n * sizeof(*acc));
 	for (int k = 0; k < pl->n; k++)
-		pts_octave(pl, &pl->o[k], xs, ys, acc, n, simd);
+		pts_octave(pl, &pl->o[k], xs, ys, acc, n);
 }
 
 /* A warp field's normalised value in [-1, 1]. */
@@ -846,7 +834,7 @@ finish(const plan *pl, int normalize, float a)
 /* The fBm of p at n <= BLK points (xs[i], y) into out. */
 static void
 fbm_block(const tp_fbm *p, const plan *pl, const double *xs, double y,
-    float *out, int n, int simd)
+    float *out, int n)
 {
 	float acc[BLK];
 
@@ -857,16 +845,16 @@ fbm_block(const tp_fbm *p, const plan *pl, const double *xs, double y,
 		plan w;
 
 		plan_init(&w, p, p->warp_octaves, wf, p->seed + WARP_SEED_X);
-		sum_row(&w, xs, y, acc, n, simd);
+		sum_row(&w, xs, y, acc, n);
 		for (int i = 0; i < n; i++)
 			px[i] = xs[i] + p->warp * (double)warp_value(&w, acc[i]);
 		plan_init(&w, p, p->warp_octaves, wf, p->seed + WARP_SEED_Y);
-		sum_row(&w, xs, y, acc, n, simd);
+		sum_row(&w, xs, y, acc, n);
 		for (int i = 0; i < n; i++)
 			py[i] = y + p->warp * (double)warp_value(&w, acc[i]);
-		sum_pts(pl, px, py, acc, n, simd);
+		sum_pts(pl, px, py, acc, n);
 	} else {
-		sum_row(pl, xs, y, acc, n, simd);
+		sum_row(pl, xs, y, acc, n);
 	}
 	for (int i = 0; i < n; i++)
 		out[i] = finish(pl, p->normalize, acc[i]);
@@ -879,7 +867,7 @@ tp_fbm_at(const tp_fbm *p, double x, double y)
 	float out;
 
 	plan_init(&pl, p, p->octaves, p->frequency, p->seed);
-	fbm_block(p, &pl, &x, y, &out, 1, 0);
+	fbm_block(p, &pl, &x, y, &out, 1);
 	return (double)out;
 }
 
@@ -973,39 +961,31 @@ tp_noise_centres(double x0, int64_t col0, double cs, double *xs, size_t n)
 }
 
 void
-tp_noise_row_simd(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
-    const double *xs, double y, float *out, size_t n, int simd)
+tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
+    const double *xs, double y, float *out, size_t n, tp_simd_level simd)
 {
 	plan pl;
 	octave o;
-	int use = simd && tp_noise_has_simd();
 
 	pl.kind = k;
 	pl.fade = f;
+	pl.simd = simd;
 	o.f = freq;
 	o.amp = 1.0f;
 	o.seed = seed;
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
-		row_octave(&pl, &o, xs + off, y, out + off, m, use, 1);
+		row_octave(&pl, &o, xs + off, y, out + off, m, 1);
 	}
 }
 
 void
-tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
-    const double *xs, double y, float *out, size_t n)
-{
-	tp_noise_row_simd(k, f, seed, freq, xs, y, out, n, 1);
-}
-
-void
-tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
-    double y, float *out, size_t n, int simd)
+tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
+    float *out, size_t n)
 {
 	double xs[BLK];
 	plan pl;
-	int use = simd && tp_noise_has_simd();
 	axis ax;
 	int exact = axis_init(&ax, x0, cs) == 0;
 
@@ -1014,7 +994,7 @@ tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
 		centres(&ax, exact, x0, col0 + (int64_t)off, cs, xs, m);
-		fbm_block(p, &pl, xs, y, out + off, m, use);
+		fbm_block(p, &pl, xs, y, out + off, m);
 	}
 }
 
@@ -1023,19 +1003,11 @@ tp_fbm_row_xs(const tp_fbm *p, const double *xs, double y, float *out,
     size_t n)
 {
 	plan pl;
-	int use = tp_noise_has_simd();
 
 	plan_init(&pl, p, p->octaves, p->frequency, p->seed);
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
-		fbm_block(p, &pl, xs + off, y, out + off, m, use);
+		fbm_block(p, &pl, xs + off, y, out + off, m);
 	}
-}
-
-void
-tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
-    float *out, size_t n)
-{
-	tp_fbm_row_simd(p, x0, col0, cs, y, out, n, 1);
 }

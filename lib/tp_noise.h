@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tp_simd.h"
+
 #define TP_NOISE_COORD_MAX	1e9
 #define TP_OCTAVE_SEED_STEP	1013u	/* seed offset from one octave to the next */
 #define TP_NOISE_MAX_OCTAVES	16
@@ -54,10 +56,11 @@ typedef struct tp_fbm {
 	double	warp;		/* domain warp strength in map units (0: off) */
 	double	warp_frequency;	/* of the warp fields; <= 0: frequency */
 	int	warp_octaves;	/* of the warp fields, 1 .. 16 */
+	tp_simd_level simd;	/* the vector level used; may be lowered */
 } tp_fbm;
 
 /* gradient, quintic, 6 octaves, frequency 1/256, lacunarity 2, persistence
- * 0.5, seed 0, normalised, no warp (warp fields: 2 octaves). */
+ * 0.5, seed 0, normalised, no warp (warp fields: 2 octaves), simd probed. */
 void	tp_fbm_defaults(tp_fbm *p);
 /* fBm at a world point, mapped to [0, 1] by fixed constants: value noise as
  * it is, gradient and simplex as 0.5 + 0.5 n; normalised, the result is
@@ -68,28 +71,20 @@ double	tp_fbm_at(const tp_fbm *p, double x, double y);
  * the same bytes as the point function. */
 void	tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
 	    float *out, size_t n);
-/* tp_fbm_row with the SIMD path allowed (simd 1) or not (simd 0): the same
- * bytes either way; for tests and benchmarks. */
-void	tp_fbm_row_simd(const tp_fbm *p, double x0, int64_t col0, double cs,
-	    double y, float *out, size_t n, int simd);
 /* xs[i] = tp_noise_centre(x0, col0 + i, cs) for i < n: the cell centres
  * of tp_fbm_row. */
 void	tp_noise_centres(double x0, int64_t col0, double cs, double *xs,
 	    size_t n);
 /* One octave along a row: out[i] = tp_noise2(k, f, seed, xs[i] * freq,
- * y * freq) as a float, the same bytes (tp_fbm_row's machinery). */
+ * y * freq) as a float, the same bytes (tp_fbm_row's machinery), using
+ * vector level at most simd. */
 void	tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
-	    const double *xs, double y, float *out, size_t n);
-/* tp_noise_row with the SIMD path allowed (simd 1) or not (simd 0). */
-void	tp_noise_row_simd(tp_noise_kind k, tp_fade f, uint32_t seed,
-	    double freq, const double *xs, double y, float *out, size_t n,
-	    int simd);
+	    const double *xs, double y, float *out, size_t n,
+	    tp_simd_level simd);
 /* out[i] = tp_fbm_at(p, xs[i], y) for i < n, as tp_fbm_row computes it
  * (with xs from tp_noise_centres: the same bytes as tp_fbm_row). */
 void	tp_fbm_row_xs(const tp_fbm *p, const double *xs, double y, float *out,
 	    size_t n);
-/* 1 when this CPU runs the AVX2 path. */
-int	tp_noise_has_simd(void);
 
 /* The centre of cell `index` along an axis whose cells start at origin and
  * are cs long: origin + (index + 0.5) * cs, computed as (m + index + 0.5) *

@@ -14,6 +14,7 @@ tp_ridge_defaults(tp_ridge *r)
 	r->mask_hi = 0.8;
 	r->naive = 0;
 	r->nused = 0;
+	r->simd = tp_simd_probe();
 }
 
 int
@@ -115,71 +116,9 @@ needs_field(const tp_ridge *r, const float *in, size_t m)
 	return 0;
 }
 
-#ifdef __SSE2__
-#include <emmintrin.h>
-
-/* Two samples of apply_block, the same operations in the same order. */
-static inline __m128d
-apply2(const tp_ridge *r, __m128d h, __m128d ridge)
-{
-	const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
-	__m128d x, w, v;
-
-	if (r->naive)
-		w = one;
-	else {
-		x = _mm_mul_pd(_mm_sub_pd(h, _mm_set1_pd(r->mask_lo)),
-		    _mm_set1_pd(r->inv_mask));
-		x = _mm_min_pd(_mm_max_pd(x, zero), one);
-		w = _mm_mul_pd(_mm_mul_pd(x, x), _mm_sub_pd(_mm_set1_pd(3.0),
-		    _mm_mul_pd(_mm_set1_pd(2.0), x)));
-	}
-	v = _mm_mul_pd(_mm_mul_pd(w, _mm_sub_pd(ridge, _mm_set1_pd(0.5))),
-	    _mm_set1_pd(r->amount));
-	v = _mm_add_pd(h, v);
-	return _mm_min_pd(_mm_max_pd(v, zero), one);
-}
-
-/* apply_block four samples at a time; returns how many it did. */
-static size_t
-apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
-    size_t m)
-{
-	const __m128 inv_sum = _mm_set1_ps(r->inv_sum);
-	size_t i;
-
-	for (i = 0; i + 4 <= m; i += 4) {
-		__m128 h = _mm_loadu_ps(in + i);
-		__m128 rg = _mm_mul_ps(_mm_loadu_ps(acc + i), inv_sum);
-		__m128 lo = _mm_cvtpd_ps(apply2(r, _mm_cvtps_pd(h),
-		    _mm_cvtps_pd(rg)));
-		__m128 hi = _mm_cvtpd_ps(apply2(r,
-		    _mm_cvtps_pd(_mm_movehl_ps(h, h)),
-		    _mm_cvtps_pd(_mm_movehl_ps(rg, rg))));
-		__m128 nan = _mm_cmpunord_ps(h, h);
-
-		_mm_storeu_ps(out + i, _mm_or_ps(_mm_and_ps(nan, h),
-		    _mm_andnot_ps(nan, _mm_movelh_ps(lo, hi))));
-	}
-	return i;
-}
-#else
-static size_t
-apply_sse2(const tp_ridge *r, const float *in, const float *acc, float *out,
-    size_t m)
-{
-	return 0;
-}
-#endif
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define TP_HAVE_AVX2 1
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
-
-/* apply2 on four samples. */
-INL __m256d
+#ifdef TP_HAVE_AVX2
+/* Four samples of apply_block, the same operations in the same order. */
+TP_AVX2_INL __m256d
 apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 {
 	const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -200,8 +139,8 @@ apply4(const tp_ridge *r, __m256d h, __m256d ridge)
 	return _mm256_min_pd(_mm256_max_pd(v, zero), one);
 }
 
-/* apply_sse2 eight samples at a time. */
-static AVX2 size_t
+/* apply_block eight samples at a time; returns how many it did. */
+static TP_AVX2 size_t
 apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
     size_t m)
 {
@@ -224,8 +163,9 @@ apply_avx2(const tp_ridge *r, const float *in, const float *acc, float *out,
 	return i;
 }
 
-/* crest_sse2 eight at a time. */
-static AVX2 size_t
+/* add_crest eight at a time, the same operations; returns how many. The
+ * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
+static TP_AVX2 size_t
 crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
     size_t m)
 {
@@ -247,17 +187,10 @@ crest_avx2(tp_noise_kind kind, float amp, const float *nz, float *acc,
 	}
 	return i;
 }
-
-/* 1 when this processor runs the AVX2 loops. */
-static int
-has_avx2(void)
-{
-	return __builtin_cpu_supports("avx2") ? 1 : 0;
-}
 #endif
 
-/* tp_ridge_apply for a block: the selects are max and min (AVX2 or SSE2
- * where there is one), so random heights cost no mispredicted branches;
+/* tp_ridge_apply for a block: the selects are max and min (AVX2 where
+ * there is one), so random heights cost no mispredicted branches;
  * NaN heights are put back by a mask. */
 static void
 apply_block(const tp_ridge *r, const float *in, const float *acc,
@@ -268,10 +201,10 @@ apply_block(const tp_ridge *r, const float *in, const float *acc,
 	size_t i = 0;
 
 #ifdef TP_HAVE_AVX2
-	if (has_avx2())
+	if (r->simd >= TP_SIMD_AVX2)
 		i = apply_avx2(r, in, acc, out, m);
 #endif
-	for (i += apply_sse2(r, in + i, acc + i, out + i, m - i); i < m; i++) {
+	for (; i < m; i++) {
 		double h = in[i];
 		double ridge = (double)(acc[i] * inv_sum);
 		double x = (h - lo) * inv, w, v;
@@ -295,53 +228,19 @@ unit(tp_noise_kind kind, float a)
 	return a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
 }
 
-#ifdef __SSE2__
-/* add_crest four at a time, the same operations; returns how many. The
- * clamp may turn -0 into +0, which 1 - |2 v - 1| does not see. */
-static size_t
-crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
-{
-	const __m128 half = _mm_set1_ps(0.5f), one = _mm_set1_ps(1.0f);
-	const __m128 two = _mm_set1_ps(2.0f), a = _mm_set1_ps(amp);
-	const __m128 sign = _mm_set1_ps(-0.0f), zero = _mm_setzero_ps();
-	size_t i;
-
-	for (i = 0; i + 4 <= m; i += 4) {
-		__m128 v = _mm_loadu_ps(nz + i), rr;
-
-		if (kind != TP_NOISE_VALUE)
-			v = _mm_add_ps(half, _mm_mul_ps(half, v));
-		v = _mm_min_ps(_mm_max_ps(v, zero), one);
-		rr = _mm_sub_ps(one, _mm_andnot_ps(sign,
-		    _mm_sub_ps(_mm_mul_ps(two, v), one)));
-		_mm_storeu_ps(acc + i, _mm_add_ps(_mm_loadu_ps(acc + i),
-		    _mm_mul_ps(a, _mm_mul_ps(rr, rr))));
-	}
-	return i;
-}
-#else
-static size_t
-crest_sse2(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
-{
-	return 0;
-}
-#endif
-
 /* acc[i] += crest(amp, v) with v the octave's [0, 1] output for noise
  * nz[i], as tp_ridge_field has it. */
 static void
-add_crest(tp_noise_kind kind, float amp, const float *nz, float *acc,
-    size_t m)
+add_crest(tp_simd_level simd, tp_noise_kind kind, float amp, const float *nz,
+    float *acc, size_t m)
 {
 	size_t i = 0;
 
 #ifdef TP_HAVE_AVX2
-	if (has_avx2())
+	if (simd >= TP_SIMD_AVX2)
 		i = crest_avx2(kind, amp, nz, acc, m);
 #endif
-	for (i += crest_sse2(kind, amp, nz + i, acc + i, m - i); i < m; i++)
+	for (; i < m; i++)
 		acc[i] += crest(amp, unit(kind, nz[i]));
 }
 
@@ -370,8 +269,8 @@ tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
 			const tp_fbm *o = &r->oct[k];
 
 			tp_noise_row(o->kind, o->fade, o->seed, o->frequency,
-			    xs, y, v, m);
-			add_crest(o->kind, r->amp[k], v, acc, m);
+			    xs, y, v, m, r->simd);
+			add_crest(r->simd, o->kind, r->amp[k], v, acc, m);
 		}
 		apply_block(r, hi, acc, out + off, m);
 	}

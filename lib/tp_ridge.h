@@ -25,6 +25,7 @@
 
 #include "tp_err.h"
 #include "tp_noise.h"
+#include "tp_simd.h"
 #include "tp_stream.h"
 
 typedef struct tp_ridge {
@@ -34,6 +35,7 @@ typedef struct tp_ridge {
 	double	mask_lo;	/* no ridges at or below this height */
 	double	mask_hi;	/* full ridges at or above; > mask_lo */
 	int	naive;		/* 1: ridges everywhere (w = 1) */
+	tp_simd_level simd;	/* the vector level used; may be lowered */
 	/* set by tp_ridge_init */
 	int	nused;		/* octaves summed */
 	tp_fbm	oct[TP_NOISE_MAX_OCTAVES];	/* one-octave fields */
@@ -42,7 +44,8 @@ typedef struct tp_ridge {
 	double	inv_mask;	/* 1 / (mask_hi - mask_lo) */
 } tp_ridge;
 
-/* tp_fbm_defaults noise (tnoise's defaults), amount 0.3, mask 0.5 to 0.8. */
+/* tp_fbm_defaults noise (tnoise's defaults), amount 0.3, mask 0.5 to 0.8,
+ * simd probed. */
 void	tp_ridge_defaults(tp_ridge *r);
 /* Check the settings and derive the octaves; call after changing any. */
 int	tp_ridge_init(tp_ridge *r, tp_err *e);

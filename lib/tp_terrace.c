@@ -22,6 +22,7 @@ tp_terrace_init(tp_terrace *t, int steps, double riser, int naive, tp_err *e)
 	t->e1 = 0.5 + half;
 	t->inv_w = riser > 0.0 ? 1.0 / (t->e1 - t->e0) : 0.0;
 	t->naive = naive;
+	t->simd = tp_simd_probe();
 	return 0;
 }
 
@@ -120,8 +121,7 @@ smooth_c(const tp_terrace *t, const float *in, float *out, size_t n,
 	}
 }
 
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef TP_HAVE_SSE2
 
 /* Two samples of the sloped loop, as the scalar code computes them: the
  * same operations in the same order, so the same bytes. *bad collects the
@@ -168,26 +168,15 @@ smooth_sse2(const tp_terrace *t, const float *in, float *out, size_t n,
 	*bad |= _mm_movemask_pd(b) != 0;
 	return i;
 }
-#else
-static size_t
-smooth_sse2(const tp_terrace *t, const float *in, float *out, size_t n,
-    int *bad)
-{
-	return 0;
-}
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TP_HAVE_AVX2 1
-#include <immintrin.h>
+#ifdef TP_HAVE_AVX2
 
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
 
 /* s = h * steps for four samples, zero where huge or NaN (those lanes are
  * added to *bad), and l = floor(s) as floor31 gives it (but -0 for s = -0,
  * which changes no output: s - l and l + y come out the same). */
-INL __m256d
+TP_AVX2_INL __m256d
 scaled4(__m128 f, const tp_terrace *t, __m256d *l, __m256d *bad)
 {
 	const __m256d big = _mm256_set1_pd(2147483647.0);
@@ -205,7 +194,7 @@ scaled4(__m128 f, const tp_terrace *t, __m256d *l, __m256d *bad)
 }
 
 /* Four samples of the sloped loop, lane by lane the scalar operations. */
-INL __m128
+TP_AVX2_INL __m128
 smooth4(__m128 f, const tp_terrace *t, __m256d *bad)
 {
 	const __m256d one = _mm256_set1_pd(1.0), zero = _mm256_setzero_pd();
@@ -221,7 +210,7 @@ smooth4(__m128 f, const tp_terrace *t, __m256d *bad)
 }
 
 /* Four samples of the hard-step loop. */
-INL __m128
+TP_AVX2_INL __m128
 hard4(__m128 f, const tp_terrace *t, __m256d *bad)
 {
 	const __m256d one = _mm256_set1_pd(1.0);
@@ -235,7 +224,7 @@ hard4(__m128 f, const tp_terrace *t, __m256d *bad)
 
 /* Either loop eight samples at a time; returns how many it did and sets
  * *bad when some need the general path. */
-static AVX2 size_t
+static TP_AVX2 size_t
 terrace_avx2(const tp_terrace *t, const float *in, float *out, size_t n,
     int *bad)
 {
@@ -261,23 +250,9 @@ terrace_avx2(const tp_terrace *t, const float *in, float *out, size_t n,
 }
 #endif
 
-int
-tp_terrace_simd(void)
-{
-#ifdef TP_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2"))
-		return 2;
-#endif
-#ifdef __SSE2__
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 /* One block of at most BLK samples; returns 1 when some need fix_up. */
 static int
-block(const tp_terrace *t, const float *in, float *out, size_t n, int simd)
+block(const tp_terrace *t, const float *in, float *out, size_t n)
 {
 	int hard = t->naive || t->inv_w == 0.0;
 	int bad = 0;
@@ -286,11 +261,13 @@ block(const tp_terrace *t, const float *in, float *out, size_t n, int simd)
 	/* one loop per mode without branches on the data; the rare huge or
 	 * NaN sample is done again by the general path */
 #ifdef TP_HAVE_AVX2
-	if (simd >= 2 && tp_terrace_simd() >= 2)
+	if (t->simd >= TP_SIMD_AVX2)
 		i = terrace_avx2(t, in, out, n, &bad);
 #endif
-	if (simd >= 1 && !hard)
+#ifdef TP_HAVE_SSE2
+	if (t->simd >= TP_SIMD_SSE2 && !hard)
 		i += smooth_sse2(t, in + i, out + i, n - i, &bad);
+#endif
 	if (hard)
 		hard_c(t, in + i, out + i, n - i, &bad);
 	else
@@ -299,8 +276,7 @@ block(const tp_terrace *t, const float *in, float *out, size_t n, int simd)
 }
 
 void
-tp_terrace_row_simd(const tp_terrace *t, const float *in, float *out,
-    size_t n, int simd)
+tp_terrace_row(const tp_terrace *t, const float *in, float *out, size_t n)
 {
 	float tmp[BLK];
 
@@ -309,15 +285,9 @@ tp_terrace_row_simd(const tp_terrace *t, const float *in, float *out,
 		size_t m = n - off < BLK ? n - off : BLK;
 		float *dst = in == out ? tmp : out + off;
 
-		if (block(t, in + off, dst, m, simd))
+		if (block(t, in + off, dst, m))
 			fix_up(t, in + off, dst, m);
 		if (dst == tmp)
 			memcpy(out + off, tmp, m * sizeof(*tmp));
 	}
-}
-
-void
-tp_terrace_row(const tp_terrace *t, const float *in, float *out, size_t n)
-{
-	tp_terrace_row_simd(t, in, out, n, 2);
 }

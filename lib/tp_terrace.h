@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "tp_err.h"
+#include "tp_simd.h"
 
 #define TP_TERRACE_MAX_STEPS	65536
 
@@ -24,20 +25,15 @@ typedef struct tp_terrace {
 	double	e0, e1;		/* the riser: 0.5 -+ riser / 2 */
 	double	inv_w;		/* 1 / (e1 - e0), or 0 for riser 0 */
 	int	naive;		/* 1: round(h * steps) / steps */
+	tp_simd_level simd;	/* the vector level used; may be lowered */
 } tp_terrace;
 
-/* steps in 1 .. TP_TERRACE_MAX_STEPS, riser in [0, 1]. */
+/* steps in 1 .. TP_TERRACE_MAX_STEPS, riser in [0, 1]; simd probed. */
 int	tp_terrace_init(tp_terrace *t, int steps, double riser, int naive,
 	    tp_err *e);
 double	tp_terrace_eval(const tp_terrace *t, double h);
 /* out[i] = terrace(in[i]) for n samples; in and out may be the same. */
 void	tp_terrace_row(const tp_terrace *t, const float *in, float *out,
 	    size_t n);
-/* tp_terrace_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
- * where the processor has it): every level gives the same bytes. */
-void	tp_terrace_row_simd(const tp_terrace *t, const float *in, float *out,
-	    size_t n, int simd);
-/* The highest SIMD level this processor runs: 0, 1 or 2. */
-int	tp_terrace_simd(void);
 
 #endif

@@ -127,8 +127,9 @@ START_TEST(test_row_is_point)
 	    0);
 	ck_assert_int_eq(tp_island_columns(&is, &h, &e), 0);
 	is.mix = 0.7;
-	for (int simd = 0; simd <= tp_island_simd(); simd++) {
-		tp_island_row_simd(&is, &h, 3, in, out, simd);
+	for (int simd = 0, top = is.simd; simd <= top; simd++) {
+		is.simd = simd;
+		tp_island_row(&is, &h, 3, in, out);
 		for (int i = 0; i < 37; i++) {
 			double d = tp_island_distance(&is,
 			    tp_noise_centre(-40, i, 2.5),
@@ -174,10 +175,12 @@ START_TEST(test_row_levels)
 		ck_assert_int_eq(tp_island_warp(&is, 0.4, 1.5, 3, &e), 0);
 	ck_assert_int_eq(tp_island_columns(&is, &h, &e), 0);
 	for (int64_t r = 0; r < 9; r++) {
-		tp_island_row_simd(&is, &h, r, in, want, 0);
-		for (int simd = 1; simd <= tp_island_simd(); simd++) {
+		is.simd = TP_SIMD_SCALAR;
+		tp_island_row(&is, &h, r, in, want);
+		for (int simd = 1; simd <= (int)tp_simd_probe(); simd++) {
 			memcpy(out, in, sizeof(in));
-			tp_island_row_simd(&is, &h, r, out, out, simd);
+			is.simd = simd;
+			tp_island_row(&is, &h, r, out, out);
 			ck_assert_mem_eq(out, want, sizeof(want));
 		}
 	}

@@ -1,8 +1,8 @@
-/* tp_curve.c - monotone cubic height curve (Fritsch-Carlson), pow, stretch. */
+/* tp_shape.c - monotone cubic height curve (Fritsch-Carlson), pow, stretch. */
 #include <math.h>
 #include <string.h>
 
-#include "tp_curve.h"
+#include "tp_shape.h"
 
 /* Five evenly spaced knots for each preset, in tp_curve_preset order. */
 static const double preset_y[][5] = {
@@ -182,6 +182,7 @@ tp_shape_init(tp_shape *s, const tp_curve *c)
 	s->lo = 0.0;
 	s->scale = 1.0;
 	s->k = 1.0;
+	s->simd = tp_simd_probe();
 }
 
 int
@@ -204,8 +205,7 @@ prepare(const tp_shape *s, float h)
 	return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;
 }
 
-#ifdef __SSE2__
-#include <emmintrin.h>
+#ifdef TP_HAVE_SSE2
 
 /* Two samples of prepare + eval_even: the same operations in the same
  * order as the scalar code, so the same bytes. */
@@ -261,20 +261,10 @@ shape_sse2(const tp_shape *s, const float *in, float *out, size_t n)
 	}
 	return i;
 }
-#else
-static size_t
-shape_sse2(const tp_shape *s, const float *in, float *out, size_t n)
-{
-	return 0;
-}
 #endif
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TP_HAVE_AVX2 1
-#include <immintrin.h>
+#ifdef TP_HAVE_AVX2
 
-#define AVX2	__attribute__((target("avx2")))
-#define INL	static inline __attribute__((always_inline, target("avx2")))
 
 enum { C0, C1, C2, C3, YHI, XK, IH, NTAB };	/* per-interval values */
 
@@ -302,7 +292,7 @@ lut_init(lut *l, const tp_curve *c)
 }
 
 /* The registers of a curve of at most 4 intervals. */
-static AVX2 void
+static TP_AVX2 void
 lut_small(lut *l)
 {
 	for (int j = 0; j < NTAB; j++)
@@ -311,7 +301,7 @@ lut_small(lut *l)
 }
 
 /* Four rows a, b, c, d transposed: out[j] = (a[j], b[j], c[j], d[j]). */
-INL void
+TP_AVX2_INL void
 transpose(__m256d a, __m256d b, __m256d c, __m256d d, __m256d *out)
 {
 	__m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b);
@@ -324,7 +314,7 @@ transpose(__m256d a, __m256d b, __m256d c, __m256d d, __m256d *out)
 }
 
 /* v[j] = value j of intervals k (the four lanes); the first `need` kinds. */
-INL void
+TP_AVX2_INL void
 fetch(const lut *l, __m128i k, __m256d *v, int small, int need)
 {
 	if (small) {
@@ -358,7 +348,7 @@ fetch(const lut *l, __m128i k, __m256d *v, int small, int need)
 
 /* The cubic at local u, clamped to the interval's knots as interval()
  * does (C0 = y[k]). */
-INL __m256d
+TP_AVX2_INL __m256d
 cubic4(const __m256d *v, __m256d u)
 {
 	__m256d y = _mm256_add_pd(v[C2], _mm256_mul_pd(u, v[C3]));
@@ -370,7 +360,7 @@ cubic4(const __m256d *v, __m256d u)
 
 /* prepare() for four samples: stretch (none: x - 0 and x * 1 are x), then
  * [0, 1] with NaN to 0. */
-INL __m256d
+TP_AVX2_INL __m256d
 prepare4(const tp_shape *s, __m128 f, int stretch)
 {
 	__m256d x = _mm256_cvtps_pd(f);
@@ -383,7 +373,7 @@ prepare4(const tp_shape *s, __m128 f, int stretch)
 }
 
 /* eval_even for four samples. */
-INL __m256d
+TP_AVX2_INL __m256d
 even4(const tp_curve *c, const lut *l, __m256d x, int small)
 {
 	__m256d t = _mm256_mul_pd(x, l->n1);
@@ -397,7 +387,7 @@ even4(const tp_curve *c, const lut *l, __m256d x, int small)
 /* eval_points for four samples: k counts the inner knots at or left of
  * x; the flat ends are blended in, the left one last as it is tested
  * first there. */
-INL __m256d
+TP_AVX2_INL __m256d
 points4(const tp_curve *c, const lut *l, __m256d x, int small)
 {
 	__m256d kd = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
@@ -422,7 +412,7 @@ points4(const tp_curve *c, const lut *l, __m256d x, int small)
 
 /* Eight samples at a time for one kind of curve (the flags constant, so
  * each kind gets its own loop); returns how many it did. */
-INL size_t
+TP_AVX2_INL size_t
 loop8(const tp_shape *s, const lut *l, const float *in, float *out,
     size_t n, int even, int stretch, int small)
 {
@@ -447,7 +437,7 @@ loop8(const tp_shape *s, const lut *l, const float *in, float *out,
 }
 
 /* The common small curves, lookups by permutes. */
-static AVX2 size_t
+static TP_AVX2 size_t
 small_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
     size_t n)
 {
@@ -460,7 +450,7 @@ small_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
 }
 
 /* Curves with more knots, lookups by loads. */
-static AVX2 size_t
+static TP_AVX2 size_t
 large_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
     size_t n)
 {
@@ -470,7 +460,7 @@ large_avx2(const tp_shape *s, const lut *l, const float *in, float *out,
 }
 
 /* The curve (no pow), eight samples at a time; returns how many it did. */
-static AVX2 size_t
+static TP_AVX2 size_t
 shape_avx2(const tp_shape *s, const float *in, float *out, size_t n)
 {
 	lut l;
@@ -488,23 +478,8 @@ shape_avx2(const tp_shape *s, const float *in, float *out, size_t n)
 }
 #endif
 
-int
-tp_shape_simd(void)
-{
-#ifdef TP_HAVE_AVX2
-	if (__builtin_cpu_supports("avx2"))
-		return 2;
-#endif
-#ifdef __SSE2__
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 void
-tp_shape_row_simd(const tp_shape *s, const float *in, float *out, size_t n,
-    int simd)
+tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n)
 {
 	const tp_curve *c = &s->curve;
 	const float k = (float)s->k;
@@ -512,11 +487,13 @@ tp_shape_row_simd(const tp_shape *s, const float *in, float *out, size_t n,
 
 	/* the curve first (the fast paths leave pow out), then the pow */
 #ifdef TP_HAVE_AVX2
-	if (simd >= 2 && tp_shape_simd() >= 2)
+	if (s->simd >= TP_SIMD_AVX2)
 		i = shape_avx2(s, in, out, n);
 #endif
-	if (simd >= 1)
+#ifdef TP_HAVE_SSE2
+	if (s->simd >= TP_SIMD_SSE2)
 		i += shape_sse2(s, in + i, out + i, n - i);
+#endif
 	for (; i < n; i++) {
 		double x = prepare(s, in[i]);
 
@@ -526,10 +503,4 @@ tp_shape_row_simd(const tp_shape *s, const float *in, float *out, size_t n,
 	if (s->k != 1.0)
 		for (i = 0; i < n; i++)
 			out[i] = powf(out[i], k);
-}
-
-void
-tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n)
-{
-	tp_shape_row_simd(s, in, out, n, 2);
 }

@@ -1,10 +1,10 @@
-/* check_curve.c - unit tests of the height curve (tshape's library). */
+/* check_shape.c - unit tests of the height curve (tshape's library). */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "tp_curve.h"
+#include "tp_shape.h"
 
 /* A small deterministic generator for the random cases. */
 static double
@@ -212,9 +212,10 @@ START_TEST(test_row_is_eval)
 	in[7] = -0.0f;
 	in[8] = 0.0f;
 	in[9] = 1e-45f;
-	for (int simd = 0; simd <= tp_shape_simd(); simd++) {
+	for (int simd = 0, top = s.simd; simd <= top; simd++) {
 		memcpy(out, in, sizeof(in));
-		tp_shape_row_simd(&s, out, out, 1001 - simd, simd);
+		s.simd = simd;
+		tp_shape_row(&s, out, out, 1001 - simd);
 		for (int i = 0; i < 1001 - simd; i++) {
 			float want = (float)tp_curve_eval(&s.curve,
 			    ((double)in[i] - s.lo) * s.scale);
@@ -236,9 +237,11 @@ START_TEST(test_row_pow_levels)
 	s.k = 0.5 + 2.0 * rnd(&seed);
 	for (int i = 0; i < 203; i++)
 		in[i] = (float)(rnd(&seed) * 1.4 - 0.2);
-	tp_shape_row_simd(&s, in, want, 203, 0);
-	for (int simd = 1; simd <= tp_shape_simd(); simd++) {
-		tp_shape_row_simd(&s, in, out, 203, simd);
+	s.simd = TP_SIMD_SCALAR;
+	tp_shape_row(&s, in, want, 203);
+	for (int simd = 1; simd <= (int)tp_simd_probe(); simd++) {
+		s.simd = simd;
+		tp_shape_row(&s, in, out, 203);
 		ck_assert_mem_eq(out, want, sizeof(want));
 	}
 }
@@ -322,9 +325,9 @@ START_TEST(test_errors)
 END_TEST
 
 static Suite *
-curve_suite(void)
+shape_suite(void)
 {
-	Suite *s = suite_create("curve");
+	Suite *s = suite_create("shape");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
 
@@ -350,7 +353,7 @@ curve_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(curve_suite());
+	SRunner *sr = srunner_create(shape_suite());
 	int nf;
 
 	srunner_run_all(sr, CK_NORMAL);

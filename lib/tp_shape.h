@@ -1,5 +1,5 @@
 /*
- * tp_curve.h - height redistribution for tshape: a monotone cubic curve on
+ * tp_shape.h - height redistribution for tshape: a monotone cubic curve on
  * knots, an optional pow(e, k) and a fixed input stretch.
  *
  * The curve maps [0, 1] to [0, 1]. Between knots it is a cubic Hermite
@@ -14,12 +14,13 @@
  * fixed constants), x clamped to [0, 1] with NaN becoming 0, y = curve(x),
  * and y = powf(y, k) (single precision) when k != 1.
  */
-#ifndef TP_CURVE_H
-#define TP_CURVE_H
+#ifndef TP_SHAPE_H
+#define TP_SHAPE_H
 
 #include <stddef.h>
 
 #include "tp_err.h"
+#include "tp_simd.h"
 
 #define TP_CURVE_MAX	16	/* knots at most */
 
@@ -57,19 +58,14 @@ typedef struct tp_shape {
 	double	lo;		/* stretch: x = (h - lo) * scale */
 	double	scale;		/* 1 / (hi - lo); lo 0, scale 1: none */
 	double	k;		/* pow exponent, > 0, used as a float; 1: none */
+	tp_simd_level simd;	/* the vector level used; may be lowered */
 } tp_shape;
 
-/* A shape with curve c (copied), no stretch and no pow. */
+/* A shape with curve c (copied), no stretch, no pow, simd probed. */
 void	tp_shape_init(tp_shape *s, const tp_curve *c);
 /* Map [lo, hi] to [0, 1] before the curve; needs lo < hi, both finite. */
 int	tp_shape_stretch(tp_shape *s, double lo, double hi, tp_err *e);
 /* out[i] = shape(in[i]) for n samples; in and out may be the same. */
 void	tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n);
-/* tp_shape_row using at most SIMD level simd (0 scalar, 1 SSE2, 2 AVX2
- * where the processor has it): every level gives the same bytes. */
-void	tp_shape_row_simd(const tp_shape *s, const float *in, float *out,
-	    size_t n, int simd);
-/* The highest SIMD level this processor runs: 0, 1 or 2. */
-int	tp_shape_simd(void);
 
 #endif
