@@ -13,11 +13,18 @@
 #include "tp_num.h"
 #include "tp_par.h"
 
-/* Set once by cli_init and cli_getopt before anything else runs. */
+/* Set once by cli_init before anything else runs. */
 static const char *prog = "terrapipe";
 static const char *usage_text = "";
-static const char *opt_string;
-static const struct option *opt_long;
+
+/* The options cli_getopt returned that change the output, in order, for
+ * cli_history: the option and its argument (NULL when it takes none). */
+static struct kept {
+	const struct option *o;	/* NULL: a short option without a long form */
+	int	ch;
+	const char *arg;
+} *kept;
+static int nkept, parsed;
 
 /* Options that only change how a program runs or talks, never its output
  * bytes: HISTORY leaves them out, so runs differing only in these make
@@ -42,13 +49,48 @@ cli_prog(void)
 	return prog;
 }
 
+static int
+silent(const struct option *o)
+{
+	for (int i = 0; o != NULL && silent_opts[i] != NULL; i++)
+		if (strcmp(o->name, silent_opts[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* The long option whose short form is ch, or NULL. */
+static const struct option *
+long_of(const struct option *longopts, int ch)
+{
+	for (; longopts->name != NULL; longopts++)
+		if (longopts->flag == NULL && longopts->val == ch)
+			return longopts;
+	return NULL;
+}
+
 int
 cli_getopt(int argc, char **argv, const char *optstring,
     const struct option *longopts)
 {
-	opt_string = optstring;
-	opt_long = longopts;
-	return getopt_long(argc, argv, optstring, longopts, NULL);
+	const struct option *o;
+	int idx = -1, ch;
+
+	if (kept == NULL) {	/* a word holds at most its length in options */
+		size_t cap = 1;
+
+		for (int i = 1; i < argc; i++)
+			cap += strlen(argv[i]);
+		if ((kept = calloc(cap, sizeof *kept)) == NULL)
+			cli_die("out of memory");
+	}
+	parsed = 1;
+	ch = getopt_long(argc, argv, optstring, longopts, &idx);
+	if (ch == -1 || ch == '?' || ch == ':')
+		return ch;
+	o = idx >= 0 ? &longopts[idx] : long_of(longopts, ch);
+	if (!silent(o))
+		kept[nkept++] = (struct kept){ .o = o, .ch = ch, .arg = optarg };
+	return ch;
 }
 
 noreturn void
@@ -263,134 +305,34 @@ cli_input_band(tp_reader *r, const char *name)
 	return b;
 }
 
-static int
-silent_name(const char *name)
-{
-	for (int i = 0; silent_opts[i] != NULL; i++)
-		if (strcmp(name, silent_opts[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* The option `--word` names: an exact match, else a unique prefix (as
- * getopt_long matches); NULL if none. */
-static const struct option *
-long_match(const char *word)
-{
-	size_t n = strcspn(word, "=");
-	const struct option *o, *hit = NULL;
-	int hits = 0;
-
-	for (o = opt_long; o != NULL && o->name != NULL; o++)
-		if (strncmp(o->name, word, n) == 0) {
-			if (o->name[n] == '\0')
-				return o;
-			hit = o;
-			hits++;
-		}
-	return hits == 1 ? hit : NULL;
-}
-
-/* 1 when short option c is the short form of a silent option. */
-static int
-silent_short(int c)
-{
-	const struct option *o;
-
-	for (o = opt_long; o != NULL && o->name != NULL; o++)
-		if (o->flag == NULL && o->val == c)
-			return silent_name(o->name);
-	return 0;
-}
-
-/* Write the cluster of short options w (after its '-') to out less its
- * silent letters ("-qj2" -> "", "-nq" -> "-n", "-qb2" -> "-b2"); returns
- * the length written, 0 when nothing is left. *next is -1 when the next
- * word is no option argument, else whether to keep it ("-qb NAME"). */
-static size_t
-short_cluster(const char *w, char *out, int *next)
-{
-	const char *set = opt_string + strspn(opt_string, "+-:"), *spec;
-	char *p = out;
-
-	*p++ = '-';
-	*next = -1;
-	for (; *w != '\0'; w++) {
-		int silent = silent_short((unsigned char)*w);
-
-		spec = *w != ':' ? strchr(set, *w) : NULL;
-		if (!silent)
-			*p++ = *w;
-		if (spec == NULL || spec[1] != ':')
-			continue;
-		if (w[1] == '\0' && spec[2] != ':')
-			*next = !silent;
-		else if (!silent)
-			p = stpcpy(p, w + 1);
-		break;
-	}
-	*p = '\0';
-	return p > out + 1 ? (size_t)(p - out) : 0;
-}
-
-/* Append to words the option word argv[*i] (and its argument word) unless
- * it is silent; *i moves past what was read; pool holds rebuilt clusters. */
-static void
-keep_option(char **argv, int argc, int *i, char **words, int *n, char **pool)
-{
-	const char *w = argv[*i];
-	const struct option *o;
-	int next, keep;
-
-	if (w[1] == '-') {
-		o = long_match(w + 2);
-		keep = o == NULL || !silent_name(o->name);
-		next = o != NULL && o->has_arg == required_argument &&
-		    strchr(w, '=') == NULL ? keep : -1;
-		if (keep)
-			words[(*n)++] = argv[*i];
-	} else {
-		size_t len = short_cluster(w + 1, *pool, &next);
-
-		if (len > 0) {
-			words[(*n)++] = *pool;
-			*pool += len + 1;
-		}
-	}
-	if (next >= 0 && *i + 1 < argc) {
-		++*i;
-		if (next)
-			words[(*n)++] = argv[*i];
-	}
-}
-
 int
 cli_history(tp_header *h, int argc, char **argv, tp_err *e)
 {
-	size_t len = 1;
-	char **words, *pool, *q;
+	char **words, *names, *p;
+	size_t len = 0;
 	int i, n = 0, r;
 
-	if (opt_string == NULL)		/* no options were parsed */
+	if (!parsed)
 		return tp_header_add_history(h, argc, argv, e);
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	words = malloc(((size_t)argc + 1) * sizeof *words);
-	if (words == NULL || (pool = malloc(len)) == NULL) {
+	for (i = 0; i < nkept; i++)
+		len += (kept[i].o != NULL ? strlen(kept[i].o->name) : 1) + 4;
+	words = malloc(((size_t)argc + (size_t)nkept + 1) * sizeof *words);
+	if (words == NULL || (p = names = malloc(len + 1)) == NULL) {
 		free(words);
 		return tp_err_set(e, "out of memory for the header");
 	}
-	q = pool;
-	for (i = 0; i < argc; i++) {
-		/* getopt moved the operands after the options (optind) */
-		if (i == 0 || i >= optind || argv[i][0] != '-' ||
-		    argv[i][1] == '\0' || strcmp(argv[i], "--") == 0)
-			words[n++] = argv[i];
-		else
-			keep_option(argv, argc, &i, words, &n, &q);
+	words[n++] = argv[0];
+	for (i = 0; i < nkept; i++) {
+		words[n++] = p;
+		p += (kept[i].o != NULL ? sprintf(p, "--%s", kept[i].o->name) :
+		    sprintf(p, "-%c", kept[i].ch)) + 1;
+		if (kept[i].arg != NULL)
+			words[n++] = (char *)kept[i].arg;
 	}
+	for (i = optind; i < argc; i++)	/* getopt moved operands last */
+		words[n++] = argv[i];
 	r = tp_header_add_history(h, n, words, e);
-	free(pool);
+	free(names);
 	free(words);
 	return r;
 }

@@ -23,8 +23,8 @@
 /* Remember the program name (basename of argv[0]) and usage line(s). */
 void	cli_init(int argc, char **argv, const char *usage);
 const char *cli_prog(void);
-/* getopt_long(argc, argv, optstring, longopts, NULL), remembering optstring
- * and longopts so cli_history can read argv the way the program did. */
+/* getopt_long(argc, argv, optstring, longopts, NULL), remembering each
+ * option it returns for cli_history. */
 int	cli_getopt(int argc, char **argv, const char *optstring,
 	    const struct option *longopts);
 
@@ -69,11 +69,11 @@ void	cli_open_output(tp_writer *w, const tp_header *h);
 /* Read the input header and find band `name`; exit 1 if it is absent. */
 int	cli_input_band(tp_reader *r, const char *name);
 /* Append this program's HISTORY line to h (every program makes it here):
- * its name and arguments, less the options that never change the output
- * bytes: threads, quiet, verbose, progress, stats (by long name, with the
- * short letters longopts gives them, clustered or not). Call it after the
- * options were parsed with cli_getopt; argv is read as getopt left it.
- * Returns 0, or -1 with a message in *e (out of memory). */
+ * its name, the options cli_getopt returned in their long form ("-S7" is
+ * "--seed 7") less those that never change the output bytes (threads,
+ * quiet, verbose, progress, stats), then the operands. So runs that differ
+ * only in spelling or in those options make identical files. Returns 0, or
+ * -1 with a message in *e (out of memory). */
 int	cli_history(tp_header *h, int argc, char **argv, tp_err *e);
 /* oh = a copy of the input header with this program's HISTORY line. */
 void	cli_output_header(tp_header *oh, const tp_header *in, int argc,

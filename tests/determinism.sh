@@ -51,29 +51,31 @@ assert_eq "sha256sum agrees" "$(sha256sum < "$T/tridge.j1")" \
 # HISTORY: silent options, however they are spelled, leave no trace ...
 run_prog tnoise -s 40x30 -S 3 > "$T/h0"
 run_prog tnoise -qj2 -s 40x30 -j 1 --threads=2 --quiet --thr 2 -S 3 > "$T/h1"
-assert_eq "tnoise history" "$(hist "$T/h1")" "HISTORY tnoise -s 40x30 -S 3|"
+assert_eq "tnoise history" "$(hist "$T/h1")" "HISTORY tnoise --size 40x30 --seed 3|"
 assert_same "-q and -j change nothing" "$T/h0" "$T/h1"
+run_prog tnoise --size=40x30 --seed 3 > "$T/h5"
+assert_same "the spelling of an option changes nothing" "$T/h0" "$T/h5"
 # ... a real option changes the line and the file
 run_prog tnoise -q -s 40x30 -S 4 > "$T/h2"
-assert_eq "seed recorded" "$(hist "$T/h2")" "HISTORY tnoise -s 40x30 -S 4|"
+assert_eq "seed recorded" "$(hist "$T/h2")" "HISTORY tnoise --size 40x30 --seed 4|"
 if cmp -s "$T/h0" "$T/h2"; then fail "--seed 4 made the same file"; else pass; fi
 # clusters keep their real letters, and an option's argument stays with it
 run_prog tridge -qnj2 < "$T/h0" > "$T/h3"
 assert_eq "cluster -qnj2" "$(hist "$T/h3")" \
-    "HISTORY tnoise -s 40x30 -S 3|HISTORY tridge -n|"
+    "HISTORY tnoise --size 40x30 --seed 3|HISTORY tridge --naive|"
 run_prog tisland -qb height -j2 -m 0.25 < "$T/h0" > "$T/h3"
 assert_eq "cluster -qb NAME" "$(hist "$T/h3" | cut -d'|' -f2)" \
-    "HISTORY tisland -b height -m 0.25"
+    "HISTORY tisland --band height --mix 0.25"
 run_prog tshape -qbheight --threads 2 -c valleys < "$T/h0" > "$T/h3"
 assert_eq "cluster -qbNAME" "$(hist "$T/h3" | cut -d'|' -f2)" \
-    "HISTORY tshape -bheight -c valleys"
+    "HISTORY tshape --band height --curve valleys"
 # -v/--verbose, --progress and --stats (their reports go to stderr)
 run_prog tfill -v -q < "$T/h0" > "$T/h3" 2>/dev/null
 assert_eq "tfill -v" "$(hist "$T/h3" | cut -d'|' -f2)" "HISTORY tfill"
 run_prog tflow --verbose -j 2 -r 5 < "$T/h3" > "$T/h4" 2>/dev/null
-assert_eq "tflow --verbose" "$(hist "$T/h4" | cut -d'|' -f3)" "HISTORY tflow -r 5"
+assert_eq "tflow --verbose" "$(hist "$T/h4" | cut -d'|' -f3)" "HISTORY tflow --rivers 5"
 run_prog terode --progress --stats -j2 -n 300 < "$T/h0" > "$T/h3" 2>/dev/null
-assert_eq "terode --stats" "$(hist "$T/h3" | cut -d'|' -f2)" "HISTORY terode -n 300"
+assert_eq "terode --stats" "$(hist "$T/h3" | cut -d'|' -f2)" "HISTORY terode --droplets 300"
 # an operand after the options, and after --, stays
 run_prog tgeotiff -q "$T/h.tif" -j 2 < "$T/h0"
 assert_eq "tgeotiff operand" "$(gdalinfo "$T/h.tif" | sed -n 's/^ *HISTORY_2=//p')" \

@@ -33,7 +33,7 @@ assert_eq "order of operations" "$(header "$T/o.tp" BANDS) / $(vals "$T/o.tp")" 
 run_prog tband < "$T/in.tp" > "$T/id.tp"
 assert_same "identity body" <(body "$T/in.tp") <(body "$T/id.tp")
 run_prog tband -k a,b,c < "$T/in.tp" > "$T/id2.tp"
-assert_same "keep all" "$T/id.tp" <(sed 's/^HISTORY tband -k a,b,c$/HISTORY tband/' "$T/id2.tp")
+assert_same "keep all" "$T/id.tp" <(sed 's/^HISTORY tband --keep a,b,c$/HISTORY tband/' "$T/id2.tp")
 
 # a larger stream (rows over a MiB in batches), through both paths
 py 'write(np.arange(700 * 300 * 2, dtype="<f4").reshape(300, 2, 700), "p q")' > "$T/big.tp"

@@ -18,7 +18,7 @@ yes 0.25 | head -n 48 | mkstream 8 6 height > "$T/flat.tp"
 ok "flat" run_prog terode -n 1000 < "$T/flat.tp"; cp "$T/.out" "$T/flat.out"
 body "$T/flat.tp" > "$T/a"; body "$T/flat.out" > "$T/b"
 assert_same "flat ground unchanged" "$T/a" "$T/b"
-assert_eq "history appended" "$(header "$T/flat.out" HISTORY)" "terode -n 1000"
+assert_eq "history appended" "$(header "$T/flat.out" HISTORY)" "terode --droplets 1000"
 
 # Thermal only, one spike of 1 on 0, talus 0.1: the edge neighbours get
 # 0.0625*(1-0.1) = 0.05625, the corners 0.0625*(1-0.1*sqrt 2) = 0.0536612,

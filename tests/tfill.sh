@@ -37,7 +37,7 @@ assert_eq "epsilon fill" "$(values "$T/o" | sed -n 23p)" 12.5
 assert_eq "depth band" "$(header "$T/o" BANDS)" "height depth"
 assert_eq "depth of the pit" "$(values "$T/o" | sed -n 28p)" 11.5
 assert_eq "unknown keys pass" "$(header "$T/o" FOO)" "bar"
-assert_eq "history" "$(header "$T/o" HISTORY)" "tfill -e 0.5 -d"
+assert_eq "history" "$(header "$T/o" HISTORY)" "tfill --epsilon 0.5 --depth"
 run_prog tfill -m planchon-darboux -e 0.5 -d < "$T/pit" > "$T/p"
 cmp -s <(body "$T/o") <(body "$T/p") && pass ||
     fail "planchon-darboux differs from priority-flood (pit)"

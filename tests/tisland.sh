@@ -29,7 +29,7 @@ run_prog tisland -m 0.3 -j 2 < "$T/r" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
 assert_eq "extra key" "$(header "$T/j1" FOO)" x
 assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
-    "HISTORY tisland -m 0.3"
+    "HISTORY tisland --mix 0.3"
 run_prog tisland --sea 0.2 < "$T/r" > "$T/b"
 assert_eq "sea level recorded" "$(header "$T/b" SEALEVEL)" 0.2
 run_prog tisland --sea 0.35 < "$T/b" > "$T/c"

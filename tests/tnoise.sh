@@ -30,7 +30,7 @@ print(" ".join(out) + " ", end="")
 PYEOF
 )"
 assert_eq "header" "$(header_lines "$T/v" | tr '\n' '|')" \
-    "TERRAPIPE 1|WIDTH 3|HEIGHT 2|BANDS height|CELLSIZE 1|ORIGIN 0 2|HISTORY tnoise -s 3x2 -S 7 -O 1 -k value --fade linear -f 0.25|"
+    "TERRAPIPE 1|WIDTH 3|HEIGHT 2|BANDS height|CELLSIZE 1|ORIGIN 0 2|HISTORY tnoise --size 3x2 --seed 7 --octaves 1 --kind value --fade linear --frequency 0.25|"
 
 # Gradient noise is 0 on every lattice point, so cell centres on the
 # lattice of every octave (frequency 1 and 2) give exactly 0.5.

@@ -49,7 +49,7 @@ run_prog tshape -j 1 -c s-curve < "$T/r" > "$T/j1"
 run_prog tshape -j 2 -c s-curve < "$T/r" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
 assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
-    "HISTORY tshape -c s-curve"
+    "HISTORY tshape --curve s-curve"
 assert_eq "extra key" "$(header "$T/j1" FOO)" "bar baz"
 assert_eq "crs" "$(header "$T/j1" CRS)" "EPSG:32633"
 assert_eq "bands kept" "$(py '

@@ -41,7 +41,7 @@ run_prog tterrace -s 7 -r 0.35 -j 2 < "$T/r" > "$T/j2"
 assert_eq "-j 1 vs -j 2" "$(body "$T/j1" | md5sum)" "$(body "$T/j2" | md5sum)"
 assert_eq "extra key" "$(header "$T/j1" FOO)" "1 2 3"
 assert_eq "history" "$(header_lines "$T/j1" | tail -n 1)" \
-    "HISTORY tterrace -s 7 -r 0.35"
+    "HISTORY tterrace --steps 7 --riser 0.35"
 # riser 0 is the same as the naive hard steps
 run_prog tterrace -s 5 -r 0 < "$T/r" > "$T/h1"
 run_prog tterrace -s 5 --naive < "$T/r" > "$T/h2"

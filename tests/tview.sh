@@ -151,8 +151,8 @@ assert_eq "pipeline size" "$(pngsize "$T/w.png")" "True 40 30 4"
 assert_eq "history in the PNG" "$("$PY" -c '
 import sys; from osgeo import gdal
 print(gdal.Open(sys.argv[1]).GetMetadata()["Comment"].replace(sys.argv[2], "T"))' "$T/w.png" "$T")" \
-    "HISTORY tcrop -w 10,10,40,30
-HISTORY tview --shade-only -z 2 -o T/w.png"
+    "HISTORY tcrop --window 10,10,40,30
+HISTORY tview --shade-only --zfactor 2 --output T/w.png"
 assert_eq "inner cells as the whole" "$("$PY" -c '
 import sys; from osgeo import gdal
 w = gdal.Open(sys.argv[1]).ReadAsArray()[0]; a = gdal.Open(sys.argv[2]).ReadAsArray()[0]
