@@ -145,18 +145,25 @@ int
 tp_outfile_create(tp_outfile *o, const char *path, tp_err *e)
 {
 	struct stat st;
+	int found;
 
 	memset(o, 0, sizeof(*o));
+	/* stat follows links as open will, /proc's magic ones (/dev/stdout)
+	 * included, to what is written in the end. */
+	found = stat(path, &st) == 0;
+	if (found && S_ISDIR(st.st_mode))
+		return tp_err_set(e, "'%s' is a directory", path);
+	if (found && !S_ISREG(st.st_mode)) {
+		if ((o->path = strdup(path)) == NULL)
+			return tp_err_set(e, "out of memory");
+		return open_special(o, e);
+	}
+	/* A regular file or none: the temporary file goes beside the file
+	 * the links lead to, so the rename replaces that one. */
 	if ((o->path = follow(path)) == NULL)
 		return tp_err_set(e, "cannot follow '%s': %s", path,
 		    strerror(errno));
-	if (stat(o->path, &st) < 0)
-		return open_beside(o, e);	/* a new file (or its error) */
-	if (S_ISDIR(st.st_mode)) {
-		tp_outfile_abort(o);
-		return tp_err_set(e, "'%s' is a directory", path);
-	}
-	return S_ISREG(st.st_mode) ? open_beside(o, e) : open_special(o, e);
+	return open_beside(o, e);
 }
 
 /* Write n bytes of buf to fd, across short writes and interruptions. */

@@ -260,6 +260,8 @@ START_TEST(test_directory)
 	tp_outfile o;
 	tp_err e;
 
+	char link[96];
+
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(tp_outfile_create(&o, dir, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "is a directory"));
@@ -267,6 +269,13 @@ START_TEST(test_directory)
 	ck_assert_ptr_null(o.tmp);
 	ck_assert_ptr_null(o.path);
 	ck_assert_int_eq(entries(dir), 0);
+	/* A link to a directory is the directory. */
+	snprintf(link, sizeof link, "%s/link", dir);
+	ck_assert_int_eq(symlink(".", link), 0);
+	ck_assert_int_eq(tp_outfile_create(&o, link, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "is a directory"));
+	ck_assert_int_eq(entries(dir), 1);
+	unlink(link);
 	rmdir(dir);
 }
 END_TEST
