@@ -1,13 +1,11 @@
 /* tgeotiff - write one band of a stream as a tiled, compressed GeoTIFF. */
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "cli_outfile.h"
 #include "tp_geotiff.h"
 
 static const char usage[] =
@@ -53,33 +51,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The temporary file, removed if a signal ends the program. */
-static char tmpname[PATH_MAX];
-
-static void
-on_signal(int sig)
-{
-	if (tmpname[0] != '\0')
-		unlink(tmpname);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void
-catch_signals(const tp_gtw *w)
-{
-	static const int sigs[] = { SIGHUP, SIGINT, SIGTERM };
-	struct sigaction sa;
-	size_t i;
-
-	snprintf(tmpname, sizeof(tmpname), "%s", tp_gtw_tmpname(w));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-}
-
 /* Feed every row of r to w, then check the stream ends there. The writer
  * gathers rows into its own row of tiles, so batches of any height do. */
 static int
@@ -112,7 +83,7 @@ main(int argc, char **argv)
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0 };
-	int quiet = 0, b, ch;
+	int quiet = 0, b, ch, tmp;
 	tp_header h;
 	tp_reader r;
 	tp_gtw *w;
@@ -154,16 +125,20 @@ main(int argc, char **argv)
 	if (o.zrange && strcmp(band, "biome") == 0)
 		cli_usage("--zrange: the biome band holds codes, not heights");
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
-	    cli_history(&h, argc, argv, &e) < 0 ||
-	    tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
+	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	catch_signals(w);
+	/* From here a signal removes the temporary file, then ends us. */
+	cli_outfile_hold();
+	if (tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
+		cli_fail(&e);
+	tmp = cli_outfile_watch(tp_gtw_tmpname(w));
 	if (copy_rows(&r, w, quiet, &e) < 0) {
 		tp_gtw_abort(w);
 		cli_fail(&e);
 	}
 	if (tp_gtw_close(w, &e) < 0)
 		cli_fail(&e);
+	cli_outfile_forget(tmp);
 	tp_header_free(&h);
 	tp_reader_free(&r);
 	return 0;

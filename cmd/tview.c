@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_outfile.h"
 #include "tp_num.h"
 #include "tp_png.h"
 #include "tp_view.h"
@@ -147,11 +148,15 @@ draw(const char *path, const tp_view_opts *vo, struct source *src)
 	const tp_header *h = &src->r->h;
 	tp_png_writer *png;
 	tp_err e;
+	int tmp;
 
+	/* From here a signal removes the temporary file, then ends us. */
+	cli_outfile_hold();
 	if (tp_png_create(&png, path, (uint32_t)tp_view_dim(h->width,
 	    vo->scale), (uint32_t)tp_view_dim(h->height, vo->scale),
 	    tp_view_channels(vo), software, h, &e) < 0)
 		cli_fail(&e);
+	tmp = cli_outfile_watch(tp_png_tmpname(png));
 	if (tp_view_render(vo, h->width, h->height, get_row, src, put_row, png,
 	    &e) < 0 || (src->plane == NULL && tp_reader_finish(src->r,
 	    &e) < 0)) {
@@ -160,6 +165,7 @@ draw(const char *path, const tp_view_opts *vo, struct source *src)
 	}
 	if (tp_png_close(png, &e) < 0)
 		cli_fail(&e);
+	cli_outfile_forget(tmp);
 }
 
 static void

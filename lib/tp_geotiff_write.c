@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <geo_normalize.h>
@@ -55,6 +56,8 @@ typedef struct encoded {
 struct tp_gtw {
 	char	*path;		/* the destination */
 	tp_outfile out;		/* the temporary file being written */
+	int	fd;		/* its descriptor, libtiff's through the fd_* procs */
+	int	werr;		/* errno of a failed write or close, or 0 */
 	TIFF	*tif;
 	tp_tiff_log log;
 	tp_header h;		/* the stream's header (geometry, history) */
@@ -76,6 +79,10 @@ static const uint16_t codecs[] = { COMPRESSION_ADOBE_DEFLATE,
 static int
 fail(tp_gtw *w, tp_err *e, const char *what)
 {
+	/* The system's reason (a full disk) says more than libtiff's. */
+	if (w->werr != 0)
+		return tp_err_set(e, "cannot write '%s': %s", w->path,
+		    strerror(w->werr));
 	return tp_err_set(e, "%s: %s: %s", w->path, what,
 	    tp_tiff_why(&w->log, "libtiff failed"));
 }
@@ -245,24 +252,109 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 	return geo_tags(w, e);
 }
 
-/* Open a fresh temporary file beside path, as a TIFF. */
+/* libtiff's I/O on the file: as libtiff's own, but a failed write or close
+ * keeps its errno for the message, where libtiff would say "Write error at
+ * scanline 4294967295". */
+static tmsize_t
+fd_read(thandle_t h, void *buf, tmsize_t n)
+{
+	tp_gtw *w = h;
+	tmsize_t got = 0;
+	ssize_t k;
+
+	while (got < n) {
+		k = read(w->fd, (char *)buf + got, (size_t)(n - got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += k;
+	}
+	return got;
+}
+
+static tmsize_t
+fd_write(thandle_t h, void *buf, tmsize_t n)
+{
+	tp_gtw *w = h;
+	tmsize_t put = 0;
+	ssize_t k;
+
+	while (put < n) {
+		k = write(w->fd, (const char *)buf + put, (size_t)(n - put));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			w->werr = k < 0 ? errno : EIO;
+			return -1;
+		}
+		put += k;
+	}
+	return put;
+}
+
+static toff_t
+fd_seek(thandle_t h, toff_t off, int whence)
+{
+	tp_gtw *w = h;
+
+	return (toff_t)lseek(w->fd, (off_t)off, whence);
+}
+
+static int
+fd_close(thandle_t h)
+{
+	tp_gtw *w = h;
+
+	if (close(w->fd) < 0 && w->werr == 0)
+		w->werr = errno;
+	w->fd = -1;
+	return 0;
+}
+
+static toff_t
+fd_size(thandle_t h)
+{
+	tp_gtw *w = h;
+	struct stat st;
+
+	return fstat(w->fd, &st) < 0 ? 0 : (toff_t)st.st_size;
+}
+
+static int
+fd_map(thandle_t h, void **base, toff_t *size)
+{
+	(void)h, (void)base, (void)size;
+	return 0;	/* never mapped: libtiff reads instead */
+}
+
+static void
+fd_unmap(thandle_t h, void *base, toff_t size)
+{
+	(void)h, (void)base, (void)size;
+}
+
+/* Open a fresh temporary file beside path (tp_outfile), as a TIFF. */
 static int
 open_tmp(tp_gtw *w, tp_err *e)
 {
 	const char *mode;
 	uint64_t est;
 	TIFFOpenOptions *opt;
-	int fd;
 
 	est = (uint64_t)w->w * w->ht * w->ss;
 	est += est / 100 + est / (w->o.cog ? 3 : 1000) + (64u << 20);
 	mode = w->o.bigtiff > 0 || (w->o.bigtiff == 0 && est >> 32 != 0) ?
 	    "w8" : "w";
-	if ((fd = tp_outfile_create(&w->out, w->path, e)) < 0)
+	if ((w->fd = tp_outfile_create(&w->out, w->path, e)) < 0)
 		return -1;
 	if ((opt = tp_tiff_options(&w->log, 0)) == NULL ||
-	    (w->tif = TIFFFdOpenExt(fd, w->out.tmp, mode, opt)) == NULL) {
-		close(fd);
+	    (w->tif = TIFFClientOpenExt(w->path, mode, (thandle_t)w, fd_read,
+	    fd_write, fd_seek, fd_close, fd_size, fd_map, fd_unmap,
+	    opt)) == NULL) {
+		close(w->fd);
 		TIFFOpenOptionsFree(opt);
 		return fail(w, e, "cannot create");
 	}
@@ -602,7 +694,7 @@ tp_gtw_close(tp_gtw *w, tp_err *e)
 	if (r == 0) {
 		TIFFClose(w->tif);
 		w->tif = NULL;
-		if (w->log.nerr > 0)
+		if (w->log.nerr > 0 || w->werr != 0)
 			r = fail(w, e, "closing");
 		else
 			r = tp_outfile_commit(&w->out, e);

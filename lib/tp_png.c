@@ -127,6 +127,7 @@ struct tp_png_writer {
 	png_structp png;
 	png_infop info;
 	FILE	*f;		/* the temporary file */
+	int	werr;		/* errno of a failed write, or 0 */
 	tp_outfile out;
 	char	*comment;	/* the HISTORY lines */
 };
@@ -148,6 +149,41 @@ history(const tp_header *h)
 	return c;
 }
 
+/* libpng's writes, through stdio, keeping why one failed (a full disk)
+ * where libpng would only say "Write Error". */
+static void
+write_data(png_structp p, png_bytep data, size_t n)
+{
+	tp_png_writer *w = png_get_io_ptr(p);
+
+	if (fwrite(data, 1, n, w->f) != n) {
+		w->werr = errno;
+		png_error(p, "write failed");
+	}
+}
+
+static void
+flush_data(png_structp p)
+{
+	tp_png_writer *w = png_get_io_ptr(p);
+
+	if (fflush(w->f) != 0) {
+		w->werr = errno;
+		png_error(p, "write failed");
+	}
+}
+
+/* The message for libpng's error in w->msg: the system's reason when a
+ * write failed. */
+static int
+write_failed(tp_png_writer *w, tp_err *e)
+{
+	if (w->werr != 0)
+		return tp_err_set(e, "cannot write '%s': %s", w->out.path,
+		    strerror(w->werr));
+	return tp_err_set(e, "PNG: %s", w->msg);
+}
+
 /* Everything before the first row; libpng jumps out on errors. */
 static void
 put_header(tp_png_writer *w, uint32_t width, uint32_t height, int channels,
@@ -160,7 +196,7 @@ put_header(tp_png_writer *w, uint32_t width, uint32_t height, int channels,
 		  .text = w->comment },
 	};
 
-	png_init_io(w->png, w->f);
+	png_set_write_fn(w->png, w, write_data, flush_data);
 	png_set_IHDR(w->png, w->info, width, height, 8, channels == 4 ?
 	    PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_GRAY_ALPHA,
 	    PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
@@ -197,7 +233,7 @@ tp_png_create(tp_png_writer **wp, const char *path, uint32_t width,
 		return -1;
 	}
 	if (setjmp(png_jmpbuf(w->png))) {
-		tp_err_set(e, "PNG: %s", w->msg);
+		write_failed(w, e);
 		tp_png_abort(w);
 		return -1;
 	}
@@ -210,7 +246,7 @@ int
 tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e)
 {
 	if (setjmp(png_jmpbuf(w->png)))
-		return tp_err_set(e, "PNG: %s", w->msg);
+		return write_failed(w, e);
 	png_write_row(w->png, px);
 	return 0;
 }
@@ -221,7 +257,7 @@ tp_png_close(tp_png_writer *w, tp_err *e)
 	int rc;
 
 	if (setjmp(png_jmpbuf(w->png))) {
-		tp_err_set(e, "PNG: %s", w->msg);
+		write_failed(w, e);
 		tp_png_abort(w);
 		return -1;
 	}
@@ -252,4 +288,10 @@ tp_png_abort(tp_png_writer *w)
 	tp_outfile_abort(&w->out);
 	free(w->comment);
 	free(w);
+}
+
+const char *
+tp_png_tmpname(const tp_png_writer *w)
+{
+	return w->out.tmp;
 }

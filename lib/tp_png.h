@@ -7,9 +7,9 @@
  * into a grid. An image larger than its file could hold is refused before
  * anything is allocated for it.
  *
- * Writing makes an 8-bit grey + alpha or RGBA picture row by row, into
- * PATH.tmpXXXXXX beside PATH renamed on success, so PATH appears whole or
- * not at all. A stream's HISTORY lines become the picture's Comment, so it
+ * Writing makes an 8-bit grey + alpha or RGBA picture row by row, through
+ * tp_outfile: into PATH.tmpXXXXXX beside PATH renamed on success, so PATH
+ * appears whole or not at all (a FIFO or device gets it at the end). A stream's HISTORY lines become the picture's Comment, so it
  * records how it was made.
  *
  * libpng reports errors by longjmp; every function here catches them and
@@ -49,5 +49,8 @@ int	tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e);
 int	tp_png_close(tp_png_writer *w, tp_err *e);
 /* Give up: remove the temporary file and free w (NULL is fine). */
 void	tp_png_abort(tp_png_writer *w);
+/* The temporary file being written, for a signal handler to remove; NULL
+ * when there is none (a FIFO or device is the target). */
+const char *tp_png_tmpname(const tp_png_writer *w);
 
 #endif

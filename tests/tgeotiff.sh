@@ -181,4 +181,92 @@ assert_eq "pipeline maximum" "$(stat "$T/j.tif" MAXIMUM)" 1076
 assert_near "pipeline mean" "$(stat "$T/j.tif" MEAN)" "$(stat "$DATA/jacksboro_fault_dem.tif" MEAN)" 1e-9
 assert_eq "pipeline value" "$(gdallocationinfo -valonly -geoloc "$T/j.tif" -84.3 36.65)" \
     "$(gdallocationinfo -valonly -geoloc "$DATA/jacksboro_fault_dem.tif" -84.3 36.65)"
+# --- signals: the temporary file goes, the signal stays visible ---
+# The input is a FIFO we hold open after part of the stream, so the program
+# is mid-file, its temporary file there, until we close it: no timing.
+S=$T/sig
+mkdir "$S"
+mkfifo "$S/in"
+# wait_tmp DIR: poll until a temporary file shows in DIR (up to 10 s).
+wait_tmp() {
+	for _ in $(seq 1000); do
+		ls "$1" | grep -q '\.tmp' && return 0
+		sleep 0.01
+	done
+	return 1
+}
+for sig in TERM INT HUP; do
+	# A script's background job starts with SIGINT ignored; env undoes
+	# that, as a shell with job control would.
+	env --default-signal=HUP,INT,TERM $MEMCHECK tgeotiff "$S/o.tif" <"$S/in" &
+	pid=$!
+	exec 3>"$S/in"
+	head -c 300000 "$T/s.tp" >&3
+	wait_tmp "$S"
+	kill -"$sig" "$pid"
+	{ wait "$pid"; } 2>/dev/null
+	assert_eq "SIG$sig: dies of it" $? $((128 + $(kill -l "$sig")))
+	exec 3>&-
+	assert_eq "SIG$sig: no temporary file" "$(ls "$S")" in
+done
+# Ignored on entry (nohup, trap '' HUP): stays ignored, the file is made.
+(trap '' HUP; exec $MEMCHECK tgeotiff "$S/o.tif") <"$S/in" &
+pid=$!
+exec 3>"$S/in"
+head -c 300000 "$T/s.tp" >&3
+wait_tmp "$S"
+kill -HUP "$pid"
+tail -c +300001 "$T/s.tp" >&3
+exec 3>&-
+{ wait "$pid"; } 2>/dev/null
+assert_eq "SIGHUP ignored on entry: completes" $? 0
+assert_eq "SIGHUP ignored on entry: the file" "$(echo 5 7 | at "$S/o.tif")" "4.1064453125 "
+rm -f "$S/o.tif"
+
+# --- special targets: links followed, FIFOs and devices written ---
+echo old >"$S/real.tif"
+ln -s real.tif "$S/link.tif"
+ok "through a symlink" run_prog tgeotiff "$S/link.tif" <"$T/s.tp"
+assert_eq "the link stays a link" "$([ -L "$S/link.tif" ] && readlink "$S/link.tif")" real.tif
+assert_eq "its target gets the file" "$(echo 5 7 | at "$S/real.tif")" "4.1064453125 "
+mkfifo "$S/pipe.tif"
+cat "$S/pipe.tif" >"$S/read.tif" &
+reader=$!
+ok "into a FIFO" run_prog tgeotiff "$S/pipe.tif" <"$T/s.tp"
+[ -p "$S/pipe.tif" ] || kill "$reader"	# replaced: the reader waits forever
+wait "$reader"
+assert_eq "the FIFO stays a FIFO" "$([ -p "$S/pipe.tif" ] && echo yes)" yes
+assert_eq "its reader gets a valid file" "$(echo 5 7 | at "$S/read.tif")" "4.1064453125 "
+# Device nodes of our own where we may make them, so that a tgeotiff that
+# replaced them could never take the system's /dev/null with it.
+if mknod "$S/null" c 1 3 2>/dev/null && mknod "$S/full" c 1 7 &&
+    echo 2>/dev/null >"$S/null"; then
+	null=$S/null full=$S/full
+else
+	null=/dev/null full=/dev/full
+fi
+ok "into a null device" run_prog tgeotiff "$null" <"$T/s.tp"
+assert_eq "it stays a character device" "$([ -c "$null" ] && echo yes)" yes
+expect_err 1 "cannot write '$full': No space left on device" "a full device" \
+    run_prog tgeotiff "$full" <"$T/s.tp"
+assert_eq "a full device stays a device" "$([ -c "$full" ] && echo yes)" yes
+mkdir "$S/dir.tif"
+expect_err 1 "'$S/dir.tif' is a directory" "a directory" \
+    run_prog tgeotiff "$S/dir.tif" <"$T/s.tp"
+assert_eq "a directory: one line" "$(wc -l <"$T/.err")" 1
+assert_eq "a directory: nothing in it or beside it" \
+    "$(ls -A "$S/dir.tif"; ls "$S" | grep -c '\.tmp')" 0
+
+# --- a full disk: the system's reason, no partial file ---
+mkdir "$T/disk"
+if mount -t tmpfs -o size=64k tmpfs "$T/disk" 2>/dev/null; then
+	trap 'umount "$T/disk" 2>/dev/null; rm -rf "$T"' EXIT
+	expect_err 1 "cannot write '$T/disk/f.tif': No space left on device" \
+	    "a full disk" run_prog tgeotiff -c none "$T/disk/f.tif" <"$T/s.tp"
+	assert_eq "a full disk: one line" "$(wc -l <"$T/.err")" 1
+	assert_eq "a full disk: no partial file" "$(ls -A "$T/disk")" ""
+	umount "$T/disk"
+else
+	echo "tgeotiff: cannot mount a tmpfs here: full disk checked on $full only" >&2
+fi
 finish

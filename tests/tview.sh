@@ -157,4 +157,95 @@ assert_eq "inner cells as the whole" "$("$PY" -c '
 import sys; from osgeo import gdal
 w = gdal.Open(sys.argv[1]).ReadAsArray()[0]; a = gdal.Open(sys.argv[2]).ReadAsArray()[0]
 print((w[1:-1, 1:-1] == a[11:39, 11:49]).all())' "$T/w.png" "$T/syn.png")" True
+# --- signals: the temporary file goes, the signal stays visible ---
+# The input is a FIFO we hold open after part of the stream, so tview is
+# mid-picture (--range: it streams), its temporary file there, until we
+# close it: no timing.
+run_prog tnoise -q -s 512x512 >"$T/n.tp"
+S=$T/sig
+mkdir "$S"
+mkfifo "$S/in"
+# wait_tmp DIR: poll until a temporary file shows in DIR (up to 10 s).
+wait_tmp() {
+	for _ in $(seq 1000); do
+		ls "$1" | grep -q '\.tmp' && return 0
+		sleep 0.01
+	done
+	return 1
+}
+for sig in TERM INT HUP; do
+	# A script's background job starts with SIGINT ignored; env undoes
+	# that, as a shell with job control would.
+	env --default-signal=HUP,INT,TERM $MEMCHECK tview --range 0,1 -o "$S/o.png" \
+	    <"$S/in" &
+	pid=$!
+	exec 3>"$S/in"
+	head -c 300000 "$T/n.tp" >&3
+	wait_tmp "$S"
+	kill -"$sig" "$pid"
+	{ wait "$pid"; } 2>/dev/null
+	assert_eq "SIG$sig: dies of it" $? $((128 + $(kill -l "$sig")))
+	exec 3>&-
+	assert_eq "SIG$sig: no temporary file" "$(ls "$S")" in
+done
+# Ignored on entry (nohup, trap '' HUP): stays ignored, the file is made.
+(trap '' HUP; exec $MEMCHECK tview --range 0,1 -o "$S/o.png") <"$S/in" &
+pid=$!
+exec 3>"$S/in"
+head -c 300000 "$T/n.tp" >&3
+wait_tmp "$S"
+kill -HUP "$pid"
+tail -c +300001 "$T/n.tp" >&3
+exec 3>&-
+{ wait "$pid"; } 2>/dev/null
+assert_eq "SIGHUP ignored on entry: completes" $? 0
+assert_eq "SIGHUP ignored on entry: the file" "$(pngsize "$S/o.png")" "True 512 512 6"
+rm -f "$S/o.png"
+
+# --- special targets: links followed, FIFOs and devices written ---
+echo old >"$S/real.png"
+ln -s real.png "$S/link.png"
+ok "through a symlink" run_prog tview "$S/link.png" <"$T/syn.tp"
+assert_eq "the link stays a link" "$([ -L "$S/link.png" ] && readlink "$S/link.png")" real.png
+assert_eq "its target gets the picture" "$(pngsize "$S/real.png")" "True 131 97 6"
+mkfifo "$S/pipe.png"
+cat "$S/pipe.png" >"$S/read.png" &
+reader=$!
+ok "into a FIFO" run_prog tview "$S/pipe.png" <"$T/syn.tp"
+[ -p "$S/pipe.png" ] || kill "$reader"	# replaced: the reader waits forever
+wait "$reader"
+assert_eq "the FIFO stays a FIFO" "$([ -p "$S/pipe.png" ] && echo yes)" yes
+assert_eq "its reader gets the picture" "$(pngsize "$S/read.png")" "True 131 97 6"
+# Device nodes of our own where we may make them, so that a tview that
+# replaced them could never take the system's /dev/null with it.
+if mknod "$S/null" c 1 3 2>/dev/null && mknod "$S/full" c 1 7 &&
+    echo 2>/dev/null >"$S/null"; then
+	null=$S/null full=$S/full
+else
+	null=/dev/null full=/dev/full
+fi
+ok "into a null device" run_prog tview "$null" <"$T/syn.tp"
+assert_eq "it stays a character device" "$([ -c "$null" ] && echo yes)" yes
+expect_err 1 "cannot write '$full': No space left on device" "a full device" \
+    run_prog tview "$full" <"$T/syn.tp"
+assert_eq "a full device stays a device" "$([ -c "$full" ] && echo yes)" yes
+mkdir "$S/dir.png"
+expect_err 1 "'$S/dir.png' is a directory" "a directory" \
+    run_prog tview "$S/dir.png" <"$T/syn.tp"
+assert_eq "a directory: one line" "$(wc -l <"$T/.err")" 1
+assert_eq "a directory: nothing in it or beside it" \
+    "$(ls -A "$S/dir.png"; ls "$S" | grep -c '\.tmp')" 0
+
+# --- a full disk: the system's reason, no partial file ---
+mkdir "$T/disk"
+if mount -t tmpfs -o size=64k tmpfs "$T/disk" 2>/dev/null; then
+	trap 'umount "$T/disk" 2>/dev/null; rm -rf "$T"' EXIT
+	expect_err 1 "cannot write '$T/disk/f.png': No space left on device" \
+	    "a full disk" run_prog tview "$T/disk/f.png" <"$T/n.tp"
+	assert_eq "a full disk: one line" "$(wc -l <"$T/.err")" 1
+	assert_eq "a full disk: no partial file" "$(ls -A "$T/disk")" ""
+	umount "$T/disk"
+else
+	echo "tview: cannot mount a tmpfs here: full disk checked on $full only" >&2
+fi
 finish
