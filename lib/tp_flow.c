@@ -236,69 +236,139 @@ cell_weight(const tp_geo_grid *g, int area, int64_t y)
 	return dx * dy;
 }
 
-/* Row passes shared by the accumulations and the codes: acc = the weight
- * on valid cells (NaN elsewhere) and, for MFD, the in-degree pulled from
- * the neighbours so rows are independent. */
-typedef struct rows_ctx {
-	const float *z;
-	size_t	stride;
+/*
+ * Exact sums. A float32 stops counting at 2^24 (2^24 + 1 rounds back), so
+ * the accumulations sum in one of two wider forms and round once to float32
+ * at the end:
+ *   counts  whole cells as uint32 in the bytes of acc itself: exact on any
+ *           grid of fewer than 2^32 cells and free of memory. Areas on a
+ *           projected grid are counts too (every cell weighs the same):
+ *           the output is count x the cell's area.
+ *   sums    a double per cell (8 bytes): areas on geographic grids (a
+ *           weight per row), grids of 2^32 cells or more, and MFD's shares;
+ *           exact for counts below 2^53.
+ */
+typedef struct sums {
 	const uint8_t *dir;
-	int64_t	w, h;
+	int64_t	w;
 	const tp_geo_grid *g;
 	int	area;
 	float	*acc;
 	size_t	astride;
-	uint8_t	*deg;		/* MFD in-degrees; NULL: none wanted */
-	int	grass;		/* tp_flow_codes */
-} rows_ctx;
+	double	*d;		/* the double sums; NULL: counts in acc */
+} sums;
 
-/* Neighbour k of (x, y) points back at it (D8). */
-static inline int
-points_here(const rows_ctx *c, int64_t x, int64_t y, int k)
+static inline uint32_t
+count_at(const float *p)
 {
-	int64_t nx, ny;
+	uint32_t u;
 
-	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
-	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
+	memcpy(&u, p, sizeof u);
+	return u;
 }
 
-/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
- * whose D8 direction points here. */
-static inline int
-mfd_donors(const rows_ctx *c, int64_t x, int64_t y)
+static inline void
+count_put(float *p, uint32_t u)
 {
-	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
-	int64_t nx, ny;
-	int k, n = 0;
-
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
-			continue;
-		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
-		n += zn > zc || (zn == zc && points_here(c, x, y, k));
-	}
-	return n;
+	memcpy(p, &u, sizeof u);
 }
 
+/* Row passes of the sums: each cell's own weight in (sums_start), the
+ * rounded sums out, NaN on NaN cells (sums_finish). */
 static void
-init_rows(void *ctx, int64_t begin, int64_t end, int worker)
+sums_start(void *ctx, int64_t begin, int64_t end, int worker)
 {
-	const rows_ctx *c = ctx;
+	const sums *s = ctx;
 	int64_t x, y;
-	size_t i;
-	float wt;
+	double wt;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
-		wt = (float)cell_weight(c->g, c->area, y);
-		for (x = 0; x < c->w; x++) {
-			i = (size_t)y * (size_t)c->w + (size_t)x;
-			c->acc[(size_t)y * c->astride + (size_t)x] =
-			    c->dir[i] == TP_D8_NODATA ? NAN : wt;
-			if (c->deg != NULL)
-				c->deg[i] = (uint8_t)mfd_donors(c, x, y);
+		wt = cell_weight(s->g, s->area, y);
+		for (x = 0; x < s->w; x++) {
+			if (s->d != NULL)
+				s->d[(size_t)y * (size_t)s->w + (size_t)x] = wt;
+			else
+				count_put(s->acc + (size_t)y * s->astride +
+				    (size_t)x, 1);
 		}
 	}
+}
+
+static void
+sums_finish(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const sums *s = ctx;
+	int64_t x, y;
+	size_t i;
+	float *a;
+	double wt;
+
+	(void)worker;
+	for (y = begin; y < end; y++) {
+		wt = cell_weight(s->g, s->area, y);
+		a = s->acc + (size_t)y * s->astride;
+		for (x = 0; x < s->w; x++) {
+			i = (size_t)y * (size_t)s->w + (size_t)x;
+			a[x] = s->dir[i] == TP_D8_NODATA ? NAN :
+			    s->d != NULL ? (float)s->d[i] :
+			    (float)(count_at(a + x) * wt);
+		}
+	}
+}
+
+/* Set up the sums of a w x h grid: counts in acc where they fit, else a
+ * double per cell (mfd: always). */
+static int
+sums_open(sums *s, const uint8_t *dir, int64_t w, int64_t h,
+    const tp_geo_grid *g, int area, int mfd, float *acc, size_t astride,
+    tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h;
+
+	*s = (sums){ .dir = dir, .w = w, .g = g, .area = area, .acc = acc,
+	    .astride = astride };
+	if (!mfd && (uint64_t)n <= UINT32_MAX && !(area && g->geographic))
+		return 0;
+	if (n > SIZE_MAX / sizeof *s->d ||
+	    (s->d = malloc(n * sizeof *s->d)) == NULL)
+		return tp_err_set(e, "out of memory: flow sums need %.1f MiB",
+		    (double)n * sizeof *s->d / 1048576.0);
+	return 0;
+}
+
+/* Cell `to` gets what drained through cell `from` (compact indices). */
+static inline void
+sums_pass(const sums *s, size_t from, size_t to)
+{
+	size_t w = (size_t)s->w, af, at;
+
+	if (s->d != NULL) {
+		s->d[to] += s->d[from];
+		return;
+	}
+	af = from / w * s->astride + from % w;
+	at = to / w * s->astride + to % w;
+	count_put(s->acc + at, count_at(s->acc + at) + count_at(s->acc + af));
+}
+
+/* The in-degree of every cell: how many neighbours drain into it (D8). */
+static uint8_t *
+d8_indegrees(const uint8_t *dir, int64_t w, int64_t h, tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h, i;
+	uint8_t *deg;
+
+	if ((deg = calloc(n, 1)) == NULL) {
+		tp_err_set(e, "out of memory: accumulation needs %.1f MiB",
+		    n / 1048576.0);
+		return NULL;
+	}
+	for (i = 0; i < n; i++)
+		if (is_step(dir[i]))
+			deg[i + (size_t)((ptrdiff_t)tp_d8_dy[dir[i]] * w +
+			    tp_d8_dx[dir[i]])]++;
+	return deg;
 }
 
 int
@@ -306,43 +376,37 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
     const tp_geo_grid *g, int area, int threads, float *acc,
     size_t astride, tp_err *e)
 {
-	size_t n = (size_t)w * (size_t)h, i, t;
-	rows_ctx c = { .dir = dir, .w = w, .h = h, .g = g, .area = area,
-	    .acc = acc, .astride = astride };
+	size_t n = (size_t)w * (size_t)h, i, t, u;
 	uint8_t *deg, d;
-	int64_t x, y;
+	sums s;
 
-	if ((deg = calloc(n, 1)) == NULL)
-		return tp_err_set(e, "out of memory: accumulation needs "
-		    "%.1f MiB", n / 1048576.0);
-	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
-	for (i = 0; i < n; i++)		/* in-degrees */
-		if (is_step(dir[i]))
-			deg[i + (size_t)((ptrdiff_t)tp_d8_dy[dir[i]] * w +
-			    tp_d8_dx[dir[i]])]++;
+	if (sums_open(&s, dir, w, h, g, area, 0, acc, astride, e) < 0)
+		return -1;
+	if ((deg = d8_indegrees(dir, w, h, e)) == NULL) {
+		free(s.d);
+		return -1;
+	}
+	tp_par_for(nthreads(threads), h, 16, sums_start, &s);
 	/* From each source walk downstream while each cell reached has
 	 * received from all its donors. */
 	for (i = 0; i < n; i++) {
 		if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
 			continue;
-		x = (int64_t)(i % (size_t)w);
-		y = (int64_t)(i / (size_t)w);
-		t = i;
-		for (;;) {
+		for (t = i;; t = u) {
 			deg[t] = DONE;
 			d = dir[t];
 			if (!is_step(d))
 				break;
-			float a = acc[(size_t)y * astride + (size_t)x];
-			x += tp_d8_dx[d];
-			y += tp_d8_dy[d];
-			t = (size_t)y * (size_t)w + (size_t)x;
-			acc[(size_t)y * astride + (size_t)x] += a;
-			if (--deg[t] != 0)
+			u = t + (size_t)((ptrdiff_t)tp_d8_dy[d] * w +
+			    tp_d8_dx[d]);
+			sums_pass(&s, t, u);
+			if (--deg[u] != 0)
 				break;
 		}
 	}
+	tp_par_for(nthreads(threads), h, 16, sums_finish, &s);
 	free(deg);
+	free(s.d);
 	return 0;
 }
 
@@ -388,67 +452,182 @@ mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 	return n;
 }
 
+/* The MFD in-degrees (donors) of every cell, a row pass. */
+typedef struct donors_ctx {
+	const float *z;
+	size_t	stride;
+	const uint8_t *dir;
+	int64_t	w, h;
+	uint8_t	*deg;
+} donors_ctx;
+
+/* Neighbour k of (x, y) points back at it (D8). */
+static inline int
+points_here(const donors_ctx *c, int64_t x, int64_t y, int k)
+{
+	int64_t nx, ny;
+
+	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
+}
+
+/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
+ * whose D8 direction points here. */
+static inline int
+mfd_donors(const donors_ctx *c, int64_t x, int64_t y)
+{
+	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
+	int64_t nx, ny;
+	int k, n = 0;
+
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
+			continue;
+		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
+		n += zn > zc || (zn == zc && points_here(c, x, y, k));
+	}
+	return n;
+}
+
+static void
+donor_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const donors_ctx *c = ctx;
+	int64_t x, y;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < c->w; x++)
+			c->deg[(size_t)y * (size_t)c->w + (size_t)x] =
+			    (uint8_t)mfd_donors(c, x, y);
+}
+
+/* A stack of cell indices that grows as needed: the cells ready to pass
+ * their water on are few at a time on real terrain, so a stack sized for
+ * the grid (8 bytes a cell) would mostly lie unused. */
+typedef struct stack {
+	size_t	*v, n, cap;
+} stack;
+
+/* Room for `more` pushes. */
+static int
+stack_room(stack *st, size_t more, tp_err *e)
+{
+	size_t cap = st->cap ? st->cap : 4096, *v;
+
+	while (cap - st->n < more) {
+		if (cap > SIZE_MAX / 2 / sizeof *v)
+			cap = SIZE_MAX;		/* fails below */
+		else
+			cap *= 2;
+	}
+	if (cap == st->cap)
+		return 0;
+	if (cap > SIZE_MAX / sizeof *v ||
+	    (v = realloc(st->v, cap * sizeof *v)) == NULL)
+		return tp_err_set(e, "out of memory: MFD stack of %zu cells",
+		    st->n + more);
+	st->v = v;
+	st->cap = cap;
+	return 0;
+}
+
+typedef struct mfd_ctx {
+	const float *z;
+	size_t	stride;
+	const uint8_t *dir;
+	int64_t	w, h;
+	double	p;
+	const double (*inv)[9];
+	uint8_t	*deg;
+	sums	s;
+	stack	st;
+} mfd_ctx;
+
+/* Pass the water of every cell reachable from source i on, each cell once
+ * all its donors have passed theirs. */
+static int
+mfd_drain(mfd_ctx *c, size_t i, tp_err *e)
+{
+	double f[8];
+	int64_t x, y;
+	size_t t, j;
+	int r[8], nr, k;
+
+	c->st.v[c->st.n++] = i;
+	while (c->st.n > 0) {
+		t = c->st.v[--c->st.n];
+		c->deg[t] = DONE;
+		x = (int64_t)(t % (size_t)c->w);
+		y = (int64_t)(t / (size_t)c->w);
+		nr = mfd_receivers(c->z, c->stride, c->dir, c->w, c->h, x, y,
+		    c->inv[y], c->p, r, f);
+		if (stack_room(&c->st, (size_t)nr, e) < 0)
+			return -1;
+		for (k = 0; k < nr; k++) {
+			j = (size_t)(y + tp_d8_dy[r[k]]) * (size_t)c->w +
+			    (size_t)(x + tp_d8_dx[r[k]]);
+			c->s.d[j] += c->s.d[t] * f[k];
+			if (--c->deg[j] == 0)
+				c->st.v[c->st.n++] = j;
+		}
+	}
+	return 0;
+}
+
 int
 tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
     int64_t h, const tp_geo_grid *g, double p, int area, int threads,
     float *acc, size_t astride, tp_err *e)
 {
-	rows_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w, .h = h,
-	    .g = g, .area = area, .acc = acc, .astride = astride };
-	size_t n = (size_t)w * (size_t)h, i, t, ns = 0, *stk;
-	double (*inv)[9], f[8];
-	int64_t x, y;
-	uint8_t *deg;
-	int r[8], nr, k;
-	float a;
+	mfd_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w, .h = h,
+	    .p = p };
+	donors_ctx dc = { .z = z, .stride = stride, .dir = dir, .w = w,
+	    .h = h };
+	size_t n = (size_t)w * (size_t)h, i;
+	double (*inv)[9];
+	int rc = 0;
+	int64_t y;
 
-	deg = malloc(n);
-	stk = malloc(n * sizeof *stk);
-	inv = malloc((size_t)h * sizeof *inv);
-	if (deg == NULL || stk == NULL || inv == NULL) {
-		free(deg);
-		free(stk);
-		free(inv);
-		return tp_err_set(e, "out of memory: MFD needs %.1f MiB",
-		    n * (1 + sizeof *stk) / 1048576.0);
+	if (sums_open(&c.s, dir, w, h, g, area, 1, acc, astride, e) < 0)
+		return -1;
+	dc.deg = c.deg = malloc(n);
+	c.inv = inv = malloc((size_t)h * sizeof *inv);
+	if (c.deg == NULL || inv == NULL || stack_room(&c.st, 1, e) < 0) {
+		rc = tp_err_set(e, "out of memory: MFD needs %.1f MiB",
+		    n * (1 + sizeof *c.s.d) / 1048576.0);
+		goto out;
 	}
 	for (y = 0; y < h; y++)
 		inv_dist(g, y, inv[y]);
-	c.deg = deg;
-	tp_par_for(nthreads(threads), h, 16, init_rows, &c);
-	for (i = 0; i < n; i++) {
-		if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
-			continue;
-		stk[ns++] = i;
-		while (ns > 0) {
-			t = stk[--ns];
-			deg[t] = DONE;
-			x = (int64_t)(t % (size_t)w);
-			y = (int64_t)(t / (size_t)w);
-			nr = mfd_receivers(z, stride, dir, w, h, x, y, inv[y],
-			    p, r, f);
-			a = acc[(size_t)y * astride + (size_t)x];
-			for (k = 0; k < nr; k++) {
-				int64_t nx = x + tp_d8_dx[r[k]];
-				int64_t ny = y + tp_d8_dy[r[k]];
-				size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-				acc[(size_t)ny * astride + (size_t)nx] +=
-				    (float)(a * f[k]);
-				if (--deg[j] == 0)
-					stk[ns++] = j;
-			}
-		}
-	}
-	free(deg);
-	free(stk);
+	tp_par_for(nthreads(threads), h, 16, donor_rows, &dc);
+	tp_par_for(nthreads(threads), h, 16, sums_start, &c.s);
+	for (i = 0; i < n && rc == 0; i++)
+		if (c.deg[i] == 0 && dir[i] != TP_D8_NODATA)
+			rc = mfd_drain(&c, i, e);
+	if (rc == 0)
+		tp_par_for(nthreads(threads), h, 16, sums_finish, &c.s);
+out:
+	free(c.s.d);
+	free(c.deg);
 	free(inv);
-	return 0;
+	free(c.st.v);
+	return rc;
 }
+
+/* The dir codes, a row pass. */
+typedef struct codes_ctx {
+	const uint8_t *dir;
+	int64_t	w;
+	int	grass;
+	float	*out;
+	size_t	ostride;
+} codes_ctx;
 
 static void
 code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
-	const rows_ctx *c = ctx;
+	const codes_ctx *c = ctx;
 	int64_t x, y;
 	uint8_t d;
 	int k;
@@ -458,7 +637,7 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 		for (x = 0; x < c->w; x++) {
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
 			k = d & 0x0f;	/* 0 on sinks: code 0 */
-			c->acc[(size_t)y * c->astride + (size_t)x] =
+			c->out[(size_t)y * c->ostride + (size_t)x] =
 			    d == TP_D8_NODATA ? NAN :
 			    !c->grass ? (float)tp_d8_esri[k] :
 			    (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
@@ -471,8 +650,8 @@ void
 tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
     int threads, float *out, size_t ostride)
 {
-	rows_ctx c = { .dir = dir, .w = w, .h = h, .acc = out,
-	    .astride = ostride, .grass = grass };
+	codes_ctx c = { .dir = dir, .w = w, .grass = grass, .out = out,
+	    .ostride = ostride };
 
 	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
 }

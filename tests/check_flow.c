@@ -166,6 +166,110 @@ START_TEST(test_random_conservation)
 }
 END_TEST
 
+/* Past 2^24 a float32 sum stops counting: 2^24 + 1 rounds back to 2^24.
+ * BIG and 3 x VW cells are more than that, and a float32 holds both counts
+ * exactly. */
+enum { BIG = (1 << 24) + 6, VW = ((1 << 24) + 2) / 3 };
+
+/* The k-th float above 1: strictly increasing in k, so a ramp of BIG
+ * cells has no two equal heights (whole numbers past 2^24 would). */
+static float
+nth_float(uint32_t k)
+{
+	uint32_t u = 0x3f800000u + k;
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+/* A one-row ramp of BIG cells falling east: cell x drains x + 1 cells,
+ * each rounded once to float32; the outlet drains every cell. MFD (every
+ * share 1 on a ramp) and areas (every cell weighs 900) count alike. */
+START_TEST(test_count_past_2_24)
+{
+	float *z = malloc(BIG * sizeof *z), *acc = malloc(BIG * sizeof *acc);
+	uint8_t *dir = malloc(BIG);
+	tp_geo_grid g30 = { 30, 0, 0 };
+	tp_err e;
+	int x;
+
+	ck_assert(z != NULL && acc != NULL && dir != NULL);
+	for (x = 0; x < BIG; x++)
+		z[x] = nth_float((uint32_t)(BIG - x));
+	ck_assert_int_eq(tp_flow_d8(z, BIG, 1, BIG, &UNIT, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(dir[BIG - 1], TP_D8_OUT | 1);
+	ck_assert_int_eq(tp_flow_accumulate(dir, BIG, 1, &UNIT, 0, 2, acc, BIG,
+	    &e), 0);
+	for (x = 0; x < BIG; x++)
+		if (acc[x] != (float)(x + 1))
+			ck_abort_msg("D8: cell %d drains %.9g, not %d", x,
+			    acc[x], x + 1);
+	ck_assert_float_eq(acc[BIG - 1], BIG);
+	ck_assert_int_eq(tp_flow_accumulate(dir, BIG, 1, &g30, 1, 2, acc, BIG,
+	    &e), 0);
+	ck_assert_float_eq(acc[BIG - 1], (float)(BIG * 900.0));
+	ck_assert_int_eq(tp_flow_mfd(z, BIG, dir, BIG, 1, &UNIT, 1.1, 0, 2, acc,
+	    BIG, &e), 0);
+	for (x = 0; x < BIG; x++)
+		if (acc[x] != (float)(x + 1))
+			ck_abort_msg("MFD: cell %d drains %.9g, not %d", x,
+			    acc[x], x + 1);
+	free(z);
+	free(acc);
+	free(dir);
+}
+END_TEST
+
+/* A valley three rows high and VW cells long: the outer rows
+ * drain into the middle one, which falls east to the outlet at its end,
+ * so every middle cell joins three streams (partial sums wait there for
+ * their last donor). Middle cell x drains 3 (x + 1) cells; MFD spreads the
+ * outer rows' water over the middle row, but all of it reaches the outlet.
+ * On a geographic grid near the pole the rows weigh differently: the
+ * outlet gets the sum of every cell's area. */
+START_TEST(test_valley_past_2_24)
+{
+	float *z = malloc(3 * VW * sizeof *z), *acc = malloc(3 * VW * sizeof *acc);
+	uint8_t *dir = malloc(3 * VW);
+	tp_geo_grid geo = { 1.0 / 3600, 80, 1 };
+	double dx, dy, area = 0;
+	tp_err e;
+	int x, y;
+
+	ck_assert(z != NULL && acc != NULL && dir != NULL);
+	for (y = 0; y < 3; y++)
+		for (x = 0; x < VW; x++)
+			z[y * VW + x] = nth_float((uint32_t)(VW - x +
+			    (y != 1) * (VW + 1)));
+	ck_assert_int_eq(tp_flow_d8(z, VW, 3, VW, &UNIT, 2, dir, NULL, &e), 0);
+	ck_assert_int_eq(dir[VW + 5], 1);
+	ck_assert_int_eq(dir[5], 3);
+	ck_assert_int_eq(dir[2 * VW + 5], 7);
+	ck_assert_int_eq(dir[2 * VW - 1], TP_D8_OUT | 1);
+	ck_assert_int_eq(tp_flow_accumulate(dir, VW, 3, &UNIT, 0, 2, acc, VW,
+	    &e), 0);
+	for (x = 0; x < VW; x++)
+		if (acc[VW + x] != (float)(3 * (x + 1)))
+			ck_abort_msg("D8: middle cell %d drains %.9g, not %d",
+			    x, acc[VW + x], 3 * (x + 1));
+	ck_assert_float_eq(acc[2 * VW - 1], 3 * VW);
+	ck_assert_int_eq(tp_flow_mfd(z, VW, dir, VW, 3, &UNIT, 1.1, 0, 2, acc,
+	    VW, &e), 0);
+	ck_assert_float_eq_tol(acc[2 * VW - 1], 3 * VW, 2);
+	ck_assert_int_eq(tp_flow_accumulate(dir, VW, 3, &geo, 1, 2, acc, VW,
+	    &e), 0);
+	for (y = 0; y < 3; y++) {
+		tp_geo_spacing(&geo, y, &dx, &dy);
+		area += VW * dx * dy;
+	}
+	ck_assert_float_eq(acc[2 * VW - 1], (float)area);
+	free(z);
+	free(acc);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_codes)
 {
 	uint8_t dir[12] = { 1, 2, 3, 4, 5, 6, 7, 8, TP_D8_OUT | 1,
@@ -281,6 +385,9 @@ flow_suite(void)
 	tcase_add_test(core, test_geographic_area);
 	tcase_add_test(core, test_geographic_direction);
 	tcase_set_timeout(core, 60);
+	tcase_add_test(lim, test_count_past_2_24);
+	tcase_add_test(lim, test_valley_past_2_24);
+	tcase_set_timeout(lim, 120);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(err, test_errors);
 	suite_add_tcase(s, core);

@@ -50,6 +50,18 @@ run_prog tflow --area --rivers 2700 < "$T/ramp" > "$T/o"
 assert_eq "area" "$(stat "$T/o" 'flow[0].tolist()')" "[900.0, 1800.0, 2700.0, 3600.0]"
 assert_eq "river" "$(stat "$T/o" 'river[0].tolist()')" "[0.0, 0.0, 1.0, 1.0]"
 
+# Past 2^24 cells a float32 sum stops counting (2^24 + 1 rounds back to
+# 2^24): a V valley 4095 x 4098, sides falling 1 per cell to the middle
+# column, which falls 0.01 per row to its outlet on the south edge. Every
+# cell drains there: the flow at the outlet is all 16,781,310 cells (a
+# float32 holds that exactly), never more than the grid. (MFD past 2^24
+# cells is in check_flow: it takes seconds on a grid this size.)
+py 'x = np.abs(np.arange(4095) - 2047.0)
+y = (4097 - np.arange(4098.0)) * 0.01
+write(x[None, :] + y[:, None])' | run_prog tflow | run_prog tcrop -w 0,4097,4095,1 > "$T/v"
+assert_eq "V valley: flow at the outlet" "$(stat "$T/v" 'int(flow[0, 2047])')" 16781310
+assert_eq "V valley: nothing drains more" "$(stat "$T/v" 'float(flow.max()) == flow[0, 2047]')" True
+
 # The real DEM through timport | tfill | tflow: no sinks, the water leaving
 # (flow on outlets, negative GRASS codes) is every cell; geographic cells:
 # a source cell's area in row 0 (36.7325 N) is 74.435 m x 92.477 m
