@@ -243,7 +243,7 @@ static int
 numbers(const char *s, size_t n, unsigned id, double **v, size_t *count,
     tp_err *e)
 {
-	char num[NUM_MAX * 2];
+	char num[NUM_MAX * 2], *end;
 	size_t i, len, c = 1;
 
 	for (i = 0; i < n; i++)
@@ -258,10 +258,12 @@ numbers(const char *s, size_t n, unsigned id, double **v, size_t *count,
 			return tp_err_set(e, "GeoKey %u: bad value list", id);
 		memcpy(num, s, len);
 		num[len] = '\0';
-		if (tp_parse_double(num, -HUGE_VAL, HUGE_VAL, &(*v)[*count],
-		    NULL) < 0)
-			return tp_err_set(e, "GeoKey %u: '%s' is not a number",
-			    id, num);
+		/* strtod, not tp_parse_double: subnormals must come back */
+		(*v)[*count] = strtod(num, &end);
+		if (strchr("+-.0123456789", num[0]) == NULL || *end != '\0' ||
+		    !isfinite((*v)[*count]))
+			return tp_err_set(e, "GeoKey %u: '%s' is not a finite "
+			    "number", id, num);
 		s += len + (len < n), n -= len + (len < n);
 	}
 	return 0;
@@ -328,7 +330,7 @@ tp_geokeys_parse(tp_geokeys *k, const char *text, tp_err *e)
 {
 	tp_err sub;
 	size_t n;
-	int first = 1;
+	int first = 1, empty;
 
 	tp_geokeys_init(k);
 	if (strlen(text) > TP_GEOKEYS_MAX)
@@ -336,11 +338,12 @@ tp_geokeys_parse(tp_geokeys *k, const char *text, tp_err *e)
 		    TP_GEOKEYS_MAX);
 	for (; *text != '\0'; text += n + (text[n] == ' '), first = 0) {
 		n = strcspn(text, " ");
-		if (n == 0 || (first ? parse_version(k, text, n, &sub) :
+		empty = n == 0 || (text[n] == ' ' && text[n + 1] == '\0');
+		if (empty || (first ? parse_version(k, text, n, &sub) :
 		    parse_word(k, text, n, &sub)) < 0) {
 			tp_geokeys_free(k);
-			return n == 0 ? tp_err_set(e, "GEOKEYS: an empty word "
-			    "(two spaces?)") : tp_err_set(e, "GEOKEYS: %s",
+			return empty ? tp_err_set(e, "GEOKEYS: an empty word "
+			    "(a space too many?)") : tp_err_set(e, "GEOKEYS: %s",
 			    sub.msg);
 		}
 	}
