@@ -287,7 +287,7 @@ PYEOF
 expect_err 0 "2 HISTORY items left out" "HISTORY with CR and over 65,535 bytes" \
     run_prog timport "$T/hist.tif"
 cp "$T/.out" "$T/hist.tp"
-assert_eq "kept HISTORY" "$(header_lines "$T/hist.tp" | sed -n 's/^HISTORY //p' | tr '\n' '|')" \
+assert_eq "kept HISTORY" "$(header_lines "$T/hist.tp" | sed -n 's/^HISTORY //p' | cut -c 1-60 | tr '\n' '|')" \
     "tnoise --seed 1|tfill|timport $T/hist.tif|"
 ok "tinfo reads the stream back" run_prog tinfo <"$T/hist.tp"
 expect_err 0 "HISTORY items left out" "HISTORY over 16 MiB in all" run_prog timport "$T/big.tif"
