@@ -284,6 +284,8 @@ main(int argc, char **argv)
 	cli_binary_stdout();
 	load(&g, argv[optind], &o);
 	georef(&g.h, &o);
+	if (tp_import_check_extent(&g.h, &e) < 0)
+		cli_die("%s: %s", argv[optind], e.msg);
 	if (tp_header_add_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);

@@ -173,6 +173,22 @@ fail:
 }
 
 int
+tp_import_check_extent(const tp_header *h, tp_err *e)
+{
+	double east = h->origin_x + (double)h->width * h->cellsize;
+	double south = h->origin_y - (double)h->height * h->cellsize;
+
+	if (!isfinite(h->origin_x) || !isfinite(h->origin_y))
+		return tp_err_set(e, "ORIGIN %g %g is not finite", h->origin_x,
+		    h->origin_y);
+	if (!isfinite(east) || !isfinite(south))
+		return tp_err_set(e, "%lldx%lld cells of %g from ORIGIN %g %g "
+		    "reach past the largest number", (long long)h->width,
+		    (long long)h->height, h->cellsize, h->origin_x, h->origin_y);
+	return 0;
+}
+
+int
 tp_import_check_crs(const char *crs, tp_err *e)
 {
 	size_t i, n = strlen(crs);

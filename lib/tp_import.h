@@ -45,6 +45,10 @@ int	tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height,
 int	tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 	    uint64_t cap, unsigned char **buf, size_t *len, tp_err *e);
 
+/* 0 when h's geometry can be written and read back: ORIGIN and the far
+ * corners (ORIGIN + WIDTH or HEIGHT x CELLSIZE) finite. */
+int	tp_import_check_extent(const tp_header *h, tp_err *e);
+
 /* 0 when crs can be a stream's CRS line: 1 to TP_CRS_MAX - 1 bytes of
  * printable ASCII, not beginning or ending with a space. */
 int	tp_import_check_crs(const char *crs, tp_err *e);

@@ -2,6 +2,7 @@
  * GEOKEYS header line, and that line in a header. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,6 +155,40 @@ START_TEST(test_header)
 }
 END_TEST
 
+/* The longest text still makes a line the stream's reader takes. */
+START_TEST(test_longest_line_reads_back)
+{
+	char *s = malloc(TP_GEOKEYS_MAX + 1), *t;
+	tp_header h, r;
+	tp_geokeys k;
+	tp_err e;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(s);
+	n = TP_GEOKEYS_MAX - strlen("1.1.0 1026=a:");
+	memset(s, 'c', n);
+	s[n] = '\0';
+	tp_geokeys_init(&k);
+	ck_assert_int_eq(tp_geokeys_add(&k, 1026, TP_GK_ASCII, 0, NULL, s, &e), 0);
+	ck_assert_int_eq(tp_geokeys_format(&k, &t, &e), 0);
+	ck_assert_int_eq(strlen(t), TP_GEOKEYS_MAX);
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	ck_assert_msg(tp_geokeys_set(&h, &k, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_nonnull(f = tmpfile());
+	ck_assert_int_eq(tp_header_write(&h, f, &e), 0);
+	rewind(f);
+	ck_assert_msg(tp_header_read(&r, f, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_geokeys_value(&r), t);
+	fclose(f);
+	free(t);
+	free(s);
+	tp_geokeys_free(&k);
+	tp_header_free(&h);
+	tp_header_free(&r);
+}
+END_TEST
+
 static Suite *
 geokeys_suite(void)
 {
@@ -165,6 +200,7 @@ geokeys_suite(void)
 	tcase_add_test(core, test_exact);
 	tcase_add_test(core, test_header);
 	tcase_add_test(lim, test_limits);
+	tcase_add_test(lim, test_longest_line_reads_back);
 	tcase_add_loop_test(err, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(err, test_bad_message);
 	suite_add_tcase(s, core);

@@ -103,6 +103,15 @@ for name, g in (("rot", [500000, 30, 5, 4649776, 5, -30]),
     ds.SetGeoTransform(g)
     ds = None
 PYEOF
+"$PY" - "$T" <<'PYEOF'
+import sys
+from osgeo import gdal
+ds = gdal.GetDriverByName("GTiff").Create(sys.argv[1] + "/vast.tif", 20, 20, 1, gdal.GDT_Int16)
+ds.SetGeoTransform([0, 1e307, 0, 1e307, 0, -1e307])
+ds = None
+PYEOF
+expect_err 1 "reach past the largest number" "an extent beyond the largest double" \
+    run_prog timport "$T/vast.tif"
 expect_err 1 "rotated" "rotated raster" run_prog timport "$T/rot.tif"
 expect_err 1 "not square" "non-square pixels" run_prog timport "$T/nonsq.tif"
 head -c 3000 "$DEM" >"$T/cut.tif"
