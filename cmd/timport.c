@@ -70,6 +70,9 @@ struct opts {
 	int64_t	w, h;		/* --size; 0: not given */
 };
 
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "timport: warning: ..." on stderr; the run goes on. */
 static void
 warn(const char *fmt, ...)
 {
