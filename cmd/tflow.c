@@ -102,7 +102,7 @@ geometry(const tp_grid *g, int geo)
 	tp_geo_grid r = { .cellsize = g->h.cellsize, .north = g->h.origin_y };
 
 	r.geographic = geo == GEO_YES || (geo == GEO_AUTO &&
-	    tp_geo_epsg_geographic(tp_header_epsg(&g->h)));
+	    tp_geo_header_geographic(&g->h));
 	return r;
 }
 

@@ -1,5 +1,7 @@
 /* timport - read a GeoTIFF DEM, raw float32, PNG or PGM heightmap as a stream. */
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +9,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tp_geokeys.h"
 #include "tp_geotiff.h"
 #include "tp_import.h"
 #include "tp_num.h"
 
-#define SLURP_FIRST	(1 << 20)	/* bytes, doubled as the input grows */
 #define SAMPLES_MAX	65535		/* a TIFF's samples per pixel */
 #define CELLSIZE_MIN	1e-300
 #define CELLSIZE_MAX	1e300
@@ -27,14 +29,16 @@ static const char help[] =
     "the file's first bytes: GeoTIFF (any sample type, georeferencing kept),\n"
     "PNG (grayscale, 1 to 16 bits) or PGM (P5); PNG and PGM samples are\n"
     "divided by their maximum (65535, 255 or maxval) into [0,1].\n"
-    "FILE - reads standard input.\n"
+    "FILE - reads standard input. Input that is not a regular file is held\n"
+    "in memory, up to TP_PIPE_MAX bytes (default: 4 GiB).\n"
     "  -b, --band N         GeoTIFF sample to read, from 1 (default: 1)\n"
     "      --cellsize C     cell size in map units (default: the file's, or 1)\n"
     "      --crs CRS        CRS, e.g. EPSG:32633 (default: the file's, or none)\n"
     "      --origin X,Y     north-west corner (default: the file's, or\n"
     "                       0,HEIGHT*CELLSIZE)\n"
     "      --raw            headerless little-endian float32, row by row\n"
-    "                       north to south; needs --size\n"
+    "                       north to south; needs --size; reads exactly\n"
+    "                       W*H*4 bytes, warning if more follow\n"
     "      --size WxH       raster size of a --raw file\n"
     "  -z, --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
     "                       (default: 0,1)\n"
@@ -66,30 +70,92 @@ struct opts {
 	int64_t	w, h;		/* --size; 0: not given */
 };
 
-/* All of f in memory (GeoTIFFs need to seek). */
-static unsigned char *
-slurp(FILE *f, const char *path, size_t *len)
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "timport: warning: ..." on stderr; the run goes on. */
+static void
+warn(const char *fmt, ...)
 {
-	size_t cap = SLURP_FIRST, n = 0, got;
-	unsigned char *b = NULL, *nb;
+	va_list ap;
+
+	fprintf(stderr, "%s: warning: ", cli_prog());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* FILE, or standard input for "-"; a directory is refused. *regular: a
+ * regular file, whose size is known. */
+static FILE *
+open_input(const char *path, int *regular)
+{
+	struct stat st;
+	FILE *f;
+
+	if (strcmp(path, "-") == 0) {
+		if (isatty(STDIN_FILENO))
+			cli_usage("standard input is a terminal: pipe a file in");
+		f = stdin;
+	} else if ((f = fopen(path, "rb")) == NULL)
+		cli_die("%s: cannot open: %m", path);
+	if (fstat(fileno(f), &st) < 0)
+		cli_die("%s: cannot read: %m", path);
+	if (S_ISDIR(st.st_mode))
+		cli_die("%s: is a directory", path);
+	*regular = S_ISREG(st.st_mode);
+	return f;
+}
+
+/* The most bytes held of input that is not a regular file: TP_PIPE_MAX
+ * from the environment, else TP_IMPORT_PIPE_MAX. */
+static uint64_t
+pipe_max(void)
+{
+	const char *s = getenv("TP_PIPE_MAX");
+	int64_t v;
 	tp_err e;
 
-	do {
-		if (n == cap || b == NULL) {
-			cap = b == NULL ? cap : cap * 2;
-			if (tp_check_mem(cap, path, &e) < 0)
-				cli_fail(&e);
-			if ((nb = realloc(b, cap)) == NULL)
-				cli_die("%s: out of memory reading it", path);
-			b = nb;
-		}
-		got = fread(b + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f))
-		cli_die("%s: read error", path);
-	*len = n;
-	return b;
+	if (s == NULL || *s == '\0')
+		return TP_IMPORT_PIPE_MAX;
+	if (tp_parse_int64(s, 1, INT64_MAX, &v, &e) < 0)
+		cli_die("TP_PIPE_MAX: %s", e.msg);
+	return (uint64_t)v;
+}
+
+/* --raw: exactly W x H floats, however long the input is. */
+static void
+load_raw(tp_grid *g, FILE *f, const char *path, const struct opts *o)
+{
+	tp_err e;
+	int rc = tp_import_raw(g, f, o->w, o->h, &e);
+
+	if (f != stdin)
+		fclose(f);
+	if (rc < 0)
+		cli_die("%s: %s", path, e.msg);
+	if (rc > 0)
+		warn("%s: the input goes on past the %lldx%lld float32 samples "
+		    "(%llu bytes); the rest is ignored", path, (long long)o->w,
+		    (long long)o->h, (unsigned long long)o->w * (uint64_t)o->h * 4);
+}
+
+/* What the GeoTIFF reader left out or took as it is. */
+static void
+warn_notes(const tp_geotiff_notes *n, const char *path, const struct opts *o)
+{
+	if (n->palette)
+		warn("%s: a palette image: its colour indices are imported as "
+		    "heights", path);
+	if (n->history_dropped > 0)
+		warn("%s: %zu HISTORY item%s left out (control characters, "
+		    "longer than %d bytes, or past %d items or %d MiB in all)",
+		    path, n->history_dropped, n->history_dropped == 1 ? "" : "s",
+		    TP_GT_HISTORY_LINE, TP_GT_HISTORY_ITEMS,
+		    TP_GT_HISTORY_BYTES >> 20);
+	if (n->crs_dropped[0] != '\0' && o->crs == NULL)
+		warn("%s: its CRS cannot be carried and is left out (%s); set "
+		    "one with --crs", path, n->crs_dropped);
 }
 
 /* Read FILE (or stdin) in its format into g. */
@@ -98,40 +164,46 @@ load(tp_grid *g, const char *path, const struct opts *o)
 {
 	unsigned char magic[8] = { 0 }, *mem = NULL;
 	size_t len = 0, n;
-	struct stat st;
 	FILE *f;
-	int fmt, rc;
+	int fmt, rc, regular;
 	tp_err e;
-	tp_geotiff_ropts ro = { .band = o->band };
+	tp_geotiff_notes notes;
+	tp_geotiff_ropts ro = { .band = o->band, .notes = &notes };
 
-	if (strcmp(path, "-") == 0) {
-		if (isatty(STDIN_FILENO))
-			cli_usage("standard input is a terminal: pipe a file in");
-		f = stdin;
-	} else if ((f = fopen(path, "rb")) == NULL)
-		cli_die("%s: cannot open: %m", path);
-	if (f == stdin || fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		mem = slurp(f, path, &len);	/* GeoTIFFs need to seek */
-		if (f != stdin)
-			fclose(f);
-		if (len == 0)
-			cli_die("%s: empty input", path);
-		if ((f = fmemopen(mem, len, "rb")) == NULL)
-			cli_die("%s: cannot read", path);
+	if (o->raw && o->band)
+		cli_usage("-b: only a GeoTIFF has bands to choose from");
+	if (o->raw && o->zrange)
+		cli_usage("--zrange: only PNG and PGM heights are scaled");
+	f = open_input(path, &regular);
+	if (o->raw) {
+		load_raw(g, f, path, o);
+		return;
 	}
+	/* The format first, so an endless device is refused at once. */
 	n = fread(magic, 1, sizeof(magic), f);
-	rewind(f);
-	fmt = o->raw ? TP_FMT_UNKNOWN : tp_import_sniff(magic, n);
-	if (!o->raw && fmt == TP_FMT_UNKNOWN)
+	if (ferror(f))
+		cli_die("%s: read error", path);
+	if (n == 0)
+		cli_die("%s: empty input", path);
+	if ((fmt = tp_import_sniff(magic, n)) == TP_FMT_UNKNOWN)
 		cli_die("%s: not a GeoTIFF, PNG or PGM (headerless float32 "
 		    "needs --raw --size WxH)", path);
 	if (o->band && fmt != TP_FMT_TIFF)
 		cli_usage("-b: only a GeoTIFF has bands to choose from");
 	if (o->zrange && fmt != TP_FMT_PNG && fmt != TP_FMT_PGM)
 		cli_usage("--zrange: only PNG and PGM heights are scaled");
-	if (o->raw)
-		rc = tp_import_raw(g, f, o->w, o->h, &e);
-	else if (fmt == TP_FMT_PNG)
+	if (f == stdin || !regular) {	/* GeoTIFFs need to seek */
+		if (tp_import_slurp(f, magic, n, regular ? UINT64_MAX :
+		    pipe_max(), &mem, &len, &e) < 0)
+			cli_die("%s: %s%s", path, e.msg, regular ? "" :
+			    "; give it as a regular file or raise TP_PIPE_MAX");
+		if (f != stdin)
+			fclose(f);
+		if ((f = fmemopen(mem, len, "rb")) == NULL)
+			cli_die("%s: cannot read", path);
+	} else
+		rewind(f);
+	if (fmt == TP_FMT_PNG)
 		rc = tp_import_png(g, f, &e);
 	else if (fmt == TP_FMT_PGM)
 		rc = tp_import_pgm(g, f, &e);
@@ -146,6 +218,8 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	free(mem);
 	if (rc < 0)
 		cli_die("%s: %s", path, e.msg);
+	if (fmt == TP_FMT_TIFF)
+		warn_notes(&notes, path, o);
 	if (o->zrange)
 		tp_import_zrange(g, o->zlo, o->zhi);
 }
@@ -162,8 +236,10 @@ georef(tp_header *h, const struct opts *o)
 	}
 	if (o->origin)
 		h->origin_x = o->ox, h->origin_y = o->oy;
-	if (o->crs != NULL)
+	if (o->crs != NULL) {	/* replaces the file's CRS, carried or not */
 		snprintf(h->crs, sizeof(h->crs), "%s", o->crs);
+		tp_geokeys_drop(h);
+	}
 }
 
 int
@@ -189,9 +265,8 @@ main(int argc, char **argv)
 			    CELLSIZE_MIN, CELLSIZE_MAX);
 			break;
 		case OPT_CRS:
-			if (strlen(optarg) >= TP_CRS_MAX || strchr(optarg, '\n') ||
-			    optarg[0] == '\0')
-				cli_usage("--crs: '%.40s' is not a CRS", optarg);
+			if (tp_import_check_crs(optarg, &e) < 0)
+				cli_usage("--crs: %s", e.msg);
 			o.crs = optarg;
 			break;
 		case OPT_ORIGIN:
@@ -212,6 +287,8 @@ main(int argc, char **argv)
 	cli_binary_stdout();
 	load(&g, argv[optind], &o);
 	georef(&g.h, &o);
+	if (tp_import_check_extent(&g.h, &e) < 0)
+		cli_die("%s: %s", argv[optind], e.msg);
 	if (cli_history(&g.h, argc, argv, &e) < 0 ||
 	    tp_grid_write(&g, stdout, &e) < 0)
 		cli_fail(&e);

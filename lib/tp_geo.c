@@ -3,6 +3,7 @@
 #include <stddef.h>
 
 #include "tp_geo.h"
+#include "tp_geokeys.h"
 
 #define WGS84_A		6378137.0
 #define WGS84_F		(1 / 298.257223563)
@@ -40,6 +41,25 @@ tp_geo_epsg_geographic(int epsg)
 		if (geo[i] == epsg)
 			return 1;
 	return 0;
+}
+
+int
+tp_geo_header_geographic(const tp_header *h)
+{
+	const char *text;
+	tp_geokeys k;
+	int r, unit;
+
+	if (h->crs[0] != '\0')
+		return tp_geo_epsg_geographic(tp_header_epsg(h));
+	if ((text = tp_geokeys_value(h)) == NULL ||
+	    tp_geokeys_parse(&k, text, NULL) < 0)
+		return 0;
+	unit = tp_geokeys_short(&k, TP_GK_ANGULAR_UNITS);
+	r = tp_geokeys_short(&k, TP_GK_MODEL) == TP_GK_MODEL_GEOGRAPHIC &&
+	    (unit < 0 || unit == TP_GK_DEGREE);
+	tp_geokeys_free(&k);
+	return r;
 }
 
 void

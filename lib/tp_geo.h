@@ -16,6 +16,8 @@
 
 #include <stdint.h>
 
+#include "tp_stream.h"
+
 /* Where the cells of a grid are. */
 typedef struct tp_geo_grid {
 	double	cellsize;	/* map units; degrees when geographic */
@@ -26,6 +28,14 @@ typedef struct tp_geo_grid {
 /* 1 when EPSG code `epsg` is a geographic CRS in degrees that terrapipe
  * knows (WGS 84, NAD83 and its realisations, ETRS89, GDA, SIRGAS, ...). */
 int	tp_geo_epsg_geographic(int epsg);
+
+/* 1 when the cells of a stream with header h are degrees: its CRS is an
+ * EPSG code tp_geo_epsg_geographic knows or, when it has no CRS, its
+ * GEOKEYS line (tp_geokeys.h) says GTModelTypeGeoKey 2 (geographic) with
+ * GeogAngularUnitsGeoKey absent or 9102 (degree). A CRS line wins over
+ * GEOKEYS, as in tgeotiff; a GEOKEYS line that does not parse counts as
+ * not geographic. */
+int	tp_geo_header_geographic(const tp_header *h);
 
 /* The metres that `deg` degrees span east-west (*ew) and north-south (*ns)
  * at latitude lat (degrees) on WGS84; deg = 1 gives metres per degree. */

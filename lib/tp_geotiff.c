@@ -9,6 +9,7 @@
 #include <geovalues.h>
 #include <xtiffio.h>
 
+#include "tp_geokeys.h"
 #include "tp_geotiff.h"
 #include "tp_tiffmem.h"
 #include "tp_num.h"
@@ -257,11 +258,126 @@ check_cells(double sx, double sy, tp_err *e)
 	return 0;
 }
 
+/* 1 when code is an EPSG code rather than none or user-defined. */
 static int
-get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_err *e)
+epsg_code(unsigned short code)
+{
+	return code != 0 && code < KvUserDefined;
+}
+
+/* Key id of gt (count values of type) into k. */
+static int
+copy_key(GTIF *gt, geokey_t id, int count, tagtype_t type, tp_geokeys *k,
+    tp_err *e)
+{
+	unsigned short *u = NULL;
+	double *d = NULL;
+	char *s = NULL;
+	int i, r;
+
+	if (type != TYPE_ASCII && type != TYPE_SHORT && type != TYPE_DOUBLE)
+		return tp_err_set(e, "GeoKey %u is of type %d", (unsigned)id,
+		    (int)type);
+	if (type == TYPE_ASCII ? (s = calloc((size_t)count + 2, 1)) == NULL :
+	    (d = malloc((size_t)count * sizeof(*d))) == NULL ||
+	    (u = malloc((size_t)count * sizeof(*u))) == NULL)
+		r = tp_err_set(e, "out of memory");
+	else if (type == TYPE_ASCII)
+		r = GTIFKeyGetASCII(gt, id, s, count + 1) < 0 ? -1 :
+		    tp_geokeys_add(k, id, TP_GK_ASCII, 0, NULL, s, e);
+	else if (type == TYPE_DOUBLE)
+		r = GTIFKeyGetDOUBLE(gt, id, d, 0, count) != count ? -1 :
+		    tp_geokeys_add(k, id, TP_GK_DOUBLE, (size_t)count, d, NULL, e);
+	else {
+		r = GTIFKeyGetSHORT(gt, id, u, 0, count) != count ? -1 : 0;
+		for (i = 0; r == 0 && i < count; i++)
+			d[i] = u[i];
+		if (r == 0)
+			r = tp_geokeys_add(k, id, TP_GK_SHORT, (size_t)count, d,
+			    NULL, e);
+	}
+	free(u);
+	free(d);
+	free(s);
+	return r;
+}
+
+/* Every GeoKey of gt but GTRasterTypeGeoKey into k; 1 when one of them
+ * says anything about a CRS (the model type, or a GeogXXX, ProjXXX or
+ * VerticalXXX key), 0 when none does, -1 when they cannot be carried. */
+static int
+all_keys(GTIF *gt, tp_geokeys *k, tp_err *e)
+{
+	int versions[3], nkeys, count, any = 0;
+	unsigned id;
+	tagtype_t type;
+
+	GTIFDirectoryInfo(gt, versions, &nkeys);
+	memcpy(k->version, versions, sizeof(versions));
+	for (id = 1024; id <= 65535; id++) {
+		if (id == GTRasterTypeGeoKey ||
+		    (count = GTIFKeyInfo(gt, (geokey_t)id, NULL, &type)) <= 0)
+			continue;
+		tp_err_set(e, "GeoKey %u is unreadable", id);
+		if (copy_key(gt, (geokey_t)id, count, type, k, e) < 0)
+			return -1;
+		any |= id == GTModelTypeGeoKey || id >= GeographicTypeGeoKey;
+	}
+	return any;
+}
+
+/* A CRS without an EPSG code as the header's GEOKEYS line; when it cannot
+ * be carried, it is left out and notes say why. */
+static int
+carry_keys(GTIF *gt, tp_header *h, tp_geotiff_notes *notes, tp_err *e)
+{
+	tp_geokeys k;
+	tp_err why = { "" };
+	int r;
+
+	tp_geokeys_init(&k);
+	if ((r = all_keys(gt, &k, &why)) > 0)
+		r = tp_geokeys_set(h, &k, &why);
+	tp_geokeys_free(&k);
+	if (r >= 0)
+		return 0;
+	if (strncmp(why.msg, "out of memory", 13) == 0)
+		return tp_err_set(e, "out of memory");
+	if (notes != NULL)
+		snprintf(notes->crs_dropped, sizeof(notes->crs_dropped), "%s",
+		    why.msg);
+	return 0;
+}
+
+/* CRS "EPSG:N" from the projected, else the geographic code, unless the
+ * file says it is projected without a code: then the keys themselves. */
+static int
+get_crs(GTIF *gt, tp_header *h, tp_geotiff_notes *notes, tp_err *e)
+{
+	unsigned short model = 0, pcs = 0, gcs = 0, v;
+	int projected;
+
+	GTIFKeyGetSHORT(gt, GTModelTypeGeoKey, &model, 0, 1);
+	GTIFKeyGetSHORT(gt, ProjectedCSTypeGeoKey, &pcs, 0, 1);
+	GTIFKeyGetSHORT(gt, GeographicTypeGeoKey, &gcs, 0, 1);
+	projected = model == ModelTypeProjected || pcs != 0 ||
+	    GTIFKeyGetSHORT(gt, ProjectionGeoKey, &v, 0, 1) == 1 ||
+	    GTIFKeyGetSHORT(gt, ProjCoordTransGeoKey, &v, 0, 1) == 1;
+	if (epsg_code(pcs) || (!projected && model != ModelTypeGeocentric &&
+	    epsg_code(gcs))) {
+		snprintf(h->crs, sizeof(h->crs), "EPSG:%u",
+		    epsg_code(pcs) ? pcs : gcs);
+		return 0;
+	}
+	return carry_keys(gt, h, notes, e);
+}
+
+static int
+get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
+    tp_err *e)
 {
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
-	unsigned short raster = RasterPixelIsArea, code = 0;
+	unsigned short raster = RasterPixelIsArea;
 	GTIF *gt;
 	int r;
 
@@ -271,13 +387,11 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_err *e)
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
 		    tp_tiff_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
-	if ((GTIFKeyGetSHORT(gt, ProjectedCSTypeGeoKey, &code, 0, 1) != 1 ||
-	    code == 0 || code == KvUserDefined) &&
-	    GTIFKeyGetSHORT(gt, GeographicTypeGeoKey, &code, 0, 1) != 1)
-		code = 0;
+	if (get_crs(gt, h, notes, e) < 0) {
+		GTIFFree(gt);
+		return -1;
+	}
 	GTIFFree(gt);
-	if (code != 0 && code != KvUserDefined)
-		snprintf(h->crs, sizeof(h->crs), "EPSG:%u", code);
 	if (r == 0)
 		return 0;	/* not georeferenced: the stream defaults */
 	if (check_cells(sx, sy, e) < 0)
@@ -351,14 +465,34 @@ xml_unescape(char *s, size_t len)
 	return o;
 }
 
-/* HISTORY_N items of GDAL_METADATA, in file order, as HISTORY lines. */
+/* 1 when a HISTORY item can be a header line: no control characters
+ * (the reader refuses a carriage return, a newline would split it) and
+ * short enough. */
 static int
-get_history(TIFF *tif, tp_header *h, tp_err *e)
+history_ok(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len > TP_GT_HISTORY_LINE)
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+/* HISTORY_N items of GDAL_METADATA, in file order, as HISTORY lines; those
+ * a header cannot hold, and those past the limits in all, are counted in
+ * *dropped. */
+static int
+get_history(TIFF *tif, tp_header *h, size_t *dropped, tp_err *e)
 {
 	static const char key[] = "<Item name=\"HISTORY_";
 	char *md = NULL, *copy, *p, *q, *end;
+	size_t len, total = 0, kept = 0;
 	int r = 0;
 
+	*dropped = 0;
 	if (!TIFFGetField(tif, TIFFTAG_GDAL_METADATA, &md) || md == NULL)
 		return 0;
 	if ((copy = strdup(md)) == NULL)
@@ -368,9 +502,14 @@ get_history(TIFF *tif, tp_header *h, tp_err *e)
 		    (end = strstr(q, "</Item>")) == NULL)
 			break;
 		q++;
-		if (memchr(q, '\n', (size_t)(end - q)) == NULL)	/* GDAL: twice */
-			r = push_history(h, q, xml_unescape(q,
-			    xml_unescape(q, (size_t)(end - q))), e);
+		len = xml_unescape(q, xml_unescape(q, (size_t)(end - q)));
+		if (!history_ok(q, len) || kept == TP_GT_HISTORY_ITEMS ||
+		    total + len > TP_GT_HISTORY_BYTES) {
+			(*dropped)++;
+			continue;
+		}
+		r = push_history(h, q, len, e);	/* GDAL escapes them twice */
+		kept++, total += len;
 	}
 	free(copy);
 	return r;
@@ -380,18 +519,26 @@ static int
 read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
     const tp_geotiff_ropts *o, tp_err *e)
 {
+	tp_geotiff_notes scratch = { 0 }, *notes;
+	uint16_t photometric = PHOTOMETRIC_MINISBLACK;
 	tp_header h;
 	layout L;
 	double nd = 0;
 	int has_nd, r = -1;
 
+	notes = o != NULL && o->notes != NULL ? o->notes : &scratch;
+	memset(notes, 0, sizeof(*notes));
 	if (get_layout(tif, &L, o && o->band > 0 ? o->band : 1,
 	    o ? o->max_cells : 0, e) < 0)
 		return -1;
 	if (tp_header_init(&h, L.w, L.h, e) < 0)
 		return -1;
-	if (get_geo(tif, &h, log, e) == 0 && get_nodata(tif, &has_nd, &nd, e) == 0 &&
-	    get_history(tif, &h, e) == 0 && tp_grid_alloc(g, &h, e) == 0) {
+	TIFFGetFieldDefaulted(tif, TIFFTAG_PHOTOMETRIC, &photometric);
+	notes->palette = photometric == PHOTOMETRIC_PALETTE;
+	if (get_geo(tif, &h, log, notes, e) == 0 &&
+	    get_nodata(tif, &has_nd, &nd, e) == 0 &&
+	    get_history(tif, &h, &notes->history_dropped, e) == 0 &&
+	    tp_grid_alloc(g, &h, e) == 0) {
 		r = read_pixels(tif, &L, g->data, has_nd, nd, log, e);
 		if (r < 0)
 			tp_grid_free(g);

@@ -8,11 +8,18 @@
  * become NaN. The geotransform comes from ModelPixelScale + ModelTiepoint
  * or from a ModelTransformation without rotation; PixelIsPoint rasters are
  * shifted by half a cell so ORIGIN stays the north-west corner of the
- * north-west cell. ProjectedCSTypeGeoKey (else GeographicTypeGeoKey) gives
- * CRS "EPSG:N". Refused with a message: rotated or sheared rasters, pixels
- * that are not square (to 1e-9 relative), south-up rasters, GCPs only,
- * other sample types. HISTORY items in GDAL_METADATA (as tgeotiff writes
- * them) come back as HISTORY lines.
+ * north-west cell. ProjectedCSTypeGeoKey gives CRS "EPSG:N"; without one,
+ * and when nothing says the CRS is projected (GTModelTypeGeoKey, a
+ * user-defined ProjectedCSTypeGeoKey, ProjectionGeoKey or
+ * ProjCoordTransGeoKey), GeographicTypeGeoKey does. Any other CRS (a
+ * user-defined projection or datum) is carried exactly as a GEOKEYS line
+ * (tp_geokeys.h) and has no CRS line; when even that cannot hold it, the
+ * CRS is left out and notes->crs_dropped says why. Refused with a message:
+ * rotated or sheared rasters, pixels that are not square (to 1e-9
+ * relative), south-up rasters, GCPs only, other sample types. HISTORY
+ * items in GDAL_METADATA (as tgeotiff writes them) come back as HISTORY
+ * lines, those the stream's header could not hold left out (see
+ * tp_geotiff_notes).
  *
  * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
  * Float32 GeoTIFF, or UInt8 with tp_palette's colour map when the band is
@@ -30,11 +37,30 @@
 #include "tp_err.h"
 #include "tp_stream.h"
 
+/* What a read left out or took as it is, for the caller to warn about. */
+typedef struct tp_geotiff_notes {
+	int	palette;	/* 1: a colour-mapped (palette) image, whose
+				   colour indices were read as heights */
+	size_t	history_dropped; /* HISTORY items not copied: control
+				   characters, over TP_GT_HISTORY_LINE bytes, or
+				   past TP_GT_HISTORY_ITEMS / _BYTES in all */
+	char	crs_dropped[TP_ERR_MAX]; /* why the file's CRS was not
+				   carried, "" when it was (or it had none) */
+} tp_geotiff_notes;
+
+/* What the reader copies of GDAL_METADATA's HISTORY items: each at most
+ * this long (a header line), in all at most this many and these bytes, so
+ * the stream's header stays far inside what its reader accepts. */
+#define TP_GT_HISTORY_LINE	(TP_LINE_MAX - 9)
+#define TP_GT_HISTORY_ITEMS	4096
+#define TP_GT_HISTORY_BYTES	(TP_HEADER_MAX / 2)
+
 typedef struct tp_geotiff_ropts {
 	int	band;		/* 1-based sample to read; 0 means 1 */
 	uint64_t max_cells;	/* refuse rasters of more cells, and blocks of
 				   more cells or of more than 16 bytes a cell
 				   (0: only memory limits); the fuzzer sets it */
+	tp_geotiff_notes *notes; /* filled in when not NULL */
 } tp_geotiff_ropts;
 
 /* Read the GeoTIFF at path into g (freed with tp_grid_free). o may be NULL. */

@@ -25,6 +25,7 @@
 #include <geovalues.h>
 #include <xtiffio.h>
 
+#include "tp_geokeys.h"
 #include "tp_geotiff.h"
 #include "tp_outfile.h"
 #include "tp_palette.h"
@@ -162,23 +163,69 @@ crs_keys(tp_gtw *w, GTIF *gt, int epsg, tp_err *e)
 	return 0;
 }
 
+/* Set one key of a GEOKEYS line on gt; -1 when libgeotiff refuses it. */
+static int
+set_key(GTIF *gt, const tp_geokey *g)
+{
+	unsigned short *u;
+	size_t j;
+	int ok;
+
+	if (g->type == TP_GK_ASCII)
+		return GTIFKeySet(gt, g->id, TYPE_ASCII, 0, g->s) ? 0 : -1;
+	if (g->type == TP_GK_DOUBLE)
+		return (g->n == 1 ? GTIFKeySet(gt, g->id, TYPE_DOUBLE, 1, g->v[0]) :
+		    GTIFKeySet(gt, g->id, TYPE_DOUBLE, (int)g->n, g->v)) ? 0 : -1;
+	if ((u = malloc(g->n * sizeof(*u))) == NULL)
+		return -1;
+	for (j = 0; j < g->n; j++)
+		u[j] = (unsigned short)g->v[j];	/* SHORTs: checked on parsing */
+	ok = g->n == 1 ? GTIFKeySet(gt, g->id, TYPE_SHORT, 1, (int)u[0]) :
+	    GTIFKeySet(gt, g->id, TYPE_SHORT, (int)g->n, u);
+	free(u);
+	return ok ? 0 : -1;
+}
+
+/* The keys of a GEOKEYS line, exactly as timport read them. */
+static int
+carried_keys(tp_gtw *w, GTIF *gt, const char *text, tp_err *e)
+{
+	tp_geokeys k;
+	size_t i;
+	int r = 0;
+
+	if (tp_geokeys_parse(&k, text, e) < 0)
+		return -1;
+	GTIFSetVersionNumbers(gt, (unsigned short)k.version[0],
+	    (unsigned short)k.version[1], (unsigned short)k.version[2]);
+	for (i = 0; r == 0 && i < k.n; i++)
+		if (set_key(gt, &k.key[i]) < 0)
+			r = tp_err_set(e, "GEOKEYS: GeoKey %u cannot be written: %s",
+			    k.key[i].id, tp_tiff_why(&w->log, "out of memory?"));
+	tp_geokeys_free(&k);
+	return r;
+}
+
+/* The CRS: a CRS line's EPSG code wins over a GEOKEYS line. */
 static int
 geo_tags(tp_gtw *w, tp_err *e)
 {
 	double scale[3] = { w->h.cellsize, w->h.cellsize, 0 };
 	double tie[6] = { 0, 0, 0, w->h.origin_x, w->h.origin_y, 0 };
+	const char *keys = tp_geokeys_value(&w->h);
 	GTIF *gt;
 	int r = 0;
 
 	if (!TIFFSetField(w->tif, TIFFTAG_GEOPIXELSCALE, 3, scale) ||
 	    !TIFFSetField(w->tif, TIFFTAG_GEOTIEPOINTS, 6, tie))
 		return fail(w, e, "georeferencing tags");
-	if (w->h.crs[0] == '\0')
+	if (w->h.crs[0] == '\0' && keys == NULL)
 		return 0;	/* as GDAL: no keys (PixelIsArea is the default) */
 	if ((gt = tp_gtif_new(w->tif, &w->log)) == NULL)
 		return fail(w, e, "GeoTIFF keys");
 	GTIFKeySet(gt, GTRasterTypeGeoKey, TYPE_SHORT, 1, RasterPixelIsArea);
-	r = crs_keys(w, gt, tp_header_epsg(&w->h), e);
+	r = w->h.crs[0] != '\0' ? crs_keys(w, gt, tp_header_epsg(&w->h), e) :
+	    carried_keys(w, gt, keys, e);
 	if (r == 0 && !GTIFWriteKeys(gt))
 		r = fail(w, e, "GeoTIFF keys");
 	GTIFFree(gt);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tp_import.h"
 #include "tp_num.h"
@@ -52,14 +53,19 @@ little_endian(void)
 	return *(const unsigned char *)&one == 1;
 }
 
-/* Bytes from f's position to its end when f can seek, else UINT64_MAX:
- * what a header's sizes are checked against before allocating. */
+/* Bytes from f's position to its end when f is a regular file or memory,
+ * else UINT64_MAX: what a header's sizes are checked against before
+ * allocating. Devices seek without having an end (/dev/zero says 0). */
 static uint64_t
 bytes_left(FILE *f)
 {
-	long pos = ftell(f), end;
+	struct stat st;
+	long pos, end;
+	int fd = fileno(f);
 
-	if (pos < 0 || fseek(f, 0, SEEK_END) != 0)
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)))
+		return UINT64_MAX;
+	if ((pos = ftell(f)) < 0 || fseek(f, 0, SEEK_END) != 0)
 		return UINT64_MAX;
 	end = ftell(f);
 	if (fseek(f, pos, SEEK_SET) != 0 || end < pos)
@@ -67,38 +73,134 @@ bytes_left(FILE *f)
 	return (uint64_t)(end - pos);
 }
 
+static void
+swap_floats(float *p, size_t n)
+{
+	uint32_t u;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&u, p + i, 4);
+		u = (u >> 24) | ((u >> 8) & 0xff00) | ((u << 8) & 0xff0000) |
+		    (u << 24);
+		memcpy(p + i, &u, 4);
+	}
+}
+
 int
 tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height, tp_err *e)
 {
 	uint64_t want, left = bytes_left(f);
-	size_t n, got, i;
-	uint32_t u;
+	size_t n, bytes, got;
+	int more;
 
+	memset(g, 0, sizeof(*g));
 	if (tp_mul_size((size_t)width, (size_t)height, &n, "the raster", e) < 0 ||
-	    tp_mul_size(n, 4, &got, "the raster", e) < 0)
+	    tp_mul_size(n, 4, &bytes, "the raster", e) < 0)
 		return -1;
-	want = got;
-	if (left != UINT64_MAX && left != want)
+	want = bytes;
+	if (left != UINT64_MAX && left < want)
 		return tp_err_set(e, "%lldx%lld float32 needs %llu bytes, the "
 		    "input has %llu", (long long)width, (long long)height,
 		    (unsigned long long)want, (unsigned long long)left);
 	if (new_grid(g, width, height, e) < 0)
 		return -1;
-	got = fread(g->data, 1, (size_t)want, f);
-	if (got < want || fgetc(f) != EOF) {
+	/* Exactly the raster's bytes: a pipe or device may never end. */
+	if ((got = fread(g->data, 1, bytes, f)) < bytes || ferror(f)) {
 		tp_grid_free(g);
-		return tp_err_set(e, "%lldx%lld float32 needs %llu bytes, the "
-		    "input has %s%llu", (long long)width, (long long)height,
-		    (unsigned long long)want, got < want ? "" : "more than ",
-		    (unsigned long long)got);
+		return ferror(f) ? tp_err_set(e, "read error") :
+		    tp_err_set(e, "%lldx%lld float32 needs %llu bytes, the "
+		    "input has %llu", (long long)width, (long long)height,
+		    (unsigned long long)want, (unsigned long long)got);
 	}
+	more = left != UINT64_MAX ? left > want : getc(f) != EOF;
 	if (!little_endian())
-		for (i = 0; i < n; i++) {
-			memcpy(&u, g->data + i, 4);
-			u = (u >> 24) | ((u >> 8) & 0xff00) | ((u << 8) & 0xff0000) |
-			    (u << 24);
-			memcpy(g->data + i, &u, 4);
+		swap_floats(g->data, n);
+	return more;
+}
+
+int
+tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
+    uint64_t cap, unsigned char **buf, size_t *len, tp_err *e)
+{
+	size_t size = TP_IMPORT_SLURP_FIRST, n = nhead, got, want;
+	unsigned char *b = NULL, *nb;
+
+	*buf = NULL, *len = 0;
+	if (nhead > cap)
+		return tp_err_set(e, "more than %llu bytes from a pipe or device "
+		    "(the limit for input that is not a regular file)",
+		    (unsigned long long)cap);
+	if (size < nhead)
+		size = nhead;
+	for (;;) {
+		if (b == NULL || n == size) {
+			if (b != NULL)
+				size = size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
+			if (tp_check_mem(size, "the input", e) < 0)
+				goto fail;
+			if ((nb = realloc(b, size)) == NULL) {
+				tp_err_set(e, "out of memory reading the input");
+				goto fail;
+			}
+			if (b == NULL && nhead > 0)
+				memcpy(nb, head, nhead);
+			b = nb;
 		}
+		/* one byte past the cap tells that the input is too long */
+		want = size - n;
+		if (cap - n < want)
+			want = (size_t)(cap - n) + 1;
+		if ((got = fread(b + n, 1, want, f)) == 0)
+			break;
+		n += got;
+		if (n > cap) {
+			tp_err_set(e, "more than %llu bytes from a pipe or device "
+			    "(the limit for input that is not a regular file)",
+			    (unsigned long long)cap);
+			goto fail;
+		}
+	}
+	if (ferror(f)) {
+		tp_err_set(e, "read error");
+		goto fail;
+	}
+	*buf = b, *len = n;
+	return 0;
+fail:
+	free(b);
+	return -1;
+}
+
+int
+tp_import_check_extent(const tp_header *h, tp_err *e)
+{
+	double east = h->origin_x + (double)h->width * h->cellsize;
+	double south = h->origin_y - (double)h->height * h->cellsize;
+
+	if (!isfinite(h->origin_x) || !isfinite(h->origin_y))
+		return tp_err_set(e, "ORIGIN %g %g is not finite", h->origin_x,
+		    h->origin_y);
+	if (!isfinite(east) || !isfinite(south))
+		return tp_err_set(e, "%lldx%lld cells of %g from ORIGIN %g %g "
+		    "reach past the largest number", (long long)h->width,
+		    (long long)h->height, h->cellsize, h->origin_x, h->origin_y);
+	return 0;
+}
+
+int
+tp_import_check_crs(const char *crs, tp_err *e)
+{
+	size_t i, n = strlen(crs);
+
+	if (n == 0 || n >= TP_CRS_MAX)
+		return tp_err_set(e, "a CRS has 1 to %d characters", TP_CRS_MAX - 1);
+	for (i = 0; i < n; i++)
+		if (crs[i] < ' ' || crs[i] > '~')
+			return tp_err_set(e, "a CRS is printable ASCII: byte %zu "
+			    "is 0x%02X", i + 1, (unsigned char)crs[i]);
+	if (crs[0] == ' ' || crs[n - 1] == ' ')
+		return tp_err_set(e, "a CRS does not begin or end with a space");
 	return 0;
 }
 

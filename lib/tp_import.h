@@ -26,10 +26,32 @@ int	tp_import_sniff(const unsigned char *b, size_t n);
 /* A name for a TP_FMT_* value ("GeoTIFF", "PNG", ...). */
 const char *tp_import_name(int fmt);
 
-/* width x height little-endian float32 from f, which must hold exactly
- * that many bytes (the message gives expected and actual sizes). */
+/* width x height little-endian float32 from f: exactly that many bytes
+ * are read, as GDAL's raw drivers do, so a pipe or device that never ends
+ * (/dev/zero) is no trouble. Fewer bytes are an error giving expected and
+ * actual sizes (a regular file's before anything is allocated). Returns 0,
+ * or 1 when the input goes on past the raster (the rest is not read). */
 int	tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height,
 	    tp_err *e);
+
+/* The first read of tp_import_slurp, doubled as the input grows. */
+#define TP_IMPORT_SLURP_FIRST	((size_t)1 << 20)
+/* What timport holds in memory of a pipe or device by default (a GeoTIFF
+ * must seek): 4 GiB, a 32768 x 32768 Float32 raster. */
+#define TP_IMPORT_PIPE_MAX	(UINT64_C(4) << 30)
+
+/* All of f into a new buffer *buf (free it), after the nhead bytes at head
+ * already read from it; more than cap bytes in all is an error. */
+int	tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
+	    uint64_t cap, unsigned char **buf, size_t *len, tp_err *e);
+
+/* 0 when h's geometry can be written and read back: ORIGIN and the far
+ * corners (ORIGIN + WIDTH or HEIGHT x CELLSIZE) finite. */
+int	tp_import_check_extent(const tp_header *h, tp_err *e);
+
+/* 0 when crs can be a stream's CRS line: 1 to TP_CRS_MAX - 1 bytes of
+ * printable ASCII, not beginning or ending with a space. */
+int	tp_import_check_crs(const char *crs, tp_err *e);
 /* A grayscale PNG (1 to 16 bits, alpha dropped), decoded by tp_png. */
 int	tp_import_png(tp_grid *g, FILE *f, tp_err *e);
 /* A binary PGM (P5), maxval 1..65535 (two bytes, big-endian, above 255). */

@@ -140,7 +140,7 @@ tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 	s->ewres = s->nsres = res;
 	s->geo.cellsize = res;
 	s->geo.north = h->origin_y;
-	s->geo.geographic = tp_geo_epsg_geographic(tp_header_epsg(h));
+	s->geo.geographic = tp_geo_header_geographic(h);
 	if (s->geo.geographic)
 		tp_geo_metres(h->origin_y - 0.5 * (double)h->height * res, res,
 		    &s->ewres, &s->nsres);

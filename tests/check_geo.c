@@ -9,9 +9,11 @@
  * the equator, 15.500 m x 30.948 m at 60 degrees. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "tp_geo.h"
+#include "tp_stream.h"
 
 START_TEST(test_metres_per_degree)
 {
@@ -80,6 +82,42 @@ START_TEST(test_epsg)
 }
 END_TEST
 
+/* Degrees from a CRS line, else from the GeoKeys' model type and units. */
+START_TEST(test_header_geographic)
+{
+	static const struct {
+		const char *crs, *geokeys;
+		int geographic;
+	} c[] = {
+		{ "EPSG:4326", NULL, 1 },
+		{ "EPSG:32633", NULL, 0 },
+		{ "", NULL, 0 },
+		{ "ESRI:102003", NULL, 0 },
+		{ "", "1.1.0 1024=s:2 2048=s:32767", 1 },	/* user sphere */
+		{ "", "1.1.0 1024=s:2 2054=s:9102", 1 },	/* in degrees */
+		{ "", "1.1.0 1024=s:2 2054=s:9101", 0 },	/* radians */
+		{ "", "1.1.0 1024=s:1 2048=s:4269 3072=s:32767", 0 },
+		{ "EPSG:32614", "1.1.0 1024=s:2", 0 },	/* the CRS line wins */
+		{ "EPSG:4326", "1.1.0 1024=s:1", 1 },
+		{ "", "1.1.0 1024=x:2", 0 },		/* does not parse */
+	};
+	tp_header h;
+	tp_err e;
+	size_t i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		ck_assert_int_eq(tp_header_init(&h, 4, 4, &e), 0);
+		snprintf(h.crs, sizeof(h.crs), "%s", c[i].crs);
+		if (c[i].geokeys != NULL)
+			ck_assert_int_eq(tp_header_set_extra(&h, "GEOKEYS",
+			    c[i].geokeys, &e), 0);
+		ck_assert_msg(tp_geo_header_geographic(&h) == c[i].geographic,
+		    "case %zu", i);
+		tp_header_free(&h);
+	}
+}
+END_TEST
+
 static Suite *
 geo_suite(void)
 {
@@ -89,6 +127,7 @@ geo_suite(void)
 	tcase_add_test(core, test_metres_per_degree);
 	tcase_add_test(core, test_spacing_arc_second);
 	tcase_add_test(core, test_epsg);
+	tcase_add_test(core, test_header_geographic);
 	tcase_add_test(lim, test_pole);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);

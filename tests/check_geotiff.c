@@ -362,7 +362,7 @@ static const struct spec types[] = {
 START_TEST(test_types)
 {
 	const struct spec *s = &types[_i];
-	tp_geotiff_ropts o = { s->spp, 0 };
+	tp_geotiff_ropts o = { .band = s->spp };
 	tp_grid g;
 	tp_err e;
 	int x, y;
@@ -465,7 +465,7 @@ static const struct {
 START_TEST(test_refused)
 {
 	struct spec s = types[3];
-	tp_geotiff_ropts o = { refused[_i].band, 0 };
+	tp_geotiff_ropts o = { .band = refused[_i].band };
 	tp_grid g;
 	tp_err e;
 
@@ -485,7 +485,7 @@ END_TEST
 START_TEST(test_truncated_and_garbage)
 {
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
-	tp_geotiff_ropts ro = { 1, 1 << 20 };
+	tp_geotiff_ropts ro = { .band = 1, .max_cells = 1 << 20 };
 	static char buf[1 << 20];
 	size_t n, cut;
 	tp_grid g;
@@ -564,11 +564,343 @@ START_TEST(test_raw)
 	ck_assert(isnan(g.data[5]));
 	ck_assert_double_eq(g.h.origin_y, 2);
 	tp_grid_free(&g);
-	rewind(f);
-	ck_assert_int_eq(tp_import_raw(&g, f, 2, 2, &e), -1);
-	ck_assert_msg(strstr(e.msg, "needs 16 bytes, the input has 24") != NULL,
+	rewind(f);			/* longer: the first 2x2, and 1 */
+	ck_assert_int_eq(tp_import_raw(&g, f, 2, 2, &e), 1);
+	ck_assert_float_eq(g.data[3], 4);
+	tp_grid_free(&g);
+	rewind(f);			/* shorter: refused, naming sizes */
+	ck_assert_int_eq(tp_import_raw(&g, f, 4, 2, &e), -1);
+	ck_assert_msg(strstr(e.msg, "needs 32 bytes, the input has 24") != NULL,
 	    "%s", e.msg);
 	fclose(f);
+}
+END_TEST
+
+/* A device that never ends gives exactly the raster; one that is empty
+ * is short (devices seek but have no size). */
+START_TEST(test_raw_devices)
+{
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+	int i;
+
+	ck_assert_ptr_nonnull(f = fopen("/dev/zero", "rb"));
+	ck_assert_msg(tp_import_raw(&g, f, 4, 4, &e) == 1, "%s", e.msg);
+	ck_assert_int_eq(g.h.width * g.h.height, 16);
+	for (i = 0; i < 16; i++)
+		ck_assert_float_eq(g.data[i], 0);
+	tp_grid_free(&g);
+	fclose(f);
+	ck_assert_ptr_nonnull(f = fopen("/dev/null", "rb"));
+	ck_assert_int_eq(tp_import_raw(&g, f, 4, 4, &e), -1);
+	ck_assert_msg(strstr(e.msg, "needs 64 bytes, the input has 0") != NULL,
+	    "%s", e.msg);
+	fclose(f);
+}
+END_TEST
+
+/* Input that is not a file is held whole, after the bytes already read,
+ * up to a cap. */
+START_TEST(test_slurp)
+{
+	char text[100];
+	unsigned char *b;
+	size_t n;
+	tp_err e;
+	FILE *f;
+
+	memset(text, 'a', sizeof(text));
+	f = fmemopen(text, sizeof(text), "rb");
+	ck_assert_int_eq(tp_import_slurp(f, (const unsigned char *)"xy", 2,
+	    102, &b, &n, &e), 0);
+	ck_assert_int_eq(n, 102);
+	ck_assert(b[0] == 'x' && b[1] == 'y' && b[2] == 'a' && b[101] == 'a');
+	free(b);
+	rewind(f);
+	ck_assert_int_eq(tp_import_slurp(f, (const unsigned char *)"xy", 2,
+	    101, &b, &n, &e), -1);
+	ck_assert_ptr_null(b);
+	ck_assert_msg(strstr(e.msg, "more than 101 bytes") != NULL, "%s", e.msg);
+	fclose(f);
+	ck_assert_ptr_nonnull(f = fopen("/dev/zero", "rb"));
+	ck_assert_int_eq(tp_import_slurp(f, NULL, 0, 3 << 20, &b, &n, &e), -1);
+	fclose(f);
+}
+END_TEST
+
+/* Only what the stream's CRS line can hold. */
+START_TEST(test_check_crs)
+{
+	char long_crs[TP_CRS_MAX + 1];
+	tp_err e;
+
+	memset(long_crs, 'a', TP_CRS_MAX);
+	long_crs[TP_CRS_MAX] = '\0';
+	ck_assert_int_eq(tp_import_check_crs("EPSG:32633", &e), 0);
+	ck_assert_int_eq(tp_import_check_crs("+proj=utm +zone=33", &e), 0);
+	ck_assert_int_eq(tp_import_check_crs("EPSG:1\r", &e), -1);
+	ck_assert_int_eq(tp_import_check_crs("EPSG:\t1", &e), -1);
+	ck_assert_int_eq(tp_import_check_crs("EPSG:1\xc3\xa9", &e), -1);
+	ck_assert_int_eq(tp_import_check_crs(" EPSG:1", &e), -1);
+	ck_assert_int_eq(tp_import_check_crs("", &e), -1);
+	ck_assert_int_eq(tp_import_check_crs(long_crs, &e), -1);
+	long_crs[TP_CRS_MAX - 1] = '\0';
+	ck_assert_int_eq(tp_import_check_crs(long_crs, &e), 0);
+}
+END_TEST
+
+/* --- CRSs without EPSG codes, GDAL HISTORY, palettes --- */
+
+typedef void keys_fn(GTIF *gt);
+
+/* A 4x4 UInt8 image at (100, 200), 2 map units a cell, with the GeoKeys
+ * keys() sets, GDAL_METADATA md and photometric interpretation pm. */
+static void
+write_small(const char *p, keys_fn *keys, const char *md, uint16_t pm)
+{
+	double scale[3] = { 2, 2, 0 }, tie[6] = { 0, 0, 0, 100, 200, 0 };
+	uint16_t map[3][256] = { { 0 } };
+	unsigned char row[4] = { 0, 1, 2, 3 };
+	TIFF *t;
+	GTIF *gt;
+	int y;
+
+	tp_tiff_init();
+	ck_assert_ptr_nonnull(t = TIFFOpen(p, "w"));
+	TIFFSetField(t, TIFFTAG_IMAGEWIDTH, 4);
+	TIFFSetField(t, TIFFTAG_IMAGELENGTH, 4);
+	TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, 8);
+	TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, 1);
+	TIFFSetField(t, TIFFTAG_PHOTOMETRIC, pm);
+	if (pm == PHOTOMETRIC_PALETTE)
+		TIFFSetField(t, TIFFTAG_COLORMAP, map[0], map[1], map[2]);
+	TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, 4);
+	TIFFSetField(t, TIFFTAG_GEOPIXELSCALE, 3, scale);
+	TIFFSetField(t, TIFFTAG_GEOTIEPOINTS, 6, tie);
+	if (md != NULL)
+		TIFFSetField(t, TIFFTAG_GDAL_METADATA, md);
+	if (keys != NULL) {
+		gt = GTIFNew(t);
+		GTIFKeySet(gt, GTRasterTypeGeoKey, TYPE_SHORT, 1,
+		    RasterPixelIsArea);
+		keys(gt);
+		GTIFWriteKeys(gt);
+		GTIFFree(gt);
+	}
+	for (y = 0; y < 4; y++)
+		TIFFWriteScanline(t, row, (uint32_t)y, 0);
+	TIFFClose(t);
+}
+
+/* An Albers projection on NAD83 without an EPSG code, as GDAL writes it. */
+static void
+albers_keys(GTIF *gt)
+{
+	GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1, ModelTypeProjected);
+	GTIFKeySet(gt, GTCitationGeoKey, TYPE_ASCII, 0, "Albers | 100%");
+	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, 4269);
+	GTIFKeySet(gt, ProjectedCSTypeGeoKey, TYPE_SHORT, 1, KvUserDefined);
+	GTIFKeySet(gt, ProjCoordTransGeoKey, TYPE_SHORT, 1,
+	    CT_AlbersEqualArea);
+	GTIFKeySet(gt, ProjStdParallel1GeoKey, TYPE_DOUBLE, 1, 29.5);
+	GTIFKeySet(gt, ProjStdParallel2GeoKey, TYPE_DOUBLE, 1, 45.5);
+	GTIFKeySet(gt, ProjNatOriginLongGeoKey, TYPE_DOUBLE, 1, -96.0);
+}
+
+static const char albers_text[] = "1.1.0 1024=s:1 1026=a:Albers%20|%20100%25 "
+    "2048=s:4269 3072=s:32767 3075=s:11 3078=d:29.5 3079=d:45.5 3080=d:-96";
+
+/* No GTModelTypeGeoKey, no ProjectedCSTypeGeoKey: still projected. */
+static void
+projection_only_keys(GTIF *gt)
+{
+	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, 4269);
+	GTIFKeySet(gt, ProjectionGeoKey, TYPE_SHORT, 1, 10101);
+}
+
+/* A geographic CRS on a user-defined sphere. */
+static void
+sphere_keys(GTIF *gt)
+{
+	GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1, ModelTypeGeographic);
+	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, KvUserDefined);
+	GTIFKeySet(gt, GeogSemiMajorAxisGeoKey, TYPE_DOUBLE, 1, 6371000.0);
+}
+
+/* The citation alone is more than a header line holds: 30,000 spaces
+ * become 90,000 bytes of %20 (libgeotiff takes under 65,535). */
+static void
+long_keys(GTIF *gt)
+{
+	static char cit[30001];
+
+	memset(cit, ' ', sizeof(cit) - 1);
+	albers_keys(gt);
+	GTIFKeySet(gt, GTCitationGeoKey, TYPE_ASCII, 0, cit);
+}
+
+static void
+epsg_keys(GTIF *gt)
+{
+	GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1, ModelTypeProjected);
+	GTIFKeySet(gt, ProjectedCSTypeGeoKey, TYPE_SHORT, 1, 32614);
+	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, 4269);
+}
+
+static const char *
+geokeys_line(const tp_header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nextra; i++)
+		if (strncmp(h->extra[i], "GEOKEYS ", 8) == 0)
+			return h->extra[i] + 8;
+	return NULL;
+}
+
+/* A projection without an EPSG code is carried, never as its datum
+ * (EPSG:4269 before), and tgeotiff writes the same keys back. */
+START_TEST(test_user_projected)
+{
+	tp_geotiff_notes n;
+	tp_geotiff_ropts o = { .notes = &n };
+	tp_geotiff_wopts wo = { .compress = TP_GT_DEFLATE, .threads = 1 };
+	char out[160];
+	tp_grid g, r;
+	tp_err e;
+
+	write_small(path, albers_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(g.h.crs, "");
+	ck_assert_ptr_nonnull(geokeys_line(&g.h));
+	ck_assert_str_eq(geokeys_line(&g.h), albers_text);
+	ck_assert_str_eq(n.crs_dropped, "");
+	snprintf(out, sizeof(out), "%s/b.tif", dir);
+	ck_assert_msg(tp_geotiff_write_grid(out, &g, 0, &wo, &e) == 0, "%s",
+	    e.msg);
+	ck_assert_msg(tp_geotiff_read(&r, out, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(r.h.crs, "");
+	ck_assert_ptr_nonnull(geokeys_line(&r.h));
+	ck_assert_str_eq(geokeys_line(&r.h), albers_text);
+	tp_grid_free(&r);
+	strcpy(g.h.crs, "EPSG:32614");	/* a CRS line wins over GEOKEYS */
+	ck_assert_int_eq(tp_geotiff_write_grid(out, &g, 0, &wo, &e), 0);
+	ck_assert_int_eq(tp_geotiff_read(&r, out, NULL, &e), 0);
+	ck_assert_str_eq(r.h.crs, "EPSG:32614");
+	ck_assert_ptr_null(geokeys_line(&r.h));
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+START_TEST(test_user_crs_kinds)
+{
+	tp_geotiff_notes n;
+	tp_geotiff_ropts o = { .notes = &n };
+	tp_grid g;
+	tp_err e;
+
+	write_small(path, projection_only_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), 0);
+	ck_assert_str_eq(g.h.crs, "");
+	ck_assert_str_eq(geokeys_line(&g.h), "1.1.0 2048=s:4269 3074=s:10101");
+	tp_grid_free(&g);
+	write_small(path, sphere_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), 0);
+	ck_assert_str_eq(g.h.crs, "");
+	ck_assert_str_eq(geokeys_line(&g.h),
+	    "1.1.0 1024=s:2 2048=s:32767 2057=d:6371000");
+	tp_grid_free(&g);
+	write_small(path, epsg_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), 0);
+	ck_assert_str_eq(g.h.crs, "EPSG:32614");
+	ck_assert_ptr_null(geokeys_line(&g.h));
+	tp_grid_free(&g);
+	write_small(path, NULL, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), 0);
+	ck_assert_str_eq(g.h.crs, "");
+	ck_assert_ptr_null(geokeys_line(&g.h));
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* Keys a header line cannot hold: the CRS is dropped, and notes say so. */
+START_TEST(test_user_crs_too_long)
+{
+	tp_geotiff_notes n;
+	tp_geotiff_ropts o = { .notes = &n };
+	tp_grid g;
+	tp_err e;
+
+	write_small(path, long_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(g.h.crs, "");
+	ck_assert_ptr_null(geokeys_line(&g.h));
+	ck_assert_msg(strstr(n.crs_dropped, "more than") != NULL, "'%s'",
+	    n.crs_dropped);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* HISTORY items the stream's reader would refuse are left out, counted. */
+START_TEST(test_history_sanitised)
+{
+	tp_geotiff_notes n;
+	tp_geotiff_ropts o = { .notes = &n };
+	size_t len = TP_LINE_MAX + 200;
+	char *md = malloc(len + 300);
+	size_t at;
+	tp_header h;
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(md);
+	strcpy(md, "<GDALMetadata>\n<Item name=\"HISTORY_1\">tnoise</Item>\n"
+	    "<Item name=\"HISTORY_2\">a\rb</Item>\n"
+	    "<Item name=\"HISTORY_3\">a&amp;amp;\x01</Item>\n"
+	    "<Item name=\"HISTORY_4\">");
+	at = strlen(md);		/* an item longer than a header line */
+	memset(md + at, 'x', TP_LINE_MAX);
+	md[at + TP_LINE_MAX] = '\0';
+	strcat(md, "</Item>\n<Item name=\"HISTORY_5\">tfill &amp;amp;</Item>\n"
+	    "</GDALMetadata>\n");
+	write_small(path, NULL, md, PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(n.history_dropped, 3);
+	ck_assert_int_eq(g.h.nhistory, 2);
+	ck_assert_str_eq(g.h.history[0], "tnoise");
+	ck_assert_str_eq(g.h.history[1], "tfill &");
+	/* and the header reads back */
+	f = tmpfile();
+	ck_assert_int_eq(tp_header_write(&g.h, f, &e), 0);
+	rewind(f);
+	ck_assert_msg(tp_header_read(&h, f, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(h.nhistory, 2);
+	tp_header_free(&h);
+	fclose(f);
+	tp_grid_free(&g);
+	free(md);
+}
+END_TEST
+
+START_TEST(test_palette)
+{
+	tp_geotiff_notes n;
+	tp_geotiff_ropts o = { .notes = &n };
+	tp_grid g;
+	tp_err e;
+
+	write_small(path, NULL, NULL, PHOTOMETRIC_PALETTE);
+	ck_assert_msg(tp_geotiff_read(&g, path, &o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(n.palette, 1);
+	ck_assert_float_eq(g.data[3], 3);	/* the index */
+	tp_grid_free(&g);
+	write_small(path, NULL, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_int_eq(tp_geotiff_read(&g, path, &o, &e), 0);
+	ck_assert_int_eq(n.palette, 0);
+	tp_grid_free(&g);
 }
 END_TEST
 
@@ -696,6 +1028,14 @@ geotiff_suite(void)
 	tcase_add_loop_test(core, test_types, 0,
 	    sizeof(types) / sizeof(types[0]));
 	tcase_add_test(core, test_raw);
+	tcase_add_test(core, test_raw_devices);
+	tcase_add_test(core, test_slurp);
+	tcase_add_test(core, test_user_projected);
+	tcase_add_test(core, test_user_crs_kinds);
+	tcase_add_test(core, test_palette);
+	tcase_add_test(lim, test_user_crs_too_long);
+	tcase_add_test(lim, test_history_sanitised);
+	tcase_add_test(err, test_check_crs);
 	tcase_add_test(core, test_pgm);
 	tcase_add_test(core, test_png_round_trip);
 	tcase_add_test(core, test_sniff);

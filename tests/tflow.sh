@@ -98,6 +98,16 @@ assert_near "EPSG:6318: area of a source cell" \
 cmp -s <(body "$T/g6318") <(body "$T/g4326") && pass || fail "6318 and 4326 differ"
 grep -q ", geographic;" "$T/e6318" && pass || fail "6318 not geographic: $(cat "$T/e6318")"
 grep -q ", geographic;" "$T/e32633" && fail "32633 taken as geographic" || pass
+# A CRS with no EPSG code travels as GEOKEYS: a user-defined sphere is still
+# degrees (model type 2), a user-defined projection still metres.
+echo "4 3 2 1" | mkstream 4 1 height "CELLSIZE 0.000277777777777777778" \
+    "ORIGIN 10 60.000138888888888889" \
+    "GEOKEYS 1.1.0 1024=s:2 2048=s:32767 2050=s:32767 2056=s:32767 2057=d:6371000 2058=d:6371000" \
+    | run_prog tflow -v > /dev/null 2> "$T/esphere"
+grep -q ", geographic;" "$T/esphere" && pass || fail "GEOKEYS sphere not geographic: $(cat "$T/esphere")"
+echo "4 3 2 1" | mkstream 4 1 height "GEOKEYS 1.1.0 1024=s:1 3072=s:32767" \
+    | run_prog tflow -v > /dev/null 2> "$T/eproj"
+grep -q ", geographic;" "$T/eproj" && fail "GEOKEYS projection taken as geographic" || pass
 for crs in 6318 4326 32633; do
 	geo 8 "$(seq 1 8 | awk '{ printf "%g ", 3 * sin($1) }')" $crs |
 	    run_prog tview --shade-only -z 1 -o "$T/g$crs.png"

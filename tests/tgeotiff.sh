@@ -269,4 +269,31 @@ if mount -t tmpfs -o size=64k tmpfs "$T/disk" 2>/dev/null; then
 else
 	echo "tgeotiff: cannot mount a tmpfs here: full disk checked on $full only" >&2
 fi
+
+# --- a CRS without an EPSG code: timport's GEOKEYS line written back ---
+AEA='+proj=aea +lat_0=23 +lon_0=-96 +lat_1=29.5 +lat_2=45.5 +datum=NAD83 +units=m'
+gdal_translate -q -a_srs "$AEA" -a_ullr 500000 5400000 504000 5396000 -srcwin 0 0 40 40 \
+    "$DATA/jacksboro_fault_dem.tif" "$T/aea.tif"
+ok "Albers: timport | tflow | tgeotiff" run_prog tgeotiff -b height "$T/aea_out.tif" \
+    < <(run_prog timport "$T/aea.tif" | run_prog tflow -q)
+assert_eq "the same projection as the input" "$(gdalsrsinfo -o proj4 "$T/aea_out.tif")" \
+    "$(gdalsrsinfo -o proj4 "$T/aea.tif")"
+assert_eq "still projected, in metres" "$(gdalsrsinfo -o proj4 "$T/aea_out.tif" | tr -d '\n' | sed 's/ +no_defs//')" \
+    "+proj=aea +lat_0=23 +lon_0=-96 +lat_1=29.5 +lat_2=45.5 +x_0=0 +y_0=0 +datum=NAD83 +units=m"
+assert_eq "Albers geotransform" "$(json "$T/aea_out.tif" 'd["geoTransform"]')" \
+    "[500000.0, 100.0, 0.0, 5400000.0, 0.0, -100.0]"
+assert_eq "Albers values" "$(gdallocationinfo -valonly "$T/aea_out.tif" 7 9)" \
+    "$(gdallocationinfo -valonly "$T/aea.tif" 7 9)"
+# A user-defined geographic CRS (a sphere) goes round the same way.
+gdal_translate -q -a_srs '+proj=longlat +R=6371000 +no_defs' -a_ullr 10 50 10.4 49.6 -srcwin 0 0 40 40 \
+    "$DATA/jacksboro_fault_dem.tif" "$T/sphere.tif"
+ok "sphere: timport | tgeotiff" run_prog tgeotiff "$T/sphere_out.tif" < <(run_prog timport "$T/sphere.tif")
+assert_eq "the same sphere" "$(gdalsrsinfo -o proj4 "$T/sphere_out.tif")" "$(gdalsrsinfo -o proj4 "$T/sphere.tif")"
+# A CRS line with an EPSG code wins over GEOKEYS (a stage changed the CRS).
+run_prog timport "$T/aea.tif" | sed '0,/^GEOKEYS/s/^GEOKEYS/CRS EPSG:5070\nGEOKEYS/' >"$T/both.tp"
+ok "CRS and GEOKEYS" run_prog tgeotiff "$T/both.tif" <"$T/both.tp"
+assert_eq "EPSG code wins" "$(json "$T/both.tif" 'd["coordinateSystem"]["wkt"].rstrip().endswith("ID[\"EPSG\",5070]]")')" True
+grid 4 4 height "GEOKEYS 1.1.0 1024=s:1 3072=x:5" >"$T/badkeys.tp"
+expect_err 1 "GEOKEYS" "a GEOKEYS line that does not parse" run_prog tgeotiff "$T/out/t.tif" <"$T/badkeys.tp"
+assert_eq "nothing left after bad GEOKEYS" "$(ls -A "$T/out")" ""
 finish

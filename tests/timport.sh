@@ -103,6 +103,15 @@ for name, g in (("rot", [500000, 30, 5, 4649776, 5, -30]),
     ds.SetGeoTransform(g)
     ds = None
 PYEOF
+"$PY" - "$T" <<'PYEOF'
+import sys
+from osgeo import gdal
+ds = gdal.GetDriverByName("GTiff").Create(sys.argv[1] + "/vast.tif", 20, 20, 1, gdal.GDT_Int16)
+ds.SetGeoTransform([0, 1e307, 0, 1e307, 0, -1e307])
+ds = None
+PYEOF
+expect_err 1 "reach past the largest number" "an extent beyond the largest double" \
+    run_prog timport "$T/vast.tif"
 expect_err 1 "rotated" "rotated raster" run_prog timport "$T/rot.tif"
 expect_err 1 "not square" "non-square pixels" run_prog timport "$T/nonsq.tif"
 head -c 3000 "$DEM" >"$T/cut.tif"
@@ -128,10 +137,22 @@ ok "--raw from stdin" run_prog timport --raw --size 3x2 - <"$T/r.f32"
 assert_eq "stdin values" "$(values "$T/.out" | tr '\n' ' ')" "1 2.5 -3 4 5 nan "
 expect_err 1 "needs 32 bytes, the input has 24" "raw size mismatch" \
     run_prog timport --raw --size 4x2 "$T/r.f32"
-expect_err 1 "needs 16 bytes, the input has 24" "raw too long on stdin" \
+# Longer input: the raster's bytes are read, the rest is ignored with a
+# warning, as GDAL's raw drivers read what they need.
+expect_err 0 "goes on past the 2x2 float32 samples (16 bytes)" "raw too long on stdin" \
     run_prog timport --raw --size 2x2 - <"$T/r.f32"
-expect_err 1 "needs 16 bytes, the input has 24" "raw too long in a pipe" \
+assert_eq "the first 2x2 of a longer file" "$(values "$T/.out" | tr '\n' ' ')" "1 2.5 -3 4 "
+expect_err 0 "the rest is ignored" "raw too long in a pipe" \
     run_prog timport --raw --size 2x2 - < <(cat "$T/r.f32")
+assert_eq "the first 2x2 of a pipe" "$(values "$T/.out" | tr '\n' ' ')" "1 2.5 -3 4 "
+# An endless device: exactly 4x4 samples, at once (a timeout, not a
+# timing: before, this read until memory ran out).
+expect_err 0 "goes on past" "--raw from /dev/zero" \
+    timeout 20 $MEMCHECK timport --raw --size 4x4 /dev/zero
+assert_eq "/dev/zero gives 4x4" "$(header "$T/.out" WIDTH)x$(header "$T/.out" HEIGHT) $(values "$T/.out" | sort -u)" "4x4 0"
+assert_eq "/dev/zero body is 64 bytes" "$(body "$T/.out" | wc -c)" 64
+expect_err 1 "4x4 float32 needs 64 bytes, the input has 0" "raw from an empty device" \
+    run_prog timport --raw --size 4x4 /dev/null
 expect_err 1 "needs 32 bytes, the input has 24" "raw too short in a pipe" \
     run_prog timport --raw --size 4x2 - < <(cat "$T/r.f32")
 expect_err 1 "empty input" "empty pipe" run_prog timport - </dev/null
@@ -183,6 +204,13 @@ expect_exit 2 "--zrange on a GeoTIFF" run_prog timport -z 0,1 "$DEM"
 expect_exit 2 "-b on a PNG" run_prog timport -b 1 "$T/h8.png"
 expect_exit 2 "bad --cellsize" run_prog timport --cellsize -1 "$DEM"
 expect_exit 2 "unknown option" run_prog timport --frobnicate "$DEM"
+expect_err 2 "printable ASCII" "--crs with a carriage return" \
+    run_prog timport --crs $'EPSG:1\r' "$DEM"
+expect_err 2 "printable ASCII" "--crs with a tab" run_prog timport --crs $'EPSG:1\t' "$DEM"
+expect_err 2 "space" "--crs with a trailing space" run_prog timport --crs 'EPSG:1 ' "$DEM"
+ok "--crs with inner spaces" run_prog timport --crs '+proj=utm +zone=33' "$DEM"
+assert_eq "--crs kept" "$(header "$T/.out" CRS)" "+proj=utm +zone=33"
+expect_exit 2 "-b with --raw" run_prog timport -b 1 --raw --size 3x2 "$T/r.f32"
 ok "--help" run_prog timport --help
 
 # --- pipelines: GeoTIFF from stdin; the DEM out again through tgeotiff ---
@@ -194,4 +222,104 @@ ok "timport | tgeotiff" run_prog tgeotiff "$T/o.tif" < <(run_prog timport "$T/in
 assert_eq "GDAL reads the same cell" "$(gdallocationinfo -valonly -geoloc "$T/o.tif" -84.3 36.65)" \
     "$(gdallocationinfo -valonly -geoloc "$DEM" -84.3 36.65)"
 assert_eq "same geotransform" "$(gt "$T/o.tif" 'd["geoTransform"]')" "$(gt "$DEM" 'd["geoTransform"]')"
+
+# --- devices, pipes and directories given as paths ---
+expect_err 1 "is a directory" "a directory" run_prog timport "$T"
+expect_err 1 "is a directory" "a directory, --raw" run_prog timport --raw --size 2x2 "$T"
+expect_err 1 "not a GeoTIFF, PNG or PGM" "/dev/zero without --raw is refused at once" \
+    timeout 20 $MEMCHECK timport /dev/zero
+# The FIFO's writers time out, so a timport that never opens it fails the
+# test instead of hanging it.
+mkfifo "$T/fifo"
+timeout 20 cat "$DEM" >"$T/fifo" &
+ok "a GeoTIFF from a FIFO" run_prog timport "$T/fifo"
+wait
+values "$T/.out" >"$T/fifo.v"
+assert_same "FIFO values" "$T/jv" "$T/fifo.v"
+timeout 20 cat "$T/h.pgm" >"$T/fifo" &
+ok "a PGM from a FIFO" run_prog timport "$T/fifo"
+wait
+assert_eq "FIFO PGM" "$(values "$T/.out" | tr '\n' ' ')" "0 0.5 1 "
+# Input that is not a regular file is held in memory up to TP_PIPE_MAX.
+timeout 20 cat "$DEM" >"$T/fifo" 2>/dev/null &
+expect_err 1 "more than 100000 bytes from a pipe" "a FIFO over TP_PIPE_MAX" \
+    env TP_PIPE_MAX=100000 $MEMCHECK timport "$T/fifo"
+wait
+expect_err 1 "more than 100000 bytes" "stdin pipe over TP_PIPE_MAX" \
+    env TP_PIPE_MAX=100000 $MEMCHECK timport - < <(cat "$DEM")
+ok "a regular file on stdin has no cap" env TP_PIPE_MAX=100000 $MEMCHECK timport - <"$DEM"
+expect_exit 1 "bad TP_PIPE_MAX" env TP_PIPE_MAX=lots $MEMCHECK timport - < <(cat "$DEM")
+
+# --- a user-defined projected CRS is carried exactly, not as its datum ---
+AEA='+proj=aea +lat_0=23 +lon_0=-96 +lat_1=29.5 +lat_2=45.5 +datum=NAD83 +units=m'
+gdal_translate -q -a_srs "$AEA" -a_ullr 500000 5400000 504000 5396000 -srcwin 0 0 40 40 \
+    "$DEM" "$T/aea.tif"
+ok "Albers on NAD83" run_prog timport "$T/aea.tif"
+cp "$T/.out" "$T/aea.tp"
+assert_eq "no CRS line (was EPSG:4269)" "$(header "$T/aea.tp" CRS)" ""
+assert_eq "geometry" "$(header "$T/aea.tp" ORIGIN) $(header "$T/aea.tp" CELLSIZE)" "500000 5400000 100"
+keys=$(header "$T/aea.tp" GEOKEYS)
+case $keys in
+*" 1024=s:1 "*"3075=s:11 "*"3078=d:29.5 3079=d:45.5 3080=d:-96 3081=d:23"*) pass ;;
+*) fail "GEOKEYS: projected, Albers, its parameters: '$keys'" ;;
+esac
+case $keys in *1025=*) fail "GEOKEYS carries the raster type" ;; *) pass ;; esac
+ok "tinfo reads it" run_prog tinfo <"$T/aea.tp"
+# tflow -a: the cells are 100 m squares, 1e4 m2 each (as degrees: 2.2e9).
+ok "tflow -a on the Albers grid" run_prog tflow -a <"$T/aea.tp"
+assert_eq "smallest flow is one 100 m cell" "$(py '
+print("%.9g" % np.nanmin(band(sys.argv[1], "flow")))' "$T/.out")" 10000
+ok "--crs replaces the carried keys" run_prog timport --crs EPSG:5070 "$T/aea.tif"
+assert_eq "--crs: CRS and no GEOKEYS" "$(header "$T/.out" CRS)/$(header "$T/.out" GEOKEYS)" "EPSG:5070/"
+# A projected CRS with an EPSG code stays a CRS line.
+gdal_translate -q -a_srs EPSG:32614 -a_ullr 500000 5400000 504000 5396000 -srcwin 0 0 40 40 \
+    "$DEM" "$T/utm.tif"
+ok "UTM" run_prog timport "$T/utm.tif"
+assert_eq "UTM: CRS, no GEOKEYS" "$(header "$T/.out" CRS)/$(header "$T/.out" GEOKEYS)" "EPSG:32614/"
+
+# --- GDAL HISTORY items the stream header cannot hold are left out ---
+"$PY" - "$T" "$DEM" <<'PYEOF'
+import sys
+from osgeo import gdal
+t, dem = sys.argv[1:3]
+src = gdal.Open(dem)
+ds = gdal.GetDriverByName("GTiff").CreateCopy(t + "/hist.tif", src)
+ds.SetMetadataItem("HISTORY_1", "tnoise --seed 1")
+ds.SetMetadataItem("HISTORY_2", "evil\rline")
+ds.SetMetadataItem("HISTORY_3", "x" * 70000)
+ds.SetMetadataItem("HISTORY_4", "tfill")
+ds = None
+# over 16 MiB in all: 300 items of 60,000 bytes
+ds = gdal.GetDriverByName("GTiff").CreateCopy(t + "/big.tif", src)
+for i in range(300):
+    ds.SetMetadataItem("HISTORY_%d" % (i + 1), chr(97 + i % 26) * 60000)
+ds = None
+PYEOF
+expect_err 0 "2 HISTORY items left out" "HISTORY with CR and over 65,535 bytes" \
+    run_prog timport "$T/hist.tif"
+cp "$T/.out" "$T/hist.tp"
+assert_eq "kept HISTORY" "$(header_lines "$T/hist.tp" | sed -n 's/^HISTORY //p' | cut -c 1-60 | tr '\n' '|')" \
+    "tnoise --seed 1|tfill|timport $T/hist.tif|"
+ok "tinfo reads the stream back" run_prog tinfo <"$T/hist.tp"
+expect_err 0 "HISTORY items left out" "HISTORY over 16 MiB in all" run_prog timport "$T/big.tif"
+cp "$T/.out" "$T/big.tp"
+ok "tinfo reads the big-history stream" run_prog tinfo <"$T/big.tp"
+assert_eq "history kept within 8 MiB" "$(header_lines "$T/big.tp" | grep -c '^HISTORY ')" \
+    "$(( (8 * 1048576) / 60000 + 1 ))"
+
+# --- a palette image: its indices are imported, with a warning ---
+"$PY" - "$T" <<'PYEOF'
+import sys, numpy as np
+from osgeo import gdal
+m = gdal.GetDriverByName("GTiff").Create(sys.argv[1] + "/pal.tif", 2, 2, 1, gdal.GDT_Byte)
+m.GetRasterBand(1).WriteArray(np.array([[0, 1], [2, 3]]))
+ct = gdal.ColorTable()
+for i in range(4):
+    ct.SetColorEntry(i, (i * 60, 0, 0, 255))
+m.GetRasterBand(1).SetRasterColorTable(ct)
+m = None
+PYEOF
+expect_err 0 "palette image: its colour indices are imported as heights" "palette TIFF" \
+    run_prog timport "$T/pal.tif"
+assert_eq "palette indices" "$(values "$T/.out" | tr '\n' ' ')" "0 1 2 3 "
 finish
