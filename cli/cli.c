@@ -150,6 +150,9 @@ cli_help(const char *text)
 	exit(0);
 }
 
+/* cli_double and cli_int share their shape on purpose: one small wrapper
+ * per number type, each putting the option's name in front of tp_num's
+ * message. */
 double
 cli_double(const char *opt, const char *arg, double lo, double hi)
 {

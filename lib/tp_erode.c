@@ -334,6 +334,23 @@ erode_inner(const struct model *m, float *row, const float *w, float amt)
 	return erode_inner_c(row, m->stride, w, b->rows, b->bw, amt, m->floor);
 }
 
+/* The brush weights at block (x0, y0) that fall on valid grid cells, summed
+ * in row order: the share each of those cells takes when the brush is
+ * clipped (at the edge or by nodata). */
+static float
+clipped_sum(const struct model *m, const float *blk, int64_t x0, int64_t y0)
+{
+	const tp_brush *b = m->br;
+	float sum = 0;
+
+	for (int k = 0; k < b->rows; k++)
+		for (int i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 &&
+			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+				sum += blk[k * b->bw + i];
+	return sum;
+}
+
 /* Erode amt through the brush at (x, y); returns what was taken. Cells off
  * the grid or nodata are left out and the rest renormalised. */
 static float
@@ -349,11 +366,7 @@ erode(const struct model *m, float x, float y, float amt)
 	    y0 + b->rows <= m->h)
 		return erode_inner(m, m->z + (size_t)y0 * m->stride +
 		    (size_t)x0, blk, amt);
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				sum += blk[k * b->bw + i];
-	if (!(sum > 0))
+	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
 		return 0;
 	for (k = 0; k < b->rows; k++)
 		for (i = 0; i < b->rows; i++)
@@ -387,12 +400,7 @@ spread(const struct model *m, float x, float y, float amt)
 				row[i] += amt * blk[i];
 		return;
 	}
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				sum += blk[k * b->bw + i];
-	if (!(sum > 0))
+	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
 		return;
 	for (k = 0; k < b->rows; k++)
 		for (i = 0; i < b->rows; i++)

@@ -172,7 +172,8 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 			}
 		}
 	}
-	/* then outward through the flat */
+	/* then outward through the flat: the same neighbour scan as above,
+	 * but from the queue, one ring of the flat at a time */
 	for (head = 0; head < nq; head++) {
 		i = q[head];
 		x = (int64_t)(i % (size_t)w);

@@ -322,6 +322,8 @@ fd_read(thandle_t h, void *buf, tmsize_t n)
 	return got;
 }
 
+/* The mirror of fd_read (libtiff takes the two as separate callbacks; a
+ * short read ends at end of file, a short write retries). */
 static tmsize_t
 fd_write(thandle_t h, void *buf, tmsize_t n)
 {
