@@ -234,19 +234,15 @@ tp_header_push_history(tp_header *h, const char *value, tp_err *e)
 	    strlen(value), e);
 }
 
+static int extra_check(const char *x, size_t *bytes, tp_err *e);
+
 int
 tp_header_add_extra(tp_header *h, const char *line, tp_err *e)
 {
-	size_t i;
+	size_t bytes = 0;
 
-	if (line[0] < 'A' || line[0] > 'Z')
-		return tp_err_set(e, "header line '%s' does not start with a key", line);
-	for (i = 0; line[i] != '\0' && line[i] != ' '; i++)
-		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
-		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
-			return tp_err_set(e, "bad header key in '%s'", line);
-	if (strchr(line, '\n') != NULL || strlen(line) >= TP_LINE_MAX)
-		return tp_err_set(e, "header line too long or not one line");
+	if (extra_check(line, &bytes, e) < 0)
+		return -1;
 	return push_line(&h->extra, &h->nextra, &h->cextra, line, strlen(line),
 	    e);
 }
