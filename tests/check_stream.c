@@ -420,8 +420,7 @@ START_TEST(test_declared_size_needs_input)
 {
 	static const char *const hdr[] = {
 		"TERRAPIPE 1\nWIDTH 1073741824\nHEIGHT 1\nBANDS height\nENDHDR\n",
-		"TERRAPIPE 1\nWIDTH 1073741824\nHEIGHT 1073741824\nBANDS a\n"
-		"ENDHDR\n",
+		"TERRAPIPE 1\nWIDTH 1073741824\nHEIGHT 1073741824\nBANDS a\nENDHDR\n",
 		"TERRAPIPE 1\nWIDTH 4\nHEIGHT 1073741824\nBANDS height\nENDHDR\n",
 	};
 	static const char *const want[] = {
