@@ -21,6 +21,18 @@ static const char *const known_keys[K_NKEYS] = {
 	"WIDTH", "HEIGHT", "BANDS", "CELLSIZE", "ORIGIN", "CRS"
 };
 
+/* How much of s (at most 40 bytes) a message may quote: up to the first
+ * control character, so a message stays one printable line. */
+static int
+shown(const char *s)
+{
+	int n = 0;
+
+	while (n < 40 && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f)
+		n++;
+	return n;
+}
+
 static char *
 dupstr(const char *s, size_t n)
 {
@@ -263,8 +275,8 @@ tp_header_set_extra(tp_header *h, const char *key, const char *value,
 			break;
 	if (i < K_NKEYS || strcmp(key, "HISTORY") == 0 || klen == 0 ||
 	    klen >= KEY_MAX || strchr(key, ' ') != NULL)
-		return tp_err_set(e, "'%.40s' is not a key for an extra line",
-		    key);
+		return tp_err_set(e, "'%.*s' is not a key for an extra line",
+		    shown(key), key);
 	if ((line = malloc(klen + strlen(value) + 2)) == NULL)
 		return tp_err_set(e, "out of memory for the header");
 	sprintf(line, "%s%s%s", key, *value != '\0' ? " " : "", value);
@@ -468,8 +480,8 @@ parse_line(struct parse *ps, const char *line, size_t len, tp_err *e)
 	if (strlen(line) != len)
 		return tp_err_set(e, "header line %zu has a NUL byte", ps->lineno);
 	if (klen == 0 || klen >= sizeof(key) || line[0] < 'A' || line[0] > 'Z')
-		return tp_err_set(e, "header line %zu: '%.40s' does not start "
-		    "with a KEY in capitals", ps->lineno, line);
+		return tp_err_set(e, "header line %zu: '%.*s' does not start "
+		    "with a KEY in capitals", ps->lineno, shown(line), line);
 	for (i = 0; i < klen; i++)
 		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
 		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
@@ -698,13 +710,14 @@ static int
 extra_check(const char *x, size_t *bytes, tp_err *e)
 {
 	size_t klen = strcspn(x, " "), n = strnlen(x, TP_LINE_MAX), i;
+	const char *p;
 
 	if (n >= TP_LINE_MAX)
-		return tp_err_set(e, "extra header line '%.40s' is longer than "
-		    "%d bytes", x, TP_LINE_MAX - 1);
+		return tp_err_set(e, "extra header line '%.*s' is longer than "
+		    "%d bytes", shown(x), x, TP_LINE_MAX - 1);
 	if (klen == 0 || klen >= 64 || x[0] < 'A' || x[0] > 'Z')
-		return tp_err_set(e, "extra header line '%.40s' does not start "
-		    "with a KEY in capitals", x);
+		return tp_err_set(e, "extra header line '%.*s' does not start "
+		    "with a KEY in capitals", shown(x), x);
 	for (i = 0; i < klen; i++)
 		if (!((x[i] >= 'A' && x[i] <= 'Z') ||
 		    (x[i] >= '0' && x[i] <= '9') || x[i] == '_'))
@@ -716,11 +729,11 @@ extra_check(const char *x, size_t *bytes, tp_err *e)
 			break;
 	if (i < K_NKEYS || (klen == 7 && memcmp(x, "HISTORY", 7) == 0) ||
 	    strcmp(x, "ENDHDR") == 0)
-		return tp_err_set(e, "extra header line '%.40s' has a key the "
-		    "reader would not keep as an extra line", x);
-	if (strpbrk(x, "\r\n") != NULL)
-		return tp_err_set(e, "extra header line '%.*s' holds a line "
-		    "break", (int)klen, x);
+		return tp_err_set(e, "extra header line '%.*s' has a key the "
+		    "reader would not keep as an extra line", shown(x), x);
+	if ((p = strpbrk(x, "\r\n")) != NULL)
+		return tp_err_set(e, "extra header line %.*s has a line break "
+		    "at byte %zu", (int)klen, x, (size_t)(p - x) + 1);
 	*bytes += n + 1;
 	return 0;
 }
@@ -729,12 +742,14 @@ static int
 history_check(const char *v, size_t *bytes, tp_err *e)
 {
 	size_t n = strnlen(v, TP_LINE_MAX);
+	const char *p;
 
 	if (strlen("HISTORY ") + n >= TP_LINE_MAX)
-		return tp_err_set(e, "HISTORY '%.40s...' is longer than %d bytes",
-		    v, TP_LINE_MAX - 1 - (int)strlen("HISTORY "));
-	if (strpbrk(v, "\r\n") != NULL)
-		return tp_err_set(e, "HISTORY '%.40s' holds a line break", v);
+		return tp_err_set(e, "HISTORY '%.*s...' is longer than %d bytes",
+		    shown(v), v, TP_LINE_MAX - 1 - (int)strlen("HISTORY "));
+	if ((p = strpbrk(v, "\r\n")) != NULL)
+		return tp_err_set(e, "HISTORY '%.*s' has a line break at byte %zu",
+		    shown(v), v, (size_t)(p - v) + 1);
 	*bytes += strlen("HISTORY ") + n + 1;
 	return 0;
 }

@@ -804,10 +804,10 @@ END_TEST
 START_TEST(test_writer_names_key)
 {
 	static const struct { int what; const char *val, *msg; } cases[] = {
-		{ 0, "tnoise\r", "HISTORY 'tnoise\r' holds a line break" },
+		{ 0, "tnoise\r", "HISTORY 'tnoise' has a line break at byte 7" },
 		{ 0, "a\nFOO b", "HISTORY" },
 		{ 1, "EPSG:1\r", "CRS has a control character (byte 7)" },
-		{ 2, "FOO a\rb", "extra header line 'FOO' holds a line break" },
+		{ 2, "FOO a\rb", "extra header line FOO has a line break at byte 6" },
 		{ 2, "ENDHDR", "would not keep" },
 		{ 2, "CRS x", "would not keep" },
 		{ 2, "HISTORY x", "would not keep" },
