@@ -37,8 +37,12 @@ void
 cli_init(int argc, char **argv, const char *usage)
 {
 	if (argc > 0 && argv[0] != NULL && argv[0][0] != '\0') {
-		const char *s = strrchr(argv[0], '/');
-		prog = s != NULL ? s + 1 : argv[0];
+		char *s = strrchr(argv[0], '/');
+
+		/* getopt's own complaints name argv[0]: make it the name. */
+		if (s != NULL && s[1] != '\0')
+			argv[0] = s + 1;
+		prog = argv[0];
 	}
 	usage_text = usage;
 }

@@ -1,5 +1,6 @@
 /* tp_num.c - checked number parsing and size arithmetic. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,51 @@
 #include <unistd.h>
 
 #include "tp_num.h"
+
+static size_t
+digits(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
+/* strtod and strtoll alone would also take leading blanks, '+', hex, inf
+ * and nan, and every locale's idea of a number: the syntax is checked
+ * first so a header reads the same everywhere. */
+int
+tp_num_syntax_ok(const char *s, int whole)
+{
+	size_t i = 0, n;
+
+	if (s == NULL)
+		return 0;
+	if (s[i] == '-')
+		i++;
+	n = digits(s + i);
+	i += n;
+	if (whole)
+		return n > 0 && s[i] == '\0';
+	if (s[i] == '.') {
+		size_t f = digits(s + i + 1);
+
+		if (n == 0 && f == 0)
+			return 0;
+		i += 1 + f;
+	} else if (n == 0)
+		return 0;
+	if (s[i] == 'e' || s[i] == 'E') {
+		i++;
+		if (s[i] == '-' || s[i] == '+')
+			i++;
+		if ((n = digits(s + i)) == 0)
+			return 0;
+		i += n;
+	}
+	return s[i] == '\0';
+}
 
 int
 tp_parse_double(const char *s, double lo, double hi, double *out, tp_err *e)
@@ -16,11 +62,15 @@ tp_parse_double(const char *s, double lo, double hi, double *out, tp_err *e)
 
 	if (s == NULL || *s == '\0')
 		return tp_err_set(e, "empty number");
+	if (!tp_num_syntax_ok(s, 0))
+		return tp_err_set(e, "'%s' is not a number", s);
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || *end != '\0')
 		return tp_err_set(e, "'%s' is not a number", s);
-	if (isnan(v) || isinf(v) || errno == ERANGE)
+	/* Underflow (ERANGE with a tiny result) gives the nearest double,
+	 * which is what the writer wrote; overflow is refused. */
+	if (isnan(v) || isinf(v) || (errno == ERANGE && fabs(v) > DBL_MIN))
 		return tp_err_set(e, "'%s' is not a finite number", s);
 	if (v < lo || v > hi)
 		return tp_err_set(e, "%s is out of range [%g, %g]", s, lo, hi);
@@ -36,6 +86,8 @@ tp_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out, tp_err *e)
 
 	if (s == NULL || *s == '\0')
 		return tp_err_set(e, "empty number");
+	if (!tp_num_syntax_ok(s, 1))
+		return tp_err_set(e, "'%s' is not a whole number", s);
 	errno = 0;
 	v = strtoll(s, &end, 10);
 	if (end == s || *end != '\0')

@@ -1,9 +1,14 @@
 /*
  * tp_num.h - checked number parsing and size arithmetic.
  *
- * Every number that comes from a user or a stream header goes through these:
- * the whole string must be the number (no trailing junk), NaN and infinities
- * are refused, and the value must lie in [lo, hi]. Messages name the value.
+ * Every number that comes from a user or a stream header goes through these,
+ * under one rule (terrapipe(5)): the whole string is the number, written
+ *
+ *	whole number	-?[0-9]+
+ *	number		-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?
+ *
+ * so no leading '+', no spaces anywhere, no hexadecimal, no inf or nan, and
+ * the value must be finite and lie in [lo, hi]. Messages name the value.
  */
 #ifndef TP_NUM_H
 #define TP_NUM_H
@@ -12,6 +17,10 @@
 #include <stdint.h>
 
 #include "tp_err.h"
+
+/* 1 when s is written as a number (or, whole, as a whole number) under the
+ * rule above; the value is not checked. */
+int tp_num_syntax_ok(const char *s, int whole);
 
 /* Parse a finite decimal number in [lo, hi] into *out. */
 int tp_parse_double(const char *s, double lo, double hi, double *out, tp_err *e);

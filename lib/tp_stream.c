@@ -21,6 +21,18 @@ static const char *const known_keys[K_NKEYS] = {
 	"WIDTH", "HEIGHT", "BANDS", "CELLSIZE", "ORIGIN", "CRS"
 };
 
+/* How much of s (at most 40 bytes) a message may quote: up to the first
+ * control character, so a message stays one printable line. */
+static int
+shown(const char *s)
+{
+	int n = 0;
+
+	while (n < 40 && (unsigned char)s[n] >= 0x20 && s[n] != 0x7f)
+		n++;
+	return n;
+}
+
 static char *
 dupstr(const char *s, size_t n)
 {
@@ -33,21 +45,32 @@ dupstr(const char *s, size_t n)
 	return p;
 }
 
-/* Append a copy of s to a growable string array. */
+/* Append a copy of s to a growable string array of *cap slots, doubling
+ * it when full, so n lines cost O(n) copies. A *cap below *n means the
+ * array holds exactly *n (filled by someone else). */
 static int
-push_line(char ***arr, size_t *n, const char *s, size_t len, tp_err *e)
+push_line(char ***arr, size_t *n, size_t *cap, const char *s, size_t len,
+    tp_err *e)
 {
 	char **a;
 	char *copy;
 
+	if (*n >= TP_HEADER_LINES)
+		return tp_err_set(e, "header has more than %d lines",
+		    TP_HEADER_LINES);
 	if ((copy = dupstr(s, len)) == NULL)
 		return tp_err_set(e, "out of memory for the header");
-	if ((a = realloc(*arr, (*n + 1) * sizeof(*a))) == NULL) {
-		free(copy);
-		return tp_err_set(e, "out of memory for the header");
+	if (*cap <= *n) {
+		size_t want = *n < 8 ? 16 : 2 * *n;
+
+		if ((a = realloc(*arr, want * sizeof(*a))) == NULL) {
+			free(copy);
+			return tp_err_set(e, "out of memory for the header");
+		}
+		*arr = a;
+		*cap = want;
 	}
-	a[(*n)++] = copy;
-	*arr = a;
+	(*arr)[(*n)++] = copy;
 	return 0;
 }
 
@@ -86,14 +109,14 @@ tp_header_copy(tp_header *dst, const tp_header *src, tp_err *e)
 	*dst = *src;
 	dst->extra = NULL;
 	dst->history = NULL;
-	dst->nextra = dst->nhistory = 0;
+	dst->nextra = dst->nhistory = dst->cextra = dst->chistory = 0;
 	for (i = 0; i < src->nextra; i++)
-		if (push_line(&dst->extra, &dst->nextra, src->extra[i],
-		    strlen(src->extra[i]), e) < 0)
+		if (push_line(&dst->extra, &dst->nextra, &dst->cextra,
+		    src->extra[i], strlen(src->extra[i]), e) < 0)
 			goto fail;
 	for (i = 0; i < src->nhistory; i++)
-		if (push_line(&dst->history, &dst->nhistory, src->history[i],
-		    strlen(src->history[i]), e) < 0)
+		if (push_line(&dst->history, &dst->nhistory, &dst->chistory,
+		    src->history[i], strlen(src->history[i]), e) < 0)
 			goto fail;
 	return 0;
 fail:
@@ -107,7 +130,7 @@ tp_header_free(tp_header *h)
 	free_lines(h->extra, h->nextra);
 	free_lines(h->history, h->nhistory);
 	h->extra = h->history = NULL;
-	h->nextra = h->nhistory = 0;
+	h->nextra = h->nhistory = h->cextra = h->chistory = 0;
 }
 
 int
@@ -210,25 +233,30 @@ tp_header_add_history(tp_header *h, int argc, char **argv, tp_err *e)
 			base = strrchr(base, '/') + 1;
 		len = quote_word(buf, len, cap, base);
 	}
-	r = push_line(&h->history, &h->nhistory, buf, len < cap ? len : cap - 1, e);
+	r = push_line(&h->history, &h->nhistory, &h->chistory, buf,
+	    len < cap ? len : cap - 1, e);
 	free(buf);
 	return r;
 }
 
 int
+tp_header_push_history(tp_header *h, const char *value, tp_err *e)
+{
+	return push_line(&h->history, &h->nhistory, &h->chistory, value,
+	    strlen(value), e);
+}
+
+static int extra_check(const char *x, size_t *bytes, tp_err *e);
+
+int
 tp_header_add_extra(tp_header *h, const char *line, tp_err *e)
 {
-	size_t i;
+	size_t bytes = 0;
 
-	if (line[0] < 'A' || line[0] > 'Z')
-		return tp_err_set(e, "header line '%s' does not start with a key", line);
-	for (i = 0; line[i] != '\0' && line[i] != ' '; i++)
-		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
-		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
-			return tp_err_set(e, "bad header key in '%s'", line);
-	if (strchr(line, '\n') != NULL || strlen(line) >= TP_LINE_MAX)
-		return tp_err_set(e, "header line too long or not one line");
-	return push_line(&h->extra, &h->nextra, line, strlen(line), e);
+	if (extra_check(line, &bytes, e) < 0)
+		return -1;
+	return push_line(&h->extra, &h->nextra, &h->cextra, line, strlen(line),
+	    e);
 }
 
 /* A key the reader parses itself, or one too long for it, is refused: its
@@ -247,8 +275,8 @@ tp_header_set_extra(tp_header *h, const char *key, const char *value,
 			break;
 	if (i < K_NKEYS || strcmp(key, "HISTORY") == 0 || klen == 0 ||
 	    klen >= KEY_MAX || strchr(key, ' ') != NULL)
-		return tp_err_set(e, "'%.40s' is not a key for an extra line",
-		    key);
+		return tp_err_set(e, "'%.*s' is not a key for an extra line",
+		    shown(key), key);
 	if ((line = malloc(klen + strlen(value) + 2)) == NULL)
 		return tp_err_set(e, "out of memory for the header");
 	sprintf(line, "%s%s%s", key, *value != '\0' ? " " : "", value);
@@ -388,6 +416,26 @@ parse_origin(tp_header *h, const char *val, size_t lineno, tp_err *e)
 	return 0;
 }
 
+/* A CRS is one short printable value: it ends up in GeoTIFF keys, PNG text
+ * and terminals. lineno 0: the header being written. */
+static int
+crs_check(const char *val, size_t lineno, tp_err *e)
+{
+	size_t i, n = strnlen(val, TP_CRS_MAX);
+	char where[48] = "";
+
+	if (lineno > 0)
+		snprintf(where, sizeof(where), "header line %zu: ", lineno);
+	if (n == 0 || n >= TP_CRS_MAX)
+		return tp_err_set(e, "%sCRS must be 1 to %d characters", where,
+		    TP_CRS_MAX - 1);
+	for (i = 0; i < n; i++)
+		if ((unsigned char)val[i] < 0x20 || val[i] == 0x7f)
+			return tp_err_set(e, "%sCRS has a control character "
+			    "(byte %zu)", where, i + 1);
+	return 0;
+}
+
 static int
 parse_known(struct parse *ps, int k, const char *val, tp_err *e)
 {
@@ -410,9 +458,8 @@ parse_known(struct parse *ps, int k, const char *val, tp_err *e)
 	case K_ORIGIN:
 		return parse_origin(h, val, ln, e);
 	default:
-		if (*val == '\0' || strlen(val) >= TP_CRS_MAX)
-			return tp_err_set(e, "header line %zu: CRS must be 1 to %d "
-			    "characters", ln, TP_CRS_MAX - 1);
+		if (crs_check(val, ln, e) < 0)
+			return -1;
 		strcpy(h->crs, val);
 		return 0;
 	}
@@ -428,13 +475,13 @@ parse_line(struct parse *ps, const char *line, size_t len, tp_err *e)
 	int k;
 
 	if (memchr(line, '\r', len) != NULL)
-		return tp_err_set(e, "header line %zu has a carriage return "
-		    "(CRLF line endings are not allowed)", ps->lineno);
+		return tp_err_set(e, "header line %zu has a carriage return: "
+		    "CRLF line endings (convert with dos2unix)", ps->lineno);
 	if (strlen(line) != len)
 		return tp_err_set(e, "header line %zu has a NUL byte", ps->lineno);
 	if (klen == 0 || klen >= sizeof(key) || line[0] < 'A' || line[0] > 'Z')
-		return tp_err_set(e, "header line %zu: '%.40s' does not start "
-		    "with a KEY in capitals", ps->lineno, line);
+		return tp_err_set(e, "header line %zu: '%.*s' does not start "
+		    "with a KEY in capitals", ps->lineno, shown(line), line);
 	for (i = 0; i < klen; i++)
 		if (!((line[i] >= 'A' && line[i] <= 'Z') ||
 		    (line[i] >= '0' && line[i] <= '9') || line[i] == '_'))
@@ -444,13 +491,14 @@ parse_line(struct parse *ps, const char *line, size_t len, tp_err *e)
 	key[klen] = '\0';
 	val = line[klen] == ' ' ? line + klen + 1 : line + klen;
 	if (strcmp(key, "HISTORY") == 0)
-		return push_line(&ps->h->history, &ps->h->nhistory, val,
-		    strlen(val), e);
+		return push_line(&ps->h->history, &ps->h->nhistory,
+		    &ps->h->chistory, val, strlen(val), e);
 	for (k = 0; k < K_NKEYS; k++)
 		if (strcmp(key, known_keys[k]) == 0)
 			break;
 	if (k == K_NKEYS)
-		return push_line(&ps->h->extra, &ps->h->nextra, line, len, e);
+		return push_line(&ps->h->extra, &ps->h->nextra, &ps->h->cextra,
+		    line, len, e);
 	if (ps->seen[k])
 		return tp_err_set(e, "header line %zu: duplicate key %s",
 		    ps->lineno, key);
@@ -459,6 +507,27 @@ parse_line(struct parse *ps, const char *line, size_t len, tp_err *e)
 		return tp_err_set(e, "header line %zu: %s has no value",
 		    ps->lineno, key);
 	return parse_known(ps, k, val, e);
+}
+
+/* Every corner of the grid must be a finite coordinate: with CELLSIZE
+ * 1e308 the default ORIGIN (or the far edge) is infinite, and every stage
+ * that maps cells to places would compute with infinities and NaN. */
+static int
+check_extent(const tp_header *h, int origin_given, tp_err *e)
+{
+	double sx = (double)h->width * h->cellsize;
+	double sy = (double)h->height * h->cellsize;
+
+	if (!isfinite(sx) || !isfinite(sy))
+		return tp_err_set(e, "CELLSIZE x %s is not a finite extent",
+		    isfinite(sx) ? "HEIGHT" : "WIDTH");
+	if (!isfinite(h->origin_x) || !isfinite(h->origin_y))
+		return tp_err_set(e, "%s is not finite", origin_given ?
+		    "ORIGIN" : "the default ORIGIN (HEIGHT x CELLSIZE)");
+	if (!isfinite(h->origin_x + sx) || !isfinite(h->origin_y - sy))
+		return tp_err_set(e, "ORIGIN + %s x CELLSIZE is not finite",
+		    isfinite(h->origin_x + sx) ? "HEIGHT" : "WIDTH");
+	return 0;
 }
 
 /* After ENDHDR: required keys, defaults and the size of the body. */
@@ -478,6 +547,8 @@ parse_finish(struct parse *ps, tp_err *e)
 		h->origin_x = 0;
 		h->origin_y = (double)h->height * h->cellsize;
 	}
+	if (check_extent(h, ps->seen[K_ORIGIN], e) < 0)
+		return -1;
 	return tp_body_bytes(h, &bytes, e);
 }
 
@@ -494,7 +565,11 @@ tp_header_parse(tp_header *h, const char *buf, size_t len, size_t *used, tp_err 
 	for (;;) {
 		size_t n;
 
-		ps.lineno++;
+		if (++ps.lineno > TP_HEADER_LINES) {
+			tp_err_set(e, "header has more than %d lines (no ENDHDR?)",
+			    TP_HEADER_LINES);
+			goto fail;
+		}
 		nl = memchr(buf + pos, '\n', len - pos);
 		if (nl == NULL) {
 			size_t m = strlen(TP_MAGIC);
@@ -545,24 +620,34 @@ tp_header_parse(tp_header *h, const char *buf, size_t len, size_t *used, tp_err 
 		*used = pos;
 	return 0;
 bad_magic:
-	tp_err_set(e, "not a terrapipe stream: the first line is not '%s'", TP_MAGIC);
+	if (len > strlen(TP_MAGIC) && memcmp(buf, TP_MAGIC "\r",
+	    strlen(TP_MAGIC) + 1) == 0)
+		tp_err_set(e, "the stream has CRLF line endings (convert the "
+		    "header with dos2unix)");
+	else
+		tp_err_set(e, "not a terrapipe stream: the first line is not "
+		    "'%s'", TP_MAGIC);
 fail:
 	tp_header_free(h);
 	return -1;
 }
 
-/* Read header lines up to and including ENDHDR into a buffer. */
+/* Read header lines up to and including ENDHDR into a buffer grown
+ * geometrically. Stops early, leaving the parser to say why, at what
+ * cannot be a header: a first line that is not the magic, a line with a
+ * carriage return, a line over TP_LINE_MAX, more than TP_HEADER_LINES
+ * lines; and refuses more than TP_HEADER_MAX bytes. */
 static int
 slurp_header(FILE *f, char **out, size_t *outlen, tp_err *e)
 {
-	size_t len = 0, cap = 4096, linestart = 0;
+	size_t len = 0, cap = 4096, linestart = 0, lines = 0;
 	char *buf = malloc(cap);
 	int c;
 
 	if (buf == NULL)
 		return tp_err_set(e, "out of memory for the header");
 	while ((c = getc(f)) != EOF) {
-		if (len + 1 >= cap) {
+		if (len == cap) {
 			char *nb;
 			if (cap >= TP_HEADER_MAX) {
 				free(buf);
@@ -586,6 +671,10 @@ slurp_header(FILE *f, char **out, size_t *outlen, tp_err *e)
 			continue;
 		}
 		if (len - linestart == 7 && memcmp(buf + linestart, "ENDHDR\n", 7) == 0)
+			break;
+		if (++lines > TP_HEADER_LINES || (len - linestart >= 2 &&
+		    buf[len - 2] == '\r') || (linestart == 0 &&
+		    (len != sizeof(TP_MAGIC) || memcmp(buf, TP_MAGIC, len - 1))))
 			break;
 		linestart = len;
 	}
@@ -615,20 +704,144 @@ tp_header_read(tp_header *h, FILE *f, uint64_t *nbytes, tp_err *e)
 	return r;
 }
 
+/* The line "KEY value" that extra line x is kept as, or -1 naming why: a
+ * key in capitals the reader does not parse itself, one line. */
+static int
+extra_check(const char *x, size_t *bytes, tp_err *e)
+{
+	size_t klen = strcspn(x, " "), n = strnlen(x, TP_LINE_MAX), i;
+	const char *p;
+
+	if (n >= TP_LINE_MAX)
+		return tp_err_set(e, "extra header line '%.*s' is longer than "
+		    "%d bytes", shown(x), x, TP_LINE_MAX - 1);
+	if (klen == 0 || klen >= 64 || x[0] < 'A' || x[0] > 'Z')
+		return tp_err_set(e, "extra header line '%.*s' does not start "
+		    "with a KEY in capitals", shown(x), x);
+	for (i = 0; i < klen; i++)
+		if (!((x[i] >= 'A' && x[i] <= 'Z') ||
+		    (x[i] >= '0' && x[i] <= '9') || x[i] == '_'))
+			return tp_err_set(e, "extra header line has a bad key "
+			    "'%.*s'", (int)(klen < 40 ? klen : 40), x);
+	for (i = 0; i < K_NKEYS; i++)
+		if (klen == strlen(known_keys[i]) &&
+		    memcmp(x, known_keys[i], klen) == 0)
+			break;
+	if (i < K_NKEYS || (klen == 7 && memcmp(x, "HISTORY", 7) == 0) ||
+	    strcmp(x, "ENDHDR") == 0)
+		return tp_err_set(e, "extra header line '%.*s' has a key the "
+		    "reader would not keep as an extra line", shown(x), x);
+	if ((p = strpbrk(x, "\r\n")) != NULL)
+		return tp_err_set(e, "extra header line %.*s has a line break "
+		    "at byte %zu", (int)klen, x, (size_t)(p - x) + 1);
+	*bytes += n + 1;
+	return 0;
+}
+
+static int
+history_check(const char *v, size_t *bytes, tp_err *e)
+{
+	size_t n = strnlen(v, TP_LINE_MAX);
+	const char *p;
+
+	if (strlen("HISTORY ") + n >= TP_LINE_MAX)
+		return tp_err_set(e, "HISTORY '%.*s...' is longer than %d bytes",
+		    shown(v), v, TP_LINE_MAX - 1 - (int)strlen("HISTORY "));
+	if ((p = strpbrk(v, "\r\n")) != NULL)
+		return tp_err_set(e, "HISTORY '%.*s' has a line break at byte %zu",
+		    shown(v), v, (size_t)(p - v) + 1);
+	*bytes += strlen("HISTORY ") + n + 1;
+	return 0;
+}
+
+static int
+bands_check(const tp_header *h, tp_err *e)
+{
+	int b, c;
+
+	if (h->nbands < 1 || h->nbands > TP_MAX_BANDS)
+		return tp_err_set(e, "BANDS: %d bands (want 1 to %d)", h->nbands,
+		    TP_MAX_BANDS);
+	for (b = 0; b < h->nbands; b++) {
+		if (memchr(h->band[b], '\0', TP_NAME_MAX) == NULL ||
+		    !tp_band_name_ok(h->band[b]))
+			return tp_err_set(e, "BANDS: bad band name '%.*s'",
+			    TP_NAME_MAX, h->band[b]);
+		for (c = 0; c < b; c++)
+			if (strcmp(h->band[b], h->band[c]) == 0)
+				return tp_err_set(e, "BANDS: band '%s' twice",
+				    h->band[b]);
+	}
+	return 0;
+}
+
+/* Bytes of the lines tp_header_write writes besides extra and HISTORY. */
+static size_t
+fixed_bytes(const tp_header *h)
+{
+	char a[64], b[64];
+	size_t n;
+	int k;
+
+	n = (size_t)snprintf(NULL, 0, "%s\nWIDTH %lld\nHEIGHT %lld\nBANDS\n",
+	    TP_MAGIC, (long long)h->width, (long long)h->height);
+	for (k = 0; k < h->nbands; k++)
+		n += 1 + strlen(h->band[k]);
+	tp_format_double(a, sizeof(a), h->cellsize);
+	n += strlen("CELLSIZE \n") + strlen(a);
+	tp_format_double(a, sizeof(a), h->origin_x);
+	tp_format_double(b, sizeof(b), h->origin_y);
+	n += strlen("ORIGIN  \n") + strlen(a) + strlen(b);
+	if (h->crs[0] != '\0')
+		n += strlen("CRS \n") + strlen(h->crs);
+	return n + strlen("ENDHDR\n");
+}
+
+int
+tp_header_check(const tp_header *h, tp_err *e)
+{
+	uint64_t body;
+	size_t i, bytes, lines = 7 + (h->crs[0] != '\0') + h->nextra +
+	    h->nhistory;
+
+	if (h->width < 1 || h->width > TP_MAX_DIM)
+		return tp_err_set(e, "WIDTH %lld is not a size from 1 to %lld",
+		    (long long)h->width, (long long)TP_MAX_DIM);
+	if (h->height < 1 || h->height > TP_MAX_DIM)
+		return tp_err_set(e, "HEIGHT %lld is not a size from 1 to %lld",
+		    (long long)h->height, (long long)TP_MAX_DIM);
+	if (bands_check(h, e) < 0)
+		return -1;
+	if (!(h->cellsize > 0) || !isfinite(h->cellsize))
+		return tp_err_set(e, "CELLSIZE is not a positive finite number");
+	if (check_extent(h, 1, e) < 0 || tp_body_bytes(h, &body, e) < 0)
+		return -1;
+	if (h->crs[0] != '\0' && crs_check(h->crs, 0, e) < 0)
+		return -1;
+	if (lines > TP_HEADER_LINES)
+		return tp_err_set(e, "header has %zu lines, more than %d", lines,
+		    TP_HEADER_LINES);
+	bytes = fixed_bytes(h);
+	for (i = 0; i < h->nextra; i++)
+		if (extra_check(h->extra[i], &bytes, e) < 0)
+			return -1;
+	for (i = 0; i < h->nhistory; i++)
+		if (history_check(h->history[i], &bytes, e) < 0)
+			return -1;
+	if (bytes > TP_HEADER_MAX)
+		return tp_err_set(e, "header would be over %d bytes "
+		    "(HISTORY and extra lines)", TP_HEADER_MAX);
+	return 0;
+}
+
 int
 tp_header_write(const tp_header *h, FILE *f, tp_err *e)
 {
 	char a[64], b[64];
-	uint64_t bytes;
 	size_t i;
 	int k;
 
-	if (h->nbands < 1 || h->width < 1 || h->height < 1 ||
-	    h->width > TP_MAX_DIM || h->height > TP_MAX_DIM ||
-	    !(h->cellsize > 0) || !isfinite(h->cellsize) ||
-	    !isfinite(h->origin_x) || !isfinite(h->origin_y))
-		return tp_err_set(e, "refusing to write an invalid header");
-	if (tp_body_bytes(h, &bytes, e) < 0)
+	if (tp_header_check(h, e) < 0)
 		return -1;
 	fprintf(f, "%s\nWIDTH %lld\nHEIGHT %lld\nBANDS", TP_MAGIC,
 	    (long long)h->width, (long long)h->height);
@@ -661,12 +874,95 @@ swap32(void *p, size_t n)
 		w[i] = __builtin_bswap32(w[i]);
 }
 
+/* The message for input that ends at byte offset end (have body bytes
+ * after the header of r in all), rows and bytes short counted. */
+static int
+truncated(const tp_reader *r, uint64_t have, tp_err *e)
+{
+	uint64_t rowbytes = tp_row_floats(&r->h) * sizeof(float), body;
+
+	body = rowbytes * (uint64_t)r->h.height;
+	return tp_err_set(e, "truncated stream: input ends at byte offset "
+	    "%llu, in row %lld of %lld (%llu body bytes short)",
+	    (unsigned long long)(r->offset + have),
+	    (long long)(r->row + (int64_t)(have / rowbytes)),
+	    (long long)r->h.height,
+	    (unsigned long long)(body - (uint64_t)r->row * rowbytes - have));
+}
+
+/* Read the first row ahead in pieces of 64 KiB, doubling: the buffer never
+ * grows past twice what has arrived, however wide the header says a row
+ * is. */
+static int
+read_first_row(tp_reader *r, tp_err *e)
+{
+	size_t want = tp_row_floats(&r->h) * sizeof(float), cap = 0, n = 0;
+	unsigned char *buf = NULL;
+
+	while (n < want) {
+		size_t got;
+
+		if (n == cap) {
+			unsigned char *nb;
+
+			cap = cap == 0 ? 65536 : 2 * cap;
+			if (cap > want)
+				cap = want;
+			if ((nb = realloc(buf, cap)) == NULL) {
+				free(buf);
+				return tp_err_set(e, "out of memory for a row");
+			}
+			buf = nb;
+		}
+		got = fread(buf + n, 1, cap - n, r->f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (n < want) {
+		free(buf);
+		if (ferror(r->f))
+			return tp_err_set(e, "read error in row 0 at byte offset "
+			    "%llu: %s", (unsigned long long)(r->offset + n),
+			    strerror(errno));
+		return truncated(r, n, e);
+	}
+	r->first = buf;
+	r->nfirst = n;
+	return 0;
+}
+
 int
 tp_reader_open(tp_reader *r, FILE *f, tp_err *e)
 {
 	memset(r, 0, sizeof(*r));
 	r->f = f;
-	return tp_header_read(&r->h, f, &r->offset, e);
+	if (tp_header_read(&r->h, f, &r->offset, e) < 0)
+		return -1;
+	if (read_first_row(r, e) < 0) {
+		tp_header_free(&r->h);
+		return -1;
+	}
+	return 0;
+}
+
+/* Hand out what is left of the first row read ahead; returns the bytes. */
+static size_t
+take_first(tp_reader *r, void *buf, size_t want)
+{
+	size_t n = r->nfirst - r->usedfirst;
+
+	if (r->first == NULL)
+		return 0;
+	if (n > want)
+		n = want;
+	memcpy(buf, r->first + r->usedfirst, n);
+	r->usedfirst += n;
+	if (r->usedfirst == r->nfirst) {
+		free(r->first);
+		r->first = NULL;
+	}
+	return n;
 }
 
 int
@@ -680,20 +976,17 @@ tp_reader_rows(tp_reader *r, float *buf, int64_t n, int64_t *got, tp_err *e)
 	if (n <= 0)
 		return 0;
 	want = rowbytes * (size_t)n;
-	have = fread(buf, 1, want, r->f);
+	have = take_first(r, buf, want);
+	if (have < want)
+		have += fread((char *)buf + have, 1, want - have, r->f);
 	if (have < want) {
-		int64_t bad = r->row + (int64_t)(have / rowbytes);
-		uint64_t end = r->offset + have;
-
 		if (ferror(r->f))
 			return tp_err_set(e, "read error in row %lld at byte "
-			    "offset %llu: %s", (long long)bad,
-			    (unsigned long long)end, strerror(errno));
-		return tp_err_set(e, "truncated stream: input ends at byte offset "
-		    "%llu, in row %lld of %lld (%llu body bytes short)",
-		    (unsigned long long)end, (long long)bad, (long long)r->h.height,
-		    (unsigned long long)(want - have +
-		    (uint64_t)(r->h.height - r->row - n) * rowbytes));
+			    "offset %llu: %s",
+			    (long long)(r->row + (int64_t)(have / rowbytes)),
+			    (unsigned long long)(r->offset + have),
+			    strerror(errno));
+		return truncated(r, have, e);
 	}
 	if (TP_BIG_ENDIAN)
 		swap32(buf, want / sizeof(float));
@@ -750,6 +1043,8 @@ void
 tp_reader_free(tp_reader *r)
 {
 	tp_header_free(&r->h);
+	free(r->first);
+	r->first = NULL;
 }
 
 int
@@ -839,20 +1134,41 @@ tp_grid_alloc(tp_grid *g, const tp_header *h, tp_err *e)
 int
 tp_grid_read(tp_grid *g, FILE *f, tp_err *e)
 {
-	tp_reader r;
-	int64_t got;
+	int none;
 
-	memset(g, 0, sizeof(*g));
-	if (tp_reader_open(&r, f, e) < 0)
-		return -1;
-	if (tp_grid_alloc(g, &r.h, e) < 0 ||
-	    tp_reader_rows(&r, g->data, r.h.height, &got, e) < 0 ||
-	    tp_reader_finish(&r, e) < 0) {
-		tp_reader_free(&r);
-		tp_grid_free(g);
-		return -1;
+	return tp_grid_read_adding(g, f, NULL, 0, &none, e);
+}
+
+/* Read the rows of r into g->data, whose rows are stride floats, the input
+ * row a prefix of each; the added bands of each row are zeroed. The grid
+ * grows as rows arrive (doubling from one batch), so a header declaring a
+ * height its input lacks never costs that memory. */
+static int
+read_grid_rows(tp_grid *g, tp_reader *r, tp_err *e)
+{
+	size_t stride = tp_grid_stride(g), in = tp_row_floats(&r->h);
+	int64_t cap = 0, y;
+
+	for (y = 0; y < r->h.height; y++) {
+		if (y == cap) {
+			float *nd;
+
+			cap = cap == 0 ? tp_batch_rows(stride * sizeof(float),
+			    r->h.height) : 2 * cap;
+			if (cap > r->h.height)
+				cap = r->h.height;
+			if ((nd = realloc(g->data, (size_t)cap * stride *
+			    sizeof(float))) == NULL)
+				return tp_err_set(e, "out of memory: the grid "
+				    "needs %.1f MiB", (double)r->h.height *
+				    (double)stride * 4 / 1048576.0);
+			g->data = nd;
+		}
+		if (tp_reader_row(r, g->data + (size_t)y * stride, e) < 0)
+			return -1;
+		memset(g->data + (size_t)y * stride + in, 0,
+		    (stride - in) * sizeof(float));
 	}
-	tp_reader_free(&r);
 	return 0;
 }
 
@@ -861,40 +1177,38 @@ tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names, int n,
     int *idx, tp_err *e)
 {
 	tp_reader r;
-	tp_header oh;
-	size_t rowf;
-	int64_t y;
+	uint64_t bytes = 0;
 	int i;
 
 	memset(g, 0, sizeof *g);
 	if (tp_reader_open(&r, f, e) < 0)
 		return -1;
-	if (tp_header_copy(&oh, &r.h, e) < 0) {
+	if (tp_header_copy(&g->h, &r.h, e) < 0) {
 		tp_reader_free(&r);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		idx[i] = tp_header_band(&oh, names[i]);
-		if (idx[i] < 0 && (idx[i] = tp_header_add_band(&oh, names[i],
+		idx[i] = tp_header_band(&g->h, names[i]);
+		if (idx[i] < 0 && (idx[i] = tp_header_add_band(&g->h, names[i],
 		    e)) < 0)
 			goto fail;
 	}
-	if (tp_grid_alloc(g, &oh, e) < 0)
-		goto fail;
 	/* Added bands go at the end, so an input row is a prefix of the
 	 * grid's row. */
-	rowf = tp_grid_stride(g);
-	for (y = 0; y < r.h.height; y++)
-		if (tp_reader_row(&r, g->data + (size_t)y * rowf, e) < 0)
-			goto fail;
-	if (tp_reader_finish(&r, e) < 0)
+	if (tp_body_bytes(&g->h, &bytes, e) < 0 ||
+	    tp_check_mem(bytes, "the grid", e) < 0)
 		goto fail;
-	tp_header_free(&oh);
+	if (bytes > SIZE_MAX) {
+		tp_err_set(e, "grid of %llu bytes does not fit in memory",
+		    (unsigned long long)bytes);
+		goto fail;
+	}
+	if (read_grid_rows(g, &r, e) < 0 || tp_reader_finish(&r, e) < 0)
+		goto fail;
 	tp_reader_free(&r);
 	return 0;
 fail:
 	tp_grid_free(g);
-	tp_header_free(&oh);
 	tp_reader_free(&r);
 	return -1;
 }

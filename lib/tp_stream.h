@@ -23,7 +23,8 @@
 #define TP_MAX_DIM	INT64_C(1073741824)	/* 2^30 cells a side */
 #define TP_CRS_MAX	256		/* CRS value bytes, with the NUL */
 #define TP_LINE_MAX	65536		/* one header line, with the newline */
-#define TP_HEADER_MAX	(16 * 1024 * 1024)	/* the whole header */
+#define TP_HEADER_MAX	(16 * 1024 * 1024)	/* the whole header, bytes */
+#define TP_HEADER_LINES	65536		/* the whole header, lines */
 
 typedef struct tp_header {
 	int64_t	width;		/* cells west to east, >= 1 */
@@ -38,6 +39,10 @@ typedef struct tp_header {
 	size_t	nextra;
 	char	**history;	/* HISTORY values, oldest first */
 	size_t	nhistory;
+	/* Slots allocated in extra and history, so appends grow the arrays
+	 * geometrically; 0 (or less than the count) means exactly the count,
+	 * for code that fills the arrays itself. */
+	size_t	cextra, chistory;
 } tp_header;
 
 /* A header with one band, "height", and the DESIGN defaults. */
@@ -52,7 +57,14 @@ int	tp_header_read(tp_header *h, FILE *f, uint64_t *nbytes, tp_err *e);
 /* Parse a header from memory; *used receives the bytes consumed. */
 int	tp_header_parse(tp_header *h, const char *buf, size_t len, size_t *used,
 	    tp_err *e);
+/* Write h, or refuse (writing nothing) what tp_header_check refuses. */
 int	tp_header_write(const tp_header *h, FILE *f, tp_err *e);
+/* 0 when h, written, reads back equal: sizes and bands in range, a finite
+ * extent, a CRS without control characters, extra lines with a key the
+ * reader keeps as extra and HISTORY values without line breaks, each line
+ * and the whole header within TP_LINE_MAX, TP_HEADER_MAX and
+ * TP_HEADER_LINES; else -1 with a message naming the key. */
+int	tp_header_check(const tp_header *h, tp_err *e);
 
 /* Band index by name, or -1. */
 int	tp_header_band(const tp_header *h, const char *name);
@@ -63,6 +75,8 @@ void	tp_header_drop_band(tp_header *h, int idx);
 /* 1 when name is a valid band name ([a-z0-9_]+, shorter than TP_NAME_MAX). */
 int	tp_band_name_ok(const char *name);
 
+/* Append one HISTORY value verbatim (checked when the header is written). */
+int	tp_header_push_history(tp_header *h, const char *value, tp_err *e);
 /* Append a HISTORY line made of argv, quoted for a POSIX shell. */
 int	tp_header_add_history(tp_header *h, int argc, char **argv, tp_err *e);
 /* Append one unknown-key line "KEY value" verbatim (KEY in capitals). */
@@ -117,9 +131,15 @@ typedef struct tp_reader {
 	tp_header h;		/* owned by the reader */
 	int64_t	row;		/* next row to read */
 	uint64_t offset;	/* bytes consumed so far */
+	unsigned char *first;	/* the first row, read ahead by tp_reader_open */
+	size_t	nfirst, usedfirst;	/* its bytes, and those handed out */
 } tp_reader;
 
-/* Read the header; r->h is valid afterwards. */
+/* Read the header and the whole first row, so a header that declares a
+ * size its input does not have is refused (truncated stream) before a
+ * stage allocates anything in proportion to that size; the first row is
+ * read in pieces into a buffer that grows with what arrives. r->h is valid
+ * afterwards. */
 int	tp_reader_open(tp_reader *r, FILE *f, tp_err *e);
 /* Read the next row into buf (tp_row_floats floats). */
 int	tp_reader_row(tp_reader *r, float *buf, tp_err *e);

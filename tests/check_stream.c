@@ -7,6 +7,7 @@
 
 #include "tp_num.h"
 #include "tp_stream.h"
+#include "tp_test.h"
 
 /* A FILE over a copy of buf (fmemopen keeps the pointer, so copy). */
 static FILE *
@@ -250,8 +251,37 @@ static const struct bad {
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nORIGIN 5\nENDHDR\n", 0, "ORIGIN wants two" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nORIGIN 1 inf\nENDHDR\n", 0, "ORIGIN wants two finite" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nwidth 1\nENDHDR\n", 0, "KEY in capitals" },
-	{ "TERRAPIPE 1\r\nWIDTH 1\r\n", 0, "not a terrapipe stream" },
+	{ "TERRAPIPE 1\r\nWIDTH 1\r\n", 0, "CRLF line endings (convert" },
+	{ "TERRAPIPE 1\r\nWIDTH 1\r\nHEIGHT 1\r\nBANDS h\r\nENDHDR\r\n", 0,
+	  "dos2unix" },
 	{ "TERRAPIPE 1\nWIDTH 1\r\nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "carriage return" },
+	{ "TERRAPIPE 1\nWIDTH 1\r\nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "dos2unix" },
+	/* One number rule (tp_num): no '+', no spaces, no hex, no inf. */
+	{ "TERRAPIPE 1\nWIDTH +4\nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "WIDTH '+4'" },
+	{ "TERRAPIPE 1\nWIDTH 4 \nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "WIDTH '4 '" },
+	{ "TERRAPIPE 1\nWIDTH  4\nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "WIDTH ' 4'" },
+	{ "TERRAPIPE 1\nWIDTH 0x10\nHEIGHT 1\nBANDS h\nENDHDR\n", 0, "WIDTH '0x10'" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nORIGIN 0  5\nENDHDR\n", 0,
+	  "ORIGIN wants two finite" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nORIGIN +1 5\nENDHDR\n", 0,
+	  "ORIGIN wants two finite" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCELLSIZE 0x1p3\nENDHDR\n", 0,
+	  "CELLSIZE '0x1p3'" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCELLSIZE infinity\nENDHDR\n", 0,
+	  "CELLSIZE 'infinity'" },
+	/* A finite extent: every corner a finite coordinate. */
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 2\nBANDS h\nCELLSIZE 1e308\nENDHDR\n", 0,
+	  "CELLSIZE x HEIGHT is not a finite extent" },
+	{ "TERRAPIPE 1\nWIDTH 2\nHEIGHT 1\nBANDS h\nCELLSIZE 1e308\nENDHDR\n", 0,
+	  "CELLSIZE x WIDTH" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCELLSIZE 1e308\n"
+	  "ORIGIN 1e308 0\nENDHDR\n", 0, "ORIGIN + WIDTH x CELLSIZE is not finite" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCELLSIZE 1e308\n"
+	  "ORIGIN 0 -1e308\nENDHDR\n", 0, "ORIGIN + HEIGHT x CELLSIZE" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCRS EPSG:1\x1b[2J\nENDHDR\n", 0,
+	  "CRS has a control character" },
+	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCRS EPSG:1\tx\nENDHDR\n", 0,
+	  "CRS has a control character (byte 7)" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nCRS\nENDHDR\n", 0, "CRS has no value" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nFO-O 1\nENDHDR\n", 0, "bad key" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\nX\0Y 1\nENDHDR\n", 47, "NUL byte" },
@@ -297,8 +327,12 @@ body_case(size_t cut, size_t extra, const char *want)
 
 	memcpy(buf, hdr, hl);
 	f = memfile(buf, len, &keep);
-	ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-	rc = tp_reader_rows(&r, rows, 2, &got, &e);
+	/* The first row is read with the header: a stream without it fails
+	 * there, before a stage allocates for the size it declares. */
+	rc = tp_reader_open(&r, f, &e);
+	ck_assert_int_eq(rc, cut < 24 ? -1 : 0);
+	if (rc == 0)
+		rc = tp_reader_rows(&r, rows, 2, &got, &e);
 	if (rc == 0)
 		rc = tp_reader_finish(&r, &e);
 	ck_assert_int_eq(rc, -1);
@@ -379,6 +413,443 @@ START_TEST(test_numbers)
 }
 END_TEST
 
+/* A header declaring a huge grid whose body is missing or short is refused
+ * as truncated, at once and without memory in proportion to the size: the
+ * first row is read ahead in pieces, a whole grid grows as rows arrive. */
+START_TEST(test_declared_size_needs_input)
+{
+	static const char *const hdr[] = {
+		"TERRAPIPE 1\nWIDTH 1073741824\nHEIGHT 1\nBANDS height\nENDHDR\n",
+		"TERRAPIPE 1\nWIDTH 1073741824\nHEIGHT 1073741824\nBANDS a\nENDHDR\n",
+		"TERRAPIPE 1\nWIDTH 4\nHEIGHT 1073741824\nBANDS height\nENDHDR\n",
+	};
+	static const char *const want[] = {
+		"in row 0 of 1 (4294967296 body bytes short)",
+		"in row 0 of 1073741824",
+		"in row 1 of 1073741824 (17179869168 body bytes short)",
+	};
+	char buf[256], *keep;
+	tp_reader r;
+	tp_grid g;
+	tp_err e;
+	size_t i, n;
+	FILE *f;
+
+	for (i = 0; i < 3; i++) {
+		n = strlen(hdr[i]);
+		memcpy(buf, hdr[i], n);
+		memset(buf + n, 0, 16);		/* one row of the third */
+		f = memfile(buf, n + 16 * (i == 2), &keep);
+		ck_assert_int_eq(tp_grid_read(&g, f, &e), -1);
+		ck_assert_msg(strstr(e.msg, want[i]) != NULL, "%zu: %s", i, e.msg);
+		fclose(f);
+		free(keep);
+		f = memfile(buf, n + 16 * (i == 2), &keep);
+		if (tp_reader_open(&r, f, &e) == 0) {
+			ck_assert_uint_eq(i, 2);
+			tp_reader_skip_rest(&r, &e);
+		}
+		ck_assert_msg(strstr(e.msg, want[i]) != NULL, "%zu: %s", i, e.msg);
+		tp_reader_free(&r);
+		fclose(f);
+		free(keep);
+	}
+}
+END_TEST
+
+/* Rows handed out across the first row read ahead and the rest. */
+START_TEST(test_rows_after_read_ahead)
+{
+	const char *hdr = "TERRAPIPE 1\nWIDTH 2\nHEIGHT 3\nBANDS h\nENDHDR\n";
+	float v[6] = { 1, 2, 3, 4, 5, 6 }, back[6];
+	char buf[128], *keep;
+	size_t n = strlen(hdr);
+	int64_t got;
+	tp_reader r;
+	tp_err e;
+	FILE *f;
+
+	memcpy(buf, hdr, n);
+	memcpy(buf + n, v, sizeof(v));
+	f = memfile(buf, n + sizeof(v), &keep);
+	ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
+	ck_assert_int_eq(tp_reader_rows(&r, back, 2, &got, &e), 0);
+	ck_assert_int_eq(got, 2);
+	ck_assert_float_eq(back[3], 4);
+	ck_assert_int_eq(tp_reader_row(&r, back, &e), 0);
+	ck_assert_float_eq(back[1], 6);
+	ck_assert_int_eq(tp_reader_finish(&r, &e), 0);
+	ck_assert_uint_eq(r.offset, n + sizeof(v));
+	tp_reader_free(&r);
+	fclose(f);
+	free(keep);
+}
+END_TEST
+
+/* A header of TP_HEADER_LINES lines reads; one line more is refused, as
+ * are 8 million one-letter lines (costly before the cap). */
+START_TEST(test_header_lines_cap)
+{
+	const char *head = "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS h\n";
+	size_t hl = strlen(head), nfill, i, len;
+	char *buf = malloc(hl + 2 * (size_t)8000000 + 8), *keep;
+	tp_header h;
+	tp_err e;
+	FILE *f;
+	int extra;
+
+	ck_assert_ptr_nonnull(buf);
+	for (extra = 0; extra <= 1; extra++) {
+		nfill = TP_HEADER_LINES - 5 + (size_t)extra;
+		memcpy(buf, head, hl);
+		for (i = 0; i < nfill; i++)
+			memcpy(buf + hl + 2 * i, "A\n", 2);
+		len = hl + 2 * nfill;
+		memcpy(buf + len, "ENDHDR\n", 7);
+		len += 7;
+		ck_assert_int_eq(tp_header_parse(&h, buf, len, NULL, &e),
+		    extra ? -1 : 0);
+		if (!extra) {
+			ck_assert_uint_eq(h.nextra, nfill);
+			/* grown by doubling, not one slot a line */
+			ck_assert_uint_ge(h.cextra, h.nextra);
+			ck_assert_uint_le(h.cextra, 2 * h.nextra);
+			tp_header_free(&h);
+		} else
+			ck_assert_ptr_nonnull(strstr(e.msg, "more than 65536 lines"));
+	}
+	for (i = 0; i < 8000000; i++)
+		memcpy(buf + hl + 2 * i, "A\n", 2);
+	memcpy(buf + hl + 2 * i, "ENDHDR\n", 7);
+	f = memfile(buf, hl + 2 * i + 7, &keep);
+	ck_assert_int_eq(tp_header_read(&h, f, NULL, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "more than 65536 lines"));
+	fclose(f);
+	free(keep);
+	free(buf);
+}
+END_TEST
+
+/* What the writer would write, unchecked: the reader's verdict on it is
+ * the standard the writer's check is held to. */
+static void
+raw_write(const tp_header *h, FILE *f)
+{
+	char a[64], b[64];
+	size_t i;
+	int k;
+
+	fprintf(f, "%s\nWIDTH %lld\nHEIGHT %lld\nBANDS", TP_MAGIC,
+	    (long long)h->width, (long long)h->height);
+	for (k = 0; k < h->nbands; k++)
+		fprintf(f, " %s", h->band[k]);
+	tp_format_double(a, sizeof(a), h->cellsize);
+	fprintf(f, "\nCELLSIZE %s\n", a);
+	tp_format_double(a, sizeof(a), h->origin_x);
+	tp_format_double(b, sizeof(b), h->origin_y);
+	fprintf(f, "ORIGIN %s %s\n", a, b);
+	if (h->crs[0] != '\0')
+		fprintf(f, "CRS %s\n", h->crs);
+	for (i = 0; i < h->nextra; i++)
+		fprintf(f, "%s\n", h->extra[i]);
+	for (i = 0; i < h->nhistory; i++)
+		fprintf(f, "HISTORY %s\n", h->history[i]);
+	fputs("ENDHDR\n", f);
+}
+
+static int
+header_eq(const tp_header *a, const tp_header *b)
+{
+	size_t i;
+	int k;
+
+	if (a->width != b->width || a->height != b->height ||
+	    a->nbands != b->nbands || a->cellsize != b->cellsize ||
+	    a->origin_x != b->origin_x || a->origin_y != b->origin_y ||
+	    strcmp(a->crs, b->crs) != 0 || a->nextra != b->nextra ||
+	    a->nhistory != b->nhistory)
+		return 0;
+	for (k = 0; k < a->nbands; k++)
+		if (strcmp(a->band[k], b->band[k]) != 0)
+			return 0;
+	for (i = 0; i < a->nextra; i++)
+		if (strcmp(a->extra[i], b->extra[i]) != 0)
+			return 0;
+	for (i = 0; i < a->nhistory; i++)
+		if (strcmp(a->history[i], b->history[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* Writer and reader agree on h: the writer accepts it exactly when its
+ * bytes read back (through a FILE, all limits) equal to h, and then writes
+ * those bytes. Returns the writer's verdict. */
+static int
+agree(const tp_header *h, const char *what)
+{
+	char *wb = NULL, *rb = NULL, *keep;
+	size_t wl = 0, rl = 0;
+	tp_header g;
+	tp_err e, er;
+	FILE *f;
+	int wok, rok;
+
+	f = open_memstream(&wb, &wl);
+	wok = tp_header_write(h, f, &e) == 0;
+	fclose(f);
+	f = open_memstream(&rb, &rl);
+	raw_write(h, f);
+	fclose(f);
+	f = memfile(rb, rl, &keep);
+	rok = tp_header_read(&g, f, NULL, &er) == 0;
+	if (rok) {
+		rok = header_eq(h, &g);
+		tp_header_free(&g);
+	}
+	fclose(f);
+	free(keep);
+	ck_assert_msg(wok == rok, "%s: writer %s (%s), reader %s (%s)", what,
+	    wok ? "accepts" : "refuses", wok ? "" : e.msg,
+	    rok ? "reads back equal" : "does not", rok ? "" : er.msg);
+	if (wok)
+		ck_assert(wl == rl && memcmp(wb, rb, wl) == 0);
+	else
+		ck_assert_uint_eq(wl, 0);	/* nothing written */
+	free(wb);
+	free(rb);
+	return wok;
+}
+
+/* A random string of n bytes: mostly printable; with bad set, also line
+ * breaks, control characters, DEL and bytes over 0x7f. */
+static char *
+rnd_text(uint64_t *s, size_t n, int bad)
+{
+	static const char odd[] = "\r\n\t\x01\x1b\x7f\x80\xff ";
+	char *t = malloc(n + 1);
+	size_t i;
+
+	ck_assert_ptr_nonnull(t);
+	for (i = 0; i < n; i++) {
+		uint64_t r = tp_test_rnd(s);
+		t[i] = bad && r % 13 == 0 ? odd[(r >> 8) % (sizeof(odd) - 1)] :
+		    (char)(0x20 + (r >> 16) % 95);
+	}
+	t[n] = '\0';
+	return t;
+}
+
+static size_t
+rnd_len(uint64_t *s)
+{
+	switch (tp_test_rnd(s) % 6) {
+	case 0: return 0;
+	case 1: return tp_test_rnd(s) % 4;
+	case 2: return TP_LINE_MAX - 12 + tp_test_rnd(s) % 8;	/* the line limit */
+	default: return tp_test_rnd(s) % 60;
+	}
+}
+
+/* A random valid header: sizes, bands, cell size and origin over many
+ * magnitudes, a printable CRS, extra lines and HISTORY. */
+static void
+rnd_header(tp_header *h, uint64_t *s)
+{
+	static const char *const keys[] = { "FOO", "SEALEVEL", "A_1", "Z9",
+	    "ENDHDRX", "CRSX", "WIDTHS" };
+	size_t i, n;
+	tp_err e;
+	char *t;
+
+	ck_assert_int_eq(tp_header_init(h, 1 + (int64_t)(tp_test_rnd(s) % 5000),
+	    1 + (int64_t)(tp_test_rnd(s) % 5000), &e), 0);
+	for (i = tp_test_rnd(s) % 4; i > 0; i--) {
+		char name[8];
+		snprintf(name, sizeof(name), "b%u", (unsigned)(tp_test_rnd(s) % 50));
+		tp_header_add_band(h, name, &e);	/* a duplicate: skipped */
+	}
+	h->cellsize = ldexp((double)(tp_test_rnd(s) % 100000 + 1) / 7,
+	    (int)(tp_test_rnd(s) % 80) - 40);
+	h->origin_x = ldexp((double)(int64_t)tp_test_rnd(s), -(int)(tp_test_rnd(s) % 60));
+	h->origin_y = tp_test_rnd(s) % 3 ? (double)(int64_t)(tp_test_rnd(s) % 10000000) :
+	    -1.0 / 3;
+	t = rnd_text(s, tp_test_rnd(s) % 40, 0);
+	strcpy(h->crs, t);
+	free(t);
+	for (n = tp_test_rnd(s) % 4; n > 0; n--) {
+		char *line;
+		t = rnd_text(s, tp_test_rnd(s) % 30, 0);
+		line = malloc(strlen(t) + 16);
+		sprintf(line, "%s%s%s", keys[tp_test_rnd(s) % 7],
+		    *t != '\0' ? " " : "", t);
+		ck_assert_int_eq(tp_header_add_extra(h, line, &e), 0);
+		free(line);
+		free(t);
+	}
+	for (n = tp_test_rnd(s) % 4; n > 0; n--) {
+		t = rnd_text(s, rnd_len(s) % (TP_LINE_MAX - 9), 0);
+		ck_assert_int_eq(tp_header_push_history(h, t, &e), 0);
+		free(t);
+	}
+}
+
+/* Property: random valid headers read back equal; random bad values in
+ * each line are refused by the writer exactly when the reader would refuse
+ * them (or read back something else). */
+START_TEST(test_writer_reader_agree)
+{
+	uint64_t s = 0x9e3779b97f4a7c15u;
+	int i, accepted = 0, refused = 0;
+
+	for (i = 0; i < 400; i++) {
+		tp_header h;
+		char *t, *line;
+		size_t n;
+
+		rnd_header(&h, &s);
+		ck_assert(agree(&h, "valid"));
+		n = rnd_len(&s);
+		t = rnd_text(&s, n, 1);
+		switch (tp_test_rnd(&s) % 5) {
+		case 0:
+			tp_header_push_history(&h, t, NULL);
+			break;
+		case 1:
+			if (n < TP_CRS_MAX)
+				strcpy(h.crs, t);
+			break;
+		case 2:
+			line = malloc(n + 8);
+			sprintf(line, "X%s%s", tp_test_rnd(&s) % 2 ? " " : "", t);
+			/* extra lines as a program copying metadata would */
+			h.extra = realloc(h.extra, (h.nextra + 1) * sizeof(char *));
+			ck_assert_ptr_nonnull(h.extra);
+			h.extra[h.nextra++] = line;
+			h.cextra = 0;
+			break;
+		case 3:
+			h.cellsize = ldexp(1, (int)(tp_test_rnd(&s) % 2100) - 1074);
+			h.origin_x = tp_test_rnd(&s) % 2 ? -h.origin_x : 1e308;
+			break;
+		default:
+			snprintf(h.band[tp_test_rnd(&s) % (unsigned)h.nbands],
+			    TP_NAME_MAX, "%.31s", t);
+			break;
+		}
+		if (agree(&h, "mutated"))
+			accepted++;
+		else
+			refused++;
+		free(t);
+		tp_header_free(&h);
+	}
+	/* both verdicts were exercised */
+	ck_assert_int_gt(accepted, 20);
+	ck_assert_int_gt(refused, 20);
+}
+END_TEST
+
+/* The limits to the byte: a HISTORY line of TP_LINE_MAX - 1 bytes and a
+ * header of TP_HEADER_MAX bytes are written and read; one byte more of
+ * either is refused by both. */
+START_TEST(test_writer_limits)
+{
+	tp_header h;
+	tp_err e;
+	char *t = malloc(TP_LINE_MAX + 1), *big;
+	size_t fixed, n, i, fill = 60000;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	memset(t, 'h', TP_LINE_MAX);
+	t[TP_LINE_MAX - 1 - strlen("HISTORY ")] = '\0';
+	ck_assert_int_eq(tp_header_push_history(&h, t, &e), 0);
+	ck_assert(agree(&h, "longest HISTORY"));
+	t[TP_LINE_MAX - 1 - strlen("HISTORY ")] = 'h';
+	t[TP_LINE_MAX - strlen("HISTORY ")] = '\0';
+	free(h.history[0]);
+	h.history[0] = strdup(t);
+	ck_assert(!agree(&h, "HISTORY a byte too long"));
+	ck_assert_ptr_nonnull(strstr((tp_header_check(&h, &e), e.msg), "HISTORY"));
+	tp_header_free(&h);
+	/* A header of exactly TP_HEADER_MAX bytes, then one more. */
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	fixed = strlen("TERRAPIPE 1\nWIDTH 2\nHEIGHT 2\nBANDS height\nCELLSIZE 1\n"
+	    "ORIGIN 0 2\nENDHDR\n");
+	n = TP_HEADER_MAX - fixed;
+	for (i = 0; n > 0; i++) {
+		size_t line = n - strlen("HISTORY \n") > fill + 100 ? fill :
+		    n - strlen("HISTORY \n");
+		memset(t, 'a' + (char)(i % 26), line);
+		t[line] = '\0';
+		ck_assert_int_eq(tp_header_push_history(&h, t, &e), 0);
+		n -= line + strlen("HISTORY \n");
+	}
+	ck_assert(agree(&h, "header of TP_HEADER_MAX bytes"));
+	big = h.history[h.nhistory - 1];
+	n = strlen(big);
+	h.history[h.nhistory - 1] = malloc(n + 2);
+	memcpy(h.history[h.nhistory - 1], big, n);
+	strcpy(h.history[h.nhistory - 1] + n, "z");
+	free(big);
+	ck_assert(!agree(&h, "header a byte over TP_HEADER_MAX"));
+	ck_assert_int_eq(tp_header_check(&h, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "over 16777216 bytes"));
+	tp_header_free(&h);
+	free(t);
+}
+END_TEST
+
+/* Each refusal names the key. */
+START_TEST(test_writer_names_key)
+{
+	static const struct { int what; const char *val, *msg; } cases[] = {
+		{ 0, "tnoise\r", "HISTORY 'tnoise' has a line break at byte 7" },
+		{ 0, "a\nFOO b", "HISTORY" },
+		{ 1, "EPSG:1\r", "CRS has a control character (byte 7)" },
+		{ 2, "FOO a\rb", "extra header line FOO has a line break at byte 6" },
+		{ 2, "ENDHDR", "would not keep" },
+		{ 2, "CRS x", "would not keep" },
+		{ 2, "HISTORY x", "would not keep" },
+		{ 2, "foo x", "KEY in capitals" },
+		{ 3, "", "CELLSIZE x WIDTH is not a finite extent" },
+		{ 4, "", "ORIGIN + WIDTH x CELLSIZE is not finite" },
+	};
+	size_t i;
+	tp_header h;
+	tp_err e;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+		switch (cases[i].what) {
+		case 0:
+			tp_header_push_history(&h, cases[i].val, &e);
+			break;
+		case 1:
+			strcpy(h.crs, cases[i].val);
+			break;
+		case 2:
+			h.extra = malloc(sizeof(char *));
+			h.extra[0] = strdup(cases[i].val);
+			h.nextra = 1;
+			break;
+		case 3:
+			h.cellsize = 1e308;
+			break;
+		default:
+			h.origin_x = 1.7e308;
+			h.cellsize = 1e307;
+			h.origin_y = 1e6;
+		}
+		ck_assert_int_eq(tp_header_check(&h, &e), -1);
+		ck_assert_msg(strstr(e.msg, cases[i].msg) != NULL, "%zu: '%s'",
+		    i, e.msg);
+		ck_assert(!agree(&h, cases[i].val));
+		tp_header_free(&h);
+	}
+}
+END_TEST
+
 static Suite *
 stream_suite(void)
 {
@@ -397,6 +868,12 @@ stream_suite(void)
 	tcase_add_test(lim, test_numbers);
 	tcase_add_loop_test(err, test_malformed, 0, sizeof(bads) / sizeof(bads[0]));
 	tcase_add_test(err, test_truncated_body);
+	tcase_add_test(lim, test_declared_size_needs_input);
+	tcase_add_test(core, test_rows_after_read_ahead);
+	tcase_add_test(lim, test_header_lines_cap);
+	tcase_add_test(lim, test_writer_reader_agree);
+	tcase_add_test(lim, test_writer_limits);
+	tcase_add_test(err, test_writer_names_key);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);

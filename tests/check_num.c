@@ -1,0 +1,144 @@
+/* check_num.c - the one number rule of tp_num, as a table: what header
+ * values and option values may look like (terrapipe(5)). */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_num.h"
+
+/* A string, whether it is a number and a whole number, and its value. */
+static const struct row {
+	const char *s;
+	int	num, whole;
+	double	v;
+} rows[] = {
+	{ "0", 1, 1, 0 },
+	{ "42", 1, 1, 42 },
+	{ "-7", 1, 1, -7 },
+	{ "007", 1, 1, 7 },
+	{ "-0", 1, 1, 0 },
+	{ "0.35", 1, 0, 0.35 },
+	{ "-84.41375", 1, 0, -84.41375 },
+	{ ".5", 1, 0, 0.5 },
+	{ "5.", 1, 0, 5 },
+	{ "-.5", 1, 0, -0.5 },
+	{ "1e3", 1, 0, 1000 },
+	{ "1E3", 1, 0, 1000 },
+	{ "2.5e-3", 1, 0, 0.0025 },
+	{ "1e+308", 1, 0, 1e308 },		/* as %g writes it */
+	{ "4.9406564584124654e-324", 1, 0, 4.9406564584124654e-324 },
+	{ "1e-400", 1, 0, 0 },			/* underflow: the nearest double */
+	/* refused: the rule's exclusions */
+	{ "", 0, 0, 0 },
+	{ "+4", 0, 0, 0 },
+	{ "+0.5", 0, 0, 0 },
+	{ " 4", 0, 0, 0 },
+	{ "4 ", 0, 0, 0 },
+	{ "4\t", 0, 0, 0 },
+	{ "\n4", 0, 0, 0 },
+	{ "1 000", 0, 0, 0 },
+	{ "0x10", 0, 0, 0 },
+	{ "0x1p3", 0, 0, 0 },
+	{ "inf", 0, 0, 0 },
+	{ "-inf", 0, 0, 0 },
+	{ "infinity", 0, 0, 0 },
+	{ "nan", 0, 0, 0 },
+	{ "NAN", 0, 0, 0 },
+	{ "-", 0, 0, 0 },
+	{ ".", 0, 0, 0 },
+	{ "-.", 0, 0, 0 },
+	{ "e5", 0, 0, 0 },
+	{ "1e", 0, 0, 0 },
+	{ "1e+", 0, 0, 0 },
+	{ "1e5.5", 0, 0, 0 },
+	{ "1.2.3", 0, 0, 0 },
+	{ "--1", 0, 0, 0 },
+	{ "1,5", 0, 0, 0 },
+	{ "12x", 0, 0, 0 },
+	{ "\xd9\xa3", 0, 0, 0 },		/* an Arabic-Indic digit */
+	{ "1e999", 0, 0, 0 },			/* overflow: not finite */
+};
+
+START_TEST(test_rule)
+{
+	const struct row *r = &rows[_i];
+	double d = -1;
+	int64_t i = -1;
+	tp_err e;
+	int got;
+
+	ck_assert_int_eq(tp_num_syntax_ok(r->s, 1), r->whole);
+	got = tp_parse_double(r->s, -HUGE_VAL, HUGE_VAL, &d, &e) == 0;
+	ck_assert_msg(got == r->num, "'%s' as a number: %s", r->s,
+	    got ? "accepted" : e.msg);
+	if (got)
+		ck_assert_double_eq(d, r->v);
+	else
+		ck_assert_msg(strstr(e.msg, "number") != NULL, "'%s': %s", r->s,
+		    e.msg);
+	got = tp_parse_int64(r->s, INT64_MIN, INT64_MAX, &i, &e) == 0;
+	ck_assert_msg(got == r->whole, "'%s' as a whole number: %s", r->s,
+	    got ? "accepted" : e.msg);
+	if (got)
+		ck_assert_int_eq(i, (int64_t)r->v);
+}
+END_TEST
+
+START_TEST(test_ranges)
+{
+	double d, v[3];
+	int64_t i;
+	tp_err e;
+
+	ck_assert_int_eq(tp_parse_double("1.5", 0, 1, &d, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "out of range"));
+	ck_assert_int_eq(tp_parse_int64("99999999999999999999", 0, INT64_MAX,
+	    &i, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "out of range"));
+	ck_assert_int_eq(tp_parse_int64("-1", 0, 9, &i, &e), -1);
+	/* Lists take the same rule for each item. */
+	ck_assert_int_eq(tp_parse_list("0,-0.5,1e0", -1, 1, v, 3, &e), 3);
+	ck_assert_double_eq(v[1], -0.5);
+	ck_assert_int_eq(tp_parse_list("0, 1", -1, 1, v, 3, &e), -1);
+	ck_assert_int_eq(tp_parse_list("0,+1", -1, 1, v, 3, &e), -1);
+}
+END_TEST
+
+/* What tp_format_double writes always reads back under the rule. */
+START_TEST(test_format_reads_back)
+{
+	static const double vals[] = { 0, -0.0, 0.1, -84.41375, 1e308, -1e-300,
+	    4.9406564584124654e-324, 1.0 / 3, 4650000, 1e15, -1e16, 123456.789 };
+	char b[64];
+	double d;
+	size_t k;
+
+	for (k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
+		tp_format_double(b, sizeof(b), vals[k]);
+		ck_assert_msg(tp_parse_double(b, -HUGE_VAL, HUGE_VAL, &d, NULL) == 0,
+		    "'%s' does not read back", b);
+		ck_assert_double_eq(d, vals[k]);
+	}
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("num");
+	TCase *c = tcase_create("core");
+	SRunner *sr;
+	int nf;
+
+	tcase_add_loop_test(c, test_rule, 0, sizeof(rows) / sizeof(rows[0]));
+	tcase_add_test(c, test_ranges);
+	tcase_add_test(c, test_format_reads_back);
+	suite_add_tcase(s, c);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nf = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nf == 0 ? 0 : 1;
+}
