@@ -110,6 +110,22 @@ get_row(void *ctx, int64_t y, float *out, tp_err *e)
 	return 0;
 }
 
+/* Double the rows *plane holds (w floats each), to at most rows. */
+static int
+grow(float **plane, size_t *cap, size_t w, size_t rows)
+{
+	size_t want = *cap == 0 ? 64 : 2 * *cap;
+	float *p;
+
+	if (want > rows)
+		want = rows;
+	if ((p = realloc(*plane, want * w * sizeof *p)) == NULL)
+		return -1;
+	*plane = p;
+	*cap = want;
+	return 0;
+}
+
 /* Read the band whole (checking the stream's end) and find its range. */
 static void
 read_plane(struct source *s, double *lo, double *hi)
@@ -121,12 +137,14 @@ read_plane(struct source *s, double *lo, double *hi)
 	if (tp_mul_size(w, (size_t)h->height, &cells, "the band", &e) < 0 ||
 	    tp_check_mem((uint64_t)cells * sizeof(float), "the band", &e) < 0)
 		cli_fail(&e);
-	if ((s->plane = malloc(cells * sizeof(float))) == NULL)
-		cli_die("out of memory: the band needs %.1f MiB",
-		    (double)cells * sizeof(float) / MIB);
-	for (int64_t y = 0; y < h->height; y++) {
+	/* The plane grows as rows arrive, so a header that declares more
+	 * than the input holds costs no memory before that shows. */
+	for (size_t y = 0, cap = 0; y < (size_t)h->height; y++) {
 		if (tp_reader_row(s->r, s->row, &e) < 0)
 			cli_fail(&e);
+		if (y == cap && grow(&s->plane, &cap, w, (size_t)h->height) < 0)
+			cli_die("out of memory: the band needs %.1f MiB",
+			    (double)cells * sizeof(float) / MIB);
 		memcpy(s->plane + (size_t)y * w, tp_row_band(s->row, h,
 		    s->band), w * sizeof(float));
 	}

@@ -38,10 +38,6 @@ for p in "${progs[@]}"; do
 	done
 	# One real row: a stage may now hold a row, not the declared grid.
 	case $1 in
-	tview)	# holds the band, allocated after the first row: under a
-		# sanitizer (no ulimit) that allocation alone is slow.
-		[ "$limit_v" = unlimited ] || expect_exit 1 \
-		    "tview on one row of 2^30" limited "$@" < "$T/onerow" ;;
 	tflow) expect_err 1 "truncated stream\|more than this machine" \
 	    "tflow on one row of 2^30" limited "$@" < "$T/onerow" ;;
 	*) expect_err 1 "^$1: truncated stream: .* in row 1 of 1073741824" \
