@@ -15,7 +15,6 @@ struct tp_brush {
 	int	reach;		/* rows and columns -reach .. reach of the centre */
 	int	rows;		/* 2 * reach + 1 */
 	int	bw;		/* row width: rows rounded up to a multiple of 4 */
-	int	maxn;		/* most cells with weight > 0 of one centre */
 	float	*w;		/* [SUB * SUB][rows][bw]: 0 outside the circle */
 };
 
@@ -38,12 +37,6 @@ struct model {
 	float	water0, speed0;
 	int	lifetime, keep_mass;
 	tp_simd_level simd;
-};
-
-/* Totals of some droplets, summed in a fixed order. */
-struct acc {
-	int64_t	droplets, left;
-	double	eroded, deposited, lost;
 };
 
 void
@@ -115,7 +108,7 @@ static void
 brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
 {
 	double cx = (double)qx / SUB, cy = (double)qy / SUB, sum = 0;
-	int i, k, n = 0;
+	int i, k;
 
 	for (k = 0; k < b->rows; k++)
 		for (i = 0; i < b->rows; i++) {
@@ -128,10 +121,7 @@ brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
 			double d = hypot(i - b->reach - cx, k - b->reach - cy);
 			blk[k * b->bw + i] = i < b->rows && d < r ?
 			    (float)((1 - d / r) / sum) : 0;
-			n += blk[k * b->bw + i] > 0;
 		}
-	if (n > b->maxn)
-		b->maxn = n;
 }
 
 tp_brush *
@@ -162,12 +152,6 @@ nomem:
 	return NULL;
 }
 
-int
-tp_brush_size(const tp_brush *b)
-{
-	return b->maxn;
-}
-
 /* The brush block for position (x, y) and the grid cell of its first
  * entry (which may lie off the grid). */
 static inline const float *
@@ -191,35 +175,10 @@ brush_block(const tp_brush *b, float x, float y, int64_t *x0, int64_t *y0)
 }
 
 static inline int
-cell_ok(const float *z, int64_t width, int64_t height, size_t stride,
-    int64_t x, int64_t y)
+cell_ok(const struct model *m, int64_t x, int64_t y)
 {
-	return x >= 0 && x < width && y >= 0 && y < height &&
-	    tp_erode_valid(z[(size_t)y * stride + (size_t)x]);
-}
-
-int
-tp_brush_at(const tp_brush *b, const float *z, int64_t width, int64_t height,
-    float x, float y, size_t *cell, float *w, int max)
-{
-	int64_t x0, y0;
-	int i, k, n = 0;
-	const float *blk = brush_block(b, x, y, &x0, &y0);
-	size_t stride = (size_t)width;
-	double sum = 0;
-
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->bw && n < max; i++) {
-			float v = blk[k * b->bw + i];
-			if (v == 0 || !cell_ok(z, width, height, stride, x0 + i, y0 + k))
-				continue;
-			cell[n] = (size_t)(y0 + k) * stride + (size_t)(x0 + i);
-			w[n++] = v;
-			sum += v;
-		}
-	for (k = 0; k < n; k++)
-		w[k] = (float)(w[k] / sum);
-	return n;
+	return x >= 0 && x < m->w && y >= 0 && y < m->h &&
+	    tp_erode_valid(m->z[(size_t)y * m->stride + (size_t)x]);
 }
 
 /* ---- one droplet ---- */
@@ -334,21 +293,36 @@ erode_inner(const struct model *m, float *row, const float *w, float amt)
 	return erode_inner_c(row, m->stride, w, b->rows, b->bw, amt, m->floor);
 }
 
-/* The brush weights at block (x0, y0) that fall on valid grid cells, summed
- * in row order: the share each of those cells takes when the brush is
- * clipped (at the edge or by nodata). */
+/* The clipped brush at block (x0, y0): amt shared over the weights that fall
+ * on valid grid cells, renormalised by their sum (summed in row order).
+ * lower takes each share from its cell (never below floor) and returns the
+ * total taken; else each share is added. */
 static float
-clipped_sum(const struct model *m, const float *blk, int64_t x0, int64_t y0)
+clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
+    float amt, int lower)
 {
 	const tp_brush *b = m->br;
-	float sum = 0;
+	float sum = 0, got = 0, *p;
+	int i, k;
 
-	for (int k = 0; k < b->rows; k++)
-		for (int i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 && cell_ok(m, x0 + i, y0 + k))
 				sum += blk[k * b->bw + i];
-	return sum;
+	if (!(sum > 0))
+		return 0;
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++) {
+			if (!(blk[k * b->bw + i] > 0 && cell_ok(m, x0 + i, y0 + k)))
+				continue;
+			p = m->z + (size_t)(y0 + k) * m->stride + (size_t)(x0 + i);
+			if (lower)
+				got += take(p, amt * (blk[k * b->bw + i] / sum),
+				    m->floor);
+			else
+				*p += amt * (blk[k * b->bw + i] / sum);
+		}
+	return got;
 }
 
 /* Erode amt through the brush at (x, y); returns what was taken. Cells off
@@ -358,24 +332,13 @@ erode(const struct model *m, float x, float y, float amt)
 {
 	const tp_brush *b = m->br;
 	int64_t x0, y0;
-	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
-	float got = 0, sum = 0;
 
 	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
 	    y0 + b->rows <= m->h)
 		return erode_inner(m, m->z + (size_t)y0 * m->stride +
 		    (size_t)x0, blk, amt);
-	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
-		return 0;
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				got += take(m->z + (size_t)(y0 + k) * m->stride +
-				    (size_t)(x0 + i), amt * (blk[k * b->bw + i] / sum),
-				    m->floor);
-	return got;
+	return clipped(m, blk, x0, y0, amt, 1);
 }
 
 /* Spread amt over the brush at (x, y), clipped and renormalised like the
@@ -388,7 +351,7 @@ spread(const struct model *m, float x, float y, float amt)
 	int64_t x0, y0;
 	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
-	float sum = 0, *row;
+	float *row;
 
 	if (!(amt > 0))
 		return;
@@ -400,14 +363,7 @@ spread(const struct model *m, float x, float y, float amt)
 				row[i] += amt * blk[i];
 		return;
 	}
-	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
-		return;
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				m->z[(size_t)(y0 + k) * m->stride + (size_t)(x0 + i)] +=
-				    amt * (blk[k * b->bw + i] / sum);
+	clipped(m, blk, x0, y0, amt, 0);
 }
 
 static inline int
@@ -424,7 +380,7 @@ struct drop {
 
 static inline void
 drop_init(const struct model *m, struct drop *d, float x, float y,
-    struct acc *a)
+    tp_erode_stats *a)
 {
 	d->x = x;
 	d->y = y;
@@ -439,7 +395,7 @@ drop_init(const struct model *m, struct drop *d, float x, float y,
 /* Move d one step, eroding or depositing; returns 1 while it lives and 0
  * once it has ended (its load then placed, or counted as lost). */
 static inline int
-drop_step(const struct model *m, struct drop *d, struct acc *a)
+drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
 
@@ -497,7 +453,7 @@ gone:
 
 /* One droplet from (x, y), alone. */
 static void
-droplet(const struct model *m, float x, float y, struct acc *a)
+droplet(const struct model *m, float x, float y, tp_erode_stats *a)
 {
 	struct drop d;
 
@@ -509,7 +465,7 @@ droplet(const struct model *m, float x, float y, struct acc *a)
 /* Start droplet *next of the tile in d, if there is one left. */
 static inline int
 refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
-    int64_t n, int64_t *next, struct acc *a)
+    int64_t n, int64_t *next, tp_erode_stats *a)
 {
 	if (*next >= n)
 		return 0;
@@ -523,12 +479,12 @@ refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
  * operations). The interleaving is fixed by the droplet order alone. */
 static void
 run_tile(const struct model *mp, const float *sx, const float *sy,
-    int64_t n, struct acc *ap)
+    int64_t n, tp_erode_stats *ap)
 {
 	/* Local copies: stores to the grid cannot alias them, so they stay
 	 * in registers. */
 	const struct model mm = *mp, *m = &mm;
-	struct acc acc = *ap;
+	tp_erode_stats acc = *ap;
 	struct drop d0 = { 0 }, d1 = { 0 };
 	int64_t next = 0;
 	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
@@ -620,7 +576,7 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 }
 
 static void
-acc_add(struct acc *a, const struct acc *b)
+acc_add(tp_erode_stats *a, const tp_erode_stats *b)
 {
 	a->droplets += b->droplets;
 	a->left += b->left;
@@ -629,23 +585,13 @@ acc_add(struct acc *a, const struct acc *b)
 	a->lost += b->lost;
 }
 
-static void
-acc_out(const struct acc *a, tp_erode_stats *st)
-{
-	st->droplets += a->droplets;
-	st->left += a->left;
-	st->eroded += a->eroded;
-	st->deposited += a->deposited;
-	st->lost += a->lost;
-}
-
 int
 tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
     tp_err *e)
 {
 	struct model m;
-	struct acc a = { 0 };
+	tp_erode_stats a = { 0 };
 
 	if (model_init(&m, z, width, height, stride, o, e) != 0)
 		return -1;
@@ -657,7 +603,7 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 	}
 	tp_brush_free(m.br);
 	if (st != NULL)
-		acc_out(&a, st);
+		acc_add(st, &a);
 	return 0;
 }
 
@@ -749,7 +695,7 @@ struct round {
 	float	*sx, *sy;	/* spawn positions sorted by tile, index order */
 	int64_t	*tile;		/* tile of each droplet, in index order */
 	int64_t	*tstart;	/* droplets of tile t: [tstart[t], tstart[t+1]) */
-	struct acc *tacc;	/* totals per tile */
+	tp_erode_stats *tacc;	/* totals per tile */
 	int64_t	*list;		/* tiles of the colour being run */
 	int64_t	size;		/* tile side, cells */
 	int64_t	ntx, nty, cap_tiles;
@@ -822,7 +768,7 @@ colour_list(struct round *r, int c)
 /* Droplets [first, first + n) as round number k. */
 static void
 run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
-    int64_t k, int threads, struct acc *total)
+    int64_t k, int threads, tp_erode_stats *total)
 {
 	const struct model *m = r->m;
 	uint64_t h = mix64(o->seed ^ mix64((uint64_t)k + 1));
@@ -909,7 +855,7 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 {
 	struct model m;
 	struct round r;
-	struct acc total = { 0 };
+	tp_erode_stats total = { 0 };
 	int64_t batch, first, k = 0;
 	int threads = o->threads > 0 ? o->threads : tp_ncpu(), rc = -1;
 
@@ -940,6 +886,6 @@ free_round:
 out:
 	tp_brush_free(m.br);
 	if (rc == 0 && st != NULL)
-		acc_out(&total, st);
+		acc_add(st, &total);
 	return rc;
 }

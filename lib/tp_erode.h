@@ -123,13 +123,5 @@ typedef struct tp_brush tp_brush;
 
 tp_brush *tp_brush_new(double radius, tp_err *e);
 void	tp_brush_free(tp_brush *b);
-/* The brush at (x, y) clipped to the width x height grid z (row stride
- * width; cells off the grid or nodata are left out) and renormalised to
- * sum 1: up to max cells (x + y * width in cell[]) and their weights;
- * returns the count. */
-int	tp_brush_at(const tp_brush *b, const float *z, int64_t width,
-	    int64_t height, float x, float y, size_t *cell, float *w, int max);
-/* The most cells a brush touches. */
-int	tp_brush_size(const tp_brush *b);
 
 #endif

@@ -1,5 +1,4 @@
 /* tp_geotiff.c - read one band of a GeoTIFF DEM into a terrapipe grid. */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,22 +116,12 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	return tp_check_mem(L->blockbytes, "one block of the image", e);
 }
 
-static float
-to_float(double v)
-{
-	if (v > FLT_MAX)
-		return INFINITY;
-	if (v < -FLT_MAX)
-		return -INFINITY;
-	return (float)v;
-}
-
 /* out[i] = in[i * step] as float for i < n; samples equal to nd are NaN. */
 #define CONVERT(T) do {							\
 	const T *s = (const T *)in;					\
 	for (i = 0; i < n; i++) {					\
 		double v = (double)s[i * step];				\
-		out[i] = has_nd && v == nd ? NAN : to_float(v);		\
+		out[i] = has_nd && v == nd ? NAN : tp_tiff_narrow(v);	\
 	}								\
 } while (0)
 
@@ -192,7 +181,7 @@ read_pixels(TIFF *tif, const layout *L, float *dst, int has_nd, double nd,
 		return tp_err_set(e, "out of memory for one block (%llu bytes)",
 		    (unsigned long long)L->blockbytes);
 	if (L->kind == K_F32)
-		nd = (double)to_float(nd);
+		nd = (double)tp_tiff_narrow(nd);
 	for (by = 0; by < L->h; by += L->bh) {
 		rows = L->h - by < L->bh ? L->h - by : L->bh;
 		for (bx = 0; bx < L->w; bx += L->bw) {

@@ -23,14 +23,6 @@ tp_import_sniff(const unsigned char *b, size_t n)
 	return TP_FMT_UNKNOWN;
 }
 
-const char *
-tp_import_name(int fmt)
-{
-	static const char *const name[] = { "unknown", "GeoTIFF", "PNG", "PGM" };
-
-	return fmt >= 0 && fmt <= TP_FMT_PGM ? name[fmt] : name[0];
-}
-
 /* A one-band grid of width x height with the stream defaults. */
 static int
 new_grid(tp_grid *g, int64_t width, int64_t height, tp_err *e)
