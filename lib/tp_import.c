@@ -119,13 +119,15 @@ tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 	unsigned char *b = NULL, *nb;
 
 	*buf = NULL, *len = 0;
-	if (nhead > cap)
-		return tp_err_set(e, "more than %llu bytes from a pipe or device "
-		    "(the limit for input that is not a regular file)",
-		    (unsigned long long)cap);
 	if (size < nhead)
 		size = nhead;
 	for (;;) {
+		if (n > cap) {
+			tp_err_set(e, "more than %llu bytes from a pipe or device "
+			    "(the limit for input that is not a regular file)",
+			    (unsigned long long)cap);
+			goto fail;
+		}
 		if (b == NULL || n == size) {
 			if (b != NULL)
 				size = size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
@@ -146,12 +148,6 @@ tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 		if ((got = fread(b + n, 1, want, f)) == 0)
 			break;
 		n += got;
-		if (n > cap) {
-			tp_err_set(e, "more than %llu bytes from a pipe or device "
-			    "(the limit for input that is not a regular file)",
-			    (unsigned long long)cap);
-			goto fail;
-		}
 	}
 	if (ferror(f)) {
 		tp_err_set(e, "read error");
