@@ -411,98 +411,6 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 	return 0;
 }
 
-/* MFD: the receivers of cell (x, y) and their shares. Returns the count;
- * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
- * neighbour is a receiver (its share may round to 0); a cell without one
- * follows dir. Shares are (slope / steepest)^p normalised, which cannot
- * underflow to an empty sum. */
-static int
-mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
-    int64_t h, int64_t x, int64_t y, const double inv[9], double p,
-    int r[8], double f[8])
-{
-	double zc = z[(size_t)y * stride + (size_t)x], sum = 0, smax = 0;
-	uint8_t d = dir[(size_t)y * (size_t)w + (size_t)x];
-	int64_t nx, ny;
-	int k, n = 0;
-	float zn;
-
-	if (!is_step(d))
-		return 0;
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-			continue;
-		zn = z[(size_t)ny * stride + (size_t)nx];
-		if (!(zn < zc))		/* also skips NaN */
-			continue;
-		r[n] = k;
-		f[n] = (zc - (double)zn) * inv[k];
-		if (f[n] > smax)
-			smax = f[n];
-		n++;
-	}
-	if (n == 0) {		/* a flat cell: follow dir */
-		r[0] = d;
-		f[0] = 1;
-		return 1;
-	}
-	for (k = 0; k < n; k++)
-		sum += f[k] = pow(f[k] / smax, p);
-	for (k = 0; k < n; k++)
-		f[k] /= sum;
-	return n;
-}
-
-/* The MFD in-degrees (donors) of every cell, a row pass. */
-typedef struct donors_ctx {
-	const float *z;
-	size_t	stride;
-	const uint8_t *dir;
-	int64_t	w, h;
-	uint8_t	*deg;
-} donors_ctx;
-
-/* Neighbour k of (x, y) points back at it (D8). */
-static inline int
-points_here(const donors_ctx *c, int64_t x, int64_t y, int k)
-{
-	int64_t nx, ny;
-
-	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
-	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
-}
-
-/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
- * whose D8 direction points here. */
-static inline int
-mfd_donors(const donors_ctx *c, int64_t x, int64_t y)
-{
-	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
-	int64_t nx, ny;
-	int k, n = 0;
-
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
-			continue;
-		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
-		n += zn > zc || (zn == zc && points_here(c, x, y, k));
-	}
-	return n;
-}
-
-static void
-donor_rows(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	const donors_ctx *c = ctx;
-	int64_t x, y;
-
-	(void)worker;
-	for (y = begin; y < end; y++)
-		for (x = 0; x < c->w; x++)
-			c->deg[(size_t)y * (size_t)c->w + (size_t)x] =
-			    (uint8_t)mfd_donors(c, x, y);
-}
-
 /* A stack of cell indices that grows as needed: the cells ready to pass
  * their water on are few at a time on real terrain, so a stack sized for
  * the grid (8 bytes a cell) would mostly lie unused. */
@@ -545,6 +453,90 @@ typedef struct mfd_ctx {
 	stack	st;
 } mfd_ctx;
 
+/* MFD: the receivers of cell (x, y) and their shares. Returns the count;
+ * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
+ * neighbour is a receiver (its share may round to 0); a cell without one
+ * follows dir. Shares are (slope / steepest)^p normalised, which cannot
+ * underflow to an empty sum. */
+static int
+mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
+    int64_t h, int64_t x, int64_t y, const double inv[9], double p,
+    int r[8], double f[8])
+{
+	double zc = z[(size_t)y * stride + (size_t)x], sum = 0, smax = 0;
+	uint8_t d = dir[(size_t)y * (size_t)w + (size_t)x];
+	int64_t nx, ny;
+	int k, n = 0;
+	float zn;
+
+	if (!is_step(d))
+		return 0;
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
+			continue;
+		zn = z[(size_t)ny * stride + (size_t)nx];
+		if (!(zn < zc))		/* also skips NaN */
+			continue;
+		r[n] = k;
+		f[n] = (zc - (double)zn) * inv[k];
+		if (f[n] > smax)
+			smax = f[n];
+		n++;
+	}
+	if (n == 0) {		/* a flat cell: follow dir */
+		r[0] = d;
+		f[0] = 1;
+		return 1;
+	}
+	for (k = 0; k < n; k++)
+		sum += f[k] = pow(f[k] / smax, p);
+	for (k = 0; k < n; k++)
+		f[k] /= sum;
+	return n;
+}
+
+/* Neighbour k of (x, y) points back at it (D8). */
+static inline int
+points_here(const mfd_ctx *c, int64_t x, int64_t y, int k)
+{
+	int64_t nx, ny;
+
+	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
+}
+
+/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
+ * whose D8 direction points here. */
+static inline int
+mfd_donors(const mfd_ctx *c, int64_t x, int64_t y)
+{
+	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
+	int64_t nx, ny;
+	int k, n = 0;
+
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
+			continue;
+		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
+		n += zn > zc || (zn == zc && points_here(c, x, y, k));
+	}
+	return n;
+}
+
+/* The MFD in-degrees (donors) of every cell, a row pass. */
+static void
+donor_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const mfd_ctx *c = ctx;
+	int64_t x, y;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < c->w; x++)
+			c->deg[(size_t)y * (size_t)c->w + (size_t)x] =
+			    (uint8_t)mfd_donors(c, x, y);
+}
+
 /* Pass the water of every cell reachable from source i on, each cell once
  * all its donors have passed theirs. */
 static int
@@ -583,8 +575,6 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 {
 	mfd_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w, .h = h,
 	    .p = p };
-	donors_ctx dc = { .z = z, .stride = stride, .dir = dir, .w = w,
-	    .h = h };
 	size_t n = (size_t)w * (size_t)h, i;
 	double (*inv)[9];
 	int rc = 0;
@@ -592,7 +582,7 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 
 	if (sums_open(&c.s, dir, w, h, g, area, 1, acc, astride, e) < 0)
 		return -1;
-	dc.deg = c.deg = malloc(n);
+	c.deg = malloc(n);
 	c.inv = inv = malloc((size_t)h * sizeof *inv);
 	if (c.deg == NULL || inv == NULL || stack_room(&c.st, 1, e) < 0) {
 		rc = tp_err_set(e, "out of memory: MFD needs %.1f MiB",
@@ -601,7 +591,7 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 	}
 	for (y = 0; y < h; y++)
 		inv_dist(g, y, inv[y]);
-	tp_par_for(nthreads(threads), h, 16, donor_rows, &dc);
+	tp_par_for(nthreads(threads), h, 16, donor_rows, &c);
 	tp_par_for(nthreads(threads), h, 16, sums_start, &c.s);
 	for (i = 0; i < n && rc == 0; i++)
 		if (c.deg[i] == 0 && dir[i] != TP_D8_NODATA)
