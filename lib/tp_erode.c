@@ -11,12 +11,14 @@
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
 
-struct tp_brush {
+/* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
+ * tabulated once for SUB^2 sub-cell centres. */
+typedef struct brush {
 	int	reach;		/* rows and columns -reach .. reach of the centre */
 	int	rows;		/* 2 * reach + 1 */
 	int	bw;		/* row width: rows rounded up to a multiple of 4 */
 	float	*w;		/* [SUB * SUB][rows][bw]: 0 outside the circle */
-};
+} brush;
 
 /* What a droplet needs, in the heights' own unit (z). */
 struct model {
@@ -24,7 +26,7 @@ struct model {
 	int64_t	w, h;
 	size_t	stride;
 	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
-	tp_brush *br;
+	brush *br;
 	float	floor;		/* lowest finite input height */
 	int	nodata;		/* the grid has non-finite cells */
 	float	inertia;
@@ -94,8 +96,8 @@ tp_erode_check(const tp_erode_opts *o, tp_err *e)
 
 /* ---- brush ---- */
 
-void
-tp_brush_free(tp_brush *b)
+static void
+brush_free(brush *b)
 {
 	if (b == NULL)
 		return;
@@ -105,7 +107,7 @@ tp_brush_free(tp_brush *b)
 
 /* The weights of sub-cell centre (qx, qy) into blk (rows x bw). */
 static void
-brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
+brush_fill(brush *b, double r, int qx, int qy, float *blk)
 {
 	double cx = (double)qx / SUB, cy = (double)qy / SUB, sum = 0;
 	int i, k;
@@ -124,17 +126,14 @@ brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
 		}
 }
 
-tp_brush *
-tp_brush_new(double radius, tp_err *e)
+/* The brush of a radius tp_erode_check has let through. */
+static brush *
+brush_new(double radius, tp_err *e)
 {
-	tp_brush *b;
+	brush *b;
 	size_t blk;
 	int q;
 
-	if (!in_range(radius, 1, TP_ERODE_MAX_RADIUS)) {
-		tp_err_set(e, "brush radius must be in [1, %d]", TP_ERODE_MAX_RADIUS);
-		return NULL;
-	}
 	if ((b = calloc(1, sizeof *b)) == NULL)
 		goto nomem;
 	b->reach = (int)ceil(radius);
@@ -147,7 +146,7 @@ tp_brush_new(double radius, tp_err *e)
 		brush_fill(b, radius, q % SUB, q / SUB, b->w + (size_t)q * blk);
 	return b;
 nomem:
-	tp_brush_free(b);
+	brush_free(b);
 	tp_err_set(e, "out of memory for the erosion brush");
 	return NULL;
 }
@@ -155,7 +154,7 @@ nomem:
 /* The brush block for position (x, y) and the grid cell of its first
  * entry (which may lie off the grid). */
 static inline const float *
-brush_block(const tp_brush *b, float x, float y, int64_t *x0, int64_t *y0)
+brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 {
 	int64_t ix = (int64_t)x, iy = (int64_t)y;
 	int qx = (int)((x - (float)ix) * SUB + 0.5f);
@@ -283,7 +282,7 @@ erode_inner_sse2(float *row, size_t stride, const float *w, int rows, int bw,
 static float
 erode_inner(const struct model *m, float *row, const float *w, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 
 #ifdef TP_HAVE_SSE2
 	if (m->simd >= TP_SIMD_SSE2)
@@ -301,7 +300,7 @@ static float
 clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
     float amt, int lower)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 	float sum = 0, got = 0, *p;
 	int i, k;
 
@@ -330,7 +329,7 @@ clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
 static float
 erode(const struct model *m, float x, float y, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 	int64_t x0, y0;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
 
@@ -347,7 +346,7 @@ erode(const struct model *m, float x, float y, float amt)
 static void
 spread(const struct model *m, float x, float y, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 	int64_t x0, y0;
 	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
@@ -570,7 +569,7 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	/* the options may ask for less than the processor has, never more */
 	m->simd = tp_simd_probe();
 	m->simd = o->simd < m->simd ? o->simd : m->simd;
-	if ((m->br = tp_brush_new(o->radius, e)) == NULL)
+	if ((m->br = brush_new(o->radius, e)) == NULL)
 		return -1;
 	return 0;
 }
@@ -601,7 +600,7 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 		a.droplets = 1;
 		a.left = 1;
 	}
-	tp_brush_free(m.br);
+	brush_free(m.br);
 	if (st != NULL)
 		acc_add(st, &a);
 	return 0;
@@ -884,7 +883,7 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 free_round:
 	round_free(&r);
 out:
-	tp_brush_free(m.br);
+	brush_free(m.br);
 	if (rc == 0 && st != NULL)
 		acc_add(st, &total);
 	return rc;

@@ -117,11 +117,4 @@ void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 double	tp_erode_range(const float *z, int64_t width, int64_t height,
 	    size_t stride);
 
-/* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
- * tabulated once for TP_ERODE_SUB^2 sub-cell centres. */
-typedef struct tp_brush tp_brush;
-
-tp_brush *tp_brush_new(double radius, tp_err *e);
-void	tp_brush_free(tp_brush *b);
-
 #endif
