@@ -368,7 +368,7 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
 	unsigned short raster = RasterPixelIsArea;
 	GTIF *gt;
-	int r;
+	int r, crs;
 
 	if ((r = get_transform(tif, &x0, &y0, &sx, &sy, e)) < 0)
 		return -1;
@@ -376,11 +376,10 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
 		    tp_tiff_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
-	if (get_crs(gt, h, notes, e) < 0) {
-		GTIFFree(gt);
-		return -1;
-	}
+	crs = get_crs(gt, h, notes, e);
 	GTIFFree(gt);
+	if (crs < 0)
+		return -1;
 	if (r == 0)
 		return 0;	/* not georeferenced: the stream defaults */
 	if (check_cells(sx, sy, e) < 0)
