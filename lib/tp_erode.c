@@ -856,7 +856,7 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	struct round r;
 	tp_erode_stats total = { 0 };
 	int64_t batch, first, k = 0;
-	int threads = o->threads > 0 ? o->threads : tp_ncpu(), rc = -1;
+	int threads = tp_par_threads(o->threads), rc = -1;
 
 	if (st != NULL)
 		memset(st, 0, sizeof *st);

@@ -11,13 +11,6 @@
 #define DIR_NEW		0x40	/* set during the flat pass on fresh cells */
 #define DONE		0xff	/* in-degree byte of a cell already passed on */
 
-/* The thread count tp_par_for gets: <= 0 means all processors. */
-static int
-nthreads(int threads)
-{
-	return threads > 0 ? threads : tp_ncpu();
-}
-
 static inline int
 is_step(uint8_t d)
 {
@@ -216,7 +209,7 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 		    (long long)w, (long long)h, stride);
 	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
 		return tp_err_set(e, "cell size must be positive");
-	tp_par_for(nthreads(threads), h, 16, d8_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, d8_rows, &c);
 	n = (size_t)w * (size_t)h;
 	for (i = 0; i < n; i++) {
 		st->valid += dir[i] != TP_D8_NODATA;
@@ -387,7 +380,7 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 		free(s.d);
 		return -1;
 	}
-	tp_par_for(nthreads(threads), h, 16, sums_start, &s);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &s);
 	/* From each source walk downstream while each cell reached has
 	 * received from all its donors. */
 	for (i = 0; i < n; i++) {
@@ -405,7 +398,7 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 				break;
 		}
 	}
-	tp_par_for(nthreads(threads), h, 16, sums_finish, &s);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &s);
 	free(deg);
 	free(s.d);
 	return 0;
@@ -591,13 +584,13 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 	}
 	for (y = 0; y < h; y++)
 		inv_dist(g, y, inv[y]);
-	tp_par_for(nthreads(threads), h, 16, donor_rows, &c);
-	tp_par_for(nthreads(threads), h, 16, sums_start, &c.s);
+	tp_par_for(tp_par_threads(threads), h, 16, donor_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &c.s);
 	for (i = 0; i < n && rc == 0; i++)
 		if (c.deg[i] == 0 && dir[i] != TP_D8_NODATA)
 			rc = mfd_drain(&c, i, e);
 	if (rc == 0)
-		tp_par_for(nthreads(threads), h, 16, sums_finish, &c.s);
+		tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &c.s);
 out:
 	free(c.s.d);
 	free(c.deg);
@@ -644,7 +637,7 @@ tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 	codes_ctx c = { .dir = dir, .w = w, .grass = grass, .out = out,
 	    .ostride = ostride };
 
-	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, code_rows, &c);
 }
 
 void

@@ -455,7 +455,7 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 	if (tp_header_copy(&w->h, h, e) < 0 ||
 	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
 		goto bad;
-	w->threads = o->threads > 0 ? o->threads : tp_ncpu();
+	w->threads = tp_par_threads(o->threads);
 	if ((w->buf = malloc(bytes)) == NULL || (w->wk = calloc((size_t)w->threads,
 	    sizeof(*w->wk))) == NULL || (w->enc = calloc((w->w + TILE - 1) / TILE,
 	    sizeof(*w->enc))) == NULL) {
