@@ -295,8 +295,9 @@ erode_inner(const struct model *m, float *row, const float *w, float amt)
 /* The clipped brush at block (x0, y0): amt shared over the weights that fall
  * on valid grid cells, renormalised by their sum (summed in row order).
  * lower takes each share from its cell (never below floor) and returns the
- * total taken; else each share is added. */
-static float
+ * total taken; else each share is added. Always inlined: lower is a
+ * constant at each call, so each gets its own loop without the test. */
+static inline __attribute__((always_inline)) float
 clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
     float amt, int lower)
 {
