@@ -11,13 +11,14 @@
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
 
-struct tp_brush {
+/* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
+ * tabulated once for SUB^2 sub-cell centres. */
+typedef struct brush {
 	int	reach;		/* rows and columns -reach .. reach of the centre */
 	int	rows;		/* 2 * reach + 1 */
 	int	bw;		/* row width: rows rounded up to a multiple of 4 */
-	int	maxn;		/* most cells with weight > 0 of one centre */
 	float	*w;		/* [SUB * SUB][rows][bw]: 0 outside the circle */
-};
+} brush;
 
 /* What a droplet needs, in the heights' own unit (z). */
 struct model {
@@ -25,7 +26,7 @@ struct model {
 	int64_t	w, h;
 	size_t	stride;
 	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
-	tp_brush *br;
+	brush *br;
 	float	floor;		/* lowest finite input height */
 	int	nodata;		/* the grid has non-finite cells */
 	float	inertia;
@@ -38,12 +39,6 @@ struct model {
 	float	water0, speed0;
 	int	lifetime, keep_mass;
 	tp_simd_level simd;
-};
-
-/* Totals of some droplets, summed in a fixed order. */
-struct acc {
-	int64_t	droplets, left;
-	double	eroded, deposited, lost;
 };
 
 void
@@ -101,8 +96,8 @@ tp_erode_check(const tp_erode_opts *o, tp_err *e)
 
 /* ---- brush ---- */
 
-void
-tp_brush_free(tp_brush *b)
+static void
+brush_free(brush *b)
 {
 	if (b == NULL)
 		return;
@@ -112,10 +107,10 @@ tp_brush_free(tp_brush *b)
 
 /* The weights of sub-cell centre (qx, qy) into blk (rows x bw). */
 static void
-brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
+brush_fill(brush *b, double r, int qx, int qy, float *blk)
 {
 	double cx = (double)qx / SUB, cy = (double)qy / SUB, sum = 0;
-	int i, k, n = 0;
+	int i, k;
 
 	for (k = 0; k < b->rows; k++)
 		for (i = 0; i < b->rows; i++) {
@@ -128,23 +123,17 @@ brush_fill(tp_brush *b, double r, int qx, int qy, float *blk)
 			double d = hypot(i - b->reach - cx, k - b->reach - cy);
 			blk[k * b->bw + i] = i < b->rows && d < r ?
 			    (float)((1 - d / r) / sum) : 0;
-			n += blk[k * b->bw + i] > 0;
 		}
-	if (n > b->maxn)
-		b->maxn = n;
 }
 
-tp_brush *
-tp_brush_new(double radius, tp_err *e)
+/* The brush of a radius tp_erode_check has let through. */
+static brush *
+brush_new(double radius, tp_err *e)
 {
-	tp_brush *b;
+	brush *b;
 	size_t blk;
 	int q;
 
-	if (!in_range(radius, 1, TP_ERODE_MAX_RADIUS)) {
-		tp_err_set(e, "brush radius must be in [1, %d]", TP_ERODE_MAX_RADIUS);
-		return NULL;
-	}
 	if ((b = calloc(1, sizeof *b)) == NULL)
 		goto nomem;
 	b->reach = (int)ceil(radius);
@@ -157,21 +146,15 @@ tp_brush_new(double radius, tp_err *e)
 		brush_fill(b, radius, q % SUB, q / SUB, b->w + (size_t)q * blk);
 	return b;
 nomem:
-	tp_brush_free(b);
+	brush_free(b);
 	tp_err_set(e, "out of memory for the erosion brush");
 	return NULL;
-}
-
-int
-tp_brush_size(const tp_brush *b)
-{
-	return b->maxn;
 }
 
 /* The brush block for position (x, y) and the grid cell of its first
  * entry (which may lie off the grid). */
 static inline const float *
-brush_block(const tp_brush *b, float x, float y, int64_t *x0, int64_t *y0)
+brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 {
 	int64_t ix = (int64_t)x, iy = (int64_t)y;
 	int qx = (int)((x - (float)ix) * SUB + 0.5f);
@@ -191,35 +174,10 @@ brush_block(const tp_brush *b, float x, float y, int64_t *x0, int64_t *y0)
 }
 
 static inline int
-cell_ok(const float *z, int64_t width, int64_t height, size_t stride,
-    int64_t x, int64_t y)
+cell_ok(const struct model *m, int64_t x, int64_t y)
 {
-	return x >= 0 && x < width && y >= 0 && y < height &&
-	    tp_erode_valid(z[(size_t)y * stride + (size_t)x]);
-}
-
-int
-tp_brush_at(const tp_brush *b, const float *z, int64_t width, int64_t height,
-    float x, float y, size_t *cell, float *w, int max)
-{
-	int64_t x0, y0;
-	int i, k, n = 0;
-	const float *blk = brush_block(b, x, y, &x0, &y0);
-	size_t stride = (size_t)width;
-	double sum = 0;
-
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->bw && n < max; i++) {
-			float v = blk[k * b->bw + i];
-			if (v == 0 || !cell_ok(z, width, height, stride, x0 + i, y0 + k))
-				continue;
-			cell[n] = (size_t)(y0 + k) * stride + (size_t)(x0 + i);
-			w[n++] = v;
-			sum += v;
-		}
-	for (k = 0; k < n; k++)
-		w[k] = (float)(w[k] / sum);
-	return n;
+	return x >= 0 && x < m->w && y >= 0 && y < m->h &&
+	    tp_erode_valid(m->z[(size_t)y * m->stride + (size_t)x]);
 }
 
 /* ---- one droplet ---- */
@@ -324,7 +282,7 @@ erode_inner_sse2(float *row, size_t stride, const float *w, int rows, int bw,
 static float
 erode_inner(const struct model *m, float *row, const float *w, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 
 #ifdef TP_HAVE_SSE2
 	if (m->simd >= TP_SIMD_SSE2)
@@ -334,21 +292,37 @@ erode_inner(const struct model *m, float *row, const float *w, float amt)
 	return erode_inner_c(row, m->stride, w, b->rows, b->bw, amt, m->floor);
 }
 
-/* The brush weights at block (x0, y0) that fall on valid grid cells, summed
- * in row order: the share each of those cells takes when the brush is
- * clipped (at the edge or by nodata). */
-static float
-clipped_sum(const struct model *m, const float *blk, int64_t x0, int64_t y0)
+/* The clipped brush at block (x0, y0): amt shared over the weights that fall
+ * on valid grid cells, renormalised by their sum (summed in row order).
+ * lower takes each share from its cell (never below floor) and returns the
+ * total taken; else each share is added. Always inlined: lower is a
+ * constant at each call, so each gets its own loop without the test. */
+static inline __attribute__((always_inline)) float
+clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
+    float amt, int lower)
 {
-	const tp_brush *b = m->br;
-	float sum = 0;
+	const brush *b = m->br;
+	float sum = 0, got = 0, *p;
+	int i, k;
 
-	for (int k = 0; k < b->rows; k++)
-		for (int i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++)
+			if (blk[k * b->bw + i] > 0 && cell_ok(m, x0 + i, y0 + k))
 				sum += blk[k * b->bw + i];
-	return sum;
+	if (!(sum > 0))
+		return 0;
+	for (k = 0; k < b->rows; k++)
+		for (i = 0; i < b->rows; i++) {
+			if (!(blk[k * b->bw + i] > 0 && cell_ok(m, x0 + i, y0 + k)))
+				continue;
+			p = m->z + (size_t)(y0 + k) * m->stride + (size_t)(x0 + i);
+			if (lower)
+				got += take(p, amt * (blk[k * b->bw + i] / sum),
+				    m->floor);
+			else
+				*p += amt * (blk[k * b->bw + i] / sum);
+		}
+	return got;
 }
 
 /* Erode amt through the brush at (x, y); returns what was taken. Cells off
@@ -356,26 +330,15 @@ clipped_sum(const struct model *m, const float *blk, int64_t x0, int64_t y0)
 static float
 erode(const struct model *m, float x, float y, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 	int64_t x0, y0;
-	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
-	float got = 0, sum = 0;
 
 	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
 	    y0 + b->rows <= m->h)
 		return erode_inner(m, m->z + (size_t)y0 * m->stride +
 		    (size_t)x0, blk, amt);
-	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
-		return 0;
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				got += take(m->z + (size_t)(y0 + k) * m->stride +
-				    (size_t)(x0 + i), amt * (blk[k * b->bw + i] / sum),
-				    m->floor);
-	return got;
+	return clipped(m, blk, x0, y0, amt, 1);
 }
 
 /* Spread amt over the brush at (x, y), clipped and renormalised like the
@@ -384,11 +347,11 @@ erode(const struct model *m, float x, float y, float amt)
 static void
 spread(const struct model *m, float x, float y, float amt)
 {
-	const tp_brush *b = m->br;
+	const brush *b = m->br;
 	int64_t x0, y0;
 	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
-	float sum = 0, *row;
+	float *row;
 
 	if (!(amt > 0))
 		return;
@@ -400,14 +363,7 @@ spread(const struct model *m, float x, float y, float amt)
 				row[i] += amt * blk[i];
 		return;
 	}
-	if (!((sum = clipped_sum(m, blk, x0, y0)) > 0))
-		return;
-	for (k = 0; k < b->rows; k++)
-		for (i = 0; i < b->rows; i++)
-			if (blk[k * b->bw + i] > 0 &&
-			    cell_ok(m->z, m->w, m->h, m->stride, x0 + i, y0 + k))
-				m->z[(size_t)(y0 + k) * m->stride + (size_t)(x0 + i)] +=
-				    amt * (blk[k * b->bw + i] / sum);
+	clipped(m, blk, x0, y0, amt, 0);
 }
 
 static inline int
@@ -424,7 +380,7 @@ struct drop {
 
 static inline void
 drop_init(const struct model *m, struct drop *d, float x, float y,
-    struct acc *a)
+    tp_erode_stats *a)
 {
 	d->x = x;
 	d->y = y;
@@ -439,7 +395,7 @@ drop_init(const struct model *m, struct drop *d, float x, float y,
 /* Move d one step, eroding or depositing; returns 1 while it lives and 0
  * once it has ended (its load then placed, or counted as lost). */
 static inline int
-drop_step(const struct model *m, struct drop *d, struct acc *a)
+drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
 
@@ -497,7 +453,7 @@ gone:
 
 /* One droplet from (x, y), alone. */
 static void
-droplet(const struct model *m, float x, float y, struct acc *a)
+droplet(const struct model *m, float x, float y, tp_erode_stats *a)
 {
 	struct drop d;
 
@@ -509,7 +465,7 @@ droplet(const struct model *m, float x, float y, struct acc *a)
 /* Start droplet *next of the tile in d, if there is one left. */
 static inline int
 refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
-    int64_t n, int64_t *next, struct acc *a)
+    int64_t n, int64_t *next, tp_erode_stats *a)
 {
 	if (*next >= n)
 		return 0;
@@ -523,12 +479,12 @@ refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
  * operations). The interleaving is fixed by the droplet order alone. */
 static void
 run_tile(const struct model *mp, const float *sx, const float *sy,
-    int64_t n, struct acc *ap)
+    int64_t n, tp_erode_stats *ap)
 {
 	/* Local copies: stores to the grid cannot alias them, so they stay
 	 * in registers. */
 	const struct model mm = *mp, *m = &mm;
-	struct acc acc = *ap;
+	tp_erode_stats acc = *ap;
 	struct drop d0 = { 0 }, d1 = { 0 };
 	int64_t next = 0;
 	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
@@ -614,13 +570,13 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	/* the options may ask for less than the processor has, never more */
 	m->simd = tp_simd_probe();
 	m->simd = o->simd < m->simd ? o->simd : m->simd;
-	if ((m->br = tp_brush_new(o->radius, e)) == NULL)
+	if ((m->br = brush_new(o->radius, e)) == NULL)
 		return -1;
 	return 0;
 }
 
 static void
-acc_add(struct acc *a, const struct acc *b)
+acc_add(tp_erode_stats *a, const tp_erode_stats *b)
 {
 	a->droplets += b->droplets;
 	a->left += b->left;
@@ -629,23 +585,13 @@ acc_add(struct acc *a, const struct acc *b)
 	a->lost += b->lost;
 }
 
-static void
-acc_out(const struct acc *a, tp_erode_stats *st)
-{
-	st->droplets += a->droplets;
-	st->left += a->left;
-	st->eroded += a->eroded;
-	st->deposited += a->deposited;
-	st->lost += a->lost;
-}
-
 int
 tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
     tp_err *e)
 {
 	struct model m;
-	struct acc a = { 0 };
+	tp_erode_stats a = { 0 };
 
 	if (model_init(&m, z, width, height, stride, o, e) != 0)
 		return -1;
@@ -655,9 +601,9 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 		a.droplets = 1;
 		a.left = 1;
 	}
-	tp_brush_free(m.br);
+	brush_free(m.br);
 	if (st != NULL)
-		acc_out(&a, st);
+		acc_add(st, &a);
 	return 0;
 }
 
@@ -749,7 +695,7 @@ struct round {
 	float	*sx, *sy;	/* spawn positions sorted by tile, index order */
 	int64_t	*tile;		/* tile of each droplet, in index order */
 	int64_t	*tstart;	/* droplets of tile t: [tstart[t], tstart[t+1]) */
-	struct acc *tacc;	/* totals per tile */
+	tp_erode_stats *tacc;	/* totals per tile */
 	int64_t	*list;		/* tiles of the colour being run */
 	int64_t	size;		/* tile side, cells */
 	int64_t	ntx, nty, cap_tiles;
@@ -822,7 +768,7 @@ colour_list(struct round *r, int c)
 /* Droplets [first, first + n) as round number k. */
 static void
 run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
-    int64_t k, int threads, struct acc *total)
+    int64_t k, int threads, tp_erode_stats *total)
 {
 	const struct model *m = r->m;
 	uint64_t h = mix64(o->seed ^ mix64((uint64_t)k + 1));
@@ -909,9 +855,9 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 {
 	struct model m;
 	struct round r;
-	struct acc total = { 0 };
+	tp_erode_stats total = { 0 };
 	int64_t batch, first, k = 0;
-	int threads = o->threads > 0 ? o->threads : tp_ncpu(), rc = -1;
+	int threads = tp_par_threads(o->threads), rc = -1;
 
 	if (st != NULL)
 		memset(st, 0, sizeof *st);
@@ -938,8 +884,8 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 free_round:
 	round_free(&r);
 out:
-	tp_brush_free(m.br);
+	brush_free(m.br);
 	if (rc == 0 && st != NULL)
-		acc_out(&total, st);
+		acc_add(st, &total);
 	return rc;
 }

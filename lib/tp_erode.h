@@ -117,19 +117,4 @@ void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 double	tp_erode_range(const float *z, int64_t width, int64_t height,
 	    size_t stride);
 
-/* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
- * tabulated once for TP_ERODE_SUB^2 sub-cell centres. */
-typedef struct tp_brush tp_brush;
-
-tp_brush *tp_brush_new(double radius, tp_err *e);
-void	tp_brush_free(tp_brush *b);
-/* The brush at (x, y) clipped to the width x height grid z (row stride
- * width; cells off the grid or nodata are left out) and renormalised to
- * sum 1: up to max cells (x + y * width in cell[]) and their weights;
- * returns the count. */
-int	tp_brush_at(const tp_brush *b, const float *z, int64_t width,
-	    int64_t height, float x, float y, size_t *cell, float *w, int max);
-/* The most cells a brush touches. */
-int	tp_brush_size(const tp_brush *b);
-
 #endif

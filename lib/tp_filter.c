@@ -50,7 +50,7 @@ tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 {
 	struct batch b = { fn, ctx, 0, NULL, NULL, 0, 0 };
 	int64_t rows, got, n;
-	int threads = o != NULL && o->threads > 0 ? o->threads : tp_ncpu();
+	int threads = tp_par_threads(o != NULL ? o->threads : 0);
 	float *in = NULL;
 	int rc = -1;
 

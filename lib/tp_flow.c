@@ -11,13 +11,6 @@
 #define DIR_NEW		0x40	/* set during the flat pass on fresh cells */
 #define DONE		0xff	/* in-degree byte of a cell already passed on */
 
-/* The thread count tp_par_for gets: <= 0 means all processors. */
-static int
-nthreads(int threads)
-{
-	return threads > 0 ? threads : tp_ncpu();
-}
-
 static inline int
 is_step(uint8_t d)
 {
@@ -216,7 +209,7 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 		    (long long)w, (long long)h, stride);
 	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
 		return tp_err_set(e, "cell size must be positive");
-	tp_par_for(nthreads(threads), h, 16, d8_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, d8_rows, &c);
 	n = (size_t)w * (size_t)h;
 	for (i = 0; i < n; i++) {
 		st->valid += dir[i] != TP_D8_NODATA;
@@ -387,7 +380,7 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 		free(s.d);
 		return -1;
 	}
-	tp_par_for(nthreads(threads), h, 16, sums_start, &s);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &s);
 	/* From each source walk downstream while each cell reached has
 	 * received from all its donors. */
 	for (i = 0; i < n; i++) {
@@ -405,102 +398,10 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 				break;
 		}
 	}
-	tp_par_for(nthreads(threads), h, 16, sums_finish, &s);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &s);
 	free(deg);
 	free(s.d);
 	return 0;
-}
-
-/* MFD: the receivers of cell (x, y) and their shares. Returns the count;
- * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
- * neighbour is a receiver (its share may round to 0); a cell without one
- * follows dir. Shares are (slope / steepest)^p normalised, which cannot
- * underflow to an empty sum. */
-static int
-mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
-    int64_t h, int64_t x, int64_t y, const double inv[9], double p,
-    int r[8], double f[8])
-{
-	double zc = z[(size_t)y * stride + (size_t)x], sum = 0, smax = 0;
-	uint8_t d = dir[(size_t)y * (size_t)w + (size_t)x];
-	int64_t nx, ny;
-	int k, n = 0;
-	float zn;
-
-	if (!is_step(d))
-		return 0;
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-			continue;
-		zn = z[(size_t)ny * stride + (size_t)nx];
-		if (!(zn < zc))		/* also skips NaN */
-			continue;
-		r[n] = k;
-		f[n] = (zc - (double)zn) * inv[k];
-		if (f[n] > smax)
-			smax = f[n];
-		n++;
-	}
-	if (n == 0) {		/* a flat cell: follow dir */
-		r[0] = d;
-		f[0] = 1;
-		return 1;
-	}
-	for (k = 0; k < n; k++)
-		sum += f[k] = pow(f[k] / smax, p);
-	for (k = 0; k < n; k++)
-		f[k] /= sum;
-	return n;
-}
-
-/* The MFD in-degrees (donors) of every cell, a row pass. */
-typedef struct donors_ctx {
-	const float *z;
-	size_t	stride;
-	const uint8_t *dir;
-	int64_t	w, h;
-	uint8_t	*deg;
-} donors_ctx;
-
-/* Neighbour k of (x, y) points back at it (D8). */
-static inline int
-points_here(const donors_ctx *c, int64_t x, int64_t y, int k)
-{
-	int64_t nx, ny;
-
-	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
-	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
-}
-
-/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
- * whose D8 direction points here. */
-static inline int
-mfd_donors(const donors_ctx *c, int64_t x, int64_t y)
-{
-	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
-	int64_t nx, ny;
-	int k, n = 0;
-
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
-			continue;
-		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
-		n += zn > zc || (zn == zc && points_here(c, x, y, k));
-	}
-	return n;
-}
-
-static void
-donor_rows(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	const donors_ctx *c = ctx;
-	int64_t x, y;
-
-	(void)worker;
-	for (y = begin; y < end; y++)
-		for (x = 0; x < c->w; x++)
-			c->deg[(size_t)y * (size_t)c->w + (size_t)x] =
-			    (uint8_t)mfd_donors(c, x, y);
 }
 
 /* A stack of cell indices that grows as needed: the cells ready to pass
@@ -545,6 +446,90 @@ typedef struct mfd_ctx {
 	stack	st;
 } mfd_ctx;
 
+/* MFD: the receivers of cell (x, y) and their shares. Returns the count;
+ * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
+ * neighbour is a receiver (its share may round to 0); a cell without one
+ * follows dir. Shares are (slope / steepest)^p normalised, which cannot
+ * underflow to an empty sum. */
+static int
+mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
+    int64_t h, int64_t x, int64_t y, const double inv[9], double p,
+    int r[8], double f[8])
+{
+	double zc = z[(size_t)y * stride + (size_t)x], sum = 0, smax = 0;
+	uint8_t d = dir[(size_t)y * (size_t)w + (size_t)x];
+	int64_t nx, ny;
+	int k, n = 0;
+	float zn;
+
+	if (!is_step(d))
+		return 0;
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
+			continue;
+		zn = z[(size_t)ny * stride + (size_t)nx];
+		if (!(zn < zc))		/* also skips NaN */
+			continue;
+		r[n] = k;
+		f[n] = (zc - (double)zn) * inv[k];
+		if (f[n] > smax)
+			smax = f[n];
+		n++;
+	}
+	if (n == 0) {		/* a flat cell: follow dir */
+		r[0] = d;
+		f[0] = 1;
+		return 1;
+	}
+	for (k = 0; k < n; k++)
+		sum += f[k] = pow(f[k] / smax, p);
+	for (k = 0; k < n; k++)
+		f[k] /= sum;
+	return n;
+}
+
+/* Neighbour k of (x, y) points back at it (D8). */
+static inline int
+points_here(const mfd_ctx *c, int64_t x, int64_t y, int k)
+{
+	int64_t nx, ny;
+
+	return tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+	    c->dir[(size_t)ny * (size_t)c->w + (size_t)nx] == tp_d8_back(k);
+}
+
+/* The MFD donors of (x, y): valid higher neighbours, and flat neighbours
+ * whose D8 direction points here. */
+static inline int
+mfd_donors(const mfd_ctx *c, int64_t x, int64_t y)
+{
+	float zc = c->z[(size_t)y * c->stride + (size_t)x], zn;
+	int64_t nx, ny;
+	int k, n = 0;
+
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny))
+			continue;
+		zn = c->z[(size_t)ny * c->stride + (size_t)nx];
+		n += zn > zc || (zn == zc && points_here(c, x, y, k));
+	}
+	return n;
+}
+
+/* The MFD in-degrees (donors) of every cell, a row pass. */
+static void
+donor_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const mfd_ctx *c = ctx;
+	int64_t x, y;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < c->w; x++)
+			c->deg[(size_t)y * (size_t)c->w + (size_t)x] =
+			    (uint8_t)mfd_donors(c, x, y);
+}
+
 /* Pass the water of every cell reachable from source i on, each cell once
  * all its donors have passed theirs. */
 static int
@@ -583,8 +568,6 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 {
 	mfd_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w, .h = h,
 	    .p = p };
-	donors_ctx dc = { .z = z, .stride = stride, .dir = dir, .w = w,
-	    .h = h };
 	size_t n = (size_t)w * (size_t)h, i;
 	double (*inv)[9];
 	int rc = 0;
@@ -592,7 +575,7 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 
 	if (sums_open(&c.s, dir, w, h, g, area, 1, acc, astride, e) < 0)
 		return -1;
-	dc.deg = c.deg = malloc(n);
+	c.deg = malloc(n);
 	c.inv = inv = malloc((size_t)h * sizeof *inv);
 	if (c.deg == NULL || inv == NULL || stack_room(&c.st, 1, e) < 0) {
 		rc = tp_err_set(e, "out of memory: MFD needs %.1f MiB",
@@ -601,13 +584,13 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 	}
 	for (y = 0; y < h; y++)
 		inv_dist(g, y, inv[y]);
-	tp_par_for(nthreads(threads), h, 16, donor_rows, &dc);
-	tp_par_for(nthreads(threads), h, 16, sums_start, &c.s);
+	tp_par_for(tp_par_threads(threads), h, 16, donor_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &c.s);
 	for (i = 0; i < n && rc == 0; i++)
 		if (c.deg[i] == 0 && dir[i] != TP_D8_NODATA)
 			rc = mfd_drain(&c, i, e);
 	if (rc == 0)
-		tp_par_for(nthreads(threads), h, 16, sums_finish, &c.s);
+		tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &c.s);
 out:
 	free(c.s.d);
 	free(c.deg);
@@ -654,7 +637,7 @@ tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 	codes_ctx c = { .dir = dir, .w = w, .grass = grass, .out = out,
 	    .ostride = ostride };
 
-	tp_par_for(nthreads(threads), h, 16, code_rows, &c);
+	tp_par_for(tp_par_threads(threads), h, 16, code_rows, &c);
 }
 
 void

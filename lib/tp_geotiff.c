@@ -1,5 +1,4 @@
 /* tp_geotiff.c - read one band of a GeoTIFF DEM into a terrapipe grid. */
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,22 +116,12 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	return tp_check_mem(L->blockbytes, "one block of the image", e);
 }
 
-static float
-to_float(double v)
-{
-	if (v > FLT_MAX)
-		return INFINITY;
-	if (v < -FLT_MAX)
-		return -INFINITY;
-	return (float)v;
-}
-
 /* out[i] = in[i * step] as float for i < n; samples equal to nd are NaN. */
 #define CONVERT(T) do {							\
 	const T *s = (const T *)in;					\
 	for (i = 0; i < n; i++) {					\
 		double v = (double)s[i * step];				\
-		out[i] = has_nd && v == nd ? NAN : to_float(v);		\
+		out[i] = has_nd && v == nd ? NAN : tp_tiff_narrow(v);	\
 	}								\
 } while (0)
 
@@ -192,7 +181,7 @@ read_pixels(TIFF *tif, const layout *L, float *dst, int has_nd, double nd,
 		return tp_err_set(e, "out of memory for one block (%llu bytes)",
 		    (unsigned long long)L->blockbytes);
 	if (L->kind == K_F32)
-		nd = (double)to_float(nd);
+		nd = (double)tp_tiff_narrow(nd);
 	for (by = 0; by < L->h; by += L->bh) {
 		rows = L->h - by < L->bh ? L->h - by : L->bh;
 		for (bx = 0; bx < L->w; bx += L->bw) {
@@ -379,7 +368,7 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
 	unsigned short raster = RasterPixelIsArea;
 	GTIF *gt;
-	int r;
+	int r, crs;
 
 	if ((r = get_transform(tif, &x0, &y0, &sx, &sy, e)) < 0)
 		return -1;
@@ -387,11 +376,10 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
 		    tp_tiff_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
-	if (get_crs(gt, h, notes, e) < 0) {
-		GTIFFree(gt);
-		return -1;
-	}
+	crs = get_crs(gt, h, notes, e);
 	GTIFFree(gt);
+	if (crs < 0)
+		return -1;
 	if (r == 0)
 		return 0;	/* not georeferenced: the stream defaults */
 	if (check_cells(sx, sy, e) < 0)

@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -456,7 +455,7 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 	if (tp_header_copy(&w->h, h, e) < 0 ||
 	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
 		goto bad;
-	w->threads = o->threads > 0 ? o->threads : tp_ncpu();
+	w->threads = tp_par_threads(o->threads);
 	if ((w->buf = malloc(bytes)) == NULL || (w->wk = calloc((size_t)w->threads,
 	    sizeof(*w->wk))) == NULL || (w->enc = calloc((w->w + TILE - 1) / TILE,
 	    sizeof(*w->enc))) == NULL) {
@@ -478,13 +477,6 @@ bad:
 	return -1;
 }
 
-/* d as a float, out-of-range values to infinity (a plain cast is UB). */
-static float
-narrow(double d)
-{
-	return d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
-}
-
 /* One band of a stream row into the file's sample type. */
 static void
 put_row(const tp_gtw *w, const float *in, unsigned char *out)
@@ -502,7 +494,8 @@ put_row(const tp_gtw *w, const float *in, unsigned char *out)
 			    v >= BIOME_NODATA - 1 ? BIOME_NODATA - 1 :
 			    (unsigned char)lrintf(v);
 		else
-			f[x] = w->o.zrange ? narrow(lo + (double)v * span) : v;
+			f[x] = w->o.zrange ? tp_tiff_narrow(lo + (double)v * span) :
+			    v;
 	}
 }
 
@@ -677,6 +670,7 @@ write_cog(tp_gtw *w, tp_err *e)
 {
 	unsigned char *lev[MAX_LEVELS] = { w->buf };
 	uint32_t lw[MAX_LEVELS] = { w->w }, lh[MAX_LEVELS] = { w->ht };
+	const char *why = NULL;		/* a libtiff call that failed */
 	int n = 1, i, r = -1;
 
 	while ((lw[n - 1] > TILE || lh[n - 1] > TILE) && n < MAX_LEVELS) {
@@ -689,35 +683,27 @@ write_cog(tp_gtw *w, tp_err *e)
 		halve(w, lev[n - 1], lw[n - 1], lh[n - 1], lev[n], lw[n], lh[n]);
 		n++;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && why == NULL; i++) {
 		if (set_fields(w, lw[i], lh[i], i, e) < 0)
 			goto out;
 		if (!TIFFDeferStrileArrayWriting(w->tif) ||
 		    !TIFFWriteCheck(w->tif, 1, "tgeotiff") ||
-		    !TIFFWriteDirectory(w->tif)) {
-			fail(w, e, "writing a directory");
-			goto out;
-		}
+		    !TIFFWriteDirectory(w->tif))
+			why = "writing a directory";
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && why == NULL; i++)
 		if (!TIFFSetDirectory(w->tif, (tdir_t)i) ||
-		    !TIFFForceStrileArrayWriting(w->tif)) {
-			fail(w, e, "writing the tile arrays");
+		    !TIFFForceStrileArrayWriting(w->tif))
+			why = "writing the tile arrays";
+	for (i = n - 1; i >= 0 && why == NULL; i--) {
+		if (!TIFFSetDirectory(w->tif, (tdir_t)i))
+			why = "rereading a directory";
+		else if (write_tiles(w, lev[i], lw[i], 0, lh[i], e) < 0)
 			goto out;
-		}
-	for (i = n - 1; i >= 0; i--) {
-		if (!TIFFSetDirectory(w->tif, (tdir_t)i)) {
-			fail(w, e, "rereading a directory");
-			goto out;
-		}
-		if (write_tiles(w, lev[i], lw[i], 0, lh[i], e) < 0)
-			goto out;
-		if (!TIFFFlush(w->tif)) {
-			fail(w, e, "writing the tile arrays");
-			goto out;
-		}
+		else if (!TIFFFlush(w->tif))
+			why = "writing the tile arrays";
 	}
-	r = 0;
+	r = why != NULL ? fail(w, e, why) : 0;
 out:
 	for (i = 1; i < n; i++)
 		free(lev[i]);

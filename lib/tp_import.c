@@ -23,14 +23,6 @@ tp_import_sniff(const unsigned char *b, size_t n)
 	return TP_FMT_UNKNOWN;
 }
 
-const char *
-tp_import_name(int fmt)
-{
-	static const char *const name[] = { "unknown", "GeoTIFF", "PNG", "PGM" };
-
-	return fmt >= 0 && fmt <= TP_FMT_PGM ? name[fmt] : name[0];
-}
-
 /* A one-band grid of width x height with the stream defaults. */
 static int
 new_grid(tp_grid *g, int64_t width, int64_t height, tp_err *e)
@@ -127,13 +119,15 @@ tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 	unsigned char *b = NULL, *nb;
 
 	*buf = NULL, *len = 0;
-	if (nhead > cap)
-		return tp_err_set(e, "more than %llu bytes from a pipe or device "
-		    "(the limit for input that is not a regular file)",
-		    (unsigned long long)cap);
 	if (size < nhead)
 		size = nhead;
 	for (;;) {
+		if (n > cap) {
+			tp_err_set(e, "more than %llu bytes from a pipe or device "
+			    "(the limit for input that is not a regular file)",
+			    (unsigned long long)cap);
+			goto fail;
+		}
 		if (b == NULL || n == size) {
 			if (b != NULL)
 				size = size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
@@ -154,12 +148,6 @@ tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 		if ((got = fread(b + n, 1, want, f)) == 0)
 			break;
 		n += got;
-		if (n > cap) {
-			tp_err_set(e, "more than %llu bytes from a pipe or device "
-			    "(the limit for input that is not a regular file)",
-			    (unsigned long long)cap);
-			goto fail;
-		}
 	}
 	if (ferror(f)) {
 		tp_err_set(e, "read error");
@@ -204,24 +192,27 @@ tp_import_check_crs(const char *crs, tp_err *e)
 	return 0;
 }
 
+/* n samples of one or two (big-endian) bytes at p, each divided by max. */
+static void
+scale_samples(float *out, const unsigned char *p, size_t n, int two,
+    double max)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (float)((two ? p[2 * i] << 8 | p[2 * i + 1] : p[i]) / max);
+}
+
 int
 tp_import_png(tp_grid *g, FILE *f, tp_err *e)
 {
 	tp_png_grey img;
-	const unsigned char *p;
-	size_t i, n;
 	int rc;
 
 	memset(g, 0, sizeof(*g));
 	if (tp_png_read_grey(&img, f, bytes_left(f), e) < 0)
 		return -1;
-	if ((rc = new_grid(g, img.width, img.height, e)) == 0) {
-		n = (size_t)img.width * (size_t)img.height;
-		for (i = 0, p = img.pix; i < n; i++)
-			g->data[i] = img.depth == 16 ?
-			    (float)((p[2 * i] << 8 | p[2 * i + 1]) / 65535.0) :
-			    (float)(p[i] / 255.0);
-	}
+	if ((rc = new_grid(g, img.width, img.height, e)) == 0)
+		scale_samples(g->data, img.pix, (size_t)img.width * img.height,
+		    img.depth == 16, img.depth == 16 ? 65535.0 : 255.0);
 	free(img.pix);
 	return rc;
 }
@@ -256,7 +247,7 @@ tp_import_pgm(tp_grid *g, FILE *f, tp_err *e)
 	int64_t w, h, maxval;
 	uint64_t left;
 	unsigned char *row;
-	size_t bps, rb, x;
+	size_t bps, rb;
 	int64_t y;
 
 	if (getc(f) != 'P' || getc(f) != '5')
@@ -285,10 +276,8 @@ tp_import_pgm(tp_grid *g, FILE *f, tp_err *e)
 			return tp_err_set(e, "PGM: truncated in row %lld of %lld",
 			    (long long)y, (long long)h);
 		}
-		for (x = 0; x < (size_t)w; x++)
-			g->data[(size_t)y * (size_t)w + x] = (float)((bps == 2 ?
-			    (row[2 * x] << 8 | row[2 * x + 1]) : row[x]) /
-			    (double)maxval);
+		scale_samples(g->data + (size_t)y * (size_t)w, row, (size_t)w,
+		    bps == 2, (double)maxval);
 	}
 	free(row);
 	return 0;

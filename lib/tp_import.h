@@ -23,8 +23,6 @@ enum { TP_FMT_UNKNOWN, TP_FMT_TIFF, TP_FMT_PNG, TP_FMT_PGM };
 
 /* The format from a file's first n bytes (8 are enough), by magic. */
 int	tp_import_sniff(const unsigned char *b, size_t n);
-/* A name for a TP_FMT_* value ("GeoTIFF", "PNG", ...). */
-const char *tp_import_name(int fmt);
 
 /* width x height little-endian float32 from f: exactly that many bytes
  * are read, as GDAL's raw drivers do, so a pipe or device that never ends

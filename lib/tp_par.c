@@ -81,3 +81,9 @@ tp_ncpu(void)
 
 	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
+
+int
+tp_par_threads(int threads)
+{
+	return threads > 0 ? threads : tp_ncpu();
+}

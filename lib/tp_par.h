@@ -19,5 +19,7 @@ void	tp_par_for(int threads, int64_t n, int64_t grain, tp_par_fn fn, void *ctx);
 
 /* Online processors, at least 1. */
 int	tp_ncpu(void);
+/* The thread count an option asks for: itself when > 0, else tp_ncpu(). */
+int	tp_par_threads(int threads);
 
 #endif

@@ -222,24 +222,23 @@ tp_png_create(tp_png_writer **wp, const char *path, uint32_t width,
 		tp_png_abort(w);
 		return tp_err_set(e, "out of memory for the PNG writer");
 	}
-	if ((fd = tp_outfile_create(&w->out, path, e)) < 0) {
-		tp_png_abort(w);
-		return -1;
-	}
+	if ((fd = tp_outfile_create(&w->out, path, e)) < 0)
+		goto bad;
 	if ((w->f = fdopen(fd, "wb")) == NULL) {
 		tp_err_set(e, "%s: %s", path, strerror(errno));
 		close(fd);
-		tp_png_abort(w);
-		return -1;
+		goto bad;
 	}
 	if (setjmp(png_jmpbuf(w->png))) {
 		write_failed(w, e);
-		tp_png_abort(w);
-		return -1;
+		goto bad;
 	}
 	put_header(w, width, height, channels, software);
 	*wp = w;
 	return 0;
+bad:
+	tp_png_abort(w);
+	return -1;
 }
 
 int
@@ -256,22 +255,16 @@ tp_png_close(tp_png_writer *w, tp_err *e)
 {
 	int rc;
 
-	if (setjmp(png_jmpbuf(w->png))) {
-		write_failed(w, e);
-		tp_png_abort(w);
-		return -1;
+	if (setjmp(png_jmpbuf(w->png)))
+		rc = write_failed(w, e);
+	else {
+		png_write_end(w->png, NULL);
+		png_destroy_write_struct(&w->png, &w->info);
+		rc = fclose(w->f);
+		w->f = NULL;
+		rc = rc != 0 ? tp_err_set(e, "cannot write '%s': %s",
+		    w->out.path, strerror(errno)) : tp_outfile_commit(&w->out, e);
 	}
-	png_write_end(w->png, NULL);
-	png_destroy_write_struct(&w->png, &w->info);
-	rc = fclose(w->f);
-	w->f = NULL;
-	if (rc != 0) {
-		tp_err_set(e, "cannot write '%s': %s", w->out.path,
-		    strerror(errno));
-		tp_png_abort(w);
-		return -1;
-	}
-	rc = tp_outfile_commit(&w->out, e);
 	tp_png_abort(w);	/* frees what is left */
 	return rc;
 }

@@ -26,24 +26,18 @@ tp_terrace_init(tp_terrace *t, int steps, double riser, int naive, tp_err *e)
 	return 0;
 }
 
-/* smoothstep(e0, e1, f) for a riser wider than 0. */
-static inline double
-smooth(const tp_terrace *t, double f)
-{
-	double x = (f - t->e0) * t->inv_w;
-
-	x = x > 0.0 ? x : 0.0;		/* maxsd, minsd: no branches */
-	x = x < 1.0 ? x : 1.0;
-	return x * x * (3.0 - 2.0 * x);
-}
-
-/* The riser at fraction f: smooth, or a hard step for riser 0. */
+/* The riser at fraction f: smoothstep(e0, e1, f), or a hard step for
+ * riser 0. */
 static inline double
 riser(const tp_terrace *t, double f)
 {
+	double x = (f - t->e0) * t->inv_w;
+
 	if (t->inv_w == 0.0)
 		return f >= t->e0 ? 1.0 : 0.0;
-	return smooth(t, f);
+	x = x > 0.0 ? x : 0.0;		/* maxsd, minsd: no branches */
+	x = x < 1.0 ? x : 1.0;
+	return x * x * (3.0 - 2.0 * x);
 }
 
 double

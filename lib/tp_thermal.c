@@ -92,8 +92,7 @@ tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
 		p.sstride = even ? stride : (size_t)width;
 		p.dst = even ? tmp : z;
 		p.dstride = even ? (size_t)width : stride;
-		tp_par_for(threads > 0 ? threads : tp_ncpu(), height, 16,
-		    pass_rows, &p);
+		tp_par_for(tp_par_threads(threads), height, 16, pass_rows, &p);
 	}
 	if (passes % 2 == 1)
 		for (y = 0; y < height; y++)

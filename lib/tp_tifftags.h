@@ -14,6 +14,8 @@
 #ifndef TP_TIFFTAGS_H
 #define TP_TIFFTAGS_H
 
+#include <float.h>
+#include <math.h>
 #include <tiffio.h>
 
 #include "tp_err.h"
@@ -46,5 +48,13 @@ const char *tp_tiff_why(const tp_tiff_log *log, const char *fallback);
 /* libgeotiff's GeoKey access for tif, its errors routed into *log; NULL
  * when the keys cannot be read. Free with GTIFFree. */
 struct gtiff *tp_gtif_new(TIFF *tif, tp_tiff_log *log);
+
+/* d as a float sample, out-of-range values to infinity (a plain cast is
+ * UB). */
+static inline float
+tp_tiff_narrow(double d)
+{
+	return d > FLT_MAX ? INFINITY : d < -FLT_MAX ? -INFINITY : (float)d;
+}
 
 #endif

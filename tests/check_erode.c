@@ -274,80 +274,6 @@ START_TEST(test_spawn)
 }
 END_TEST
 
-START_TEST(test_brush_by_hand)
-{
-	/* Radius 2 at a node: weight 1 at d = 0, 0.5 at the 4 edge
-	 * neighbours, 1 - sqrt(2)/2 at the 4 corners; sum 4.171573. */
-	tp_brush *b;
-	tp_err e;
-	float z[81] = { 0 }, w[64];
-	size_t cell[64];
-	int n;
-
-	ck_assert_ptr_nonnull(b = tp_brush_new(2, &e));
-	n = tp_brush_at(b, z, 9, 9, 4, 4, cell, w, 64);
-	ck_assert_int_eq(n, 9);
-	for (int k = 0; k < n; k++) {
-		int dx = (int)(cell[k] % 9) - 4, dy = (int)(cell[k] / 9) - 4;
-		double v = dx == 0 && dy == 0 ? 1 : dx == 0 || dy == 0 ? 0.5 :
-		    1 - sqrt(2) / 2;
-		ck_assert_float_eq_tol(w[k], v / 4.171573, 1e-6);
-	}
-	tp_brush_free(b);
-	/* radius 1 at a node: that node alone */
-	ck_assert_ptr_nonnull(b = tp_brush_new(1, &e));
-	ck_assert_int_eq(tp_brush_at(b, z, 9, 9, 3, 5, cell, w, 64), 1);
-	ck_assert_uint_eq(cell[0], 5 * 9 + 3);
-	ck_assert_float_eq(w[0], 1.0f);
-	tp_brush_free(b);
-	/* centred on the true position: at (4.5, 4) it is symmetric about
-	 * x = 4.5, not about the node */
-	ck_assert_ptr_nonnull(b = tp_brush_new(3, &e));
-	n = tp_brush_at(b, z, 9, 9, 4.5f, 4, cell, w, 64);
-	for (int k = 0; k < n; k++)
-		for (int j = 0; j < n; j++)
-			if (cell[j] / 9 == cell[k] / 9 && cell[j] % 9 == 9 - cell[k] % 9)
-				ck_assert_float_eq_tol(w[j], w[k], 1e-7);
-	tp_brush_free(b);
-}
-END_TEST
-
-START_TEST(test_brush_border_sums)
-{
-	static const double radii[] = { 1, 2.5, 3, 5.5 };
-	const int64_t W = 12, H = 9;
-	float z[12 * 9] = { 0 }, w[2048];
-	size_t cell[2048];
-	tp_err e;
-
-	for (int r = 0; r < 4; r++) {
-		tp_brush *b = tp_brush_new(radii[r], &e);
-		int ok = 1, count = 0;
-		ck_assert_ptr_nonnull(b);
-		/* every position within 2 cells of a border, 1/8 cell apart */
-		for (float y = 0; y < H - 1; y += 0.125f)
-			for (float x = 0; x < W - 1; x += 0.125f) {
-				double s = 0;
-				int n;
-				if (x > 2 && x < W - 3 && y > 2 && y < H - 3)
-					continue;
-				n = tp_brush_at(b, z, W, H, x, y, cell, w, 2048);
-				ok = ok && n > 0 && n <= tp_brush_size(b);
-				for (int k = 0; k < n; k++) {
-					ok = ok && w[k] > 0 && cell[k] < (size_t)(W * H);
-					s += w[k];
-				}
-				/* (Check's asserts are slow: one per radius) */
-				ok = ok && fabs(s - 1.0) <= 1e-6;
-				count++;
-			}
-		ck_assert_msg(ok, "radius %g: weights do not sum to 1", radii[r]);
-		ck_assert_int_eq(count, 88 * 64 - 55 * 31);
-		tp_brush_free(b);
-	}
-}
-END_TEST
-
 START_TEST(test_thermal_spike)
 {
 	/* One spike of 1 on 0, talus 0.1: each edge neighbour gets
@@ -584,7 +510,6 @@ START_TEST(test_bad_options)
 	tp_erode_defaults(&o);
 	o.droplets = -1;
 	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
-	ck_assert_ptr_null(tp_brush_new(40, &e));
 	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, 1, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "talus"));
 }
@@ -606,12 +531,10 @@ erode_suite(void)
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_batch_close_to_sequential);
 	tcase_add_test(core, test_spawn);
-	tcase_add_test(core, test_brush_by_hand);
 	tcase_add_test(core, test_thermal_spike);
 	tcase_add_test(core, test_thermal_threads);
 	tcase_add_test(core, test_change_band);
 	suite_add_tcase(s, core);
-	tcase_add_test(limits, test_brush_border_sums);
 	tcase_add_test(limits, test_flat_unchanged);
 	tcase_add_test(limits, test_cliff);
 	tcase_add_test(limits, test_nan_holes);
