@@ -87,8 +87,8 @@ MAN5	= $(sort $(wildcard man/*.5))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-.PHONY: all check test unit shell lint purity asan fuzz fuzz-build bench demo deps \
-	install uninstall clean
+.PHONY: all check test unit shell lint purity asan fuzz fuzz-build bench demo \
+	deps install uninstall clean
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
@@ -150,8 +150,12 @@ asan: deps
 
 # The fuzz targets are built by scripts/run-fuzz with this file's flags:
 # the same standard, defines, warnings, include paths and libraries as the
-# programs (less dependency files), against libraries of build-fuzz/.
-FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(filter-out -MMD -MP,$(XCFLAGS))" \
+# programs (less dependency files), the sanitizers of build-fuzz/'s
+# libraries, and libFuzzer's main.
+FUZZ_CFLAGS = -g -O1 $(filter-out -MMD -MP,$(XCFLAGS)) $(INC_cmd) \
+	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	      -fno-omit-frame-pointer
+FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(FUZZ_CFLAGS)" \
 	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(LDLIBS)"
 
 fuzz: deps

@@ -12,9 +12,9 @@
  *   27, 28 an EPSG code for the last CRS choice
  *   29     length L of a HISTORY line, which is the next L bytes
  *   rest   the samples, float32, repeated as needed (NaN included)
- * The header goes through the stream writer and reader first: the GeoTIFF
- * writer only ever sees headers a stream can carry, so one the stream
- * reader refuses is no test of it. When tp_geotiff_write_grid succeeds, the
+ * The header goes through the stream writer and reader first
+ * (fuzz_stream.h): the GeoTIFF writer only ever sees headers a stream can
+ * carry, so one the stream writer refuses is no test of it. When tp_geotiff_write_grid succeeds, the
  * file must read back (tp_geotiff_read) with the same size, cell size,
  * origin (both bit for bit), CRS and HISTORY, NaN exactly where the band
  * had NaN and every other sample bit for bit; abort() otherwise.
@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_stream.h"
 #include "tp_geotiff.h"
 #include "tp_stream.h"
 
@@ -47,27 +48,6 @@ static int64_t
 side(uint8_t b)
 {
 	return 1 + (b & 0x7f) + (b & 0x80 ? 200 : 0);
-}
-
-/* h through tp_header_write and tp_header_parse into *out; -1 when the
- * stream writer or reader refuses it. */
-static int
-through_stream(const tp_header *h, tp_header *out)
-{
-	char *buf = NULL;
-	size_t len = 0, used;
-	tp_err e;
-	FILE *m;
-	int r;
-
-	if ((m = open_memstream(&buf, &len)) == NULL)
-		abort();
-	r = tp_header_write(h, m, &e);
-	fclose(m);
-	if (r == 0)
-		r = tp_header_parse(out, buf, len, &used, &e);
-	free(buf);
-	return r;
 }
 
 /* The header the input describes, as a stream reader would give it. */
@@ -97,7 +77,7 @@ make_header(tp_header *out, const uint8_t *d, size_t size, size_t *body)
 	line[hl] = '\0';
 	if (hl > 0 && tp_header_add_history(&h, 1, argv, &e) < 0)
 		abort();
-	r = through_stream(&h, out);
+	r = fuzz_header_through(&h, out);
 	tp_header_free(&h);
 	*body = FIXED + hl;
 	return r;

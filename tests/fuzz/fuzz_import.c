@@ -9,7 +9,9 @@
  * give a size of 1..16 x 1..16 cells, the rest is the float32 body, read
  * from the file and again from a pipe (no size known in advance). Both
  * must agree: success exactly when the body holds width x height x 4 bytes,
- * and then every sample bit for bit as it was in the input.
+ * and then every sample bit for bit as it was in the input. The header of
+ * every grid read must be one the stream writer refuses or that reads back
+ * equal (fuzz_stream.h): timport writes it.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz_stream.h"
 #include "tp_geotiff.h"
 #include "tp_import.h"
 
@@ -42,6 +45,14 @@ to_file(const uint8_t *data, size_t size, char *path, size_t cap)
 	return 0;
 }
 
+/* A grid read: its header must go through the stream (fuzz_stream.h). */
+static void
+imported(tp_grid *g)
+{
+	(void)fuzz_header_through(&g->h, NULL);
+	tp_grid_free(g);
+}
+
 /* Read path with the reader timport would pick. */
 static void
 by_path(const char *path, const uint8_t *data, size_t size)
@@ -54,7 +65,7 @@ by_path(const char *path, const uint8_t *data, size_t size)
 
 	if (fmt == TP_FMT_TIFF) {
 		if (tp_geotiff_read(&g, path, &o, &e) == 0)
-			tp_grid_free(&g);
+			imported(&g);
 		return;
 	}
 	if ((f = fopen(path, "rb")) == NULL)
@@ -64,7 +75,7 @@ by_path(const char *path, const uint8_t *data, size_t size)
 	else if (fmt == TP_FMT_PGM)
 		r = tp_import_pgm(&g, f, &e);
 	if (r == 0)
-		tp_grid_free(&g);
+		imported(&g);
 	fclose(f);
 }
 

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fuzz_stream.h"
 #include "tp_stream.h"
 
 #define MAX_ARGS	64
@@ -95,39 +96,15 @@ __wrap_fclose(FILE *f)
 static void
 history_reads_back(void)
 {
-	tp_header h, back_h;
+	tp_header h;
 	tp_err e;
-	char *buf = NULL;
-	size_t len = 0, used;
-	FILE *m;
 
 	if (tp_header_init(&h, 2, 2, &e) < 0)
 		abort();
-	if (cli_history(&h, run_argc, run_argv, &e) < 0) {
-		tp_header_free(&h);
-		return;		/* out of memory: refused, not wrong */
-	}
-	if ((m = open_memstream(&buf, &len)) == NULL)
-		abort();
-	if (tp_header_write(&h, m, &e) < 0) {
-		/* the writer may refuse what the reader would: fine */
-		__real_fclose(m);
-		free(buf);
-		tp_header_free(&h);
-		return;
-	}
-	__real_fclose(m);
-	if (tp_header_parse(&back_h, buf, len, &used, &e) < 0) {
-		fprintf(real_stderr, "HISTORY written but not read back: %s\n",
-		    e.msg);
-		abort();
-	}
-	if (used != len || back_h.nhistory != h.nhistory ||
-	    strcmp(back_h.history[h.nhistory - 1], h.history[h.nhistory - 1]))
-		abort();
-	tp_header_free(&back_h);
+	/* out of memory, or a writer refusing a line: refused, not wrong */
+	if (cli_history(&h, run_argc, run_argv, &e) == 0)
+		(void)fuzz_header_through(&h, NULL);
 	tp_header_free(&h);
-	free(buf);
 }
 
 /* Options parsed: check the HISTORY line and end the run. */
