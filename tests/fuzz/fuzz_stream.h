@@ -10,11 +10,11 @@
 #ifndef FUZZ_STREAM_H
 #define FUZZ_STREAM_H
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_known.h"
 #include "tp_stream.h"
 
 static int
@@ -45,37 +45,6 @@ fuzz_same_header(const tp_header *h, const tp_header *k)
 		if (strcmp(k->band[b], h->band[b]) != 0)
 			return 0;
 	return 1;
-}
-
-/*
- * Headers the writer is known to emit while the reader refuses them,
- * reported and not yet fixed in lib/ (tests/fuzz/crashes/README lists the
- * reproducers): a HISTORY or unknown-key line holding a carriage return
- * or longer than a header line may be (a GeoTIFF's GDAL_METADATA gives
- * them), and a subnormal CELLSIZE or ORIGIN (a GeoTIFF's pixel scale or
- * tie point gives them; the reader takes strtod's underflow for an error).
- * They are let through unless FUZZ_STRICT is set in the environment, so
- * make check stays green until lib/ is fixed and then this goes.
- */
-static int
-fuzz_known_bad_lines(char **l, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strchr(l[i], '\r') != NULL || strlen(l[i]) >= TP_LINE_MAX - 10)
-			return 1;
-	return 0;
-}
-
-static int
-fuzz_known_bug(const tp_header *h)
-{
-	if (getenv("FUZZ_STRICT") != NULL)
-		return 0;
-	return fuzz_known_bad_lines(h->history, h->nhistory) ||
-	    fuzz_known_bad_lines(h->extra, h->nextra) ||
-	    fpclassify(h->cellsize) == FP_SUBNORMAL ||
-	    fpclassify(h->origin_x) == FP_SUBNORMAL ||
-	    fpclassify(h->origin_y) == FP_SUBNORMAL;
 }
 
 /* Write h and read it back into *out (NULL: only check). Returns -1 when
