@@ -16,7 +16,7 @@
 
 #include "tp_stream.h"
 
-static int
+static inline int
 fuzz_strict(void)
 {
 	return getenv("FUZZ_STRICT") != NULL;
@@ -29,7 +29,7 @@ fuzz_strict(void)
  * or ORIGIN (a GeoTIFF's pixel scale or tie point gives them; the reader
  * takes strtod's underflow for an error).
  */
-static int
+static inline int
 fuzz_known_bad_lines(char **l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -38,7 +38,7 @@ fuzz_known_bad_lines(char **l, size_t n)
 	return 0;
 }
 
-static int
+static inline int
 fuzz_known_bug(const tp_header *h)
 {
 	if (fuzz_strict())
@@ -56,7 +56,7 @@ fuzz_known_bug(const tp_header *h)
  * it, so a 218-byte file costs 1.6 GB, and tp_png sets no chunk limit.
  * (A chunk cut short by a small amount is a plain truncated file: kept.)
  */
-static int
+static inline int
 fuzz_known_png(const uint8_t *d, size_t n)
 {
 	size_t p = 8;

@@ -17,7 +17,7 @@
 #include "fuzz_known.h"
 #include "tp_stream.h"
 
-static int
+static inline int
 fuzz_same_lines(char **a, size_t na, char **b, size_t nb)
 {
 	if (na != nb)
@@ -29,7 +29,7 @@ fuzz_same_lines(char **a, size_t na, char **b, size_t nb)
 }
 
 /* 1 when h and k are the same header (doubles bit for bit). */
-static int
+static inline int
 fuzz_same_header(const tp_header *h, const tp_header *k)
 {
 	if (k->width != h->width || k->height != h->height ||
@@ -50,7 +50,7 @@ fuzz_same_header(const tp_header *h, const tp_header *k)
 /* Write h and read it back into *out (NULL: only check). Returns -1 when
  * the writer refuses h; abort()s when what it wrote does not read back
  * equal. */
-static int
+static inline int
 fuzz_header_through(const tp_header *h, tp_header *out)
 {
 	tp_header k;
