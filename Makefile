@@ -6,7 +6,8 @@
 #   make check      install missing Debian packages, build, run every test
 #   make purity     libterrapipe.a references no exit, printf, stderr, ...
 #   make asan       the whole test suite under AddressSanitizer and UBSan
-#   make fuzz       libFuzzer targets, FUZZ_SECONDS each
+#   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make check runs
+#                   each for FUZZ_CHECK_SECONDS from the seeds alone)
 #   make bench      benchmarks (scripts/bench.sh), figures and ratios
 #   make demo       the longest pipeline there is, leaving demo.tif here
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -42,6 +43,7 @@ INC_cli	= -Icli
 INC_cmd	= -Icli
 LDLIBS	= -lm -pthread
 FUZZ_SECONDS ?= 30
+FUZZ_CHECK_SECONDS ?= 3
 
 ifeq ($(FUZZ),1)
 XCFLAGS	+= -fsanitize=fuzzer-no-link
@@ -85,8 +87,8 @@ MAN5	= $(sort $(wildcard man/*.5))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-.PHONY: all check test unit shell lint purity asan fuzz bench demo deps \
-	install uninstall clean
+.PHONY: all check test unit shell lint purity asan fuzz fuzz-build bench demo \
+	deps install uninstall clean
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
@@ -117,9 +119,12 @@ $(CHECKBIN): $(OBJ_DIR)/tests/%: tests/%.c $(LIBA)
 deps:
 	@scripts/install-deps check
 
-# make check: packages, build, unit tests, program tests, man pages.
+# make check: packages, build, unit tests, program tests, man pages, and a
+# few seconds of every fuzz target.
 check: deps
 	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory fuzz-build
+	@$(FUZZ_ENV) scripts/run-fuzz --check build-fuzz $(FUZZ_CHECK_SECONDS)
 
 test: all $(CHECKBIN)
 	@$(MAKE) --no-print-directory purity
@@ -143,10 +148,23 @@ lint:
 asan: deps
 	@$(MAKE) --no-print-directory O=build-asan CC=clang SAN=1 OPT=-O1 test
 
+# The fuzz targets are built by scripts/run-fuzz with this file's flags:
+# the same standard, defines, warnings, include paths and libraries as the
+# programs (less dependency files), the sanitizers of build-fuzz/'s
+# libraries, and libFuzzer's main.
+FUZZ_CFLAGS = -g -O1 $(filter-out -MMD -MP,$(XCFLAGS)) $(INC_cmd) \
+	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	      -fno-omit-frame-pointer
+FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(FUZZ_CFLAGS)" \
+	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(LDLIBS)"
+
 fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
+	@$(FUZZ_ENV) scripts/run-fuzz build-fuzz $(FUZZ_SECONDS)
+
+fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=clang SAN=1 FUZZ=1 OPT=-O1 \
-	    build-fuzz/obj/libterrapipe.a
-	@scripts/run-fuzz build-fuzz $(FUZZ_SECONDS)
+	    build-fuzz/obj/libterrapipe.a build-fuzz/obj/libcli.a
 
 bench: all
 	@scripts/install-deps bench || echo "bench: running without the GIS tools"
