@@ -45,6 +45,9 @@ cli_init(int argc, char **argv, const char *usage)
 		prog = argv[0];
 	}
 	usage_text = usage;
+	free(kept);	/* a new program's options (one process may run several) */
+	kept = NULL;
+	nkept = parsed = 0;
 }
 
 const char *

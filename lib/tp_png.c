@@ -89,6 +89,10 @@ decode(png_structp p, png_infop info, reader *c, tp_png_grey *img, tp_err *e)
 	return 0;
 }
 
+/* The largest ancillary chunk read when the file's size is unknown (a
+ * pipe): far more than any text or ICC profile needs. */
+#define PNG_CHUNK_MAX	((png_alloc_size_t)64 << 20)
+
 int
 tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
 {
@@ -107,6 +111,13 @@ tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
 		return tp_err_set(e, "out of memory for the PNG reader");
 	}
 	c->size = size;
+	/* libpng allocates a text or profile chunk's declared length before
+	 * reading it: none can be longer than the file, so a few bytes never
+	 * cost gigabytes. Over the limit is a "benign" error, which libpng
+	 * would only warn of and then allocate anyway: make it an error. */
+	png_set_chunk_malloc_max(p, size < PNG_CHUNK_MAX ? (png_alloc_size_t)size :
+	    PNG_CHUNK_MAX);
+	png_set_benign_errors(p, 0);
 	if (setjmp(png_jmpbuf(p)) == 0) {
 		png_init_io(p, f);
 		rc = decode(p, info, c, img, e);

@@ -322,4 +322,20 @@ PYEOF
 expect_err 0 "palette image: its colour indices are imported as heights" "palette TIFF" \
     run_prog timport "$T/pal.tif"
 assert_eq "palette indices" "$(values "$T/.out" | tr '\n' ' ')" "0 1 2 3 "
+
+# --- files the fuzzers made: each is refused at once or reads back ---
+F=$ROOT/tests/fuzz/corpus
+# 218 bytes whose text chunk declares 1.6 GB: refused before allocating it
+# (under a memory limit the old reader died with a libpng chunk error).
+( ulimit -v 600000; exec $MEMCHECK timport "$F/import/regress-png-text-chunk.png" ) \
+    >"$T/png.out" 2>"$T/png.err"
+assert_eq "PNG with a 1.6 GB text chunk: exit" $? 1
+assert_eq "PNG with a 1.6 GB text chunk: why" "$(cat "$T/png.err")" \
+    "timport: $F/import/regress-png-text-chunk.png: PNG: tEXt: chunk data is too large"
+# Subnormal cell size and origin, a HISTORY item with a carriage return:
+# the stream timport writes reads back in the next stage.
+for f in geotiff/regress-subnormal-cellsize.tif import/regress-subnormal-origin.tif \
+    geotiff/regress-history-cr.tif; do
+	ok "$f reads back" bash -c "$MEMCHECK timport '$F/$f' 2>/dev/null | $MEMCHECK tinfo -q"
+done
 finish

@@ -70,7 +70,7 @@ by_path(const char *path, const uint8_t *data, size_t size)
 	}
 	if ((f = fopen(path, "rb")) == NULL)
 		abort();
-	if (fmt == TP_FMT_PNG && !fuzz_known_png(data, size))
+	if (fmt == TP_FMT_PNG)
 		r = tp_import_png(&g, f, &e);
 	else if (fmt == TP_FMT_PGM)
 		r = tp_import_pgm(&g, f, &e);
@@ -79,19 +79,21 @@ by_path(const char *path, const uint8_t *data, size_t size)
 	fclose(f);
 }
 
-/* --raw: the result must be right for body of n bytes. */
+/* --raw: the result must be right for a body of n bytes: exactly the
+ * samples, the rest ignored (and said), too few refused. */
 static void
 check_raw(int r, tp_grid *g, int64_t w, int64_t h, const uint8_t *body,
     size_t n)
 {
-	int want = n == (size_t)(w * h * 4) ? 0 : -1;
+	size_t need = (size_t)(w * h * 4);
+	int want = n == need ? 0 : n > need ? 1 : -1;	/* 1: more follows */
 
 	if (r != want)
 		abort();
 	if (r < 0)
 		return;
 	if (g->h.width != w || g->h.height != h || g->h.nbands != 1 ||
-	    memcmp(g->data, body, n) != 0)	/* little-endian host */
+	    memcmp(g->data, body, need) != 0)	/* little-endian host */
 		abort();
 	tp_grid_free(g);
 }
