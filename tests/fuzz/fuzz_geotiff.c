@@ -23,7 +23,7 @@ imported(tp_grid *g)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	tp_geotiff_ropts o = { 1, 1 << 22 };
+	tp_geotiff_ropts o = { .band = 1, .max_cells = 1 << 22 };
 	tp_grid g;
 	tp_err e;
 	FILE *f;

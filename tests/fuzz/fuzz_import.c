@@ -57,7 +57,7 @@ imported(tp_grid *g)
 static void
 by_path(const char *path, const uint8_t *data, size_t size)
 {
-	tp_geotiff_ropts o = { 1, 1 << 20 };
+	tp_geotiff_ropts o = { .band = 1, .max_cells = 1 << 20 };
 	tp_grid g;
 	tp_err e;
 	FILE *f;
