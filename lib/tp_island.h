@@ -1,6 +1,6 @@
 /*
  * tp_island.h - radial falloff that turns rolling ground into an island
- * (seed 002, after Red Blob Games).
+ * (after Red Blob Games).
  *
  * A cell centre (x, y) in map units becomes nx = (x - cx) / rx and
  * ny = (y - cy) / ry; by default the centre is the grid's and rx, ry are

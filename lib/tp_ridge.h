@@ -1,5 +1,5 @@
 /*
- * tp_ridge.h - ridged noise added on the high ground (seed 000).
+ * tp_ridge.h - ridged noise added on the high ground.
  *
  * The ridge field at a world point is the sum over octaves i of
  * amp_i * r_i^2 with r_i = 1 - |n_i|, n_i the octave's noise in [-1, 1],
@@ -7,7 +7,8 @@
  * zero crossings of the noise, which become sharp crests. The first octave
  * is left out when there is more than one: it shapes the big hills, and a
  * hilltop is where |n| is large and r small, so with it every peak was
- * pulled down (seed 000's bug: maxima of 0.48 to 0.54 instead of > 0.9).
+ * pulled down (summing every octave gave maxima of 0.48 to 0.54 instead of
+ * above 0.9).
  * Octave i uses the same frequency, amplitude and seed as octave i of
  * tp_fbm (tnoise), so with the terrain's own noise options the crests follow
  * its detail.

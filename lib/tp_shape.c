@@ -19,7 +19,8 @@ clampd(double v, double lo, double hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* Clamp each knot between its neighbours, left to right (seed 000). */
+/* Clamp each knot between its neighbours, left to right, so the curve
+ * never turns over. */
 static void
 clamp_knots(double *y, int n)
 {

@@ -1,5 +1,5 @@
 /*
- * tp_terrace.h - terraces with sloped risers (seed 000).
+ * tp_terrace.h - terraces with sloped risers.
  *
  * With t = h * steps, level = floor(t) and half = riser / 2:
  *   out = (level + smoothstep(0.5 - half, 0.5 + half, t - level)) / steps
