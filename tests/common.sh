@@ -26,6 +26,13 @@ n_fail=0
 pass() { n_pass=$((n_pass + 1)); }
 fail() { n_fail=$((n_fail + 1)); printf 'FAIL %s: %s\n' "$TEST_NAME" "$*" >&2; }
 
+# vm_limit KB: KB for ulimit -v, or unlimited under a sanitizer or
+# valgrind, whose runtimes reserve terabytes of address space.
+vm_limit() {
+	if [ -n "$MEMCHECK" ] || nm "$TP_BIN/tshape" 2>/dev/null | grep -q __asan_init
+	then echo unlimited; else echo "$1"; fi
+}
+
 # run_prog CMD ARGS...: run a terrapipe program under $MEMCHECK. Every
 # program a test starts goes through here, each stage of a pipeline too, so
 # MEMCHECK covers the whole suite; to keep what a checked run printed:

@@ -14,11 +14,7 @@ progs=(
 	tshape tterrace "tview $T/o.png"
 )
 
-# Sanitizer runtimes and valgrind reserve terabytes of address space: no
-# ulimit -v there (the time limit stays).
-limit_v=4000000
-if [ -n "$MEMCHECK" ] || nm "$TP_BIN/tshape" 2>/dev/null | grep -q __asan_init
-then limit_v=unlimited; fi
+limit_v=$(vm_limit 4000000)
 
 # limited PROG ARGS...: run_prog under the memory and time limits.
 limited() { ( ulimit -v "$limit_v"; exec timeout 10 $MEMCHECK "$@" ); }

@@ -327,7 +327,7 @@ assert_eq "palette indices" "$(values "$T/.out" | tr '\n' ' ')" "0 1 2 3 "
 F=$ROOT/tests/fuzz/corpus
 # 218 bytes whose text chunk declares 1.6 GB: refused before allocating it
 # (under a memory limit the old reader died with a libpng chunk error).
-( ulimit -v 600000; exec $MEMCHECK timport "$F/import/regress-png-text-chunk.png" ) \
+( ulimit -v "$(vm_limit 600000)"; exec $MEMCHECK timport "$F/import/regress-png-text-chunk.png" ) \
     >"$T/png.out" 2>"$T/png.err"
 assert_eq "PNG with a 1.6 GB text chunk: exit" $? 1
 assert_eq "PNG with a 1.6 GB text chunk: why" "$(cat "$T/png.err")" \
