@@ -176,10 +176,23 @@ run() {
 	mkdir -p "$d"
 	while read -r f; do cp "$T/fix/$f" "$d/"; done < "$T/ex/$1.in"
 	touch -d '-2 seconds' "$d/.start"
-	(cd "$d" && PATH="$TP_BIN:/usr/bin:/bin:$PATH" timeout 120 script -qec \
+	(cd "$d" && PATH="$progs:/usr/bin:/bin:$PATH" timeout 120 script -qec \
 	    "bash -e -o pipefail $(printf %q "$T/ex/$1.sh")" /dev/null \
 	    < /dev/null > .tty)
 }
+
+# The programs the examples call: with MEMCHECK set, each one a wrapper
+# that runs the real program under it, as run_prog does for other tests.
+progs=$TP_BIN
+if [ -n "$MEMCHECK" ]; then
+	progs=$T/wrap
+	mkdir -p "$progs"
+	for p in "$TP_BIN"/t*; do
+		printf '#!/bin/sh\nexec %s %q "$@"\n' "$MEMCHECK" "$p" \
+		    > "$progs/${p##*/}"
+		chmod +x "$progs/${p##*/}"
+	done
+fi
 
 count=0
 for sh in "$T"/ex/*.sh; do
