@@ -411,24 +411,6 @@ get_nodata(TIFF *tif, int *has, double *nd, tp_err *e)
 	return 0;
 }
 
-static int
-push_history(tp_header *h, const char *s, size_t len, tp_err *e)
-{
-	char **v, *line;
-
-	if ((line = malloc(len + 1)) == NULL)
-		return tp_err_set(e, "out of memory");
-	memcpy(line, s, len);
-	line[len] = '\0';
-	if ((v = realloc(h->history, (h->nhistory + 1) * sizeof(*v))) == NULL) {
-		free(line);
-		return tp_err_set(e, "out of memory");
-	}
-	h->history = v;
-	h->history[h->nhistory++] = line;
-	return 0;
-}
-
 /* Undo the five XML escapes in place over [s, s+len); returns the new length. */
 static size_t
 xml_unescape(char *s, size_t len)
@@ -476,7 +458,7 @@ static int
 get_history(TIFF *tif, tp_header *h, size_t *dropped, tp_err *e)
 {
 	static const char key[] = "<Item name=\"HISTORY_";
-	char *md = NULL, *copy, *p, *q, *end;
+	char *md = NULL, *copy, *p, *q, *end, c;
 	size_t len, total = 0, kept = 0;
 	int r = 0;
 
@@ -490,13 +472,17 @@ get_history(TIFF *tif, tp_header *h, size_t *dropped, tp_err *e)
 		    (end = strstr(q, "</Item>")) == NULL)
 			break;
 		q++;
+		/* GDAL escapes the items twice */
 		len = xml_unescape(q, xml_unescape(q, (size_t)(end - q)));
 		if (!history_ok(q, len) || kept == TP_GT_HISTORY_ITEMS ||
 		    total + len > TP_GT_HISTORY_BYTES) {
 			(*dropped)++;
 			continue;
 		}
-		r = push_history(h, q, len, e);	/* GDAL escapes them twice */
+		c = q[len];	/* the item ends the string for a moment */
+		q[len] = '\0';
+		r = tp_header_push_history(h, q, e);
+		q[len] = c;
 		kept++, total += len;
 	}
 	free(copy);
