@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tp_band.h"
+#include "tp_test.h"
 
 /* A 2 x 3 header with bands a b c. */
 static void
@@ -267,11 +268,5 @@ band_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(band_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(band_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tp_crop.h"
+#include "tp_test.h"
 
 /* 10 x 8 cells of 30 m, north-west corner (1000, 2000): cell (col, row)
  * spans x 1000 + 30 col .. + 30, y 2000 - 30 row - 30 .. 2000 - 30 row. */
@@ -267,11 +268,5 @@ crop_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(crop_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(crop_suite());
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tp_d8.h"
+#include "tp_test.h"
 
 /* One row per direction k = 1..8: name, column and row step (rows run
  * north to south), ESRI code (ArcGIS Flow Direction: 1 east, doubling
@@ -125,11 +126,5 @@ d8_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(d8_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tp_test_run(d8_suite());
 }

@@ -7,6 +7,7 @@
 
 #include "tp_erode.h"
 #include "tp_thermal.h"
+#include "tp_test.h"
 
 /* A smooth, hilly test terrain in about [0, 1]. */
 static float *
@@ -549,11 +550,5 @@ erode_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(erode_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(erode_suite());
 }

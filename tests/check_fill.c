@@ -389,11 +389,5 @@ fill_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(fill_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tp_test_run(fill_suite());
 }

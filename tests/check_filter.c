@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tp_filter.h"
+#include "tp_test.h"
 
 /* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 349 output rows of a
  * generator, so 800 rows take three batches. Every value is an integer
@@ -295,11 +296,5 @@ filter_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(filter_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(filter_suite());
 }

@@ -399,11 +399,5 @@ flow_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(flow_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tp_test_run(flow_suite());
 }

@@ -14,6 +14,7 @@
 
 #include "tp_geo.h"
 #include "tp_stream.h"
+#include "tp_test.h"
 
 START_TEST(test_metres_per_degree)
 {
@@ -137,11 +138,5 @@ geo_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(geo_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tp_test_run(geo_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tp_geokeys.h"
+#include "tp_test.h"
 
 /* An Albers projection on NAD83, as GDAL writes a user-defined one. */
 static const char albers[] = "1.1.0 1024=s:1 1026=a:NAD83%20/%20Albers|100%25 "
@@ -212,11 +213,5 @@ geokeys_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(geokeys_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return tp_test_run(geokeys_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tp_noise.h"
+#include "tp_test.h"
 
 #define NK 3
 
@@ -504,11 +505,5 @@ noise_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(noise_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(noise_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tp_num.h"
+#include "tp_test.h"
 
 /* A string, whether it is a number and a whole number, and its value. */
 static const struct row {
@@ -129,16 +130,10 @@ main(void)
 {
 	Suite *s = suite_create("num");
 	TCase *c = tcase_create("core");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_loop_test(c, test_rule, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(c, test_ranges);
 	tcase_add_test(c, test_format_reads_back);
 	suite_add_tcase(s, c);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

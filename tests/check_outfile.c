@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tp_outfile.h"
+#include "tp_test.h"
 
 /* Entries in dir other than . and .. */
 static int
@@ -304,8 +305,6 @@ main(void)
 {
 	Suite *s = suite_create("outfile");
 	TCase *core = tcase_create("core"), *err = tcase_create("errors");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(core, test_commit);
 	tcase_add_test(core, test_abort);
@@ -318,9 +317,5 @@ main(void)
 	tcase_add_test(err, test_link_loop);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, err);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tp_palette.h"
+#include "tp_test.h"
 
 /* Entries as tgeotiff(1) lists them. */
 START_TEST(test_entries)
@@ -46,17 +47,11 @@ main(void)
 {
 	Suite *s = suite_create("palette");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(core, test_entries);
 	tcase_add_test(core, test_names_distinct);
 	tcase_add_test(lim, test_outside);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(s);
 }

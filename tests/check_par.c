@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "tp_par.h"
+#include "tp_test.h"
 
 #define NMAX	1001
 
@@ -114,11 +115,5 @@ par_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(par_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(par_suite());
 }

@@ -292,11 +292,5 @@ ridge_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(ridge_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(ridge_suite());
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tp_shape.h"
+#include "tp_test.h"
 
 /* A small deterministic generator for the random cases. */
 static double
@@ -353,11 +354,5 @@ shape_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(shape_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(shape_suite());
 }

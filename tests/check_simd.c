@@ -13,6 +13,7 @@
 #include "tp_shape.h"
 #include "tp_simd.h"
 #include "tp_terrace.h"
+#include "tp_test.h"
 
 #define N	1031	/* samples per row: not a multiple of 4 or 8 */
 #define ROWS	5
@@ -297,11 +298,5 @@ simd_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(simd_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(simd_suite());
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "tp_stats.h"
+#include "tp_test.h"
 
 static tp_stats s;
 
@@ -287,11 +288,5 @@ stats_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(stats_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(stats_suite());
 }

@@ -883,11 +883,5 @@ stream_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(stream_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(stream_suite());
 }

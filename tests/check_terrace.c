@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "tp_terrace.h"
+#include "tp_test.h"
 
 static tp_terrace
 make(int steps, double riser, int naive)
@@ -167,11 +168,5 @@ terrace_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(terrace_suite());
-	int nf;
-
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(terrace_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tp_view.h"
+#include "tp_test.h"
 
 #define R2 1.4142135623730951	/* sqrt 2 */
 
@@ -337,11 +338,5 @@ view_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(view_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return tp_test_run(view_suite());
 }

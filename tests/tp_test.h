@@ -83,4 +83,17 @@ tp_test_header(int64_t w, int64_t hh, double cs, double x0, double y0)
 	return h;
 }
 
+/* Run suite s with Check's normal output; the exit status for main. */
+static inline int
+tp_test_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? 0 : 1;
+}
+
 #endif
