@@ -414,7 +414,9 @@ cli_progress_done(cli_progress *p)
 	p->last = -1;
 }
 
-double
+/* Seconds since an arbitrary start: wall clock, or this process's CPU time
+ * when cpu is 1 (for cli_timer). */
+static double
 cli_seconds(int cpu)
 {
 	struct timespec t;

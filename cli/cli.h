@@ -84,10 +84,6 @@ void	cli_output_header(tp_header *oh, const tp_header *in, int argc,
 void	cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn,
 	    void *ctx, int threads, int quiet, const char *label);
 
-/* Seconds since an arbitrary start: wall clock, or this process's CPU time
- * when cpu is 1 (for -v/--verbose timings). */
-double	cli_seconds(int cpu);
-
 /* A progress bar on stderr, drawn only when stderr is a terminal and not
  * quiet; redrawn at most once per percent. */
 typedef struct cli_progress {
