@@ -314,6 +314,25 @@ tp_header_epsg(const tp_header *h)
 	return (int)code;
 }
 
+int
+tp_header_sealevel(const tp_header *h, double *level, tp_err *e)
+{
+	const char *v = NULL;
+	size_t i;
+
+	/* tp_header_set_extra keeps one line per key; a hand-made header
+	 * with several is read by its first, as set_extra would keep it. */
+	for (i = 0; i < h->nextra && v == NULL; i++)
+		if (strncmp(h->extra[i], "SEALEVEL ", 9) == 0)
+			v = h->extra[i] + 9;
+	if (v == NULL)
+		return 0;
+	if (tp_parse_double(v, -HUGE_VAL, HUGE_VAL, level, NULL) < 0 ||
+	    !isfinite(*level))
+		return tp_err_set(e, "SEALEVEL: '%s' is not a number", v);
+	return 1;
+}
+
 size_t
 tp_row_floats(const tp_header *h)
 {

@@ -87,6 +87,10 @@ int	tp_header_set_extra(tp_header *h, const char *key, const char *value,
 	    tp_err *e);
 /* The EPSG code of the CRS when it reads "EPSG:N", else 0. */
 int	tp_header_epsg(const tp_header *h);
+/* The sea level of a "SEALEVEL v" line (tisland --sea): 1 with *level set,
+ * 0 when the header has none, -1 when its value is not a finite number.
+ * Below it is sea: outlets for tfill and tflow, ocean for tbiome. */
+int	tp_header_sealevel(const tp_header *h, double *level, tp_err *e);
 
 /* Floats in one row (width * nbands) and bytes in the whole body. */
 size_t	tp_row_floats(const tp_header *h);

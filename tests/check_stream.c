@@ -103,6 +103,31 @@ END_TEST
 
 /* One line a key: the first one replaced in place, later ones dropped,
  * a new key appended; keys the reader would not take back refused. */
+/* SEALEVEL: absent, a number (read from the first such line, not from
+ * SEALEVELS), or refused when it is not one. */
+START_TEST(test_sealevel)
+{
+	tp_header h;
+	tp_err e;
+	double v = 7;
+
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVELS 3", &e), 0);
+	ck_assert_int_eq(tp_header_sealevel(&h, &v, &e), 0);
+	ck_assert(v == 7);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL -0.25", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL 9", &e), 0);
+	ck_assert_int_eq(tp_header_sealevel(&h, &v, &e), 1);
+	ck_assert(v == -0.25);
+	ck_assert_int_eq(tp_header_set_extra(&h, "SEALEVEL", "low", &e), 0);
+	ck_assert_int_eq(tp_header_sealevel(&h, &v, &e), -1);
+	ck_assert_str_eq(e.msg, "SEALEVEL: 'low' is not a number");
+	ck_assert_int_eq(tp_header_set_extra(&h, "SEALEVEL", "nan", &e), 0);
+	ck_assert_int_eq(tp_header_sealevel(&h, &v, &e), -1);
+	tp_header_free(&h);
+}
+END_TEST
+
 START_TEST(test_set_extra)
 {
 	static const char *const bad[][2] = {
@@ -861,6 +886,7 @@ stream_suite(void)
 	tcase_add_test(core, test_defaults);
 	tcase_add_test(core, test_header_round_trip);
 	tcase_add_test(core, test_set_extra);
+	tcase_add_test(core, test_sealevel);
 	tcase_add_test(core, test_body_round_trip);
 	tcase_add_test(core, test_bands);
 	tcase_add_test(core, test_history_quoting);
