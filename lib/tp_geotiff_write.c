@@ -231,18 +231,28 @@ geo_tags(tp_gtw *w, tp_err *e)
 	return r;
 }
 
-/* The biome colours as the colour map; nodata is black. */
+/* The biome colours of the stream's table (its BIOME lines, or the
+ * default one) as the colour map; nodata is black, codes without a class
+ * grey. */
 static int
 palette(tp_gtw *w, tp_err *e)
 {
 	uint16_t map[3][COLOURS];
 	const tp_palette_entry *b;
+	tp_palette *pal;
 	int i, c;
 
+	if ((pal = malloc(sizeof(*pal))) == NULL)
+		return tp_err_set(e, "out of memory for the biome table");
+	if (tp_palette_from_header(pal, &w->h, e) < 0) {
+		free(pal);
+		return -1;
+	}
 	for (i = 0; i < COLOURS; i++)
-		for (c = 0, b = tp_palette_biome(i); c < 3; c++)
+		for (c = 0, b = tp_palette_find(pal, i); c < 3; c++)
 			map[c][i] = (uint16_t)(WIDEN * (b != NULL ? b->rgb[c] :
 			    i == BIOME_NODATA ? 0 : UNKNOWN_GREY));
+	free(pal);
 	if (!TIFFSetField(w->tif, TIFFTAG_COLORMAP, map[0], map[1], map[2]))
 		return fail(w, e, "colour map");
 	return 0;

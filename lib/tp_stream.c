@@ -314,6 +314,21 @@ tp_header_epsg(const tp_header *h)
 	return (int)code;
 }
 
+void
+tp_header_drop_extra(tp_header *h, const char *key)
+{
+	size_t klen = strlen(key), i, k = 0;
+
+	for (i = 0; i < h->nextra; i++) {
+		if (strncmp(h->extra[i], key, klen) == 0 &&
+		    (h->extra[i][klen] == ' ' || h->extra[i][klen] == '\0'))
+			free(h->extra[i]);
+		else
+			h->extra[k++] = h->extra[i];
+	}
+	h->nextra = k;
+}
+
 int
 tp_header_sealevel(const tp_header *h, double *level, tp_err *e)
 {

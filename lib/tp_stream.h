@@ -85,6 +85,8 @@ int	tp_header_add_extra(tp_header *h, const char *line, tp_err *e);
  * KEY (later ones are dropped), or is appended. */
 int	tp_header_set_extra(tp_header *h, const char *key, const char *value,
 	    tp_err *e);
+/* Remove every extra line whose key is key. */
+void	tp_header_drop_extra(tp_header *h, const char *key);
 /* The EPSG code of the CRS when it reads "EPSG:N", else 0. */
 int	tp_header_epsg(const tp_header *h);
 /* The sea level of a "SEALEVEL v" line (tisland --sea): 1 with *level set,

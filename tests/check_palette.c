@@ -1,4 +1,4 @@
-/* check_palette.c - unit tests of tp_palette: the biome codes' table. */
+/* check_palette.c - unit tests of tp_palette: the biome table. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,39 +6,116 @@
 #include "tp_palette.h"
 #include "tp_test.h"
 
-/* Entries as tgeotiff(1) lists them. */
-START_TEST(test_entries)
-{
-	const tp_palette_entry *b = tp_palette_biome(2);
+static tp_palette p;
 
-	ck_assert_ptr_nonnull(b);
-	ck_assert_str_eq(b->name, "beach");
-	ck_assert_uint_eq(b->rgb[0], 220);
-	ck_assert_uint_eq(b->rgb[1], 205);
-	ck_assert_uint_eq(b->rgb[2], 150);
-	ck_assert_str_eq(tp_palette_biome(0)->name, "deep water");
-	ck_assert_str_eq(tp_palette_biome(15)->name, "bare ground");
+/* The default table parses, and holds the 19 classes with Red Blob
+ * Games' colours under their codes. */
+START_TEST(test_default)
+{
+	const tp_palette_entry *c;
+
+	tp_palette_default(&p);
+	ck_assert_int_eq(p.n, 19);
+	for (int i = 0; i < p.n; i++)
+		ck_assert_int_eq(p.e[i].code, i);
+	c = tp_palette_find(&p, 2);
+	ck_assert_str_eq(c->name, "beach");
+	ck_assert_uint_eq(c->rgb[0], 0xa0);
+	ck_assert_uint_eq(c->rgb[1], 0x90);
+	ck_assert_uint_eq(c->rgb[2], 0x77);
+	ck_assert_str_eq(tp_palette_find(&p, 11)->name,
+	    "temperate deciduous forest");
+	ck_assert_str_eq(tp_palette_find(&p, 0)->rule, "sea");
+	ck_assert_str_eq(tp_palette_find(&p, 8)->rule,
+	    "zone 0.6 0.8 0.33 0.66 climate 5 20 500 1000");
+	ck_assert_ptr_null(tp_palette_find(&p, 19));
+	ck_assert_ptr_null(tp_palette_find(&p, -1));
 }
 END_TEST
 
-/* Every code has a name of its own. */
+/* Every class has a name of its own. */
 START_TEST(test_names_distinct)
 {
-	for (int i = 0; i < TP_PALETTE_BIOMES; i++) {
-		ck_assert_ptr_nonnull(tp_palette_biome(i));
-		ck_assert_uint_gt(strlen(tp_palette_biome(i)->name), 0);
+	tp_palette_default(&p);
+	for (int i = 0; i < p.n; i++)
 		for (int j = 0; j < i; j++)
-			ck_assert_str_ne(tp_palette_biome(i)->name,
-			    tp_palette_biome(j)->name);
-	}
+			ck_assert_str_ne(p.e[i].name, p.e[j].name);
 }
 END_TEST
 
-START_TEST(test_outside)
+static void
+refused(const char *text, const char *msg)
 {
-	ck_assert_ptr_null(tp_palette_biome(-1));
-	ck_assert_ptr_null(tp_palette_biome(TP_PALETTE_BIOMES));
-	ck_assert_ptr_null(tp_palette_biome(255));
+	tp_err e;
+
+	ck_assert_int_eq(tp_palette_parse(&p, text, strlen(text), &e), -1);
+	ck_assert_str_eq(e.msg, msg);
+}
+
+START_TEST(test_parse)
+{
+	static const char t[] = "# comment\n\n  7 \"cold land\" #0A0b0c zone 0 1 "
+	    "0 1  \r\n3 hot #ffffff sea\n";
+	tp_err e;
+
+	ck_assert_int_eq(tp_palette_parse(&p, t, strlen(t), &e), 0);
+	ck_assert_int_eq(p.n, 2);
+	ck_assert_int_eq(p.e[0].code, 7);
+	ck_assert_str_eq(p.e[0].name, "cold land");
+	ck_assert_uint_eq(p.e[0].rgb[0], 10);
+	ck_assert_uint_eq(p.e[0].rgb[1], 11);
+	ck_assert_uint_eq(p.e[0].rgb[2], 12);
+	ck_assert_str_eq(p.e[0].rule, "zone 0 1 0 1");
+	ck_assert_int_eq(p.e[0].line, 3);
+	ck_assert_int_eq(p.e[1].line, 4);
+	ck_assert_str_eq(p.e[1].rule, "sea");
+	refused("", "the table has no classes");
+	refused("# only\n", "the table has no classes");
+	refused("1 a #000000\n", "line 1: class 1 has no rule");
+	refused("1 a\n", "line 1: want code, name, colour and rule");
+	refused("255 a #000000 sea\n",
+	    "line 1: code '255' is not a whole number 0..254");
+	refused("\n1.5 a #000000 sea\n",
+	    "line 2: code '1.5' is not a whole number 0..254");
+	refused("1 a #00000g sea\n", "line 1: colour '#00000g' is not #rrggbb");
+	refused("1 a 000000 sea\n", "line 1: colour '000000' is not #rrggbb");
+	refused("1 \"a #000000 sea\n", "line 1: a name's quote is not closed");
+	refused("1 \"\" #000000 sea\n", "line 1: name '' is empty, too long or "
+	    "not printable ASCII");
+	refused("1 a #000000 sea\n1 b #000000 sea\n",
+	    "line 2: code 1 is given twice");
+}
+END_TEST
+
+/* BIOME header lines carry a table from tbiome to tgeotiff and tview. */
+START_TEST(test_header)
+{
+	static const char t[] = "4 \"deep sea\" #010203 sea\n9 land #fffefd "
+	    "zone 0 1 0 1\n";
+	tp_palette q;
+	tp_header h;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 1, 1, &e), 0);
+	ck_assert_int_eq(tp_palette_from_header(&q, &h, &e), 0);
+	ck_assert_int_eq(q.n, 19);
+	ck_assert_int_eq(tp_header_add_extra(&h, "BIOME 1 #000000 old", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "OTHER x", &e), 0);
+	ck_assert_int_eq(tp_palette_parse(&p, t, strlen(t), &e), 0);
+	ck_assert_int_eq(tp_palette_to_header(&p, &h, &e), 0);
+	ck_assert_uint_eq(h.nextra, 3);
+	ck_assert_str_eq(h.extra[0], "OTHER x");
+	ck_assert_str_eq(h.extra[1], "BIOME 4 #010203 deep sea");
+	ck_assert_str_eq(h.extra[2], "BIOME 9 #fffefd land");
+	ck_assert_int_eq(tp_palette_from_header(&q, &h, &e), 1);
+	ck_assert_int_eq(q.n, 2);
+	ck_assert_str_eq(q.e[0].name, "deep sea");
+	ck_assert_uint_eq(q.e[1].rgb[2], 0xfd);
+	ck_assert_str_eq(q.e[1].rule, "");
+	ck_assert_int_eq(tp_header_add_extra(&h, "BIOME 3 #abc x", &e), 0);
+	ck_assert_int_eq(tp_palette_from_header(&q, &h, &e), -1);
+	ck_assert_str_eq(e.msg, "BIOME: '3 #abc x' is not 'code #rrggbb name'");
+	tp_header_free(&h);
 }
 END_TEST
 
@@ -46,12 +123,12 @@ int
 main(void)
 {
 	Suite *s = suite_create("palette");
-	TCase *core = tcase_create("core"), *lim = tcase_create("limits");
+	TCase *core = tcase_create("core");
 
-	tcase_add_test(core, test_entries);
+	tcase_add_test(core, test_default);
 	tcase_add_test(core, test_names_distinct);
-	tcase_add_test(lim, test_outside);
+	tcase_add_test(core, test_parse);
+	tcase_add_test(core, test_header);
 	suite_add_tcase(s, core);
-	suite_add_tcase(s, lim);
 	return tp_test_run(s);
 }

@@ -126,7 +126,7 @@ ok "-b biome" run_prog tgeotiff -b biome "$T/b.tif" <"$T/b.tp"
 mapfile -t got < <(json "$T/b.tif" 'b["type"], b["colorInterpretation"], b["noDataValue"]' \
     'b["colorTable"]["entries"][2]')
 assert_eq "biome type" "${got[0]}" "('Byte', 'Palette', 255.0)"
-assert_eq "biome palette entry 2" "${got[1]}" "[220, 205, 150, 255]"
+assert_eq "biome palette entry 2" "${got[1]}" "[160, 144, 119, 255]"
 # biome at (x, y) is (x + 40*y)/1024 + 1, rounded: 1 at (0, 0), 2 at (36, 25);
 # NaN at (3, 3) becomes 255.
 assert_eq "biome codes" "$(printf '0 0
