@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_grad.h"
 #include "tp_view.h"
 
 #ifndef M_PI
@@ -32,11 +33,11 @@ sun_init(struct sun *u, const tp_shade *s)
 static double
 shade(const double *z, const struct sun *u)
 {
-	double dx = u->fx * ((z[2] + 2 * z[5] + z[8]) - (z[0] + 2 * z[3] + z[6]));
-	double dy = u->fy * ((z[0] + 2 * z[1] + z[2]) - (z[6] + 2 * z[7] + z[8]));
-	double c = (u->sin_alt - (dx * u->kx + dy * u->ky)) /
-	    sqrt(1 + dx * dx + dy * dy);
+	double dx, dy, c;
 
+	tp_grad_horn(z, u->fx, u->fy, &dx, &dy);
+	c = (u->sin_alt - (dx * u->kx + dy * u->ky)) / sqrt(1 + dx * dx +
+	    dy * dy);
 	return c > 0 ? c : 0;
 }
 
@@ -49,52 +50,10 @@ tp_view_hillshade(const double z[9], const tp_shade *s)
 	return shade(z, &u);
 }
 
-/* gdaldem's edge value: the missing neighbour continues the line b, a. */
-static inline float
-extrap(float a, float b)
-{
-	return 2 * a - b;
-}
-
-/* Window row k (0 north, 2 south) at column x from row r. The edge rule
- * depends on whether this grid row has both neighbours (inner). */
-static void
-window_row(const float *r, int64_t x, int64_t w, int inner, double *z)
-{
-	int64_t xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
-
-	z[0] = r[xl];
-	z[1] = r[x];
-	z[2] = r[xr];
-	if (inner && w >= 2 && x == 0)
-		z[0] = extrap(r[0], r[1]);
-	if (inner && w >= 2 && x == w - 1)
-		z[2] = extrap(r[w - 1], r[w - 2]);
-}
-
-/* The row beyond the grid's edge: mid continued away from far. */
-static void
-missing_row(const float *mid, const float *far, int64_t x, int64_t w,
-    double *z)
-{
-	int64_t xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
-
-	if (far == NULL) {		/* one row high: flat north-south */
-		z[0] = mid[xl];
-		z[1] = mid[x];
-		z[2] = mid[xr];
-		return;
-	}
-	z[0] = extrap(mid[xl], far[xl]);
-	z[1] = extrap(mid[x], far[x]);
-	z[2] = extrap(mid[xr], far[xr]);
-}
-
 void
 tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
     const float *down, int64_t width, float *out)
 {
-	int inner = up != NULL && down != NULL;
 	struct sun u;
 	double z[9];
 
@@ -104,18 +63,7 @@ tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
 			out[x] = NAN;
 			continue;
 		}
-		if (up != NULL)
-			window_row(up, x, width, inner, z);
-		else
-			missing_row(mid, down, x, width, z);
-		window_row(mid, x, width, inner, z + 3);
-		if (down != NULL)
-			window_row(down, x, width, inner, z + 6);
-		else
-			missing_row(mid, up, x, width, z + 6);
-		for (int k = 0; k < 9; k++)
-			if (isnan(z[k]))
-				z[k] = z[4];
+		tp_grad_window(up, mid, down, width, x, z);
 		out[x] = (float)shade(z, &u);
 	}
 }

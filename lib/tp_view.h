@@ -12,12 +12,8 @@
  * north, altitude above the horizon). gdaldem writes 1 + 254 shade rounded
  * (1 where shade is 0); TP_VIEW_SHADE does the same.
  *
- * Edges and holes follow gdaldem -compute_edges: above the first row the
- * missing row is 2 row0 - row1 (below the last likewise), with columns
- * clamped; west of column 0 in the other rows the missing column is
- * 2 c0 - c1 (east likewise); a NaN neighbour counts as the centre value; a
- * NaN cell has no shade (transparent). A grid one cell high or wide is
- * shaded as flat across that direction.
+ * The window and its edges are tp_grad.h's (gdaldem -compute_edges); a
+ * NaN cell has no shade (transparent).
  */
 #ifndef TP_VIEW_H
 #define TP_VIEW_H

@@ -1,0 +1,66 @@
+/* tp_grad.c - the 3x3 window around a cell, with gdaldem's edge rules. */
+#include <math.h>
+#include <stddef.h>
+
+#include "tp_grad.h"
+
+/* gdaldem's edge value: the missing neighbour continues the line b, a. */
+static inline float
+extrap(float a, float b)
+{
+	return 2 * a - b;
+}
+
+/* Window row k (0 north, 2 south) at column x from row r. The edge rule
+ * depends on whether this grid row has both neighbours (inner). */
+static void
+window_row(const float *r, int64_t x, int64_t w, int inner, double *z)
+{
+	int64_t xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
+
+	z[0] = r[xl];
+	z[1] = r[x];
+	z[2] = r[xr];
+	if (inner && w >= 2 && x == 0)
+		z[0] = extrap(r[0], r[1]);
+	if (inner && w >= 2 && x == w - 1)
+		z[2] = extrap(r[w - 1], r[w - 2]);
+}
+
+/* The row beyond the grid's edge: mid continued away from far. */
+static void
+missing_row(const float *mid, const float *far, int64_t x, int64_t w,
+    double *z)
+{
+	int64_t xl = x > 0 ? x - 1 : 0, xr = x < w - 1 ? x + 1 : w - 1;
+
+	if (far == NULL) {		/* one row high: flat north-south */
+		z[0] = mid[xl];
+		z[1] = mid[x];
+		z[2] = mid[xr];
+		return;
+	}
+	z[0] = extrap(mid[xl], far[xl]);
+	z[1] = extrap(mid[x], far[x]);
+	z[2] = extrap(mid[xr], far[xr]);
+}
+
+void
+tp_grad_window(const float *up, const float *mid, const float *down,
+    int64_t width, int64_t x, double z[9])
+{
+	int inner = up != NULL && down != NULL;
+
+	if (up != NULL)
+		window_row(up, x, width, inner, z);
+	else
+		missing_row(mid, down, x, width, z);
+	window_row(mid, x, width, inner, z + 3);
+	if (down != NULL)
+		window_row(down, x, width, inner, z + 6);
+	else
+		missing_row(mid, up, x, width, z + 6);
+	for (int k = 0; k < 9; k++)
+		if (isnan(z[k]))
+			z[k] = z[4];
+}
