@@ -1,0 +1,33 @@
+/*
+ * tp_latitude.h - the latitude of each cell of a grid, for stages that
+ * depend on where on Earth the ground is (tbiome --climate).
+ *
+ * A geographic CRS (tp_geo_header_geographic) gives it directly: the
+ * cell's y. A projected CRS (an EPSG code or WKT in the CRS line) is
+ * inverted with PROJ to WGS84 latitude. A grid without a CRS needs the
+ * latitudes of its south and north edges from the user (--latitude), and
+ * its rows are spaced evenly between them.
+ */
+#ifndef TP_LATITUDE_H
+#define TP_LATITUDE_H
+
+#include <stdint.h>
+
+#include "tp_err.h"
+#include "tp_stream.h"
+
+typedef struct tp_latitude tp_latitude;
+
+/* south, north: the latitudes of the grid's south and north edges, or
+ * both NaN to take them from the CRS. A grid with neither fails:
+ * "the grid has no CRS: give its latitudes with --latitude SOUTH,NORTH". */
+int	tp_latitude_open(tp_latitude **l, const tp_header *h, double south,
+	    double north, tp_err *e);
+/* The latitude (degrees north) of each of the width cells of row y. The
+ * value of a cell depends on its world position only, so a tile with a
+ * shifted ORIGIN gets the same latitudes as that window of a larger grid
+ * (with --latitude, the edges are the tile's own). */
+int	tp_latitude_row(tp_latitude *l, int64_t y, double *lat, tp_err *e);
+void	tp_latitude_close(tp_latitude *l);
+
+#endif
