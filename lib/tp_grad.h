@@ -13,7 +13,9 @@
  * (below the last likewise), with columns clamped; west of column 0 in the
  * other rows the missing column is 2 c0 - c1 (east likewise); a NaN
  * neighbour counts as the centre value. A grid one cell high or wide is
- * flat across that direction. On a plane every rule gives its exact slope.
+ * flat across that direction. On a plane every cell but the grid's four
+ * corners gets its exact gradient (in a corner the missing row's columns
+ * are clamped, which halves the east-west part, as in gdaldem).
  */
 #ifndef TP_GRAD_H
 #define TP_GRAD_H
