@@ -83,7 +83,7 @@ main(int argc, char **argv)
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0 };
-	int quiet = 0, b, ch, tmp;
+	int quiet = 0, b, ch, i, tmp[TP_GT_SIDECARS + 1];
 	tp_header h;
 	tp_reader r;
 	tp_gtw *w;
@@ -131,14 +131,19 @@ main(int argc, char **argv)
 	cli_outfile_hold();
 	if (tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
 		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_gtw_tmpname(w));
+	tmp[0] = cli_outfile_watch(tp_gtw_tmpname(w));
+	for (i = 0; i < TP_GT_SIDECARS; i++) {
+		cli_outfile_hold();
+		tmp[i + 1] = cli_outfile_watch(tp_gtw_sidecar_tmpname(w, i));
+	}
 	if (copy_rows(&r, w, quiet, &e) < 0) {
 		tp_gtw_abort(w);
 		cli_fail(&e);
 	}
 	if (tp_gtw_close(w, &e) < 0)
 		cli_fail(&e);
-	cli_outfile_forget(tmp);
+	for (i = 0; i <= TP_GT_SIDECARS; i++)
+		cli_outfile_forget(tmp[i]);
 	tp_header_free(&h);
 	tp_reader_free(&r);
 	return 0;
