@@ -18,7 +18,9 @@ static const char help[] =
     "nodata NaN, the band name and HISTORY lines as GDAL metadata.\n"
     "The file appears whole or not at all.\n"
     "  -b, --band NAME      band to write (default: height); a band named\n"
-    "                       biome is written as UInt8 codes with a palette\n"
+    "                       biome is written as UInt8 codes with a palette,\n"
+    "                       its class names in OUT.tif.aux.xml and a QGIS\n"
+    "                       style in OUT.qml\n"
     "      --bigtiff WHEN   auto, yes, no (default: auto: when the file\n"
     "                       could pass 4 GiB)\n"
     "  -c, --compress CODEC deflate, zstd, lzw, none (default: deflate;\n"
@@ -83,7 +85,7 @@ main(int argc, char **argv)
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0 };
-	int quiet = 0, b, ch, tmp;
+	int quiet = 0, b, ch, i, tmp[TP_GT_SIDECARS + 1];
 	tp_header h;
 	tp_reader r;
 	tp_gtw *w;
@@ -131,14 +133,19 @@ main(int argc, char **argv)
 	cli_outfile_hold();
 	if (tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
 		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_gtw_tmpname(w));
+	tmp[0] = cli_outfile_watch(tp_gtw_tmpname(w));
+	for (i = 0; i < TP_GT_SIDECARS; i++) {
+		cli_outfile_hold();
+		tmp[i + 1] = cli_outfile_watch(tp_gtw_sidecar_tmpname(w, i));
+	}
 	if (copy_rows(&r, w, quiet, &e) < 0) {
 		tp_gtw_abort(w);
 		cli_fail(&e);
 	}
 	if (tp_gtw_close(w, &e) < 0)
 		cli_fail(&e);
-	cli_outfile_forget(tmp);
+	for (i = 0; i <= TP_GT_SIDECARS; i++)
+		cli_outfile_forget(tmp[i]);
 	tp_header_free(&h);
 	tp_reader_free(&r);
 	return 0;

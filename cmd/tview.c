@@ -1,5 +1,5 @@
 /* tview - draw a stream as a PNG: hillshaded hypsometric colour, plain
- * hillshade, or one band in grey. */
+ * hillshade, one band in grey, or a hillshaded biome map. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,9 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
+#include "tp_legend.h"
 #include "tp_num.h"
+#include "tp_palette.h"
 #include "tp_png.h"
 #include "tp_view.h"
 
@@ -22,13 +24,15 @@
 #define ZFACTOR_MAX	1e12
 #define SEA_MAX		1e30	/* sea levels run -SEA_MAX .. SEA_MAX */
 #define SCALE_MAX	65536
-#define MIB		1048576.0
+#define CONTOUR_MIN	1e-30
+#define CONTOUR_MAX	1e30
 
 static const char software[] = "tview (terrapipe) " TP_VERSION;
 
 static const char usage[] =
-    "usage: tview [-q] [-b NAME] [--log | --shade-only] [--range LO,HI]\n"
-    "             [--sea LEVEL] [-s N] [-z Z] [--azimuth DEG]\n"
+    "usage: tview [-q] [-b NAME] [--contour H] [--legend]\n"
+    "             [--log | --shade-only] [--range LO,HI]\n"
+    "             [--sea LEVEL | --no-sea] [-s N] [-z Z] [--azimuth DEG]\n"
     "             [--altitude DEG] (-o OUT.png | OUT.png) < in\n";
 
 static const char help[] =
@@ -40,15 +44,22 @@ static const char help[] =
     "      --altitude DEG   sun above the horizon, 0 < DEG <= 90 (default: 45)\n"
     "      --azimuth DEG    sun clockwise from north (default: 315)\n"
     "  -b, --band NAME      draw this band in grey, black at LO, white at HI\n"
-    "                       (default: the height band in colour)\n"
+    "                       (default: the height band in colour); -b biome\n"
+    "                       draws the classes' colours times the hillshade\n"
+    "                       of the height band, rivers over them\n"
+    "      --contour H      darker lines every H height units (colour and\n"
+    "                       biome pictures)\n"
+    "      --legend         a legend of the classes drawn, lower left\n"
+    "                       (with -b biome)\n"
     "      --log            grey on a log scale: log(1+v-LO) / log(1+HI-LO)\n"
+    "      --no-sea         draw no sea, whatever the header's SEALEVEL\n"
     "  -o, --output FILE    the PNG to write (or give it as the argument)\n"
     "  -q, --quiet          no progress bar\n"
     "      --range LO,HI    values at the ends of the colour ramp or grey\n"
     "                       scale (default: the band's min,max)\n"
     "  -s, --scale N        one pixel per N x N cells, their mean (default: 1)\n"
     "      --sea LEVEL      heights below LEVEL are water, with a beach above\n"
-    "                       it (default: no sea)\n"
+    "                       it (default: the header's SEALEVEL, or no sea)\n"
     "      --shade-only     the hillshade alone, 1 + 254 * shade, in grey\n"
     "  -z, --zfactor Z      vertical exaggeration (default: 1, or for heights\n"
     "                       within [0,1] a tenth of the grid's larger side\n"
@@ -57,14 +68,17 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_ALT = 256, OPT_AZ, OPT_LOG, OPT_RANGE, OPT_SEA, OPT_SHADE,
-    OPT_VERSION };
+enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
+    OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "altitude", required_argument, NULL, OPT_ALT },
 	{ "azimuth", required_argument, NULL, OPT_AZ },
 	{ "band", required_argument, NULL, 'b' },
+	{ "contour", required_argument, NULL, OPT_CONTOUR },
+	{ "legend", no_argument, NULL, OPT_LEGEND },
 	{ "log", no_argument, NULL, OPT_LOG },
+	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "range", required_argument, NULL, OPT_RANGE },
@@ -79,16 +93,17 @@ static const struct option longopts[] = {
 
 struct opts {
 	const char *band, *out;
-	double	lo, hi, sea, zf, az, alt;
+	double	lo, hi, sea, zf, az, alt, contour;
 	int64_t	scale;
-	int	grey, log, shade, quiet, range;
+	int	grey, log, shade, quiet, range, legend, no_sea;
 };
 
-/* Where rows come from: the whole band in memory, or the stream. */
+/* Where rows come from: the layers whole in memory, or the stream. */
 struct source {
 	tp_reader *r;
-	int	band;
-	float	*plane;		/* width * height, or NULL: read r */
+	int	band[3];	/* the stream's bands of the layers, -1: none */
+	int	nl;		/* layers: tp_view_layers */
+	float	*plane;		/* width * height * nl, or NULL: read r */
 	float	*row;		/* a whole stream row when reading r */
 	cli_progress prog;
 };
@@ -97,60 +112,29 @@ static int
 get_row(void *ctx, int64_t y, float *out, tp_err *e)
 {
 	struct source *s = ctx;
-	size_t w = (size_t)s->r->h.width;
+	size_t n = (size_t)s->r->h.width * (size_t)s->nl;
 
 	cli_progress_cb(&s->prog, y + 1, s->r->h.height);
 	if (s->plane != NULL) {
-		memcpy(out, s->plane + (size_t)y * w, w * sizeof *out);
+		memcpy(out, s->plane + (size_t)y * n, n * sizeof *out);
 		return 0;
 	}
 	if (tp_reader_row(s->r, s->row, e) < 0)
 		return -1;
-	memcpy(out, tp_row_band(s->row, &s->r->h, s->band), w * sizeof *out);
+	tp_view_take_layers(&s->r->h, s->row, s->band, s->nl, out);
 	return 0;
 }
 
-/* Double the rows *plane holds (w floats each), to at most rows. */
-static int
-grow(float **plane, size_t *cap, size_t w, size_t rows)
-{
-	size_t want = *cap == 0 ? 64 : 2 * *cap;
-	float *p;
-
-	if (want > rows)
-		want = rows;
-	if ((p = realloc(*plane, want * w * sizeof *p)) == NULL)
-		return -1;
-	*plane = p;
-	*cap = want;
-	return 0;
-}
-
-/* Read the band whole (checking the stream's end) and find its range. */
+/* Read the layers whole (checking the stream's end) and find the range of
+ * the first. */
 static void
 read_plane(struct source *s, double *lo, double *hi)
 {
-	const tp_header *h = &s->r->h;
-	size_t cells, w = (size_t)h->width;
 	tp_err e;
 
-	if (tp_mul_size(w, (size_t)h->height, &cells, "the band", &e) < 0 ||
-	    tp_check_mem((uint64_t)cells * sizeof(float), "the band", &e) < 0)
+	if (tp_view_read_layers(s->r, s->band, s->nl, &s->plane, lo, hi,
+	    &e) < 0)
 		cli_fail(&e);
-	/* The plane grows as rows arrive, so a header that declares more
-	 * than the input holds costs no memory before that shows. */
-	for (size_t y = 0, cap = 0; y < (size_t)h->height; y++) {
-		if (tp_reader_row(s->r, s->row, &e) < 0)
-			cli_fail(&e);
-		if (y == cap && grow(&s->plane, &cap, w, (size_t)h->height) < 0)
-			cli_die("out of memory: the band needs %.1f MiB",
-			    (double)cells * sizeof(float) / MIB);
-		memcpy(s->plane + (size_t)y * w, tp_row_band(s->row, h,
-		    s->band), w * sizeof(float));
-	}
-	if (tp_reader_finish(s->r, &e) < 0)
-		cli_fail(&e);
-	tp_view_range(s->plane, cells, lo, hi);
 }
 
 static int
@@ -186,6 +170,22 @@ draw(const char *path, const tp_view_opts *vo, struct source *src)
 	cli_outfile_forget(tmp);
 }
 
+/* The options that only some pictures take. */
+static void
+check_combinations(const struct opts *o)
+{
+	int biome = o->grey && strcmp(o->band, "biome") == 0 && !o->shade;
+
+	if (biome && o->log)
+		cli_usage("--log does not go with -b biome");
+	if (o->legend && !biome)
+		cli_usage("--legend goes with -b biome");
+	if (o->contour > 0 && (o->shade || (o->grey && !biome)))
+		cli_usage("--contour goes with the colour or biome picture");
+	if (!isnan(o->sea) && o->no_sea)
+		cli_usage("--sea and --no-sea: choose one");
+}
+
 static void
 parse(int argc, char **argv, struct opts *o)
 {
@@ -208,7 +208,12 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_AZ: o->az = cli_double("--azimuth", optarg, -TURN,
 			    TURN);
 			break;
+		case OPT_CONTOUR: o->contour = cli_double("--contour", optarg,
+			    CONTOUR_MIN, CONTOUR_MAX);
+			break;
+		case OPT_LEGEND: o->legend = 1; break;
 		case OPT_LOG: o->log = 1; break;
+		case OPT_NO_SEA: o->no_sea = 1; break;
 		case OPT_RANGE:
 			cli_pair("--range", optarg, &o->lo, &o->hi);
 			if (!(o->lo < o->hi))
@@ -233,6 +238,66 @@ parse(int argc, char **argv, struct opts *o)
 		cli_usage("--log goes with --band");
 	if (o->shade && o->grey && o->log)
 		cli_usage("--log does not go with --shade-only");
+	check_combinations(o);
+}
+
+/* The sea of the colour picture: --sea, else the header's SEALEVEL. */
+static double
+sea_level(const struct opts *o, const tp_header *h)
+{
+	double level = o->sea;
+	tp_err e;
+	int got;
+
+	if (o->no_sea || !isnan(level))
+		return level;
+	if ((got = tp_header_sealevel(h, &level, &e)) < 0)
+		cli_fail(&e);
+	return got == 1 ? level : NAN;
+}
+
+/* The biome picture's layers, table and river colour. */
+static void
+biome_setup(struct source *src, const struct opts *o, tp_view_opts *vo,
+    tp_palette *pal)
+{
+	const tp_header *h = &src->r->h;
+	tp_err e;
+
+	src->nl = 3;
+	src->band[0] = tp_header_band(h, "height");
+	src->band[1] = tp_header_band(h, "biome");
+	src->band[2] = tp_header_band(h, "river");
+	if (src->band[0] < 0 && o->contour > 0)
+		cli_die("--contour: the input has no band 'height'");
+	if (tp_palette_from_header(pal, h, &e) < 0)
+		cli_fail(&e);
+	vo->palette = pal;
+	tp_view_river_colour(pal, vo->river);
+}
+
+/* Whether the layers must be read whole before drawing: for the range of
+ * the colours or the z-factor, or to count the legend's classes. */
+static int
+whole(const struct opts *o, const tp_view_opts *vo, const struct source *s)
+{
+	if (vo->mode == TP_VIEW_BIOME)
+		return o->legend || (!o->range && isnan(o->zf) &&
+		    s->band[0] >= 0);
+	return !o->range && (vo->mode != TP_VIEW_SHADE || isnan(o->zf));
+}
+
+/* The legend of the classes drawn, placed in the picture's corner. */
+static void
+legend(const struct source *s, const tp_view_opts *vo, tp_legend *l)
+{
+	const tp_header *h = &s->r->h;
+	tp_err e;
+
+	if (tp_view_biome_legend(l, vo->palette, vo->river, s->plane, h->width,
+	    h->height, &e) < 0 || tp_legend_place(l, tp_view_dim(h->width,
+	    vo->scale), tp_view_dim(h->height, vo->scale), &e) < 0)
+		cli_fail(&e);
 }
 
 int
@@ -241,7 +306,9 @@ main(int argc, char **argv)
 	struct opts o = { .band = "height", .lo = NAN, .hi = NAN, .sea = NAN,
 	    .zf = NAN, .az = AZIMUTH, .alt = ALTITUDE, .scale = 1 };
 	tp_reader r;
-	struct source src = { .r = &r };
+	struct source src = { .r = &r, .nl = 1 };
+	tp_palette *pal = malloc(sizeof *pal);
+	tp_legend *leg = malloc(sizeof *leg);
 	tp_view_opts vo;
 	tp_err e;
 
@@ -250,15 +317,27 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (cli_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	if ((src.band = tp_header_band(&r.h, o.band)) < 0)
+	if (pal == NULL || leg == NULL)
+		cli_die("out of memory for the biome table");
+	if ((src.band[0] = tp_header_band(&r.h, o.band)) < 0)
 		cli_die("the input has no band '%s'", o.band);
 	if ((src.row = malloc(tp_row_floats(&r.h) * sizeof(float))) == NULL)
 		cli_die("out of memory for a row");
-	vo = (tp_view_opts){ .mode = o.shade ? TP_VIEW_SHADE : o.grey ?
-	    TP_VIEW_GREY : TP_VIEW_COLOUR, .sea = o.sea, .log = o.log,
-	    .scale = o.scale };
-	if (!o.range && (vo.mode != TP_VIEW_SHADE || isnan(o.zf)))
+	vo = (tp_view_opts){ .mode = o.shade ? TP_VIEW_SHADE : !o.grey ?
+	    TP_VIEW_COLOUR : strcmp(o.band, "biome") == 0 ? TP_VIEW_BIOME :
+	    TP_VIEW_GREY, .log = o.log, .scale = o.scale,
+	    .contour = o.contour };
+	vo.sea = vo.mode == TP_VIEW_COLOUR ? sea_level(&o, &r.h) : NAN;
+	if (vo.mode == TP_VIEW_BIOME)
+		biome_setup(&src, &o, &vo, pal);
+	if (whole(&o, &vo, &src))
 		read_plane(&src, &o.lo, &o.hi);
+	if (o.legend) {
+		legend(&src, &vo, leg);
+		vo.legend = leg;
+	}
+	if (isnan(o.lo))	/* biome, streamed, no heights: flat */
+		o.lo = o.hi = 0;
 	vo.lo = o.lo;
 	vo.hi = o.hi;
 	tp_view_auto_shade(&r.h, o.lo, o.hi, o.zf, o.az, o.alt, &vo.shade);
@@ -267,6 +346,8 @@ main(int argc, char **argv)
 	cli_progress_done(&src.prog);
 	free(src.plane);
 	free(src.row);
+	free(pal);
+	free(leg);
 	tp_reader_free(&r);
 	return 0;
 }

@@ -23,8 +23,13 @@
  *
  * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
  * Float32 GeoTIFF, or UInt8 with tp_palette's colour map when the band is
- * named "biome". The file is written as PATH.tmpXXXXXX beside PATH and
- * renamed on success, so PATH appears whole or not at all.
+ * named "biome" (whole codes 0..254, NaN as the nodata 255; any other
+ * value is an error naming its row and column). The file is written as
+ * PATH.tmpXXXXXX beside PATH and renamed on success, so PATH appears whole
+ * or not at all. A biome map written to a regular file (not a FIFO or a
+ * device) gets its sidecars (tp_sidecar.h) the same way, renamed right
+ * after it; any other band written there removes the stale sidecars
+ * tp_sidecar_remove_stale names.
  *
  * All functions return 0 on success and -1 with a message in *e.
  */
@@ -97,6 +102,9 @@ int	tp_gtw_close(tp_gtw *w, tp_err *e);
 void	tp_gtw_abort(tp_gtw *w);
 /* The temporary file being written, for a signal handler to remove. */
 const char *tp_gtw_tmpname(const tp_gtw *w);
+/* The temporary sidecar files i = 0 .. TP_GT_SIDECARS - 1, NULL for none. */
+#define TP_GT_SIDECARS	2
+const char *tp_gtw_sidecar_tmpname(const tp_gtw *w, int i);
 
 /* Write band `band` of a whole grid to path (open, rows, close). */
 int	tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,

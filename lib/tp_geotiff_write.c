@@ -28,6 +28,7 @@
 #include "tp_geotiff.h"
 #include "tp_outfile.h"
 #include "tp_palette.h"
+#include "tp_sidecar.h"
 #include "tp_tiffmem.h"
 #include "tp_num.h"
 #include "tp_par.h"
@@ -56,6 +57,7 @@ typedef struct encoded {
 struct tp_gtw {
 	char	*path;		/* the destination */
 	tp_outfile out;		/* the temporary file being written */
+	tp_outfile side[TP_GT_SIDECARS]; /* biome: .aux.xml and .qml, staged */
 	int	fd;		/* its descriptor, libtiff's through the fd_* procs */
 	int	werr;		/* errno of a failed write or close, or 0 */
 	TIFF	*tif;
@@ -420,6 +422,57 @@ open_tmp(tp_gtw *w, tp_err *e)
 	return 0;
 }
 
+/* A biome map's sidecars, written now beside w->path and put in place
+ * with it; none for a FIFO or a device, which has no file beside it. */
+static int
+stage_sidecars(tp_gtw *w, tp_err *e)
+{
+	int (*const text[TP_GT_SIDECARS])(const tp_palette *, char **,
+	    size_t *, tp_err *) = { tp_sidecar_pam, tp_sidecar_qml };
+	int (*const name[TP_GT_SIDECARS])(const char *, char **, tp_err *) =
+	    { tp_sidecar_pam_path, tp_sidecar_qml_path };
+	tp_palette *pal;
+	char *t = NULL, *path = NULL;
+	size_t len;
+	int i, r = 0;
+
+	if (!w->biome || w->out.special)
+		return 0;
+	if ((pal = malloc(sizeof(*pal))) == NULL)
+		return tp_err_set(e, "out of memory for the biome table");
+	if (tp_palette_from_header(pal, &w->h, e) < 0)
+		r = -1;
+	for (i = 0; i < TP_GT_SIDECARS && r == 0; i++) {
+		r = text[i](pal, &t, &len, e) < 0 || name[i](w->path, &path,
+		    e) < 0 || tp_sidecar_stage(&w->side[i], path, t, len,
+		    e) < 0 ? -1 : 0;
+		free(t);
+		free(path);
+		t = path = NULL;
+	}
+	free(pal);
+	return r;
+}
+
+/* After the GeoTIFF is in place: its sidecars too, or for a band that is
+ * not a biome map, the stale ones of an earlier file removed. */
+static int
+settle_sidecars(tp_gtw *w, int special, tp_err *e)
+{
+	tp_err later;
+	int i, r = 0;
+
+	if (special)
+		return 0;
+	if (!w->biome)
+		return tp_sidecar_remove_stale(w->path, e);
+	/* each is tried; the first failure is the one reported */
+	for (i = 0; i < TP_GT_SIDECARS; i++)
+		if (tp_outfile_commit(&w->side[i], r == 0 ? e : &later) < 0)
+			r = -1;
+	return r;
+}
+
 static int
 check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
     tp_err *e)
@@ -478,7 +531,8 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 			tp_err_set(e, "out of memory");
 			goto bad;
 		}
-	if (open_tmp(w, e) < 0 || (!o->cog && set_fields(w, w->w, w->ht, 0, e) < 0))
+	if (open_tmp(w, e) < 0 || stage_sidecars(w, e) < 0 ||
+	    (!o->cog && set_fields(w, w->w, w->ht, 0, e) < 0))
 		goto bad;
 	return 0;
 bad:
@@ -487,9 +541,10 @@ bad:
 	return -1;
 }
 
-/* One band of a stream row into the file's sample type. */
-static void
-put_row(const tp_gtw *w, const float *in, unsigned char *out)
+/* One band of a stream row into the file's sample type; a biome code
+ * that is neither NaN nor a whole number 0..254 is an error. */
+static int
+put_row(const tp_gtw *w, const float *in, unsigned char *out, tp_err *e)
 {
 	double lo = w->o.zrange ? w->o.zlo : 0, span = w->o.zrange ?
 	    w->o.zhi - w->o.zlo : 1;
@@ -499,14 +554,19 @@ put_row(const tp_gtw *w, const float *in, unsigned char *out)
 
 	for (x = 0; x < w->w; x++) {
 		v = in[x];
-		if (w->biome)
-			out[x] = isnan(v) ? BIOME_NODATA : v <= 0 ? 0 :
-			    v >= BIOME_NODATA - 1 ? BIOME_NODATA - 1 :
-			    (unsigned char)lrintf(v);
-		else
+		if (!w->biome)
 			f[x] = w->o.zrange ? tp_tiff_narrow(lo + (double)v * span) :
 			    v;
+		else if (isnan(v))
+			out[x] = BIOME_NODATA;
+		else if (v >= 0 && v < BIOME_NODATA && v == floorf(v))
+			out[x] = (unsigned char)v;
+		else
+			return tp_err_set(e, "row %lld, column %lu: biome code %.9g "
+			    "is not a whole number 0..%d", (long long)w->row,
+			    (unsigned long)x, (double)v, BIOME_NODATA - 1);
 	}
+	return 0;
 }
 
 /* Tile (tx, 0) of the rows at plane (lw wide, rows high), padded with
@@ -634,8 +694,10 @@ tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
 		return tp_err_set(e, "more rows than the header's %u", w->ht);
 	for (i = 0; i < n; i++) {
 		in_buf = w->o.cog ? w->row : w->row % TILE;
-		put_row(w, tp_row_band((float *)(uintptr_t)(rows + i * stride),
-		    &w->h, w->band), w->buf + (size_t)in_buf * rb);
+		if (put_row(w, tp_row_band((float *)(uintptr_t)(rows + i *
+		    stride), &w->h, w->band), w->buf + (size_t)in_buf * rb,
+		    e) < 0)
+			return -1;
 		w->row++;
 		if (!w->o.cog && (in_buf == TILE - 1 || w->row == w->ht) &&
 		    write_tiles(w, w->buf, w->w, (uint32_t)(w->row - in_buf - 1),
@@ -741,8 +803,13 @@ tp_gtw_close(tp_gtw *w, tp_err *e)
 		w->tif = NULL;
 		if (w->log.nerr > 0 || w->werr != 0)
 			r = fail(w, e, "closing");
-		else
+		else {
+			int special = w->out.special;
+
 			r = tp_outfile_commit(&w->out, e);
+			if (r == 0)
+				r = settle_sidecars(w, special, e);
+		}
 	}
 	tp_gtw_abort(w);
 	return r;
@@ -758,6 +825,8 @@ tp_gtw_abort(tp_gtw *w)
 	if (w->tif != NULL)
 		TIFFClose(w->tif);
 	tp_outfile_abort(&w->out);
+	for (i = 0; i < TP_GT_SIDECARS; i++)
+		tp_outfile_abort(&w->side[i]);
 	tp_header_free(&w->h);
 	free(w->buf);
 	for (i = 0; w->wk != NULL && i < w->threads; i++) {
@@ -776,6 +845,12 @@ const char *
 tp_gtw_tmpname(const tp_gtw *w)
 {
 	return w->out.tmp;
+}
+
+const char *
+tp_gtw_sidecar_tmpname(const tp_gtw *w, int i)
+{
+	return i >= 0 && i < TP_GT_SIDECARS ? w->side[i].tmp : NULL;
 }
 
 int

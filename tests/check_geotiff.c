@@ -200,9 +200,10 @@ START_TEST(test_biome)
 	TIFF *t;
 
 	make_grid(&g, 5, 1, "biome", "EPSG:32633");
-	g.data[0] = 2, g.data[1] = 11.4f, g.data[2] = NAN, g.data[3] = -3;
-	g.data[4] = 900;
+	g.data[0] = 2, g.data[1] = 11, g.data[2] = NAN, g.data[3] = 0;
+	g.data[4] = 254;
 	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), 0);
+	ck_assert_int_eq(count_files(), 3);	/* a.tif a.tif.aux.xml a.qml */
 	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
 	ck_assert_float_eq(r.data[0], 2);
 	ck_assert_float_eq(r.data[1], 11);
@@ -216,11 +217,36 @@ START_TEST(test_biome)
 	ck_assert(TIFFGetField(t, TIFFTAG_COLORMAP, &rgb[0], &rgb[1], &rgb[2]));
 	ck_assert_uint_eq(bps, 8);
 	ck_assert_uint_eq(photo, PHOTOMETRIC_PALETTE);
-	ck_assert_uint_eq(rgb[2][1], 170 * 257);	/* shallow water's blue */
+	ck_assert_uint_eq(rgb[2][1], 0x99 * 257);	/* the lake's blue */
 	ck_assert_uint_eq(rgb[0][200], 128 * 257);	/* no entry: grey */
 	ck_assert_uint_eq(rgb[1][255], 0);		/* nodata */
 	TIFFClose(t);
 	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* A code that is not a whole number 0..254 is refused, naming its cell,
+ * and leaves no file, sidecars included. */
+START_TEST(test_biome_bad_code)
+{
+	static const float bad[] = { 11.4f, -3, 255, 900, INFINITY, -0.5f };
+	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	char want[128];
+	tp_grid g;
+	tp_err e;
+
+	make_grid(&g, 5, 2, "biome", "EPSG:32633");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		for (int k = 0; k < 10; k++)
+			g.data[k] = 1;
+		g.data[5 + 3] = bad[i];
+		ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+		snprintf(want, sizeof want, "row 1, column 3: biome code %.9g "
+		    "is not a whole number 0..254", (double)bad[i]);
+		ck_assert_str_eq(e.msg, want);
+		ck_assert_int_eq(count_files(), 0);
+	}
 	tp_grid_free(&g);
 }
 END_TEST
@@ -1025,6 +1051,7 @@ geotiff_suite(void)
 	tcase_add_test(core, test_read_mem);
 	tcase_add_test(core, test_zrange);
 	tcase_add_test(core, test_biome);
+	tcase_add_test(err, test_biome_bad_code);
 	tcase_add_loop_test(core, test_types, 0,
 	    sizeof(types) / sizeof(types[0]));
 	tcase_add_test(core, test_raw);

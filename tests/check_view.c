@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_font.h"
+#include "tp_legend.h"
 #include "tp_view.h"
 #include "tp_test.h"
 
@@ -306,6 +308,247 @@ START_TEST(render_error)
 }
 END_TEST
 
+/* Biome pictures: 3 x 3 cells, each row three layers (heights, codes,
+ * river). */
+struct bpic {
+	float	rows[3][9];
+	uint8_t	px[3][12];
+	int	n;
+};
+
+static int
+bsrc(void *ctx, int64_t y, float *row, tp_err *e)
+{
+	memcpy(row, ((struct bpic *)ctx)->rows[y], 9 * sizeof *row);
+	return 0;
+}
+
+static int
+bsink(void *ctx, const uint8_t *px, tp_err *e)
+{
+	struct bpic *p = ctx;
+
+	memcpy(p->px[p->n++], px, 12);
+	return 0;
+}
+
+static tp_palette pal;
+
+static tp_view_opts
+biome_opts(void)
+{
+	tp_view_opts o = { .mode = TP_VIEW_BIOME, .lo = 0, .hi = 1, .sea = NAN,
+	    .shade = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 }, .scale = 1, .palette = &pal,
+	    .river = { 1, 2, 3 } };
+
+	tp_palette_default(&pal);
+	return o;
+}
+
+/* Flat ground: each code its class's colour exactly; a river cell the
+ * river colour; NaN transparent; a code without a class, or not whole,
+ * grey. */
+START_TEST(biome_flat)
+{
+	struct bpic p = { { { 0 } }, { { 0 } }, 0 };
+	tp_view_opts o = biome_opts();
+	tp_err e;
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 3; x++)
+			p.rows[y][3 + x] = (float)(3 * y + x);	/* codes 0..8 */
+	p.rows[1][6 + 1] = 1;		/* river at (1, 1) */
+	p.rows[2][3 + 0] = NAN;		/* no biome at (0, 2) */
+	p.rows[2][3 + 1] = 200;		/* no class */
+	p.rows[2][3 + 2] = 2.5f;	/* not a code */
+	ck_assert_int_eq(tp_view_layers(&o), 3);
+	ck_assert_int_eq(tp_view_channels(&o), 4);
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, bsrc, &p, bsink, &p, &e), 0);
+	ck_assert_int_eq(p.n, 3);
+	/* ocean #44447a at (0, 0), scorched #555555 at (0, 1) */
+	ck_assert_mem_eq(p.px[0], ((uint8_t[]){ 0x44, 0x44, 0x7a, 255 }), 4);
+	ck_assert_mem_eq(p.px[1], ((uint8_t[]){ 0x55, 0x55, 0x55, 255 }), 4);
+	ck_assert_mem_eq(p.px[1] + 4, ((uint8_t[]){ 1, 2, 3, 255 }), 4);
+	ck_assert_mem_eq(p.px[0] + 8, ((uint8_t[]){ 0xa0, 0x90, 0x77, 255 }), 4);
+	ck_assert_mem_eq(p.px[2], ((uint8_t[]){ 0, 0, 0, 0 }), 4);
+	ck_assert_mem_eq(p.px[2] + 4, ((uint8_t[]){ 128, 128, 128, 255 }), 4);
+	ck_assert_mem_eq(p.px[2] + 8, ((uint8_t[]){ 128, 128, 128, 255 }), 4);
+}
+END_TEST
+
+/* The light of the colour picture: on a plane rising east (facing the NW
+ * sun) 0.3 + 0.7 (1/2 + sqrt(2)/4) / (sqrt(2)/2) = 1.144974746830583
+ * times the colour; rising north, 0.3 + 0.7 (1/2 - sqrt(2)/4) / (sqrt(2)/2)
+ * = 0.44497474683058325. A NaN height draws the class unshaded. */
+START_TEST(biome_light)
+{
+	struct bpic p = { { { 0 } }, { { 0 } }, 0 }, q = p, r;
+	tp_view_opts o = biome_opts();
+	tp_err e;
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 3; x++) {
+			p.rows[y][x] = (float)x;
+			q.rows[y][x] = (float)(2 - y);
+			p.rows[y][3 + x] = q.rows[y][3 + x] = 10; /* #88aa55 */
+		}
+	r = q;
+	r.rows[1][1] = NAN;
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, bsrc, &p, bsink, &p, &e), 0);
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, bsrc, &q, bsink, &q, &e), 0);
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, bsrc, &r, bsink, &r, &e), 0);
+	ck_assert_uint_eq(p.px[1][4], 156);	/* 136 * 1.1450 = 155.72 */
+	ck_assert_uint_eq(p.px[1][5], 195);	/* 170 * 1.1450 = 194.65 */
+	ck_assert_uint_eq(p.px[1][6], 97);	/* 85 * 1.1450 = 97.32 */
+	ck_assert_uint_eq(q.px[0][4], 61);	/* 136 * 0.4450 = 60.52 */
+	ck_assert_uint_eq(q.px[0][5], 76);	/* 170 * 0.4450 = 75.65 */
+	ck_assert_mem_eq(r.px[1] + 4, ((uint8_t[]){ 0x88, 0xaa, 0x55, 255 }), 4);
+}
+END_TEST
+
+/* Contours every 2 on heights rising 1 a cell east: a multiple of 2 lies
+ * between columns 1 and 2 only (0 1 | 2), so column 1 is drawn at half its
+ * colour (0xf8 / 2 = 0x7c); the last column has no east neighbour. */
+START_TEST(contour)
+{
+	struct bpic p = { { { 0 } }, { { 0 } }, 0 };
+	tp_view_opts o = biome_opts();
+	tp_err e;
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 3; x++) {
+			p.rows[y][x] = (float)x;
+			p.rows[y][3 + x] = 6;	/* snow #f8f8f8 */
+		}
+	o.shade.zfactor = 1e-9;		/* flat light, exact colours */
+	o.contour = 2;
+	ck_assert_int_eq(tp_view_render(&o, 3, 3, bsrc, &p, bsink, &p, &e), 0);
+	for (int y = 0; y < 3; y++) {
+		ck_assert_uint_eq(p.px[y][0], 0xf8);		/* x 0: 0|1 */
+		ck_assert_uint_eq(p.px[y][4], 0x7c);		/* x 1: 1|2 */
+		ck_assert_uint_eq(p.px[y][8], 0xf8);		/* x 2: edge */
+	}
+}
+END_TEST
+
+START_TEST(river_colour)
+{
+	tp_palette t = { 0 };
+	unsigned char rgb[3];
+
+	tp_palette_default(&pal);
+	tp_view_river_colour(&pal, rgb);		/* the rule river */
+	ck_assert_mem_eq(rgb, ((unsigned char[]){ 0x22, 0x55, 0x88 }), 3);
+	t.n = 2;
+	t.e[0] = (tp_palette_entry){ .code = 0, .name = "sea",
+	    .rgb = { 1, 1, 1 } };
+	t.e[1] = (tp_palette_entry){ .code = 4, .name = "river",
+	    .rgb = { 9, 8, 7 } };
+	tp_view_river_colour(&t, rgb);			/* the name river */
+	ck_assert_mem_eq(rgb, ((unsigned char[]){ 9, 8, 7 }), 3);
+	t.n = 1;
+	tp_view_river_colour(&t, rgb);			/* none: the default */
+	ck_assert_mem_eq(rgb, ((unsigned char[]){ 0x22, 0x55, 0x88 }), 3);
+}
+END_TEST
+
+/* The glyphs: 'A' is .###. / #...# ... / #...#; a blank is blank; other
+ * bytes draw as '?'. */
+START_TEST(font)
+{
+	static const char *const a[7] = { ".###.", "#...#", "#...#", "#...#",
+	    "#####", "#...#", "#...#" };
+
+	for (int y = 0; y < TP_FONT_HEIGHT; y++)
+		for (int x = 0; x < TP_FONT_WIDTH; x++) {
+			ck_assert_int_eq(tp_font_ink('A', x, y), a[y][x] == '#');
+			ck_assert_int_eq(tp_font_ink(' ', x, y), 0);
+			ck_assert_int_eq(tp_font_ink('\x80', x, y),
+			    tp_font_ink('?', x, y));
+		}
+	ck_assert_int_eq(tp_font_ink('A', 5, 0), 0);
+	ck_assert_int_eq(tp_font_ink('A', 0, -1), 0);
+	ck_assert_int_eq(tp_font_width(""), 0);
+	ck_assert_int_eq(tp_font_width("a"), 5);
+	ck_assert_int_eq(tp_font_width("snow"), 23);
+	/* every printable character but the blank has ink */
+	for (int c = '!'; c <= '~'; c++) {
+		int ink = 0;
+
+		for (int y = 0; y < TP_FONT_HEIGHT; y++)
+			for (int x = 0; x < TP_FONT_WIDTH; x++)
+				ink += tp_font_ink((char)c, x, y);
+		ck_assert_int_gt(ink, 0);
+	}
+}
+END_TEST
+
+/* The box: two entries "ab", "c" are 4 + 9 + 4 + 11 + 4 = 32 wide and
+ * 4 + 2 * 11 - 2 + 4 = 28 high, 4 from the left and bottom edges; its
+ * border is ink, the swatch its colour, the rest of the row untouched. */
+START_TEST(legend)
+{
+	static tp_legend l;
+	const unsigned char red[3] = { 200, 0, 0 }, blue[3] = { 0, 0, 200 };
+	uint8_t row[40 * 4];
+	tp_err e;
+
+	l.n = 0;
+	ck_assert_int_eq(tp_legend_add(&l, red, "ab", &e), 0);
+	ck_assert_int_eq(tp_legend_add(&l, blue, "c", &e), 0);
+	ck_assert_int_eq(tp_legend_place(&l, 40, 35, &e), -1);
+	ck_assert_str_eq(e.msg, "the picture is 40x35 pixels, too small for "
+	    "the legend's 32x28");
+	ck_assert_int_eq(tp_legend_place(&l, 40, 36, &e), 0);
+	ck_assert_int_eq(l.w, 32);
+	ck_assert_int_eq(l.h, 28);
+	ck_assert_int_eq(l.x0, 4);
+	ck_assert_int_eq(l.y0, 4);
+	memset(row, 7, sizeof row);
+	tp_legend_row(&l, 3, row, 4);			/* above the box */
+	for (size_t i = 0; i < sizeof row; i++)
+		ck_assert_uint_eq(row[i], 7);
+	tp_legend_row(&l, 4, row, 4);			/* the top border */
+	ck_assert_mem_eq(row + 4 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
+	ck_assert_mem_eq(row + 35 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
+	ck_assert_uint_eq(row[3 * 4], 7);
+	ck_assert_uint_eq(row[36 * 4], 7);
+	/* row 4 + 4 + 3: inside the first swatch (x 8 border, 9..15 red) */
+	tp_legend_row(&l, 11, row, 4);
+	ck_assert_mem_eq(row + 8 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
+	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 200, 0, 0, 255 }), 4);
+	ck_assert_mem_eq(row + 5 * 4, ((uint8_t[]){ 255, 255, 255, 255 }), 4);
+	/* the second entry's swatch is 11 rows lower */
+	tp_legend_row(&l, 22, row, 4);
+	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 0, 0, 200, 255 }), 4);
+}
+END_TEST
+
+/* The legend of a picture: the classes drawn, in code order, then river
+ * and no class. */
+START_TEST(biome_legend)
+{
+	static tp_legend l;
+	float planes[2][9] = {
+		{ 0, 0, 0, 6, 200, 0, 0, 0, 1 },	/* 6, 200, river */
+		{ 0, 0, 0, 2, 6, NAN, 0, 0, 0 },	/* codes 2, 6, NaN */
+	};
+	unsigned char river[3] = { 1, 2, 3 };
+	tp_err e;
+
+	tp_palette_default(&pal);
+	ck_assert_int_eq(tp_view_biome_legend(&l, &pal, river, &planes[0][0],
+	    3, 2, &e), 0);
+	ck_assert_int_eq(l.n, 4);	/* no ocean: under the river */
+	ck_assert_str_eq(l.e[0].name, "beach");
+	ck_assert_str_eq(l.e[1].name, "snow");
+	ck_assert_str_eq(l.e[2].name, "river");
+	ck_assert_mem_eq(l.e[2].rgb, river, 3);
+	ck_assert_str_eq(l.e[3].name, "no class");
+}
+END_TEST
+
 static Suite *
 view_suite(void)
 {
@@ -324,6 +567,13 @@ view_suite(void)
 	tcase_add_test(core, auto_shade);
 	tcase_add_test(core, render_box);
 	tcase_add_test(core, render_shade);
+	tcase_add_test(core, biome_flat);
+	tcase_add_test(core, biome_light);
+	tcase_add_test(core, contour);
+	tcase_add_test(core, river_colour);
+	tcase_add_test(core, font);
+	tcase_add_test(core, legend);
+	tcase_add_test(core, biome_legend);
 	tcase_add_test(limits, edges_plane);
 	tcase_add_test(limits, edges_north);
 	tcase_add_test(limits, holes);

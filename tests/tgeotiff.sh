@@ -121,20 +121,112 @@ ok "--cog --bigtiff yes" run_prog tgeotiff --cog --bigtiff yes "$T/cogb.tif" <"$
 ok "BigTIFF COG valid" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/cogb.tif"
 
 # --- the biome band ---
-grid 40 30 "height biome" "${georef[@]}" >"$T/b.tp"
+# biomes W H CODES [KEY VALUE lines]: bands "height biome", height as grid's,
+# biome the code list CODES (comma-separated) repeated along the rows, NaN
+# at (3, 3).
+biomes() {
+	py - "$@" <<'PYEOF'
+w, h, codes = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(",")
+c = np.array([float(v) for v in codes])
+a = np.zeros((h, 2, w), "<f4")
+a[:, 0, :] = (np.arange(w)[None, :] + np.arange(h)[:, None] * w) / 1024.0
+a[:, 1, :] = c[(np.arange(w)[None, :] + np.arange(h)[:, None] * w) % len(c)]
+a[3, 1, 3] = np.nan
+write(a, "height biome", sys.argv[4:])
+PYEOF
+}
+# pam FILE EXPR...: as json, with GDAL reading FILE.aux.xml beside it.
+pam() { GDAL_PAM_ENABLED=YES json "$@"; }
+# qml FILE: the paletteEntry elements of a QGIS style as "value color label"
+# lines, after checking it parses and is a paletted renderer of band 1.
+qml() {
+	"$PY" - "$1" <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+rr = r.find("pipe/rasterrenderer")
+assert r.tag == "qgis" and rr.get("type") == "paletted" and rr.get("band") == "1"
+for p in rr.findall("colorPalette/paletteEntry"):
+    print(p.get("value"), p.get("color"), p.get("label"), p.get("alpha"))
+PYEOF
+}
+codes=$(seq -s, 0 18)
+biomes 40 30 "$codes" "${georef[@]}" >"$T/b.tp"
 ok "-b biome" run_prog tgeotiff -b biome "$T/b.tif" <"$T/b.tp"
-mapfile -t got < <(json "$T/b.tif" 'b["type"], b["colorInterpretation"], b["noDataValue"]' \
-    'b["colorTable"]["entries"][2]')
+mapfile -t got < <(pam "$T/b.tif" 'b["type"], b["colorInterpretation"], b["noDataValue"]' \
+    'b["colorTable"]["entries"][2]' 'b["colorTable"]["entries"][17]' \
+    'b["colorTable"]["entries"][19]' 'len(b["categories"])' \
+    'b["categories"][0], b["categories"][11], b["categories"][18]')
 assert_eq "biome type" "${got[0]}" "('Byte', 'Palette', 255.0)"
-assert_eq "biome palette entry 2" "${got[1]}" "[160, 144, 119, 255]"
-# biome at (x, y) is (x + 40*y)/1024 + 1, rounded: 1 at (0, 0), 2 at (36, 25);
-# NaN at (3, 3) becomes 255.
-assert_eq "biome codes" "$(printf '0 0
-36 25
-3 3
-' | at "$T/b.tif")" "1 2 255 "
+assert_eq "default table: beach" "${got[1]}" "[160, 144, 119, 255]"
+assert_eq "default table: river" "${got[2]}" "[34, 85, 136, 255]"
+assert_eq "no class: grey" "${got[3]}" "[128, 128, 128, 255]"
+assert_eq "default table: 19 categories" "${got[4]}" 19
+assert_eq "default table: names" "${got[5]}" "('ocean', 'temperate deciduous forest', 'marsh')"
+# biome at (x, y) is (x + 40 y) mod 19: 0 at (0, 0), 10 at (36, 25), 18 at
+# (18, 0); NaN at (3, 3) becomes 255.
+assert_eq "biome codes" "$(printf '0 0\n36 25\n18 0\n3 3\n' | at "$T/b.tif")" "0 10 18 255 "
+assert_eq "default qml" "$(qml "$T/b.qml" | sed -n '1p;12p;19p' | tr '\n' '|')" \
+    "0 #44447a ocean 255|11 #679459 temperate deciduous forest 255|18 #2f6666 marsh 255|"
+assert_eq "default qml: one entry a class" "$(qml "$T/b.qml" | wc -l)" 19
 ok "-b biome --cog" run_prog tgeotiff -b biome --cog "$T/bc.tif" <"$T/b.tp"
 ok "biome COG valid" "$PY" -m osgeo_utils.samples.validate_cloud_optimized_geotiff -q "$T/bc.tif"
+assert_eq "COG sidecars" "$(cd "$T" && ls bc.*)" "bc.qml
+bc.tif
+bc.tif.aux.xml"
+
+# A table of the stream's own (BIOME lines) with gaps: codes 0, 5, 200; a
+# name that XML must escape.
+biomes 12 8 0,5,200,nan "${georef[@]}" "BIOME 0 #102030 deep sea" \
+    'BIOME 5 #a0b0c0 rock & <ice>' "BIOME 200 #ff0001 peak's top" >"$T/g.tp"
+ok "-b biome, own table" run_prog tgeotiff -b biome "$T/g.tif" <"$T/g.tp"
+mapfile -t got < <(pam "$T/g.tif" 'len(b["categories"])' \
+    'b["categories"][0], b["categories"][5], b["categories"][200]' \
+    'set(b["categories"][1:5] + b["categories"][6:200])' \
+    'b["colorTable"]["entries"][0], b["colorTable"]["entries"][5], b["colorTable"]["entries"][200]' \
+    'b["colorTable"]["entries"][1], b["colorTable"]["entries"][255]')
+assert_eq "own table: categories up to the largest code" "${got[0]}" 201
+assert_eq "own table: names" "${got[1]}" "('deep sea', 'rock & <ice>', \"peak's top\")"
+assert_eq "own table: gaps are empty" "${got[2]}" "{''}"
+assert_eq "own table: colours" "${got[3]}" "([16, 32, 48, 255], [160, 176, 192, 255], [255, 0, 1, 255])"
+assert_eq "own table: gap grey, nodata black" "${got[4]}" "([128, 128, 128, 255], [0, 0, 0, 0])"
+assert_eq "own table: codes" "$(printf '0 0\n1 0\n2 0\n3 0\n' | at "$T/g.tif")" "0 5 200 255 "
+assert_eq "own table: qml" "$(qml "$T/g.qml" | tr '\n' '|')" \
+    "0 #102030 deep sea 255|5 #a0b0c0 rock & <ice> 255|200 #ff0001 peak's top 255|"
+
+# A code that is not a whole number 0..254 is an error naming its cell;
+# nothing is left behind, sidecars included.
+biomes 6 4 0,1,2,3,4,5 >"$T/frac.tp"
+py 'h, a = read(sys.argv[1]); a = a.copy(); a[2, 1, 4] = 2.5; write(a, "height biome")' "$T/frac.tp" >"$T/frac2.tp"
+py 'h, a = read(sys.argv[1]); a = a.copy(); a[1, 1, 0] = 255; write(a, "height biome")' "$T/frac.tp" >"$T/big.tp"
+py 'h, a = read(sys.argv[1]); a = a.copy(); a[0, 1, 5] = -1; write(a, "height biome")' "$T/frac.tp" >"$T/neg.tp"
+mkdir "$T/bout"
+expect_err 1 "row 2, column 4: biome code 2.5 is not a whole number 0..254" \
+    "fractional code" run_prog tgeotiff -b biome "$T/bout/f.tif" <"$T/frac2.tp"
+expect_err 1 "row 1, column 0: biome code 255 is not" "code 255" \
+    run_prog tgeotiff -b biome "$T/bout/f.tif" <"$T/big.tp"
+expect_err 1 "row 0, column 5: biome code -1 is not" "code -1" \
+    run_prog tgeotiff -b biome --cog "$T/bout/f.tif" <"$T/neg.tp"
+assert_eq "nothing left after a bad code" "$(ls -A "$T/bout")" ""
+# Sidecars appear whole: a failure keeps the old ones as they were.
+ok "biome again" run_prog tgeotiff -b biome "$T/bout/f.tif" <"$T/frac.tp"
+cp "$T/bout/f.qml" "$T/f.qml.old"
+expect_exit 1 "bad code over an old map" run_prog tgeotiff -b biome "$T/bout/f.tif" <"$T/frac2.tp"
+assert_same "old qml kept" "$T/bout/f.qml" "$T/f.qml.old"
+assert_eq "no temporary sidecars" "$(ls -A "$T/bout" | tr '\n' ' ')" "f.qml f.tif f.tif.aux.xml "
+# A height GeoTIFF over a biome map removes the stale categories and the
+# style tgeotiff wrote; a style someone else wrote stays.
+ok "height over biome" run_prog tgeotiff -b height "$T/bout/f.tif" <"$T/frac.tp"
+assert_eq "stale sidecars removed" "$(ls -A "$T/bout")" "f.tif"
+assert_eq "no categories on Float32" "$(pam "$T/bout/f.tif" 'b["type"], "categories" in b')" "('Float32', False)"
+echo '<qgis/>' >"$T/bout/f.qml"
+ok "height beside a user's style" run_prog tgeotiff "$T/bout/f.tif" <"$T/frac.tp"
+assert_eq "user's style kept" "$(cat "$T/bout/f.qml")" "<qgis/>"
+rm -f "$T/bout/f.qml"
+# A name without an extension gets NAME.qml; /dev/null gets no sidecars.
+ok "no extension" run_prog tgeotiff -b biome "$T/bout/map" <"$T/frac.tp"
+assert_eq "sidecars of a name without an extension" "$(ls -A "$T/bout" | tr '\n' ' ')" \
+    "f.tif map map.aux.xml map.qml "
+ok "biome to /dev/null" run_prog tgeotiff -b biome /dev/null <"$T/frac.tp"
 
 # --- round trip through timport ---
 ok "timport reads it back" run_prog timport "$T/a.tif"

@@ -124,6 +124,124 @@ ok "grey range" run_prog tview -b height --range 0,198 "$T/g.png" < "$T/f.tp"
 assert_eq "grey range values" "$(pngvals "$T/g.png")" \
     "[0, 64, 129, 193, 255, 0, 255, 255, 255, 255, 255, 0]"
 
+# --- the sea: --sea, else the header's SEALEVEL, unless --no-sea ---
+# Three flat strips 0.1 | 0.4 | 0.9, four columns each: a cell inside a strip
+# is flat ground, drawn in the ramp's own colour. lo = 0.1, so below a sea
+# the strip at 0.1 is deep water (20, 50, 110).
+# px PNG "X Y"...: the pixels there as "r,g,b,a" words.
+px() { "$PY" - "$@" <<'PY'
+import sys; from osgeo import gdal
+a = gdal.Open(sys.argv[1]).ReadAsArray()
+print(" ".join(",".join(str(int(v)) for v in a[:, int(y), int(x)])
+      for x, y in (p.split() for p in sys.argv[2:])))
+PY
+}
+strips() { py 'y, x = np.mgrid[0:6, 0:12]
+write(np.choose(x // 4, [0.1, 0.4, 0.9]).astype("f4"), "height", sys.argv[1:])' "$@"; }
+strips "CELLSIZE 1" "SEALEVEL 0.3" >"$T/sea.tp"
+ok "sea from the header" run_prog tview -z 1 "$T/sea.png" <"$T/sea.tp"
+# 0.4 above the sea 0.3 is land 1/6 of the way to 0.9: grass to forest
+assert_eq "SEALEVEL draws water" "$(px "$T/sea.png" "1 2" "5 2")" "20,50,110,255 67,120,60,255"
+ok "--sea over the header" run_prog tview -z 1 --sea 0.5 "$T/sea5.png" <"$T/sea.tp"
+assert_eq "--sea wins" "$(px "$T/sea5.png" "1 2" "5 2")" "20,50,110,255 65,117,174,255"
+ok "--no-sea" run_prog tview -z 1 --no-sea "$T/nosea.png" <"$T/sea.tp"
+strips "CELLSIZE 1" >"$T/nosealine.tp"
+ok "no SEALEVEL" run_prog tview -z 1 "$T/nosealine.png" <"$T/nosealine.tp"
+assert_eq "--no-sea: land" "$(px "$T/nosea.png" "1 2")" "86,140,70,255"
+assert_eq "--no-sea as without SEALEVEL" "$(pngvals "$T/nosea.png")" "$(pngvals "$T/nosealine.png")"
+strips "CELLSIZE 1" "SEALEVEL low" >"$T/badsea.tp"
+expect_err 1 "SEALEVEL" "malformed SEALEVEL" run_prog tview -z 1 "$T/x.png" <"$T/badsea.tp"
+# tisland pulls the border down: the corner is sea, drawn blue
+run_prog tisland --sea 0.3 <"$T/nosealine.tp" | run_prog tview -z 1 -o "$T/pipe.png"
+run_prog tisland <"$T/nosealine.tp" | run_prog tview -z 1 -o "$T/pipe0.png"
+assert_eq "tisland --sea | tview draws water" "$(px "$T/pipe.png" "0 0" | awk -F, '{ print ($3 > $1 + 40) }') $(px "$T/pipe0.png" "0 0" | awk -F, '{ print ($3 > $1 + 40) }')" "1 0"
+
+# --- biome maps ---
+# bio W H CODES [RIVERCOL] [KEY VALUE lines]: bands "height biome river":
+# flat height 0.5, biome the comma-separated CODES in strips four columns
+# wide, river 1 in column RIVERCOL (-1: none).
+bio() { py 'w, h, codes, rc = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(","), int(sys.argv[4])
+y, x = np.mgrid[0:h, 0:w]
+c = np.array([float(v) for v in codes])[(x // 4) % len(codes)]
+a = np.stack([np.full((h, w), 0.5), c, (x == rc) * 1.0], axis=1)
+write(a.astype("f4"), "height biome river", ["CELLSIZE 1"] + sys.argv[5:])' "$@"; }
+# the default table: ocean #44447a, snow #f8f8f8, grassland #88aa55,
+# river #225588, a code without a class grey, NaN transparent
+bio 20 8 0,6,10,99,nan 9 >"$T/bio.tp"
+ok "-b biome" run_prog tview -b biome "$T/bio.png" <"$T/bio.tp"
+assert_eq "biome size, RGBA" "$(pngsize "$T/bio.png")" "True 20 8 6"
+assert_eq "flat: the table's colours" "$(px "$T/bio.png" "1 3" "5 3" "10 3" "13 3" "17 3")" \
+    "68,68,122,255 248,248,248,255 136,170,85,255 128,128,128,255 0,0,0,0"
+assert_eq "river over the class" "$(px "$T/bio.png" "9 3" "9 0")" "34,85,136,255 34,85,136,255"
+# a table of the stream's own: its class named river gives the river colour;
+# without one, #225588
+bio 12 6 0,5 6 "BIOME 0 #102030 sea" "BIOME 5 #a0b0c0 peak" "BIOME 7 #ff0000 river" >"$T/own.tp"
+ok "-b biome, own table" run_prog tview -b biome "$T/own.png" <"$T/own.tp"
+assert_eq "own table colours, own river" "$(px "$T/own.png" "1 2" "5 2" "6 2")" \
+    "16,32,48,255 160,176,192,255 255,0,0,255"
+bio 12 6 0,5 6 "BIOME 0 #102030 sea" "BIOME 5 #a0b0c0 peak" >"$T/own2.tp"
+ok "-b biome, own table without a river" run_prog tview -b biome "$T/own2.png" <"$T/own2.tp"
+assert_eq "default river colour" "$(px "$T/own2.png" "6 2")" "34,85,136,255"
+# without a height band: flat colours; without a river band: no rivers
+run_prog tband --drop height,river <"$T/bio.tp" >"$T/codes.tp"
+ok "-b biome without heights" run_prog tview -b biome "$T/codes.png" <"$T/codes.tp"
+assert_eq "flat colours without heights" "$(px "$T/codes.png" "0 0" "5 7" "9 3")" \
+    "68,68,122,255 248,248,248,255 136,170,85,255"
+expect_err 1 "no band 'height'" "contour without heights" run_prog tview -b biome --contour 1 "$T/x.png" <"$T/codes.tp"
+# the light: grassland on a plane rising east (facing the north-west sun) is
+# brighter than on flat ground, and on one rising west darker
+slope() { py 'y, x = np.mgrid[0:6, 0:12]
+a = np.stack([x * float(sys.argv[1]), np.full((6, 12), 10.0), np.zeros((6, 12))], axis=1)
+write(a.astype("f4"), "height biome river", ["CELLSIZE 1"])' "$1"; }
+slope 0.5 >"$T/east.tp"
+slope -0.5 >"$T/west.tp"
+ok "facing the light" run_prog tview -b biome -z 1 "$T/east.png" <"$T/east.tp"
+ok "facing away" run_prog tview -b biome -z 1 "$T/west.png" <"$T/west.tp"
+assert_eq "lit > flat > shadow" "$("$PY" - "$T/east.png" "$T/west.png" <<'PY'
+import sys; from osgeo import gdal
+e, w = [gdal.Open(p).ReadAsArray()[:3, 2, 5].astype(int) for p in sys.argv[1:]]
+flat = [136, 170, 85]
+print(bool((e > flat).all()), bool((w < flat).all()), bool((w >= 0.3 * min(flat)).all()))
+PY
+)" "True True True"
+# --contour 5 on heights 0..19 rising east: a multiple of 5 lies between
+# columns 4|5, 9|10 and 14|15, so columns 4, 9 and 14 are drawn at half their
+# colour and nothing else changes
+py 'y, x = np.mgrid[0:6, 0:20]
+a = np.stack([x * 1.0, np.full((6, 20), 10.0), np.zeros((6, 20))], axis=1)
+write(a.astype("f4"), "height biome river", ["CELLSIZE 30"])' >"$T/ramp.tp"
+ok "no contour" run_prog tview -b biome -z 1 "$T/c0.png" <"$T/ramp.tp"
+ok "--contour 5" run_prog tview -b biome -z 1 --contour 5 "$T/c5.png" <"$T/ramp.tp"
+assert_eq "contour columns, darker by half" "$("$PY" - "$T/c0.png" "$T/c5.png" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+a, b = [gdal.Open(p).ReadAsArray().astype(float) for p in sys.argv[1:]]
+cols = sorted(set(np.nonzero((a != b).any(axis=0))[1].tolist()))
+r = b[:3, :, cols] / a[:3, :, cols]
+print(cols, bool((abs(r - 0.5) < 0.01).all()))
+PY
+)" "[4, 9, 14] True"
+ok "--contour, colour picture" run_prog tview -z 1 --contour 5 "$T/cc.png" <"$T/ramp.tp"
+# --legend: the lower-left corner changes, nothing else. Codes 0..10 and a
+# river: 12 lines, 4 + 12 * 11 - 2 + 4 = 138 pixels high; the longest name,
+# temperate desert, 16 * 6 - 1 = 95 wide, 4 + 9 + 4 + 95 + 4 = 116 in all;
+# 4 pixels from the left and bottom edges.
+py 'y, x = np.mgrid[0:250, 0:300]
+a = np.stack([np.sin(x / 9.0) * np.cos(y / 7.0) * 20, (x // 20 % 11) * 1.0, (y == 40) * 1.0], axis=1)
+write(a.astype("f4"), "height biome river", ["CELLSIZE 10"])' >"$T/big.tp"
+ok "no legend" run_prog tview -b biome "$T/l0.png" <"$T/big.tp"
+ok "--legend" run_prog tview -b biome --legend "$T/l1.png" <"$T/big.tp"
+assert_eq "legend in the lower-left corner only" "$("$PY" - "$T/l0.png" "$T/l1.png" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+a, b = [gdal.Open(p).ReadAsArray() for p in sys.argv[1:]]
+ys, xs = np.nonzero((a != b).any(axis=0))
+print(xs.min(), xs.max(), ys.min(), ys.max())
+PY
+)" "4 119 108 245"
+expect_err 1 "too small for the legend" "legend too big" run_prog tview -b biome --legend -o "$T/small.png" <"$T/bio.tp"
+assert_eq "no picture without its legend" "$(ls "$T" | grep -c '^small')" 0
+ok "-b biome -s 3" run_prog tview -b biome -s 3 "$T/bio3.png" <"$T/bio.tp"
+assert_eq "biome scaled size" "$(pngsize "$T/bio3.png")" "True 7 3 6"
+
 # misuse
 expect_exit 2 "no output" run_prog tview < "$T/syn.tp"
 expect_exit 2 "bad range" run_prog tview --range 5,1 x.png < "$T/syn.tp"
@@ -131,6 +249,11 @@ expect_exit 2 "log without band" run_prog tview --log x.png < "$T/syn.tp"
 expect_exit 2 "scale 0" run_prog tview -s 0 x.png < "$T/syn.tp"
 expect_exit 2 "altitude 0" run_prog tview --altitude 0 x.png < "$T/syn.tp"
 expect_exit 2 "two outputs" run_prog tview -o a.png b.png < "$T/syn.tp"
+expect_exit 2 "legend without biome" run_prog tview --legend x.png < "$T/syn.tp"
+expect_exit 2 "contour on grey" run_prog tview -b height --contour 1 x.png < "$T/syn.tp"
+expect_exit 2 "contour 0" run_prog tview --contour 0 x.png < "$T/syn.tp"
+expect_exit 2 "sea and no sea" run_prog tview --sea 1 --no-sea x.png < "$T/syn.tp"
+expect_exit 2 "log on biome" run_prog tview -b biome --log x.png < "$T/syn.tp"
 
 # failures leave no file behind, and an old picture stays as it was
 head -c -100 "$T/syn.tp" > "$T/trunc.tp"
