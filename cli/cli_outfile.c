@@ -77,9 +77,8 @@ cli_outfile_hold(void)
 }
 
 int
-cli_outfile_watch(const char *tmp)
+cli_outfile_add(const char *tmp)
 {
-	sigset_t set;
 	int id = -1;
 
 	if (tmp != NULL) {
@@ -92,6 +91,15 @@ cli_outfile_watch(const char *tmp)
 		strcpy(names[id], tmp);
 		used[id] = 1;
 	}
+	return id;
+}
+
+int
+cli_outfile_watch(const char *tmp)
+{
+	sigset_t set;
+	int id = cli_outfile_add(tmp);
+
 	signal_set(&set);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	return id;

@@ -25,6 +25,10 @@ void	cli_outfile_hold(void);
  * for cli_outfile_forget (-1 for NULL). Call these two while no other
  * thread runs: the handler reads the names without a lock. */
 int	cli_outfile_watch(const char *tmp);
+/* Watch tmp as cli_outfile_watch does but keep the signals held, for a
+ * program with several temporary files: add all but the last, then watch
+ * the last (or NULL). */
+int	cli_outfile_add(const char *tmp);
 /* Stop watching file id: it was renamed or removed. -1 is fine. */
 void	cli_outfile_forget(int id);
 

@@ -133,11 +133,12 @@ main(int argc, char **argv)
 	cli_outfile_hold();
 	if (tp_gtw_open(&w, out, &h, b, &o, &e) < 0)
 		cli_fail(&e);
-	tmp[0] = cli_outfile_watch(tp_gtw_tmpname(w));
-	for (i = 0; i < TP_GT_SIDECARS; i++) {
-		cli_outfile_hold();
-		tmp[i + 1] = cli_outfile_watch(tp_gtw_sidecar_tmpname(w, i));
-	}
+	/* The sidecars' temporary files exist from here too: all watched
+	 * before a signal may act. */
+	tmp[0] = cli_outfile_add(tp_gtw_tmpname(w));
+	for (i = 0; i < TP_GT_SIDECARS; i++)
+		tmp[i + 1] = cli_outfile_add(tp_gtw_sidecar_tmpname(w, i));
+	cli_outfile_watch(NULL);
 	if (copy_rows(&r, w, quiet, &e) < 0) {
 		tp_gtw_abort(w);
 		cli_fail(&e);

@@ -28,6 +28,7 @@
 
 #include "fuzz_stream.h"
 #include "tp_geotiff.h"
+#include "tp_sidecar.h"
 #include "tp_stream.h"
 
 #define FIXED	30	/* bytes before the HISTORY line */
@@ -158,6 +159,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		same(&g, band, &back);
 		tp_grid_free(&back);
 	}
+	/* a biome band leaves its .aux.xml and .qml beside path */
+	tp_sidecar_remove_stale(path, NULL);
 	unlink(path);
 	tp_grid_free(&g);
 	return 0;
