@@ -35,6 +35,7 @@ typedef struct d8_ctx {
 	int64_t	w, h;
 	size_t	stride;
 	const tp_geo_grid *g;
+	float	sea;		/* tp_d8_is_sea threshold; -inf: no sea */
 	uint8_t	*dir;
 } d8_ctx;
 
@@ -78,6 +79,8 @@ d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
+	if (tp_d8_is_sea((float)zc, c->sea))
+		return TP_D8_SEA;
 	for (k = 1; k <= 8; k++)
 		d8_weigh(zc, tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ?
 		    c->z[(size_t)ny * c->stride + (size_t)nx] : NAN, k, inv,
@@ -87,13 +90,16 @@ d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 
 /* d8_cell for a cell off the border: no bounds checks. */
 static inline uint8_t
-d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9],
+    float sea)
 {
 	double zc = zp[0], best = 0;
 	int k, bk = 0, out = 0;
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
+	if (tp_d8_is_sea(zp[0], sea))
+		return TP_D8_SEA;
 	for (k = 1; k <= 8; k++)
 		d8_weigh(zc, zp[off[k]], k, inv, &best, &bk, &out);
 	return d8_byte(bk, out);
@@ -121,7 +127,7 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 		d[0] = d8_cell(c, 0, y, inv);
 		for (x = 1; x < c->w - 1; x++)
 			d[x] = d8_inner(c->z + (size_t)y * c->stride +
-			    (size_t)x, off, inv);
+			    (size_t)x, off, inv, c->sea);
 		d[c->w - 1] = d8_cell(c, c->w - 1, y, inv);
 	}
 }
@@ -196,9 +202,18 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, int threads, uint8_t *dir, tp_flow_stats *st,
     tp_err *e)
 {
+	return tp_flow_d8_sea(z, w, h, stride, g, -INFINITY, threads, dir, st,
+	    e);
+}
+
+int
+tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
+    tp_flow_stats *st, tp_err *e)
+{
 	tp_flow_stats dummy;
 	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
-	    .dir = dir };
+	    .sea = tp_d8_sea_below(sea_level), .dir = dir };
 	size_t i, n;
 
 	if (st == NULL)
@@ -214,6 +229,7 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 	for (i = 0; i < n; i++) {
 		st->valid += dir[i] != TP_D8_NODATA;
 		st->outlets += (dir[i] & TP_D8_OUT) != 0;
+		st->sea += dir[i] == TP_D8_SEA;
 	}
 	return resolve_flats(z, w, h, stride, dir, st, e);
 }
@@ -449,7 +465,9 @@ typedef struct mfd_ctx {
 /* MFD: the receivers of cell (x, y) and their shares. Returns the count;
  * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
  * neighbour is a receiver (its share may round to 0); a cell without one
- * follows dir. Shares are (slope / steepest)^p normalised, which cannot
+ * follows dir. Outlets, sinks and sea cells have none (a sea cell keeps
+ * what reaches it, and lower sea cells around it count it as a donor that
+ * never gives: they are never drained on, having nothing to pass). Shares are (slope / steepest)^p normalised, which cannot
  * underflow to an empty sum. */
 static int
 mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
@@ -622,7 +640,7 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
 			k = d & 0x0f;	/* 0 on sinks: code 0 */
 			c->out[(size_t)y * c->ostride + (size_t)x] =
-			    d == TP_D8_NODATA ? NAN :
+			    d == TP_D8_NODATA ? NAN : d == TP_D8_SEA ? 0.0f :
 			    !c->grass ? (float)tp_d8_esri[k] :
 			    (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
 			    tp_d8_grass[k]);
@@ -641,8 +659,8 @@ tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 }
 
 void
-tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
-    double threshold, float *river)
+tp_flow_rivers(const float *acc, const uint8_t *dir, int64_t w, int64_t h,
+    size_t stride, double threshold, float *river)
 {
 	int64_t x, y;
 	float a;
@@ -651,6 +669,8 @@ tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
 		for (x = 0; x < w; x++) {
 			a = acc[(size_t)y * stride + (size_t)x];
 			river[(size_t)y * stride + (size_t)x] = isnan(a) ? NAN :
+			    dir != NULL && dir[(size_t)y * (size_t)w +
+			    (size_t)x] == TP_D8_SEA ? 0.0f :
 			    (double)a >= threshold ? 1.0f : 0.0f;
 		}
 	}
