@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_d8.h"
 #include "tp_erode.h"
 #include "tp_num.h"
 #include "tp_par.h"
@@ -27,8 +28,9 @@ struct model {
 	size_t	stride;
 	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
 	brush *br;
-	float	floor;		/* lowest finite input height */
-	int	nodata;		/* the grid has non-finite cells */
+	float	floor;		/* lowest usable input height */
+	float	lo;		/* usable heights: [lo, TP_ERODE_HMAX] */
+	int	nodata;		/* the grid has cells not usable (nodata, sea) */
 	float	inertia;
 	float	gmix;		/* (1 - inertia) / zscale */
 	float	kcap;		/* capacity factor */
@@ -58,6 +60,7 @@ tp_erode_defaults(tp_erode_opts *o)
 	o->speed = 1;
 	o->zscale = 1;
 	o->keep_mass = 1;
+	o->sea_level = -INFINITY;
 	o->simd = tp_simd_probe();
 }
 
@@ -91,6 +94,8 @@ tp_erode_check(const tp_erode_opts *o, tp_err *e)
 		return tp_err_set(e, "zscale must be a positive number");
 	if (o->batch < 0)
 		return tp_err_set(e, "batch must be >= 0");
+	if (isnan(o->sea_level))
+		return tp_err_set(e, "the sea level must be a number");
 	return 0;
 }
 
@@ -173,11 +178,19 @@ brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 	return b->w + (size_t)(qy * SUB + qx) * (size_t)(b->rows * b->bw);
 }
 
+/* A height droplets work on: tp_erode_valid and not sea. One comparison
+ * more than tp_erode_valid, none without a sea (lo is then -HMAX). */
+static inline int
+usable(float lo, float v)
+{
+	return v <= TP_ERODE_HMAX && v >= lo;	/* NaN fails */
+}
+
 static inline int
 cell_ok(const struct model *m, int64_t x, int64_t y)
 {
 	return x >= 0 && x < m->w && y >= 0 && y < m->h &&
-	    tp_erode_valid(m->z[(size_t)y * m->stride + (size_t)x]);
+	    usable(m->lo, m->z[(size_t)y * m->stride + (size_t)x]);
 }
 
 /* ---- one droplet ---- */
@@ -192,8 +205,8 @@ sample(const struct model *m, float x, float y, float *h, float *gx, float *gy)
 	const float *p = m->z + (size_t)iy * m->stride + (size_t)ix;
 	float a = p[0], b = p[1], c = p[m->stride], d = p[m->stride + 1];
 
-	if (m->nodata && !(tp_erode_valid(a) && tp_erode_valid(b) &&
-	    tp_erode_valid(c) && tp_erode_valid(d)))
+	if (m->nodata && !(usable(m->lo, a) && usable(m->lo, b) &&
+	    usable(m->lo, c) && usable(m->lo, d)))
 		return 0;
 	/* The reference's bilinear forms, factored: gx and gy interpolate
 	 * the edge differences, and h = a + (b - a) fx + gy fy. */
@@ -501,9 +514,11 @@ run_tile(const struct model *mp, const float *sx, const float *sy,
 
 /* ---- set-up ---- */
 
+/* The range [*lo, *hi] of the heights usable(min, v), and whether some
+ * are not. */
 static void
 scan(const float *z, int64_t width, int64_t height, size_t stride,
-    float *lo, float *hi, int *nodata)
+    float min, float *lo, float *hi, int *nodata)
 {
 	int64_t x, y;
 
@@ -513,7 +528,7 @@ scan(const float *z, int64_t width, int64_t height, size_t stride,
 	for (y = 0; y < height; y++)
 		for (x = 0; x < width; x++) {
 			float v = z[(size_t)y * stride + (size_t)x];
-			if (!tp_erode_valid(v)) {
+			if (!usable(min, v)) {
 				*nodata = 1;
 				continue;
 			}
@@ -530,7 +545,7 @@ tp_erode_range(const float *z, int64_t width, int64_t height, size_t stride)
 	float lo, hi;
 	int nodata;
 
-	scan(z, width, height, stride, &lo, &hi, &nodata);
+	scan(z, width, height, stride, -TP_ERODE_HMAX, &lo, &hi, &nodata);
 	return hi >= lo ? (double)hi - (double)lo : 0;
 }
 
@@ -552,7 +567,12 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	m->stride = stride;
 	m->wlim = (float)(width - 1);
 	m->hlim = (float)(height - 1);
-	scan(z, width, height, stride, &m->floor, &hi, &m->nodata);
+	/* Sea is every finite height below the level: usable heights start
+	 * at the least float not below it (tp_d8_sea_below). */
+	m->lo = tp_d8_sea_below(o->sea_level);
+	if (!(m->lo > -TP_ERODE_HMAX))
+		m->lo = -TP_ERODE_HMAX;
+	scan(z, width, height, stride, m->lo, &m->floor, &hi, &m->nodata);
 	/* Parameters first rounded to float, then scaled: with a power of two
 	 * zscale the whole model then scales exactly, bit for bit. */
 	m->inertia = (float)o->inertia;

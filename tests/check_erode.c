@@ -283,7 +283,7 @@ START_TEST(test_thermal_spike)
 	float z[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_thermal(z, 3, 3, 3, 1, 0.1, 1, &e), 0);
+	ck_assert_int_eq(tp_thermal(z, 3, 3, 3, 1, 0.1, -INFINITY, 1, &e), 0);
 	ck_assert_float_eq_tol(z[4], 0.5603553f, 1e-6);
 	ck_assert_float_eq_tol(z[1], 0.05625f, 1e-7);
 	ck_assert_float_eq_tol(z[3], 0.05625f, 1e-7);
@@ -304,8 +304,8 @@ START_TEST(test_thermal_threads)
 	a[500] = 0;
 	before = sum(a, (size_t)(w * h));
 	a[500] = NAN;
-	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 5, 0.002, 1, &e), 0);
-	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 5, 0.002, 2, &e), 0);
+	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 5, 0.002, -INFINITY, 1, &e), 0);
+	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 5, 0.002, -INFINITY, 2, &e), 0);
 	ck_assert_mem_eq(a, b, (size_t)(w * h) * sizeof *a);
 	ck_assert(isnan(a[500]));
 	a[500] = 0;
@@ -453,7 +453,7 @@ START_TEST(test_tiny_grids)
 	ck_assert_float_eq(z[1], 0.5f);
 	ck_assert_int_eq(tp_erode(z, 1, 1, 1, &o, &st, &e), 0);
 	ck_assert_int_eq(tp_erode_one(z, 1, 3, 1, &o, 0, 0, &st, &e), 0);
-	ck_assert_int_eq(tp_thermal(z, 1, 1, 1, 3, 0, 2, &e), 0);
+	ck_assert_int_eq(tp_thermal(z, 1, 1, 1, 3, 0, -INFINITY, 2, &e), 0);
 	ck_assert_float_eq(z[0], 0.1f);
 }
 END_TEST
@@ -511,7 +511,7 @@ START_TEST(test_bad_options)
 	tp_erode_defaults(&o);
 	o.droplets = -1;
 	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
-	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, 1, &e), -1);
+	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, -INFINITY, 1, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "talus"));
 }
 END_TEST
