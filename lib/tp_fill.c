@@ -297,11 +297,20 @@ push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 	return heap_push(&f->hp, (uint64_t)fkey(f->z[i]) << 32 | i | edge, e);
 }
 
+/* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
+ * and the same one without a sea (sea -inf). */
+static inline int
+outside(float v, float sea)
+{
+	return !(v >= sea) && v != -INFINITY;
+}
+
 /* Close NaN and sea cells, which are outside, and seed the border;
  * *out = 1 if any cell is outside. */
 static int
 seed_border(flood_q *f, tp_fill_stats *st, int *out, tp_err *e)
 {
+	const float sea = f->sea;	/* a local: stores cannot alias it */
 	int64_t x, y;
 	size_t i;
 
@@ -309,18 +318,16 @@ seed_border(flood_q *f, tp_fill_stats *st, int *out, tp_err *e)
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
 			i = (size_t)y * f->stride + (size_t)x;
-			if (isnan(f->z[i])) {
+			if (outside(f->z[i], sea)) {
 				set_closed(f->cl, i);
 				*out = 1;
+				if (!isnan(f->z[i])) {
+					st->valid++;
+					st->sea++;
+				}
 				continue;
 			}
 			st->valid++;
-			if (tp_d8_is_sea(f->z[i], f->sea)) {
-				set_closed(f->cl, i);
-				*out = 1;
-				st->sea++;
-				continue;
-			}
 			if (x == 0 || y == 0 || x == f->w - 1 || y == f->h - 1) {
 				if (push_cell(f, i, EDGE_BIT, e) < 0)
 					return -1;
@@ -343,7 +350,7 @@ seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
 			v = f->z[(size_t)y * f->stride + (size_t)x];
-			if (!isnan(v) && !tp_d8_is_sea(v, f->sea))
+			if (!outside(v, f->sea))
 				continue;
 			for (k = 1; k <= 8; k++) {
 				if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))

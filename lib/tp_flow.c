@@ -88,17 +88,18 @@ d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 	return d8_byte(bk, out);
 }
 
-/* d8_cell for a cell off the border: no bounds checks. */
-static inline uint8_t
+/* d8_cell for a cell off the border: no bounds checks. Always inlined with
+ * a constant has_sea, so the row loop compiles once without the sea test. */
+static inline __attribute__((always_inline)) uint8_t
 d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9],
-    float sea)
+    int has_sea, float sea)
 {
 	double zc = zp[0], best = 0;
 	int k, bk = 0, out = 0;
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
-	if (tp_d8_is_sea(zp[0], sea))
+	if (has_sea && tp_d8_is_sea(zp[0], sea))
 		return TP_D8_SEA;
 	for (k = 1; k <= 8; k++)
 		d8_weigh(zc, zp[off[k]], k, inv, &best, &bk, &out);
@@ -125,9 +126,14 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 			continue;
 		}
 		d[0] = d8_cell(c, 0, y, inv);
-		for (x = 1; x < c->w - 1; x++)
-			d[x] = d8_inner(c->z + (size_t)y * c->stride +
-			    (size_t)x, off, inv, c->sea);
+		if (c->sea == -INFINITY)	/* no sea */
+			for (x = 1; x < c->w - 1; x++)
+				d[x] = d8_inner(c->z + (size_t)y * c->stride +
+				    (size_t)x, off, inv, 0, 0);
+		else
+			for (x = 1; x < c->w - 1; x++)
+				d[x] = d8_inner(c->z + (size_t)y * c->stride +
+				    (size_t)x, off, inv, 1, c->sea);
 		d[c->w - 1] = d8_cell(c, c->w - 1, y, inv);
 	}
 }
@@ -229,8 +235,9 @@ tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
 	for (i = 0; i < n; i++) {
 		st->valid += dir[i] != TP_D8_NODATA;
 		st->outlets += (dir[i] & TP_D8_OUT) != 0;
-		st->sea += dir[i] == TP_D8_SEA;
 	}
+	for (i = 0; i < n && c.sea > -INFINITY; i++)
+		st->sea += dir[i] == TP_D8_SEA;
 	return resolve_flats(z, w, h, stride, dir, st, e);
 }
 
@@ -638,9 +645,10 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	for (y = begin; y < end; y++) {
 		for (x = 0; x < c->w; x++) {
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
-			k = d & 0x0f;	/* 0 on sinks: code 0 */
+			k = d & 0x0f;	/* 0 on sinks and sea: code 0 (the
+					 * GRASS -0 is an int, so +0) */
 			c->out[(size_t)y * c->ostride + (size_t)x] =
-			    d == TP_D8_NODATA ? NAN : d == TP_D8_SEA ? 0.0f :
+			    d == TP_D8_NODATA ? NAN :
 			    !c->grass ? (float)tp_d8_esri[k] :
 			    (float)((d & TP_D8_OUT) ? -tp_d8_grass[k] :
 			    tp_d8_grass[k]);
