@@ -557,7 +557,7 @@ END_TEST
  * thermal passes leave every sea cell bit for bit as it was, land stays
  * at or above the sea level, the mass balance holds, and 1 and 2 threads
  * agree; without the sea (the --sea-floor behaviour) the sea floor
- * changes. */
+ * changes. With NaN holes too, both stay as they were. */
 START_TEST(test_sea_floor_untouched)
 {
 	const int64_t w = 200, h = 160, n = w * h;
@@ -600,6 +600,21 @@ START_TEST(test_sea_floor_untouched)
 	ck_assert_int_gt(nsea, n / 5);
 	ck_assert_int_gt(changed, nsea / 10);
 	ck_assert_double_gt(sa.eroded, 1.0);
+	/* with nodata holes as well: holes and sea both untouched */
+	memcpy(a, z0, (size_t)n * sizeof *a);
+	for (i = 101; i < n; i += 997)
+		a[i] = z0[i] = NAN;
+	memcpy(b, a, (size_t)n * sizeof *a);
+	o.sea_level = 0.45;
+	o.threads = 1;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(b, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_mem_eq(a, b, (size_t)n * sizeof *a);
+	for (i = 0; i < n; i++)
+		if (isnan(z0[i]) || z0[i] < 0.45)
+			ck_assert(memcmp(&a[i], &z0[i], sizeof *a) == 0);
+	ck_assert_int_ne(memcmp(a, z0, (size_t)n * sizeof *a), 0);
 	free(z0);
 	free(a);
 	free(b);
