@@ -15,11 +15,14 @@
 static const char usage[] =
     "usage: terode [-q] [-b NAME] [-n N] [-s SEED] [-r R] [--lifetime N]\n"
     "              [--zscale Z|auto] [--sediment] [--thermal N] [--talus S]\n"
-    "              [--stats] [-j N] [model options] < in > out\n";
+    "              [--sea LEVEL | --no-sea] [--sea-floor] [--stats] [-j N]\n"
+    "              [model options] < in > out\n";
 
 static const char help[] =
     "Erode a heightfield with water droplets (Lague's model, with its faults\n"
-    "fixed); the same bytes on any thread count.\n"
+    "fixed); the same bytes on any thread count. The sea, every cell below\n"
+    "the header's SEALEVEL (tisland --sea), is left alone: droplets stop\n"
+    "there and their load leaves the map.\n"
     "  -b, --band NAME       band to erode (default: height)\n"
     "  -n, --droplets N      droplets to run (default: one per cell)\n"
     "  -s, --seed N          seed of the spawn positions (default: 0)\n"
@@ -39,6 +42,10 @@ static const char help[] =
     "      --keep-mass       a dying droplet deposits its load (default)\n"
     "      --no-keep-mass    a dying droplet's load vanishes, as in Lague's\n"
     "      --sediment        add deposited minus eroded to a 'sediment' band\n"
+    "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
+    "                        recorded as SEALEVEL in the output\n"
+    "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
+    "      --sea-floor       erode the sea floor too, as on land\n"
     "      --thermal N       thermal erosion passes afterwards (default: 0)\n"
     "      --talus S         stable drop per cell, model units (default: 0.01)\n"
     "      --batch N         droplets per round, 0 = automatic (default: 0)\n"
@@ -52,8 +59,8 @@ static const char help[] =
 enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
 	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED, OPT_ZSCALE,
-	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_THERMAL, OPT_TALUS, OPT_BATCH,
-	OPT_PROGRESS, OPT_STATS, OPT_VERSION
+	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
+	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION
 };
 
 static const struct option longopts[] = {
@@ -75,6 +82,9 @@ static const struct option longopts[] = {
 	{ "keep-mass", no_argument, NULL, OPT_KEEP },
 	{ "no-keep-mass", no_argument, NULL, OPT_NOKEEP },
 	{ "sediment", no_argument, NULL, OPT_SEDIMENT },
+	{ "sea", required_argument, NULL, OPT_SEA },
+	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
+	{ "sea-floor", no_argument, NULL, OPT_SEA_FLOOR },
 	{ "thermal", required_argument, NULL, OPT_THERMAL },
 	{ "talus", required_argument, NULL, OPT_TALUS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
@@ -87,11 +97,15 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
+
 struct args {
 	tp_erode_opts o;
 	const char *band;
 	int	droplets_set, zauto, sediment, thermal, progress, stats, quiet;
+	int	sea_from, sea_floor;
 	double	talus;
+	double	sea;		/* the sea level; -inf: none */
 };
 
 /* The current option's value as a number in [lo, hi], or exit 2. */
@@ -111,12 +125,13 @@ static void
 parse(struct args *a, int argc, char **argv)
 {
 	tp_erode_opts *o = &a->o;
-	int ch;
+	int ch, nosea = 0;
 
 	memset(a, 0, sizeof *a);
 	tp_erode_defaults(o);
 	a->band = "height";
 	a->talus = 0.01;
+	a->sea = -INFINITY;
 	while ((ch = cli_getopt(argc, argv, "b:hj:n:qr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': a->band = optarg; break;
@@ -153,6 +168,12 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_KEEP: o->keep_mass = 1; break;
 		case OPT_NOKEEP: o->keep_mass = 0; break;
 		case OPT_SEDIMENT: a->sediment = 1; break;
+		case OPT_SEA:
+			a->sea = dbl("--sea", -1e300, 1e300);
+			a->sea_from = SEA_OPTION;
+			break;
+		case OPT_NO_SEA: nosea = 1; break;
+		case OPT_SEA_FLOOR: a->sea_floor = 1; break;
 		case OPT_THERMAL: a->thermal = (int)num("--thermal", 0, 100000); break;
 		case OPT_TALUS: a->talus = dbl("--talus", 0, 1e6); break;
 		case OPT_BATCH: o->batch = num("--batch", 0, 1 << 24); break;
@@ -164,6 +185,28 @@ parse(struct args *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (nosea && a->sea_from == SEA_OPTION)
+		cli_usage("--sea and --no-sea exclude each other");
+	if (nosea)
+		a->sea_from = SEA_NONE;
+}
+
+/* The sea of grid g: --sea (then recorded in the header), else the
+ * header's SEALEVEL unless --no-sea; --sea-floor erodes it all the same. */
+static void
+sea_level(tp_grid *g, struct args *a)
+{
+	tp_err e;
+	int r = 0;
+
+	if (a->sea_from == SEA_OPTION)
+		r = tp_header_set_sealevel(&g->h, a->sea, &e);
+	else if (a->sea_from == SEA_HEADER &&
+	    (r = tp_header_sealevel(&g->h, &a->sea, &e)) == 0)
+		a->sea = -INFINITY;
+	if (r < 0)
+		cli_fail(&e);
+	a->o.sea_level = a->sea_floor ? -INFINITY : a->sea;
 }
 
 static void
@@ -193,6 +236,7 @@ main(int argc, char **argv)
 		cli_usage("--sediment: the eroded band cannot also be the "
 		    "sediment band");
 	band = cli_read_grid(&g, a.band, sediment, a.sediment, &sband);
+	sea_level(&g, &a);
 	z = tp_grid_band(&g, band);
 	stride = tp_grid_stride(&g);
 	if (!a.droplets_set)
@@ -213,7 +257,8 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	cli_progress_done(&p);
 	if (tp_thermal(z, g.h.width, g.h.height, stride, a.thermal,
-	    (double)(float)a.talus * (float)a.o.zscale, a.o.threads, &e) < 0)
+	    (double)(float)a.talus * (float)a.o.zscale, a.o.sea_level,
+	    a.o.threads, &e) < 0)
 		cli_fail(&e);
 	if (a.stats || (!a.quiet && isatty(STDERR_FILENO)))
 		summary(&st);

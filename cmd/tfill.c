@@ -1,5 +1,6 @@
 /* tfill - fill the depressions of a heightfield so that every cell drains. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,25 +9,30 @@
 #include "tp_fill.h"
 
 static const char usage[] =
-    "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-m METHOD] < in > out\n";
+    "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-m METHOD] [--no-sea]\n"
+    "             [--sea LEVEL] < in > out\n";
 
 static const char help[] =
     "Fill depressions (pits, closed basins) of the height band so that every\n"
-    "cell has a path down to the grid border or to a NaN cell. By default\n"
-    "each filled cell is raised to the next float above the cell it drains\n"
-    "to, so every cell keeps a strictly lower neighbour.\n"
+    "cell has a path down to the grid border, a NaN cell or the sea. Sea is\n"
+    "every cell below the header's SEALEVEL (tisland --sea): an outlet, never\n"
+    "raised. By default each filled cell is raised to the next float above\n"
+    "the cell it drains to, so every cell keeps a strictly lower neighbour.\n"
     "  -b, --band NAME      the band to fill (default: height)\n"
     "  -d, --depth          add a band 'depth': filled minus original height\n"
     "  -e, --epsilon E      raise by E (> 0) instead of the next float\n"
     "  -f, --flat           fill to exactly flat lakes (no gradient)\n"
     "  -m, --method M       priority-flood or planchon-darboux\n"
     "                       (default: priority-flood; both give the same bytes)\n"
+    "      --no-sea         ignore the header's SEALEVEL: fill the sea too\n"
     "  -q, --quiet          accepted for pipelines (tfill draws no progress)\n"
+    "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
+    "                       recorded as SEALEVEL in the output\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -34,7 +40,9 @@ static const struct option longopts[] = {
 	{ "epsilon", required_argument, NULL, 'e' },
 	{ "flat", no_argument, NULL, 'f' },
 	{ "method", required_argument, NULL, 'm' },
+	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -44,17 +52,19 @@ static const struct option longopts[] = {
 static const char *const methods[] = { "priority-flood", "planchon-darboux",
     NULL };
 enum { PRIORITY_FLOOD, PLANCHON_DARBOUX };	/* the order of methods[] */
+enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
 
 struct opts {
 	const char *band;
 	tp_fill_opts fill;
-	int	method, depth, verbose;
+	int	method, depth, verbose, sea_from;
+	double	sea;		/* the sea level; -inf: none */
 };
 
 static void
 parse(int argc, char **argv, struct opts *o)
 {
-	int ch, flat = 0;
+	int ch, flat = 0, nosea = 0;
 
 	while ((ch = cli_getopt(argc, argv, "b:de:fhm:qv", longopts)) != -1) {
 		switch (ch) {
@@ -76,7 +86,12 @@ parse(int argc, char **argv, struct opts *o)
 		case 'h': cli_help(help);
 		case 'm': o->method = cli_choice("--method", optarg, methods);
 			break;
+		case OPT_NO_SEA: nosea = 1; break;
 		case 'q': break;
+		case OPT_SEA:
+			o->sea = cli_double("--sea", optarg, -1e300, 1e300);
+			o->sea_from = SEA_OPTION;
+			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -88,8 +103,29 @@ parse(int argc, char **argv, struct opts *o)
 		cli_usage("--flat and --epsilon exclude each other");
 	if (flat)
 		o->fill.rule = TP_FILL_FLAT;
+	if (nosea && o->sea_from == SEA_OPTION)
+		cli_usage("--sea and --no-sea exclude each other");
+	if (nosea)
+		o->sea_from = SEA_NONE;
 	if (o->depth && strcmp(o->band, "depth") == 0)
 		cli_usage("--depth: cannot fill the band 'depth' itself");
+}
+
+/* The sea of grid g: --sea (then recorded in the header), else the
+ * header's SEALEVEL unless --no-sea. */
+static void
+sea_level(tp_grid *g, struct opts *o)
+{
+	tp_err e;
+	int r = 0;
+
+	if (o->sea_from == SEA_OPTION)
+		r = tp_header_set_sealevel(&g->h, o->sea, &e);
+	else if (o->sea_from == SEA_HEADER &&
+	    (r = tp_header_sealevel(&g->h, &o->sea, &e)) == 0)
+		o->sea = -INFINITY;
+	if (r < 0)
+		cli_fail(&e);
 }
 
 int
@@ -97,7 +133,7 @@ main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
-	    .method = PRIORITY_FLOOD };
+	    .method = PRIORITY_FLOOD, .sea = -INFINITY };
 	char sweeps[32] = "";
 	tp_fill_stats st;
 	cli_timer tm;
@@ -110,12 +146,13 @@ main(int argc, char **argv)
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
+	sea_level(&g, &o);
 	if (o.depth)
 		tp_grid_copy_band(&g, band, idx[0]);
 	cli_timer_lap(&tm, "read");
-	r = (o.method == PRIORITY_FLOOD ? tp_fill_pf : tp_fill_pd)(
+	r = (o.method == PRIORITY_FLOOD ? tp_fill_pf_sea : tp_fill_pd_sea)(
 	    tp_grid_band(&g, band), g.h.width, g.h.height, tp_grid_stride(&g),
-	    &o.fill, &st, &e);
+	    &o.fill, o.sea, &st, &e);
 	if (r < 0)
 		cli_fail(&e);
 	if (o.depth)
@@ -128,9 +165,10 @@ main(int argc, char **argv)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
 	if (o.verbose)
-		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld seeds, "
-		    "%lld raised%s, %.1f Mcells/s", (long long)g.h.width,
-		    (long long)g.h.height, (long long)st.valid,
+		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld sea, "
+		    "%lld seeds, %lld raised%s, %.1f Mcells/s",
+		    (long long)g.h.width, (long long)g.h.height,
+		    (long long)st.valid, (long long)st.sea,
 		    (long long)st.seeds, (long long)st.raised, sweeps,
 		    (double)(g.h.width * g.h.height) /
 		    cli_timer_wall(&tm, "fill") / 1e6);

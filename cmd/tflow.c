@@ -1,5 +1,6 @@
 /* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +9,14 @@
 #include "tp_flow.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [-c CODES] [-g GEO] [-j N] [-r T] "
-    "< in > out\n";
+    "usage: tflow [-amqv] [-b BAND] [-c CODES] [-g GEO] [-j N] [--no-sea]\n"
+    "             [-r T] [--sea LEVEL] < in > out\n";
 
 static const char help[] =
     "Add the bands 'flow' (cells draining through each cell, itself\n"
-    "included) and 'dir' (D8 flow direction) to a filled heightfield.\n"
+    "included) and 'dir' (D8 flow direction) to a filled heightfield. Sea,\n"
+    "every cell below the header's SEALEVEL (tisland --sea), is an outlet:\n"
+    "it keeps the flow that reaches it, passes nothing on and has dir 0.\n"
     "  -a, --area           flow in square map units (square metres when\n"
     "                       geographic) instead of cells\n"
     "  -b, --band NAME      the height band (default: height)\n"
@@ -26,13 +29,17 @@ static const char help[] =
     "  -j, --threads N      threads (default: 0 = all processors)\n"
     "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
     "                       accumulation (Freeman 1991, exponent 1.1)\n"
+    "      --no-sea         ignore the header's SEALEVEL: no cell is sea\n"
     "  -q, --quiet          no warning about sinks\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
+    "                       (0 on the sea)\n"
+    "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
+    "                       recorded as SEALEVEL in the output\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
@@ -41,8 +48,10 @@ static const struct option longopts[] = {
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "mfd", no_argument, NULL, 'm' },
+	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rivers", required_argument, NULL, 'r' },
+	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -52,21 +61,24 @@ static const struct option longopts[] = {
 static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
+enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
 
 typedef struct opts {
 	const char *band;
-	int	area, grass, geo, threads, mfd, quiet, verbose;
+	int	area, grass, geo, threads, mfd, quiet, verbose, sea_from;
 	double	rivers;		/* < 0: no river band */
+	double	sea;		/* the sea level; -inf: none */
 } opts;
 
 static void
 parse(int argc, char **argv, opts *o)
 {
-	int ch;
+	int ch, nosea = 0;
 
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->rivers = -1;
+	o->sea = -INFINITY;
 	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
 	    longopts)) != -1) {
 		switch (ch) {
@@ -83,8 +95,13 @@ parse(int argc, char **argv, opts *o)
 		case 'h': cli_help(help);
 		case 'j': o->threads = cli_threads(optarg); break;
 		case 'm': o->mfd = 1; break;
+		case OPT_NO_SEA: nosea = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'r': o->rivers = cli_double("--rivers", optarg, 0, 1e300);
+			break;
+		case OPT_SEA:
+			o->sea = cli_double("--sea", optarg, -1e300, 1e300);
+			o->sea_from = SEA_OPTION;
 			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
@@ -93,6 +110,27 @@ parse(int argc, char **argv, opts *o)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (nosea && o->sea_from == SEA_OPTION)
+		cli_usage("--sea and --no-sea exclude each other");
+	if (nosea)
+		o->sea_from = SEA_NONE;
+}
+
+/* The sea of grid g: --sea (then recorded in the header), else the
+ * header's SEALEVEL unless --no-sea. */
+static void
+sea_level(tp_grid *g, opts *o)
+{
+	tp_err e;
+	int r = 0;
+
+	if (o->sea_from == SEA_OPTION)
+		r = tp_header_set_sealevel(&g->h, o->sea, &e);
+	else if (o->sea_from == SEA_HEADER &&
+	    (r = tp_header_sealevel(&g->h, &o->sea, &e)) == 0)
+		o->sea = -INFINITY;
+	if (r < 0)
+		cli_fail(&e);
 }
 
 /* Where the cells of g are, as --geographic says. */
@@ -133,6 +171,7 @@ main(int argc, char **argv)
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, nadd, idx);
+	sea_level(&g, &o);
 	w = g.h.width;
 	h = g.h.height;
 	stride = tp_grid_stride(&g);
@@ -141,8 +180,8 @@ main(int argc, char **argv)
 		cli_die("out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
 	cli_timer_lap(&tm, "read");
-	if (tp_flow_d8(tp_grid_band(&g, band), w, h, stride, &geo, o.threads,
-	    dir, &st, &e) < 0)
+	if (tp_flow_d8_sea(tp_grid_band(&g, band), w, h, stride, &geo, o.sea,
+	    o.threads, dir, &st, &e) < 0)
 		cli_fail(&e);
 	cli_timer_lap(&tm, "directions");
 	if (tp_flow_accumulate(dir, w, h, &geo, o.area, o.threads,
@@ -154,8 +193,8 @@ main(int argc, char **argv)
 	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
 	    stride);
 	if (iriver >= 0)
-		tp_flow_rivers(tp_grid_band(&g, idx[0]), w, h, stride, o.rivers,
-		    tp_grid_band(&g, idx[iriver]));
+		tp_flow_rivers(tp_grid_band(&g, idx[0]), dir, w, h, stride,
+		    o.rivers, tp_grid_band(&g, idx[iriver]));
 	free(dir);
 	cli_timer_lap(&tm, "accumulation");
 	cli_write_grid(&g, argc, argv);
@@ -164,9 +203,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s: warning: %lld cells have no outflow "
 		    "(run tfill first)\n", cli_prog(), (long long)st.sinks);
 	if (o.verbose)
-		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets, "
-		    "%lld on flats, %lld sinks%s", (long long)w, (long long)h,
-		    (long long)st.valid, (long long)st.outlets,
+		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets "
+		    "(%lld sea), %lld on flats, %lld sinks%s", (long long)w,
+		    (long long)h, (long long)st.valid, (long long)st.outlets,
+		    (long long)st.sea,
 		    (long long)st.flats, (long long)st.sinks,
 		    geo.geographic ? ", geographic" : "");
 	tp_grid_free(&g);

@@ -21,3 +21,14 @@ tp_d8_dist(int k, double dx, double dy)
 	return tp_d8_dx[k] == 0 ? dy : tp_d8_dy[k] == 0 ? dx :
 	    sqrt(dx * dx + dy * dy);
 }
+
+float
+tp_d8_sea_below(double level)
+{
+	float f = (float)level;	/* nearest; +-inf beyond the float range */
+
+	/* rounded down, or -inf for a level below -FLT_MAX: one step up */
+	if ((double)f < level)
+		f = nextafterf(f, INFINITY);
+	return f;
+}

@@ -9,7 +9,14 @@
  *
  * A direction byte (tflow's dir array) is TP_D8_SINK (no outflow), k
  * (flows to neighbour k), TP_D8_OUT | k (an outlet, leaving the grid
- * through neighbour k) or TP_D8_NODATA (a NaN cell).
+ * through neighbour k), TP_D8_SEA (an outlet in place: a sea cell) or
+ * TP_D8_NODATA (a NaN cell).
+ *
+ * The sea: a cell whose height is finite and strictly below the sea level
+ * (the header's SEALEVEL) is sea. Sea is an outlet, as nodata and the
+ * grid's border are: water that reaches a sea cell leaves the map there.
+ * tfill, tflow and terode test it the same way, through tp_d8_sea_below
+ * and tp_d8_is_sea.
  *
  *	k       1   2   3   4   5   6   7   8
  *	ESRI    1   2   4   8  16  32  64 128   ArcGIS: clockwise from east
@@ -19,6 +26,7 @@
 #ifndef TP_D8_H
 #define TP_D8_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +36,7 @@ enum { TP_D8_E = 1, TP_D8_SE, TP_D8_S, TP_D8_SW, TP_D8_W, TP_D8_NW, TP_D8_N,
 #define TP_D8_SINK	0
 #define TP_D8_OUT	0x10
 #define TP_D8_NODATA	0x20
+#define TP_D8_SEA	TP_D8_OUT	/* out, through no neighbour: k = 0 */
 
 /* Column and row steps, ESRI and GRASS codes of direction k (index 0: 0). */
 extern const int tp_d8_dx[9], tp_d8_dy[9], tp_d8_esri[9], tp_d8_grass[9];
@@ -48,6 +57,19 @@ tp_d8_inside(int64_t x, int64_t y, int k, int64_t w, int64_t h, int64_t *nx,
 	*ny = y + tp_d8_dy[k];
 	/* unsigned: a step to -1 wraps above any size */
 	return (uint64_t)*nx < (uint64_t)w && (uint64_t)*ny < (uint64_t)h;
+}
+
+/* The sea test as one float comparison: the least float f with f >= level
+ * (level -INFINITY, no sea: -INFINITY), so a float height v is below the
+ * level exactly when v < f. */
+float	tp_d8_sea_below(double level);
+
+/* 1 when height v is sea for the threshold below = tp_d8_sea_below(level):
+ * finite and below the level. NaN and -inf are not sea. */
+static inline int
+tp_d8_is_sea(float v, float below)
+{
+	return v < below && v > -INFINITY;
 }
 
 /* off[k] = the index step to neighbour k in a plane of row stride

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_d8.h"
 #include "tp_erode.h"
 #include "tp_num.h"
 #include "tp_par.h"
@@ -27,8 +28,13 @@ struct model {
 	size_t	stride;
 	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
 	brush *br;
-	float	floor;		/* lowest finite input height */
-	int	nodata;		/* the grid has non-finite cells */
+	/* With a sea: bit y0 * w + x0 set when the brush block at (x0, y0)
+	 * (rows x bw cells) lies inside the grid on usable cells only, so the
+	 * plain loops apply there; NULL: only a grid without nodata has them. */
+	uint64_t *clear;
+	float	floor;		/* lowest usable input height */
+	float	lo;		/* usable heights: [lo, TP_ERODE_HMAX] */
+	int	nodata;		/* the grid has cells not usable (nodata, sea) */
 	float	inertia;
 	float	gmix;		/* (1 - inertia) / zscale */
 	float	kcap;		/* capacity factor */
@@ -58,6 +64,7 @@ tp_erode_defaults(tp_erode_opts *o)
 	o->speed = 1;
 	o->zscale = 1;
 	o->keep_mass = 1;
+	o->sea_level = -INFINITY;
 	o->simd = tp_simd_probe();
 }
 
@@ -91,6 +98,8 @@ tp_erode_check(const tp_erode_opts *o, tp_err *e)
 		return tp_err_set(e, "zscale must be a positive number");
 	if (o->batch < 0)
 		return tp_err_set(e, "batch must be >= 0");
+	if (isnan(o->sea_level))
+		return tp_err_set(e, "the sea level must be a number");
 	return 0;
 }
 
@@ -173,11 +182,38 @@ brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 	return b->w + (size_t)(qy * SUB + qx) * (size_t)(b->rows * b->bw);
 }
 
+/* A height droplets work on: tp_erode_valid and not sea. One comparison
+ * more than tp_erode_valid, none without a sea (lo is then -HMAX). */
+static inline int
+usable(float lo, float v)
+{
+	return v <= TP_ERODE_HMAX && v >= lo;	/* NaN fails */
+}
+
 static inline int
 cell_ok(const struct model *m, int64_t x, int64_t y)
 {
 	return x >= 0 && x < m->w && y >= 0 && y < m->h &&
-	    tp_erode_valid(m->z[(size_t)y * m->stride + (size_t)x]);
+	    usable(m->lo, m->z[(size_t)y * m->stride + (size_t)x]);
+}
+
+/* The brush block at (x0, y0) lies inside the grid on usable cells only:
+ * erosion and deposit take the plain loops (the same test as ever without
+ * a sea, where clear is NULL). */
+static inline __attribute__((always_inline)) int
+block_clear(const struct model *m, int64_t x0, int64_t y0)
+{
+	const brush *b = m->br;
+	size_t i;
+
+	if (!m->nodata)
+		return x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
+		    y0 + b->rows <= m->h;
+	if (m->clear == NULL || x0 < 0 || y0 < 0 || x0 + b->bw > m->w ||
+	    y0 + b->rows > m->h)
+		return 0;
+	i = (size_t)y0 * (size_t)m->w + (size_t)x0;
+	return (int)(m->clear[i >> 6] >> (i & 63)) & 1;
 }
 
 /* ---- one droplet ---- */
@@ -192,8 +228,8 @@ sample(const struct model *m, float x, float y, float *h, float *gx, float *gy)
 	const float *p = m->z + (size_t)iy * m->stride + (size_t)ix;
 	float a = p[0], b = p[1], c = p[m->stride], d = p[m->stride + 1];
 
-	if (m->nodata && !(tp_erode_valid(a) && tp_erode_valid(b) &&
-	    tp_erode_valid(c) && tp_erode_valid(d)))
+	if (m->nodata && !(usable(m->lo, a) && usable(m->lo, b) &&
+	    usable(m->lo, c) && usable(m->lo, d)))
 		return 0;
 	/* The reference's bilinear forms, factored: gx and gy interpolate
 	 * the edge differences, and h = a + (b - a) fx + gy fy. */
@@ -334,8 +370,7 @@ erode(const struct model *m, float x, float y, float amt)
 	int64_t x0, y0;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
 
-	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
-	    y0 + b->rows <= m->h)
+	if (block_clear(m, x0, y0))
 		return erode_inner(m, m->z + (size_t)y0 * m->stride +
 		    (size_t)x0, blk, amt);
 	return clipped(m, blk, x0, y0, amt, 1);
@@ -355,8 +390,7 @@ spread(const struct model *m, float x, float y, float amt)
 
 	if (!(amt > 0))
 		return;
-	if (!m->nodata && x0 >= 0 && y0 >= 0 && x0 + b->bw <= m->w &&
-	    y0 + b->rows <= m->h) {
+	if (block_clear(m, x0, y0)) {
 		row = m->z + (size_t)y0 * m->stride + (size_t)x0;
 		for (k = 0; k < b->rows; k++, row += m->stride, blk += b->bw)
 			for (i = 0; i < b->bw; i++)
@@ -501,9 +535,11 @@ run_tile(const struct model *mp, const float *sx, const float *sy,
 
 /* ---- set-up ---- */
 
+/* The range [*lo, *hi] of the heights usable(min, v), and whether some
+ * are not. */
 static void
 scan(const float *z, int64_t width, int64_t height, size_t stride,
-    float *lo, float *hi, int *nodata)
+    float min, float *lo, float *hi, int *nodata)
 {
 	int64_t x, y;
 
@@ -513,7 +549,7 @@ scan(const float *z, int64_t width, int64_t height, size_t stride,
 	for (y = 0; y < height; y++)
 		for (x = 0; x < width; x++) {
 			float v = z[(size_t)y * stride + (size_t)x];
-			if (!tp_erode_valid(v)) {
+			if (!usable(min, v)) {
 				*nodata = 1;
 				continue;
 			}
@@ -530,8 +566,73 @@ tp_erode_range(const float *z, int64_t width, int64_t height, size_t stride)
 	float lo, hi;
 	int nodata;
 
-	scan(z, width, height, stride, &lo, &hi, &nodata);
+	scan(z, width, height, stride, -TP_ERODE_HMAX, &lo, &hi, &nodata);
 	return hi >= lo ? (double)hi - (double)lo : 0;
+}
+
+/* Row y's flags into r: r[x0] = 1 when a cell of [x0, x0 + bw) is not
+ * usable or lies off the grid. */
+static void
+clear_row(const struct model *m, int64_t y, int64_t bw, uint8_t *r)
+{
+	const float *zr = m->z + (size_t)y * m->stride;
+	int64_t x, bad = 0;
+
+	for (x = 0; x < m->w; x++) {
+		bad += !usable(m->lo, zr[x]);
+		if (x >= bw)
+			bad -= !usable(m->lo, zr[x - bw]);
+		if (x >= bw - 1)
+			r[x - bw + 1] = bad > 0;
+	}
+	for (x = m->w - bw + 1; x < m->w; x++)
+		r[x] = 1;
+}
+
+/* m->clear for a grid with a sea and nodata: a sliding window of rows x bw
+ * over the flags, the last `rows` rows of them in a ring. The set of usable
+ * cells never changes (land stays above the sea, nodata stays nodata). */
+static int
+clear_map(struct model *m, tp_err *e)
+{
+	const int64_t bw = m->br->bw, rows = m->br->rows, w = m->w;
+	uint8_t *ring, *r;
+	int64_t *cnt, x, y;
+	size_t i;
+
+	if (bw > w || rows > m->h)
+		return 0;	/* no block fits: never the plain loops */
+	m->clear = calloc((size_t)w * (size_t)m->h / 64 + 1, sizeof *m->clear);
+	ring = malloc((size_t)rows * (size_t)w);
+	cnt = calloc((size_t)w, sizeof *cnt);
+	if (m->clear == NULL || ring == NULL || cnt == NULL) {
+		free(ring);
+		free(cnt);
+		return tp_err_set(e, "out of memory for the map of the sea");
+	}
+	for (y = 0; y < m->h; y++) {
+		r = ring + (size_t)(y % rows) * (size_t)w;
+		for (x = 0; x < w && y >= rows; x++)
+			cnt[x] -= r[x];		/* row y - rows leaves */
+		clear_row(m, y, bw, r);
+		for (x = 0; x < w; x++)
+			cnt[x] += r[x];
+		for (x = 0; x + bw <= w && y >= rows - 1; x++) {
+			i = (size_t)(y - rows + 1) * (size_t)w + (size_t)x;
+			if (cnt[x] == 0)
+				m->clear[i >> 6] |= UINT64_C(1) << (i & 63);
+		}
+	}
+	free(ring);
+	free(cnt);
+	return 0;
+}
+
+static void
+model_free(struct model *m)
+{
+	brush_free(m->br);
+	free(m->clear);
 }
 
 static int
@@ -552,7 +653,12 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	m->stride = stride;
 	m->wlim = (float)(width - 1);
 	m->hlim = (float)(height - 1);
-	scan(z, width, height, stride, &m->floor, &hi, &m->nodata);
+	/* Sea is every finite height below the level: usable heights start
+	 * at the least float not below it (tp_d8_sea_below). */
+	m->lo = tp_d8_sea_below(o->sea_level);
+	if (!(m->lo > -TP_ERODE_HMAX))
+		m->lo = -TP_ERODE_HMAX;
+	scan(z, width, height, stride, m->lo, &m->floor, &hi, &m->nodata);
 	/* Parameters first rounded to float, then scaled: with a power of two
 	 * zscale the whole model then scales exactly, bit for bit. */
 	m->inertia = (float)o->inertia;
@@ -572,6 +678,10 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	m->simd = o->simd < m->simd ? o->simd : m->simd;
 	if ((m->br = brush_new(o->radius, e)) == NULL)
 		return -1;
+	if (m->nodata && o->sea_level > -INFINITY && clear_map(m, e) < 0) {
+		model_free(m);
+		return -1;
+	}
 	return 0;
 }
 
@@ -601,7 +711,7 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 		a.droplets = 1;
 		a.left = 1;
 	}
-	brush_free(m.br);
+	model_free(&m);
 	if (st != NULL)
 		acc_add(st, &a);
 	return 0;
@@ -884,7 +994,7 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 free_round:
 	round_free(&r);
 out:
-	brush_free(m.br);
+	model_free(&m);
 	if (rc == 0 && st != NULL)
 		acc_add(st, &total);
 	return rc;

@@ -21,6 +21,14 @@
  *
  * Heights are z (any unit); the model works on z / zscale, so zscale is the
  * height that plays the role of 1 in the reference's [0, 1] terrain.
+ *
+ * The sea (sea_level, in the heights' unit): a cell whose height is finite
+ * and strictly below it (tp_d8.h) is left alone like nodata: never eroded,
+ * never given deposit. A droplet that reaches it stops there, its sediment
+ * leaving the map with it (counted as left and lost); one spawned in it
+ * does nothing. Land is never lowered below the lowest land height, so it
+ * never becomes sea and the coast stays where it was. Spawn positions do
+ * not depend on the sea: droplet i starts where it would without one.
  */
 #ifndef TP_ERODE_H
 #define TP_ERODE_H
@@ -61,6 +69,7 @@ typedef struct tp_erode_opts {
 	double	speed;		/* initial speed, >= 0 (1) */
 	double	zscale;		/* height units per model unit, > 0 (1) */
 	int	keep_mass;	/* deposit what a dying droplet carries (1) */
+	double	sea_level;	/* below: sea, left alone; -INFINITY: no sea */
 	int64_t	batch;		/* droplets per round; 0: automatic */
 	int	threads;	/* <= 0: all processors */
 	tp_simd_level simd;	/* vector level at most (probed); same bytes */
@@ -77,16 +86,18 @@ typedef struct tp_erode_stats {
 				 * when keep_mass is 0 */
 } tp_erode_stats;
 
-/* The reference's defaults; droplets 0, seed 0, threads 0, simd probed. */
+/* The reference's defaults; droplets 0, seed 0, threads 0, simd probed,
+ * no sea. */
 void	tp_erode_defaults(tp_erode_opts *o);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
 /* Erode the width x height plane z (row y starts at z + y * stride) in
  * place. Cells failing tp_erode_valid (NaN, infinities, the -3.4e38 some
- * DEMs use) are nodata: droplets treat them as off the grid and they are
- * never changed. No cell is lowered below the lowest finite
- * input height. st (may be NULL) receives the totals. */
+ * DEMs use) are nodata, and sea cells are treated alike: droplets treat
+ * them as off the grid and they are never changed. No cell is lowered
+ * below the lowest finite input height that is not sea. st (may be NULL)
+ * receives the totals. */
 int	tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
 

@@ -248,7 +248,7 @@ ring_pop(ring *q)
 
 static int
 check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
-    tp_err *e)
+    double sea_level, tp_err *e)
 {
 	if (w < 1 || h < 1 || stride < (size_t)w)
 		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
@@ -258,6 +258,8 @@ check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
 	if (o->rule == TP_FILL_EPSILON &&
 	    !(o->epsilon > 0 && isfinite(o->epsilon)))
 		return tp_err_set(e, "epsilon must be positive and finite");
+	if (isnan(sea_level))
+		return tp_err_set(e, "the sea level must be a number");
 	return 0;
 }
 
@@ -282,6 +284,7 @@ typedef struct flood_q {
 	size_t	stride;
 	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
+	float	sea;		/* tp_d8_is_sea threshold */
 	heap	hp;		/* cells on slopes, by height */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
@@ -294,20 +297,34 @@ push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 	return heap_push(&f->hp, (uint64_t)fkey(f->z[i]) << 32 | i | edge, e);
 }
 
-/* Close NaN cells and seed the border; *nan = 1 if any NaN. */
-static int
-seed_border(flood_q *f, tp_fill_stats *st, int *nan, tp_err *e)
+/* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
+ * and the same one without a sea (sea -inf). */
+static inline int
+outside(float v, float sea)
 {
+	return !(v >= sea) && v != -INFINITY;
+}
+
+/* Close NaN and sea cells, which are outside, and seed the border;
+ * *out = 1 if any cell is outside. */
+static int
+seed_border(flood_q *f, tp_fill_stats *st, int *out, tp_err *e)
+{
+	const float sea = f->sea;	/* a local: stores cannot alias it */
 	int64_t x, y;
 	size_t i;
 
-	*nan = 0;
+	*out = 0;
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
 			i = (size_t)y * f->stride + (size_t)x;
-			if (isnan(f->z[i])) {
+			if (outside(f->z[i], sea)) {
 				set_closed(f->cl, i);
-				*nan = 1;
+				*out = 1;
+				if (!isnan(f->z[i])) {
+					st->valid++;
+					st->sea++;
+				}
 				continue;
 			}
 			st->valid++;
@@ -321,17 +338,19 @@ seed_border(flood_q *f, tp_fill_stats *st, int *nan, tp_err *e)
 	return 0;
 }
 
-/* Seed the valid cells next to NaN cells (the border ones are in). */
+/* Seed the land cells next to NaN or sea cells (the border ones are in). */
 static int
 seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 {
 	int64_t x, y, nx, ny;
 	size_t n;
+	float v;
 	int k;
 
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
-			if (!isnan(f->z[(size_t)y * f->stride + (size_t)x]))
+			v = f->z[(size_t)y * f->stride + (size_t)x];
+			if (!outside(v, f->sea))
 				continue;
 			for (k = 1; k <= 8; k++) {
 				if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
@@ -462,15 +481,22 @@ int
 tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
     const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
 {
+	return tp_fill_pf_sea(z, w, h, stride, o, -INFINITY, st, e);
+}
+
+int
+tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
 	tp_fill_stats dummy;
 	flood_q f;
 	size_t span;
-	int r = -1, nan;
+	int r = -1, out;
 
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	if (check_plane(w, h, stride, o, e) < 0)
+	if (check_plane(w, h, stride, o, sea_level, e) < 0)
 		return -1;
 	span = (size_t)(h - 1) * stride + (size_t)w;
 	if ((uint64_t)span > EDGE_BIT)
@@ -485,11 +511,12 @@ tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
 	f.h = h;
 	f.stride = stride;
 	f.o = o;
+	f.sea = tp_d8_sea_below(sea_level);
 	tp_d8_offsets((ptrdiff_t)stride, f.off);
 	heap_init(&f.hp);
 	if (ring_reserve(&f.q, 4096, e) < 0 ||
-	    seed_border(&f, st, &nan, e) < 0 ||
-	    (nan && seed_nan(&f, st, e) < 0))
+	    seed_border(&f, st, &out, e) < 0 ||
+	    (out && seed_nan(&f, st, e) < 0))
 		goto out;
 	r = flood(&f, e);
 	st->raised = f.raised;
@@ -533,26 +560,33 @@ pd_cell(const float *z, float *wk, const uint8_t *kind, int64_t w, int64_t h,
 	return 1;
 }
 
-/* kind: 0 inner cell, 1 seed, 2 NaN; wk: z on seeds, +inf inside. */
+/* kind: 0 inner cell, 1 seed, 2 outside (NaN or sea, kept as it is);
+ * wk: z on seeds and outside, +inf inside. */
 static void
 pd_init(const float *z, float *wk, uint8_t *kind, int64_t w, int64_t h,
-    size_t stride, tp_fill_stats *st)
+    size_t stride, float sea, tp_fill_stats *st)
 {
 	int64_t x, y, nx, ny;
 	size_t c;
+	float v;
 	int k;
 
 	for (y = 0; y < h; y++)
-		for (x = 0; x < w; x++)
+		for (x = 0; x < w; x++) {
+			v = z[(size_t)y * stride + (size_t)x];
 			kind[(size_t)y * (size_t)w + (size_t)x] =
-			    isnan(z[(size_t)y * stride + (size_t)x]) ? 2 : 0;
+			    isnan(v) || tp_d8_is_sea(v, sea) ? 2 : 0;
+		}
 	for (y = 0; y < h; y++) {
 		for (x = 0; x < w; x++) {
 			c = (size_t)y * (size_t)w + (size_t)x;
 			wk[c] = z[(size_t)y * stride + (size_t)x];
-			if (kind[c] == 2)
+			if (!isnan(wk[c]))
+				st->valid++;
+			if (kind[c] == 2) {
+				st->sea += !isnan(wk[c]);
 				continue;
-			st->valid++;
+			}
 			for (k = 1; k <= 8; k++)
 				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny) ||
 				    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
@@ -570,6 +604,13 @@ int
 tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
     const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
 {
+	return tp_fill_pd_sea(z, w, h, stride, o, -INFINITY, st, e);
+}
+
+int
+tp_fill_pd_sea(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
 	tp_fill_stats dummy;
 	float *wk;
 	uint8_t *kind;
@@ -580,7 +621,7 @@ tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	if (check_plane(w, h, stride, o, e) < 0)
+	if (check_plane(w, h, stride, o, sea_level, e) < 0)
 		return -1;
 	if ((uint64_t)w > SIZE_MAX / 8 / (uint64_t)h)
 		return tp_err_set(e, "plane too large");
@@ -593,7 +634,7 @@ tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
 		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
 		    n * 5 / 1048576.0);
 	}
-	pd_init(z, wk, kind, w, h, stride, st);
+	pd_init(z, wk, kind, w, h, stride, tp_d8_sea_below(sea_level), st);
 	/* Sweep in alternating raster orders until nothing moves. */
 	do {
 		changed = 0;

@@ -3,9 +3,13 @@
  *
  * A plane is a plain array: sample (x, y) of a width x height plane is at
  * z[y * stride + x] (stride >= width, in floats). NaN is nodata: it stays
- * NaN and counts as outside the grid. Seeds (outlets) are the valid cells
- * on the grid border and the valid cells next to a NaN cell; they keep
- * their height. Neighbours are the 8 surrounding cells.
+ * NaN and counts as outside the grid. With a sea level (the _sea forms),
+ * sea cells (finite and strictly below the level, tp_d8.h) count as
+ * outside too, but keep their height: the sea is never raised, and land
+ * that drains to it is not raised because of the sea floor. Seeds
+ * (outlets) are the valid land cells on the grid border and those next to
+ * a NaN or sea cell; they keep their height. Neighbours are the 8
+ * surrounding cells.
  *
  * The filled surface F is the lowest surface with F >= z everywhere in
  * which every valid non-seed cell c has a neighbour n with
@@ -48,7 +52,8 @@ typedef struct tp_fill_opts {
 
 typedef struct tp_fill_stats {
 	int64_t	valid;		/* non-NaN cells */
-	int64_t	seeds;		/* border cells and cells next to NaN */
+	int64_t	seeds;		/* border cells and cells next to NaN or sea */
+	int64_t	sea;		/* sea cells (counted in valid, never raised) */
 	int64_t	raised;		/* cells whose height went up */
 	int64_t	sweeps;		/* tp_fill_pd: passes over the grid */
 } tp_fill_stats;
@@ -66,6 +71,14 @@ int	tp_fill_pf(float *z, int64_t width, int64_t height, size_t stride,
 /* Fill z in place by Planchon-Darboux (same result as tp_fill_pf). */
 int	tp_fill_pd(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e);
+/* The same with the cells below sea_level as sea (outlets, kept as they
+ * are); sea_level -INFINITY: no sea, as tp_fill_pf and tp_fill_pd. */
+int	tp_fill_pf_sea(float *z, int64_t width, int64_t height, size_t stride,
+	    const tp_fill_opts *o, double sea_level, tp_fill_stats *st,
+	    tp_err *e);
+int	tp_fill_pd_sea(float *z, int64_t width, int64_t height, size_t stride,
+	    const tp_fill_opts *o, double sea_level, tp_fill_stats *st,
+	    tp_err *e);
 
 /* d = z - d for every cell (d holds the unfilled heights on entry): the
  * depth of water over each cell. NaN stays NaN. */

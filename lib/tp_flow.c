@@ -35,6 +35,7 @@ typedef struct d8_ctx {
 	int64_t	w, h;
 	size_t	stride;
 	const tp_geo_grid *g;
+	float	sea;		/* tp_d8_is_sea threshold; -inf: no sea */
 	uint8_t	*dir;
 } d8_ctx;
 
@@ -78,6 +79,8 @@ d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
+	if (tp_d8_is_sea((float)zc, c->sea))
+		return TP_D8_SEA;
 	for (k = 1; k <= 8; k++)
 		d8_weigh(zc, tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ?
 		    c->z[(size_t)ny * c->stride + (size_t)nx] : NAN, k, inv,
@@ -85,15 +88,19 @@ d8_cell(const d8_ctx *c, int64_t x, int64_t y, const double inv[9])
 	return d8_byte(bk, out);
 }
 
-/* d8_cell for a cell off the border: no bounds checks. */
-static inline uint8_t
-d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9])
+/* d8_cell for a cell off the border: no bounds checks. Always inlined with
+ * a constant has_sea, so the row loop compiles once without the sea test. */
+static inline __attribute__((always_inline)) uint8_t
+d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9],
+    int has_sea, float sea)
 {
 	double zc = zp[0], best = 0;
 	int k, bk = 0, out = 0;
 
 	if (isnan(zc))
 		return TP_D8_NODATA;
+	if (has_sea && tp_d8_is_sea(zp[0], sea))
+		return TP_D8_SEA;
 	for (k = 1; k <= 8; k++)
 		d8_weigh(zc, zp[off[k]], k, inv, &best, &bk, &out);
 	return d8_byte(bk, out);
@@ -119,9 +126,14 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 			continue;
 		}
 		d[0] = d8_cell(c, 0, y, inv);
-		for (x = 1; x < c->w - 1; x++)
-			d[x] = d8_inner(c->z + (size_t)y * c->stride +
-			    (size_t)x, off, inv);
+		if (c->sea == -INFINITY)	/* no sea */
+			for (x = 1; x < c->w - 1; x++)
+				d[x] = d8_inner(c->z + (size_t)y * c->stride +
+				    (size_t)x, off, inv, 0, 0);
+		else
+			for (x = 1; x < c->w - 1; x++)
+				d[x] = d8_inner(c->z + (size_t)y * c->stride +
+				    (size_t)x, off, inv, 1, c->sea);
 		d[c->w - 1] = d8_cell(c, c->w - 1, y, inv);
 	}
 }
@@ -196,9 +208,18 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, int threads, uint8_t *dir, tp_flow_stats *st,
     tp_err *e)
 {
+	return tp_flow_d8_sea(z, w, h, stride, g, -INFINITY, threads, dir, st,
+	    e);
+}
+
+int
+tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
+    tp_flow_stats *st, tp_err *e)
+{
 	tp_flow_stats dummy;
 	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
-	    .dir = dir };
+	    .sea = tp_d8_sea_below(sea_level), .dir = dir };
 	size_t i, n;
 
 	if (st == NULL)
@@ -215,6 +236,8 @@ tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 		st->valid += dir[i] != TP_D8_NODATA;
 		st->outlets += (dir[i] & TP_D8_OUT) != 0;
 	}
+	for (i = 0; i < n && c.sea > -INFINITY; i++)
+		st->sea += dir[i] == TP_D8_SEA;
 	return resolve_flats(z, w, h, stride, dir, st, e);
 }
 
@@ -449,7 +472,9 @@ typedef struct mfd_ctx {
 /* MFD: the receivers of cell (x, y) and their shares. Returns the count;
  * r[] gets neighbour indices k, f[] the fractions. Every strictly lower
  * neighbour is a receiver (its share may round to 0); a cell without one
- * follows dir. Shares are (slope / steepest)^p normalised, which cannot
+ * follows dir. Outlets, sinks and sea cells have none (a sea cell keeps
+ * what reaches it, and lower sea cells around it count it as a donor that
+ * never gives: they are never drained on, having nothing to pass). Shares are (slope / steepest)^p normalised, which cannot
  * underflow to an empty sum. */
 static int
 mfd_receivers(const float *z, size_t stride, const uint8_t *dir, int64_t w,
@@ -620,7 +645,8 @@ code_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	for (y = begin; y < end; y++) {
 		for (x = 0; x < c->w; x++) {
 			d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
-			k = d & 0x0f;	/* 0 on sinks: code 0 */
+			k = d & 0x0f;	/* 0 on sinks and sea: code 0 (the
+					 * GRASS -0 is an int, so +0) */
 			c->out[(size_t)y * c->ostride + (size_t)x] =
 			    d == TP_D8_NODATA ? NAN :
 			    !c->grass ? (float)tp_d8_esri[k] :
@@ -641,8 +667,8 @@ tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 }
 
 void
-tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
-    double threshold, float *river)
+tp_flow_rivers(const float *acc, const uint8_t *dir, int64_t w, int64_t h,
+    size_t stride, double threshold, float *river)
 {
 	int64_t x, y;
 	float a;
@@ -651,6 +677,8 @@ tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
 		for (x = 0; x < w; x++) {
 			a = acc[(size_t)y * stride + (size_t)x];
 			river[(size_t)y * stride + (size_t)x] = isnan(a) ? NAN :
+			    dir != NULL && dir[(size_t)y * (size_t)w +
+			    (size_t)x] == TP_D8_SEA ? 0.0f :
 			    (double)a >= threshold ? 1.0f : 0.0f;
 		}
 	}

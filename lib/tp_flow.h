@@ -15,6 +15,11 @@
  * path through the flat is shortest in cells); one with every neighbour
  * higher is a sink (only where the input was not filled).
  *
+ * With a sea level (tp_flow_d8_sea), a sea cell (finite and strictly below
+ * it, tp_d8.h) is an outlet in place, TP_D8_SEA: it has no direction, keeps
+ * the water that reaches it (its own and its donors') and passes nothing
+ * on, in D8 and in MFD alike. Land drains into it as into any lower cell.
+ *
  * Accumulation visits the cells in topological order found by in-degree
  * counting: O(n), no sort by height. `threads` (<= 0: all processors)
  * share the row passes; the order of the sums is fixed, so the bytes are
@@ -42,7 +47,8 @@
 
 typedef struct tp_flow_stats {
 	int64_t	valid;		/* non-NaN cells */
-	int64_t	outlets;	/* cells whose water leaves the grid */
+	int64_t	outlets;	/* cells whose water leaves the grid, sea too */
+	int64_t	sea;		/* sea cells (tp_flow_d8_sea) */
 	int64_t	flats;		/* cells given a direction across a flat */
 	int64_t	sinks;		/* cells left without outflow */
 } tp_flow_stats;
@@ -51,6 +57,11 @@ typedef struct tp_flow_stats {
  * means all processors. Same bytes on any thread count. */
 int	tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, int threads, uint8_t *dir,
+	    tp_flow_stats *st, tp_err *e);
+/* tp_flow_d8 with the cells below sea_level marked TP_D8_SEA; sea_level
+ * -INFINITY: no sea, the same as tp_flow_d8. */
+int	tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
+	    const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);
 
 /* D8 accumulation: acc[y * astride + x] = the cells (area = 0) or the
@@ -68,12 +79,14 @@ int	tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir,
 	    int threads, float *acc, size_t astride, tp_err *e);
 
 /* The dir band as GIS tools read it: tp_d8.h's ESRI codes (grass = 0) or
- * GRASS codes, negative at outlets (grass = 1); sinks 0, NaN cells NaN. */
+ * GRASS codes, negative at outlets (grass = 1); sinks and sea cells 0 (no
+ * direction), NaN cells NaN. */
 void	tp_flow_codes(const uint8_t *dir, int64_t w, int64_t h, int grass,
 	    int threads, float *out, size_t ostride);
 
-/* river = 1 where acc >= threshold, else 0; NaN where acc is NaN. */
-void	tp_flow_rivers(const float *acc, int64_t w, int64_t h, size_t stride,
-	    double threshold, float *river);
+/* river = 1 where acc >= threshold, else 0; NaN where acc is NaN; 0 on
+ * sea cells (dir TP_D8_SEA; dir may be NULL), so rivers end at the coast. */
+void	tp_flow_rivers(const float *acc, const uint8_t *dir, int64_t w,
+	    int64_t h, size_t stride, double threshold, float *river);
 
 #endif

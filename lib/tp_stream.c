@@ -348,6 +348,17 @@ tp_header_sealevel(const tp_header *h, double *level, tp_err *e)
 	return 1;
 }
 
+int
+tp_header_set_sealevel(tp_header *h, double level, tp_err *e)
+{
+	char num[64];
+
+	if (!isfinite(level))
+		return tp_err_set(e, "SEALEVEL: the sea level must be finite");
+	tp_format_double(num, sizeof(num), level);
+	return tp_header_set_extra(h, "SEALEVEL", num, e);
+}
+
 size_t
 tp_row_floats(const tp_header *h)
 {

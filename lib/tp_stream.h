@@ -93,6 +93,9 @@ int	tp_header_epsg(const tp_header *h);
  * 0 when the header has none, -1 when its value is not a finite number.
  * Below it is sea: outlets for tfill and tflow, ocean for tbiome. */
 int	tp_header_sealevel(const tp_header *h, double *level, tp_err *e);
+/* Record the sea level as the header's one "SEALEVEL v" line, v written
+ * with the fewest digits that read back to level (finite). */
+int	tp_header_set_sealevel(tp_header *h, double level, tp_err *e);
 
 /* Floats in one row (width * nbands) and bytes in the whole body. */
 size_t	tp_row_floats(const tp_header *h);

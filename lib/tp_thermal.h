@@ -8,7 +8,10 @@
  * heights and writes new ones (Jacobi, double-buffered), so the result does
  * not depend on the thread count, and the pairwise flows conserve volume.
  * Nodata cells (failing tp_erode_valid: NaN, infinities, |v| > 1e30)
- * neither give nor take.
+ * and sea cells (finite and below the sea level, tp_d8.h) neither give
+ * nor take. A cell gives at most half its largest drop to land, so land
+ * stays above its lowest land neighbour (up to rounding) and the sea
+ * keeps its coast.
  */
 #ifndef TP_THERMAL_H
 #define TP_THERMAL_H
@@ -22,8 +25,9 @@
 
 /* Run passes thermal passes on the width x height plane z (row y at
  * z + y * stride) in place; talus is the stable drop per cell in height
- * units, >= 0. Needs one extra width x height float buffer. */
+ * units, >= 0; sea_level -INFINITY: no sea. Needs one extra width x
+ * height float buffer. */
 int	tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
-	    int passes, double talus, int threads, tp_err *e);
+	    int passes, double talus, double sea_level, int threads, tp_err *e);
 
 #endif

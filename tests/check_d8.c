@@ -1,6 +1,7 @@
 /* check_d8.c - unit tests of tp_d8: offsets, distances, ESRI and GRASS
  * codes, each direction written out by hand. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -107,6 +108,43 @@ START_TEST(test_inside_corner)
 }
 END_TEST
 
+/* The sea: finite and strictly below the level, decided in float exactly
+ * as in double. 0.7 lies above its nearest float 0.69999999 (a height of
+ * 0.7f is sea), 0.3 below its nearest float 0.30000001 (0.3f is land);
+ * the level itself is land; -inf and NaN are never sea; no level
+ * (-INFINITY) makes no sea, a level past the float range all finite
+ * heights. */
+START_TEST(test_sea)
+{
+	static const double levels[] = { 0.7, 0.3, 0, -0.0, 1, -2.5, 1e-45,
+	    1e30, -1e30 };
+	static const float heights[] = { 0.7f, 0.3f, 0.0f, -0.0f, 1, -2.5f,
+	    1e-45f, 0.69999999f, 0.30000001f, 1e30f, -1e30f, 3e38f, -3e38f,
+	    1.4e-45f };
+	size_t i, j;
+	float below;
+
+	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		below = tp_d8_sea_below(levels[i]);
+		for (j = 0; j < sizeof heights / sizeof heights[0]; j++)
+			ck_assert_msg(tp_d8_is_sea(heights[j], below) ==
+			    ((double)heights[j] < levels[i]),
+			    "height %.9g, level %.17g", heights[j], levels[i]);
+		ck_assert(!tp_d8_is_sea(-INFINITY, below));
+		ck_assert(!tp_d8_is_sea(NAN, below));
+		ck_assert(!tp_d8_is_sea(INFINITY, below));
+	}
+	ck_assert(tp_d8_is_sea(0.7f, tp_d8_sea_below(0.7)));
+	ck_assert(!tp_d8_is_sea(0.3f, tp_d8_sea_below(0.3)));
+	ck_assert(tp_d8_sea_below(-INFINITY) == -INFINITY);
+	ck_assert(!tp_d8_is_sea(-3.4e38f, tp_d8_sea_below(-INFINITY)));
+	ck_assert(tp_d8_is_sea(3.4e38f, tp_d8_sea_below(1e300)));
+	ck_assert(tp_d8_is_sea(-3.4e38f, tp_d8_sea_below(-1e38)));
+	ck_assert(!tp_d8_is_sea(-3.4e38f, tp_d8_sea_below(-1e300)));
+	ck_assert(tp_d8_sea_below(-1e300) == -FLT_MAX);
+}
+END_TEST
+
 static Suite *
 d8_suite(void)
 {
@@ -119,6 +157,7 @@ d8_suite(void)
 	tcase_add_test(core, test_dist);
 	tcase_add_test(core, test_offsets);
 	tcase_add_test(core, test_inside_corner);
+	tcase_add_test(core, test_sea);
 	suite_add_tcase(s, core);
 	return s;
 }

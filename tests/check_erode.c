@@ -283,7 +283,7 @@ START_TEST(test_thermal_spike)
 	float z[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_thermal(z, 3, 3, 3, 1, 0.1, 1, &e), 0);
+	ck_assert_int_eq(tp_thermal(z, 3, 3, 3, 1, 0.1, -INFINITY, 1, &e), 0);
 	ck_assert_float_eq_tol(z[4], 0.5603553f, 1e-6);
 	ck_assert_float_eq_tol(z[1], 0.05625f, 1e-7);
 	ck_assert_float_eq_tol(z[3], 0.05625f, 1e-7);
@@ -304,8 +304,8 @@ START_TEST(test_thermal_threads)
 	a[500] = 0;
 	before = sum(a, (size_t)(w * h));
 	a[500] = NAN;
-	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 5, 0.002, 1, &e), 0);
-	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 5, 0.002, 2, &e), 0);
+	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 5, 0.002, -INFINITY, 1, &e), 0);
+	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 5, 0.002, -INFINITY, 2, &e), 0);
 	ck_assert_mem_eq(a, b, (size_t)(w * h) * sizeof *a);
 	ck_assert(isnan(a[500]));
 	a[500] = 0;
@@ -453,7 +453,7 @@ START_TEST(test_tiny_grids)
 	ck_assert_float_eq(z[1], 0.5f);
 	ck_assert_int_eq(tp_erode(z, 1, 1, 1, &o, &st, &e), 0);
 	ck_assert_int_eq(tp_erode_one(z, 1, 3, 1, &o, 0, 0, &st, &e), 0);
-	ck_assert_int_eq(tp_thermal(z, 1, 1, 1, 3, 0, 2, &e), 0);
+	ck_assert_int_eq(tp_thermal(z, 1, 1, 1, 3, 0, -INFINITY, 2, &e), 0);
 	ck_assert_float_eq(z[0], 0.1f);
 }
 END_TEST
@@ -511,8 +511,114 @@ START_TEST(test_bad_options)
 	tp_erode_defaults(&o);
 	o.droplets = -1;
 	ck_assert_int_eq(tp_erode_check(&o, &e), -1);
-	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, 1, &e), -1);
+	ck_assert_int_eq(tp_thermal(z, 2, 2, 2, 1, -1, -INFINITY, 1, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "talus"));
+}
+END_TEST
+
+/* The sea, by hand: the pit plane with the sea at 0.65, so column 4 (0.6)
+ * is sea. The droplet of test_droplet_by_hand erodes 0.1 from (1,1) on
+ * its first step; its second would end at (3,1), a cell with a sea
+ * corner, so it stops there and its 0.1 of sediment leaves the map: (2,1)
+ * and the sea are untouched. A droplet spawned in the sea does nothing. */
+START_TEST(test_sea_by_hand)
+{
+	float z[24], z0[24];
+	tp_erode_opts o;
+	tp_erode_stats st = { 0 };
+	tp_err e;
+
+	pit_plane(z);
+	pit_plane(z0);
+	tp_erode_defaults(&o);
+	o.radius = 1;
+	o.lifetime = 4;
+	o.sea_level = 0.65;
+	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1, 1, &st, &e), 0);
+	ck_assert_float_eq_tol(z[8 + 1], 0.8f, 1e-6);
+	for (int i = 0; i < 24; i++)
+		if (i != 8 + 1)
+			ck_assert_float_eq(z[i], z0[i]);
+	ck_assert_int_eq(st.droplets, 1);
+	ck_assert_int_eq(st.left, 1);
+	ck_assert_double_eq_tol(st.eroded, 0.1, 1e-6);
+	ck_assert_double_eq_tol(st.lost, 0.1, 1e-6);
+	ck_assert_double_eq(st.deposited, 0);
+	memset(&st, 0, sizeof st);
+	ck_assert_int_eq(tp_erode_one(z0, 8, 3, 8, &o, 4.25, 1, &st, &e), 0);
+	pit_plane(z);
+	ck_assert_mem_eq(z0, z, sizeof z);
+	ck_assert_int_eq(st.left, 1);
+	ck_assert_double_eq(st.eroded, 0);
+}
+END_TEST
+
+/* Hills with the sea at 0.45 (about a third of the cells): droplets and
+ * thermal passes leave every sea cell bit for bit as it was, land stays
+ * at or above the sea level, the mass balance holds, and 1 and 2 threads
+ * agree; without the sea (the --sea-floor behaviour) the sea floor
+ * changes. With NaN holes too, both stay as they were. */
+START_TEST(test_sea_floor_untouched)
+{
+	const int64_t w = 200, h = 160, n = w * h;
+	float *z0 = hills(w, h), *a = hills(w, h), *b = hills(w, h);
+	float *c = hills(w, h);
+	tp_erode_opts o;
+	tp_erode_stats sa, sb;
+	tp_err e;
+	int64_t i, nsea = 0, changed = 0;
+
+	tp_erode_defaults(&o);
+	o.droplets = 40000;
+	o.seed = 7;
+	o.sea_level = 0.45;
+	o.threads = 1;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, &sa, &e), 0);
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(b, w, h, (size_t)w, &o, &sb, &e), 0);
+	ck_assert_mem_eq(a, b, (size_t)n * sizeof *a);
+	ck_assert_double_eq(sa.eroded, sb.eroded);
+	ck_assert_double_eq_tol(sa.eroded, sa.deposited + sa.lost,
+	    1e-5 * sa.eroded);
+	ck_assert_double_eq_tol(sum(a, (size_t)n), sum(z0, (size_t)n) - sa.lost,
+	    1e-5 * sa.eroded);
+	ck_assert_int_eq(tp_thermal(a, w, h, (size_t)w, 20, 0.001, 0.45, 1, &e),
+	    0);
+	ck_assert_int_eq(tp_thermal(b, w, h, (size_t)w, 20, 0.001, 0.45, 2, &e),
+	    0);
+	ck_assert_mem_eq(a, b, (size_t)n * sizeof *a);
+	o.sea_level = -INFINITY;
+	ck_assert_int_eq(tp_erode(c, w, h, (size_t)w, &o, NULL, &e), 0);
+	for (i = 0; i < n; i++) {
+		if (z0[i] < 0.45) {
+			nsea++;
+			ck_assert(memcmp(&a[i], &z0[i], sizeof *a) == 0);
+			changed += c[i] != z0[i];
+		} else
+			ck_assert(a[i] >= 0.45f);
+	}
+	ck_assert_int_gt(nsea, n / 5);
+	ck_assert_int_gt(changed, nsea / 10);
+	ck_assert_double_gt(sa.eroded, 1.0);
+	/* with nodata holes as well: holes and sea both untouched */
+	memcpy(a, z0, (size_t)n * sizeof *a);
+	for (i = 101; i < n; i += 997)
+		a[i] = z0[i] = NAN;
+	memcpy(b, a, (size_t)n * sizeof *a);
+	o.sea_level = 0.45;
+	o.threads = 1;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	o.threads = 2;
+	ck_assert_int_eq(tp_erode(b, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_mem_eq(a, b, (size_t)n * sizeof *a);
+	for (i = 0; i < n; i++)
+		if (isnan(z0[i]) || z0[i] < 0.45)
+			ck_assert(memcmp(&a[i], &z0[i], sizeof *a) == 0);
+	ck_assert_int_ne(memcmp(a, z0, (size_t)n * sizeof *a), 0);
+	free(z0);
+	free(a);
+	free(b);
+	free(c);
 }
 END_TEST
 
@@ -535,6 +641,8 @@ erode_suite(void)
 	tcase_add_test(core, test_thermal_spike);
 	tcase_add_test(core, test_thermal_threads);
 	tcase_add_test(core, test_change_band);
+	tcase_add_test(core, test_sea_by_hand);
+	tcase_add_test(core, test_sea_floor_untouched);
 	suite_add_tcase(s, core);
 	tcase_add_test(limits, test_flat_unchanged);
 	tcase_add_test(limits, test_cliff);

@@ -13,10 +13,11 @@
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
 static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
 
-/* Valid non-seed cells of a compact w x h plane without a strictly lower
- * valid neighbour: the cells D8 finds no way down from, sinks and flats. */
+/* Valid non-seed land cells of a compact w x h plane without a strictly
+ * lower valid neighbour: the cells D8 finds no way down from, sinks and
+ * flats; cells below sea (-INFINITY: none) are sea, outlets. */
 static int64_t
-sinks(const float *z, int w, int h)
+sinks(const float *z, int w, int h, double sea)
 {
 	static const tp_geo_grid unit = { 1, 0, 0 };
 	uint8_t *dir = malloc((size_t)(w * h));
@@ -24,8 +25,8 @@ sinks(const float *z, int w, int h)
 	tp_err e;
 
 	ck_assert_ptr_nonnull(dir);
-	ck_assert_int_eq(tp_flow_d8(z, w, h, (size_t)w, &unit, 1, dir, &st, &e),
-	    0);
+	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &unit, sea, 1, dir,
+	    &st, &e), 0);
 	free(dir);
 	return st.sinks + st.flats;
 }
@@ -45,10 +46,11 @@ up(float v, int times)
 	return v;
 }
 
-/* Fill a copy of in by both methods, check they agree, compare with want. */
-static void
-fill_expect(const float *in, int w, int h, const tp_fill_opts *o,
-    const float *want)
+/* Fill a copy of in by both methods with the sea below sea (-INFINITY:
+ * none), check they agree, compare with want; returns the sea cells. */
+static int64_t
+fill_expect_sea(const float *in, int w, int h, const tp_fill_opts *o,
+    double sea, const float *want)
 {
 	float a[64], b[64];
 	tp_fill_stats sa, sb;
@@ -58,11 +60,13 @@ fill_expect(const float *in, int w, int h, const tp_fill_opts *o,
 	ck_assert_int_le(w * h, 64);
 	memcpy(a, in, sizeof(float) * (size_t)(w * h));
 	memcpy(b, in, sizeof(float) * (size_t)(w * h));
-	ck_assert_int_eq(tp_fill_pf(a, w, h, (size_t)w, o, &sa, &e), 0);
-	ck_assert_int_eq(tp_fill_pd(b, w, h, (size_t)w, o, &sb, &e), 0);
+	ck_assert_int_eq(tp_fill_pf_sea(a, w, h, (size_t)w, o, sea, &sa, &e), 0);
+	ck_assert_int_eq(tp_fill_pd_sea(b, w, h, (size_t)w, o, sea, &sb, &e), 0);
 	ck_assert_mem_eq(a, b, sizeof(float) * (size_t)(w * h));
 	ck_assert_int_eq(sa.raised, sb.raised);
 	ck_assert_int_eq(sa.seeds, sb.seeds);
+	ck_assert_int_eq(sa.valid, sb.valid);
+	ck_assert_int_eq(sa.sea, sb.sea);
 	for (i = 0; i < w * h; i++) {
 		if (isnan(want[i]))
 			ck_assert(isnan(a[i]));
@@ -70,6 +74,15 @@ fill_expect(const float *in, int w, int h, const tp_fill_opts *o,
 			ck_assert_msg(a[i] == want[i], "cell %d: %.9g, want %.9g",
 			    i, a[i], want[i]);
 	}
+	return sa.sea;
+}
+
+/* Fill a copy of in by both methods, check they agree, compare with want. */
+static void
+fill_expect(const float *in, int w, int h, const tp_fill_opts *o,
+    const float *want)
+{
+	ck_assert_int_eq(fill_expect_sea(in, w, h, o, -INFINITY, want), 0);
 }
 
 START_TEST(test_single_pit)
@@ -198,8 +211,10 @@ START_TEST(test_nan_holes)
 END_TEST
 
 /* 100 random grids of random size (1..65 a side), some with NaN holes and
- * a quantised (terraced, flat-rich) copy: PF and PD agree byte for byte
- * under all three rules; the next-float fill leaves no sink. */
+ * a quantised (terraced, flat-rich) copy, every fourth with a sea at the
+ * height of a random cell: PF and PD agree byte for byte under all three
+ * rules; the sea stays bit for bit as it was; the next-float fill leaves
+ * no sink on land. */
 START_TEST(test_random_fractals)
 {
 	enum { S = 65 };
@@ -209,6 +224,8 @@ START_TEST(test_random_fractals)
 	tp_fill_stats st;
 	tp_err e;
 	int t, r, i, w, h, x, y, raised = 0;
+	int64_t nsea = 0;
+	double sea;
 
 	for (t = 0; t < 100; t++) {
 		tp_test_fractal(base, S, &seed, 0.55f + 0.1f * (float)(t % 4));
@@ -224,23 +241,64 @@ START_TEST(test_random_fractals)
 		if (t % 5 == 2)
 			for (i = 0; i < w * h / 20; i++)
 				in[tp_test_rnd(&seed) % (uint64_t)(w * h)] = NAN;
+		sea = t % 4 == 3 ?
+		    in[tp_test_rnd(&seed) % (uint64_t)(w * h)] : -INFINITY;
 		for (r = 0; r < 3; r++) {
 			memcpy(a, in, sizeof(float) * (size_t)(w * h));
 			memcpy(b, in, sizeof(float) * (size_t)(w * h));
-			ck_assert_int_eq(tp_fill_pf(a, w, h, (size_t)w, &rules[r],
-			    &st, &e), 0);
+			ck_assert_int_eq(tp_fill_pf_sea(a, w, h, (size_t)w,
+			    &rules[r], sea, &st, &e), 0);
 			raised += (int)st.raised;
-			ck_assert_int_eq(tp_fill_pd(b, w, h, (size_t)w, &rules[r],
-			    NULL, &e), 0);
+			nsea += st.sea;
+			ck_assert_int_eq(tp_fill_pd_sea(b, w, h, (size_t)w,
+			    &rules[r], sea, NULL, &e), 0);
 			ck_assert_msg(memcmp(a, b, sizeof(float) *
 			    (size_t)(w * h)) == 0, "grid %d rule %d differs", t, r);
-			for (i = 0; i < w * h; i++)
+			for (i = 0; i < w * h; i++) {
 				ck_assert(isnan(in[i]) ? isnan(a[i]) : a[i] >= in[i]);
+				if (in[i] < sea)
+					ck_assert(memcmp(&a[i], &in[i],
+					    sizeof a[i]) == 0);
+			}
 			if (r == 0)
-				ck_assert_int_eq(sinks(a, w, h), 0);
+				ck_assert_int_eq(sinks(a, w, h, sea), 0);
 		}
 	}
 	ck_assert_int_gt(raised, 1000);	/* the grids do have pits */
+	ck_assert_int_gt(nsea, 1000);	/* and seas */
+}
+END_TEST
+
+/*
+ * The sea, by hand (sea level 2): the sea cells (1, 0.5, 1.5, 0 ...) form a
+ * basin with a deeper pit (the 0) and stay as they are; the island cell 3
+ * in the sea keeps its height; the land pit 4, 3 drains through the 3,
+ * which touches the sea diagonally, so neither is raised (without the sea
+ * both are raised, as is everything, to the basin's spill height, 9); the
+ * pit 5 away from the sea is filled as ever.
+ */
+START_TEST(test_sea)
+{
+	static const float g[35] = {
+		9, 9, 9,   9, 9,   9, 9,
+		9, 5, 9,   1, 0.5, 1, 9,
+		9, 9, 9, 1.5, 3,   1, 9,
+		9, 4, 3,   9, 1,   0, 9,
+		9, 9, 9,   9, 9,   9, 9,
+	};
+	float want[35], dry[35];
+	int i;
+
+	memcpy(want, g, sizeof want);
+	want[8] = up(9, 1);
+	ck_assert_int_eq(fill_expect_sea(g, 7, 5, &NEXT, 2, want), 7);
+	want[8] = 9;
+	ck_assert_int_eq(fill_expect_sea(g, 7, 5, &FLAT, 2, want), 7);
+	/* a level at or below the lowest cell: no sea, the old fill */
+	for (i = 0; i < 35; i++)
+		dry[i] = 9;	/* every cell below 9 lies in one basin */
+	ck_assert_int_eq(fill_expect_sea(g, 7, 5, &FLAT, 0, dry), 0);
+	fill_expect(g, 7, 5, &FLAT, dry);
 }
 END_TEST
 
@@ -339,9 +397,9 @@ START_TEST(test_depth_and_sinks)
 	ck_assert_float_eq(d[1], 0);
 	ck_assert(isnan(d[2]));
 	ck_assert_float_eq(d[3], 0.5f);
-	ck_assert_int_eq(sinks(pit, 3, 3), 1);
+	ck_assert_int_eq(sinks(pit, 3, 3, -INFINITY), 1);
 	pit[4] = 6;
-	ck_assert_int_eq(sinks(pit, 3, 3), 0);
+	ck_assert_int_eq(sinks(pit, 3, 3, -INFINITY), 0);
 }
 END_TEST
 
@@ -373,6 +431,7 @@ fill_suite(void)
 	tcase_add_test(core, test_pit_touching_border);
 	tcase_add_test(core, test_plateau);
 	tcase_add_test(core, test_nan_holes);
+	tcase_add_test(core, test_sea);
 	tcase_add_test(core, test_random_fractals);
 	tcase_add_test(core, test_stride);
 	tcase_add_test(core, test_depth_and_sinks);

@@ -300,7 +300,7 @@ START_TEST(test_rivers_and_area)
 	ck_assert_int_eq(tp_flow_d8(z, 4, 1, 4, &g, 1, dir, NULL, &e), 0);
 	ck_assert_int_eq(tp_flow_accumulate(dir, 4, 1, &g, 1, 1, acc, 4, &e), 0);
 	ck_assert_float_eq(acc[3], 4 * 900);
-	tp_flow_rivers(acc, 4, 1, 4, 2700, river);
+	tp_flow_rivers(acc, NULL, 4, 1, 4, 2700, river);
 	ck_assert_float_eq(river[1], 0);
 	ck_assert_float_eq(river[2], 1);
 	ck_assert_float_eq(river[3], 1);
@@ -369,6 +369,84 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/*
+ * The sea, by hand: 7 x 5, sea level 0.5. Columns 0..2 are land falling
+ * 3 a cell to the east (9, 6, 3); columns 3..6 are sea floor (0.2 to 0.4)
+ * with a deeper pit, 0, at (5, 2). Every land cell drains east (its
+ * steepest drop: 3, or 2.6 to 2.7 into the sea), so column 2 drains into
+ * column 3. Sea cells have no direction (TP_D8_SEA, code 0, never -0),
+ * keep their own unit plus their inflow and pass nothing on: the flow is
+ * 1 2 3 on land, 4 on column 3 (itself and column 2's three) and 1 on the
+ * rest of the sea, the pit included; without the sea (tp_flow_d8) the sea
+ * floor drains into the pit, a sink. Rivers (flow >= 3) stop at the
+ * coast. Same bytes on 1 and 2 threads; MFD keeps the water the same way.
+ */
+#define SW 7
+#define SH 5
+static const float SEA_Z[SW * SH] = {
+	9, 6, 3, 0.4f, 0.3f, 0.3f, 0.4f,
+	9, 6, 3, 0.3f, 0.2f, 0.2f, 0.3f,
+	9, 6, 3, 0.3f, 0.2f, 0.0f, 0.3f,
+	9, 6, 3, 0.3f, 0.2f, 0.2f, 0.3f,
+	9, 6, 3, 0.4f, 0.3f, 0.3f, 0.4f,
+};
+
+START_TEST(test_sea)
+{
+	static const float want_flow[SW] = { 1, 2, 3, 4, 1, 1, 1 };
+	static const float want_river[SW] = { 0, 0, 1, 0, 0, 0, 0 };
+	float acc[SW * SH], acc2[SW * SH], code[SW * SH], river[SW * SH];
+	float mfd[SW * SH];
+	uint8_t dir[SW * SH], dir2[SW * SH];
+	tp_flow_stats st;
+	tp_err e;
+	int x, y, i;
+
+	ck_assert_int_eq(tp_flow_d8_sea(SEA_Z, SW, SH, SW, &UNIT, 0.5, 1, dir,
+	    &st, &e), 0);
+	ck_assert_int_eq(tp_flow_d8_sea(SEA_Z, SW, SH, SW, &UNIT, 0.5, 2, dir2,
+	    NULL, &e), 0);
+	ck_assert_mem_eq(dir, dir2, sizeof dir);
+	ck_assert_int_eq(tp_flow_accumulate(dir, SW, SH, &UNIT, 0, 1, acc, SW,
+	    &e), 0);
+	ck_assert_int_eq(tp_flow_accumulate(dir, SW, SH, &UNIT, 0, 2, acc2, SW,
+	    &e), 0);
+	ck_assert_mem_eq(acc, acc2, sizeof acc);
+	ck_assert_int_eq(st.sea, 4 * SH);
+	ck_assert_int_eq(st.outlets, 4 * SH);
+	ck_assert_int_eq(st.sinks, 0);
+	ck_assert_int_eq(st.flats, 0);
+	tp_flow_codes(dir, SW, SH, 1, 1, code, SW);
+	tp_flow_rivers(acc, dir, SW, SH, SW, 3, river);
+	for (y = 0; y < SH; y++)
+		for (x = 0; x < SW; x++) {
+			i = y * SW + x;
+			ck_assert_int_eq(dir[i], x < 3 ? TP_D8_E : TP_D8_SEA);
+			ck_assert_float_eq(acc[i], want_flow[x]);
+			ck_assert_float_eq(code[i], x < 3 ? 8 : 0);
+			ck_assert(!signbit(code[i]));
+			ck_assert_float_eq(river[i], want_river[x]);
+		}
+	tp_flow_codes(dir, SW, SH, 0, 2, code, SW);
+	ck_assert_float_eq(code[2 * SW + 5], 0);
+	ck_assert_float_eq(code[2 * SW + 2], 1);
+	/* MFD: land passes to its lower neighbours, the sea keeps it all */
+	ck_assert_int_eq(tp_flow_mfd(SEA_Z, SW, dir, SW, SH, &UNIT,
+	    TP_FLOW_MFD_EXPONENT, 0, 1, mfd, SW, &e), 0);
+	for (y = 0; y < SH; y++)
+		for (x = 4; x < SW; x++)
+			ck_assert_float_eq(mfd[y * SW + x], 1);
+	/* without the sea the floor drains into its pit */
+	ck_assert_int_eq(tp_flow_d8(SEA_Z, SW, SH, SW, &UNIT, 1, dir, &st, &e),
+	    0);
+	ck_assert_int_eq(st.sinks, 1);
+	ck_assert_int_eq(dir[2 * SW + 5], TP_D8_SINK);
+	ck_assert_int_eq(tp_flow_d8_sea(SEA_Z, SW, SH, SW, &UNIT, -INFINITY, 1,
+	    dir2, NULL, &e), 0);
+	ck_assert_mem_eq(dir, dir2, sizeof dir);
+}
+END_TEST
+
 static Suite *
 flow_suite(void)
 {
@@ -384,6 +462,7 @@ flow_suite(void)
 	tcase_add_test(core, test_rivers_and_area);
 	tcase_add_test(core, test_geographic_area);
 	tcase_add_test(core, test_geographic_direction);
+	tcase_add_test(core, test_sea);
 	tcase_set_timeout(core, 60);
 	tcase_add_test(lim, test_count_past_2_24);
 	tcase_add_test(lim, test_valley_past_2_24);

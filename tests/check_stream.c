@@ -101,8 +101,6 @@ START_TEST(test_header_round_trip)
 }
 END_TEST
 
-/* One line a key: the first one replaced in place, later ones dropped,
- * a new key appended; keys the reader would not take back refused. */
 /* SEALEVEL: absent, a number (read from the first such line, not from
  * SEALEVELS), or refused when it is not one. */
 START_TEST(test_sealevel)
@@ -128,6 +126,39 @@ START_TEST(test_sealevel)
 }
 END_TEST
 
+/* The writer: one SEALEVEL line, shortest round trip, replaced in place
+ * (the first one kept, later ones dropped); not finite: refused. */
+START_TEST(test_set_sealevel)
+{
+	static const double levels[] = { 0.3, -12.5, 1e-7, 0.1 + 0.2, 250 };
+	tp_header h;
+	tp_err e;
+	double v;
+	size_t i;
+
+	ck_assert_int_eq(tp_header_init(&h, 2, 2, &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "FOO bar", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL 1", &e), 0);
+	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL 2", &e), 0);
+	for (i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+		ck_assert_int_eq(tp_header_set_sealevel(&h, levels[i], &e), 0);
+		ck_assert_int_eq(tp_header_sealevel(&h, &v, &e), 1);
+		ck_assert(v == levels[i]);
+	}
+	ck_assert_uint_eq(h.nextra, 2);
+	ck_assert_str_eq(h.extra[0], "FOO bar");
+	ck_assert_str_eq(h.extra[1], "SEALEVEL 250");
+	ck_assert_int_eq(tp_header_set_sealevel(&h, 0.3, &e), 0);
+	ck_assert_str_eq(h.extra[1], "SEALEVEL 0.3");
+	ck_assert_int_eq(tp_header_set_sealevel(&h, NAN, &e), -1);
+	ck_assert_int_eq(tp_header_set_sealevel(&h, INFINITY, &e), -1);
+	ck_assert_str_eq(h.extra[1], "SEALEVEL 0.3");
+	tp_header_free(&h);
+}
+END_TEST
+
+/* One line a key: the first one replaced in place, later ones dropped,
+ * a new key appended; keys the reader would not take back refused. */
 START_TEST(test_set_extra)
 {
 	static const char *const bad[][2] = {
@@ -887,6 +918,7 @@ stream_suite(void)
 	tcase_add_test(core, test_header_round_trip);
 	tcase_add_test(core, test_set_extra);
 	tcase_add_test(core, test_sealevel);
+	tcase_add_test(core, test_set_sealevel);
 	tcase_add_test(core, test_body_round_trip);
 	tcase_add_test(core, test_bands);
 	tcase_add_test(core, test_history_quoting);

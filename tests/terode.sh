@@ -131,6 +131,45 @@ run_prog tnoise -q -s 96x80 -S 2 | run_prog terode -q -n 8000 |
 assert_eq "pipeline" "${PIPESTATUS[*]}" "0 0 0"
 assert_eq "pipeline history" "$(grep -ac '^HISTORY terode' "$T/p.tp")" 2
 
+# The sea: an island (tisland --sea 0.3, metres x 1024 so SEALEVEL is in
+# the stream's unit: 307.2). Droplets and thermal passes leave every cell
+# below the sea level bit for bit as it was, land stays at or above it, 1
+# and 2 threads agree; --sea-floor erodes the sea floor as before, which is
+# what --no-sea gives too; --sea overrides SEALEVEL and is recorded.
+run_prog tnoise -q -s 128x96 -S 3 | run_prog tisland |
+    py 'h, z = read("/dev/stdin"); write(z * 1024, "height", ["SEALEVEL 307.2"], sys.argv[1])' "$T/isl.tp"
+ok "sea j1" run_prog terode -n 30000 -s 5 --thermal 3 -j 1 < "$T/isl.tp"
+cp "$T/.out" "$T/sea1.tp"
+ok "sea j2" run_prog terode -n 30000 -s 5 --thermal 3 -j 2 < "$T/isl.tp"
+cp "$T/.out" "$T/sea2.tp"
+body "$T/sea1.tp" > "$T/a"; body "$T/sea2.tp" > "$T/b"
+assert_same "sea: -j 1 and -j 2 identical" "$T/a" "$T/b"
+ok "sea floor" run_prog terode -n 30000 -s 5 --thermal 3 --sea-floor < "$T/isl.tp"
+cp "$T/.out" "$T/floor.tp"
+ok "no sea" run_prog terode -n 30000 -s 5 --thermal 3 --no-sea < "$T/isl.tp"
+cp "$T/.out" "$T/nosea.tp"
+body "$T/floor.tp" > "$T/a"; body "$T/nosea.tp" > "$T/b"
+assert_same "--sea-floor erodes as --no-sea" "$T/a" "$T/b"
+assert_eq "sea: untouched, land above it; --sea-floor changes it" \
+    "$(py 'i, e, f = (floats(p) for p in sys.argv[1:4]); s = i < 307.2
+print(int(s.sum()) > 1000, bool((e[s].view("<u4") == i[s].view("<u4")).all()),
+      bool((e[~s] >= 307.2).all()), bool((e[~s] != i[~s]).any()),
+      int((f[s] != i[s]).sum()) > 100)' "$T/isl.tp" "$T/sea1.tp" "$T/floor.tp")" \
+    "True True True True True"
+ok "--sea" run_prog terode -n 3000 --sea 500 < "$T/isl.tp"
+cp "$T/.out" "$T/sea500.tp"
+assert_eq "--sea recorded" "$(header "$T/sea500.tp" SEALEVEL) | $(header "$T/sea500.tp" HISTORY)" \
+    "500 | terode --droplets 3000 --sea 500"
+assert_eq "--sea: below 500 untouched" \
+    "$(py 'i, e = floats(sys.argv[1]), floats(sys.argv[2]); s = i < 500
+print(bool((e[s].view("<u4") == i[s].view("<u4")).all()), bool((e != i).any()))' "$T/isl.tp" "$T/sea500.tp")" \
+    "True True"
+echo "1 2 3 4" | mkstream 2 2 height "SEALEVEL 1e999" > "$T/badsea.tp"
+expect_err 1 "^terode: SEALEVEL: '1e999' is not a number$" "malformed SEALEVEL" \
+    run_prog terode < "$T/badsea.tp"
+assert_eq "malformed SEALEVEL: one line" "$(wc -l < "$T/.err")" 1
+expect_exit 2 "--sea with --no-sea" run_prog terode --sea 1 --no-sea < "$T/hills.tp"
+
 # Help, misuse, bad input.
 ok "help" grep -q 'inertia.*default: 0.05' <(run_prog terode --help)
 expect_exit 2 "radius 0" run_prog terode -r 0 < "$T/hills.tp"

@@ -100,6 +100,56 @@ run_prog tnoise -q -s 200x150 -S 5 | run_prog tfill | run_prog tflow -v \
     > "$T/o" 2> "$T/err"
 grep -q " 0 sinks" "$T/err" && pass || fail "pipeline: sinks left: $(cat "$T/err")"
 
+# The sea (SEALEVEL 2): cells below it are outlets and stay as they are,
+# the sea-floor pit (the 0) included; the island cell 3 keeps its height;
+# the land pit 4, 3 drains through the 3, which touches the sea, so neither
+# is raised; the pit 5 away from the sea is filled (to 9). Without the sea
+# (--no-sea) every cell below 9 lies in one basin and is filled to 9.
+sea="9 9 9 9 9 9 9  9 5 9 1 0.5 1 9  9 9 9 1.5 3 1 9  9 4 3 9 1 0 9  9 9 9 9 9 9 9"
+echo "$sea" | mkstream 7 5 height "SEALEVEL 2" > "$T/sea"
+echo "$sea" | mkstream 7 5 height > "$T/nosea"
+run_prog tfill --flat -d < "$T/sea" > "$T/o"
+assert_eq "sea: heights" "$(stat "$T/o" height 'a.ravel().tolist()')" \
+    "$(py 'print([float(v) for v in np.array(sys.argv[1].split(), "<f4")])' \
+    "$(echo "$sea" | sed 's/9 5 9 1/9 9 9 1/')")"
+assert_eq "sea: depth 4 in the land pit, 0 elsewhere (the sea too)" \
+    "$(stat "$T/o" depth 'a.ravel().tolist() == [4.0 * (i == 8) for i in range(35)]')" True
+assert_eq "sea: SEALEVEL passes" "$(header "$T/o" SEALEVEL)" 2
+run_prog tfill --flat -d -m planchon-darboux < "$T/sea" > "$T/p"
+cmp -s <(body "$T/o") <(body "$T/p") && pass ||
+    fail "planchon-darboux differs from priority-flood (sea)"
+run_prog tfill --flat --sea 2 < "$T/nosea" > "$T/p"
+run_prog tfill --flat < "$T/sea" > "$T/o"
+cmp -s <(body "$T/o") <(body "$T/p") && pass ||
+    fail "--sea 2 differs from SEALEVEL 2"
+assert_eq "--sea is recorded" "$(header "$T/p" SEALEVEL) | $(header "$T/p" HISTORY)" \
+    "2 | tfill --flat --sea 2"
+run_prog tfill --flat --sea 0.25 < "$T/sea" > "$T/p"
+assert_eq "--sea overrides SEALEVEL" "$(header "$T/p" SEALEVEL) $(header_lines "$T/p" | grep -c SEALEVEL)" "0.25 1"
+run_prog tfill --flat --no-sea < "$T/sea" > "$T/o"
+assert_eq "--no-sea fills the sea" "$(values "$T/o" | sort -u)" 9
+run_prog tfill --flat < "$T/nosea" > "$T/p"
+cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--no-sea differs from no SEALEVEL"
+# The island pipeline: no cell below the sea level changes, and no lake
+# (depth > 0) lies below it; both methods agree.
+run_prog tnoise -q -s 200x150 -S 5 | run_prog tisland --sea 0.3 > "$T/isl"
+run_prog tfill -d < "$T/isl" > "$T/o"
+run_prog tfill -d -m planchon-darboux < "$T/isl" > "$T/p"
+cmp -s <(body "$T/o") <(body "$T/p") && pass ||
+    fail "planchon-darboux differs from priority-flood (island)"
+assert_eq "island: the sea unchanged, no lake in it, some sea" \
+    "$(py 'i = band(sys.argv[1], "height"); b = bands(sys.argv[2]); s = i < 0.3
+print(bool((b["height"][s].view("<u4") == i[s].view("<u4")).all()),
+      bool((b["depth"][s] == 0).all()), bool(s.sum() > 1000))' "$T/isl" "$T/o")" \
+    "True True True"
+echo "1 2 3 4" | mkstream 2 2 height "SEALEVEL x" > "$T/badsea"
+expect_err 1 "^tfill: SEALEVEL: 'x' is not a number$" "malformed SEALEVEL" \
+    run_prog tfill < "$T/badsea"
+assert_eq "malformed SEALEVEL: one line" "$(wc -l < "$T/.err")" 1
+expect_exit 0 "--no-sea ignores a malformed SEALEVEL" run_prog tfill --no-sea < "$T/badsea"
+expect_exit 2 "--sea with --no-sea" run_prog tfill --sea 1 --no-sea
+expect_exit 2 "bad --sea" run_prog tfill --sea low
+
 # Misuse: exit 2; a truncated or wrong stream: exit 1 with the reason.
 expect_exit 2 "bad epsilon" run_prog tfill --epsilon -1
 expect_exit 2 "flat and epsilon" run_prog tfill --flat -e 1

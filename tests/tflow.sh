@@ -5,8 +5,9 @@
 . "$(dirname "$0")/common.sh"
 
 # stat FILE EXPR: a numpy expression over the bands of a stream, each a
-# 2-D array named after its band (height, flow, dir, river, mfd, ...).
-stat() { py 'print(eval(sys.argv[2], {"np": np, **bands(sys.argv[1])}))' "$@"; }
+# 2-D array named after its band (height, flow, dir, river, mfd, ...),
+# beside tests/tp.py's helpers (drain_check, GRASS).
+stat() { py 'print(eval(sys.argv[2], {**globals(), **bands(sys.argv[1])}))' "$@"; }
 
 # A plane falling 3 per cell to the east, 5x3: the flow of the cell in
 # column c is c + 1; every direction is east (ESRI 1, GRASS 8), the last
@@ -121,6 +122,63 @@ assert_eq "tview: 32633 shaded otherwise" "$(pixels "$T/g6318.png" "$T/g32633.pn
 # A pipeline into tbiome's kind of consumer: rivers exist and are 0/1.
 run_prog tnoise -q -s 128x96 -S 11 | run_prog tfill | run_prog tflow -r 50 > "$T/o"
 assert_eq "pipeline rivers 0/1" "$(stat "$T/o" 'sorted(set(river.ravel().tolist()))')" "[0.0, 1.0]"
+
+# The sea, by hand (SEALEVEL 0.5): columns 0..2 are land falling 3 a cell
+# east (9 6 3), columns 3..6 sea floor (0.2 to 0.4) with a deeper pit, 0.
+# Land drains east (ESRI 1, GRASS 8) into the sea; sea cells have dir 0 in
+# both codes, keep their own cell plus what reaches them and pass nothing
+# on: flow 1 2 3 on land, 4 on the coast's sea column, 1 on the rest of
+# the sea, the pit included. Rivers (flow >= 3) stop at the coast.
+for r in 0.4,0.3,0.3,0.4 0.3,0.2,0.2,0.3 0.3,0.2,0,0.3 0.3,0.2,0.2,0.3 \
+    0.4,0.3,0.3,0.4; do echo "9 6 3 ${r//,/ }"; done > "$T/sea.txt"
+mkstream 7 5 height "SEALEVEL 0.5" < "$T/sea.txt" > "$T/sea"
+mkstream 7 5 height < "$T/sea.txt" > "$T/nosea"
+run_prog tflow -r 3 -v < "$T/sea" > "$T/o" 2> "$T/err"
+assert_eq "sea: flow" "$(stat "$T/o" 'flow.tolist() == [[1, 2, 3, 4, 1, 1, 1]] * 5')" True
+assert_eq "sea: ESRI dir" "$(stat "$T/o" 'dir.tolist() == [[1, 1, 1, 0, 0, 0, 0]] * 5')" True
+assert_eq "sea: rivers stop at the coast" \
+    "$(stat "$T/o" 'river.tolist() == [[0, 0, 1, 0, 0, 0, 0]] * 5')" True
+grep -q "outlets (20 sea), 0 on flats, 0 sinks" "$T/err" && pass ||
+    fail "sea counts: $(cat "$T/err")"
+run_prog tflow -c grass < "$T/sea" > "$T/o"
+assert_eq "sea: GRASS dir, +0 on the sea" \
+    "$(stat "$T/o" '(dir.tolist() == [[8, 8, 8, 0, 0, 0, 0]] * 5, bool(np.signbit(dir).any()))')" \
+    "(True, False)"
+run_prog tflow -r 3 --sea 0.5 < "$T/nosea" > "$T/p"
+run_prog tflow -r 3 < "$T/sea" > "$T/o"
+cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--sea 0.5 differs from SEALEVEL 0.5"
+assert_eq "--sea is recorded" "$(header "$T/p" SEALEVEL) | $(header "$T/p" HISTORY)" \
+    "0.5 | tflow --rivers 3 --sea 0.5"
+# --no-sea: the old routing, everything drains into the sea-floor pit, a
+# sink.
+run_prog tflow --no-sea < "$T/sea" > "$T/o" 2> "$T/err"
+assert_eq "--no-sea: the pit collects every cell" "$(stat "$T/o" 'int(flow[2, 5])')" 35
+grep -q "1 cells have no outflow" "$T/err" && pass || fail "--no-sea sink warning"
+run_prog tflow < "$T/nosea" > "$T/p" 2> /dev/null
+cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--no-sea differs from no SEALEVEL"
+
+# An island pipeline: every land cell's D8 path (rivers included) ends in
+# the sea or leaves the grid; no river on the sea; the water that leaves
+# (the sea's flow and the border outlets', negative GRASS codes) is every
+# cell, exactly; 1 and 2 threads agree.
+run_prog tnoise -q -s 200x150 -S 5 | run_prog tisland --sea 0.3 | run_prog tfill > "$T/isl"
+run_prog tflow -c grass -r 40 -m -j 1 < "$T/isl" > "$T/j1"
+run_prog tflow -c grass -r 40 -m -j 2 < "$T/isl" > "$T/j2"
+cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "sea: -j 1 and -j 2 differ"
+assert_eq "island: drains to the sea or off the grid" \
+    "$(stat "$T/j1" 'drain_check(dir, height >= np.float32(0.3), GRASS)')" ok
+assert_eq "island: rivers on land only, some reach the sea" \
+    "$(stat "$T/j1" '(int(river[height < np.float32(0.3)].sum()), bool(river.sum() > 0), bool(((dir == 0) & (flow >= 40)).any()))')" \
+    "(0, True, True)"
+assert_eq "island: water leaving = cells" \
+    "$(stat "$T/j1" 'int(flow[height < np.float32(0.3)].sum() + flow[dir < 0].sum()) == flow.size')" True
+assert_eq "island: MFD keeps the water" \
+    "$(stat "$T/j1" 'abs(float(mfd[(height < np.float32(0.3)) | (dir < 0)].astype(float).sum()) / flow.size - 1) < 1e-5')" True
+echo "1 2 3 4" | mkstream 2 2 height "SEALEVEL x" > "$T/badsea"
+expect_err 1 "^tflow: SEALEVEL: 'x' is not a number$" "malformed SEALEVEL" \
+    run_prog tflow < "$T/badsea"
+assert_eq "malformed SEALEVEL: one line" "$(wc -l < "$T/.err")" 1
+expect_exit 2 "--sea with --no-sea" run_prog tflow --no-sea --sea 1
 
 expect_exit 2 "bad codes" run_prog tflow --dir-codes arcgis
 expect_exit 2 "negative threshold" run_prog tflow --rivers -1
