@@ -37,6 +37,7 @@
 #define NODE_CELLS_MIN	8	/* ... and at least */
 #define NODE_SPAN	512.0	/* map units between nodes, where possible */
 #define NO_ROW		INT64_MIN	/* a node slot that holds nothing */
+#define NODE_INDEX_MAX	1e15	/* |coordinate / step| a node index may be */
 #define GK_PROJECTED_CS	3072	/* ProjectedCSTypeGeoKey */
 #define GK_USER_DEFINED	32767	/* a GeoKey's "user-defined" value */
 
@@ -117,6 +118,10 @@ proj_columns(tp_latitude *l, tp_err *e)
 	int64_t w = l->h.width, i_hi;
 	size_t bytes;
 
+	if (!(fabs(tp_cell_x(&l->h, 0) / l->step) < NODE_INDEX_MAX &&
+	    fabs(tp_cell_x(&l->h, w - 1) / l->step) < NODE_INDEX_MAX))
+		return tp_err_set(e, "latitude: the grid lies too far from "
+		    "its CRS's origin (x %g)", tp_cell_x(&l->h, 0));
 	if (tp_mul_size((size_t)w, sizeof(double) + sizeof(int64_t), &bytes,
 	    "latitude columns", e) < 0 ||
 	    tp_check_mem(bytes, "latitude columns", e) < 0)
@@ -295,10 +300,14 @@ static int
 proj_row(tp_latitude *l, int64_t y, double *lat, tp_err *e)
 {
 	double f = tp_cell_y(&l->h, y) / l->step, fj = floor(f), ty = f - fj;
-	int64_t j = (int64_t)fj;
 	const double *s, *n;
 	double *m = l->px;
+	int64_t j;
 
+	if (!(fabs(f) < NODE_INDEX_MAX))
+		return tp_err_set(e, "latitude: the grid lies too far from "
+		    "its CRS's origin (y %g)", tp_cell_y(&l->h, y));
+	j = (int64_t)fj;
 	if ((s = node_row(l, j, j + 1, e)) == NULL ||
 	    (n = node_row(l, j + 1, j, e)) == NULL)
 		return -1;

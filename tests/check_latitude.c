@@ -260,6 +260,15 @@ START_TEST(test_bad_transform)
 	ck_assert_int_eq(tp_latitude_row(l, 4, lat, &e), -1);
 	ck_assert_msg(strstr(e.msg, "rows 0..3") != NULL, "%s", e.msg);
 	tp_latitude_close(l);
+	h.origin_x = 1e25;		/* no node index: refused, not undefined */
+	open_fails(&h, NAN, NAN, "too far from its CRS's origin");
+	h.origin_x = 500000;
+	h.origin_y = 1e25;
+	ck_assert_int_eq(tp_latitude_open(&l, &h, NAN, NAN, &e), 0);
+	ck_assert_int_eq(tp_latitude_row(l, 0, lat, &e), -1);
+	ck_assert_msg(strstr(e.msg, "too far from its CRS's origin") != NULL,
+	    "%s", e.msg);
+	tp_latitude_close(l);
 	tp_header_free(&h);
 }
 END_TEST
