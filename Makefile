@@ -28,6 +28,8 @@ TIFF_CFLAGS := $(call pc_cflags,libtiff-4,)
 TIFF_LIBS   := $(call pc_libs,libtiff-4,-ltiff)
 PNG_CFLAGS  := $(call pc_cflags,libpng,)
 PNG_LIBS    := $(call pc_libs,libpng,-lpng)
+PROJ_CFLAGS := $(call pc_cflags,proj,)
+PROJ_LIBS   := $(call pc_libs,proj,-lproj)
 # libgeotiff installs no .pc file (Debian, and upstream's autotools build),
 # and its headers sit in a directory of their own: name it here; override
 # it (make GEOTIFF_CFLAGS=-I/opt/geotiff/include) where it lives elsewhere.
@@ -36,7 +38,7 @@ GEOTIFF_LIBS   ?= -lgeotiff
 # -ffp-contract=off: no fused multiply-add, so the same bytes on every CPU.
 XCFLAGS	= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
 	  -ffp-contract=off $(WARN) -Ilib $(GEOTIFF_CFLAGS) $(TIFF_CFLAGS) \
-	  $(PNG_CFLAGS) -MMD -MP
+	  $(PNG_CFLAGS) $(PROJ_CFLAGS) -MMD -MP
 # lib/ cannot include cli/ headers: only cli/, cmd/ and tests/ see them.
 INC_lib	=
 INC_cli	= -Icli
@@ -59,6 +61,9 @@ LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_tview	= $(PNG_LIBS)
+# tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
+LDLIBS_tbiome	= $(PROJ_LIBS)
+LDLIBS_latitude	= $(PROJ_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3

@@ -39,20 +39,31 @@ typedef struct tp_climate {
 /* 26, -25, 0.0065, zscale 1, sea 0, rain 100 .. 3000, no wind, scale
  * height 2000 m, recovery 50 km. */
 void	tp_climate_defaults(tp_climate *c);
+/* 0 when c's fields make sense, else -1 and a message naming the field:
+ * finite temperatures, lapse rate and sea level, zscale > 0, a finite
+ * rain range with rain_max >= rain_min, wind_from finite or NaN,
+ * scale_height > 0 and recover > 0. tp_climate_orographic checks it. */
+int	tp_climate_check(const tp_climate *c, tp_err *e);
 
-/* Sea-level temperature (C) at latitude lat (degrees). */
+/* Sea-level temperature (C) at latitude lat (degrees; the same north and
+ * south, beyond +-90 as at the pole). NaN gives NaN. */
 double	tp_climate_sea_temperature(const tp_climate *c, double lat);
-/* Temperature (C) at latitude lat and height h (stream units). */
+/* Temperature (C) at latitude lat and height h (stream units): below the
+ * sea counts as at it. NaN h gives NaN. */
 double	tp_climate_temperature(const tp_climate *c, double lat, double h);
-/* Precipitation (mm/year) of moisture m, without wind. */
+/* Precipitation (mm/year) of moisture m, without wind: m clamped to
+ * [0, 1], NaN gives NaN. */
 double	tp_climate_rain(const tp_climate *c, double m);
 
 /*
  * The orographic model on a whole grid (heights and moisture as planes of
  * h->width * h->height floats, row-major; moisture may be NULL: the air
  * then brings the middle of rain_min .. rain_max). The wind sweeps the grid
- * from its upwind edge; rain[] receives mm/year, NaN where height is NaN.
- * The same bytes on any thread count. See tp_climate.c for the model.
+ * from its upwind edge; rain[] receives mm/year, NaN where height is NaN
+ * (or infinite) and where moisture is NaN. The same bytes on any thread
+ * count (threads <= 0: one per CPU). Fails (tp_climate_check, a wind_from
+ * that is not finite, memory) before writing anything. See tp_climate.c
+ * for the model.
  */
 int	tp_climate_orographic(const tp_climate *c, const tp_header *h,
 	    const float *height, const float *moisture, float *rain,
