@@ -2,6 +2,7 @@
 #define _GNU_SOURCE	/* F_SETPIPE_SZ */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,34 @@ cli_double(const char *opt, const char *arg, double lo, double hi)
 	if (tp_parse_double(arg, lo, hi, &v, &e) < 0)
 		cli_usage("%s: %s", opt, e.msg);
 	return v;
+}
+
+void
+cli_sea_option(cli_sea *s, const char *arg)
+{
+	if (arg != NULL) {
+		s->level = cli_double("--sea", arg, -1e300, 1e300);
+		s->given = 1;
+	} else
+		s->none = 1;
+	if (s->given && s->none)
+		cli_usage("--sea and --no-sea exclude each other");
+}
+
+double
+cli_sea_level(const cli_sea *s, tp_header *h, int record)
+{
+	double level = -INFINITY;
+	tp_err e;
+
+	if (s->given) {
+		if (record && tp_header_set_sealevel(h, s->level, &e) < 0)
+			cli_fail(&e);
+		return s->level;
+	}
+	if (!s->none && tp_header_sealevel(h, &level, &e) < 0)
+		cli_fail(&e);
+	return level;
 }
 
 int64_t

@@ -43,6 +43,20 @@ noreturn void cli_help(const char *text);
 
 /* Option values: on a bad value, a message naming the option and exit 2. */
 double	cli_double(const char *opt, const char *arg, double lo, double hi);
+
+/* --sea LEVEL and --no-sea, as every stage that honours SEALEVEL takes
+ * them. Zero-initialised: neither given. */
+typedef struct cli_sea {
+	int	given;		/* --sea: level holds it */
+	int	none;		/* --no-sea */
+	double	level;
+} cli_sea;
+/* Take --sea arg (arg non-NULL) or --no-sea (arg NULL); both is misuse. */
+void	cli_sea_option(cli_sea *s, const char *arg);
+/* The sea level: --sea (written into h as SEALEVEL when record), else
+ * h's SEALEVEL unless --no-sea, else -inf (no sea). A malformed SEALEVEL
+ * fails. */
+double	cli_sea_level(const cli_sea *s, tp_header *h, int record);
 int64_t	cli_int(const char *opt, const char *arg, int64_t lo, int64_t hi);
 /* "WxH", each 1 .. TP_MAX_DIM. */
 void	cli_size(const char *opt, const char *arg, int64_t *w, int64_t *h);

@@ -97,15 +97,13 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
-
 struct args {
 	tp_erode_opts o;
 	const char *band;
 	int	droplets_set, zauto, sediment, thermal, progress, stats, quiet;
-	int	sea_from, sea_floor;
+	int	sea_floor;
 	double	talus;
-	double	sea;		/* the sea level; -inf: none */
+	cli_sea	sea;
 };
 
 /* The current option's value as a number in [lo, hi], or exit 2. */
@@ -125,13 +123,12 @@ static void
 parse(struct args *a, int argc, char **argv)
 {
 	tp_erode_opts *o = &a->o;
-	int ch, nosea = 0;
+	int ch;
 
 	memset(a, 0, sizeof *a);
 	tp_erode_defaults(o);
 	a->band = "height";
 	a->talus = 0.01;
-	a->sea = -INFINITY;
 	while ((ch = cli_getopt(argc, argv, "b:hj:n:qr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': a->band = optarg; break;
@@ -169,10 +166,9 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_NOKEEP: o->keep_mass = 0; break;
 		case OPT_SEDIMENT: a->sediment = 1; break;
 		case OPT_SEA:
-			a->sea = dbl("--sea", -1e300, 1e300);
-			a->sea_from = SEA_OPTION;
+			cli_sea_option(&a->sea, optarg);
 			break;
-		case OPT_NO_SEA: nosea = 1; break;
+		case OPT_NO_SEA: cli_sea_option(&a->sea, NULL); break;
 		case OPT_SEA_FLOOR: a->sea_floor = 1; break;
 		case OPT_THERMAL: a->thermal = (int)num("--thermal", 0, 100000); break;
 		case OPT_TALUS: a->talus = dbl("--talus", 0, 1e6); break;
@@ -185,28 +181,6 @@ parse(struct args *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (nosea && a->sea_from == SEA_OPTION)
-		cli_usage("--sea and --no-sea exclude each other");
-	if (nosea)
-		a->sea_from = SEA_NONE;
-}
-
-/* The sea of grid g: --sea (then recorded in the header), else the
- * header's SEALEVEL unless --no-sea; --sea-floor erodes it all the same. */
-static void
-sea_level(tp_grid *g, struct args *a)
-{
-	tp_err e;
-	int r = 0;
-
-	if (a->sea_from == SEA_OPTION)
-		r = tp_header_set_sealevel(&g->h, a->sea, &e);
-	else if (a->sea_from == SEA_HEADER &&
-	    (r = tp_header_sealevel(&g->h, &a->sea, &e)) == 0)
-		a->sea = -INFINITY;
-	if (r < 0)
-		cli_fail(&e);
-	a->o.sea_level = a->sea_floor ? -INFINITY : a->sea;
 }
 
 static void
@@ -228,6 +202,7 @@ main(int argc, char **argv)
 	tp_err e;
 	float *z, *orig = NULL;
 	size_t stride;
+	double sea;
 	int band, sband = -1;
 
 	cli_init(argc, argv, usage);
@@ -236,7 +211,9 @@ main(int argc, char **argv)
 		cli_usage("--sediment: the eroded band cannot also be the "
 		    "sediment band");
 	band = cli_read_grid(&g, a.band, sediment, a.sediment, &sband);
-	sea_level(&g, &a);
+	/* --sea-floor erodes the sea all the same; the level is recorded */
+	sea = cli_sea_level(&a.sea, &g.h, 1);
+	a.o.sea_level = a.sea_floor ? -INFINITY : sea;
 	z = tp_grid_band(&g, band);
 	stride = tp_grid_stride(&g);
 	if (!a.droplets_set)

@@ -52,19 +52,17 @@ static const struct option longopts[] = {
 static const char *const methods[] = { "priority-flood", "planchon-darboux",
     NULL };
 enum { PRIORITY_FLOOD, PLANCHON_DARBOUX };	/* the order of methods[] */
-enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
-
 struct opts {
 	const char *band;
 	tp_fill_opts fill;
-	int	method, depth, verbose, sea_from;
-	double	sea;		/* the sea level; -inf: none */
+	int	method, depth, verbose;
+	cli_sea	sea;
 };
 
 static void
 parse(int argc, char **argv, struct opts *o)
 {
-	int ch, flat = 0, nosea = 0;
+	int ch, flat = 0;
 
 	while ((ch = cli_getopt(argc, argv, "b:de:fhm:qv", longopts)) != -1) {
 		switch (ch) {
@@ -86,11 +84,10 @@ parse(int argc, char **argv, struct opts *o)
 		case 'h': cli_help(help);
 		case 'm': o->method = cli_choice("--method", optarg, methods);
 			break;
-		case OPT_NO_SEA: nosea = 1; break;
+		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': break;
 		case OPT_SEA:
-			o->sea = cli_double("--sea", optarg, -1e300, 1e300);
-			o->sea_from = SEA_OPTION;
+			cli_sea_option(&o->sea, optarg);
 			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
@@ -103,29 +100,8 @@ parse(int argc, char **argv, struct opts *o)
 		cli_usage("--flat and --epsilon exclude each other");
 	if (flat)
 		o->fill.rule = TP_FILL_FLAT;
-	if (nosea && o->sea_from == SEA_OPTION)
-		cli_usage("--sea and --no-sea exclude each other");
-	if (nosea)
-		o->sea_from = SEA_NONE;
 	if (o->depth && strcmp(o->band, "depth") == 0)
 		cli_usage("--depth: cannot fill the band 'depth' itself");
-}
-
-/* The sea of grid g: --sea (then recorded in the header), else the
- * header's SEALEVEL unless --no-sea. */
-static void
-sea_level(tp_grid *g, struct opts *o)
-{
-	tp_err e;
-	int r = 0;
-
-	if (o->sea_from == SEA_OPTION)
-		r = tp_header_set_sealevel(&g->h, o->sea, &e);
-	else if (o->sea_from == SEA_HEADER &&
-	    (r = tp_header_sealevel(&g->h, &o->sea, &e)) == 0)
-		o->sea = -INFINITY;
-	if (r < 0)
-		cli_fail(&e);
 }
 
 int
@@ -133,12 +109,13 @@ main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
-	    .method = PRIORITY_FLOOD, .sea = -INFINITY };
+	    .method = PRIORITY_FLOOD };
 	char sweeps[32] = "";
 	tp_fill_stats st;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
+	double sea;
 	int band, idx[1], r;
 
 	cli_init(argc, argv, usage);
@@ -146,13 +123,13 @@ main(int argc, char **argv)
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
-	sea_level(&g, &o);
+	sea = cli_sea_level(&o.sea, &g.h, 1);
 	if (o.depth)
 		tp_grid_copy_band(&g, band, idx[0]);
 	cli_timer_lap(&tm, "read");
 	r = (o.method == PRIORITY_FLOOD ? tp_fill_pf_sea : tp_fill_pd_sea)(
 	    tp_grid_band(&g, band), g.h.width, g.h.height, tp_grid_stride(&g),
-	    &o.fill, o.sea, &st, &e);
+	    &o.fill, sea, &st, &e);
 	if (r < 0)
 		cli_fail(&e);
 	if (o.depth)

@@ -61,24 +61,22 @@ static const struct option longopts[] = {
 static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
-enum { SEA_HEADER, SEA_OPTION, SEA_NONE };	/* where the sea level is from */
 
 typedef struct opts {
 	const char *band;
-	int	area, grass, geo, threads, mfd, quiet, verbose, sea_from;
+	int	area, grass, geo, threads, mfd, quiet, verbose;
 	double	rivers;		/* < 0: no river band */
-	double	sea;		/* the sea level; -inf: none */
+	cli_sea	sea;
 } opts;
 
 static void
 parse(int argc, char **argv, opts *o)
 {
-	int ch, nosea = 0;
+	int ch;
 
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->rivers = -1;
-	o->sea = -INFINITY;
 	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
 	    longopts)) != -1) {
 		switch (ch) {
@@ -95,13 +93,12 @@ parse(int argc, char **argv, opts *o)
 		case 'h': cli_help(help);
 		case 'j': o->threads = cli_threads(optarg); break;
 		case 'm': o->mfd = 1; break;
-		case OPT_NO_SEA: nosea = 1; break;
+		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': o->quiet = 1; break;
 		case 'r': o->rivers = cli_double("--rivers", optarg, 0, 1e300);
 			break;
 		case OPT_SEA:
-			o->sea = cli_double("--sea", optarg, -1e300, 1e300);
-			o->sea_from = SEA_OPTION;
+			cli_sea_option(&o->sea, optarg);
 			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
@@ -110,27 +107,6 @@ parse(int argc, char **argv, opts *o)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (nosea && o->sea_from == SEA_OPTION)
-		cli_usage("--sea and --no-sea exclude each other");
-	if (nosea)
-		o->sea_from = SEA_NONE;
-}
-
-/* The sea of grid g: --sea (then recorded in the header), else the
- * header's SEALEVEL unless --no-sea. */
-static void
-sea_level(tp_grid *g, opts *o)
-{
-	tp_err e;
-	int r = 0;
-
-	if (o->sea_from == SEA_OPTION)
-		r = tp_header_set_sealevel(&g->h, o->sea, &e);
-	else if (o->sea_from == SEA_HEADER &&
-	    (r = tp_header_sealevel(&g->h, &o->sea, &e)) == 0)
-		o->sea = -INFINITY;
-	if (r < 0)
-		cli_fail(&e);
 }
 
 /* Where the cells of g are, as --geographic says. */
@@ -157,6 +133,7 @@ main(int argc, char **argv)
 	uint8_t *dir;
 	int64_t w, h;
 	size_t stride;
+	double sea;
 	opts o;
 
 	cli_init(argc, argv, usage);
@@ -171,7 +148,7 @@ main(int argc, char **argv)
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, nadd, idx);
-	sea_level(&g, &o);
+	sea = cli_sea_level(&o.sea, &g.h, 1);
 	w = g.h.width;
 	h = g.h.height;
 	stride = tp_grid_stride(&g);
@@ -180,7 +157,7 @@ main(int argc, char **argv)
 		cli_die("out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
 	cli_timer_lap(&tm, "read");
-	if (tp_flow_d8_sea(tp_grid_band(&g, band), w, h, stride, &geo, o.sea,
+	if (tp_flow_d8_sea(tp_grid_band(&g, band), w, h, stride, &geo, sea,
 	    o.threads, dir, &st, &e) < 0)
 		cli_fail(&e);
 	cli_timer_lap(&tm, "directions");

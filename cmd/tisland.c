@@ -116,7 +116,7 @@ main(int argc, char **argv)
 	    tp_island_columns(&is, &r.h, &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
-	if (has_sea && tp_island_set_sea(&oh, sea, &e) < 0)
+	if (has_sea && tp_header_set_sealevel(&oh, sea, &e) < 0)
 		cli_fail(&e);
 	cli_run_band(&r, &oh, b, island_row, &is, threads, quiet, "island");
 	tp_island_free(&is);

@@ -22,7 +22,6 @@
 #define TURN		360.0	/* azimuths run -TURN .. TURN */
 #define ZFACTOR_MIN	1e-12
 #define ZFACTOR_MAX	1e12
-#define SEA_MAX		1e30	/* sea levels run -SEA_MAX .. SEA_MAX */
 #define SCALE_MAX	65536
 #define CONTOUR_MIN	1e-30
 #define CONTOUR_MAX	1e30
@@ -93,9 +92,10 @@ static const struct option longopts[] = {
 
 struct opts {
 	const char *band, *out;
-	double	lo, hi, sea, zf, az, alt, contour;
+	double	lo, hi, zf, az, alt, contour;
+	cli_sea	sea;
 	int64_t	scale;
-	int	grey, log, shade, quiet, range, legend, no_sea;
+	int	grey, log, shade, quiet, range, legend;
 };
 
 /* Where rows come from: the layers whole in memory, or the stream. */
@@ -182,8 +182,6 @@ check_combinations(const struct opts *o)
 		cli_usage("--legend goes with -b biome");
 	if (o->contour > 0 && (o->shade || (o->grey && !biome)))
 		cli_usage("--contour goes with the colour or biome picture");
-	if (!isnan(o->sea) && o->no_sea)
-		cli_usage("--sea and --no-sea: choose one");
 }
 
 static void
@@ -213,16 +211,14 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_LEGEND: o->legend = 1; break;
 		case OPT_LOG: o->log = 1; break;
-		case OPT_NO_SEA: o->no_sea = 1; break;
+		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case OPT_RANGE:
 			cli_pair("--range", optarg, &o->lo, &o->hi);
 			if (!(o->lo < o->hi))
 				cli_usage("--range: want LO < HI");
 			o->range = 1;
 			break;
-		case OPT_SEA: o->sea = cli_double("--sea", optarg, -SEA_MAX,
-			    SEA_MAX);
-			break;
+		case OPT_SEA: cli_sea_option(&o->sea, optarg); break;
 		case OPT_SHADE: o->shade = 1; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -239,21 +235,6 @@ parse(int argc, char **argv, struct opts *o)
 	if (o->shade && o->grey && o->log)
 		cli_usage("--log does not go with --shade-only");
 	check_combinations(o);
-}
-
-/* The sea of the colour picture: --sea, else the header's SEALEVEL. */
-static double
-sea_level(const struct opts *o, const tp_header *h)
-{
-	double level = o->sea;
-	tp_err e;
-	int got;
-
-	if (o->no_sea || !isnan(level))
-		return level;
-	if ((got = tp_header_sealevel(h, &level, &e)) < 0)
-		cli_fail(&e);
-	return got == 1 ? level : NAN;
 }
 
 /* The biome picture's layers, table and river colour. */
@@ -303,7 +284,7 @@ legend(const struct source *s, const tp_view_opts *vo, tp_legend *l)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .band = "height", .lo = NAN, .hi = NAN, .sea = NAN,
+	struct opts o = { .band = "height", .lo = NAN, .hi = NAN,
 	    .zf = NAN, .az = AZIMUTH, .alt = ALTITUDE, .scale = 1 };
 	tp_reader r;
 	struct source src = { .r = &r, .nl = 1 };
@@ -327,7 +308,11 @@ main(int argc, char **argv)
 	    TP_VIEW_COLOUR : strcmp(o.band, "biome") == 0 ? TP_VIEW_BIOME :
 	    TP_VIEW_GREY, .log = o.log, .scale = o.scale,
 	    .contour = o.contour };
-	vo.sea = vo.mode == TP_VIEW_COLOUR ? sea_level(&o, &r.h) : NAN;
+	/* the picture's "no sea" is NaN */
+	vo.sea = vo.mode == TP_VIEW_COLOUR ? cli_sea_level(&o.sea, &r.h, 0) :
+	    NAN;
+	if (isinf(vo.sea))
+		vo.sea = NAN;
 	if (vo.mode == TP_VIEW_BIOME)
 		biome_setup(&src, &o, &vo, pal);
 	if (whole(&o, &vo, &src))

@@ -352,12 +352,3 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 		}
 	}
 }
-
-int
-tp_island_set_sea(tp_header *h, double level, tp_err *e)
-{
-	char num[64];
-
-	tp_format_double(num, sizeof(num), level);
-	return tp_header_set_extra(h, "SEALEVEL", num, e);
-}

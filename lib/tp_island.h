@@ -67,7 +67,5 @@ void	tp_island_free(tp_island *is);
  * tp_noise_centre positions, so shifted tiles give the same bytes. */
 void	tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 	    const float *in, float *out);
-/* Record the sea level as header line "SEALEVEL v" (replacing one). */
-int	tp_island_set_sea(tp_header *h, double level, tp_err *e);
 
 #endif

@@ -242,21 +242,6 @@ START_TEST(test_limits)
 }
 END_TEST
 
-START_TEST(test_sea_level)
-{
-	tp_header h = tp_test_header(3, 1, 1, 0, 1);
-	tp_err e;
-
-	ck_assert_int_eq(tp_header_add_extra(&h, "FOO 1", &e), 0);
-	ck_assert_int_eq(tp_header_add_extra(&h, "SEALEVEL 0.1", &e), 0);
-	ck_assert_int_eq(tp_island_set_sea(&h, 0.25, &e), 0);
-	ck_assert_uint_eq(h.nextra, 2);
-	ck_assert_str_eq(h.extra[0], "FOO 1");
-	ck_assert_str_eq(h.extra[1], "SEALEVEL 0.25");
-	tp_header_free(&h);
-}
-END_TEST
-
 START_TEST(test_errors)
 {
 	tp_island is;
@@ -287,7 +272,6 @@ island_suite(void)
 	tcase_add_loop_test(lim, test_row_levels, 0, 12);
 	tcase_add_test(core, test_warp_breaks_symmetry);
 	tcase_add_test(lim, test_limits);
-	tcase_add_test(lim, test_sea_level);
 	tcase_add_test(err, test_errors);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
