@@ -9,7 +9,8 @@
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make check runs
 #                   each for FUZZ_CHECK_SECONDS from the seeds alone)
 #   make bench      benchmarks (scripts/bench.sh), figures and ratios
-#   make demo       the longest pipeline there is, leaving demo.tif here
+#   make demo       the longest pipeline there is, leaving demo.tif,
+#                   demo-biome.tif and their PNGs here
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX	?= /usr/local
