@@ -1,0 +1,468 @@
+/* tp_biome.c - the biome table's rules compiled, and a row classified. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_biome.h"
+#include "tp_grad.h"
+#include "tp_num.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* More box references than this over all intervals (a pathological
+ * table): one interval listing every box, which is as right and slower. */
+enum { MAX_LIST = 1 << 20 };
+
+static const char *const keyword[TP_BIOME_NKW] = {
+	"sea", "lake", "river", "rock", "snow", "beach", "marsh"
+};
+
+void
+tp_biome_defaults(tp_biome_opts *o, double sea, double top)
+{
+	double span = top - sea;
+
+	o->sea = sea;
+	o->top = top;
+	o->lake = 0;
+	o->rock_slope = 40;
+	o->snow = sea + 0.9 * span;
+	o->beach = 0.02 * span;
+	o->marsh_height = 0.1 * span;
+	o->marsh_wet = 0.83;
+	o->marsh_slope = 1;
+	o->zscale = 1;
+	o->climate = 0;
+}
+
+/* A bound: a finite number, -inf or inf. */
+static int
+bound(const char *s, double *v)
+{
+	if (strcmp(s, "inf") == 0) {
+		*v = INFINITY;
+		return 0;
+	}
+	if (strcmp(s, "-inf") == 0) {
+		*v = -INFINITY;
+		return 0;
+	}
+	return tp_parse_double(s, -HUGE_VAL, HUGE_VAL, v, NULL);
+}
+
+/* The next blank-separated word of *s, NUL-ended in place; NULL at the end. */
+static char *
+word(char **s)
+{
+	char *t = *s + strspn(*s, " \t\r"), *end;
+
+	if (*t == '\0')
+		return NULL;
+	end = t + strcspn(t, " \t\r");
+	*s = *end != '\0' ? end + 1 : end;
+	*end = '\0';
+	return t;
+}
+
+static int
+add_box(tp_biome_look *l, const double v[4], int code, tp_err *e)
+{
+	tp_biome_box *nb;
+
+	if ((l->nbox & (l->nbox - 1)) == 0) {	/* 0, 1, 2, 4, ...: grow */
+		nb = realloc(l->box, (size_t)(l->nbox ? 2 * l->nbox : 1) *
+		    sizeof *nb);
+		if (nb == NULL)
+			return tp_err_set(e, "out of memory for the table");
+		l->box = nb;
+	}
+	l->box[l->nbox].a0 = v[0];
+	l->box[l->nbox].a1 = v[1];
+	l->box[l->nbox].b0 = v[2];
+	l->box[l->nbox].b1 = v[3];
+	l->box[l->nbox++].code = (float)code;
+	return 0;
+}
+
+/* The four bounds after "zone" or "climate", checked. */
+static int
+clause_bounds(char **s, const char *what, const tp_palette_entry *c,
+    double v[4], tp_err *e)
+{
+	char *w;
+
+	for (int i = 0; i < 4; i++) {
+		if ((w = word(s)) == NULL)
+			return tp_err_set(e, "line %d: %s wants 4 bounds, has %d",
+			    c->line, what, i);
+		if (bound(w, &v[i]) < 0)
+			return tp_err_set(e, "line %d: %s bound '%.32s' is not "
+			    "a number, -inf or inf", c->line, what, w);
+	}
+	if (!(v[0] < v[1]) || !(v[2] < v[3]))
+		return tp_err_set(e, "line %d: %s %g %g %g %g is empty: each "
+		    "lower bound must be below its upper", c->line, what,
+		    v[0], v[1], v[2], v[3]);
+	return 0;
+}
+
+static int
+compile_rule(tp_biome *b, const tp_palette_entry *c, tp_err *e)
+{
+	char buf[TP_PALETTE_RULE], *s = buf, *w;
+	double v[4];
+	int k;
+
+	snprintf(buf, sizeof buf, "%s", c->rule);
+	if ((w = word(&s)) == NULL)
+		return tp_err_set(e, "line %d: class %d has no rule", c->line,
+		    c->code);
+	for (; w != NULL; w = word(&s)) {
+		int zone = strcmp(w, "zone") == 0;
+
+		if (zone || strcmp(w, "climate") == 0) {
+			if (clause_bounds(&s, w, c, v, e) < 0 ||
+			    add_box(zone ? &b->zone : &b->climate, v, c->code,
+			    e) < 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < TP_BIOME_NKW && strcmp(w, keyword[k]); k++)
+			;
+		if (k == TP_BIOME_NKW)
+			return tp_err_set(e, "line %d: '%.32s' is not a clause "
+			    "(zone, climate, sea, lake, river, rock, snow, "
+			    "beach, marsh)", c->line, w);
+		if (isnan(b->kw[k]))
+			b->kw[k] = (float)c->code;
+	}
+	return 0;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Interval k of l: [lo, hi) between the bounds around it. */
+static void
+interval(const tp_biome_look *l, int k, double *lo, double *hi)
+{
+	*lo = k > 0 ? l->brk[k - 1] : -INFINITY;
+	*hi = k < l->nbrk ? l->brk[k] : INFINITY;
+}
+
+/* Count (list NULL) or fill the boxes covering each interval. */
+static int64_t
+fill_lists(tp_biome_look *l)
+{
+	int64_t n = 0;
+	double lo, hi;
+
+	for (int k = 0; k <= l->nbrk; k++) {
+		interval(l, k, &lo, &hi);
+		if (l->first != NULL)
+			l->first[k] = (int)n;
+		for (int i = 0; i < l->nbox; i++)
+			if (l->box[i].a0 <= lo && hi <= l->box[i].a1) {
+				if (l->list != NULL)
+					l->list[n] = i;
+				n++;
+			}
+	}
+	if (l->first != NULL)
+		l->first[l->nbrk + 1] = (int)n;
+	return n;
+}
+
+/* The sorted distinct finite bounds of the first axis. */
+static int
+cut_points(tp_biome_look *l, tp_err *e)
+{
+	int n = 0;
+
+	if ((l->brk = malloc((size_t)(2 * l->nbox + 1) * sizeof *l->brk)) ==
+	    NULL)
+		return tp_err_set(e, "out of memory for the table");
+	for (int i = 0; i < l->nbox; i++) {
+		if (isfinite(l->box[i].a0))
+			l->brk[n++] = l->box[i].a0;
+		if (isfinite(l->box[i].a1))
+			l->brk[n++] = l->box[i].a1;
+	}
+	qsort(l->brk, (size_t)n, sizeof *l->brk, cmp_double);
+	l->nbrk = 0;
+	for (int i = 0; i < n; i++)
+		if (l->nbrk == 0 || l->brk[i] != l->brk[l->nbrk - 1])
+			l->brk[l->nbrk++] = l->brk[i];
+	return 0;
+}
+
+static int
+build_look(tp_biome_look *l, tp_err *e)
+{
+	int64_t n;
+
+	if (cut_points(l, e) < 0)
+		return -1;
+	if ((n = fill_lists(l)) > MAX_LIST) {
+		l->nbrk = 0;
+		n = l->nbox;
+	}
+	l->first = malloc((size_t)(l->nbrk + 2) * sizeof *l->first);
+	l->list = malloc((size_t)(n > 0 ? n : 1) * sizeof *l->list);
+	if (l->first == NULL || l->list == NULL)
+		return tp_err_set(e, "out of memory for the table");
+	fill_lists(l);
+	return 0;
+}
+
+static double
+tan2(double deg)
+{
+	double t = tan(deg * (M_PI / 180));
+
+	return deg >= 90 ? INFINITY : t * t;
+}
+
+int
+tp_biome_compile(tp_biome *b, const tp_palette *p, int climate, tp_err *e)
+{
+	tp_biome_opts o;
+
+	memset(b, 0, sizeof *b);
+	tp_biome_defaults(&o, 0, 1);
+	b->o.climate = climate;
+	tp_biome_set(b, &o);
+	for (int k = 0; k < TP_BIOME_NKW; k++)
+		b->kw[k] = NAN;
+	for (int i = 0; i < p->n; i++)
+		if (compile_rule(b, &p->e[i], e) < 0)
+			return -1;
+	if (build_look(&b->zone, e) < 0 || build_look(&b->climate, e) < 0)
+		return -1;
+	if (climate && b->climate.nbox == 0)
+		return tp_err_set(e, "the table has no climate clauses: "
+		    "--climate needs them");
+	if (!climate && b->zone.nbox == 0)
+		return tp_err_set(e, "the table has no zone clauses");
+	b->need_slope = !isnan(b->kw[TP_BIOME_ROCK]) ||
+	    !isnan(b->kw[TP_BIOME_MARSH]);
+	return 0;
+}
+
+void
+tp_biome_set(tp_biome *b, const tp_biome_opts *o)
+{
+	int climate = b->o.climate;
+
+	b->o = *o;
+	b->o.climate = climate;
+	b->tan2_rock = tan2(o->rock_slope);
+	b->tan2_marsh = tan2(o->marsh_slope);
+	b->escale = 1 / (o->top - o->sea);
+}
+
+int
+tp_biome_header(tp_header *h, const tp_palette *p, double sea, int *band,
+    tp_err *e)
+{
+	char num[64];
+
+	if ((*band = tp_header_band(h, "biome")) < 0 &&
+	    (*band = tp_header_add_band(h, "biome", e)) < 0)
+		return -1;
+	tp_format_double(num, sizeof num, sea);
+	if (tp_header_set_extra(h, "SEALEVEL", num, e) < 0)
+		return -1;
+	return tp_palette_to_header(p, h, e);
+}
+
+static void
+free_look(tp_biome_look *l)
+{
+	free(l->box);
+	free(l->brk);
+	free(l->first);
+	free(l->list);
+}
+
+void
+tp_biome_free(tp_biome *b)
+{
+	free_look(&b->zone);
+	free_look(&b->climate);
+	memset(&b->zone, 0, sizeof b->zone);
+	memset(&b->climate, 0, sizeof b->climate);
+}
+
+/* v in [lo, hi); an unbounded interval holds NaN too. */
+static inline int
+within(double lo, double hi, double v)
+{
+	return (lo == -INFINITY || lo <= v) && (hi == INFINITY || v < hi);
+}
+
+static inline float
+look(const tp_biome_look *l, double a, double bv)
+{
+	int k = 0;
+
+	while (k < l->nbrk && l->brk[k] <= a)
+		k++;
+	for (int i = l->first[k]; i < l->first[k + 1]; i++) {
+		const tp_biome_box *x = &l->box[l->list[i]];
+
+		if (within(x->b0, x->b1, bv) && within(x->a0, x->a1, a))
+			return x->code;
+	}
+	return NAN;
+}
+
+float
+tp_biome_zone(const tp_biome *b, double e, double m)
+{
+	return look(&b->zone, e, m);
+}
+
+float
+tp_biome_whittaker(const tp_biome *b, double t, double p)
+{
+	return look(&b->climate, t, p);
+}
+
+double
+tp_biome_slope(const double z[9], double zscale, double ewres, double nsres)
+{
+	double dx, dy;
+
+	tp_grad_horn(z, zscale / (8 * ewres), zscale / (8 * nsres), &dx, &dy);
+	return atan(hypot(dx, dy)) * (180 / M_PI);
+}
+
+void
+tp_biome_tally_init(tp_biome_tally *t)
+{
+	t->unmatched = 0;
+	t->hmax = -INFINITY;
+}
+
+void
+tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t)
+{
+	sum->unmatched += t->unmatched;
+	if (t->hmax > sum->hmax)
+		sum->hmax = t->hmax;
+}
+
+/* The squared gradient (rise over run, both in metres) at cell x. Inside
+ * the grid, with all nine heights present, straight from the rows; else
+ * through tp_grad_window's edge rules. Same arithmetic either way. */
+static double
+grad2(const tp_biome_row *r, int64_t width, int64_t x, double fx, double fy)
+{
+	double z[9], dx, dy;
+
+	if (r->up != NULL && r->down != NULL && x > 0 && x < width - 1) {
+		const float *u = r->up + x, *m = r->mid + x, *d = r->down + x;
+
+		z[0] = u[-1]; z[1] = u[0]; z[2] = u[1];
+		z[3] = m[-1]; z[4] = m[0]; z[5] = m[1];
+		z[6] = d[-1]; z[7] = d[0]; z[8] = d[1];
+		tp_grad_horn(z, fx, fy, &dx, &dy);
+		if (!isnan(dx) && !isnan(dy))
+			return dx * dx + dy * dy;
+	}
+	tp_grad_window(r->up, r->mid, r->down, width, x, z);
+	tp_grad_horn(z, fx, fy, &dx, &dy);
+	return dx * dx + dy * dy;
+}
+
+/* What a cell needs beyond its height, worked out once per row. */
+struct cellctx {
+	const tp_biome *b;
+	const tp_biome_row *r;
+	int64_t	width;
+	double	fx, fy;
+};
+
+/* Slope of cell x against the squared tangent lim: 1 above, 0 not,
+ * -1 below (NaN slope: neither). */
+static int
+slope_vs(const struct cellctx *c, int64_t x, double lim_deg, double lim2)
+{
+	double s;
+
+	if (c->r->slope != NULL) {
+		s = c->r->slope[x];
+		return s > lim_deg ? 1 : s < lim_deg ? -1 : 0;
+	}
+	s = grad2(c->r, c->width, x, c->fx, c->fy);
+	return s > lim2 ? 1 : s < lim2 ? -1 : 0;
+}
+
+/* Overrides 5 to 8, then the zones or climate (1 to 4 are the caller's). */
+static float
+land(const struct cellctx *c, int64_t x, double h)
+{
+	const tp_biome *b = c->b;
+	const tp_biome_opts *o = &b->o;
+	double m = c->r->moisture != NULL ? c->r->moisture[x] : NAN;
+
+	if (!isnan(b->kw[TP_BIOME_ROCK]) &&
+	    slope_vs(c, x, o->rock_slope, b->tan2_rock) > 0)
+		return b->kw[TP_BIOME_ROCK];
+	if (!isnan(b->kw[TP_BIOME_SNOW]) && h >= o->snow)
+		return b->kw[TP_BIOME_SNOW];
+	if (!isnan(b->kw[TP_BIOME_BEACH]) && h - o->sea < o->beach)
+		return b->kw[TP_BIOME_BEACH];
+	if (!isnan(b->kw[TP_BIOME_MARSH]) && h - o->sea < o->marsh_height &&
+	    m >= o->marsh_wet &&
+	    slope_vs(c, x, o->marsh_slope, b->tan2_marsh) < 0)
+		return b->kw[TP_BIOME_MARSH];
+	if (o->climate)
+		return look(&b->climate, c->r->temp[x], c->r->rain[x]);
+	return look(&b->zone, (h - o->sea) * b->escale, m);
+}
+
+/* Overrides 1 to 4, then land. */
+static float
+cell(const struct cellctx *c, int64_t x, tp_biome_tally *t)
+{
+	const tp_biome *b = c->b;
+	const tp_biome_row *r = c->r;
+	double h = r->mid[x];
+	float v;
+
+	if (isnan(h))
+		return NAN;
+	if (h > t->hmax)
+		t->hmax = h;
+	if (h < b->o.sea)
+		return b->kw[TP_BIOME_SEA];
+	if (r->depth != NULL && !isnan(b->kw[TP_BIOME_LAKE]) &&
+	    r->depth[x] > b->o.lake)
+		return b->kw[TP_BIOME_LAKE];
+	if (r->river != NULL && !isnan(b->kw[TP_BIOME_RIVER]) &&
+	    r->river[x] > 0)
+		return b->kw[TP_BIOME_RIVER];
+	if (isnan(v = land(c, x, h)))
+		t->unmatched++;
+	return v;
+}
+
+void
+tp_biome_classify(const tp_biome *b, const tp_biome_row *r, int64_t width,
+    float *out, tp_biome_tally *t)
+{
+	struct cellctx c = { b, r, width, b->o.zscale / (8 * r->ewres),
+	    b->o.zscale / (8 * r->nsres) };
+
+	for (int64_t x = 0; x < width; x++)
+		out[x] = cell(&c, x, t);
+}
