@@ -11,9 +11,9 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* More box references than this over all intervals (a pathological
- * table): one interval listing every box, which is as right and slower. */
-enum { MAX_LIST = 1 << 20 };
+/* Cells of a cut grid times boxes to fill it, at most: a larger
+ * (pathological) table is scanned box by box instead. */
+#define MAX_WORK	((size_t)1 << 26)
 
 static const char *const keyword[TP_BIOME_NKW] = {
 	"sea", "lake", "river", "rock", "snow", "beach", "marsh"
@@ -149,76 +149,78 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Interval k of l: [lo, hi) between the bounds around it. */
-static void
-interval(const tp_biome_look *l, int k, double *lo, double *hi)
-{
-	*lo = k > 0 ? l->brk[k - 1] : -INFINITY;
-	*hi = k < l->nbrk ? l->brk[k] : INFINITY;
-}
-
-/* Count (list NULL) or fill the boxes covering each interval. */
-static int64_t
-fill_lists(tp_biome_look *l)
-{
-	int64_t n = 0;
-	double lo, hi;
-
-	for (int k = 0; k <= l->nbrk; k++) {
-		interval(l, k, &lo, &hi);
-		if (l->first != NULL)
-			l->first[k] = (int)n;
-		for (int i = 0; i < l->nbox; i++)
-			if (l->box[i].a0 <= lo && hi <= l->box[i].a1) {
-				if (l->list != NULL)
-					l->list[n] = i;
-				n++;
-			}
-	}
-	if (l->first != NULL)
-		l->first[l->nbrk + 1] = (int)n;
-	return n;
-}
-
-/* The sorted distinct finite bounds of the first axis. */
+/* The sorted distinct finite bounds of one axis (0: a, 1: b) of l's
+ * boxes into *cut; their count. */
 static int
-cut_points(tp_biome_look *l, tp_err *e)
+cuts(const tp_biome_look *l, int axis, double **cut, tp_err *e)
 {
-	int n = 0;
+	int n = 0, k = 0;
 
-	if ((l->brk = malloc((size_t)(2 * l->nbox + 1) * sizeof *l->brk)) ==
-	    NULL)
+	if ((*cut = malloc((size_t)(2 * l->nbox + 1) * sizeof **cut)) == NULL)
 		return tp_err_set(e, "out of memory for the table");
 	for (int i = 0; i < l->nbox; i++) {
-		if (isfinite(l->box[i].a0))
-			l->brk[n++] = l->box[i].a0;
-		if (isfinite(l->box[i].a1))
-			l->brk[n++] = l->box[i].a1;
+		double lo = axis ? l->box[i].b0 : l->box[i].a0;
+		double hi = axis ? l->box[i].b1 : l->box[i].a1;
+
+		if (isfinite(lo))
+			(*cut)[n++] = lo;
+		if (isfinite(hi))
+			(*cut)[n++] = hi;
 	}
-	qsort(l->brk, (size_t)n, sizeof *l->brk, cmp_double);
-	l->nbrk = 0;
+	qsort(*cut, (size_t)n, sizeof **cut, cmp_double);
 	for (int i = 0; i < n; i++)
-		if (l->nbrk == 0 || l->brk[i] != l->brk[l->nbrk - 1])
-			l->brk[l->nbrk++] = l->brk[i];
-	return 0;
+		if (k == 0 || (*cut)[i] != (*cut)[k - 1])
+			(*cut)[k++] = (*cut)[i];
+	return k;
+}
+
+/* v in [lo, hi); an unbounded interval holds NaN too. */
+static inline int
+within(double lo, double hi, double v)
+{
+	return (lo == -INFINITY || lo <= v) && (hi == INFINITY || v < hi);
+}
+
+/* The first box holding (a, b), by a scan in table order. */
+static float
+scan(const tp_biome_look *l, double a, double b)
+{
+	for (int i = 0; i < l->nbox; i++) {
+		const tp_biome_box *x = &l->box[i];
+
+		if (within(x->a0, x->a1, a) && within(x->b0, x->b1, b))
+			return x->code;
+	}
+	return NAN;
+}
+
+/* A value of cut interval k of n cuts: -inf below the first cut, the
+ * cut itself above, NaN for k = n + 1. Every value of the interval lies
+ * in the same boxes, since every bound is a cut. */
+static double
+sample(const double *cut, int n, int k)
+{
+	return k == 0 ? -INFINITY : k <= n ? cut[k - 1] : NAN;
 }
 
 static int
 build_look(tp_biome_look *l, tp_err *e)
 {
-	int64_t n;
+	size_t cells;
 
-	if (cut_points(l, e) < 0)
+	if ((l->na = cuts(l, 0, &l->acut, e)) < 0 ||
+	    (l->nb = cuts(l, 1, &l->bcut, e)) < 0)
 		return -1;
-	if ((n = fill_lists(l)) > MAX_LIST) {
-		l->nbrk = 0;
-		n = l->nbox;
-	}
-	l->first = malloc((size_t)(l->nbrk + 2) * sizeof *l->first);
-	l->list = malloc((size_t)(n > 0 ? n : 1) * sizeof *l->list);
-	if (l->first == NULL || l->list == NULL)
+	cells = (size_t)(l->na + 2) * (size_t)(l->nb + 2);
+	if (cells * (size_t)l->nbox > MAX_WORK)
+		return 0;		/* scanned: slower, as right */
+	if ((l->code = malloc(cells * sizeof *l->code)) == NULL)
 		return tp_err_set(e, "out of memory for the table");
-	fill_lists(l);
+	for (int ka = 0; ka < l->na + 2; ka++)
+		for (int kb = 0; kb < l->nb + 2; kb++)
+			l->code[(size_t)ka * (size_t)(l->nb + 2) + (size_t)kb] =
+			    scan(l, sample(l->acut, l->na, ka),
+			    sample(l->bcut, l->nb, kb));
 	return 0;
 }
 
@@ -287,9 +289,9 @@ static void
 free_look(tp_biome_look *l)
 {
 	free(l->box);
-	free(l->brk);
-	free(l->first);
-	free(l->list);
+	free(l->acut);
+	free(l->bcut);
+	free(l->code);
 }
 
 void
@@ -301,27 +303,27 @@ tp_biome_free(tp_biome *b)
 	memset(&b->climate, 0, sizeof b->climate);
 }
 
-/* v in [lo, hi); an unbounded interval holds NaN too. */
+/* Cut intervals at or below v: the number of cuts <= v. */
 static inline int
-within(double lo, double hi, double v)
-{
-	return (lo == -INFINITY || lo <= v) && (hi == INFINITY || v < hi);
-}
-
-static inline float
-look(const tp_biome_look *l, double a, double bv)
+rank(const double *cut, int n, double v)
 {
 	int k = 0;
 
-	while (k < l->nbrk && l->brk[k] <= a)
-		k++;
-	for (int i = l->first[k]; i < l->first[k + 1]; i++) {
-		const tp_biome_box *x = &l->box[l->list[i]];
+	for (int i = 0; i < n; i++)
+		k += cut[i] <= v;
+	return k;
+}
 
-		if (within(x->b0, x->b1, bv) && within(x->a0, x->a1, a))
-			return x->code;
-	}
-	return NAN;
+static inline float
+look(const tp_biome_look *l, double a, double b)
+{
+	int ka, kb;
+
+	if (l->code == NULL)
+		return scan(l, a, b);
+	ka = isnan(a) ? l->na + 1 : rank(l->acut, l->na, a);
+	kb = isnan(b) ? l->nb + 1 : rank(l->bcut, l->nb, b);
+	return l->code[(size_t)ka * (size_t)(l->nb + 2) + (size_t)kb];
 }
 
 float

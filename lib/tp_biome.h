@@ -34,6 +34,7 @@
 
 #include <stdint.h>
 
+#include "tp_climate.h"
 #include "tp_err.h"
 #include "tp_palette.h"
 
@@ -68,15 +69,19 @@ typedef struct tp_biome_box {
 	float	code;
 } tp_biome_box;
 
-/* The clauses of one kind, with the first axis cut at every finite bound:
- * interval k (k bounds <= a) lists, in table order, the boxes covering
- * it, so a lookup is a scan of the bounds and one of a short list. */
+/* The clauses of one kind, compiled: both axes cut at every finite bound
+ * of every box, so each cell of the cut grid lies wholly inside or
+ * outside each box and holds the code of the first box (table order)
+ * holding it. A lookup counts the bounds at or below each value (a few
+ * compares, no branches) and reads the cell; NaN has a row and a column
+ * of its own. A table too large for the grid is scanned box by box. */
 typedef struct tp_biome_look {
-	int	nbox, nbrk;
+	int	nbox;
 	tp_biome_box *box;	/* in table order */
-	double	*brk;		/* sorted finite bounds of the first axis */
-	int	*first;		/* nbrk + 2 offsets into list */
-	int	*list;		/* box indices per interval */
+	int	na, nb;		/* finite bounds on each axis */
+	double	*acut, *bcut;	/* sorted, distinct */
+	float	*code;		/* (na + 2) x (nb + 2): [ka * (nb + 2) + kb];
+				 * NULL: scan the boxes */
 } tp_biome_look;
 
 typedef struct tp_biome {
@@ -122,7 +127,7 @@ double	tp_biome_slope(const double z[9], double zscale, double ewres,
 typedef struct tp_biome_row {
 	const float *up, *mid, *down;
 	const float *moisture, *river, *depth, *slope;
-	const float *temp, *rain;	/* climate mode: C, mm/year */
+	const double *temp, *rain;	/* climate mode: C, mm/year */
 	double	ewres, nsres;
 } tp_biome_row;
 
@@ -140,5 +145,13 @@ void	tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t);
  * add what it saw to t. */
 void	tp_biome_classify(const tp_biome *b, const tp_biome_row *r,
 	    int64_t width, float *out, tp_biome_tally *t);
+
+/* Climate mode (tp_biome_air.c): the temperature (C) and precipitation
+ * (mm/year) of the width cells of a row, from their latitudes (degrees),
+ * heights and moisture by model c: precipitation rain_in's where given
+ * (the orographic model), else tp_climate_rain of the moisture, else NaN. */
+void	tp_biome_air_row(const tp_climate *c, const double *lat,
+	    const float *height, const float *moisture, const float *rain_in,
+	    int64_t width, double *temp, double *rain);
 
 #endif
