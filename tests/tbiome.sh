@@ -173,4 +173,50 @@ assert_eq "rock and land across batches" "$(py '
 b = band(sys.argv[1], "biome")
 print(bool((b == 16).any()), bool((b != 16).any()))' "$T/j1")" "True True"
 
+# --climate: temperature from latitude and the lapse rate, precipitation
+# from moisture, then Whittaker. One row at 45 degrees north (edges 44.9
+# and 45.1): T0 = -25 + 51 cos 45 = 11.06 C; 1 km up is 6.5 K colder. With
+# --zscale 1000 heights 0.1, 1, 3, 5 are 100 m (10.4 C), 1 km (4.6 C),
+# 3 km (-8.4 C), 5 km (-21.4 C); moisture 0.5 is 1550 mm: temperate
+# deciduous forest, taiga, tundra, snow. Cells of 1000 km: no slope.
+mkstream 4 1 "height moisture" "CELLSIZE 1000000" > "$T/c" <<'EOF'
+0.1 1 3 5  0.5 0.5 0.5 0.5
+EOF
+run_prog tbiome --climate --latitude 44.9,45.1 -z 1000 < "$T/c" > "$T/b"
+assert_eq "climate" "$(biome "$T/b")" "11 9 5 6"
+# --lapse 0: no colder with height; --rain 0,400: dry (temperate desert
+# under 250 mm).
+run_prog tbiome --climate --latitude 44.9,45.1 -z 1000 --lapse 0 < "$T/c" > "$T/b"
+assert_eq "--lapse 0" "$(biome "$T/b")" "11 11 11 11"
+run_prog tbiome --climate --latitude 44.9,45.1 -z 1000 --rain 0,400 < "$T/c" > "$T/b"
+assert_eq "--rain" "$(biome "$T/b" | cut -d' ' -f1)" 7
+# At the equator no snow line: the table mode's default snow is off.
+run_prog tbiome --climate --latitude -0.1,0.1 < "$T/c" > "$T/b"
+assert_eq "climate: no snow override" "$(biome "$T/b")" "14 14 14 14"
+expect_err 1 "give its latitudes with --latitude" "climate without a CRS" \
+    run_prog tbiome --climate < "$T/c"
+expect_err 2 "need --climate" "--wind without --climate" \
+    run_prog tbiome --wind 270 < "$T/c"
+expect_err 2 "--latitude" "--latitude north of south" \
+    run_prog tbiome --climate --latitude 50,40 < "$T/c"
+expect_err 1 "no climate clauses" "--climate with a zones-only table" \
+    run_prog tbiome --climate --latitude 0,1 -t "$T/gap.txt" < "$T/c"
+
+# --wind: moisture is optional; on the pipeline's island in UTM, the same
+# bytes on one thread and on two, and the wind changes the map.
+run_prog tband -d moisture < "$T/in" > "$T/nomoist"
+run_prog tbiome -q --climate -z 3000 --wind 270 -j 1 < "$T/nomoist" > "$T/w1"
+run_prog tbiome -q --climate -z 3000 --wind 270 -j 2 < "$T/nomoist" > "$T/w2"
+assert_same "--wind -j 1 = -j 2" "$T/w1" "$T/w2"
+assert_eq "--wind: codes in the table, land all classified" "$(py '
+b = band(sys.argv[1], "biome")
+codes = set(int(l.split()[0]) for l in open(sys.argv[2]) if l[:1].isdigit())
+print(set(np.unique(b).astype(int)) <= codes, bool(np.isfinite(b).all()))' "$T/w1" "$T/table.txt")" "True True"
+run_prog tbiome -q --climate -z 3000 -j 1 < "$T/in" > "$T/c1"
+run_prog tbiome -q --climate -z 3000 -j 2 < "$T/in" > "$T/c2"
+assert_same "--climate (UTM, PROJ) -j 1 = -j 2" "$T/c1" "$T/c2"
+run_prog tbiome -q --climate -z 3000 --wind 270 < "$T/in" > "$T/w3"
+assert_eq "the wind changes the map" "$(py '
+print(band(sys.argv[1], "biome").tobytes() != band(sys.argv[2], "biome").tobytes())' "$T/c1" "$T/w3")" True
+
 finish
