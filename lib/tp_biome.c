@@ -303,14 +303,45 @@ tp_biome_free(tp_biome *b)
 	memset(&b->climate, 0, sizeof b->climate);
 }
 
-/* Cut intervals at or below v: the number of cuts <= v. */
+/* Cut intervals at or below v: the number of cuts <= v, counted without
+ * a loop for the few cuts a table has (a loop beyond 8). */
 static inline int
 rank(const double *cut, int n, double v)
 {
 	int k = 0;
 
-	for (int i = 0; i < n; i++)
-		k += cut[i] <= v;
+	switch (n) {
+	default:
+		for (int i = 8; i < n; i++)
+			k += cut[i] <= v;
+		/* FALLTHROUGH */
+	case 8:
+		k += cut[7] <= v;
+		/* FALLTHROUGH */
+	case 7:
+		k += cut[6] <= v;
+		/* FALLTHROUGH */
+	case 6:
+		k += cut[5] <= v;
+		/* FALLTHROUGH */
+	case 5:
+		k += cut[4] <= v;
+		/* FALLTHROUGH */
+	case 4:
+		k += cut[3] <= v;
+		/* FALLTHROUGH */
+	case 3:
+		k += cut[2] <= v;
+		/* FALLTHROUGH */
+	case 2:
+		k += cut[1] <= v;
+		/* FALLTHROUGH */
+	case 1:
+		k += cut[0] <= v;
+		break;
+	case 0:
+		break;
+	}
 	return k;
 }
 
@@ -362,109 +393,152 @@ tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t)
 		sum->hmax = t->hmax;
 }
 
-/* The squared gradient (rise over run, both in metres) at cell x. Inside
- * the grid, with all nine heights present, straight from the rows; else
- * through tp_grad_window's edge rules. Same arithmetic either way. */
+/* Cells classified together: their steepness fits on the stack. */
+enum { CHUNK = 256 };
+
+/* The squared gradient (rise over run, both in metres) at cell x through
+ * tp_grad_window's edge rules: for the grid's edges and NaN neighbours. */
 static double
-grad2(const tp_biome_row *r, int64_t width, int64_t x, double fx, double fy)
+grad2_edge(const tp_biome_row *r, int64_t width, int64_t x, double fx,
+    double fy)
 {
 	double z[9], dx, dy;
 
-	if (r->up != NULL && r->down != NULL && x > 0 && x < width - 1) {
-		const float *u = r->up + x, *m = r->mid + x, *d = r->down + x;
-
-		z[0] = u[-1]; z[1] = u[0]; z[2] = u[1];
-		z[3] = m[-1]; z[4] = m[0]; z[5] = m[1];
-		z[6] = d[-1]; z[7] = d[0]; z[8] = d[1];
-		tp_grad_horn(z, fx, fy, &dx, &dy);
-		if (!isnan(dx) && !isnan(dy))
-			return dx * dx + dy * dy;
-	}
 	tp_grad_window(r->up, r->mid, r->down, width, x, z);
 	tp_grad_horn(z, fx, fy, &dx, &dy);
 	return dx * dx + dy * dy;
 }
 
-/* What a cell needs beyond its height, worked out once per row. */
-struct cellctx {
-	const tp_biome *b;
-	const tp_biome_row *r;
-	int64_t	width;
-	double	fx, fy;
+/* The squared gradients of cells x0 .. x0 + n - 1 into g2. Inside the
+ * grid straight from the rows, in a loop the compiler can vectorise; a
+ * NaN there (a NaN neighbour) and the edges go through grad2_edge. The
+ * arithmetic is the same either way: Horn on the nine heights as doubles. */
+static void
+grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
+    double fx, double fy, double *g2)
+{
+	const float *u = r->up, *m = r->mid, *d = r->down;
+	int lo = 0, hi = 0;
+
+	if (u != NULL && d != NULL) {
+		lo = x0 == 0 ? 1 : 0;
+		hi = x0 + n == width ? n - 1 : n;
+		for (int i = lo; i < hi; i++) {
+			int64_t x = x0 + i;
+			double dx = fx * (((double)u[x + 1] + 2 * (double)m[x + 1] +
+			    (double)d[x + 1]) - ((double)u[x - 1] +
+			    2 * (double)m[x - 1] + (double)d[x - 1]));
+			double dy = fy * (((double)u[x - 1] + 2 * (double)u[x] +
+			    (double)u[x + 1]) - ((double)d[x - 1] +
+			    2 * (double)d[x] + (double)d[x + 1]));
+
+			g2[i] = dx * dx + dy * dy;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		if ((i < lo || i >= hi || isnan(g2[i])) && !isnan(m[x0 + i]))
+			g2[i] = grad2_edge(r, width, x0 + i, fx, fy);
+}
+
+/* The steepness of a chunk against which rock and marsh are decided:
+ * the slope band's degrees, or the squared gradient. */
+static void
+steepness(const tp_biome *b, const tp_biome_row *r, int64_t width,
+    int64_t x0, int n, double *st)
+{
+	if (r->slope != NULL)
+		for (int i = 0; i < n; i++)
+			st[i] = r->slope[x0 + i];
+	else if (b->need_slope)
+		grad2_run(r, width, x0, n, b->o.zscale / (8 * r->ewres),
+		    b->o.zscale / (8 * r->nsres), st);
+	else
+		for (int i = 0; i < n; i++)
+			st[i] = 0;
+}
+
+/* A row's settings of the overrides: NaN codes for absent classes, and
+ * limits that can never hold for them. */
+struct rule {
+	float	kw[TP_BIOME_NKW];
+	double	sea, lake, rock, snow, beach, mh, mwet, mslope;
+	int	has[TP_BIOME_NKW];
 };
 
-/* Slope of cell x against the squared tangent lim: 1 above, 0 not,
- * -1 below (NaN slope: neither). */
-static int
-slope_vs(const struct cellctx *c, int64_t x, double lim_deg, double lim2)
+static void
+rule_of(const tp_biome *b, const tp_biome_row *r, struct rule *u)
 {
-	double s;
-
-	if (c->r->slope != NULL) {
-		s = c->r->slope[x];
-		return s > lim_deg ? 1 : s < lim_deg ? -1 : 0;
-	}
-	s = grad2(c->r, c->width, x, c->fx, c->fy);
-	return s > lim2 ? 1 : s < lim2 ? -1 : 0;
-}
-
-/* Overrides 5 to 8, then the zones or climate (1 to 4 are the caller's). */
-static float
-land(const struct cellctx *c, int64_t x, double h)
-{
-	const tp_biome *b = c->b;
 	const tp_biome_opts *o = &b->o;
-	double m = c->r->moisture != NULL ? c->r->moisture[x] : NAN;
+	int slope_band = r->slope != NULL;
 
-	if (!isnan(b->kw[TP_BIOME_ROCK]) &&
-	    slope_vs(c, x, o->rock_slope, b->tan2_rock) > 0)
-		return b->kw[TP_BIOME_ROCK];
-	if (!isnan(b->kw[TP_BIOME_SNOW]) && h >= o->snow)
-		return b->kw[TP_BIOME_SNOW];
-	if (!isnan(b->kw[TP_BIOME_BEACH]) && h - o->sea < o->beach)
-		return b->kw[TP_BIOME_BEACH];
-	if (!isnan(b->kw[TP_BIOME_MARSH]) && h - o->sea < o->marsh_height &&
-	    m >= o->marsh_wet &&
-	    slope_vs(c, x, o->marsh_slope, b->tan2_marsh) < 0)
-		return b->kw[TP_BIOME_MARSH];
-	if (o->climate)
-		return look(&b->climate, c->r->temp[x], c->r->rain[x]);
-	return look(&b->zone, (h - o->sea) * b->escale, m);
+	for (int k = 0; k < TP_BIOME_NKW; k++) {
+		u->kw[k] = b->kw[k];
+		u->has[k] = !isnan(b->kw[k]);
+	}
+	u->sea = o->sea;
+	u->lake = o->lake;
+	u->rock = slope_band ? o->rock_slope : b->tan2_rock;
+	u->snow = o->snow;
+	u->beach = o->beach;
+	u->mh = o->marsh_height;
+	u->mwet = o->marsh_wet;
+	u->mslope = slope_band ? o->marsh_slope : b->tan2_marsh;
 }
 
-/* Overrides 1 to 4, then land. */
-static float
-cell(const struct cellctx *c, int64_t x, tp_biome_tally *t)
+/* The zone or climate of cell x. */
+static inline float
+base(const tp_biome *b, const tp_biome_row *r, int64_t x, double h, double m)
 {
-	const tp_biome *b = c->b;
-	const tp_biome_row *r = c->r;
-	double h = r->mid[x];
-	float v;
+	if (b->o.climate)
+		return look(&b->climate, r->temp[x], r->rain[x]);
+	return look(&b->zone, (h - b->o.sea) * b->escale, m);
+}
 
-	if (isnan(h))
-		return NAN;
-	if (h > t->hmax)
-		t->hmax = h;
-	if (h < b->o.sea)
-		return b->kw[TP_BIOME_SEA];
-	if (r->depth != NULL && !isnan(b->kw[TP_BIOME_LAKE]) &&
-	    r->depth[x] > b->o.lake)
-		return b->kw[TP_BIOME_LAKE];
-	if (r->river != NULL && !isnan(b->kw[TP_BIOME_RIVER]) &&
-	    r->river[x] > 0)
-		return b->kw[TP_BIOME_RIVER];
-	if (isnan(v = land(c, x, h)))
-		t->unmatched++;
-	return v;
+/* Cells x0 .. x0 + n - 1: the overrides applied last to first over the
+ * zone, each replacing what the later ones gave, so the first that holds
+ * wins (tp_biome.h's order). */
+static void
+chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
+    int64_t x0, int n, const double *st, float *out, tp_biome_tally *t)
+{
+	for (int i = 0; i < n; i++) {
+		int64_t x = x0 + i;
+		double h = r->mid[x], m = r->moisture != NULL ?
+		    r->moisture[x] : NAN, above = h - u->sea;
+		float v = base(b, r, x, h, m);
+
+		v = u->has[TP_BIOME_MARSH] && above < u->mh && m >= u->mwet &&
+		    st[i] < u->mslope ? u->kw[TP_BIOME_MARSH] : v;
+		v = u->has[TP_BIOME_BEACH] && above < u->beach ?
+		    u->kw[TP_BIOME_BEACH] : v;
+		v = u->has[TP_BIOME_SNOW] && h >= u->snow ?
+		    u->kw[TP_BIOME_SNOW] : v;
+		v = u->has[TP_BIOME_ROCK] && st[i] > u->rock ?
+		    u->kw[TP_BIOME_ROCK] : v;
+		v = r->river != NULL && u->has[TP_BIOME_RIVER] &&
+		    r->river[x] > 0 ? u->kw[TP_BIOME_RIVER] : v;
+		v = r->depth != NULL && u->has[TP_BIOME_LAKE] &&
+		    r->depth[x] > u->lake ? u->kw[TP_BIOME_LAKE] : v;
+		t->unmatched += isnan(v) && h >= u->sea;
+		v = h < u->sea ? u->kw[TP_BIOME_SEA] : v;
+		out[x] = isnan(h) ? NAN : v;
+		if (h > t->hmax)
+			t->hmax = h;
+	}
 }
 
 void
 tp_biome_classify(const tp_biome *b, const tp_biome_row *r, int64_t width,
     float *out, tp_biome_tally *t)
 {
-	struct cellctx c = { b, r, width, b->o.zscale / (8 * r->ewres),
-	    b->o.zscale / (8 * r->nsres) };
+	double st[CHUNK];
+	struct rule u;
 
-	for (int64_t x = 0; x < width; x++)
-		out[x] = cell(&c, x, t);
+	rule_of(b, r, &u);
+	for (int64_t x0 = 0; x0 < width; x0 += CHUNK) {
+		int n = width - x0 < CHUNK ? (int)(width - x0) : CHUNK;
+
+		steepness(b, r, width, x0, n, st);
+		chunk(b, r, &u, x0, n, st, out, t);
+	}
 }
