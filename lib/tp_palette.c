@@ -226,8 +226,14 @@ tp_palette_load(tp_palette *p, const char *path, tp_err *e)
 	else if (len > MAX)
 		r = tp_err_set(e, "%s: longer than 1 MiB: not a biome table",
 		    path);
-	else if ((r = tp_palette_parse(p, buf, len, e)) < 0)
-		r = tp_err_set(e, "%s: %s", path, e != NULL ? e->msg : "");
+	else if ((r = tp_palette_parse(p, buf, len, e)) < 0 && e != NULL) {
+		/* The parser's message, prefixed: not formatted from e->msg
+		 * into itself, which overlaps. */
+		char msg[TP_ERR_MAX];
+
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		r = tp_err_set(e, "%s: %s", path, msg);
+	}
 	free(buf);
 	fclose(f);
 	return r;

@@ -2,6 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tp_palette.h"
 #include "tp_test.h"
@@ -87,6 +88,29 @@ START_TEST(test_parse)
 }
 END_TEST
 
+/* A table file's error names the file and the line, once each. */
+START_TEST(test_load)
+{
+	char path[] = "/tmp/check_palette.XXXXXX", want[TP_ERR_MAX];
+	int fd = mkstemp(path);
+	tp_err e;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "1 sea #000000 sea\n2 x #fffff zone\n", 34),
+	    34);
+	close(fd);
+	ck_assert_int_eq(tp_palette_load(&p, path, &e), -1);
+	snprintf(want, sizeof want, "%s: line 2: colour '#fffff' is not "
+	    "#rrggbb", path);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(tp_palette_load(&p, path, NULL), -1);
+	unlink(path);
+	ck_assert_int_eq(tp_palette_load(&p, path, &e), -1);
+	snprintf(want, sizeof want, "%s: No such file or directory", path);
+	ck_assert_str_eq(e.msg, want);
+}
+END_TEST
+
 /* BIOME header lines carry a table from tbiome to tgeotiff and tview. */
 START_TEST(test_header)
 {
@@ -128,6 +152,7 @@ main(void)
 	tcase_add_test(core, test_default);
 	tcase_add_test(core, test_names_distinct);
 	tcase_add_test(core, test_parse);
+	tcase_add_test(core, test_load);
 	tcase_add_test(core, test_header);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
