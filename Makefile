@@ -68,6 +68,7 @@ LDLIBS_latitude	= $(PROJ_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
+CFLAGS_tp_biome	= -O3
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj

@@ -35,7 +35,7 @@ static const char help[] =
     "      --climate        classify by temperature and precipitation\n"
     "                       (Whittaker) instead of the height zones\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0)\n"
-    "      --lake D         depth above D is lake (default: 0)\n"
+    "      --lake D         depth above D is lake (default: 0.001 (top - sea))\n"
     "      --lapse K        --climate: K colder per km up (default: 6.5)\n"
     "      --latitude S,N   --climate: latitudes of the south and north\n"
     "                       edges (default: from the CRS)\n"

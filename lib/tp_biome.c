@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tp_biome.h"
+#include "tp_simd.h"
 #include "tp_grad.h"
 #include "tp_num.h"
 
@@ -26,7 +27,9 @@ tp_biome_defaults(tp_biome_opts *o, double sea, double top)
 
 	o->sea = sea;
 	o->top = top;
-	o->lake = 0;
+	/* filling leaves ulp-deep puddles in every eroded pit: a lake is
+	 * a thousandth of the relief deep at least */
+	o->lake = 0.001 * span;
 	o->rock_slope = 40;
 	o->snow = sea + 0.9 * span;
 	o->beach = 0.02 * span;
@@ -253,6 +256,7 @@ tp_biome_compile(tp_biome *b, const tp_palette *p, int climate, tp_err *e)
 		    "--climate needs them");
 	if (!climate && b->zone.nbox == 0)
 		return tp_err_set(e, "the table has no zone clauses");
+	b->simd = tp_simd_probe();
 	b->need_slope = !isnan(b->kw[TP_BIOME_ROCK]) ||
 	    !isnan(b->kw[TP_BIOME_MARSH]);
 	return 0;
@@ -393,6 +397,10 @@ tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t)
 		sum->hmax = t->hmax;
 }
 
+/* The passes over a chunk are inlined into each of the two copies of the
+ * row loop below, so each is vectorised for its instruction set. */
+#define INLINE	static inline __attribute__((always_inline))
+
 /* Cells classified together: their steepness fits on the stack. */
 enum { CHUNK = 256 };
 
@@ -413,7 +421,7 @@ grad2_edge(const tp_biome_row *r, int64_t width, int64_t x, double fx,
  * grid straight from the rows, in a loop the compiler can vectorise; a
  * NaN there (a NaN neighbour) and the edges go through grad2_edge. The
  * arithmetic is the same either way: Horn on the nine heights as doubles. */
-static void
+INLINE void
 grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
     double fx, double fy, double *g2)
 {
@@ -442,7 +450,7 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
 
 /* The steepness of a chunk against which rock and marsh are decided:
  * the slope band's degrees, or the squared gradient. */
-static void
+INLINE void
 steepness(const tp_biome *b, const tp_biome_row *r, int64_t width,
     int64_t x0, int n, double *st)
 {
@@ -465,7 +473,7 @@ struct rule {
 	int	has[TP_BIOME_NKW];
 };
 
-static void
+INLINE void
 rule_of(const tp_biome *b, const tp_biome_row *r, struct rule *u)
 {
 	const tp_biome_opts *o = &b->o;
@@ -485,60 +493,180 @@ rule_of(const tp_biome *b, const tp_biome_row *r, struct rule *u)
 	u->mslope = slope_band ? o->marsh_slope : b->tan2_marsh;
 }
 
-/* The zone or climate of cell x. */
-static inline float
-base(const tp_biome *b, const tp_biome_row *r, int64_t x, double h, double m)
+/* The ranks of n values against ncut cuts (rank() for each, NaN at
+ * ncut + 1): a pass per cut over all values. The counts are doubles, as
+ * the values are: compilers vectorise a compare of one width only. */
+INLINE void
+ranks(const double *restrict cut, int ncut, const double *restrict v, int n,
+    double *restrict k)
 {
-	if (b->o.climate)
-		return look(&b->climate, r->temp[x], r->rain[x]);
-	return look(&b->zone, (h - b->o.sea) * b->escale, m);
+	for (int i = 0; i < n; i++)
+		k[i] = 0;
+	for (int c = 0; c < ncut; c++) {
+		double bound = cut[c];
+
+		for (int i = 0; i < n; i++)
+			k[i] += v[i] >= bound ? 1.0 : 0.0;
+	}
+	for (int i = 0; i < n; i++)
+		k[i] = v[i] == v[i] ? k[i] : ncut + 1;	/* NaN: ncut + 1 */
 }
 
-/* Cells x0 .. x0 + n - 1: the overrides applied last to first over the
- * zone, each replacing what the later ones gave, so the first that holds
- * wins (tp_biome.h's order). */
-static void
-chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
-    int64_t x0, int n, const double *st, float *out, tp_biome_tally *t)
-{
-	for (int i = 0; i < n; i++) {
-		int64_t x = x0 + i;
-		double h = r->mid[x], m = r->moisture != NULL ?
-		    r->moisture[x] : NAN, above = h - u->sea;
-		float v = base(b, r, x, h, m);
+/* One chunk's cells as doubles: every compare and select below is of
+ * one width, so compilers vectorise the passes. */
+struct cells {
+	int	n;
+	double	h[CHUNK], m[CHUNK];	/* height; moisture (NaN: none) */
+	double	st[CHUNK];		/* steepness() */
+	double	v[CHUNK];		/* the code so far (NaN: none) */
+};
 
-		v = u->has[TP_BIOME_MARSH] && above < u->mh && m >= u->mwet &&
-		    st[i] < u->mslope ? u->kw[TP_BIOME_MARSH] : v;
-		v = u->has[TP_BIOME_BEACH] && above < u->beach ?
-		    u->kw[TP_BIOME_BEACH] : v;
-		v = u->has[TP_BIOME_SNOW] && h >= u->snow ?
-		    u->kw[TP_BIOME_SNOW] : v;
-		v = u->has[TP_BIOME_ROCK] && st[i] > u->rock ?
-		    u->kw[TP_BIOME_ROCK] : v;
-		v = r->river != NULL && u->has[TP_BIOME_RIVER] &&
-		    r->river[x] > 0 ? u->kw[TP_BIOME_RIVER] : v;
-		v = r->depth != NULL && u->has[TP_BIOME_LAKE] &&
-		    r->depth[x] > u->lake ? u->kw[TP_BIOME_LAKE] : v;
-		t->unmatched += isnan(v) && h >= u->sea;
-		v = h < u->sea ? u->kw[TP_BIOME_SEA] : v;
-		out[x] = isnan(h) ? NAN : v;
-		if (h > t->hmax)
-			t->hmax = h;
+/* The zone or climate codes of the chunk at x0 into c->v. */
+INLINE void
+base_run(const tp_biome *b, const tp_biome_row *r, int64_t x0,
+    struct cells *c)
+{
+	const tp_biome_look *l = b->o.climate ? &b->climate : &b->zone;
+	double a[CHUNK], m[CHUNK], ka[CHUNK], kb[CHUNK];
+	double sea = b->o.sea, es = b->escale;
+	int n = c->n;
+
+	for (int i = 0; i < n; i++) {
+		a[i] = b->o.climate ? r->temp[x0 + i] : (c->h[i] - sea) * es;
+		m[i] = b->o.climate ? r->rain[x0 + i] : c->m[i];
+	}
+	if (l->code == NULL) {
+		for (int i = 0; i < n; i++)
+			c->v[i] = scan(l, a[i], m[i]);
+		return;
+	}
+	ranks(l->acut, l->na, a, n, ka);
+	ranks(l->bcut, l->nb, m, n, kb);
+	for (int i = 0; i < n; i++)
+		c->v[i] = l->code[(size_t)ka[i] * (size_t)(l->nb + 2) +
+		    (size_t)kb[i]];
+}
+
+/* Where band (NULL: none) of the chunk at x0 is above lim, the code k. */
+INLINE void
+band_above(const float *band, int64_t x0, double lim, double k,
+    struct cells *c)
+{
+	if (band != NULL)
+		for (int i = 0; i < c->n; i++)
+			c->v[i] = (double)band[x0 + i] > lim ? k : c->v[i];
+}
+
+/* The land overrides over the codes, applied last to first, each
+ * replacing what the later ones gave, so the first that holds wins
+ * (tp_biome.h's order); a pass each, over the classes the table has. */
+INLINE void
+land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
+    struct cells *c)
+{
+	int n = c->n;
+
+	if (u->has[TP_BIOME_MARSH]) {
+		double k = u->kw[TP_BIOME_MARSH];
+
+		for (int i = 0; i < n; i++)
+			c->v[i] = c->h[i] - u->sea < u->mh ? (c->m[i] >=
+			    u->mwet ? (c->st[i] < u->mslope ? k : c->v[i]) :
+			    c->v[i]) : c->v[i];
+	}
+	if (u->has[TP_BIOME_BEACH])
+		for (int i = 0; i < n; i++)
+			c->v[i] = c->h[i] - u->sea < u->beach ?
+			    (double)u->kw[TP_BIOME_BEACH] : c->v[i];
+	if (u->has[TP_BIOME_SNOW])
+		for (int i = 0; i < n; i++)
+			c->v[i] = c->h[i] >= u->snow ?
+			    (double)u->kw[TP_BIOME_SNOW] : c->v[i];
+	if (u->has[TP_BIOME_ROCK])
+		for (int i = 0; i < n; i++)
+			c->v[i] = c->st[i] > u->rock ?
+			    (double)u->kw[TP_BIOME_ROCK] : c->v[i];
+	if (u->has[TP_BIOME_RIVER])
+		band_above(r->river, x0, 0, u->kw[TP_BIOME_RIVER], c);
+	if (u->has[TP_BIOME_LAKE])
+		band_above(r->depth, x0, u->lake, u->kw[TP_BIOME_LAKE], c);
+}
+
+/* The chunk at x0: the zone, the land overrides, then the sea and NaN,
+ * into out. */
+INLINE void
+chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
+    int64_t x0, struct cells *c, float *out, tp_biome_tally *t)
+{
+	double sea = u->kw[TP_BIOME_SEA], none[CHUNK], hmax = t->hmax;
+	int64_t unmatched = 0;
+	int n = c->n;
+
+	for (int i = 0; i < n; i++) {
+		c->h[i] = r->mid[x0 + i];
+		c->m[i] = NAN;
+	}
+	if (r->moisture != NULL)
+		for (int i = 0; i < n; i++)
+			c->m[i] = r->moisture[x0 + i];
+	base_run(b, r, x0, c);
+	land_overrides(r, u, x0, c);
+	for (int i = 0; i < n; i++) {
+		none[i] = c->v[i] != c->v[i] && c->h[i] >= u->sea ? 1.0 : 0.0;
+		c->v[i] = c->h[i] < u->sea ? sea : c->v[i];
+		c->v[i] = c->h[i] == c->h[i] ? c->v[i] : NAN;
+	}
+	for (int i = 0; i < n; i++) {
+		out[x0 + i] = (float)c->v[i];
+		unmatched += none[i] != 0;
+		hmax = c->h[i] > hmax ? c->h[i] : hmax;
+	}
+	t->unmatched += unmatched;
+	t->hmax = hmax;
+}
+
+/* The row loop, for both instruction sets: the same operations in the
+ * same order, so the same bytes. */
+INLINE void
+classify(const tp_biome *b, const tp_biome_row *r, int64_t width,
+    float *out, tp_biome_tally *t)
+{
+	struct cells c;
+	struct rule u;
+
+	rule_of(b, r, &u);
+	for (int64_t x0 = 0; x0 < width; x0 += CHUNK) {
+		c.n = width - x0 < CHUNK ? (int)(width - x0) : CHUNK;
+		steepness(b, r, width, x0, c.n, c.st);
+		chunk(b, r, &u, x0, &c, out, t);
 	}
 }
+
+static void
+classify_base(const tp_biome *b, const tp_biome_row *r, int64_t width,
+    float *out, tp_biome_tally *t)
+{
+	classify(b, r, width, out, t);
+}
+
+#ifdef TP_HAVE_AVX2
+TP_AVX2 static void
+classify_avx2(const tp_biome *b, const tp_biome_row *r, int64_t width,
+    float *out, tp_biome_tally *t)
+{
+	classify(b, r, width, out, t);
+}
+#endif
 
 void
 tp_biome_classify(const tp_biome *b, const tp_biome_row *r, int64_t width,
     float *out, tp_biome_tally *t)
 {
-	double st[CHUNK];
-	struct rule u;
-
-	rule_of(b, r, &u);
-	for (int64_t x0 = 0; x0 < width; x0 += CHUNK) {
-		int n = width - x0 < CHUNK ? (int)(width - x0) : CHUNK;
-
-		steepness(b, r, width, x0, n, st);
-		chunk(b, r, &u, x0, n, st, out, t);
+#ifdef TP_HAVE_AVX2
+	if (b->simd >= TP_SIMD_AVX2) {
+		classify_avx2(b, r, width, out, t);
+		return;
 	}
+#endif
+	classify_base(b, r, width, out, t);
 }

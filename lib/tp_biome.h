@@ -58,9 +58,10 @@ typedef struct tp_biome_opts {
 	int	climate;	/* 1: climate clauses instead of zones */
 } tp_biome_opts;
 
-/* Table mode defaults for sea level sea and top height top: lake 0, rock
- * 40 degrees, snow sea + 0.9 (top - sea), beach 0.02 (top - sea), marsh
- * 0.1 (top - sea), moisture 0.83 and 1 degree, zscale 1. */
+/* Table mode defaults for sea level sea and top height top: lake 0.001
+ * (top - sea), rock 40 degrees, snow sea + 0.9 (top - sea), beach 0.02
+ * (top - sea), marsh 0.1 (top - sea), moisture 0.83 and 1 degree, zscale
+ * 1. */
 void	tp_biome_defaults(tp_biome_opts *o, double sea, double top);
 
 /* One clause's rectangle: [a0, a1) x [b0, b1) gives code. */
@@ -91,6 +92,9 @@ typedef struct tp_biome {
 	double	tan2_rock, tan2_marsh;	/* squared tangents of the slopes */
 	double	escale;			/* 1 / (top - sea) */
 	int	need_slope;		/* a rock or marsh class exists */
+	int	simd;			/* tp_simd_level the rows run at:
+					 * tp_simd_probe()'s; lower it to
+					 * compare (the same bytes) */
 } tp_biome;
 
 /* Compile palette p's rules, with tp_biome_defaults(0, 1) as options.

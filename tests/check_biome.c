@@ -9,6 +9,7 @@
 #include "tp_biome.h"
 #include "tp_geo.h"
 #include "tp_grad.h"
+#include "tp_simd.h"
 #include "tp_test.h"
 
 #define DEG (3.14159265358979323846 / 180)
@@ -394,6 +395,44 @@ START_TEST(test_tally)
 }
 END_TEST
 
+/* Every instruction set gives the same codes: rows of random heights,
+ * moisture, rivers, depths and NaNs, wider than a chunk, at the probed
+ * level and at the scalar one. */
+START_TEST(test_levels)
+{
+	enum { W = 1000 };
+	static float h[3 * W], m[W], river[W], depth[W], a[W], z[W];
+	uint64_t seed = 42;
+	tp_biome b;
+	tp_biome_row r;
+	tp_biome_tally t;
+
+	override_biome(&b);
+	for (int i = 0; i < 3 * W; i++)
+		h[i] = tp_test_urand(&seed) + 0.5f;
+	for (int i = 0; i < W; i++) {
+		m[i] = tp_test_urand(&seed) + 0.5f;
+		river[i] = tp_test_urand(&seed) > 0.4f;
+		depth[i] = tp_test_urand(&seed) > 0.4f ? 0.01f : 0;
+	}
+	h[W + 17] = m[40] = h[5] = NAN;
+	memset(&r, 0, sizeof r);
+	r.up = h;
+	r.mid = h + W;
+	r.down = h + 2 * W;
+	r.moisture = m;
+	r.river = river;
+	r.depth = depth;
+	r.ewres = r.nsres = 0.02;
+	tp_biome_tally_init(&t);
+	tp_biome_classify(&b, &r, W, a, &t);
+	b.simd = TP_SIMD_SCALAR;
+	tp_biome_classify(&b, &r, W, z, &t);
+	ck_assert_mem_eq(a, z, sizeof a);
+	tp_biome_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -409,6 +448,7 @@ main(void)
 	tcase_add_test(core, test_slope_geographic);
 	tcase_add_test(core, test_rock_geographic);
 	tcase_add_test(core, test_tally);
+	tcase_add_test(core, test_levels);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
 }
