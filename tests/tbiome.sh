@@ -133,6 +133,17 @@ print(set(np.unique(b).astype(int)) <= codes, bool(((b == 0) == (h < 0.3)).all()
       bool((b == 17).any()), bool(np.isfinite(b).all()))' "$T/pipe" "$T/table.txt")" \
     "True True True True"
 assert_eq "pipeline SEALEVEL" "$(header "$T/pipe" SEALEVEL)" 0.3
+# The water ends at the coast: every land cell's D8 path reaches the sea
+# or leaves the grid, no river or lake depth on the sea, every lake cell
+# on land, and some lakes and rivers to speak of.
+assert_eq "pipeline: water ends in the sea" "$(py '
+b = bands(sys.argv[1])
+h, code = b["height"], b["biome"]
+land = np.isfinite(h) & (h >= 0.3)
+print(drain_check(b["dir"], land), int((b["river"][~land] != 0).sum()),
+      int((b["depth"][~land] != 0).sum()), bool(land[code == 1].all()),
+      bool((b["river"][land] > 0).any()), bool((b["depth"] > 0).any()))' "$T/pipe")" \
+    "ok 0 0 True True True"
 run_prog tbiome -q --table "$T/table.txt" < "$T/in" > "$T/pipe2"
 assert_eq "--table of --print-table = default" "$(body "$T/pipe" | md5sum)" \
     "$(body "$T/pipe2" | md5sum)"
