@@ -552,9 +552,12 @@ INLINE void
 band_above(const float *band, int64_t x0, double lim, double k,
     struct cells *c)
 {
+	double *v = c->v;
+	int n = c->n;
+
 	if (band != NULL)
-		for (int i = 0; i < c->n; i++)
-			c->v[i] = (double)band[x0 + i] > lim ? k : c->v[i];
+		for (int i = 0; i < n; i++)
+			v[i] = (double)band[x0 + i] > lim ? k : v[i];
 }
 
 /* The land overrides over the codes, applied last to first, each
@@ -564,28 +567,35 @@ INLINE void
 land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
     struct cells *c)
 {
+	/* locals: a store into c->v may not change them, so the loops
+	 * vectorise */
+	double sea = u->sea, mh = u->mh, mwet = u->mwet, mslope = u->mslope;
+	double beach = u->beach, snow = u->snow, rock = u->rock, k;
+	double *v = c->v;
+	const double *h = c->h, *m = c->m, *st = c->st;
 	int n = c->n;
 
 	if (u->has[TP_BIOME_MARSH]) {
-		double k = u->kw[TP_BIOME_MARSH];
-
+		k = u->kw[TP_BIOME_MARSH];
 		for (int i = 0; i < n; i++)
-			c->v[i] = c->h[i] - u->sea < u->mh ? (c->m[i] >=
-			    u->mwet ? (c->st[i] < u->mslope ? k : c->v[i]) :
-			    c->v[i]) : c->v[i];
+			v[i] = h[i] - sea < mh ? (m[i] >= mwet ?
+			    (st[i] < mslope ? k : v[i]) : v[i]) : v[i];
 	}
-	if (u->has[TP_BIOME_BEACH])
+	if (u->has[TP_BIOME_BEACH]) {
+		k = u->kw[TP_BIOME_BEACH];
 		for (int i = 0; i < n; i++)
-			c->v[i] = c->h[i] - u->sea < u->beach ?
-			    (double)u->kw[TP_BIOME_BEACH] : c->v[i];
-	if (u->has[TP_BIOME_SNOW])
+			v[i] = h[i] - sea < beach ? k : v[i];
+	}
+	if (u->has[TP_BIOME_SNOW]) {
+		k = u->kw[TP_BIOME_SNOW];
 		for (int i = 0; i < n; i++)
-			c->v[i] = c->h[i] >= u->snow ?
-			    (double)u->kw[TP_BIOME_SNOW] : c->v[i];
-	if (u->has[TP_BIOME_ROCK])
+			v[i] = h[i] >= snow ? k : v[i];
+	}
+	if (u->has[TP_BIOME_ROCK]) {
+		k = u->kw[TP_BIOME_ROCK];
 		for (int i = 0; i < n; i++)
-			c->v[i] = c->st[i] > u->rock ?
-			    (double)u->kw[TP_BIOME_ROCK] : c->v[i];
+			v[i] = st[i] > rock ? k : v[i];
+	}
 	if (u->has[TP_BIOME_RIVER])
 		band_above(r->river, x0, 0, u->kw[TP_BIOME_RIVER], c);
 	if (u->has[TP_BIOME_LAKE])
@@ -598,7 +608,9 @@ INLINE void
 chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
     int64_t x0, struct cells *c, float *out, tp_biome_tally *t)
 {
-	double sea = u->kw[TP_BIOME_SEA], none[CHUNK], hmax = t->hmax;
+	double sea = u->kw[TP_BIOME_SEA], level = u->sea, none[CHUNK];
+	double hmax = t->hmax, *v = c->v;
+	const double *h = c->h;
 	int64_t unmatched = 0;
 	int n = c->n;
 
@@ -612,14 +624,14 @@ chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
 	base_run(b, r, x0, c);
 	land_overrides(r, u, x0, c);
 	for (int i = 0; i < n; i++) {
-		none[i] = c->v[i] != c->v[i] && c->h[i] >= u->sea ? 1.0 : 0.0;
-		c->v[i] = c->h[i] < u->sea ? sea : c->v[i];
-		c->v[i] = c->h[i] == c->h[i] ? c->v[i] : NAN;
+		none[i] = v[i] != v[i] && h[i] >= level ? 1.0 : 0.0;
+		v[i] = h[i] < level ? sea : v[i];
+		v[i] = h[i] == h[i] ? v[i] : NAN;
 	}
 	for (int i = 0; i < n; i++) {
-		out[x0 + i] = (float)c->v[i];
+		out[x0 + i] = (float)v[i];
 		unmatched += none[i] != 0;
-		hmax = c->h[i] > hmax ? c->h[i] : hmax;
+		hmax = h[i] > hmax ? h[i] : hmax;
 	}
 	t->unmatched += unmatched;
 	t->hmax = hmax;
