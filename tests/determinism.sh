@@ -34,6 +34,12 @@ same_j tridge "$T/in" tridge -q -a 0.5
 same_j tisland "$T/in" tisland -q -w 0.2 --seed 4
 same_j terode "$T/small" terode -q -n 20000 -s 9
 same_j tflow "$T/filled" tflow -q -r 40
+run_prog tisland -q --sea 0.3 < "$T/small" > "$T/sea"
+same_j terode-sea "$T/sea" terode -q -n 20000 -s 9
+run_prog tnoise -q --band moisture -S 8 < "$T/in" > "$T/wet"
+same_j tbiome "$T/wet" tbiome -q -z 3000
+same_j tbiome-climate "$T/wet" tbiome -q -z 3000 --climate
+same_j tbiome-wind "$T/wet" tbiome -q -z 3000 --climate --wind 250
 
 # The GeoTIFF, tiles compressed on one thread and on two; the COG as well.
 # The same name both times: HISTORY holds it.
