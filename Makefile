@@ -28,6 +28,8 @@ TIFF_CFLAGS := $(call pc_cflags,libtiff-4,)
 TIFF_LIBS   := $(call pc_libs,libtiff-4,-ltiff)
 PNG_CFLAGS  := $(call pc_cflags,libpng,)
 PNG_LIBS    := $(call pc_libs,libpng,-lpng)
+JANSSON_CFLAGS := $(call pc_cflags,jansson,)
+JANSSON_LIBS   := $(call pc_libs,jansson,-ljansson)
 # libgeotiff installs no .pc file (Debian, and upstream's autotools build),
 # and its headers sit in a directory of their own: name it here; override
 # it (make GEOTIFF_CFLAGS=-I/opt/geotiff/include) where it lives elsewhere.
@@ -36,7 +38,7 @@ GEOTIFF_LIBS   ?= -lgeotiff
 # -ffp-contract=off: no fused multiply-add, so the same bytes on every CPU.
 XCFLAGS	= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
 	  -ffp-contract=off $(WARN) -Ilib $(GEOTIFF_CFLAGS) $(TIFF_CFLAGS) \
-	  $(PNG_CFLAGS) -MMD -MP
+	  $(PNG_CFLAGS) $(JANSSON_CFLAGS) -MMD -MP
 # lib/ cannot include cli/ headers: only cli/, cmd/ and tests/ see them.
 INC_lib	=
 INC_cli	= -Icli
@@ -59,6 +61,8 @@ LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_tview	= $(PNG_LIBS)
+LDLIBS_tfeature	= $(JANSSON_LIBS)
+LDLIBS_feature	= $(JANSSON_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
@@ -156,7 +160,7 @@ FUZZ_CFLAGS = -g -O1 $(filter-out -MMD -MP,$(XCFLAGS)) $(INC_cmd) \
 	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -fno-omit-frame-pointer
 FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(FUZZ_CFLAGS)" \
-	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(LDLIBS)"
+	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(JANSSON_LIBS) $(LDLIBS)"
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build

@@ -1,7 +1,6 @@
 /* tp_feature.c - the layered ground's items: checks, heights, bounds, the
  * text form. The index and the rows are in tp_featindex.c, GeoJSON in
  * tp_feature_json.c. */
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -512,29 +511,6 @@ tp_features_parse_text(tp_features *fs, const char *name, const char *text,
 	return 0;
 }
 
-int
-tp_features_is_geojson(const char *name, const char *text, size_t len)
-{
-	size_t n = name != NULL ? strlen(name) : 0;
-
-	if ((n >= 8 && strcmp(name + n - 8, ".geojson") == 0) ||
-	    (n >= 5 && strcmp(name + n - 5, ".json") == 0))
-		return 1;
-	for (size_t i = 0; i < len; i++)
-		if (!is_blank(text[i]) && text[i] != '\n')
-			return text[i] == '{';
-	return 0;
-}
-
-int
-tp_features_parse(tp_features *fs, const char *name, const char *text,
-    size_t len, tp_err *e)
-{
-	if (tp_features_is_geojson(name, text, len))
-		return tp_features_parse_geojson(fs, name, text, len, e);
-	return tp_features_parse_text(fs, name, text, len, e);
-}
-
 void
 tp_featprep_init(tp_featprep *p, const tp_feat *f)
 {
@@ -592,44 +568,4 @@ tp_featprep_init(tp_featprep *p, const tp_feat *f)
 		p->s = f->y0 - r; p->n = f->y0 + r;
 		break;
 	}
-}
-
-/* Files of more than this are refused: a million items take 60 MB. */
-#define TP_FEATURE_FILE_MAX	((size_t)1 << 30)
-
-int
-tp_features_read_file(tp_features *fs, const char *path, tp_err *e)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *p;
-	size_t n = 0, cap = 0, got;
-	int rc;
-
-	if (f == NULL)
-		return tp_err_set(e, "cannot open %s: %s", path, strerror(errno));
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > TP_FEATURE_FILE_MAX + 1 ||
-			    (p = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(f);
-				return tp_err_set(e, cap > TP_FEATURE_FILE_MAX + 1 ?
-				    "%s is over 1 GiB" : "out of memory reading %s",
-				    path);
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return tp_err_set(e, "cannot read %s", path);
-	}
-	fclose(f);
-	rc = tp_features_parse(fs, path, buf, n, e);
-	free(buf);
-	return rc;
 }

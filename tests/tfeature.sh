@@ -160,6 +160,30 @@ run_prog tfeature "$T/re.txt" -s 120x100 > "$T/L.re"
 assert_eq "text round trip" "$(body "$T/L.re" | md5sum)" "$(body "$T/L.all" | md5sum)"
 assert_eq "text form" "$(sed -n 2p "$T/re.txt")" "hill 40 40 50 12"
 
+# GeoJSON: the same features give the same bytes, by name or by content;
+# GeoJSON back to text is the text; a malformed file is one line, exit 1.
+run_prog tfeature --write-geojson "$T/all.txt" > "$T/all.geojson"
+assert_eq "geojson is json" "$("$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["type"], len(d["features"]), d["features"][1]["geometry"]["type"],
+      d["features"][3]["geometry"]["coordinates"])' "$T/all.geojson")" \
+    "FeatureCollection 8 Point [[5, 90], [95, 70]]"
+run_prog tfeature "$T/all.geojson" -s 120x100 > "$T/L.geo"
+assert_eq "geojson = text" "$(body "$T/L.geo" | md5sum)" "$(body "$T/L.all" | md5sum)"
+cp "$T/all.geojson" "$T/noext"
+run_prog tfeature "$T/noext" -s 120x100 -l features > "$T/L.geo2"
+assert_eq "geojson by content" "$(body "$T/L.geo2" | md5sum)" "$(body "$T/L.features" | md5sum)"
+run_prog tfeature --write-text "$T/all.geojson" > "$T/back.txt"
+assert_eq "geojson back to text" "$(cat "$T/back.txt")" "$(cat "$T/re.txt")"
+printf '{"type": "FeatureCollection", "features": [\n{"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 2]}, "properties": {"kind": "hill", "height": NaN, "sigma": 1}}]}\n' > "$T/nan.geojson"
+expect_err 1 "^tfeature: $T/nan.geojson:2:.*: invalid token near 'NaN'$" "NaN" \
+    run_prog tfeature -s 4x4 "$T/nan.geojson"
+assert_eq "one line" "$(wc -l < "$T/.err")" 1
+sed 's/"coordinates": \[\[5, 90\], \[95, 70\]\]/"coordinates": [[5, 90], [50, 80], [95, 70]]/' \
+    "$T/all.geojson" > "$T/three.geojson"
+expect_err 1 "feature 4: a ridge's LineString has 3 positions, not 2" \
+    "three-point ridge" run_prog tfeature -s 4x4 "$T/three.geojson"
+
 # A pipeline: features added to noise, then shaped.
 run_prog tnoise -s 64x64 -S 3 | run_prog tfeature "$T/all.txt" |
     run_prog tshape -c valleys > "$T/p"
