@@ -37,14 +37,50 @@ find(const int64_t *v, size_t n, double c)
 	return k < n && (double)v[k] == c ? (int64_t)k : -1;
 }
 
+/* Item lists of all levels at one place, merged in file order. */
+typedef struct merger {
+	const uint32_t *at[TP_FEATINDEX_LEVELS], *end[TP_FEATINDEX_LEVELS];
+	int	n;
+} merger;
+
+/* The next item of the merge, or -1 when all lists are spent. */
+static int64_t
+merger_next(merger *m)
+{
+	int best = -1;
+
+	for (int k = 0; k < m->n; k++)
+		if (m->at[k] < m->end[k] &&
+		    (best < 0 || *m->at[k] < *m->at[best]))
+			best = k;
+	return best < 0 ? -1 : (int64_t)*m->at[best]++;
+}
+
+/* Add cell (i, j) of level lv (kept indices; -1: none) to the merge. */
+static inline void
+merger_add(merger *m, const tp_featlevel *lv, int64_t i, int64_t j)
+{
+	size_t c;
+
+	if (i < 0 || j < 0)
+		return;
+	c = (size_t)j * lv->ni + (size_t)i;
+	if (lv->start[c] == lv->start[c + 1])
+		return;		/* an empty list adds nothing to merge */
+	m->at[m->n] = lv->items + lv->start[c];
+	m->end[m->n] = lv->items + lv->start[c + 1];
+	m->n++;
+}
+
 void
 tp_featindex_free(tp_featindex *ix)
 {
-	free(ix->ci);
-	free(ix->cj);
-	free(ix->start);
-	free(ix->items);
-	free(ix->big);
+	for (int k = 0; k < TP_FEATINDEX_LEVELS; k++) {
+		free(ix->lev[k].ci);
+		free(ix->lev[k].cj);
+		free(ix->lev[k].start);
+		free(ix->lev[k].items);
+	}
 	memset(ix, 0, sizeof *ix);
 }
 
@@ -59,70 +95,108 @@ span(const int64_t *v, size_t n, double cell, double lo, double hi,
 		*b = *a;
 }
 
-/* File the items of layers `layers` (bounds in p) under the cells of the
- * axes already in ix: count, then fill in item order. */
+/* The level item p is filed at (ix->nlev - 1 at most), or -1 when its
+ * bounds reach no kept cell; its cells' spans in a..d. */
+static int
+level_of(const tp_featindex *ix, const tp_featprep *p, size_t s[4])
+{
+	for (int k = 0; k < ix->nlev; k++) {
+		const tp_featlevel *lv = &ix->lev[k];
+
+		span(lv->ci, lv->ni, lv->cell, p->w, p->e, &s[0], &s[1]);
+		span(lv->cj, lv->nj, lv->cell, p->s, p->n, &s[2], &s[3]);
+		if (s[0] == s[1] || s[2] == s[3])
+			return -1;	/* empty here: empty above too */
+		if ((s[1] - s[0]) <= TP_FEATINDEX_BIG / (s[3] - s[2]) ||
+		    k == ix->nlev - 1)
+			return k;
+	}
+	return -1;
+}
+
+/* Offsets of level lv from its counts in start[0 .. ncell). */
+static int
+level_alloc(tp_featlevel *lv, tp_err *e)
+{
+	size_t ncell = lv->ni * lv->nj, sum = 0;
+
+	for (size_t k = 0; k <= ncell; k++) {
+		size_t v = k < ncell ? lv->start[k] : 0;
+
+		lv->start[k] = (uint32_t)sum;
+		sum += v;
+	}
+	if (tp_check_mem((uint64_t)sum * 4, "the feature index", e) < 0)
+		return -1;
+	if ((lv->items = malloc((sum ? sum : 1) * sizeof *lv->items)) == NULL)
+		return tp_err_set(e, "out of memory for the feature index (%zu "
+		    "entries)", sum);
+	return 0;
+}
+
+/* File the items of layers `layers` (bounds in p) under the kept cells
+ * of ix's levels: count, then fill in item order. */
 static int
 file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
     size_t n, unsigned layers, tp_err *e)
 {
-	size_t ncell = ix->ni * ix->nj, total = 0, nbig = 0, a, b, c, d;
-	uint32_t *fill = NULL;
+	size_t s[4], total[TP_FEATINDEX_LEVELS] = { 0 };
+	uint32_t *fill[TP_FEATINDEX_LEVELS] = { NULL };
+	int rc = -1;
 
-	if ((ix->start = calloc(ncell + 1, sizeof *ix->start)) == NULL)
-		return tp_err_set(e, "out of memory for an index of %zu cells",
-		    ncell);
+	for (int k = 0; k < ix->nlev; k++) {
+		tp_featlevel *lv = &ix->lev[k];
+
+		lv->start = calloc(lv->ni * lv->nj + 1, sizeof *lv->start);
+		if (lv->start == NULL)
+			return tp_err_set(e, "out of memory for an index of %zu "
+			    "cells", lv->ni * lv->nj);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t it = 0; it < n; it++) {
-			if (!(tp_feat_layer(&f[it]) & layers))
-				continue;
-			span(ix->ci, ix->ni, ix->cell, p[it].w, p[it].e, &a, &b);
-			span(ix->cj, ix->nj, ix->cell, p[it].s, p[it].n, &c, &d);
-			if (a == b || c == d)
-				continue;
-			if ((b - a) > TP_FEATINDEX_BIG / (d - c)) {
-				if (pass == 1)
-					ix->big[ix->nbig++] = (uint32_t)it;
-				else
-					nbig++;
-				continue;
-			}
-			for (size_t j = c; j < d; j++)
-				for (size_t i = a; i < b; i++) {
-					if (pass == 0) {
-						ix->start[j * ix->ni + i]++;
-						total++;
-					} else {
-						uint32_t *q = &fill[j * ix->ni + i];
+			int k = tp_feat_layer(&f[it]) & layers ?
+			    level_of(ix, &p[it], s) : -1;
+			tp_featlevel *lv = &ix->lev[k < 0 ? 0 : k];
 
-						ix->items[(*q)++] = (uint32_t)it;
-					}
+			if (k < 0)
+				continue;
+			if (pass == 0)
+				total[k] += (s[1] - s[0]) * (s[3] - s[2]);
+			for (size_t j = s[2]; j < s[3]; j++)
+				for (size_t i = s[0]; i < s[1]; i++) {
+					size_t c = j * lv->ni + i;
+
+					if (pass == 0)
+						lv->start[c]++;
+					else
+						lv->items[fill[k][c]++] =
+						    (uint32_t)it;
 				}
+			if (pass == 0 && total[k] >= UINT32_MAX) {
+				tp_err_set(e, "the feature index would hold "
+				    "over 4294967294 entries");
+				goto out;
+			}
 		}
-		if (pass == 1)
-			break;
-		if (total >= UINT32_MAX)
-			return tp_err_set(e, "the index would hold %zu entries "
-			    "(at most 4294967294): raise the index cell", total);
-		if (tp_check_mem((uint64_t)total * 4, "the feature index", e) < 0)
-			return -1;
-		for (size_t k = 0, sum = 0; k <= ncell; k++) {
-			size_t v = k < ncell ? ix->start[k] : 0;
+		for (int k = 0; pass == 0 && k < ix->nlev; k++) {
+			tp_featlevel *lv = &ix->lev[k];
+			size_t ncell = lv->ni * lv->nj;
 
-			ix->start[k] = (uint32_t)sum;
-			sum += v;
+			if (level_alloc(lv, e) < 0)
+				goto out;
+			if ((fill[k] = malloc((ncell + 1) * sizeof *fill[k])) ==
+			    NULL) {
+				tp_err_set(e, "out of memory for the index");
+				goto out;
+			}
+			memcpy(fill[k], lv->start, ncell * sizeof *fill[k]);
 		}
-		ix->items = malloc((total ? total : 1) * sizeof *ix->items);
-		ix->big = malloc((nbig ? nbig : 1) * sizeof *ix->big);
-		fill = malloc((ncell ? ncell : 1) * sizeof *fill);
-		if (ix->items == NULL || ix->big == NULL || fill == NULL) {
-			free(fill);
-			return tp_err_set(e, "out of memory for the feature "
-			    "index (%zu entries)", total);
-		}
-		memcpy(fill, ix->start, ncell * sizeof *fill);
 	}
-	free(fill);
-	return 0;
+	rc = 0;
+out:
+	for (int k = 0; k < ix->nlev; k++)
+		free(fill[k]);
+	return rc;
 }
 
 /* Refuse an index of more than TP_FEATINDEX_MAX_CELLS cells. */
@@ -139,14 +213,32 @@ check_cells(double ncells, double cell, tp_err *e)
 	    (long long)TP_FEATINDEX_MAX_CELLS);
 }
 
-/* Allocate axes of ni and nj kept cells. */
+/* World cells as int64: a value v / cell beyond 1e18 does not fit. */
 static int
-alloc_axes(tp_featindex *ix, size_t ni, size_t nj, tp_err *e)
+too_far(double v, double cell, tp_err *e)
 {
-	ix->ci = malloc((ni + 1) * sizeof *ix->ci);
-	ix->cj = malloc((nj + 1) * sizeof *ix->cj);
-	if (ix->ci == NULL || ix->cj == NULL)
+	if (fabs(v / cell) <= 1e18)
+		return 0;
+	return tp_err_set(e, "the region lies over 1e18 index cells from the "
+	    "origin: raise the index cell");
+}
+
+/* The kept cells of level lv: all those of region r. */
+static int
+level_region(tp_featlevel *lv, const double r[4], tp_err *e)
+{
+	double i0 = floor(r[0] / lv->cell), j0 = floor(r[1] / lv->cell);
+
+	lv->ni = (size_t)(floor(r[2] / lv->cell) - i0 + 1);
+	lv->nj = (size_t)(floor(r[3] / lv->cell) - j0 + 1);
+	lv->ci = malloc(lv->ni * sizeof *lv->ci);
+	lv->cj = malloc(lv->nj * sizeof *lv->cj);
+	if (lv->ci == NULL || lv->cj == NULL)
 		return tp_err_set(e, "out of memory for the feature index");
+	for (size_t i = 0; i < lv->ni; i++)
+		lv->ci[i] = (int64_t)i0 + (int64_t)i;
+	for (size_t j = 0; j < lv->nj; j++)
+		lv->cj[j] = (int64_t)j0 + (int64_t)j;
 	return 0;
 }
 
@@ -161,11 +253,51 @@ prep_all(tp_featprep **pp, const tp_features *fs, tp_err *e)
 	return 0;
 }
 
+/* The region of all items' bounds, r[0] > r[2] when there are none. */
+static void
+extent(const tp_featprep *p, size_t n, double r[4])
+{
+	r[0] = r[1] = 1;
+	r[2] = r[3] = 0;
+	for (size_t i = 0; i < n; i++) {
+		r[0] = i ? fmin(r[0], p[i].w) : p[i].w;
+		r[1] = i ? fmin(r[1], p[i].s) : p[i].s;
+		r[2] = i ? fmax(r[2], p[i].e) : p[i].e;
+		r[3] = i ? fmax(r[3], p[i].n) : p[i].n;
+	}
+}
+
+/* Levels over region r, until one has at most TP_FEATINDEX_BIG cells. */
+static int
+region_levels(tp_featindex *ix, const double r[4], tp_err *e)
+{
+	for (int k = 0; k < TP_FEATINDEX_LEVELS; k++) {
+		tp_featlevel *lv = &ix->lev[k];
+		double ni, nj;
+
+		lv->cell = ldexp(ix->cell, 5 * k);	/* FACTOR 32 = 2^5 */
+		if (too_far(r[0], lv->cell, e) < 0 ||
+		    too_far(r[1], lv->cell, e) < 0 ||
+		    too_far(r[2], lv->cell, e) < 0 ||
+		    too_far(r[3], lv->cell, e) < 0)
+			return -1;
+		ni = floor(r[2] / lv->cell) - floor(r[0] / lv->cell) + 1;
+		nj = floor(r[3] / lv->cell) - floor(r[1] / lv->cell) + 1;
+		if ((k == 0 && check_cells(ni * nj, ix->cell, e) < 0) ||
+		    level_region(lv, r, e) < 0)
+			return -1;
+		ix->nlev = k + 1;
+		if (ni * nj <= TP_FEATINDEX_BIG)
+			break;
+	}
+	return 0;
+}
+
 int
 tp_featindex_build(tp_featindex *ix, const tp_features *fs, double cell,
     const double *b, tp_err *e)
 {
-	double r[4] = { 0, 0, 0, 0 }, i0, j0, ni, nj;
+	double r[4];
 	tp_featprep *p;
 	int rc;
 
@@ -177,73 +309,39 @@ tp_featindex_build(tp_featindex *ix, const tp_features *fs, double cell,
 		return -1;
 	if (b != NULL)
 		memcpy(r, b, sizeof r);
-	for (size_t i = 0; b == NULL && i < fs->n; i++) {
-		r[0] = i ? fmin(r[0], p[i].w) : p[i].w;
-		r[1] = i ? fmin(r[1], p[i].s) : p[i].s;
-		r[2] = i ? fmax(r[2], p[i].e) : p[i].e;
-		r[3] = i ? fmax(r[3], p[i].n) : p[i].n;
-	}
-	i0 = floor(r[0] / cell);
-	j0 = floor(r[1] / cell);
-	ni = r[2] >= r[0] ? floor(r[2] / cell) - i0 + 1 : 0;
-	nj = r[3] >= r[1] ? floor(r[3] / cell) - j0 + 1 : 0;
-	if (check_cells(ni * nj, cell, e) < 0 ||
-	    alloc_axes(ix, (size_t)ni, (size_t)nj, e) < 0) {
-		free(p);
-		tp_featindex_free(ix);
-		return -1;
-	}
-	ix->ni = (size_t)ni;
-	ix->nj = (size_t)nj;
-	for (size_t i = 0; i < ix->ni; i++)
-		ix->ci[i] = (int64_t)i0 + (int64_t)i;
-	for (size_t j = 0; j < ix->nj; j++)
-		ix->cj[j] = (int64_t)j0 + (int64_t)j;
-	rc = file_items(ix, p, fs->f, fs->n, TP_LAYER_ALL, e);
+	else
+		extent(p, fs->n, r);
+	if (r[0] > r[2] || r[1] > r[3])		/* nothing to index */
+		r[0] = r[1] = r[2] = r[3] = 0;
+	rc = region_levels(ix, r, e);
+	if (rc == 0)
+		rc = file_items(ix, p, fs->f, fs->n, TP_LAYER_ALL, e);
 	free(p);
 	if (rc < 0)
 		tp_featindex_free(ix);
 	return rc;
 }
 
-/* The merge of cell list [a, an) and the big items, ascending, into out. */
-static size_t
-merge(const uint32_t *a, size_t an, const uint32_t *big, size_t nbig,
-    uint32_t *out)
-{
-	size_t i = 0, j = 0, n = 0;
-
-	while (i < an || j < nbig) {
-		if (j == nbig || (i < an && a[i] < big[j]))
-			out[n++] = a[i++];
-		else
-			out[n++] = big[j++];
-	}
-	return n;
-}
-
 size_t
 tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs, double x,
     double y, uint32_t *out)
 {
-	int64_t i = find(ix->ci, ix->ni, floor(x / ix->cell));
-	int64_t j = find(ix->cj, ix->nj, floor(y / ix->cell));
-	const uint32_t *list = NULL;
-	size_t nl = 0, n, kept = 0;
+	merger m = { .n = 0 };
+	size_t kept = 0;
+	int64_t it;
 
-	if (i >= 0 && j >= 0) {
-		size_t c = (size_t)j * ix->ni + (size_t)i;
+	for (int k = 0; k < ix->nlev; k++) {
+		const tp_featlevel *lv = &ix->lev[k];
 
-		list = ix->items + ix->start[c];
-		nl = ix->start[c + 1] - ix->start[c];
+		merger_add(&m, lv, find(lv->ci, lv->ni, floor(x / lv->cell)),
+		    find(lv->cj, lv->nj, floor(y / lv->cell)));
 	}
-	n = merge(list, nl, ix->big, ix->nbig, out);
-	for (size_t k = 0; k < n; k++) {
+	while ((it = merger_next(&m)) >= 0) {
 		double bb[4];
 
-		tp_feat_bounds(&fs->f[out[k]], bb);
+		tp_feat_bounds(&fs->f[it], bb);
 		if (x >= bb[0] && x <= bb[2] && y >= bb[1] && y <= bb[3])
-			out[kept++] = out[k];
+			out[kept++] = (uint32_t)it;
 	}
 	return kept;
 }
@@ -259,61 +357,75 @@ tp_featgrid_free(tp_featgrid *g)
 	memset(g, 0, sizeof *g);
 }
 
-/* The distinct world cells of n ascending centres v (their cells into
- * out, *m of them) and, when at is not NULL, each centre's kept cell. */
-static void
-distinct(const double *v, size_t n, double cell, int64_t *out, size_t *m,
-    int32_t *at)
+/* The kept cells of level lv along one axis: the distinct world cells of
+ * the n ascending centres v, into out (*m of them); when at is not NULL,
+ * each centre's kept cell. */
+static int
+axis_cells(const double *v, size_t n, double cell, int64_t **out, size_t *m,
+    int32_t *at, tp_err *e)
 {
+	if (too_far(v[0], cell, e) < 0 || too_far(v[n - 1], cell, e) < 0)
+		return -1;
+	if ((*out = malloc(n * sizeof **out)) == NULL)
+		return tp_err_set(e, "out of memory for the feature index");
 	*m = 0;
 	for (size_t k = 0; k < n; k++) {
 		int64_t c = (int64_t)floor(v[k] / cell);
 
-		if (*m == 0 || out[*m - 1] != c)
-			out[(*m)++] = c;
+		if (*m == 0 || (*out)[*m - 1] != c)
+			(*out)[(*m)++] = c;
 		if (at != NULL)
 			at[k] = (int32_t)(*m - 1);
 	}
-}
-
-/* The world cells of n ascending centres v, or -1 when they lie too far
- * out for an int64 (beyond 1e15 cells: no stream reaches there). */
-static int
-cells_of(const double *v, size_t n, double cell, int64_t *out, size_t *m,
-    int32_t *at, tp_err *e)
-{
-	if (fabs(v[0] / cell) > 1e15 || fabs(v[n - 1] / cell) > 1e15)
-		return tp_err_set(e, "the grid lies more than 1e15 index cells "
-		    "out");
-	distinct(v, n, cell, out, m, at);
 	return 0;
 }
 
-/* The kept columns and rows: those of the sample centres. */
+/* The levels of a grid: the kept cells are those of the sample centres
+ * (xs west to east, ys south to north). */
 static int
-grid_axes(tp_featgrid *g, const tp_header *h, double cell, tp_err *e)
+grid_levels(tp_featgrid *g, const double *xs, size_t w, const double *ys,
+    size_t h, tp_err *e)
 {
-	size_t w = (size_t)h->width, ht = (size_t)h->height, ni = 0, nj = 0;
-	double *v = malloc((w > ht ? w : ht) * sizeof *v);
-	int rc;
+	tp_featindex *ix = &g->ix;
 
-	g->col = malloc(w * sizeof *g->col);
-	if (v == NULL || g->col == NULL ||
-	    alloc_axes(&g->ix, w, ht, e) < 0) {
-		free(v);
-		return tp_err_set(e, "out of memory for a row of %zu cells", w);
+	for (int k = 0; k < TP_FEATINDEX_LEVELS; k++) {
+		tp_featlevel *lv = &ix->lev[k];
+
+		lv->cell = ldexp(ix->cell, 5 * k);	/* FACTOR 32 = 2^5 */
+		if (axis_cells(xs, w, lv->cell, &lv->ci, &lv->ni,
+		    g->col + (size_t)k * w, e) < 0 ||
+		    axis_cells(ys, h, lv->cell, &lv->cj, &lv->nj, NULL, e) < 0 ||
+		    (k == 0 && check_cells((double)lv->ni * (double)lv->nj,
+		    ix->cell, e) < 0))
+			return -1;
+		ix->nlev = k + 1;
+		if (lv->ni * lv->nj <= TP_FEATINDEX_BIG)
+			break;
 	}
-	tp_noise_centres(h->origin_x, 0, h->cellsize, v, w);
-	rc = cells_of(v, w, cell, g->ix.ci, &ni, g->col, e);
-	for (size_t r = 0; rc == 0 && r < ht; r++)	/* south to north */
-		v[r] = tp_noise_centre(h->origin_y, -(int64_t)(ht - r),
-		    h->cellsize);
-	if (rc == 0)
-		rc = cells_of(v, ht, cell, g->ix.cj, &nj, NULL, e);
-	free(v);
-	g->ix.ni = ni;
-	g->ix.nj = nj;
-	return rc < 0 ? -1 : check_cells((double)ni * (double)nj, cell, e);
+	return 0;
+}
+
+/* The sample centres of h and the grid's levels over them. */
+static int
+grid_axes(tp_featgrid *g, const tp_header *h, tp_err *e)
+{
+	size_t w = (size_t)h->width, ht = (size_t)h->height;
+	double *xs = malloc(w * sizeof *xs), *ys = malloc(ht * sizeof *ys);
+	int rc = -1;
+
+	g->col = malloc((size_t)TP_FEATINDEX_LEVELS * w * sizeof *g->col);
+	if (xs == NULL || ys == NULL || g->col == NULL) {
+		tp_err_set(e, "out of memory for a row of %zu cells", w);
+	} else {
+		tp_noise_centres(h->origin_x, 0, h->cellsize, xs, w);
+		for (size_t r = 0; r < ht; r++)	/* south to north */
+			ys[r] = tp_noise_centre(h->origin_y, -(int64_t)(ht - r),
+			    h->cellsize);
+		rc = grid_levels(g, xs, w, ys, ht, e);
+	}
+	free(xs);
+	free(ys);
+	return rc;
 }
 
 int
@@ -331,7 +443,7 @@ tp_featgrid_init(tp_featgrid *g, const tp_features *fs, const tp_header *h,
 	g->ix.cell = cell;
 	if (!(cell > 0) || !isfinite(cell))
 		return tp_err_set(e, "the index cell must be > 0");
-	if (grid_axes(g, h, cell, e) < 0 || prep_all(&g->prep, fs, e) < 0 ||
+	if (grid_axes(g, h, e) < 0 || prep_all(&g->prep, fs, e) < 0 ||
 	    file_items(&g->ix, g->prep, fs->f, fs->n, layers, e) < 0) {
 		tp_featgrid_free(g);
 		return -1;
@@ -339,43 +451,81 @@ tp_featgrid_init(tp_featgrid *g, const tp_features *fs, const tp_header *h,
 	return 0;
 }
 
-/* acc[i] += item p's height at (xs[i], y), where it has one. */
+/* The first of the n ascending xs at or above v. */
+static size_t
+first_at(const double *xs, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (xs[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* acc[i] += item p's height at (xs[i], y), where it has one: only the
+ * cells within its bounds are looked at (the others it leaves alone). */
 static void
 add_item(const tp_featprep *p, double y, const double *xs, double *acc,
     size_t n)
 {
+	size_t a, b;
 	double v;
 
 	if (!(y >= p->s && y <= p->n) || xs[0] > p->e || xs[n - 1] < p->w)
 		return;
-	for (size_t i = 0; i < n; i++)
-		if (tp_featprep_eval(p, xs[i], y, &v))
-			acc[i] += v;
+	a = xs[0] >= p->w ? 0 : first_at(xs, n, p->w);
+	b = xs[n - 1] <= p->e ? n : first_at(xs, n, nextafter(p->e, INFINITY));
+	/* tp_featprep_eval with its switch taken once, and for hills its
+	 * bounds test too: y passed it above, xs[a..b) are exactly the xs
+	 * within [w, e] */
+	switch (p->kind) {
+	case TP_FEAT_HILL:
+		for (size_t i = a; i < b; i++)
+			acc[i] += tp_featprep_hill(p, xs[i], y);
+		return;
+	default:
+		for (size_t i = a; i < b; i++)
+			if (tp_featprep_eval(p, xs[i], y, &v))
+				acc[i] += v;
+		return;
+	}
 }
 
 /* The items of one row's block: each run of columns in one index cell
- * reads that cell's list merged with the big items. */
+ * reads that cell's list of every level, merged in file order. */
 static void
-add_items(const tp_featgrid *g, size_t cj, int64_t off, double y,
+add_items(const tp_featgrid *g, const int64_t *rows, int64_t off, double y,
     const double *xs, double *acc, size_t m)
 {
 	const tp_featindex *ix = &g->ix;
-	size_t a = 0;
+	size_t w = (size_t)g->width, a = 0;
 
 	while (a < m) {
-		int32_t c = g->col[off + (int64_t)a];
-		size_t b = a + 1, cellno = cj * ix->ni + (size_t)c, i = 0, j = 0;
-		const uint32_t *list = ix->items + ix->start[cellno];
-		size_t nl = ix->start[cellno + 1] - ix->start[cellno];
+		const int32_t *col = g->col + off;
+		size_t b = a + 1;
+		merger mg;	/* no initialiser: zeroing it costs more */
+		int64_t it;
 
-		while (b < m && g->col[off + (int64_t)b] == c)
+		mg.n = 0;
+		while (b < m && col[b] == col[a])
 			b++;
-		while (i < nl || j < ix->nbig) {
-			uint32_t it = j == ix->nbig || (i < nl &&
-			    list[i] < ix->big[j]) ? list[i++] : ix->big[j++];
-
-			add_item(&g->prep[it], y, xs + a, acc + a, b - a);
-		}
+		for (int k = 0; k < ix->nlev; k++)
+			merger_add(&mg, &ix->lev[k], g->col[(size_t)k * w +
+			    (size_t)off + a], rows[k]);
+		if (mg.n == 1)		/* the usual case: no merge */
+			for (const uint32_t *q = mg.at[0]; q < mg.end[0]; q++)
+				add_item(&g->prep[*q], y, xs + a, acc + a,
+				    b - a);
+		else
+			while ((it = merger_next(&mg)) >= 0)
+				add_item(&g->prep[it], y, xs + a, acc + a,
+				    b - a);
 		a = b;
 	}
 }
@@ -410,17 +560,19 @@ tp_featgrid_row(const tp_featgrid *g, int64_t row, const float *in,
 	double y = tp_noise_centre(g->origin_y, -row - 1, g->cellsize);
 	double xs[BLK], acc[BLK];
 	double base = g->layers & TP_LAYER_HILLS ? g->fs->base : 0.0;
-	int64_t j = find(g->ix.cj, g->ix.nj, floor(y / g->ix.cell));
+	int64_t rows[TP_FEATINDEX_LEVELS];
 	size_t n = (size_t)g->width;
 
+	for (int k = 0; k < g->ix.nlev; k++)
+		rows[k] = find(g->ix.lev[k].cj, g->ix.lev[k].nj,
+		    floor(y / g->ix.lev[k].cell));
 	for (size_t off = 0; off < n; off += BLK) {
 		size_t m = n - off < BLK ? n - off : BLK;
 
 		tp_noise_centres(g->origin_x, (int64_t)off, g->cellsize, xs, m);
 		for (size_t i = 0; i < m; i++)
 			acc[i] = base;
-		if (j >= 0)
-			add_items(g, (size_t)j, (int64_t)off, y, xs, acc, m);
+		add_items(g, rows, (int64_t)off, y, xs, acc, m);
 		if (g->layers & TP_LAYER_RESIDUAL)
 			add_residual(g, y, xs, acc, m);
 		for (size_t i = 0; i < m; i++)

@@ -36,7 +36,9 @@
  *    inclusively), so a hill and a ridge are cut off at their reach: a hill
  *    adds 0 where d > SIGMA sqrt(2 ln 1000) (a step of 1e-3 HEIGHT), a ridge
  *    where d > 3 WIDTH (a step of e^-4.5 = 1.1% of HEIGHT). The Gaussians use
- *    exp(-d^2 k) with k = 1 / (2 SIGMA^2) computed once per item.
+ *    e^(-d^2 k) with k = 1 / (2 SIGMA^2) computed once per item, and an
+ *    exponential of plain IEEE operations (within 2 ulp of libm's), so the
+ *    bytes are the same on every CPU.
  *  - A cliff's segment has a positive length. The blend of the lower edge
  *    lies outside the terrace: the right side rises within FALLOFF of the
  *    line, toward the terrace, and is 0 past it.
@@ -172,25 +174,38 @@ int	tp_features_parse(tp_features *fs, const char *name, const char *text,
 /*
  * The spatial index: a world-anchored grid of square cells `cell` units
  * wide, cell (i, j) covering [i cell, (i+1) cell) x [j cell, (j+1) cell).
- * Each item is filed under every cell its bounds reach, in file order; a
- * point reads one cell's list. Only the cells of chosen rows and columns
+ * Each item is filed, in file order, under every cell its bounds reach; a
+ * point reads its cell's list. Only the cells of chosen rows and columns
  * are kept (a region's, or a grid's sample centres'), so a coarse grid
- * costs no more than its samples. An item that would be filed under more
- * than TP_FEATINDEX_BIG cells is kept in one list of big items instead,
- * read by every point (merged in file order), so no feature can blow the
- * index up; more than TP_FEATINDEX_MAX_CELLS cells is an error.
+ * costs no more than its samples.
+ *
+ * An item whose bounds reach more than TP_FEATINDEX_BIG cells (a hill of
+ * kilometres on a grid of 64 m) is filed instead in a coarser grid of
+ * cells TP_FEATINDEX_FACTOR times as wide, or coarser still: the first
+ * level where it reaches at most TP_FEATINDEX_BIG cells, the last level
+ * having no more cells than that. Cells nest exactly (the factor is a power
+ * of two), a point reads one cell's list per level and merges them in file
+ * order, and no item is filed under more than TP_FEATINDEX_BIG cells, so
+ * memory stays within that many entries an item. A level-0 grid of more
+ * than TP_FEATINDEX_MAX_CELLS kept cells is an error.
  */
 #define TP_FEATINDEX_BIG	1024
+#define TP_FEATINDEX_FACTOR	32
+#define TP_FEATINDEX_LEVELS	16
 #define TP_FEATINDEX_MAX_CELLS	((int64_t)1 << 26)
 
-typedef struct tp_featindex {
-	double	cell;
+typedef struct tp_featlevel {
+	double	cell;		/* the index cell times FACTOR^level */
 	int64_t	*ci, *cj;	/* the world column / row of each kept one */
 	size_t	ni, nj;		/* ascending */
 	uint32_t *start;	/* ni * nj + 1 offsets into items, row-major */
 	uint32_t *items;	/* item indices, ascending within a cell */
-	uint32_t *big;		/* the big items, ascending */
-	size_t	nbig;
+} tp_featlevel;
+
+typedef struct tp_featindex {
+	double	cell;
+	int	nlev;		/* 1 .. TP_FEATINDEX_LEVELS */
+	tp_featlevel lev[TP_FEATINDEX_LEVELS];
 } tp_featindex;
 
 /* An index of fs's items over the world region b (west, south, east,
@@ -198,8 +213,7 @@ typedef struct tp_featindex {
 int	tp_featindex_build(tp_featindex *ix, const tp_features *fs,
 	    double cell, const double *b, tp_err *e);
 /* The items whose bounds contain (x, y), ascending, into out (room for
- * fs->n); returns their count. A point outside the region finds only big
- * items. */
+ * fs->n); returns their count. A point outside the region may miss some. */
 size_t	tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs,
 	    double x, double y, uint32_t *out);
 void	tp_featindex_free(tp_featindex *ix);
@@ -213,7 +227,8 @@ typedef struct tp_featgrid {
 	const tp_features *fs;	/* not owned; must outlive the grid */
 	struct tp_featprep *prep;	/* fs's items, ready to evaluate */
 	tp_featindex ix;
-	int32_t	*col;		/* the index column of each sample column */
+	int32_t	*col;		/* per level, the kept column of each sample
+				   column: col[level * width + column] */
 	double	origin_x, origin_y, cellsize;
 	int64_t	width;
 	unsigned layers;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tp_feature.h"
+#include "tp_featprep.h"
 #include "tp_noise.h"
 #include "tp_test.h"
 
@@ -169,6 +170,27 @@ START_TEST(test_layers_sum)
 	ck_assert_double_eq(tp_features_height(&fs, TP_LAYER_FEATURES, 50, 50),
 	    0);
 	tp_features_free(&fs);
+}
+END_TEST
+
+/* The portable exponential against libm's, over the range the Gaussians
+ * use and beyond: within 2 ulp. */
+START_TEST(test_exp)
+{
+	uint64_t s = 3;
+
+	ck_assert_double_eq(tp_feat_exp(0), 1);
+	ck_assert_double_eq(tp_feat_exp(-800), 0);
+	ck_assert_double_eq(tp_feat_exp(-INFINITY), 0);
+	ck_assert_double_eq(tp_feat_exp(NAN), 0);
+	for (int i = 0; i < 1000000; i++) {
+		double x = -(double)(tp_test_rnd(&s) >> 11) / 9007199254740992.0 *
+		    (i % 10 ? 7.0 : 708.0);
+		double a = tp_feat_exp(x), b = exp(x);
+
+		ck_assert_msg(fabs(a - b) <= 2 * (nextafter(b, 2 * b) - b),
+		    "e^%.17g: %.17g, libm %.17g", x, a, b);
+	}
 }
 END_TEST
 
@@ -585,7 +607,9 @@ START_TEST(test_index_vs_scan)
 	for (size_t i = 0; i < fs.n; i++)
 		tp_feat_bounds(&fs.f[i], bb[i]);
 	ck_assert_int_eq(tp_featindex_build(&ix, &fs, 64, NULL, &e), 0);
-	ck_assert(ix.nbig > 0);		/* some items are big */
+	/* the giants are filed in coarser levels */
+	ck_assert(ix.nlev > 1);
+	ck_assert(ix.lev[1].start[ix.lev[1].ni * ix.lev[1].nj] > 0);
 	for (int k = 0; k < 10000; k++) {
 		double x = (double)(tp_test_rnd(&s) % 22000000) / 1000 - 1000;
 		double y = (double)(tp_test_rnd(&s) % 22000000) / 1000 - 1000;
@@ -622,11 +646,15 @@ START_TEST(test_index_limits)
 	double b[4] = { 0, 0, 1e9, 1e9 };
 
 	parse_ok(&fs, "hill 0 0 1 1e12\nhill 5 5 1 1\n");
-	/* one giant hill is a big item, not 1e20 cells */
+	/* a giant hill is filed under the 4 cells of 65536 units that cover
+	 * the region, not 2.4 million of 64 */
 	ck_assert_int_eq(tp_featindex_build(&ix, &fs, 64, (double[]){ 0, 0,
 	    1e5, 1e5 }, &e), 0);
-	ck_assert_uint_eq(ix.nbig, 1);
-	ck_assert_uint_eq(ix.start[ix.ni * ix.nj], 1);	/* the small one */
+	ck_assert_int_eq(ix.nlev, 3);
+	ck_assert_double_eq(ix.lev[2].cell, 65536);
+	ck_assert_uint_eq(ix.lev[0].start[ix.lev[0].ni * ix.lev[0].nj], 1);
+	ck_assert_uint_eq(ix.lev[1].start[ix.lev[1].ni * ix.lev[1].nj], 0);
+	ck_assert_uint_eq(ix.lev[2].start[ix.lev[2].ni * ix.lev[2].nj], 4);
 	tp_featindex_free(&ix);
 	ck_assert_int_eq(tp_featindex_build(&ix, &fs, 64, b, &e), -1);
 	ck_assert_msg(strstr(e.msg, "raise the index cell") != NULL, "%s",
@@ -765,6 +793,7 @@ feature_suite(void)
 	tcase_add_test(core, test_plateau);
 	tcase_add_test(core, test_cliff);
 	tcase_add_test(core, test_layers_sum);
+	tcase_add_test(core, test_exp);
 	tcase_add_test(core, test_residual_octaves);
 	tcase_add_test(core, test_add_checks);
 	suite_add_tcase(s, core);
