@@ -52,7 +52,8 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* What the run does: one mode, chosen by the options. */
+/* What the run does: one mode, chosen by the options (set_mode), each
+ * carried out by one function that main calls. */
 enum mode { MODE_ADD, MODE_MAKE, MODE_GEOJSON, MODE_TEXT };
 
 struct opts {
@@ -105,6 +106,16 @@ set_mode(struct opts *o, enum mode m, const char *opt)
 	o->mode = m;
 }
 
+/* Does the mode take a feature file operand? */
+static int
+mode_reads_file(enum mode m)
+{
+	return m == MODE_ADD || m == MODE_MAKE || m == MODE_GEOJSON ||
+	    m == MODE_TEXT;
+}
+
+/* One option into o: the table to extend with a new option (and longopts,
+ * the option string in parse, help and the man page, sorted alike). */
 static void
 parse_option(struct opts *o, int ch)
 {
@@ -133,15 +144,18 @@ parse_option(struct opts *o, int ch)
 static void
 parse(struct opts *o, int argc, char **argv)
 {
-	int ch;
+	int ch, nfile;
 
 	while ((ch = cli_getopt(argc, argv, "c:hj:l:qs:", longopts)) != -1)
 		parse_option(o, ch);
-	if (optind >= argc)
+	/* optind stays where it is: cli_history reads the operands there */
+	nfile = mode_reads_file(o->mode);
+	if (optind + nfile > argc)
 		cli_usage("no feature file");
-	o->file = argv[optind];	/* optind stays: cli_history reads it */
-	if (optind + 1 < argc)
-		cli_usage("unexpected argument '%s'", argv[optind + 1]);
+	if (nfile)
+		o->file = argv[optind];
+	if (optind + nfile < argc)
+		cli_usage("unexpected argument '%s'", argv[optind + nfile]);
 	if (o->mode != MODE_MAKE && (o->has_cellsize || o->has_origin ||
 	    o->crs[0] != '\0'))
 		cli_usage("--cellsize, --origin and --crs make a new stream: "
@@ -252,7 +266,7 @@ main(int argc, char **argv)
 	cli_init(argc, argv, usage);
 	parse(&o, argc, argv);
 	tp_features_init(&fs);
-	if (tp_features_read_file(&fs, o.file, &e) < 0)
+	if (o.file != NULL && tp_features_read_file(&fs, o.file, &e) < 0)
 		cli_fail(&e);
 	switch (o.mode) {
 	case MODE_MAKE: make_stream(&o, &fs, argc, argv); break;
