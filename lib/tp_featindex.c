@@ -471,8 +471,8 @@ first_at(const double *xs, size_t n, double v)
 /* acc[i] += item p's height at (xs[i], y), where it has one: only the
  * cells within its bounds are looked at (the others it leaves alone). */
 static void
-add_item(const tp_featprep *p, double y, const double *xs, double *acc,
-    size_t n)
+add_item(const tp_featprep *p, double y, const double *restrict xs,
+    double *restrict acc, size_t n)
 {
 	size_t a, b;
 	double v;
@@ -485,10 +485,18 @@ add_item(const tp_featprep *p, double y, const double *xs, double *acc,
 	 * bounds test too: y passed it above, xs[a..b) are exactly the xs
 	 * within [w, e] */
 	switch (p->kind) {
-	case TP_FEAT_HILL:
-		for (size_t i = a; i < b; i++)
-			acc[i] += tp_featprep_hill(p, xs[i], y);
+	case TP_FEAT_HILL: {
+		/* tp_featprep_hill, its invariants in locals */
+		double x0 = p->x0, dy = y - p->y0, dy2 = dy * dy;
+		double r2 = p->r2, k = p->k, h = p->h;
+
+		for (size_t i = a; i < b; i++) {
+			double dx = xs[i] - x0, d2 = dx * dx + dy2;
+
+			acc[i] += d2 <= r2 ? h * tp_feat_exp(-d2 * k) : 0.0;
+		}
 		return;
+	}
 	default:
 		for (size_t i = a; i < b; i++)
 			if (tp_featprep_eval(p, xs[i], y, &v))
@@ -497,27 +505,59 @@ add_item(const tp_featprep *p, double y, const double *xs, double *acc,
 	}
 }
 
-/* The items of one row's block: each run of columns in one index cell
- * reads that cell's list of every level, merged in file order. */
+/* The non-empty lists, level by level, of sample column c's index cells
+ * in the rows `rows` (kept rows per level). */
+static void
+lists_at(const tp_featgrid *g, const int64_t *rows, size_t c, merger *m)
+{
+	size_t w = (size_t)g->width;
+
+	m->n = 0;
+	for (int k = 0; k < g->ix.nlev; k++)
+		merger_add(m, &g->ix.lev[k], g->col[(size_t)k * w + c], rows[k]);
+}
+
+/* Do two places read the same items in the same order? */
+static int
+same_lists(const merger *a, const merger *b)
+{
+	if (a->n != b->n)
+		return 0;
+	for (int k = 0; k < a->n; k++)
+		if (a->end[k] - a->at[k] != b->end[k] - b->at[k] ||
+		    (a->at[k] != b->at[k] && memcmp(a->at[k], b->at[k],
+		    (size_t)(a->end[k] - a->at[k]) * sizeof *a->at[k]) != 0))
+			return 0;
+	return 1;
+}
+
+/* The items of one row's block. Each run of columns in one index cell
+ * reads that cell's list of every level, merged in file order; runs of
+ * neighbouring cells whose lists hold the same items are taken as one
+ * (every column still gets exactly its own cell's items, in order). */
 static void
 add_items(const tp_featgrid *g, const int64_t *rows, int64_t off, double y,
     const double *xs, double *acc, size_t m)
 {
-	const tp_featindex *ix = &g->ix;
-	size_t w = (size_t)g->width, a = 0;
+	const int32_t *col = g->col + off;	/* level 0 */
+	size_t a = 0;
+	merger mg, nx;	/* no initialisers: zeroing them costs more */
 
 	while (a < m) {
-		const int32_t *col = g->col + off;
 		size_t b = a + 1;
-		merger mg;	/* no initialiser: zeroing it costs more */
 		int64_t it;
 
-		mg.n = 0;
-		while (b < m && col[b] == col[a])
+		lists_at(g, rows, (size_t)off + a, &mg);
+		for (;;) {
+			while (b < m && col[b] == col[b - 1])
+				b++;
+			if (b == m)
+				break;
+			lists_at(g, rows, (size_t)off + b, &nx);
+			if (!same_lists(&mg, &nx))
+				break;
 			b++;
-		for (int k = 0; k < ix->nlev; k++)
-			merger_add(&mg, &ix->lev[k], g->col[(size_t)k * w +
-			    (size_t)off + a], rows[k]);
+		}
 		if (mg.n == 1)		/* the usual case: no merge */
 			for (const uint32_t *q = mg.at[0]; q < mg.end[0]; q++)
 				add_item(&g->prep[*q], y, xs + a, acc + a,
