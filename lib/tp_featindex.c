@@ -348,6 +348,51 @@ tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs, double x,
 
 /* A stream's rows. */
 
+/* Cell centres, as tp_noise_centre places them (the same doubles wherever
+ * that one is exact) but without its clamp at 2^31 cells from 0, which
+ * would move features: origin = m cs + r, m whole, r snapped to the power
+ * of two at or below cs 2^-10, and centre i = (m + i + 0.5) cs + r, the
+ * same double for a shifted origin and index while |m| < 2^52. */
+typedef struct centres {
+	double	m, r, cs, origin;
+	int	exact;
+} centres;
+
+static void
+centres_init(centres *c, double origin, double cs)
+{
+	double t = origin / cs;
+	int e;
+
+	c->cs = cs;
+	c->origin = origin;
+	c->exact = t >= -4503599627370496.0 && t <= 4503599627370496.0;
+	if (!c->exact)
+		return;
+	c->m = floor(t + 0.6180339887498949);
+	frexp(cs, &e);
+	c->r = floor((origin - c->m * cs) / ldexp(1.0, e - 11) + 0.5) *
+	    ldexp(1.0, e - 11);
+}
+
+static inline double
+centre_of(const centres *c, int64_t i)
+{
+	if (!c->exact)
+		return c->origin + ((double)i + 0.5) * c->cs;
+	return (c->m + ((double)i + 0.5)) * c->cs + c->r;
+}
+
+double
+tp_feat_centre(double origin, int64_t index, double cs)
+{
+	centres c;
+
+	centres_init(&c, origin, cs);
+	return centre_of(&c, index);
+}
+
+
 void
 tp_featgrid_free(tp_featgrid *g)
 {
@@ -417,10 +462,14 @@ grid_axes(tp_featgrid *g, const tp_header *h, tp_err *e)
 	if (xs == NULL || ys == NULL || g->col == NULL) {
 		tp_err_set(e, "out of memory for a row of %zu cells", w);
 	} else {
-		tp_noise_centres(h->origin_x, 0, h->cellsize, xs, w);
+		centres cx, cy;
+
+		centres_init(&cx, h->origin_x, h->cellsize);
+		centres_init(&cy, h->origin_y, h->cellsize);
+		for (size_t i = 0; i < w; i++)
+			xs[i] = centre_of(&cx, (int64_t)i);
 		for (size_t r = 0; r < ht; r++)	/* south to north */
-			ys[r] = tp_noise_centre(h->origin_y, -(int64_t)(ht - r),
-			    h->cellsize);
+			ys[r] = centre_of(&cy, -(int64_t)(ht - r));
 		rc = grid_levels(g, xs, w, ys, ht, e);
 	}
 	free(xs);
@@ -597,19 +646,22 @@ void
 tp_featgrid_row(const tp_featgrid *g, int64_t row, const float *in,
     float *out)
 {
-	double y = tp_noise_centre(g->origin_y, -row - 1, g->cellsize);
+	double y = tp_feat_centre(g->origin_y, -row - 1, g->cellsize);
+	centres cx;
 	double xs[BLK], acc[BLK];
 	double base = g->layers & TP_LAYER_HILLS ? g->fs->base : 0.0;
 	int64_t rows[TP_FEATINDEX_LEVELS];
 	size_t n = (size_t)g->width;
 
+	centres_init(&cx, g->origin_x, g->cellsize);
 	for (int k = 0; k < g->ix.nlev; k++)
 		rows[k] = find(g->ix.lev[k].cj, g->ix.lev[k].nj,
 		    floor(y / g->ix.lev[k].cell));
 	for (size_t off = 0; off < n; off += BLK) {
 		size_t m = n - off < BLK ? n - off : BLK;
 
-		tp_noise_centres(g->origin_x, (int64_t)off, g->cellsize, xs, m);
+		for (size_t i = 0; i < m; i++)
+			xs[i] = centre_of(&cx, (int64_t)(off + i));
 		for (size_t i = 0; i < m; i++)
 			acc[i] = base;
 		add_items(g, rows, (int64_t)off, y, xs, acc, m);

@@ -220,9 +220,17 @@ void	tp_featindex_free(tp_featindex *ix);
 
 /*
  * A stream's rows: the chosen layers at the cell centres of header h
- * (tp_noise_centre, so a tile with a shifted ORIGIN gives the same bytes as
+ * (tp_feat_centre, so a tile with a shifted ORIGIN gives the same bytes as
  * the window of a larger run), through an index of the sample centres.
  */
+/* The centre of cell `index` along an axis from origin in cells cs long:
+ * tp_noise_centre's double (origin + (index + 0.5) cs, exact for shifted
+ * origins and indices; integer and binary-fraction origins are used as
+ * they are, others move by at most 1/2048 of a cell), without its clamp
+ * of origins to 2^31 cells, so a feature stays where it is on any grid.
+ * Rows: tp_feat_centre(origin_y, -row - 1, cs). */
+double	tp_feat_centre(double origin, int64_t index, double cs);
+
 typedef struct tp_featgrid {
 	const tp_features *fs;	/* not owned; must outlive the grid */
 	struct tp_featprep *prep;	/* fs's items, ready to evaluate */

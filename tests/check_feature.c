@@ -677,13 +677,13 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 	if (tp_featgrid_init(&g, fs, h, cell, layers, &e) < 0)
 		ck_abort_msg("%s", e.msg);
 	for (int64_t r = 0; r < h->height; r++) {
-		double y = tp_noise_centre(h->origin_y, -r - 1, h->cellsize);
+		double y = tp_feat_centre(h->origin_y, -r - 1, h->cellsize);
 
 		for (size_t i = 0; i < w; i++)
 			in[i] = (float)i - 3.5f;
 		tp_featgrid_row(&g, r, NULL, out);
 		for (size_t i = 0; i < w; i++) {
-			double x = tp_noise_centre(h->origin_x, (int64_t)i,
+			double x = tp_feat_centre(h->origin_x, (int64_t)i,
 			    h->cellsize);
 			float want = (float)tp_features_height(fs, layers, x, y);
 
@@ -693,7 +693,7 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 		}
 		tp_featgrid_row(&g, r, in, out);
 		for (size_t i = 0; i < w; i++) {
-			double x = tp_noise_centre(h->origin_x, (int64_t)i,
+			double x = tp_feat_centre(h->origin_x, (int64_t)i,
 			    h->cellsize);
 			float want = (float)((double)in[i] +
 			    tp_features_height(fs, layers, x, y));
@@ -735,6 +735,28 @@ START_TEST(test_rows)
 	rows_match_points(&fs, &h, TP_LAYER_ALL, 64);
 	tp_header_free(&h);
 	tp_features_free(&fs);
+}
+END_TEST
+
+/* Cell centres: tp_noise_centre's doubles where that one is not clamped,
+ * and the true place beyond 2^31 cells from 0 (1 mm cells in UTM). */
+START_TEST(test_centres)
+{
+	static const double o[][2] = { { 500000, 30 }, { 0.3, 0.7 },
+	    { -17, 10 }, { 4650000.25, 0.5 }, { 1e6 + 0.1, 1e-3 },
+	    { -123.5, 1.0 / 3600 } };
+
+	for (size_t k = 0; k < sizeof o / sizeof o[0]; k++)
+		for (int64_t i = -3000; i <= 3000; i += 7)
+			ck_assert_double_eq(tp_feat_centre(o[k][0], i, o[k][1]),
+			    tp_noise_centre(o[k][0], i, o[k][1]));
+	ck_assert_double_eq_tol(tp_feat_centre(1e7, 0, 1e-3), 1e7 + 5e-4,
+	    1e-8);
+	ck_assert_double_eq_tol(tp_feat_centre(1e7, -7, 1e-3), 1e7 - 6.5e-3,
+	    1e-8);
+	/* shifted origin and index: the same double */
+	ck_assert_double_eq(tp_feat_centre(1e7, 5, 1e-3),
+	    tp_feat_centre(1e7 + 2 * 1e-3, 3, 1e-3));
 }
 END_TEST
 
@@ -811,6 +833,7 @@ feature_suite(void)
 	tcase_add_test(index, test_index_limits);
 	tcase_add_test(index, test_rows);
 	tcase_add_test(index, test_tiles);
+	tcase_add_test(index, test_centres);
 	suite_add_tcase(s, index);
 	return s;
 }

@@ -20,6 +20,12 @@ run_prog tfeature -s 4x2 -c 30 --origin 500000,4650000 --crs EPSG:32633 \
 assert_eq "crs" "$(header "$T/geo" CRS)" "EPSG:32633"
 assert_eq "base far from the hill" "$(values "$T/geo" | sort -u)" 10
 
+# A hill stays where it is on a grid of 1 mm cells 10 km from the origin
+# (1e10 cells: centres are not clamped to 2^31 cells as noise's are).
+printf 'hill 10000000 0 5 0.002\n' > "$T/mm.txt"
+run_prog tfeature "$T/mm.txt" -s 3x3 -c 0.001 --origin 9999999.9985,0.0015 > "$T/mm"
+assert_eq "far from the origin" "$(values "$T/mm" | sed -n 5p)" 5
+
 # Each kind at a few cells, against the formulas in numpy (1-unit cells
 # from (0, 100): cell (c, r) is centred on (c + 0.5, 99.5 - r)).
 cat > "$T/kinds.txt" <<'EOF'

@@ -92,12 +92,12 @@ evaluate(const tp_features *fs)
 	h.origin_y = 32;
 	if (tp_featgrid_init(&g, fs, &h, 16, TP_LAYER_ALL, &e) == 0) {
 		for (int r = 0; r < 8; r++) {
-			double y = tp_noise_centre(h.origin_y, -r - 1, 4);
+			double y = tp_feat_centre(h.origin_y, -r - 1, 4);
 
 			tp_featgrid_row(&g, r, NULL, row);
 			for (int c = 0; c < 8; c++) {
 				float want = (float)tp_features_height(fs,
-				    TP_LAYER_ALL, tp_noise_centre(0, c, 4), y);
+				    TP_LAYER_ALL, tp_feat_centre(0, c, 4), y);
 
 				if (memcmp(&want, &row[c], 4) != 0)
 					abort();
