@@ -619,16 +619,21 @@ add_items(const tp_featgrid *g, const int64_t *rows, int64_t off, double y,
 	}
 }
 
-/* acc[i] += every residual line's octaves at (xs[i], y). */
+/* acc[i] += each residual line's height at (xs[i], y): its octaves summed
+ * from 0 first, as tp_residual_height has it (adding them to acc one by
+ * one would round differently). */
 static void
 add_residual(const tp_featgrid *g, double y, const double *xs, double *acc,
     size_t m)
 {
+	double sum[BLK];
 	float v[BLK];
 
 	for (size_t r = 0; r < g->fs->nres; r++) {
 		const tp_residual *res = &g->fs->res[r];
 
+		for (size_t i = 0; i < m; i++)
+			sum[i] = 0;
 		for (int k = 0; k < res->octaves; k++) {
 			double fk = ldexp(1.0 / res->scale, k);
 			double ak = ldexp(res->amplitude, -k);
@@ -637,8 +642,10 @@ add_residual(const tp_featgrid *g, double y, const double *xs, double *acc,
 			    res->seed + (uint32_t)k * TP_OCTAVE_SEED_STEP, fk,
 			    xs, y, v, m, g->simd);
 			for (size_t i = 0; i < m; i++)
-				acc[i] += ak * (double)v[i];
+				sum[i] += ak * (double)v[i];
 		}
+		for (size_t i = 0; i < m; i++)
+			acc[i] += sum[i];
 	}
 }
 

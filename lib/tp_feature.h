@@ -47,9 +47,9 @@
  *    seed SEED + k * TP_OCTAVE_SEED_STEP at (x, y) times 2^k / SCALE,
  *    weighted by AMPLITUDE / 2^k.
  *  - A point's height: base (hills layer), then every item of a chosen
- *    layer in file order, then every residual line's octaves in order, all
- *    in double; a stream's sample is that sum (plus the input sample when
- *    adding) rounded to float once.
+ *    layer in file order, then every residual line (its octaves summed in
+ *    order from 0, then added), all in double; a stream's sample is that
+ *    sum (plus the input sample when adding) rounded to float once.
  *  - Limits (text, GeoJSON and tp_features_add alike): coordinates,
  *    heights and amplitudes within +-1e15; SIGMA, WIDTH, FALLOFF and SCALE
  *    in [1e-9, 1e15]; RADIUS in [0, 1e15]; SEED 0 .. 4294967295; OCTAVES

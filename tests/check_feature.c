@@ -760,6 +760,27 @@ START_TEST(test_centres)
 }
 END_TEST
 
+/* Found by fuzz_feature: a residual line's octaves added to the row's sum
+ * one by one rounded otherwise than the point's line total. */
+START_TEST(test_rows_residual_sum)
+{
+	tp_features fs;
+	tp_header h;
+	tp_err e;
+
+	parse_ok(&fs, "hill 0 00 -3 1e-9\ncliff 0 0 32 5 23 8 0.5\n"
+	    "ridge 30 1 1 3 2 08\nresidual 7 80 80 5\nridge -0 1 1 3 2 08\n"
+	    "hill 0 00 -3 1e-9\ncliff 0 0 32 32 5 8 0.5\nhill 0 00 -3 1e9\n"
+	    "cliff 0 0 32 32 5 8 0.5\n");
+	ck_assert_int_eq(tp_header_init(&h, 8, 8, &e), 0);
+	h.cellsize = 4;
+	h.origin_y = 32;
+	rows_match_points(&fs, &h, TP_LAYER_ALL, 16);
+	tp_header_free(&h);
+	tp_features_free(&fs);
+}
+END_TEST
+
 /* A tile with a shifted origin gives the bytes of the window. */
 START_TEST(test_tiles)
 {
@@ -833,6 +854,7 @@ feature_suite(void)
 	tcase_add_test(index, test_index_limits);
 	tcase_add_test(index, test_rows);
 	tcase_add_test(index, test_tiles);
+	tcase_add_test(index, test_rows_residual_sum);
 	tcase_add_test(index, test_centres);
 	suite_add_tcase(s, index);
 	return s;
