@@ -134,6 +134,22 @@ level_alloc(tp_featlevel *lv, tp_err *e)
 	return 0;
 }
 
+/* Count item `it` in the cells s[0..1) x s[2..3) of lv (fill NULL), or
+ * file it there at the next free places fill gives. */
+static void
+file_one(tp_featlevel *lv, const size_t s[4], uint32_t *fill, uint32_t it)
+{
+	for (size_t j = s[2]; j < s[3]; j++)
+		for (size_t i = s[0]; i < s[1]; i++) {
+			size_t c = j * lv->ni + i;
+
+			if (fill == NULL)
+				lv->start[c]++;
+			else
+				lv->items[fill[c]++] = it;
+		}
+}
+
 /* File the items of layers `layers` (bounds in p) under the kept cells
  * of ix's levels: count, then fill in item order. */
 static int
@@ -162,16 +178,7 @@ file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
 				continue;
 			if (pass == 0)
 				total[k] += (s[1] - s[0]) * (s[3] - s[2]);
-			for (size_t j = s[2]; j < s[3]; j++)
-				for (size_t i = s[0]; i < s[1]; i++) {
-					size_t c = j * lv->ni + i;
-
-					if (pass == 0)
-						lv->start[c]++;
-					else
-						lv->items[fill[k][c]++] =
-						    (uint32_t)it;
-				}
+			file_one(lv, s, pass ? fill[k] : NULL, (uint32_t)it);
 			if (pass == 0 && total[k] >= UINT32_MAX) {
 				tp_err_set(e, "the feature index would hold "
 				    "over 4294967294 entries");

@@ -511,10 +511,45 @@ tp_features_parse_text(tp_features *fs, const char *name, const char *text,
 	return 0;
 }
 
+/* A cliff's unit vector and bounds: the box around its terrace and
+ * blends, a in [-F, L+F] along the segment and c in [-F, W+F] across it
+ * (left normal (-uy, ux)). The length is a square root, not hypot(),
+ * whose last bit libm does not promise alike everywhere. */
+static void
+cliff_prep(tp_featprep *p, const tp_feat *f)
+{
+	double dx = f->x1 - f->x0, dy = f->y1 - f->y0, fo = f->falloff;
+
+	p->len = sqrt(dx * dx + dy * dy);
+	p->ux = p->len > 0 ? dx / p->len : 1.0;
+	p->uy = p->len > 0 ? dy / p->len : 0.0;
+	for (int i = 0; i < 4; i++) {
+		double a = i & 1 ? p->len + fo : -fo;
+		double c = i & 2 ? f->width + fo : -fo;
+		double x = f->x0 + a * p->ux - c * p->uy;
+		double y = f->y0 + a * p->uy + c * p->ux;
+
+		p->w = i ? fmin(p->w, x) : x;
+		p->e = i ? fmax(p->e, x) : x;
+		p->s = i ? fmin(p->s, y) : y;
+		p->n = i ? fmax(p->n, y) : y;
+	}
+}
+
+/* Bounds reaching r past the box of (x0, y0) and (x1, y1). */
+static void
+box(tp_featprep *p, double x0, double y0, double x1, double y1, double r)
+{
+	p->w = fmin(x0, x1) - r;
+	p->e = fmax(x0, x1) + r;
+	p->s = fmin(y0, y1) - r;
+	p->n = fmax(y0, y1) + r;
+}
+
 void
 tp_featprep_init(tp_featprep *p, const tp_feat *f)
 {
-	double r, c[4][2], fo = f->falloff;
+	double r;
 
 	memset(p, 0, sizeof *p);
 	p->kind = f->kind;
@@ -522,15 +557,14 @@ tp_featprep_init(tp_featprep *p, const tp_feat *f)
 	p->y0 = f->y0;
 	p->h = f->height;
 	p->width = f->width;
-	p->falloff = fo;
+	p->falloff = f->falloff;
 	p->radius = f->radius;
 	switch (f->kind) {
 	case TP_FEAT_HILL:
 		r = f->sigma * TP_FEAT_HILL_REACH;
 		p->k = 1.0 / (2.0 * f->sigma * f->sigma);
 		p->r2 = r * r;
-		p->w = f->x0 - r; p->e = f->x0 + r;
-		p->s = f->y0 - r; p->n = f->y0 + r;
+		box(p, f->x0, f->y0, f->x0, f->y0, r);
 		break;
 	case TP_FEAT_RIDGE:
 		r = f->width * TP_FEAT_RIDGE_REACH;
@@ -539,33 +573,13 @@ tp_featprep_init(tp_featprep *p, const tp_feat *f)
 		p->len = p->ux * p->ux + p->uy * p->uy;
 		p->k = 1.0 / (2.0 * f->width * f->width);
 		p->r2 = r * r;
-		p->w = fmin(f->x0, f->x1) - r; p->e = fmax(f->x0, f->x1) + r;
-		p->s = fmin(f->y0, f->y1) - r; p->n = fmax(f->y0, f->y1) + r;
+		box(p, f->x0, f->y0, f->x1, f->y1, r);
 		break;
 	case TP_FEAT_CLIFF:
-		p->len = hypot(f->x1 - f->x0, f->y1 - f->y0);
-		p->ux = p->len > 0 ? (f->x1 - f->x0) / p->len : 1.0;
-		p->uy = p->len > 0 ? (f->y1 - f->y0) / p->len : 0.0;
-		/* the terrace and its blends: a in [-F, L+F] along, c in
-		 * [-F, W+F] across (left normal (-uy, ux)) */
-		for (int i = 0; i < 4; i++) {
-			double a = i & 1 ? p->len + fo : -fo;
-			double cc = i & 2 ? f->width + fo : -fo;
-
-			c[i][0] = f->x0 + a * p->ux - cc * p->uy;
-			c[i][1] = f->y0 + a * p->uy + cc * p->ux;
-		}
-		p->w = p->e = c[0][0];
-		p->s = p->n = c[0][1];
-		for (int i = 1; i < 4; i++) {
-			p->w = fmin(p->w, c[i][0]); p->e = fmax(p->e, c[i][0]);
-			p->s = fmin(p->s, c[i][1]); p->n = fmax(p->n, c[i][1]);
-		}
+		cliff_prep(p, f);
 		break;
 	case TP_FEAT_PLATEAU:
-		r = f->radius + fo;
-		p->w = f->x0 - r; p->e = f->x0 + r;
-		p->s = f->y0 - r; p->n = f->y0 + r;
+		box(p, f->x0, f->y0, f->x0, f->y0, f->radius + f->falloff);
 		break;
 	}
 }
