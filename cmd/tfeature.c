@@ -12,7 +12,8 @@ static const char usage[] =
     "usage: tfeature [-q] [-l LAYERS] [--index-cell C] [-j N] FILE -s WxH\n"
     "                [-c C] [--origin X,Y] [--crs EPSG:N] > out\n"
     "       tfeature [-q] [-l LAYERS] [--index-cell C] [-j N] FILE < in > out\n"
-    "       tfeature --write-geojson | --write-text FILE > converted\n";
+    "       tfeature --write-geojson [--crs EPSG:N] FILE > out.geojson\n"
+    "       tfeature --write-text FILE > out.txt\n";
 
 static const char help[] =
     "The layered ground of FILE (text, or GeoJSON when it ends in .geojson or\n"
@@ -20,7 +21,8 @@ static const char help[] =
     "residual noise, summed in world units at the cells' centres: a new\n"
     "stream with --size, else added to the height band of the stream on stdin.\n"
     "  -c, --cellsize C         map units per cell (default: 1)\n"
-    "      --crs EPSG:N         coordinate reference system (default: none)\n"
+    "      --crs EPSG:N         coordinate reference system of a new stream\n"
+    "                           or of --write-geojson (default: none)\n"
     "      --index-cell C       index cell, map units (default: 64)\n"
     "  -j, --threads N          threads, 0 = all processors (default: 0)\n"
     "  -l, --layer LAYERS       hills, features, residual: one or a comma list,\n"
@@ -157,7 +159,7 @@ parse(struct opts *o, int argc, char **argv)
 	if (optind + nfile < argc)
 		cli_usage("unexpected argument '%s'", argv[optind + nfile]);
 	if (o->mode != MODE_MAKE && (o->has_cellsize || o->has_origin ||
-	    o->crs[0] != '\0'))
+	    (o->crs[0] != '\0' && o->mode != MODE_GEOJSON)))
 		cli_usage("--cellsize, --origin and --crs make a new stream: "
 		    "give its --size");
 	if (o->layers == 0)
@@ -248,8 +250,8 @@ convert(const struct opts *o, const tp_features *fs)
 {
 	tp_err e;
 
-	if ((o->mode == MODE_GEOJSON ?
-	    tp_features_write_geojson(fs, stdout, &e) :
+	if ((o->mode == MODE_GEOJSON ? tp_features_write_geojson_crs(fs,
+	    o->crs[0] != '\0' ? o->crs : NULL, stdout, &e) :
 	    tp_features_write_text(fs, stdout, &e)) < 0)
 		cli_fail(&e);
 	cli_close_stdout();

@@ -162,6 +162,11 @@ int	tp_features_parse_geojson(tp_features *fs, const char *name,
 /* The GeoJSON form: base first, items in order, residual lines last, one
  * feature a line; numbers read back to the same doubles. */
 int	tp_features_write_geojson(const tp_features *fs, FILE *f, tp_err *e);
+/* The same with the CRS "EPSG:N" named in a "crs" member, as GDAL and QGIS
+ * read it (without one they take GeoJSON for longitude and latitude); crs
+ * NULL: none. The reader ignores it: coordinates are map units. */
+int	tp_features_write_geojson_crs(const tp_features *fs, const char *crs,
+	    FILE *f, tp_err *e);
 /* 1 when a file is GeoJSON: its name ends in .geojson or .json, or its
  * first non-blank byte is '{'. */
 int	tp_features_is_geojson(const char *name, const char *text, size_t len);

@@ -302,9 +302,20 @@ put_item(FILE *f, const tp_feat *it)
 int
 tp_features_write_geojson(const tp_features *fs, FILE *f, tp_err *e)
 {
+	return tp_features_write_geojson_crs(fs, NULL, f, e);
+}
+
+int
+tp_features_write_geojson_crs(const tp_features *fs, const char *crs,
+    FILE *f, tp_err *e)
+{
 	const char *sep = "\n";
-	int bad = fputs("{\"type\": \"FeatureCollection\", \"features\": [",
-	    f) == EOF;
+	int bad = fputs("{\"type\": \"FeatureCollection\", ", f) == EOF;
+
+	if (crs != NULL && strncmp(crs, "EPSG:", 5) == 0)
+		bad |= fprintf(f, "\"crs\": {\"type\": \"name\", \"properties\": "
+		    "{\"name\": \"urn:ogc:def:crs:EPSG::%s\"}}, ", crs + 5) < 0;
+	bad |= fputs("\"features\": [", f) == EOF;
 
 	if (fs->has_base || fs->base != 0.0) {
 		bad |= fprintf(f, "%s{\"type\": \"Feature\", \"geometry\": null, ",

@@ -190,6 +190,20 @@ sed 's/"coordinates": \[\[5, 90\], \[95, 70\]\]/"coordinates": [[5, 90], [50, 80
 expect_err 1 "feature 4: a ridge's LineString has 3 positions, not 2" \
     "three-point ridge" run_prog tfeature -s 4x4 "$T/three.geojson"
 
+# GDAL (what QGIS reads and writes GeoJSON with) takes the CRS of
+# --write-geojson --crs, and its own GeoJSON of the same features (other
+# members, null geometries, its layout) reads back to the same text.
+run_prog tfeature --write-geojson --crs EPSG:32633 "$T/utm.txt" > "$T/utm.geojson"
+assert_eq "GDAL sees the CRS" "$(ogrinfo -so -al "$T/utm.geojson" 2>/dev/null |
+    grep -c 'PROJCRS\["WGS 84 / UTM zone 33N"')" 1
+assert_eq "GDAL sees the features" "$(ogrinfo -so -al "$T/utm.geojson" 2>/dev/null |
+    sed -n 's/^Feature Count: //p')" 8
+ogr2ogr -f GeoJSON "$T/gdal.geojson" "$T/utm.geojson" 2>/dev/null
+run_prog tfeature --write-text "$T/gdal.geojson" > "$T/gdal.txt"
+run_prog tfeature --write-text "$T/utm.txt" > "$T/utm2.txt"
+assert_eq "GDAL's GeoJSON reads back" "$(cat "$T/gdal.txt")" "$(cat "$T/utm2.txt")"
+expect_exit 2 "--crs for text" run_prog tfeature --write-text --crs EPSG:32633 "$T/utm.txt"
+
 # A pipeline: features added to noise, then shaped.
 run_prog tnoise -s 64x64 -S 3 | run_prog tfeature "$T/all.txt" |
     run_prog tshape -c valleys > "$T/p"
