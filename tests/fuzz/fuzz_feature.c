@@ -4,8 +4,9 @@
  * GeoJSON (libjansson), turn any bytes into features or a one-line error,
  * never a crash; and features either reader accepts
  *   - written as text and as GeoJSON read back to the same doubles,
- *   - evaluated on an 8x8 grid through the index give the bytes of the
- *     point scan (tp_features_height), and
+ *   - evaluated on grids through the index (one level, and for a few
+ *     items two) give the bytes of the point scan (tp_features_height),
+ *     and
  *   - found by tp_featindex_lookup exactly where a scan of the bounds finds
  *     them.
  * abort() on any difference. Input: the file's bytes; the first byte's low
@@ -73,29 +74,26 @@ through(const tp_features *fs, int geo)
 	free(buf);
 }
 
-/* Rows through the index against the point scan; lookups against bounds. */
+/* Rows of an n x n grid of 4-unit cells from (0, 4n) through an index of
+ * cell `cell` against the point scan. */
 static void
-evaluate(const tp_features *fs)
+rows(const tp_features *fs, int n, double cell)
 {
 	tp_header h;
 	tp_featgrid g;
-	tp_featindex ix;
 	tp_err e;
-	float row[8];
-	uint32_t *got = malloc((fs->n ? fs->n : 1) * sizeof *got);
+	float row[40];
 
-	if (got == NULL || tp_header_init(&h, 8, 8, &e) < 0) {
-		free(got);
+	if (tp_header_init(&h, n, n, &e) < 0)
 		return;
-	}
 	h.cellsize = 4;
-	h.origin_y = 32;
-	if (tp_featgrid_init(&g, fs, &h, 16, TP_LAYER_ALL, &e) == 0) {
-		for (int r = 0; r < 8; r++) {
+	h.origin_y = 4.0 * n;
+	if (tp_featgrid_init(&g, fs, &h, cell, TP_LAYER_ALL, &e) == 0) {
+		for (int r = 0; r < n; r++) {
 			double y = tp_feat_centre(h.origin_y, -r - 1, 4);
 
 			tp_featgrid_row(&g, r, NULL, row);
-			for (int c = 0; c < 8; c++) {
+			for (int c = 0; c < n; c++) {
 				float want = (float)tp_features_height(fs,
 				    TP_LAYER_ALL, tp_feat_centre(0, c, 4), y);
 
@@ -105,6 +103,24 @@ evaluate(const tp_features *fs)
 		}
 		tp_featgrid_free(&g);
 	}
+	tp_header_free(&h);
+}
+
+/* Rows through the index against the point scan (an 8x8 grid, and for a
+ * few items a 40x40 one whose index has a coarser level: 1600 cells);
+ * lookups against bounds. */
+static void
+evaluate(const tp_features *fs)
+{
+	tp_featindex ix;
+	tp_err e;
+	uint32_t *got = malloc((fs->n ? fs->n : 1) * sizeof *got);
+
+	if (got == NULL)
+		return;
+	rows(fs, 8, 16);
+	if (fs->n <= 100)
+		rows(fs, 40, 4);
 	if (tp_featindex_build(&ix, fs, 8, (double[]){ 0, 0, 32, 32 }, &e) == 0) {
 		for (double y = 1; y < 32; y += 6)
 			for (double x = 1; x < 32; x += 6) {
@@ -123,7 +139,6 @@ evaluate(const tp_features *fs)
 			}
 		tp_featindex_free(&ix);
 	}
-	tp_header_free(&h);
 	free(got);
 }
 
