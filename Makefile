@@ -31,6 +31,8 @@ PNG_CFLAGS  := $(call pc_cflags,libpng,)
 PNG_LIBS    := $(call pc_libs,libpng,-lpng)
 PROJ_CFLAGS := $(call pc_cflags,proj,)
 PROJ_LIBS   := $(call pc_libs,proj,-lproj)
+JANSSON_CFLAGS := $(call pc_cflags,jansson,)
+JANSSON_LIBS   := $(call pc_libs,jansson,-ljansson)
 # libgeotiff installs no .pc file (Debian, and upstream's autotools build),
 # and its headers sit in a directory of their own: name it here; override
 # it (make GEOTIFF_CFLAGS=-I/opt/geotiff/include) where it lives elsewhere.
@@ -39,7 +41,7 @@ GEOTIFF_LIBS   ?= -lgeotiff
 # -ffp-contract=off: no fused multiply-add, so the same bytes on every CPU.
 XCFLAGS	= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
 	  -ffp-contract=off $(WARN) -Ilib $(GEOTIFF_CFLAGS) $(TIFF_CFLAGS) \
-	  $(PNG_CFLAGS) $(PROJ_CFLAGS) -MMD -MP
+	  $(PNG_CFLAGS) $(PROJ_CFLAGS) $(JANSSON_CFLAGS) -MMD -MP
 # lib/ cannot include cli/ headers: only cli/, cmd/ and tests/ see them.
 INC_lib	=
 INC_cli	= -Icli
@@ -65,6 +67,8 @@ LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
+LDLIBS_tfeature	= $(JANSSON_LIBS)
+LDLIBS_feature	= $(JANSSON_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
@@ -163,7 +167,7 @@ FUZZ_CFLAGS = -g -O1 $(filter-out -MMD -MP,$(XCFLAGS)) $(INC_cmd) \
 	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	      -fno-omit-frame-pointer
 FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(FUZZ_CFLAGS)" \
-	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(LDLIBS)"
+	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(JANSSON_LIBS) $(LDLIBS)"
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build

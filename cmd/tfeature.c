@@ -1,0 +1,280 @@
+/* tfeature - the layered ground of a feature file (hills, ridges, cliffs, plateaus, residual noise): a new stream, or added to the height band of one. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tp_feature.h"
+#include "tp_filter.h"
+
+static const char usage[] =
+    "usage: tfeature [-q] [-l LAYERS] [--index-cell C] [-j N] FILE -s WxH\n"
+    "                [-c C] [--origin X,Y] [--crs EPSG:N] > out\n"
+    "       tfeature [-q] [-l LAYERS] [--index-cell C] [-j N] FILE < in > out\n"
+    "       tfeature --write-geojson [--crs EPSG:N] FILE > out.geojson\n"
+    "       tfeature --write-text FILE > out.txt\n";
+
+static const char help[] =
+    "The layered ground of FILE (text, or GeoJSON when it ends in .geojson or\n"
+    ".json or starts with '{'): base and hills, ridges, cliffs and plateaus,\n"
+    "residual noise, summed in world units at the cells' centres: a new\n"
+    "stream with --size, else added to the height band of the stream on stdin.\n"
+    "  -c, --cellsize C         map units per cell (default: 1)\n"
+    "      --crs EPSG:N         coordinate reference system of a new stream\n"
+    "                           or of --write-geojson (default: none)\n"
+    "      --index-cell C       index cell, map units (default: 64)\n"
+    "  -j, --threads N          threads, 0 = all processors (default: 0)\n"
+    "  -l, --layer LAYERS       hills, features, residual: one or a comma list,\n"
+    "                           repeatable (default: all three)\n"
+    "      --origin X,Y         north-west corner (default: 0,HEIGHT*CELLSIZE)\n"
+    "  -q, --quiet              no progress bar\n"
+    "  -s, --size WxH           cells of a new stream\n"
+    "      --write-geojson      print FILE as GeoJSON and exit\n"
+    "      --write-text         print FILE as text and exit\n"
+    "  -h, --help               this help\n"
+    "      --version            print the version\n";
+
+enum { OPT_CRS = 256, OPT_INDEX_CELL, OPT_ORIGIN, OPT_WRITE_GEOJSON,
+	OPT_WRITE_TEXT, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "cellsize", required_argument, NULL, 'c' },
+	{ "crs", required_argument, NULL, OPT_CRS },
+	{ "index-cell", required_argument, NULL, OPT_INDEX_CELL },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "layer", required_argument, NULL, 'l' },
+	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "size", required_argument, NULL, 's' },
+	{ "write-geojson", no_argument, NULL, OPT_WRITE_GEOJSON },
+	{ "write-text", no_argument, NULL, OPT_WRITE_TEXT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* What the run does: one mode, chosen by the options (set_mode), each
+ * carried out by one function that main calls. */
+enum mode { MODE_ADD, MODE_MAKE, MODE_GEOJSON, MODE_TEXT };
+
+struct opts {
+	enum mode mode;
+	const char *file;
+	int64_t	width, height;
+	double	cellsize, origin_x, origin_y, index_cell;
+	unsigned layers;	/* TP_LAYER_*; 0: all */
+	int	has_cellsize, has_origin, threads, quiet;
+	char	crs[TP_CRS_MAX];
+};
+
+static const char *const layer_names[] = { "hills", "features", "residual",
+	NULL };
+
+/* A comma list of layer names into the mask. */
+static unsigned
+parse_layers(const char *arg)
+{
+	char buf[64], *tok, *save = NULL;
+	unsigned m = 0;
+
+	if (strlen(arg) >= sizeof buf)
+		cli_usage("--layer: '%s' is not a list of hills, features, "
+		    "residual", arg);
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	    tok = strtok_r(NULL, ",", &save))
+		m |= 1u << cli_choice("--layer", tok, layer_names);
+	if (m == 0)
+		cli_usage("--layer: '%s' names no layer", arg);
+	return m;
+}
+
+static void
+parse_crs(const char *arg, char *crs)
+{
+	if (strncmp(arg, "EPSG:", 5) != 0)
+		cli_usage("--crs: '%s' is not EPSG:N", arg);
+	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
+	    (long long)cli_int("--crs", arg + 5, 1, 999999));
+}
+
+/* Set the mode once; two modes asked for is misuse. */
+static void
+set_mode(struct opts *o, enum mode m, const char *opt)
+{
+	if (o->mode != MODE_ADD && o->mode != m)
+		cli_usage("%s cannot be combined with another mode", opt);
+	o->mode = m;
+}
+
+/* Does the mode take a feature file operand? */
+static int
+mode_reads_file(enum mode m)
+{
+	return m == MODE_ADD || m == MODE_MAKE || m == MODE_GEOJSON ||
+	    m == MODE_TEXT;
+}
+
+/* One option into o: the table to extend with a new option (and longopts,
+ * the option string in parse, help and the man page, sorted alike). */
+static void
+parse_option(struct opts *o, int ch)
+{
+	switch (ch) {
+	case 'c': o->cellsize = cli_double("--cellsize", optarg, 1e-9, 1e12);
+	    o->has_cellsize = 1; break;
+	case OPT_CRS: parse_crs(optarg, o->crs); break;
+	case OPT_INDEX_CELL: o->index_cell = cli_double("--index-cell", optarg,
+	    1e-6, 1e15); break;
+	case 'j': o->threads = cli_threads(optarg); break;
+	case 'l': o->layers |= parse_layers(optarg); break;
+	case OPT_ORIGIN: cli_pair("--origin", optarg, &o->origin_x,
+	    &o->origin_y); o->has_origin = 1; break;
+	case 'q': o->quiet = 1; break;
+	case 's': cli_size("--size", optarg, &o->width, &o->height);
+	    set_mode(o, MODE_MAKE, "--size"); break;
+	case OPT_WRITE_GEOJSON: set_mode(o, MODE_GEOJSON, "--write-geojson");
+	    break;
+	case OPT_WRITE_TEXT: set_mode(o, MODE_TEXT, "--write-text"); break;
+	case 'h': cli_help(help);
+	case OPT_VERSION: cli_version();
+	default: cli_bad_option();
+	}
+}
+
+static void
+parse(struct opts *o, int argc, char **argv)
+{
+	int ch, nfile;
+
+	while ((ch = cli_getopt(argc, argv, "c:hj:l:qs:", longopts)) != -1)
+		parse_option(o, ch);
+	/* optind stays where it is: cli_history reads the operands there */
+	nfile = mode_reads_file(o->mode);
+	if (optind + nfile > argc)
+		cli_usage("no feature file");
+	if (nfile)
+		o->file = argv[optind];
+	if (optind + nfile < argc)
+		cli_usage("unexpected argument '%s'", argv[optind + nfile]);
+	if (o->mode != MODE_MAKE && (o->has_cellsize || o->has_origin ||
+	    (o->crs[0] != '\0' && o->mode != MODE_GEOJSON)))
+		cli_usage("--cellsize, --origin and --crs make a new stream: "
+		    "give its --size");
+	if (o->layers == 0)
+		o->layers = TP_LAYER_ALL;
+}
+
+/* The output header of a new stream. */
+static void
+new_header(tp_header *h, const struct opts *o)
+{
+	tp_err e;
+
+	if (tp_header_init(h, o->width, o->height, &e) < 0)
+		cli_usage("--size: %s", e.msg);
+	h->cellsize = o->cellsize;
+	h->origin_x = o->has_origin ? o->origin_x : 0.0;
+	h->origin_y = o->has_origin ? o->origin_y :
+	    (double)o->height * o->cellsize;
+	memcpy(h->crs, o->crs, sizeof(h->crs));
+}
+
+static void
+make_row(void *ctx, int64_t row, const float *in, float *out)
+{
+	tp_featgrid_row(ctx, row, in, out);
+}
+
+static void
+add_row(void *ctx, const tp_header *h, int64_t row, const float *in,
+    float *out)
+{
+	(void)h;
+	tp_featgrid_row(ctx, row, in, out);
+}
+
+/* tfeature FILE --size WxH: a new one-band stream. */
+static void
+make_stream(const struct opts *o, const tp_features *fs, int argc,
+    char **argv)
+{
+	tp_featgrid g;
+	tp_header h;
+	tp_writer w;
+	tp_err e;
+	cli_progress pr;
+
+	cli_binary_stdout();
+	new_header(&h, o);
+	if (cli_history(&h, argc, argv, &e) < 0 ||
+	    tp_featgrid_init(&g, fs, &h, o->index_cell, o->layers, &e) < 0)
+		cli_fail(&e);
+	cli_open_output(&w, &h);
+	cli_progress_init(&pr, "feature", o->quiet);
+	if (tp_filter_run(NULL, &w, &h, make_row, &g,
+	    &(tp_filter_opts){ o->threads, cli_progress_cb, &pr }, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&pr);
+	tp_writer_free(&w);
+	tp_featgrid_free(&g);
+	tp_header_free(&h);
+	cli_close_stdout();
+}
+
+/* tfeature FILE < in: added to the height band. */
+static void
+add_to_stream(const struct opts *o, const tp_features *fs, int argc,
+    char **argv)
+{
+	tp_featgrid g;
+	tp_header oh;
+	tp_reader r;
+	tp_err e;
+	int band;
+
+	cli_binary_stdout();
+	band = cli_input_band(&r, "height");
+	if (tp_featgrid_init(&g, fs, &r.h, o->index_cell, o->layers, &e) < 0)
+		cli_fail(&e);
+	cli_output_header(&oh, &r.h, argc, argv);
+	cli_run_band(&r, &oh, band, add_row, &g, o->threads, o->quiet,
+	    "feature");
+	tp_featgrid_free(&g);
+}
+
+/* --write-geojson, --write-text: FILE in the other form. */
+static void
+convert(const struct opts *o, const tp_features *fs)
+{
+	tp_err e;
+
+	if ((o->mode == MODE_GEOJSON ? tp_features_write_geojson_crs(fs,
+	    o->crs[0] != '\0' ? o->crs : NULL, stdout, &e) :
+	    tp_features_write_text(fs, stdout, &e)) < 0)
+		cli_fail(&e);
+	cli_close_stdout();
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { .mode = MODE_ADD, .width = 0, .height = 0,
+	    .cellsize = 1.0, .index_cell = 64.0 };
+	tp_features fs;
+	tp_err e;
+
+	cli_init(argc, argv, usage);
+	parse(&o, argc, argv);
+	tp_features_init(&fs);
+	if (o.file != NULL && tp_features_read_file(&fs, o.file, &e) < 0)
+		cli_fail(&e);
+	switch (o.mode) {
+	case MODE_MAKE: make_stream(&o, &fs, argc, argv); break;
+	case MODE_ADD: add_to_stream(&o, &fs, argc, argv); break;
+	case MODE_GEOJSON: case MODE_TEXT: convert(&o, &fs); break;
+	}
+	tp_features_free(&fs);
+	return 0;
+}
