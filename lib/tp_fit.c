@@ -26,7 +26,10 @@
  * at most one BATCH-th of the hills placed so far; the first hills go one
  * per round, and a round never passes a tenth of the hills, where the RMS
  * is reported. Each new hill starts at its exact least-squares height over
- * its box, which cannot raise the error.
+ * its box, which cannot raise the error. When all are placed, each hill is
+ * refined once more with its neighbours, in the order placed (the early
+ * ones were fitted before the hills around them existed), before the last
+ * tenth's RMS is reported.
  *
  * Refinement: the new hill and the SET_MAX - 1 existing hills most
  * correlated with it (the normalised overlap of the two shapes, 2 s1 s2 /
@@ -1028,6 +1031,22 @@ pick(const fit *f, spot *sp, size_t limit)
 	return n;
 }
 
+/* Once all hills are placed, each is refined again with its neighbours,
+ * in the order placed: the early ones were fitted before the hills around
+ * them existed. Progress counts on from the placing, to twice the hills. */
+static void
+sweep(fit *f, const tp_fit_opts *o)
+{
+	size_t q;
+
+	for (q = 0; q < f->nh; q++) {
+		refine_around(f, q);
+		if (o->progress)
+			o->progress(o->pctx, o->hills + (int64_t)q + 1,
+			    2 * o->hills);
+	}
+}
+
 /* The hill count of the k-th tenth (k = 1 .. 10) of n. */
 static int64_t
 tenth(int64_t n, int k)
@@ -1041,7 +1060,6 @@ fit_hills(fit *f, const tp_fit_opts *o, tp_err *e)
 	int64_t want = o->hills;
 	size_t cap = 1 + (size_t)(want / BATCH + 1);
 	spot *sp = malloc(cap * sizeof *sp);
-	int64_t last = -1;
 	int k = 1;
 
 	if (!sp)
@@ -1069,18 +1087,18 @@ fit_hills(fit *f, const tp_fit_opts *o, tp_err *e)
 			}
 			got += rc;
 			if (rc && o->progress)
-				o->progress(o->pctx, (int64_t)f->nh, want);
+				o->progress(o->pctx, (int64_t)f->nh, 2 * want);
 		}
 		if (got == 0)
 			break;
-		if ((int64_t)f->nh == tenth(want, k) && o->report) {
-			last = (int64_t)f->nh;
-			o->report(o->rctx, last, 0, rms_of(f));
-		}
+		if ((int64_t)f->nh == tenth(want, k) && f->nh < (size_t)want &&
+		    o->report)
+			o->report(o->rctx, (int64_t)f->nh, 0, rms_of(f));
 	}
-	if (o->report && want > 0 && last != (int64_t)f->nh)
-		o->report(o->rctx, (int64_t)f->nh, 0, rms_of(f));
 	free(sp);
+	sweep(f, o);
+	if (o->report && want > 0)
+		o->report(o->rctx, (int64_t)f->nh, 0, rms_of(f));
 	return 0;
 }
 
@@ -1089,8 +1107,6 @@ fit_hills(fit *f, const tp_fit_opts *o, tp_err *e)
 typedef struct plat {
 	double	x, y, radius, h, falloff;
 } plat;
-
-#define PLAT_FALLOFF 3.0
 
 static double
 smooth01(double t)
@@ -1114,10 +1130,10 @@ plat_at(const plat *p, int64_t c, int64_t r)
 	return plat_shape(p, sqrt(dx * dx + dy * dy));
 }
 
-/* Give p its least-squares height and subtract it: 1, or 0 when it would
- * remove nothing. */
-static int
-plat_apply(fit *f, plat *p)
+/* The least-squares height of p's shape against the residual, and the
+ * squared error it removes (0 when none). */
+static double
+plat_ls(const fit *f, plat *p)
 {
 	hill reach = { p->x, p->y, 0, (p->radius + p->falloff) / REACH };
 	box b = hill_box(f, &reach, REACH);
@@ -1137,12 +1153,47 @@ plat_apply(fit *f, plat *p)
 	p->h = num / den;
 	if (!(den > 0) || num == 0 || !isfinite(p->h))
 		return 0;
+	return num * num / den;
+}
+
+/* The radius (the area's disc, less half a falloff, times 1/2 .. 3/2) and
+ * falloff (2, 4 or 8 cells) that remove the most, with its least-squares
+ * height, subtracted: 1, or 0 when none removes anything. */
+static int
+plat_apply(fit *f, plat *p, double area)
+{
+	static const double rf[4] = { 0.5, 0.75, 1, 1.5 }, ff[3] = { 2, 4, 8 };
+	double disc = sqrt(area / 3.141592653589793), best = 0;
+	plat q = *p;
+	hill reach;
+	box b;
+	int i, j;
+	int64_t c, r;
+
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 3; j++) {
+			double got;
+
+			q.falloff = ff[j];
+			q.radius = rf[i] * disc - ff[j] / 2;
+			q.radius = q.radius > 0 ? q.radius : 0;
+			if ((got = plat_ls(f, &q)) > best) {
+				best = got;
+				*p = q;
+			}
+		}
+	if (!(best > 0))
+		return 0;
+	reach.x = p->x;
+	reach.y = p->y;
+	reach.s = (p->radius + p->falloff) / REACH;
+	b = hill_box(f, &reach, REACH);
 	for (r = b.r0; r <= b.r1; r++)
 		for (c = b.c0; c <= b.c1; c++) {
-			size_t i = (size_t)r * (size_t)f->w + (size_t)c;
+			size_t k = (size_t)r * (size_t)f->w + (size_t)c;
 
-			if (f->ok[i])
-				f->r[i] -= p->h * plat_at(p, c, r);
+			if (f->ok[k])
+				f->r[k] -= p->h * plat_at(p, c, r);
 		}
 	return 1;
 }
@@ -1228,10 +1279,7 @@ fit_plateaus(fit *f, const tp_fit_opts *o, plat **out, size_t *nout,
 			continue;
 		if ((a = plat_area(f, flag, q, i, &p.x, &p.y)) < o->plateau_min)
 			continue;
-		p.falloff = PLAT_FALLOFF;
-		p.radius = sqrt((double)a / 3.141592653589793) - p.falloff / 2;
-		p.radius = p.radius > 0 ? p.radius : 0;
-		if (!plat_apply(f, &p))
+		if (!plat_apply(f, &p, (double)a))
 			continue;
 		if (*nout == cap) {
 			size_t nc = cap ? 2 * cap : 16;

@@ -20,13 +20,15 @@
  *    shapes overlap it most are refined together by Levenberg-Marquardt (x,
  *    y, height, log sigma) over the cells they reach; a step is kept only
  *    when it lowers the squared error, so the RMS never grows as hills are
- *    added.
+ *    added. Once all are placed, each is refined so once more, in the
+ *    order placed: the first were fitted before their neighbours existed.
  *  - plateaus (opts.plateaus): connected areas of at least plateau_min
  *    cells where the smoothed residual is clearly off zero (at least the
  *    RMS) and flat (it changes by less than a tenth of its value per cell)
- *    become plateaus at their centroid, with the radius of a disc of their
- *    area, a falloff of 3 cells and the least-squares height; one is kept
- *    only when it lowers the squared error.
+ *    become plateaus at their centroid: of the radii 1/2, 3/4, 1 and 3/2
+ *    of the disc of their area (less half the falloff) and the falloffs 2,
+ *    4 and 8 cells, the pair that removes the most squared error, with its
+ *    least-squares height; one that removes nothing is left out.
  *  - residual (opts.residual): the standard deviation and the correlation
  *    length (where the autocorrelation falls to 1/e, along rows and
  *    columns) of what is left, matched by simplex octaves whose finest
@@ -67,7 +69,9 @@ typedef struct tp_fit_opts {
 	int	residual;	/* 1: a residual line */
 	uint32_t seed;		/* of the residual line */
 	int	threads;	/* <= 0: all processors */
-	tp_progress_fn progress;	/* hills placed of opts.hills; may be NULL */
+	/* Work done of 2 * hills: the hills placed, then those refined
+	 * again; may be NULL. */
+	tp_progress_fn progress;
 	void	*pctx;
 	tp_fit_report_fn report;	/* may be NULL */
 	void	*rctx;
