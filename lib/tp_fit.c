@@ -151,6 +151,25 @@ hill_box(const fit *f, const hill *p, double reach)
 	return b;
 }
 
+/* The columns of row `row` whose centres lie within the hill's reach
+ * (the circle tp_feature.h cuts a hill at), clipped to the grid: [*c0,
+ * *c1], empty when *c0 > *c1. */
+static void
+chord(const fit *f, const hill *p, int64_t row, int64_t *c0, int64_t *c1)
+{
+	double R = REACH * p->s, dy = (double)row + 0.5 - p->y,
+	    hw2 = R * R - dy * dy, hw;
+
+	if (!(hw2 >= 0)) {
+		*c0 = 1;
+		*c1 = 0;
+		return;
+	}
+	hw = sqrt(hw2);
+	*c0 = clamp64(ceil(p->x - hw - 0.5), 0, f->w);
+	*c1 = clamp64(floor(p->x + hw - 0.5), -1, f->w - 1);
+}
+
 static int
 box_empty(const box *b)
 {
@@ -493,8 +512,6 @@ typedef struct lm {
 	int64_t	ww, wh;
 	int	k;
 	hill	p[SET_MAX];
-	int64_t	x0[SET_MAX], x1[SET_MAX];	/* columns each reaches, in
-					   the window: [x0, x1) */
 	int	normal;		/* 1: A and b too, not only the error */
 } lm;
 
@@ -525,10 +542,6 @@ lm_tables(lm *m)
 
 		axis_table(p->x, p->s, m->wb.c0, m->ww, b.c0, b.c1,
 		    tab_col(m, j, 0), tab_col(m, j, 1), tab_col(m, j, 2));
-		m->x0[j] = b.c0 - m->wb.c0 > 0 ? b.c0 - m->wb.c0 : 0;
-		m->x1[j] = b.c1 + 1 - m->wb.c0 < m->ww ? b.c1 + 1 - m->wb.c0 :
-		    m->ww;
-		m->x1[j] = m->x1[j] > m->x0[j] ? m->x1[j] : m->x0[j];
 		axis_table(p->y, p->s, m->wb.r0, m->wh, b.r0, b.r1,
 		    tab_row(m, j, 0), tab_row(m, j, 1), tab_row(m, j, 2));
 	}
@@ -559,6 +572,19 @@ lm_jac(const lm *m, int64_t x, int64_t y, int *idx, double *val, int *nv)
 	}
 }
 
+/* Hill j's chord on window row y, in window columns [*x0, *x1). */
+static void
+lm_chord(const lm *m, int j, int64_t y, int64_t *x0, int64_t *x1)
+{
+	int64_t c0, c1;
+
+	chord(m->f, &m->p[j], m->wb.r0 + y, &c0, &c1);
+	c0 = c0 > m->wb.c0 ? c0 : m->wb.c0;
+	c1 = c1 < m->wb.c1 ? c1 : m->wb.c1;
+	*x0 = c0 - m->wb.c0;
+	*x1 = c1 >= c0 ? c1 + 1 - m->wb.c0 : *x0;
+}
+
 /* One window row: e = target - model (0 on nodata) into e; returns the sum
  * of its squares. With m->normal, adds J'e to g and subtracts J J' of the
  * row's nodata cells from A (lm_sums adds J'J over every cell). */
@@ -568,16 +594,18 @@ lm_row(const lm *m, int64_t y, double *e, double *A, double *g)
 	const fit *f = m->f;
 	size_t row = (size_t)(m->wb.r0 + y) * (size_t)f->w + (size_t)m->wb.c0;
 	double sse = 0;
-	int64_t x;
+	int64_t x, x0[SET_MAX], x1[SET_MAX];
 	int j, q;
+
 
 	memcpy(e, f->t + (size_t)(y * m->ww), sizeof(double) * (size_t)m->ww);
 	for (j = 0; j < m->k; j++) {
 		double hy = m->p[j].h * tab_row(m, j, 0)[y];
 		const double *ex = tab_col(m, j, 0);
 
+		lm_chord(m, j, y, &x0[j], &x1[j]);
 		if (hy != 0)
-			for (x = m->x0[j]; x < m->x1[j]; x++)
+			for (x = x0[j]; x < x1[j]; x++)
 				e[x] -= hy * ex[x];
 	}
 	for (x = 0; x < m->ww; x++) {
@@ -607,7 +635,7 @@ lm_row(const lm *m, int64_t y, double *e, double *A, double *g)
 		for (q = 0; q < 3; q++) {
 			const double *u = tab_col(m, j, q);
 
-			for (x = m->x0[j]; x < m->x1[j]; x++)
+			for (x = x0[j]; x < x1[j]; x++)
 				P[q] += e[x] * u[x];
 		}
 		g[4 * j] += hh * P[1] * ey[y];
@@ -784,7 +812,7 @@ lm_step(const lm *m, const double *d, hill *out)
 		q.s *= exp(d[4 * j + 3]);
 		if (!(q.x >= 0 && q.x <= (double)f->w && q.y >= 0 &&
 		    q.y <= (double)f->ht && q.s >= SIGMA_MIN && q.s <= smax &&
-		    fabs(q.h) < 1e30))
+		    fabs(q.h) <= TP_FIT_HEIGHT_MAX))
 			return -1;
 		b = hill_box(f, &q, REACH);
 		if (!box_inside(&b, &m->wb))
@@ -794,27 +822,47 @@ lm_step(const lm *m, const double *d, hill *out)
 	return 0;
 }
 
+/* dst[y * st + x] += sign * the set's hills (tables current) at the
+ * window's valid cells. */
+static void
+lm_add(const lm *m, double *dst, size_t st, double sign)
+{
+	const fit *f = m->f;
+	int64_t x, y, x0, x1;
+	int j;
+
+	for (j = 0; j < m->k; j++) {
+		const double *ex = tab_col(m, j, 0), *ey = tab_row(m, j, 0);
+
+		for (y = 0; y < m->wh; y++) {
+			const unsigned char *ok = f->ok + (size_t)(m->wb.r0 + y) *
+			    (size_t)f->w + (size_t)m->wb.c0;
+			double hy = sign * m->p[j].h * ey[y];
+			double *d = dst + (size_t)y * st;
+
+			if (hy == 0)
+				continue;
+			lm_chord(m, j, y, &x0, &x1);
+			for (x = x0; x < x1; x++)
+				if (ok[x])
+					d[x] += hy * ex[x];
+		}
+	}
+}
+
 /* Target t = r + the set's hills over the window. */
 static void
 lm_target(lm *m)
 {
 	fit *f = m->f;
-	int64_t x, y;
-	int j;
+	int64_t y;
 
 	lm_tables(m);
 	for (y = 0; y < m->wh; y++)
-		for (x = 0; x < m->ww; x++) {
-			size_t i = (size_t)(m->wb.r0 + y) * (size_t)f->w +
-			    (size_t)(m->wb.c0 + x);
-			double v = f->r[i];
-
-			if (f->ok[i])
-				for (j = 0; j < m->k; j++)
-					v += m->p[j].h * tab_col(m, j, 0)[x] *
-					    tab_row(m, j, 0)[y];
-			f->t[(size_t)(y * m->ww + x)] = v;
-		}
+		memcpy(f->t + (size_t)(y * m->ww), f->r + (size_t)(m->wb.r0 + y) *
+		    (size_t)f->w + (size_t)m->wb.c0, sizeof(double) *
+		    (size_t)m->ww);
+	lm_add(m, f->t, (size_t)m->ww, 1);
 }
 
 /* r = t - the set's hills (tables current) over the window. */
@@ -822,22 +870,16 @@ static void
 lm_store(lm *m)
 {
 	fit *f = m->f;
-	int64_t x, y;
-	int j;
+	double *r0 = f->r + (size_t)m->wb.r0 * (size_t)f->w + (size_t)m->wb.c0;
+	int64_t y, x;
 
 	for (y = 0; y < m->wh; y++)
-		for (x = 0; x < m->ww; x++) {
-			size_t i = (size_t)(m->wb.r0 + y) * (size_t)f->w +
-			    (size_t)(m->wb.c0 + x);
-			double v = f->t[(size_t)(y * m->ww + x)];
-
-			if (!f->ok[i])
-				continue;
-			for (j = 0; j < m->k; j++)
-				v -= m->p[j].h * tab_col(m, j, 0)[x] *
-				    tab_row(m, j, 0)[y];
-			f->r[i] = v;
-		}
+		for (x = 0; x < m->ww; x++)
+			if (f->ok[(size_t)(m->wb.r0 + y) * (size_t)f->w +
+			    (size_t)(m->wb.c0 + x)])
+				r0[(size_t)y * (size_t)f->w + (size_t)x] =
+				    f->t[(size_t)(y * m->ww + x)];
+	lm_add(m, r0, (size_t)f->w, -1);
 }
 
 /* Levenberg-Marquardt on the hills set[0 .. k-1] of f. */
@@ -949,31 +991,39 @@ refine_around(fit *f, size_t q)
 static int
 place(fit *f, double x, double y, double s, tp_err *e)
 {
-	hill p = { x, y, 0, s };
-	box b = hill_box(f, &p, REACH);
 	lm m;
-	double num = 0, den = 0, *ex, *ey;
-	int64_t c, r;
+	double num = 0, den = 0;
+	int64_t c, r, x0, x1;
 
 	m.f = f;
-	ex = tab_col(&m, 0, 0);
-	ey = tab_row(&m, 0, 0);
-	axis_table(x, s, b.c0, b.c1 - b.c0 + 1, b.c0, b.c1, ex, tab_col(&m, 0, 1),
-	    tab_col(&m, 0, 2));
-	axis_table(y, s, b.r0, b.r1 - b.r0 + 1, b.r0, b.r1, ey, tab_row(&m, 0, 1),
-	    tab_row(&m, 0, 2));
-	for (r = b.r0; r <= b.r1; r++)
-		for (c = b.c0; c <= b.c1; c++) {
-			size_t i = (size_t)r * (size_t)f->w + (size_t)c;
-			double gg = ex[c - b.c0] * ey[r - b.r0];
+	m.k = 1;
+	m.p[0].x = x;
+	m.p[0].y = y;
+	m.p[0].s = s;
+	m.p[0].h = 0;
+	m.wb = hill_box(f, &m.p[0], REACH);
+	if (box_empty(&m.wb))
+		return 0;
+	m.ww = m.wb.c1 - m.wb.c0 + 1;
+	m.wh = m.wb.r1 - m.wb.r0 + 1;
+	lm_tables(&m);
+	for (r = 0; r < m.wh; r++) {
+		const double *ex = tab_col(&m, 0, 0);
+		double ey = tab_row(&m, 0, 0)[r];
+		size_t row = (size_t)(m.wb.r0 + r) * (size_t)f->w +
+		    (size_t)m.wb.c0;
 
-			if (f->ok[i]) {
-				num += f->r[i] * gg;
+		lm_chord(&m, 0, r, &x0, &x1);
+		for (c = x0; c < x1; c++)
+			if (f->ok[row + (size_t)c]) {
+				double gg = ex[c] * ey;
+
+				num += f->r[row + (size_t)c] * gg;
 				den += gg * gg;
 			}
-		}
-	p.h = num / den;
-	if (!(den > 0) || num == 0 || !isfinite(p.h))
+	}
+	m.p[0].h = num / den;
+	if (!(den > 0) || num == 0 || !(fabs(m.p[0].h) <= TP_FIT_HEIGHT_MAX))
 		return 0;
 	if (f->nh == f->caph) {
 		size_t nc = f->caph ? 2 * f->caph : 64;
@@ -984,14 +1034,9 @@ place(fit *f, double x, double y, double s, tp_err *e)
 		f->hl = q;
 		f->caph = nc;
 	}
-	for (r = b.r0; r <= b.r1; r++)
-		for (c = b.c0; c <= b.c1; c++) {
-			size_t i = (size_t)r * (size_t)f->w + (size_t)c;
-
-			if (f->ok[i])
-				f->r[i] -= p.h * ex[c - b.c0] * ey[r - b.r0];
-		}
-	f->hl[f->nh++] = p;
+	lm_add(&m, f->r + (size_t)m.wb.r0 * (size_t)f->w + (size_t)m.wb.c0,
+	    (size_t)f->w, -1);
+	f->hl[f->nh++] = m.p[0];
 	refine_around(f, f->nh - 1);
 	return 1;
 }
@@ -1597,6 +1642,11 @@ fit_load(fit *f, const float *dem, size_t stride, tp_fit_stats *st,
 			f->ok[i] = !nodata(z);
 			if (!f->ok[i])
 				continue;
+			if (fabsf(z) > TP_FIT_HEIGHT_MAX)
+				return tp_err_set(e, "the height %g at column "
+				    "%lld, row %lld is beyond +-1e15, more than a "
+				    "feature file holds", (double)z, (long long)x,
+				    (long long)y);
 			v[nv++] = z;
 			st->min = z < st->min ? z : st->min;
 			st->max = z > st->max ? z : st->max;

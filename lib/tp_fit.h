@@ -59,6 +59,9 @@
 /* After each tenth of the hills (and once more at the end when plateaus
  * were added): hills placed so far, plateaus, and the RMS of the DEM minus
  * the base, hills and plateaus over the valid cells. */
+/* What a feature file holds: DEM heights beyond this are refused. */
+#define TP_FIT_HEIGHT_MAX	1e15
+
 typedef void (*tp_fit_report_fn)(void *rctx, int64_t hills, int64_t plateaus,
     double rms);
 
@@ -93,7 +96,8 @@ void	tp_fit_defaults(tp_fit_opts *o);
 /* Fit the plane dem (h->width x h->height, sample (x, y) at dem[y * stride
  * + x]) and fill *out, which is overwritten (not freed first): free it with
  * tp_features_free. st may be NULL. -1 with a message when no cell is valid
- * or memory runs out (out is then empty). */
+ * or one lies beyond +-TP_FIT_HEIGHT_MAX, or memory runs out (out is then
+ * empty). */
 int	tp_fit(const tp_header *h, const float *dem, size_t stride,
 	    const tp_fit_opts *o, tp_features *out, tp_fit_stats *st,
 	    tp_err *e);
