@@ -115,6 +115,7 @@ typedef struct fit {
 	double	*tab;		/* per hill of a set: 3 column and 3 row tables */
 	double	*blk;		/* per block: A, b, sse */
 	double	*ebuf;		/* per thread: one window row */
+	tp_fit_stats *st;	/* the caller's, for the reports */
 	size_t	nblk;
 } fit;
 
@@ -1092,6 +1093,16 @@ sweep(fit *f, const tp_fit_opts *o)
 	}
 }
 
+/* The statistics so far to opts.report. */
+static void
+report(fit *f, const tp_fit_opts *o, int64_t plateaus)
+{
+	f->st->hills = (int64_t)f->nh;
+	f->st->plateaus = plateaus;
+	f->st->rms = rms_of(f);
+	o->report(o->rctx, f->st);
+}
+
 /* The hill count of the k-th tenth (k = 1 .. 10) of n. */
 static int64_t
 tenth(int64_t n, int k)
@@ -1138,12 +1149,12 @@ fit_hills(fit *f, const tp_fit_opts *o, tp_err *e)
 			break;
 		if ((int64_t)f->nh == tenth(want, k) && f->nh < (size_t)want &&
 		    o->report)
-			o->report(o->rctx, (int64_t)f->nh, 0, rms_of(f));
+			report(f, o, 0);
 	}
 	free(sp);
 	sweep(f, o);
 	if (o->report && want > 0)
-		o->report(o->rctx, (int64_t)f->nh, 0, rms_of(f));
+		report(f, o, 0);
 	return 0;
 }
 
@@ -1696,13 +1707,14 @@ tp_fit(const tp_header *h, const float *dem, size_t stride,
 	if (o->hills < 0 || o->plateau_min < 1)
 		return tp_err_set(e, "hills must be >= 0 and plateau_min >= 1");
 	f.threads = tp_par_threads(o->threads);
+	f.st = st;
 	if (fit_alloc(&f, h, e) < 0 ||
 	    fit_load(&f, dem, stride, st, &out->base, e) < 0 ||
 	    fit_hills(&f, o, e) < 0 ||
 	    (o->plateaus && fit_plateaus(&f, o, &pl, &npl, e) < 0))
 		goto done;
 	if (npl > 0 && o->report)
-		o->report(o->rctx, (int64_t)f.nh, (int64_t)npl, rms_of(&f));
+		report(&f, o, (int64_t)npl);
 	st->hills = (int64_t)f.nh;
 	st->plateaus = (int64_t)npl;
 	st->rms = rms_of(&f);
@@ -1731,7 +1743,8 @@ tp_fit_write_geometry(const tp_header *h, FILE *f, tp_err *e)
 	tp_format_double(oy, sizeof oy, h->origin_y);
 	if (fprintf(f, "# tfeature --size %lldx%lld --cellsize %s --origin %s,%s",
 	    (long long)h->width, (long long)h->height, cs, ox, oy) < 0 ||
-	    (h->crs[0] && fprintf(f, " --crs %s", h->crs) < 0) ||
+	    (strncmp(h->crs, "EPSG:", 5) == 0 && fprintf(f, " --crs %s",
+	    h->crs) < 0) ||
 	    fputc('\n', f) == EOF)
 		return tp_err_set(e, "cannot write the geometry line");
 	return 0;

@@ -56,14 +56,22 @@
 #include "tp_filter.h"
 #include "tp_stream.h"
 
-/* After each tenth of the hills (and once more at the end when plateaus
- * were added): hills placed so far, plateaus, and the RMS of the DEM minus
- * the base, hills and plateaus over the valid cells. */
 /* What a feature file holds: DEM heights beyond this are refused. */
 #define TP_FIT_HEIGHT_MAX	1e15
 
-typedef void (*tp_fit_report_fn)(void *rctx, int64_t hills, int64_t plateaus,
-    double rms);
+typedef struct tp_fit_stats {
+	int64_t	valid;		/* cells fitted */
+	double	min, max;	/* of the valid cells; relief = max - min */
+	double	rms_base;	/* RMS of the DEM minus the base alone */
+	double	rms;		/* after the hills and plateaus */
+	int64_t	hills, plateaus;	/* placed (hills < opts.hills only when
+				   the residual is exhausted) */
+} tp_fit_stats;
+
+/* After each tenth of the hills (the last after the final sweep), and once
+ * more after the plateaus when there are any: the statistics so far (hills,
+ * plateaus and rms as they are then). */
+typedef void (*tp_fit_report_fn)(void *rctx, const tp_fit_stats *now);
 
 typedef struct tp_fit_opts {
 	int64_t	hills;		/* hills to place, >= 0 */
@@ -80,15 +88,6 @@ typedef struct tp_fit_opts {
 	void	*rctx;
 } tp_fit_opts;
 
-typedef struct tp_fit_stats {
-	int64_t	valid;		/* cells fitted */
-	double	min, max;	/* of the valid cells; relief = max - min */
-	double	rms_base;	/* RMS of the DEM minus the base alone */
-	double	rms;		/* after the hills and plateaus */
-	int64_t	hills, plateaus;	/* placed (hills < opts.hills only when
-				   the residual is exhausted) */
-} tp_fit_stats;
-
 /* 100 hills, no plateaus (min 16 cells), a residual line with seed 1, all
  * processors, no callbacks. */
 void	tp_fit_defaults(tp_fit_opts *o);
@@ -104,7 +103,7 @@ int	tp_fit(const tp_header *h, const float *dem, size_t stride,
 
 /* The comment line that opens a fitted file, so the grid it reproduces
  * can be copied: "# tfeature --size WxH --cellsize C --origin X,Y" and
- * " --crs CRS" when h has one, then a newline. */
+ * " --crs EPSG:N" when h's CRS is one, then a newline. */
 int	tp_fit_write_geometry(const tp_header *h, FILE *f, tp_err *e);
 
 #endif

@@ -157,13 +157,13 @@ typedef struct log {
 } log_t;
 
 static void
-log_report(void *ctx, int64_t hills, int64_t plateaus, double rms)
+log_report(void *ctx, const tp_fit_stats *now)
 {
 	log_t *l = ctx;
 
 	ck_assert_int_lt(l->n, 32);
-	l->hills[l->n] = hills;
-	l->rms[l->n++] = rms;
+	l->hills[l->n] = now->hills;
+	l->rms[l->n++] = now->rms;
 }
 
 static void
