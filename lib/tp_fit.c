@@ -279,13 +279,13 @@ scales_init(fit *f, tp_err *e)
 	return 0;
 }
 
-/* One blur pass along rows (vertical 0) or columns (vertical 1). */
+/* A blur of the residual at one scale: b0 holds it along rows, b1 the
+ * whole. */
 typedef struct pass {
-	const fit *f;
+	fit	*f;
 	const scale *c;
-	const double *in;
-	double	*out;
-	int	si;		/* score pass: this scale's index */
+	int	si;		/* the scale's index */
+	int	score;		/* 1: fold it into score and best */
 } pass;
 
 /* One row: the direct kernel or one box pass, zero beyond the ends. The
@@ -322,14 +322,26 @@ row_blur(const scale *c, const double *in, double *out, int64_t n)
 	}
 }
 
+/* Rows b .. end - 1: r along rows into b0 (three box passes, ping-ponged
+ * through b1, or the direct kernel). */
 static void
 pass_rows(void *ctx, int64_t b, int64_t end, int worker)
 {
 	const pass *p = ctx;
-	int64_t w = p->f->w, y;
+	const fit *f = p->f;
+	int64_t w = f->w, y;
 
-	for (y = b; y < end; y++)
-		row_blur(p->c, p->in + y * w, p->out + y * w, w);
+	for (y = b; y < end; y++) {
+		const double *in = f->r + y * w;
+		double *o0 = f->b0 + y * w, *o1 = f->b1 + y * w;
+
+		if (p->c->box) {
+			row_blur(p->c, in, o0, w);
+			row_blur(p->c, o0, o1, w);
+			row_blur(p->c, o1, o0, w);
+		} else
+			row_blur(p->c, in, o0, w);
+	}
 }
 
 /* Columns x0 .. x1 - 1 down the grid, a row at a time (for the cache and
@@ -379,75 +391,60 @@ col_blur(const scale *c, const double *in, double *out, int64_t w, int64_t ht,
 	}
 }
 
-/* Columns in tasks of COLS. */
+/* Column tasks b .. end - 1 of COLS columns: b0 down the columns into
+ * b1, then with p->score each cell's score against this scale. */
 static void
 pass_cols(void *ctx, int64_t b, int64_t end, int worker)
 {
 	const pass *p = ctx;
-	int64_t w = p->f->w, t;
+	fit *f = p->f;
+	double s2 = p->c->sigma * p->c->sigma;
+	int64_t w = f->w, t, x, y;
 
 	for (t = b; t < end; t++) {
 		int64_t x0 = t * COLS, x1 = x0 + COLS < w ? x0 + COLS : w;
 
-		col_blur(p->c, p->in, p->out, w, p->f->ht, x0, x1);
-	}
-}
-
-/* The best score of each cell so far, against this scale's blur. */
-static void
-pass_score(void *ctx, int64_t b, int64_t end, int worker)
-{
-	const pass *p = ctx;
-	fit *f = (fit *)p->f;
-	double s2 = p->c->sigma * p->c->sigma;
-	size_t i;
-
-	for (i = (size_t)(b * f->w); i < (size_t)(end * f->w); i++) {
-		double v = s2 * p->in[i] * p->in[i];
-
-		if (v > f->score[i]) {
-			f->score[i] = (float)v;
-			f->best[i] = (unsigned char)p->si;
+		if (p->c->box) {
+			col_blur(p->c, f->b0, f->b1, w, f->ht, x0, x1);
+			col_blur(p->c, f->b1, f->b0, w, f->ht, x0, x1);
 		}
+		col_blur(p->c, f->b0, f->b1, w, f->ht, x0, x1);
+		if (!p->score)
+			continue;
+		for (y = 0; y < f->ht; y++)
+			for (x = x0; x < x1; x++) {
+				size_t i = (size_t)(y * w + x);
+				double v = s2 * f->b1[i] * f->b1[i];
+
+				if (v > f->score[i]) {
+					f->score[i] = (float)v;
+					f->best[i] = (unsigned char)p->si;
+				}
+			}
 	}
 }
 
+/* The residual blurred at scale si into b1; with score, folded into
+ * score and best. */
 static void
-run_pass(fit *f, const scale *c, const double *in, double *out, int vertical)
+blur(fit *f, int si, int score)
 {
-	pass p = { f, c, in, out, 0 };
-	int64_t n = vertical ? (f->w + COLS - 1) / COLS : f->ht;
+	pass p = { f, &f->sc[si], si, score };
 
-	tp_par_for(f->threads, n, vertical ? 1 : 8,
-	    vertical ? pass_cols : pass_rows, &p);
+	tp_par_for(f->threads, f->ht, 8, pass_rows, &p);
+	tp_par_for(f->threads, (f->w + COLS - 1) / COLS, 1, pass_cols, &p);
 }
 
 /* score and best from every scale's blur of the residual. */
 static void
 score_all(fit *f)
 {
-	int si, i;
+	int si;
 
 	memset(f->score, 0, sizeof(float) * f->n);
 	memset(f->best, 0, f->n);
-	for (si = 0; si < f->nsc; si++) {
-		const scale *c = &f->sc[si];
-		pass p = { f, c, NULL, NULL, si };
-
-		if (c->box) {
-			run_pass(f, c, f->r, f->b0, 0);
-			run_pass(f, c, f->b0, f->b1, 0);
-			run_pass(f, c, f->b1, f->b0, 0);
-			for (i = 0; i < 3; i++)
-				run_pass(f, c, i % 2 ? f->b1 : f->b0,
-				    i % 2 ? f->b0 : f->b1, 1);
-		} else {
-			run_pass(f, c, f->r, f->b0, 0);
-			run_pass(f, c, f->b0, f->b1, 1);
-		}
-		p.in = f->b1;
-		tp_par_for(f->threads, f->ht, 8, pass_score, &p);
-	}
+	for (si = 0; si < f->nsc; si++)
+		blur(f, si, 1);
 }
 
 static int
@@ -1324,8 +1321,7 @@ fit_plateaus(fit *f, const tp_fit_opts *o, plat **out, size_t *nout,
 	*nout = 0;
 	if (!q)
 		return tp_err_set(e, "out of memory");
-	run_pass(f, &f->sc[0], f->r, f->b0, 0);
-	run_pass(f, &f->sc[0], f->b0, f->b1, 1);
+	blur(f, 0, 0);
 	plat_flags(f, f->b1, flag, rms_of(f));
 	for (i = 0; i < (int64_t)f->n; i++) {
 		plat p;

@@ -68,6 +68,10 @@ main(int argc, char **argv)
 	    now_s(CLOCK_MONOTONIC) - t0, now_s(CLOCK_PROCESS_CPUTIME_ID) - c0,
 	    o.threads, (long long)g.h.width, (long long)g.h.height,
 	    st.max - st.min, st.rms_base);
+	if (o.plateaus)
+		printf("  plateaus: %lld, rms %.3f (%.2f%% of the relief)\n",
+		    (long long)st.plateaus, st.rms, 100 * st.rms /
+		    (st.max - st.min));
 	if (fs.nres)
 		printf("  residual: amplitude %.3f scale %.6g octaves %d\n",
 		    fs.res[0].amplitude, fs.res[0].scale, fs.res[0].octaves);
