@@ -69,6 +69,7 @@
 #define GAUSS_MAX 4.0		/* direct kernels below this sigma */
 #define NSCALE_MAX 48
 #define COLS	64		/* columns per task of a vertical pass */
+#define THREADS_MAX 256		/* tp_par_for's limit */
 #define BATCH	8		/* a round places at most 1/BATCH of the hills so far */
 
 typedef struct hill {
@@ -497,7 +498,8 @@ find_cands(fit *f, tp_err *e)
 			f->cd[f->ncd].idx = i;
 			f->cd[f->ncd++].scale = f->best[i];
 		}
-	qsort(f->cd, f->ncd, sizeof *f->cd, cand_cmp);
+	if (f->ncd > 1)
+		qsort(f->cd, f->ncd, sizeof *f->cd, cand_cmp);
 	return 0;
 }
 
@@ -1450,7 +1452,8 @@ probe_noise(double *buf, uint32_t seed, int octaves, double *sd, double *len)
 	*len *= PROBE_STEP;
 }
 
-/* The residual line (in cells): 0 with none when nothing is left. */
+/* The residual line (in cells); none (octaves 0) when what is left is
+ * below 1e-9 of the relief, rounding rather than ground. */
 static int
 fit_residual(fit *f, uint32_t seed, tp_residual *res, tp_err *e)
 {
@@ -1462,7 +1465,7 @@ fit_residual(fit *f, uint32_t seed, tp_residual *res, tp_err *e)
 		return tp_err_set(e, "out of memory");
 	texture(f->r, f->ok, f->w, f->ht, &sd, &len);
 	res->octaves = 0;
-	if (!(sd > 0) || !(len > 0)) {
+	if (!(sd > 1e-9 * (f->st->max - f->st->min)) || !(len > 0)) {
 		free(buf);
 		return 0;
 	}
@@ -1703,6 +1706,7 @@ tp_fit(const tp_header *h, const float *dem, size_t stride,
 	if (o->hills < 0 || o->plateau_min < 1)
 		return tp_err_set(e, "hills must be >= 0 and plateau_min >= 1");
 	f.threads = tp_par_threads(o->threads);
+	f.threads = f.threads < THREADS_MAX ? f.threads : THREADS_MAX;
 	f.st = st;
 	if (fit_alloc(&f, h, e) < 0 ||
 	    fit_load(&f, dem, stride, st, &out->base, e) < 0 ||
