@@ -9,7 +9,8 @@
  *  - base: the level below which 1% of the valid cells lie. As low as the
  *    minimum, so the ground is hills standing on it (the residual starts
  *    out almost all positive), yet a few bad cells (a spike of -9999 not
- *    flagged as nodata) cannot pull it down.
+ *    flagged as nodata) cannot pull it down. A pit that covers more than
+ *    1% of the ground does: the hills then rise from its floor.
  *  - hills, one after another (matching pursuit): the residual is smoothed
  *    with Gaussians of sigma 1, 1.4, 2, 2.8, ... cells; a hill of sigma s
  *    at a point removes s^2 B_s^2 (times 4 pi) of squared error, B_s the
@@ -35,10 +36,13 @@
  *    octave is about two cells: AMPLITUDE and SCALE are chosen so that the
  *    octaves' sum, measured the same way, has that deviation and length.
  *    Noise restores the texture, not the values: adding it raises the
- *    pointwise error (by up to the square root of 2).
+ *    pointwise error (by up to the square root of 2). No line when what
+ *    is left is below 1e-9 of the relief.
  * Positions and sizes are computed in cells and written in world units of
  * the header (tp_cell_x, tp_cell_y): the features reproduce the DEM through
- * tfeature with the DEM's size, cell size and origin.
+ * tfeature with the DEM's size, cell size and origin. A hill is evaluated as
+ * tfeature does, cut off past its reach (sigma sqrt(2 ln 1000)), so the RMS
+ * the fit reports is that of the file's hills layer.
  *
  * Deterministic: the same bytes on any thread count; threads share the
  * smoothing and the sums of large windows, which run in fixed blocks added
