@@ -18,9 +18,10 @@
  * sigma s (weights summing to 1), sum(r g) = 2 pi s^2 G_s r(p) and
  * sum(g^2) = pi s^2, so the removal is 4 pi s^2 (G_s r)^2. Each round blurs
  * the residual at sigmas 1, sqrt 2, 2, ... up to a quarter of the grid
- * (direct kernels below sigma 4, three box passes above), keeps per cell
- * the scale of largest s^2 (G_s r)^2, and takes that score's local maxima,
- * largest first. A round takes several maxima at once only when they are
+ * (direct kernels below sigma 4, three box passes above; from sigma 8 on,
+ * of the means of blocks of 2^L cells, where the sigma is 4 to 8 blocks),
+ * keeps per cell (per block) the scale of largest s^2 (G_s r)^2, and takes
+ * that score's local maxima over all levels, largest first. A round takes several maxima at once only when they are
  * far apart (more than 3 (s_a + s_b) cells: each then sees a residual the
  * others did not change) and at least a quarter of the round's best, and
  * at most one BATCH-th of the hills placed so far; the first hills go one
@@ -82,15 +83,18 @@ typedef struct box {
 } box;
 
 typedef struct scale {
-	double	sigma;		/* of the blur (the box passes' true sigma) */
-	int	k;		/* kernel radius (direct) or box radius */
+	double	sigma;		/* of the blur in cells (what the passes make) */
+	int	level;		/* blurred on the grid of 2^level cell blocks */
+	int	k;		/* kernel radius (direct) or box radius, there */
 	int	box;		/* 1: three box passes */
 	double	*kern;		/* direct: 2k + 1 weights summing to 1 */
 } scale;
 
 typedef struct cand {
 	double	score;
-	int64_t	idx;
+	double	x, y;		/* cells */
+	int	level;
+	int64_t	idx;		/* on its level's grid */
 	int	scale;
 } cand;
 
@@ -246,8 +250,12 @@ rms_of(const fit *f)
 /* --- smoothing ---------------------------------------------------------- */
 
 /* Sigmas 1, sqrt 2, 2, ... up to a quarter of the longer side (at least
- * one): direct kernels of radius 3 sigma below GAUSS_MAX, three box passes
- * of radius k (sigma^2 = k (k + 1)) from there. */
+ * one). Below 8 cells on the grid itself: direct kernels of radius 3 sigma
+ * below GAUSS_MAX, three box passes of radius k (sigma^2 = k (k + 1))
+ * from there. From 8 on, on a grid of blocks of 2^L cells (their means)
+ * where the sigma is 4 to 8 blocks, so each wider scale costs a quarter of
+ * the one two steps below; the block's own mean adds (2^2L - 1) / 12 to
+ * sigma^2. */
 static int
 scales_init(fit *f, tp_err *e)
 {
@@ -256,22 +264,27 @@ scales_init(fit *f, tp_err *e)
 	for (; f->nsc < NSCALE_MAX && (f->nsc == 0 || s <= top);
 	    s *= 1.4142135623730951) {
 		scale *c = &f->sc[f->nsc];
+		double d, sl;
 		int i;
 
-		c->box = s >= GAUSS_MAX;
+		c->level = s >= 8 ? (int)floor(log2(s / 4) + 1e-9) : 0;
+		d = (double)((int64_t)1 << c->level);
+		sl = s / d;
+		c->box = sl >= GAUSS_MAX;
 		if (c->box) {
-			c->k = (int)floor(sqrt(s * s + 0.25) - 0.5 + 0.5);
-			c->sigma = sqrt((double)c->k * (c->k + 1));
+			c->k = (int)floor(sqrt(sl * sl + 0.25));
+			c->sigma = sqrt(d * d * (double)c->k * (c->k + 1) +
+			    (d * d - 1) / 12);
 			c->kern = NULL;
 		} else {
 			double sum = 0;
 
-			c->k = (int)ceil(3 * s);
+			c->k = (int)ceil(3 * sl);
 			c->sigma = s;
 			if (!(c->kern = malloc(sizeof(double) * (size_t)(2 * c->k + 1))))
 				return tp_err_set(e, "out of memory");
 			for (i = -c->k; i <= c->k; i++)
-				sum += c->kern[i + c->k] = exp(-0.5 * i * i / (s * s));
+				sum += c->kern[i + c->k] = exp(-0.5 * i * i / (sl * sl));
 			for (i = 0; i <= 2 * c->k; i++)
 				c->kern[i] /= sum;
 		}
@@ -285,6 +298,8 @@ scales_init(fit *f, tp_err *e)
 typedef struct pass {
 	fit	*f;
 	const scale *c;
+	const double *in;	/* the grid blurred, w x h */
+	int64_t	w, h;
 	int	si;		/* the scale's index */
 	int	score;		/* 1: fold it into score and best */
 } pass;
@@ -330,10 +345,10 @@ pass_rows(void *ctx, int64_t b, int64_t end, int worker)
 {
 	const pass *p = ctx;
 	const fit *f = p->f;
-	int64_t w = f->w, y;
+	int64_t w = p->w, y;
 
 	for (y = b; y < end; y++) {
-		const double *in = f->r + y * w;
+		const double *in = p->in + y * w;
 		double *o0 = f->b0 + y * w, *o1 = f->b1 + y * w;
 
 		if (p->c->box) {
@@ -400,19 +415,19 @@ pass_cols(void *ctx, int64_t b, int64_t end, int worker)
 	const pass *p = ctx;
 	fit *f = p->f;
 	double s2 = p->c->sigma * p->c->sigma;
-	int64_t w = f->w, t, x, y;
+	int64_t w = p->w, t, x, y;
 
 	for (t = b; t < end; t++) {
 		int64_t x0 = t * COLS, x1 = x0 + COLS < w ? x0 + COLS : w;
 
 		if (p->c->box) {
-			col_blur(p->c, f->b0, f->b1, w, f->ht, x0, x1);
-			col_blur(p->c, f->b1, f->b0, w, f->ht, x0, x1);
+			col_blur(p->c, f->b0, f->b1, w, p->h, x0, x1);
+			col_blur(p->c, f->b1, f->b0, w, p->h, x0, x1);
 		}
-		col_blur(p->c, f->b0, f->b1, w, f->ht, x0, x1);
+		col_blur(p->c, f->b0, f->b1, w, p->h, x0, x1);
 		if (!p->score)
 			continue;
-		for (y = 0; y < f->ht; y++)
+		for (y = 0; y < p->h; y++)
 			for (x = x0; x < x1; x++) {
 				size_t i = (size_t)(y * w + x);
 				double v = s2 * f->b1[i] * f->b1[i];
@@ -425,27 +440,31 @@ pass_cols(void *ctx, int64_t b, int64_t end, int worker)
 	}
 }
 
-/* The residual blurred at scale si into b1; with score, folded into
- * score and best. */
+/* The grid in (w x h: the residual, or its block means) blurred at scale
+ * si into b1; with score, folded into score and best. */
 static void
-blur(fit *f, int si, int score)
+blur(fit *f, int si, int score, const double *in, int64_t w, int64_t h)
 {
-	pass p = { f, &f->sc[si], si, score };
+	pass p = { f, &f->sc[si], in, w, h, si, score };
 
-	tp_par_for(f->threads, f->ht, 8, pass_rows, &p);
-	tp_par_for(f->threads, (f->w + COLS - 1) / COLS, 1, pass_cols, &p);
+	tp_par_for(f->threads, h, 8, pass_rows, &p);
+	tp_par_for(f->threads, (w + COLS - 1) / COLS, 1, pass_cols, &p);
 }
 
-/* score and best from every scale's blur of the residual. */
+/* The means of the residual over blocks of d x d cells into out, which is
+ * w x h blocks (cells past the grid count as 0, as in the blurs). */
 static void
-score_all(fit *f)
+block_means(const fit *f, int64_t d, double *out, int64_t w, int64_t h)
 {
-	int si;
+	int64_t x, y;
+	double inv = 1 / (double)(d * d);
 
-	memset(f->score, 0, sizeof(float) * f->n);
-	memset(f->best, 0, f->n);
-	for (si = 0; si < f->nsc; si++)
-		blur(f, si, 1);
+	memset(out, 0, sizeof(double) * (size_t)(w * h));
+	for (y = 0; y < f->ht; y++)
+		for (x = 0; x < f->w; x++)
+			out[(y / d) * w + x / d] += f->r[y * f->w + x];
+	for (x = 0; x < w * h; x++)
+		out[x] *= inv;
 }
 
 static int
@@ -455,22 +474,40 @@ cand_cmp(const void *a, const void *b)
 
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
+	if (x->level != y->level)
+		return x->level < y->level ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* The local maxima of score (ties go to the first in row order), largest
- * first. */
 static int
-find_cands(fit *f, tp_err *e)
+add_cand(fit *f, const cand *c, tp_err *e)
 {
-	int64_t x, y, w = f->w;
+	if (f->ncd == f->capcd) {
+		size_t nc = f->capcd ? 2 * f->capcd : 1024;
+		cand *p = realloc(f->cd, nc * sizeof *p);
 
-	f->ncd = 0;
-	for (y = 0; y < f->ht; y++)
+		if (!p)
+			return tp_err_set(e, "out of memory");
+		f->cd = p;
+		f->capcd = nc;
+	}
+	f->cd[f->ncd++] = *c;
+	return 0;
+}
+
+/* The local maxima of score over a level's grid of w x h blocks of d
+ * cells (ties go to the first in row order), at the blocks' centres. */
+static int
+level_cands(fit *f, int level, int64_t w, int64_t h, tp_err *e)
+{
+	int64_t x, y, d = (int64_t)1 << level;
+
+	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
 			int64_t i = y * w + x, dx, dy;
 			float v = f->score[i];
 			int top = v > 0;
+			cand c;
 
 			for (dy = -1; dy <= 1 && top; dy++)
 				for (dx = -1; dx <= 1 && top; dx++) {
@@ -478,26 +515,52 @@ find_cands(fit *f, tp_err *e)
 
 					if ((dx == 0 && dy == 0) || x + dx < 0 ||
 					    x + dx >= w || y + dy < 0 ||
-					    y + dy >= f->ht)
+					    y + dy >= h)
 						continue;
 					top = j < i ? v > f->score[j] :
 					    v >= f->score[j];
 				}
 			if (!top)
 				continue;
-			if (f->ncd == f->capcd) {
-				size_t nc = f->capcd ? 2 * f->capcd : 1024;
-				cand *p = realloc(f->cd, nc * sizeof *p);
-
-				if (!p)
-					return tp_err_set(e, "out of memory");
-				f->cd = p;
-				f->capcd = nc;
-			}
-			f->cd[f->ncd].score = v;
-			f->cd[f->ncd].idx = i;
-			f->cd[f->ncd++].scale = f->best[i];
+			c.score = v;
+			c.x = ((double)x + 0.5) * (double)d;
+			c.y = ((double)y + 0.5) * (double)d;
+			c.x = c.x < (double)f->w ? c.x : (double)f->w;
+			c.y = c.y < (double)f->ht ? c.y : (double)f->ht;
+			c.level = level;
+			c.idx = i;
+			c.scale = f->best[i];
+			if (add_cand(f, &c, e) < 0)
+				return -1;
 		}
+	return 0;
+}
+
+/* Every scale's blur of the residual, level by level: each level's best
+ * score per block, and its local maxima as candidates, largest first. */
+static int
+find_cands(fit *f, tp_err *e)
+{
+	int level, si;
+
+	f->ncd = 0;
+	for (level = 0; level <= f->sc[f->nsc - 1].level; level++) {
+		int64_t d = (int64_t)1 << level, w = (f->w + d - 1) / d,
+		    h = (f->ht + d - 1) / d;
+		const double *in = f->r;
+
+		if (level > 0) {
+			block_means(f, d, f->t, w, h);
+			in = f->t;
+		}
+		memset(f->score, 0, sizeof(float) * (size_t)(w * h));
+		memset(f->best, 0, (size_t)(w * h));
+		for (si = 0; si < f->nsc; si++)
+			if (f->sc[si].level == level)
+				blur(f, si, 1, in, w, h);
+		if (level_cands(f, level, w, h, e) < 0)
+			return -1;
+	}
 	if (f->ncd > 1)
 		qsort(f->cd, f->ncd, sizeof *f->cd, cand_cmp);
 	return 0;
@@ -1061,8 +1124,8 @@ pick(const fit *f, spot *sp, size_t limit)
 
 		if (c->score < 0.25 * f->cd[0].score)
 			break;
-		s.x = (double)(c->idx % f->w) + 0.5;
-		s.y = (double)(c->idx / f->w) + 0.5;
+		s.x = c->x;
+		s.y = c->y;
 		s.s = f->sc[c->scale].sigma;
 		for (j = 0; j < n && far; j++) {
 			double dx = s.x - sp[j].x, dy = s.y - sp[j].y,
@@ -1129,7 +1192,6 @@ fit_hills(fit *f, const tp_fit_opts *o, tp_err *e)
 		stop = tenth(want, k);
 		if ((int64_t)limit > stop - (int64_t)f->nh)
 			limit = (size_t)(stop - (int64_t)f->nh);
-		score_all(f);
 		if (find_cands(f, e) < 0) {
 			free(sp);
 			return -1;
@@ -1323,7 +1385,7 @@ fit_plateaus(fit *f, const tp_fit_opts *o, plat **out, size_t *nout,
 	*nout = 0;
 	if (!q)
 		return tp_err_set(e, "out of memory");
-	blur(f, 0, 0);
+	blur(f, 0, 0, f->r, f->w, f->ht);
 	plat_flags(f, f->b1, flag, rms_of(f));
 	for (i = 0; i < (int64_t)f->n; i++) {
 		plat p;

@@ -12,7 +12,8 @@
  *    flagged as nodata) cannot pull it down. A pit that covers more than
  *    1% of the ground does: the hills then rise from its floor.
  *  - hills, one after another (matching pursuit): the residual is smoothed
- *    with Gaussians of sigma 1, 1.4, 2, 2.8, ... cells; a hill of sigma s
+ *    with Gaussians of sigma 1, 1.4, 2, 2.8, ... cells (the wide ones on
+ *    block means, which cost less and tell the same); a hill of sigma s
  *    at a point removes s^2 B_s^2 (times 4 pi) of squared error, B_s the
  *    smoothed residual there, so the next hill goes where that is largest,
  *    with that sigma and its least-squares height. Its sign is the
