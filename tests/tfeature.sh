@@ -209,4 +209,41 @@ run_prog tnoise -s 64x64 -S 3 | run_prog tfeature "$T/all.txt" |
     run_prog tshape -c valleys > "$T/p"
 assert_eq "pipeline history" "$(grep -a -c '^HISTORY ' "$T/p")" 3
 
+# --fit: a DEM made of a base and three hills (2-unit cells) is fitted back
+# by three hills; the file opens with its geometry, reproduces the DEM
+# through tfeature, and the RMS after each tenth is on stderr.
+printf 'base 10\nhill 40 80 30 12\nhill 90 60 8 6\nhill 70 30 20 9\n' > "$T/three.txt"
+run_prog tfeature "$T/three.txt" -s 64x64 -c 2 --origin 0,128 > "$T/dem"
+ok "fit" run_prog tfeature --fit 3 < "$T/dem"
+cp "$T/.out" "$T/fit.txt"
+cp "$T/.err" "$T/fit.err"
+assert_eq "fit geometry" "$(sed -n 1p "$T/fit.txt")" \
+    "# tfeature --size 64x64 --cellsize 2 --origin 0,128"
+assert_eq "fit kinds" "$(grep -v '^#' "$T/fit.txt" | cut -d' ' -f1 | sort | uniq -c |
+    awk '{ printf "%s %s ", $2, $1 }')" "base 1 hill 3 residual 1 "
+assert_eq "fit rms lines" "$(grep -c '^tfeature: [0-9]* hills, rms [0-9.e-]* (.*% of the relief)$' "$T/fit.err")" 3
+assert_eq "fit last line" "$(tail -n 1 "$T/fit.err" | cut -d, -f1)" "tfeature: 3 hills"
+# shellcheck disable=SC2046 # the geometry line is options to split
+run_prog tfeature "$T/fit.txt" $(sed -n '1s/^# tfeature //p' "$T/fit.txt") -l hills > "$T/again"
+assert_eq "fit reproduces the DEM" "$(py - "$T/dem" "$T/again" <<'PYEOF'
+a, b = (band(p, "height").astype(float) for p in sys.argv[1:3])
+print(a.shape == b.shape, bool(np.abs(a - b).max() < 0.01 * np.ptp(a)))
+PYEOF
+)" "True True"
+run_prog tfeature --fit 3 -j 1 < "$T/dem" > "$T/f1" 2>/dev/null
+run_prog tfeature --fit 3 -j 2 -q < "$T/dem" > "$T/f2" 2>/dev/null
+assert_same "fit: -j 1 = -j 2" "$T/f1" "$T/f2"
+ok "fit with plateaus" run_prog tfeature --fit 2 --plateaus < "$T/dem"
+expect_exit 2 "fit with a file" run_prog tfeature --fit 3 "$T/three.txt" < "$T/dem"
+expect_exit 2 "fit with a size" run_prog tfeature --fit 3 -s 4x4 < "$T/dem"
+expect_exit 2 "fit with a layer" run_prog tfeature --fit 3 -l hills < "$T/dem"
+expect_exit 2 "fit -1" run_prog tfeature --fit -1 < "$T/dem"
+expect_exit 2 "plateaus without fit" run_prog tfeature --plateaus -s 4x4 "$T/three.txt"
+head -c 3000 "$T/dem" > "$T/trunc"
+expect_err 1 "row" "fit: truncated input" run_prog tfeature --fit 3 < "$T/trunc"
+assert_eq "fit: nothing written" "$(wc -c < "$T/.out")" 0
+expect_err 1 "no band 'height'" "fit: no height band" run_prog tfeature --fit 3 < "$T/noheight"
+py 'write(np.full((4, 1, 4), np.nan, "<f4"), "height")' > "$T/allnan"
+expect_err 1 "every cell is nodata" "fit: all nodata" run_prog tfeature --fit 3 < "$T/allnan"
+
 finish
