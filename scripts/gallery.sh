@@ -30,3 +30,23 @@ sh -c "$B | tview -q -s 2 -b biome --legend $out/10-biome.png"
 J="timport tests/data/jacksboro_fault_dem.tif | tfill -q --depth | tflow -q --rivers 300 | tbiome -q --climate --wind 270 --lake 2"
 echo "11-jacksboro-climate: $J | tview -b biome --legend"
 sh -c "$J | tview -q -b biome --legend $out/11-jacksboro-climate.png"
+V=$(mktemp)
+trap 'rm -f "$V" "$V.fit"' EXIT
+cat > "$V" <<'VALLEY'
+# a valley between four hills, a ridge to the north, a lake
+base 100
+hill 508000 4642000 700 5000
+hill 524000 4640000 900 6000
+hill 520000 4626000 500 4500
+hill 503000 4625000 350 3500
+ridge 506000 4646000 526000 4644000 250 900
+cliff 503000 4631000 511000 4636000 80 1200 150
+plateau 514000 4632000 2500 -60 800
+residual 7 25 4000 6
+VALLEY
+echo "12-valley: tfeature valley.txt -s 1024x1024 -c 30 --origin 500000,4650000 | tview -s 2"
+tfeature -q "$V" -s 1024x1024 -c 30 --origin 500000,4650000 | tview -q -s 2 "$out/12-valley.png"
+echo "13-jacksboro-fit: timport ... | tfeature --fit 1000 > fit.txt; tfeature fit.txt GEOMETRY -l hills | tview --range 236,1076"
+timport tests/data/jacksboro_fault_dem.tif | tfeature -q --fit 1000 > "$V.fit" 2>/dev/null
+tfeature -q "$V.fit" $(sed -n '1s/^# tfeature //p' "$V.fit") -l hills |
+    tview -q --range 236,1076 "$out/13-jacksboro-fit.png"
