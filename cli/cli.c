@@ -173,6 +173,29 @@ cli_double(const char *opt, const char *arg, double lo, double hi)
 }
 
 void
+cli_crs(const char *arg, char *crs)
+{
+	if (strncmp(arg, "EPSG:", 5) != 0)
+		cli_usage("--crs: '%s' is not EPSG:N", arg);
+	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
+	    (long long)cli_int("--crs", arg + 5, 1, 999999));
+}
+
+void
+cli_geometry_header(tp_header *h, const cli_geometry *g)
+{
+	tp_err e;
+
+	if (tp_header_init(h, g->width, g->height, &e) < 0)
+		cli_usage("--size: %s", e.msg);
+	h->cellsize = g->cellsize;
+	h->origin_x = g->has_origin ? g->origin_x : 0.0;
+	h->origin_y = g->has_origin ? g->origin_y :
+	    (double)g->height * g->cellsize;
+	memcpy(h->crs, g->crs, sizeof(h->crs));
+}
+
+void
 cli_sea_option(cli_sea *s, const char *arg)
 {
 	if (arg != NULL) {

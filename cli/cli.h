@@ -62,6 +62,19 @@ int64_t	cli_int(const char *opt, const char *arg, int64_t lo, int64_t hi);
 void	cli_size(const char *opt, const char *arg, int64_t *w, int64_t *h);
 /* "A,B" of finite numbers. */
 void	cli_pair(const char *opt, const char *arg, double *a, double *b);
+/* --crs EPSG:N into crs (TP_CRS_MAX bytes), or misuse. */
+void	cli_crs(const char *arg, char *crs);
+
+/* --size, --cellsize, --origin and --crs of a program that makes a new
+ * stream. */
+typedef struct cli_geometry {
+	int64_t	width, height;
+	double	cellsize, origin_x, origin_y;
+	int	has_origin;	/* else ORIGIN 0, HEIGHT * CELLSIZE */
+	char	crs[TP_CRS_MAX];	/* "" for none */
+} cli_geometry;
+/* The one-band header of a new stream of geometry g. */
+void	cli_geometry_header(tp_header *h, const cli_geometry *g);
 /* Comma-separated list of min..max numbers in [lo, hi]; returns the count. */
 int	cli_list(const char *opt, const char *arg, double *v, int min, int max,
 	    double lo, double hi);

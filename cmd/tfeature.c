@@ -1,4 +1,6 @@
-/* tfeature - the layered ground of a feature file (hills, ridges, cliffs, plateaus, residual noise): a new stream, or added to the height band of one; or the features fitted to a DEM. */
+/* tfeature - the layered ground of a feature file (hills, ridges, cliffs,
+ * plateaus, residual noise): a new stream, or added to the height band of
+ * one; or the features fitted to a DEM. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -69,13 +71,12 @@ enum mode { MODE_ADD, MODE_MAKE, MODE_GEOJSON, MODE_TEXT, MODE_FIT };
 struct opts {
 	enum mode mode;
 	const char *file;
-	int64_t	width, height;
-	double	cellsize, origin_x, origin_y, index_cell;
+	cli_geometry geo;	/* a new stream's */
+	double	index_cell;
 	unsigned layers;	/* TP_LAYER_*; 0: all */
-	int	has_cellsize, has_origin, threads, quiet;
+	int	has_cellsize, threads, quiet;
 	int64_t	hills;		/* --fit */
 	int	plateaus, has_index, has_layers;
-	char	crs[TP_CRS_MAX];
 };
 
 static const char *const layer_names[] = { "hills", "features", "residual",
@@ -98,15 +99,6 @@ parse_layers(const char *arg)
 	if (m == 0)
 		cli_usage("--layer: '%s' names no layer", arg);
 	return m;
-}
-
-static void
-parse_crs(const char *arg, char *crs)
-{
-	if (strncmp(arg, "EPSG:", 5) != 0)
-		cli_usage("--crs: '%s' is not EPSG:N", arg);
-	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
-	    (long long)cli_int("--crs", arg + 5, 1, 999999));
 }
 
 /* Set the mode once; two modes asked for is misuse. */
@@ -132,20 +124,22 @@ static void
 parse_option(struct opts *o, int ch)
 {
 	switch (ch) {
-	case 'c': o->cellsize = cli_double("--cellsize", optarg, 1e-9, 1e12);
+	case 'c': o->geo.cellsize = cli_double("--cellsize", optarg, 1e-9,
+	    1e12);
 	    o->has_cellsize = 1; break;
-	case OPT_CRS: parse_crs(optarg, o->crs); break;
+	case OPT_CRS: cli_crs(optarg, o->geo.crs); break;
 	case OPT_FIT: o->hills = cli_int("--fit", optarg, 0, 10000000);
 	    set_mode(o, MODE_FIT, "--fit"); break;
 	case OPT_INDEX_CELL: o->index_cell = cli_double("--index-cell", optarg,
 	    1e-6, 1e15); o->has_index = 1; break;
 	case 'j': o->threads = cli_threads(optarg); break;
 	case 'l': o->layers |= parse_layers(optarg); o->has_layers = 1; break;
-	case OPT_ORIGIN: cli_pair("--origin", optarg, &o->origin_x,
-	    &o->origin_y); o->has_origin = 1; break;
+	case OPT_ORIGIN: cli_pair("--origin", optarg, &o->geo.origin_x,
+	    &o->geo.origin_y); o->geo.has_origin = 1; break;
 	case OPT_PLATEAUS: o->plateaus = 1; break;
 	case 'q': o->quiet = 1; break;
-	case 's': cli_size("--size", optarg, &o->width, &o->height);
+	case 's': cli_size("--size", optarg, &o->geo.width,
+	    &o->geo.height);
 	    set_mode(o, MODE_MAKE, "--size"); break;
 	case OPT_WRITE_GEOJSON: set_mode(o, MODE_GEOJSON, "--write-geojson");
 	    break;
@@ -171,8 +165,8 @@ parse(struct opts *o, int argc, char **argv)
 		o->file = argv[optind];
 	if (optind + nfile < argc)
 		cli_usage("unexpected argument '%s'", argv[optind + nfile]);
-	if (o->mode != MODE_MAKE && (o->has_cellsize || o->has_origin ||
-	    (o->crs[0] != '\0' && o->mode != MODE_GEOJSON)))
+	if (o->mode != MODE_MAKE && (o->has_cellsize || o->geo.has_origin ||
+	    (o->geo.crs[0] != '\0' && o->mode != MODE_GEOJSON)))
 		cli_usage("--cellsize, --origin and --crs make a new stream: "
 		    "give its --size");
 	if (o->plateaus && o->mode != MODE_FIT)
@@ -182,21 +176,6 @@ parse(struct opts *o, int argc, char **argv)
 		    "--index-cell or --layer");
 	if (o->layers == 0)
 		o->layers = TP_LAYER_ALL;
-}
-
-/* The output header of a new stream. */
-static void
-new_header(tp_header *h, const struct opts *o)
-{
-	tp_err e;
-
-	if (tp_header_init(h, o->width, o->height, &e) < 0)
-		cli_usage("--size: %s", e.msg);
-	h->cellsize = o->cellsize;
-	h->origin_x = o->has_origin ? o->origin_x : 0.0;
-	h->origin_y = o->has_origin ? o->origin_y :
-	    (double)o->height * o->cellsize;
-	memcpy(h->crs, o->crs, sizeof(h->crs));
 }
 
 static void
@@ -225,7 +204,7 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 	cli_progress pr;
 
 	cli_binary_stdout();
-	new_header(&h, o);
+	cli_geometry_header(&h, &o->geo);
 	if (cli_history(&h, argc, argv, &e) < 0 ||
 	    tp_featgrid_init(&g, fs, &h, o->index_cell, o->layers, &e) < 0)
 		cli_fail(&e);
@@ -338,7 +317,7 @@ convert(const struct opts *o, const tp_features *fs)
 	tp_err e;
 
 	if ((o->mode == MODE_GEOJSON ? tp_features_write_geojson_crs(fs,
-	    o->crs[0] != '\0' ? o->crs : NULL, stdout, &e) :
+	    o->geo.crs[0] != '\0' ? o->geo.crs : NULL, stdout, &e) :
 	    tp_features_write_text(fs, stdout, &e)) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
@@ -347,8 +326,8 @@ convert(const struct opts *o, const tp_features *fs)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .mode = MODE_ADD, .width = 0, .height = 0,
-	    .cellsize = 1.0, .index_cell = 64.0 };
+	struct opts o = { .mode = MODE_ADD, .geo = { .cellsize = 1.0 },
+	    .index_cell = 64.0 };
 	tp_features fs;
 	tp_err e;
 
