@@ -7,6 +7,10 @@
  * (low 3 bits: one of 8 directions 11.25 + 22.5 k degrees, top bit: the
  * sign). The portable path below is the reference; the AVX2 path repeats
  * it lane by lane with the same IEEE operations in the same order.
+ *
+ * Periodic noise hashes lattice indices modulo the octave's period before
+ * the multiply-xorshift, so the lattice, and the noise with it, repeats;
+ * only the portable path knows periods (the plan drops to it).
  */
 #include <math.h>
 #include <string.h>
@@ -187,9 +191,8 @@ corners(int32_t ix, int32_t iy, uint32_t seed, int32_t px, int32_t py,
 
 	axis_words(ix, px, PX, &x0, &x1);
 	axis_words(iy, py, PY, &y0, &y1);
-	y1 ^= s;
-
 	y0 ^= s;
+	y1 ^= s;
 	h[0] = mix32(x0 ^ y0);
 	h[1] = mix32(x1 ^ y0);
 	h[2] = mix32(x0 ^ y1);
