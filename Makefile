@@ -11,6 +11,8 @@
 #   make bench      benchmarks (scripts/bench.sh), figures and ratios
 #   make demo       the longest pipeline there is, leaving demo.tif,
 #                   demo-biome.tif and their PNGs here
+#   make textures   the ground textures (grass, rock, sand, snow: tiling
+#                   RGB PNGs made by tnoise) in share/textures/
 #   make install    PREFIX=/usr/local DESTDIR=
 
 PREFIX	?= /usr/local
@@ -99,7 +101,7 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 .PHONY: all check test unit shell lint purity asan fuzz fuzz-build bench demo \
-	deps install uninstall clean
+	deps install uninstall clean textures
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
@@ -137,7 +139,7 @@ check: deps
 	@$(MAKE) --no-print-directory fuzz-build
 	@$(FUZZ_ENV) scripts/run-fuzz --check build-fuzz $(FUZZ_CHECK_SECONDS)
 
-test: all $(CHECKBIN)
+test: all $(CHECKBIN) textures
 	@$(MAKE) --no-print-directory purity
 	@scripts/run-tests $(OBJ_DIR)/tests $(BIN_DIR)
 	@$(MAKE) --no-print-directory lint
@@ -181,8 +183,15 @@ bench: all
 	@scripts/install-deps bench || echo "bench: running without the GIS tools"
 	@scripts/bench.sh $(BIN_DIR)
 
-demo: deps all
+demo: deps all textures
 	@scripts/demo.sh $(BIN_DIR)
+
+# The ground textures, made at build time by the toolchain (no network):
+# snow.png is written last, so it stands for the four.
+TEX_DIR	= $(O)/share/textures
+textures: $(TEX_DIR)/snow.png
+$(TEX_DIR)/snow.png: scripts/make-textures.sh $(BIN_DIR)/tnoise
+	@scripts/make-textures.sh $(BIN_DIR) $(TEX_DIR)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
@@ -195,6 +204,6 @@ uninstall:
 	rm -f $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
 
 clean:
-	rm -rf bin obj build-asan build-fuzz
+	rm -rf bin obj build-asan build-fuzz share/textures
 
 -include $(shell find $(OBJ_DIR) -name '*.d' 2>/dev/null)

@@ -1,5 +1,6 @@
 /* tnoise - value, gradient or simplex fBm at world coordinates, as a new stream or a band. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,8 @@
 static const char usage[] =
     "usage: tnoise [-Nq] [-s WxH] [-c C] [--origin X,Y] [--crs EPSG:N]\n"
     "              [-S N] [-k KIND] [--fade FADE] [-O N] [-f F] [-l L] [-p P]\n"
-    "              [-w S] [--warp-frequency F] [--warp-octaves N] [-j N] > out\n"
+    "              [-w S] [--warp-frequency F] [--warp-octaves N] [--period PX,PY]\n"
+    "              [-j N] > out\n"
     "       tnoise -b NAME [options] < in > out\n";
 
 static const char help[] =
@@ -31,6 +33,9 @@ static const char help[] =
     "  -O, --octaves N          1 to 16 (default: 6)\n"
     "      --origin X,Y         north-west corner (default: 0,HEIGHT*CELLSIZE)\n"
     "  -p, --persistence P      amplitude factor per octave (default: 0.5)\n"
+    "      --period PX,PY       repeat exactly every PX columns and PY rows\n"
+    "                           (value or gradient noise, lacunarity 2,\n"
+    "                           PX x CELLSIZE x F whole; default: none)\n"
     "  -q, --quiet              no progress bar\n"
     "  -S, --seed N             0 to 4294967295 (default: 0)\n"
     "  -s, --size WxH           cells (default: 1024x1024)\n"
@@ -44,8 +49,8 @@ static const char help[] =
 static const char *const kinds[] = { "value", "gradient", "simplex", NULL };
 static const char *const fades[] = { "linear", "cubic", "quintic", NULL };
 
-enum { OPT_CRS = 256, OPT_FADE, OPT_ORIGIN, OPT_WARP_FREQ, OPT_WARP_OCT,
-	OPT_VERSION };
+enum { OPT_CRS = 256, OPT_FADE, OPT_ORIGIN, OPT_PERIOD, OPT_WARP_FREQ,
+	OPT_WARP_OCT, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -59,6 +64,7 @@ static const struct option longopts[] = {
 	{ "no-normalize", no_argument, NULL, 'N' },
 	{ "octaves", required_argument, NULL, 'O' },
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
+	{ "period", required_argument, NULL, OPT_PERIOD },
 	{ "persistence", required_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "seed", required_argument, NULL, 'S' },
@@ -76,6 +82,7 @@ struct opts {
 	tp_fbm	fbm;
 	const char *band;	/* NULL: make a new stream */
 	int64_t	width, height;
+	int64_t	period_x, period_y;	/* cells; 0: not periodic */
 	double	cellsize, origin_x, origin_y, warp;
 	int	has_size, has_cellsize, has_origin, threads, quiet;
 	char	crs[TP_CRS_MAX];
@@ -86,6 +93,7 @@ struct job {
 	const tp_header *h;	/* the output header */
 	int	band;		/* the noise band's index in the output */
 	int	nin;		/* bands copied from the input (0: generator) */
+	int64_t	period_y;	/* rows after which the noise repeats (0: none) */
 };
 
 /* Copy the input bands, then compute the noise band at this row's cells. */
@@ -95,7 +103,8 @@ noise_row(void *ctx, int64_t row, const float *in, float *out)
 	const struct job *j = ctx;
 	const tp_header *h = j->h;
 	size_t w = (size_t)h->width;
-	double y = tp_noise_centre(h->origin_y, -row - 1, h->cellsize);
+	double y = tp_noise_centre_wrap(h->origin_y, -row - 1, h->cellsize,
+	    j->period_y);
 
 	if (j->nin > 0)
 		memcpy(out, in, (size_t)j->nin * w * sizeof(float));
@@ -110,6 +119,20 @@ parse_crs(const char *arg, char *crs)
 		cli_usage("--crs: '%s' is not EPSG:N", arg);
 	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
 	    (long long)cli_int("--crs", arg + 5, 1, 999999));
+}
+
+/* --period PX,PY: two whole numbers of cells. */
+static void
+parse_period(struct opts *o, const char *arg)
+{
+	double v[2];
+
+	cli_list("--period", arg, v, 2, 2, 1, 1073741824.0);
+	if (v[0] != floor(v[0]) || v[1] != floor(v[1]))
+		cli_usage("--period: '%s' is not two whole numbers of cells",
+		    arg);
+	o->period_x = (int64_t)v[0];
+	o->period_y = (int64_t)v[1];
 }
 
 static void
@@ -145,6 +168,7 @@ parse(struct opts *o, int argc, char **argv)
 		    TP_NOISE_MAX_OCTAVES); break;
 		case OPT_ORIGIN: cli_pair("--origin", optarg, &o->origin_x,
 		    &o->origin_y); o->has_origin = 1; break;
+		case OPT_PERIOD: parse_period(o, optarg); break;
 		case 'p': p->persistence = cli_double("--persistence", optarg,
 		    0, 2); break;
 		case 'q': o->quiet = 1; break;
@@ -185,13 +209,19 @@ new_header(tp_header *h, const struct opts *o)
 	memcpy(h->crs, o->crs, sizeof(h->crs));
 }
 
-/* Fill in the defaults that depend on the cell size. */
+/* Fill in the defaults and the period, which depend on the cell size. */
 static void
 finish_fbm(tp_fbm *p, const struct opts *o, double cellsize)
 {
+	tp_err e;
+
 	if (p->frequency <= 0.0)
 		p->frequency = 1.0 / (256.0 * cellsize);
 	p->warp = o->warp / p->frequency;
+	p->period_x = (double)o->period_x * cellsize;
+	p->period_y = (double)o->period_y * cellsize;
+	if (tp_fbm_period_check(p, cellsize, &e) < 0)
+		cli_usage("--period: %s", e.msg);
 }
 
 int
@@ -228,6 +258,7 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	finish_fbm(&o.fbm, &o, oh.cellsize);
 	j.fbm = o.fbm;
+	j.period_y = o.period_y;
 	j.h = &oh;
 	cli_open_output(&w, &oh);
 	cli_progress_init(&pr, "noise", o.quiet);

@@ -7,11 +7,19 @@
  * (low 3 bits: one of 8 directions 11.25 + 22.5 k degrees, top bit: the
  * sign). The portable path below is the reference; the AVX2 path repeats
  * it lane by lane with the same IEEE operations in the same order.
+ *
+ * Periodic noise hashes lattice indices modulo the octave's period before
+ * the multiply-xorshift, so the lattice, and the noise with it, repeats;
+ * only the portable path knows periods (the plan drops to it).
  */
 #include <math.h>
 #include <string.h>
 
 #include "tp_noise.h"
+
+/* The largest lattice period of any octave: lattice indices stay well inside
+ * int32 and the period of the top octave (period * 2^15) fits. */
+#define PERIOD_MAX	1073741824.0
 
 #define PX	0x8da6b343u	/* hash multipliers for x, y and the seed */
 #define PY	0xd8163841u
@@ -33,11 +41,13 @@ static const float GY[8] = {
 	0.195090322f, 0.555570233f, 0.831469612f, 0.98078528f,
 	0.98078528f, 0.831469612f, 0.555570233f, 0.195090322f };
 
-/* One octave of an fBm: its frequency, amplitude and seed. */
+/* One octave of an fBm: its frequency, amplitude and seed, and with a
+ * period the lattice period in x and y (0: none). */
 typedef struct octave {
 	double	f;
 	float	amp;
 	uint32_t seed;
+	int32_t	px, py;
 } octave;
 
 /* An fBm unrolled into octaves. */
@@ -149,15 +159,40 @@ split(double v, int32_t *i, float *f)
 	*f = (float)(v - fl);
 }
 
-/* The four corner hashes of the cell (ix, iy). */
-static inline void
-corners(int32_t ix, int32_t iy, uint32_t seed, uint32_t h[4])
+/* Lattice index i modulo the period p (p > 0), in [0, p). */
+static inline int32_t
+wrapi(int32_t i, int32_t p)
 {
-	uint32_t s = SEEDW(seed);
-	uint32_t x0 = (uint32_t)ix * PX, x1 = x0 + PX;
-	uint32_t y0 = (uint32_t)iy * PY, y1 = (y0 + PY) ^ s;
+	i %= p;
+	return i < 0 ? i + p : i;
+}
 
+/* The hash words of lattice indices i and i + 1 along an axis of lattice
+ * period p (0: none; then (i + 1) m is i m + m, as it always was). */
+static inline void
+axis_words(int32_t i, int32_t p, uint32_t m, uint32_t *w0, uint32_t *w1)
+{
+	if (p > 0) {
+		*w0 = (uint32_t)wrapi(i, p) * m;
+		*w1 = (uint32_t)wrapi(i == INT32_MAX ? 0 : i + 1, p) * m;
+	} else {
+		*w0 = (uint32_t)i * m;
+		*w1 = *w0 + m;
+	}
+}
+
+/* The four corner hashes of the cell (ix, iy), the lattice hashed modulo
+ * the periods px, py (0: not periodic). */
+static inline void
+corners(int32_t ix, int32_t iy, uint32_t seed, int32_t px, int32_t py,
+    uint32_t h[4])
+{
+	uint32_t s = SEEDW(seed), x0, x1, y0, y1;
+
+	axis_words(ix, px, PX, &x0, &x1);
+	axis_words(iy, py, PY, &y0, &y1);
 	y0 ^= s;
+	y1 ^= s;
 	h[0] = mix32(x0 ^ y0);
 	h[1] = mix32(x1 ^ y0);
 	h[2] = mix32(x0 ^ y1);
@@ -165,7 +200,7 @@ corners(int32_t ix, int32_t iy, uint32_t seed, uint32_t h[4])
 }
 
 static float
-value1(tp_fade fd, uint32_t seed, double x, double y)
+value1(tp_fade fd, uint32_t seed, double x, double y, int32_t px, int32_t py)
 {
 	int32_t ix, iy;
 	float fx, fy, u, v, a, b;
@@ -173,7 +208,7 @@ value1(tp_fade fd, uint32_t seed, double x, double y)
 
 	split(x, &ix, &fx);
 	split(y, &iy, &fy);
-	corners(ix, iy, seed, h);
+	corners(ix, iy, seed, px, py, h);
 	u = fadef(fd, fx);
 	v = fadef(fd, fy);
 	a = latf(h[0]) + u * (latf(h[1]) - latf(h[0]));
@@ -182,7 +217,8 @@ value1(tp_fade fd, uint32_t seed, double x, double y)
 }
 
 static float
-gradient1(tp_fade fd, uint32_t seed, double x, double y)
+gradient1(tp_fade fd, uint32_t seed, double x, double y, int32_t px,
+    int32_t py)
 {
 	int32_t ix, iy;
 	float fx, fy, u, v, n00, n10, n01, n11, a, b;
@@ -190,7 +226,7 @@ gradient1(tp_fade fd, uint32_t seed, double x, double y)
 
 	split(x, &ix, &fx);
 	split(y, &iy, &fy);
-	corners(ix, iy, seed, h);
+	corners(ix, iy, seed, px, py, h);
 	n00 = gdot(h[0], fx, fy);
 	n10 = gdot(h[1], fx - 1.0f, fy);
 	n01 = gdot(h[2], fx, fy - 1.0f);
@@ -242,17 +278,26 @@ simplex1(uint32_t seed, double x, double y)
 	    TP_SIMPLEX_SCALE;
 }
 
+/* One octave with the lattice hashed modulo px, py (0: not periodic;
+ * simplex noise has no period). */
 static float
-noise1(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y)
+noise1p(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y,
+    int32_t px, int32_t py)
 {
 	switch (k) {
 	case TP_NOISE_VALUE:
-		return value1(f, seed, x, y);
+		return value1(f, seed, x, y, px, py);
 	case TP_NOISE_GRADIENT:
-		return gradient1(f, seed, x, y);
+		return gradient1(f, seed, x, y, px, py);
 	default:
 		return simplex1(seed, x, y);
 	}
+}
+
+static float
+noise1(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y)
+{
+	return noise1p(k, f, seed, x, y, 0, 0);
 }
 
 double
@@ -271,8 +316,8 @@ row_portable(const plan *pl, const octave *o, const double *xs, double y,
     float *acc, int n, int store)
 {
 	for (int i = 0; i < n; i++) {
-		float v = noise1(pl->kind, pl->fade, o->seed, xs[i] * o->f,
-		    y * o->f);
+		float v = noise1p(pl->kind, pl->fade, o->seed, xs[i] * o->f,
+		    y * o->f, o->px, o->py);
 
 		acc[i] = store ? v : acc[i] + o->amp * v;
 	}
@@ -283,8 +328,8 @@ pts_portable(const plan *pl, const octave *o, const double *xs,
     const double *ys, float *acc, int n)
 {
 	for (int i = 0; i < n; i++)
-		acc[i] += o->amp * noise1(pl->kind, pl->fade, o->seed,
-		    xs[i] * o->f, ys[i] * o->f);
+		acc[i] += o->amp * noise1p(pl->kind, pl->fade, o->seed,
+		    xs[i] * o->f, ys[i] * o->f, o->px, o->py);
 }
 
 #ifdef TP_HAVE_AVX2
@@ -768,10 +813,86 @@ tp_fbm_defaults(tp_fbm *p)
 	p->simd = tp_simd_probe();
 }
 
+/* The lattice period of the first octave at frequency freq along a side of
+ * period map units (0: none), when tp_fbm_period_check accepted it. */
+static int32_t
+lattice_period(double period, double freq)
+{
+	double v = period * freq;
+
+	return period > 0.0 && v >= 1.0 && v <= PERIOD_MAX ?
+	    (int32_t)nearbyint(v) : 0;
+}
+
+/* The lattice period of octave i from the first one's p0 (lacunarity 2);
+ * 0 (none) past PERIOD_MAX, which tp_fbm_period_check refuses. */
+static int32_t
+octave_period(int32_t p0, int i)
+{
+	int64_t v = (int64_t)p0 << i;
+
+	return p0 > 0 && v <= (int64_t)PERIOD_MAX ? (int32_t)v : 0;
+}
+
+/* Whether side (map units) holds a whole number of lattice cells of the
+ * first octave at freq, and of the last of n octaves at most PERIOD_MAX. */
+static int
+side_check(const char *what, double side, double freq, int n, tp_err *e)
+{
+	double v = side * freq, r = nearbyint(v);
+
+	if (!(r >= 1.0 && fabs(v - r) <= 1e-9 * r))
+		return tp_err_set(e, "the period holds %.10g lattice cells of "
+		    "the %s's first octave (period x cell size x frequency), "
+		    "not a whole number of at least 1", v, what);
+	if (ldexp(r, n - 1) > PERIOD_MAX)
+		return tp_err_set(e, "the period holds %.10g lattice cells of "
+		    "the %s's last octave, more than %.0f", ldexp(r, n - 1),
+		    what, PERIOD_MAX);
+	return 0;
+}
+
+int
+tp_fbm_period_check(const tp_fbm *p, double cs, tp_err *e)
+{
+	double wf = p->warp_frequency > 0.0 ? p->warp_frequency :
+	    p->frequency;
+	int warped = p->warp != 0.0;
+
+	if (p->period_x == 0.0 && p->period_y == 0.0)
+		return 0;
+	if (!(p->period_x > 0.0 && p->period_y > 0.0))
+		return tp_err_set(e, "a period needs both sides positive");
+	if (!(cs > 0.0) || fabs(p->period_x / cs - nearbyint(p->period_x /
+	    cs)) > 1e-9 * (p->period_x / cs) || fabs(p->period_y / cs -
+	    nearbyint(p->period_y / cs)) > 1e-9 * (p->period_y / cs))
+		return tp_err_set(e, "the period is not a whole number of "
+		    "cells");
+	if (p->kind == TP_NOISE_SIMPLEX)
+		return tp_err_set(e, "simplex noise does not tile: its skewed "
+		    "lattice repeats on no square period (use value or "
+		    "gradient noise)");
+	if ((p->octaves > 1 || (warped && p->warp_octaves > 1)) &&
+	    p->lacunarity != 2.0)
+		return tp_err_set(e, "a period needs lacunarity 2 (each octave "
+		    "twice the lattice cells of the one before), not %g",
+		    p->lacunarity);
+	if (side_check("noise", p->period_x, p->frequency, p->octaves, e) < 0 ||
+	    side_check("noise", p->period_y, p->frequency, p->octaves, e) < 0)
+		return -1;
+	if (warped && (side_check("warp", p->period_x, wf, p->warp_octaves,
+	    e) < 0 || side_check("warp", p->period_y, wf, p->warp_octaves,
+	    e) < 0))
+		return -1;
+	return 0;
+}
+
 static void
 plan_init(plan *pl, const tp_fbm *p, int octaves, double freq, uint32_t seed)
 {
 	double amp = 1.0, sum = 0.0, f = freq;
+	int32_t px = lattice_period(p->period_x, freq);
+	int32_t py = lattice_period(p->period_y, freq);
 
 	if (octaves < 1)
 		octaves = 1;
@@ -779,12 +900,17 @@ plan_init(plan *pl, const tp_fbm *p, int octaves, double freq, uint32_t seed)
 		octaves = TP_NOISE_MAX_OCTAVES;
 	pl->kind = p->kind;
 	pl->fade = p->fade;
-	pl->simd = p->simd;
+	/* The vector paths hash the lattice without a period: periodic
+	 * noise takes the portable path at every level (the same bytes). */
+	pl->simd = px > 0 || py > 0 ? TP_SIMD_SCALAR : p->simd;
 	pl->n = octaves;
 	for (int i = 0; i < octaves; i++) {
 		pl->o[i].f = f;
 		pl->o[i].amp = (float)amp;
 		pl->o[i].seed = seed + (uint32_t)i * TP_OCTAVE_SEED_STEP;
+		/* lacunarity 2: twice the lattice cells in the same period */
+		pl->o[i].px = octave_period(px, i);
+		pl->o[i].py = octave_period(py, i);
 		sum += (double)pl->o[i].amp;
 		f *= p->lacunarity;
 		amp *= p->persistence;
@@ -934,13 +1060,59 @@ tp_noise_centre(double origin, int64_t index, double cs)
 	return axis_centre(&a, index);
 }
 
+/* Index i modulo the period p (p > 0), in [0, p). */
+static inline int64_t
+wrap64(int64_t i, int64_t p)
+{
+	i %= p;
+	return i < 0 ? i + p : i;
+}
+
+/* The centre of cell index along the axis, the cell (m + index) taken
+ * modulo period cells: (k + 0.5) cs + r. */
+static inline double
+axis_centre_wrap(const axis *a, int64_t index, int64_t period)
+{
+	int64_t k = wrap64(wrap64((int64_t)a->m, period) + wrap64(index,
+	    period), period);
+
+	return ((double)k + 0.5) * a->cs + a->r;
+}
+
+double
+tp_noise_centre_wrap(double origin, int64_t index, double cs, int64_t period)
+{
+	axis a;
+
+	if (period <= 0)
+		return tp_noise_centre(origin, index, cs);
+	if (axis_init(&a, origin, cs) < 0)
+		return origin + ((double)wrap64(index, period) + 0.5) * cs;
+	return axis_centre_wrap(&a, index, period);
+}
+
+/* The period of p along x in cells of cs (0: none). */
+static int64_t
+cells_x(const tp_fbm *p, double cs)
+{
+	double v = p->period_x / cs;
+
+	return p->period_x > 0.0 && v >= 1.0 && v <= 9e15 ?
+	    (int64_t)nearbyint(v) : 0;
+}
+
 /* xs[i] = tp_noise_centre(x0, c + i, cs) for i < m, by the axis when
- * exact (axis_init of x0, cs succeeded). */
+ * exact (axis_init of x0, cs succeeded); with a period of pc cells the
+ * cells modulo pc, so that columns pc apart have the same centre. */
 static void
 centres(const axis *ax, int exact, double x0, int64_t c, double cs,
-    double *xs, int m)
+    int64_t pc, double *xs, int m)
 {
-	if (exact)
+	if (pc > 0)
+		for (int i = 0; i < m; i++)
+			xs[i] = exact ? axis_centre_wrap(ax, c + i, pc) :
+			    tp_noise_centre_wrap(x0, c + i, cs, pc);
+	else if (exact)
 		axis_centres(ax, c, xs, m);
 	else
 		for (int i = 0; i < m; i++)
@@ -956,7 +1128,8 @@ tp_noise_centres(double x0, int64_t col0, double cs, double *xs, size_t n)
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
-		centres(&ax, exact, x0, col0 + (int64_t)off, cs, xs + off, m);
+		centres(&ax, exact, x0, col0 + (int64_t)off, cs, 0, xs + off,
+		    m);
 	}
 }
 
@@ -973,6 +1146,8 @@ tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
 	o.f = freq;
 	o.amp = 1.0f;
 	o.seed = seed;
+	o.px = 0;
+	o.py = 0;
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
@@ -988,12 +1163,13 @@ tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
 	plan pl;
 	axis ax;
 	int exact = axis_init(&ax, x0, cs) == 0;
+	int64_t pc = cells_x(p, cs);
 
 	plan_init(&pl, p, p->octaves, p->frequency, p->seed);
 	for (size_t off = 0; off < n; off += BLK) {
 		int m = n - off < BLK ? (int)(n - off) : BLK;
 
-		centres(&ax, exact, x0, col0 + (int64_t)off, cs, xs, m);
+		centres(&ax, exact, x0, col0 + (int64_t)off, cs, pc, xs, m);
 		fbm_block(p, &pl, xs, y, out + off, m);
 	}
 }

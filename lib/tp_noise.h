@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tp_err.h"
 #include "tp_simd.h"
 
 #define TP_NOISE_COORD_MAX	1e9
@@ -57,7 +58,26 @@ typedef struct tp_fbm {
 	double	warp_frequency;	/* of the warp fields; <= 0: frequency */
 	int	warp_octaves;	/* of the warp fields, 1 .. 16 */
 	tp_simd_level simd;	/* the vector level used; may be lowered */
+	double	period_x;	/* map units after which the noise repeats */
+	double	period_y;	/* (0, 0: not periodic; see below) */
 } tp_fbm;
+
+/*
+ * Periodic noise: with period_x, period_y > 0 the lattice of every octave
+ * (and of the warp fields) is hashed modulo its period in lattice cells,
+ * period * frequency * 2^octave, so the fBm repeats after period_x,
+ * period_y map units. tp_fbm_row takes the cells modulo period_x / cs, so
+ * columns that many apart give the same bytes (tp_fbm_row_xs and
+ * tp_fbm_at take the points as given: periodic up to rounding); rows do
+ * the same with y = tp_noise_centre_wrap(origin_y, -row - 1, cs,
+ * period_y / cs). Periodic noise takes the portable path at every vector
+ * level. tp_fbm_period_check says whether p tiles exactly on cells of cs.
+ */
+int	tp_fbm_period_check(const tp_fbm *p, double cs, tp_err *e);
+/* tp_noise_centre of cell index, the cell (origin's whole cells + index)
+ * taken modulo period cells (period <= 0: tp_noise_centre itself). */
+double	tp_noise_centre_wrap(double origin, int64_t index, double cs,
+	    int64_t period);
 
 /* gradient, quintic, 6 octaves, frequency 1/256, lacunarity 2, persistence
  * 0.5, seed 0, normalised, no warp (warp fields: 2 octaves), simd probed. */

@@ -466,6 +466,199 @@ START_TEST(test_degenerate)
 }
 END_TEST
 
+/* A periodic fBm of kind k: 4 octaves at 1/16 (3 x 2 lattice cells of the
+ * first octave in a period of 48 x 32 map units; the warp fields at 1/16
+ * too), warped when warp. */
+static void
+periodic(tp_fbm *p, int k, int warp)
+{
+	tp_fbm_defaults(p);
+	p->kind = (tp_noise_kind)k;
+	p->octaves = 4;
+	p->frequency = 1.0 / 16.0;
+	p->seed = 11;
+	p->period_x = 48.0;
+	p->period_y = 32.0;
+	p->warp = warp ? 6.0 : 0.0;
+	p->warp_frequency = 1.0 / 16.0;
+}
+
+START_TEST(test_period_points)
+{
+	/* The lattice is hashed modulo the period: points a period apart
+	 * (binary fractions, so x + 48 is exact in lattice units too) give
+	 * the same bytes, unwarped, and warped within rounding (the warp
+	 * offset added to x and to x + 48 rounds at different exponents). */
+	enum { N = 96 };
+	double xs[N], xp[N];
+	float a[N], b[N], c[N];
+	tp_fbm p;
+
+	for (int i = 0; i < N; i++) {
+		xs[i] = -20.25 + 0.75 * i;
+		xp[i] = xs[i] + 48.0;
+	}
+	for (int k = 0; k < 2; k++)
+	for (int w = 0; w < 2; w++) {
+		periodic(&p, k, w);
+		tp_fbm_row_xs(&p, xs, 5.125, a, N);
+		tp_fbm_row_xs(&p, xp, 5.125, b, N);
+		tp_fbm_row_xs(&p, xs, 5.125 - 64.0, c, N);
+		for (int i = 0; i < N; i++) {
+			if (w) {
+				ck_assert_float_eq_tol(a[i], b[i], 1e-5);
+				ck_assert_float_eq_tol(a[i], c[i], 1e-5);
+			} else {
+				ck_assert_msg(a[i] == b[i] && a[i] == c[i],
+				    "kind %d cell %d: %.9g %.9g %.9g", k, i,
+				    a[i], b[i], c[i]);
+			}
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_period_not_before)
+{
+	/* Without the period the same points differ: the test above sees
+	 * the period, not a lattice that happens to repeat. */
+	double xs[8], xp[8];
+	float a[8], b[8];
+	tp_fbm p;
+	int same = 0;
+
+	periodic(&p, TP_NOISE_GRADIENT, 0);
+	p.period_x = p.period_y = 0.0;
+	for (int i = 0; i < 8; i++) {
+		xs[i] = 0.5 + 5.0 * i;
+		xp[i] = xs[i] + 48.0;
+	}
+	tp_fbm_row_xs(&p, xs, 5.125, a, 8);
+	tp_fbm_row_xs(&p, xp, 5.125, b, 8);
+	for (int i = 0; i < 8; i++)
+		same += a[i] == b[i];
+	ck_assert_int_lt(same, 2);
+}
+END_TEST
+
+START_TEST(test_period_row_wrap)
+{
+	/* tp_fbm_row takes cells modulo the period: columns 160 apart give
+	 * the same bytes on a grid whose origin is not a binary fraction,
+	 * at every vector level, and rows from tp_noise_centre_wrap too. */
+	enum { N = 400 };
+	const double cs = 30.0, ox = 500000.3, oy = 4650000.7;
+	float ref[N], row[N], up[N];
+	tp_fbm p;
+
+	for (int k = 0; k < 2; k++) {
+		periodic(&p, k, 1);
+		p.frequency = 3.0 / (160.0 * cs);
+		p.warp_frequency = 0.0;
+		p.warp = 0.4 / p.frequency;
+		p.period_x = 160.0 * cs;
+		p.period_y = 320.0 * cs;
+		ck_assert_int_eq(tp_fbm_period_check(&p, cs, NULL), 0);
+		for (int simd = 0, top = p.simd; simd <= top; simd++) {
+			p.simd = simd;
+			tp_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
+			    -8, cs, 320), row, N);
+			tp_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
+			    -8 - 320 * 3, cs, 320), up, N);
+			if (simd == 0)
+				memcpy(ref, row, sizeof(ref));
+			ck_assert_mem_eq(row, ref, sizeof(ref));
+			ck_assert_mem_eq(up, ref, sizeof(ref));
+			ck_assert_mem_eq(row, row + 160, 240 * sizeof(float));
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_period_seam)
+{
+	/* The left column continues the right one: across the wrap the step
+	 * from one cell to the next is no larger than the steps inside. */
+	enum { N = 320 };
+	float row[N];
+	tp_fbm p;
+
+	for (int k = 0; k < 2; k++) {
+		double seam, inside = 0.0;
+
+		periodic(&p, k, 0);
+		p.octaves = 1;
+		p.period_x = 160.0;
+		p.frequency = 1.0 / 16.0;
+		tp_fbm_row(&p, 0.0, 0, 1.0, 3.5, row, N);
+		seam = fabs(row[160] - row[159]);
+		for (int i = 1; i < 160; i++)
+			if (fabs(row[i] - row[i - 1]) > inside)
+				inside = fabs(row[i] - row[i - 1]);
+		ck_assert_msg(seam <= inside, "kind %d: seam %g, inside %g",
+		    k, seam, inside);
+	}
+}
+END_TEST
+
+START_TEST(test_period_check)
+{
+	tp_fbm p;
+	tp_err e;
+
+	periodic(&p, TP_NOISE_GRADIENT, 1);
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	ck_assert_int_eq(tp_fbm_period_check(&p, 2.0, &e), 0);
+	/* not a whole number of cells of 5 */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 5.0, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cells"));
+	p.kind = TP_NOISE_SIMPLEX;
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "simplex"));
+	periodic(&p, TP_NOISE_VALUE, 0);
+	p.lacunarity = 2.5;
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "lacunarity 2"));
+	p.octaves = 1;		/* one octave: any lacunarity */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	periodic(&p, TP_NOISE_VALUE, 0);
+	p.frequency = 1.0 / 20.0;	/* 2.4 lattice cells in 48 */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "2.4 lattice cells"));
+	periodic(&p, TP_NOISE_VALUE, 1);
+	p.warp_frequency = 1.0 / 20.0;	/* the warp fields must tile too */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "warp"));
+	p.warp = 0.0;		/* unwarped: their frequency is unused */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	periodic(&p, TP_NOISE_VALUE, 0);
+	p.period_y = 0.0;
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	p.period_x = 0.0;	/* no period at all */
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	periodic(&p, TP_NOISE_VALUE, 0);
+	p.octaves = 16;
+	p.frequency = 1.0;	/* 48 << 15 lattice cells: too many */
+	p.period_x = 65536.0;
+	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+}
+END_TEST
+
+START_TEST(test_centre_wrap)
+{
+	/* Cells a period apart share a centre; period 0 is tp_noise_centre;
+	 * a shifted origin with the index shifted back gives the same. */
+	for (int64_t i = -300; i < 300; i += 7) {
+		ck_assert_double_eq(tp_noise_centre_wrap(100.25, i, 0.5, 12),
+		    tp_noise_centre_wrap(100.25, i + 36, 0.5, 12));
+		ck_assert_double_eq(tp_noise_centre_wrap(100.25, i, 0.5, 12),
+		    tp_noise_centre_wrap(100.25 + 5 * 0.5, i - 5, 0.5, 12));
+		ck_assert_double_eq(tp_noise_centre_wrap(-7.3, i, 30.0, 0),
+		    tp_noise_centre(-7.3, i, 30.0));
+	}
+}
+END_TEST
+
 static Suite *
 noise_suite(void)
 {
@@ -492,6 +685,12 @@ noise_suite(void)
 	tcase_add_test(core, test_tile_split);
 	tcase_add_test(core, test_centre);
 	tcase_add_test(core, test_printed_origins);
+	tcase_add_test(core, test_period_points);
+	tcase_add_test(core, test_period_not_before);
+	tcase_add_test(core, test_period_row_wrap);
+	tcase_add_test(core, test_period_seam);
+	tcase_add_test(core, test_period_check);
+	tcase_add_test(core, test_centre_wrap);
 	tcase_add_test(lim, test_sane);
 	tcase_add_test(lim, test_far_detail);
 	tcase_add_test(lim, test_octave_clamp);

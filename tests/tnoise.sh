@@ -139,6 +139,71 @@ run_prog tnoise -s 64x64 -S 7 -w 0.3 | run_prog tnoise -b moisture -S 8 |
 assert_eq "pipeline bands" "$(header "$T/p" BANDS)" "height moisture"
 assert_eq "pipeline history" "$(grep -a -c '^HISTORY ' "$T/p")" 3
 
+# --period PX,PY: the noise repeats exactly after PX columns and PY rows.
+# Two periods each way: column x equals column x + PX and row y row y + PY
+# byte for byte, and the left column continues the right one: where the
+# cells modulo the period return to 0 (the wrap of the lattice; with an
+# origin of whole periods between the image's columns PX-1 and PX) the step
+# from one cell to the next is no larger than every other step. Value and
+# gradient, warped or not, on a UTM-like grid whose origin is not a whole
+# cell and on the default origin. $1: description, $2: origin x,y; the
+# rest: options (period 48,32 on cells of 30).
+periodic() {
+	d=$1 org=$2; shift 2
+	run_prog tnoise -s 96x64 -c 30 --origin "$org" --period 48,32 "$@" > "$T/per"
+	assert_eq "period $d" "$(py - "$T/per" "$org" <<'PYEOF'
+a = band(sys.argv[1], "height")
+ox, oy = (float(v) for v in sys.argv[2].split(","))
+u = a.view("<u4")
+cols = (u[:, :48] == u[:, 48:]).all()
+rows = (u[:32] == u[32:]).all()
+# the wrap: the cell whose index (whole cells of the origin + column, or
+# - row - 1) is 0 modulo the period, and the one before it
+cx = int(-np.floor(ox / 30 + 0.6180339887498949)) % 48
+ry = int(np.floor(oy / 30 + 0.6180339887498949) - 1) % 32
+sx, sy = np.abs(np.diff(a, axis=1)), np.abs(np.diff(a, axis=0))
+jx, jy = (cx - 1) % 48, ry
+kx = [j for j in (jx, jx + 48) if j < 95]
+ky = [j for j in (jy, jy + 32) if j < 63]
+seam = sx[:, jx].max() <= np.delete(sx, kx, axis=1).max() and \
+    sy[jy].max() <= np.delete(sy, ky, axis=0).max()
+print(cols, rows, seam, a.std() > 0.02)
+PYEOF
+)" "True True True True"
+}
+f480=0.00208333333333333	# 1/480: 3 x 2 lattice cells of 16 cells of 30
+periodic "gradient, one octave" 0,1920 -f $f480 -O 1 -S 5
+periodic "gradient" 500000.3,4650000.7 -f $f480 -O 4 -S 3
+periodic "value cubic" 0,1920 -k value --fade cubic -f $f480 -O 3 -S 4
+periodic "gradient warped" 500000.3,4650000.7 -f $f480 -O 4 -w 0.8 --warp-octaves 3
+periodic "value warped" 0,1920 -k value -f $f480 -O 2 -w 0.5 --warp-frequency 0.00416666666666667
+periodic "one octave, any lacunarity" 500000.3,4650000.7 -f $f480 -O 1 -l 3
+# Without --period the same run does not repeat (the test sees the period).
+run_prog tnoise -s 96x64 -c 30 --origin 500000.3,4650000.7 -f $f480 -O 4 -S 3 > "$T/nop"
+assert_eq "no period, no repeat" "$(py 'a = band(sys.argv[1], "height"); print((a[:, :48] == a[:, 48:]).any(axis=0).sum())' "$T/nop")" 0
+# The period is recorded, and every vector level and thread count gives
+# the same bytes; an origin shifted by whole cells gives the same window.
+assert_eq "period history" "$(header "$T/per" HISTORY)" \
+    "tnoise --size 96x64 --cellsize 30 --origin 500000.3,4650000.7 --period 48,32 --frequency 0.00208333333333333 --octaves 1 --lacunarity 3"
+for lv in scalar sse2 avx2; do
+	TP_SIMD=$lv run_prog tnoise -s 300x70 -w 0.3 -O 7 --period 256,64 -f 0.015625 -j 2 > "$T/lv.$lv"
+done
+assert_same "period scalar vs sse2" "$T/lv.scalar" "$T/lv.sse2"
+assert_same "period scalar vs avx2" "$T/lv.scalar" "$T/lv.avx2"
+TP_SIMD=scalar run_prog tnoise -s 300x70 -w 0.3 -O 7 --period 256,64 -f 0.015625 -j 1 > "$T/lv.j1"
+assert_eq "period -j 1 vs -j 2" "$(body "$T/lv.j1" | md5sum)" "$(body "$T/lv.scalar" | md5sum)"
+run_prog tnoise -s 40x30 --origin 7,50 --period 256,64 -f 0.015625 -w 0.3 -O 7 > "$T/shift"
+run_prog tcrop -w 7,20,40,30 < "$T/lv.scalar" > "$T/win"
+assert_eq "period shifted origin" "$(body "$T/shift" | md5sum)" "$(body "$T/win" | md5sum)"
+# Bad periods are refused with the reason.
+expect_err 2 "simplex noise does not tile" "period simplex" run_prog tnoise -k simplex --period 256,256
+expect_err 2 "lacunarity 2" "period lacunarity" run_prog tnoise -l 2.5 --period 256,256
+expect_err 2 "0.375 lattice cells of the noise" "period fraction" run_prog tnoise -s 8x8 --period 96,256
+expect_err 2 "lattice cells of the warp" "period warp" run_prog tnoise -s 8x8 -w 1 --warp-frequency 0.003 --period 256,256
+expect_err 2 "whole numbers" "period not whole" run_prog tnoise --period 25.5,256
+expect_err 2 "out of range" "period 0" run_prog tnoise --period 0,256
+expect_err 2 "2 wanted" "period one side" run_prog tnoise --period 256
+
 # Misuse exits 2; a truncated or malformed input to --band exits 1.
 expect_exit 2 "octaves 0" run_prog tnoise -O 0
 expect_exit 2 "octaves 17" run_prog tnoise -O 17
@@ -155,6 +220,6 @@ expect_err 1 "row" "truncated input" run_prog tnoise -b moisture < "$T/trunc"
 printf 'TERRAPIPE 1\nWIDTH 2\nENDHDR\n' > "$T/bad"
 expect_exit 1 "malformed header" run_prog tnoise -b moisture < "$T/bad"
 ok "help" run_prog tnoise --help
-assert_eq "help shows defaults" "$(grep -c 'default: ' "$T/.out")" 15
+assert_eq "help shows defaults" "$(grep -c 'default: ' "$T/.out")" 16
 
 finish
