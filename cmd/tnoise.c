@@ -81,11 +81,10 @@ static const struct option longopts[] = {
 struct opts {
 	tp_fbm	fbm;
 	const char *band;	/* NULL: make a new stream */
-	int64_t	width, height;
+	cli_geometry geo;	/* a new stream's */
 	int64_t	period_x, period_y;	/* cells; 0: not periodic */
-	double	cellsize, origin_x, origin_y, warp;
-	int	has_size, has_cellsize, has_origin, threads, quiet;
-	char	crs[TP_CRS_MAX];
+	double	warp;
+	int	has_size, has_cellsize, threads, quiet;
 };
 
 struct job {
@@ -110,15 +109,6 @@ noise_row(void *ctx, int64_t row, const float *in, float *out)
 		memcpy(out, in, (size_t)j->nin * w * sizeof(float));
 	tp_fbm_row(&j->fbm, h->origin_x, 0, h->cellsize, y,
 	    tp_row_band(out, h, j->band), w);
-}
-
-static void
-parse_crs(const char *arg, char *crs)
-{
-	if (strncmp(arg, "EPSG:", 5) != 0)
-		cli_usage("--crs: '%s' is not EPSG:N", arg);
-	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
-	    (long long)cli_int("--crs", arg + 5, 1, 999999));
 }
 
 /* --period PX,PY: two whole numbers of cells. */
@@ -150,9 +140,9 @@ parse(struct opts *o, int argc, char **argv)
 				    "([a-z0-9_]+)", optarg);
 			o->band = optarg;
 			break;
-		case 'c': o->cellsize = cli_double("--cellsize", optarg,
+		case 'c': o->geo.cellsize = cli_double("--cellsize", optarg,
 		    1e-9, 1e12); o->has_cellsize = 1; break;
-		case OPT_CRS: parse_crs(optarg, o->crs); break;
+		case OPT_CRS: cli_crs(optarg, o->geo.crs); break;
 		case OPT_FADE: p->fade = (tp_fade)cli_choice("--fade", optarg,
 		    fades); break;
 		case 'f': p->frequency = cli_double("--frequency", optarg,
@@ -166,15 +156,15 @@ parse(struct opts *o, int argc, char **argv)
 		case 'N': p->normalize = 0; break;
 		case 'O': p->octaves = (int)cli_int("--octaves", optarg, 1,
 		    TP_NOISE_MAX_OCTAVES); break;
-		case OPT_ORIGIN: cli_pair("--origin", optarg, &o->origin_x,
-		    &o->origin_y); o->has_origin = 1; break;
+		case OPT_ORIGIN: cli_pair("--origin", optarg, &o->geo.origin_x,
+		    &o->geo.origin_y); o->geo.has_origin = 1; break;
 		case OPT_PERIOD: parse_period(o, optarg); break;
 		case 'p': p->persistence = cli_double("--persistence", optarg,
 		    0, 2); break;
 		case 'q': o->quiet = 1; break;
 		case 'S': p->seed = (uint32_t)cli_int("--seed", optarg, 0,
 		    UINT32_MAX); break;
-		case 's': cli_size("--size", optarg, &o->width, &o->height);
+		case 's': cli_size("--size", optarg, &o->geo.width, &o->geo.height);
 		    o->has_size = 1; break;
 		case 'w': o->warp = cli_double("--warp", optarg, 0, 1000);
 		    break;
@@ -189,24 +179,9 @@ parse(struct opts *o, int argc, char **argv)
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	if (o->band != NULL && (o->has_size || o->has_cellsize ||
-	    o->has_origin || o->crs[0] != '\0'))
+	    o->geo.has_origin || o->geo.crs[0] != '\0'))
 		cli_usage("--band takes the size, cell size, origin and CRS "
 		    "from the input");
-}
-
-/* The output header of a generator run. */
-static void
-new_header(tp_header *h, const struct opts *o)
-{
-	tp_err e;
-
-	if (tp_header_init(h, o->width, o->height, &e) < 0)
-		cli_usage("--size: %s", e.msg);
-	h->cellsize = o->cellsize;
-	h->origin_x = o->has_origin ? o->origin_x : 0.0;
-	h->origin_y = o->has_origin ? o->origin_y :
-	    (double)o->height * o->cellsize;
-	memcpy(h->crs, o->crs, sizeof(h->crs));
 }
 
 /* Fill in the defaults and the period, which depend on the cell size. */
@@ -227,7 +202,8 @@ finish_fbm(tp_fbm *p, const struct opts *o, double cellsize)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .width = 1024, .height = 1024, .cellsize = 1.0 };
+	struct opts o = { .geo = { .width = 1024, .height = 1024,
+	    .cellsize = 1.0 } };
 	tp_header oh;
 	tp_reader r, *rp = NULL;
 	tp_writer w;
@@ -250,7 +226,7 @@ main(int argc, char **argv)
 		    (j.band = tp_header_add_band(&oh, o.band, &e)) < 0)
 			cli_fail(&e);
 	} else {
-		new_header(&oh, &o);
+		cli_geometry_header(&oh, &o.geo);
 		j.nin = 0;
 		j.band = 0;
 	}
