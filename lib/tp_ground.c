@@ -1,0 +1,148 @@
+/* tp_ground.c - the ground picture, one row of cells at a time. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tp_ground.h"
+#include "tp_noise.h"
+#include "tp_num.h"
+#include "tp_par.h"
+
+#define GRAIN	512	/* pixels a job */
+
+/* One row of cells being drawn: the rows of the stream around it and its
+ * N rows of pixels. */
+struct job {
+	const tp_ground_opts *o;
+	const tp_header *h;
+	int64_t	row;		/* of the stream */
+	const float *up, *mid, *down;	/* up, down: NULL at the edges */
+	int64_t	pw;		/* picture width */
+	uint8_t	*px;		/* N rows of pw RGBA pixels */
+};
+
+int64_t
+tp_ground_dim(int64_t cells, int ppc)
+{
+	return cells * ppc;
+}
+
+static uint8_t
+byte(float c)
+{
+	return (uint8_t)(c * 255.0f + 0.5f);
+}
+
+static void
+pixel(const struct job *j, int64_t sub, int64_t px, uint8_t *out)
+{
+	const tp_ground_opts *o = j->o;
+	const tp_header *h = j->h;
+	/* rows are band-interleaved: band b's samples start at b * width */
+	size_t w = (size_t)h->width, col = (size_t)(px / o->ppc);
+	double pcs = h->cellsize / o->ppc, x, y;
+	float z = o->band_height >= 0 ? j->mid[(size_t)o->band_height * w +
+	    col] : 0.0f;
+	float code = o->band_biome >= 0 ? j->mid[(size_t)o->band_biome * w +
+	    col] : NAN;
+	const tp_material *m = tp_materials_for(o->mats, code);
+	float c[3];
+
+	if (isnan(z) || m == NULL) {
+		memset(out, 0, 4);
+		return;
+	}
+	x = tp_noise_centre(h->origin_x, px, pcs);
+	y = tp_noise_centre(h->origin_y, -(j->row * o->ppc + sub) - 1, pcs);
+	tp_tex_sample(&o->tex, &m->tex, x / m->size, -y / m->size, c);
+	for (int k = 0; k < 3; k++)
+		out[k] = byte(c[k] * m->tint[k]);
+	out[3] = 255;
+}
+
+static void
+draw_part(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const struct job *j = ctx;
+
+	for (int64_t i = begin; i < end; i++)
+		pixel(j, i / j->pw, i % j->pw, j->px + i * 4);
+}
+
+/* Read row y + 1 into the last of the three rows, if there is one. */
+static int
+read_ahead(tp_reader *r, int64_t y, float *buf, tp_err *e)
+{
+	return y + 1 < r->h.height ? tp_reader_row(r, buf, e) : 0;
+}
+
+static int
+put_rows(const struct job *j, tp_ground_put put, void *pctx, tp_err *e)
+{
+	for (int s = 0; s < j->o->ppc; s++)
+		if (put(pctx, j->px + (size_t)s * (size_t)j->pw * 4, e) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
+    void *pctx, tp_err *e)
+{
+	const tp_ground_opts *o = j->o;
+	int64_t n = j->pw * o->ppc;
+
+	if (tp_reader_row(r, rows[1], e) < 0)
+		return -1;
+	for (int64_t y = 0; y < r->h.height; y++) {
+		float *t;
+
+		if (read_ahead(r, y, rows[2], e) < 0)
+			return -1;
+		j->row = y;
+		j->up = y > 0 ? rows[0] : NULL;
+		j->mid = rows[1];
+		j->down = y + 1 < r->h.height ? rows[2] : NULL;
+		tp_par_for(o->threads, n, GRAIN, draw_part, j);
+		if (put_rows(j, put, pctx, e) < 0)
+			return -1;
+		if (o->progress != NULL)
+			o->progress(o->pctx, y + 1, r->h.height);
+		t = rows[0];
+		rows[0] = rows[1];
+		rows[1] = rows[2];
+		rows[2] = t;
+	}
+	return tp_reader_finish(r, e);
+}
+
+int
+tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
+    void *pctx, tp_err *e)
+{
+	struct job j = { .o = o, .h = &r->h,
+	    .pw = tp_ground_dim(r->h.width, o->ppc) };
+	size_t nf = tp_row_floats(&r->h), npx;
+	float *rows[3] = { NULL, NULL, NULL };
+	int rc = -1;
+
+	if (o->ppc < 1 || o->ppc > TP_GROUND_PPC_MAX)
+		return tp_err_set(e, "pixels a cell: want 1 .. %d",
+		    TP_GROUND_PPC_MAX);
+	if (tp_mul_size((size_t)j.pw * 4, (size_t)o->ppc, &npx, "a row of "
+	    "pixels", e) < 0)
+		return -1;
+	j.px = malloc(npx);
+	for (int i = 0; i < 3; i++)
+		rows[i] = malloc(nf * sizeof(float));
+	if (j.px == NULL || rows[0] == NULL || rows[1] == NULL ||
+	    rows[2] == NULL)
+		tp_err_set(e, "out of memory for a row of %lld cells",
+		    (long long)r->h.width);
+	else
+		rc = render_rows(&j, r, rows, put, pctx, e);
+	free(j.px);
+	for (int i = 0; i < 3; i++)
+		free(rows[i]);
+	return rc;
+}

@@ -1,0 +1,125 @@
+#!/bin/bash
+# ttexture: the ground's material as a picture; modes, biomes, tiles,
+# threads, errors.
+. "$(dirname "$0")/common.sh"
+
+# rgbpng W H SEED PATH: a random RGB PNG (GDAL) and its bytes in PATH.npy
+rgbpng() {
+	"$PY" - "$@" <<'PY'
+import sys, numpy as np
+from osgeo import gdal
+w, h, seed, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+a = np.random.default_rng(seed).integers(0, 256, (3, h, w)).astype("uint8")
+d = gdal.GetDriverByName("MEM").Create("", w, h, 3, gdal.GDT_Byte)
+for i in range(3): d.GetRasterBand(i + 1).WriteArray(a[i])
+gdal.GetDriverByName("PNG").CreateCopy(path, d)
+np.save(path + ".npy", a)
+PY
+}
+# pngcheck SCRIPT PNG...: run SCRIPT with a = the PNGs' arrays (bands, rows,
+# cols) as a list p, printing its result
+pngcheck() {
+	script=$1; shift
+	"$PY" -c "
+import sys, numpy as np
+from osgeo import gdal
+gdal.UseExceptions()
+p = [gdal.Open(f).ReadAsArray().astype(int) for f in sys.argv[1:] if f.endswith('.png')]
+$script" "$@"
+}
+
+rgbpng 8 8 1 "$T/t.png"
+rgbpng 4 4 2 "$T/u.png"
+printf '# all ground\n* t.png 8\n' > "$T/m.txt"
+py 'write(np.zeros((16, 20)), "height", ["ORIGIN 0 16"])' > "$T/flat.tp"
+
+# 1. plain, texel size = pixel size, texels on pixel centres: the texture
+# repeated exactly, opaque; the size of the picture is N per cell
+ok "plain" run_prog ttexture -q --materials "$T/m.txt" --mode plain --ppc 1 "$T/p.png" < "$T/flat.tp"
+assert_eq "plain tiles the texture" "$(pngcheck '
+t = np.load(sys.argv[2]); a = p[0]
+print(a.shape, bool((a[:3] == np.tile(t, (1, 2, 3))[:, :16, :20]).all()), bool((a[3] == 255).all()))' \
+    "$T/p.png" "$T/t.png.npy")" "(4, 16, 20) True True"
+ok "ppc 3" run_prog ttexture -q --materials "$T/m.txt" --mode plain --ppc 3 "$T/p3.png" < "$T/flat.tp"
+assert_eq "ppc 3 size" "$(pngcheck 'print(p[0].shape)' "$T/p3.png")" "(4, 48, 60)"
+
+# 2. the other modes break the repetition: one period apart, plain is
+# equal, they are not (mostly); a one-colour texture stays its colour
+for m in hex-linear hex-vp iq; do
+	ok "$m" run_prog ttexture -q --materials "$T/m.txt" --mode $m --ppc 4 "$T/$m.png" < "$T/flat.tp"
+	assert_eq "$m differs from its shift by a period" "$(pngcheck '
+a = p[0][:3]; print(bool((a[:, :, :48] == a[:, :, 32:80]).mean() < 0.5))' "$T/$m.png")" "True"
+done
+ok "plain ppc 4" run_prog ttexture -q --materials "$T/m.txt" --mode plain --ppc 4 "$T/p4.png" < "$T/flat.tp"
+assert_eq "plain equals its shift by a period" "$(pngcheck '
+a = p[0][:3]; print(bool((a[:, :, :48] == a[:, :, 32:80]).all()))' "$T/p4.png")" "True"
+
+# 3. the seed moves the offsets: a new picture, the same for the same seed
+ok "seed 7" run_prog ttexture -q --materials "$T/m.txt" --mode hex-vp --seed 7 "$T/s7.png" < "$T/flat.tp"
+ok "seed 7 again" run_prog ttexture -q --materials "$T/m.txt" --mode hex-vp --seed 7 "$T/s7b.png" < "$T/flat.tp"
+assert_eq "seed changes" "$(cmp -s "$T/s7.png" "$T/hex-vp.png" && echo same || echo differ)" "differ"
+assert_eq "seed repeats" "$(cmp -s "$T/s7.png" "$T/s7b.png" && echo same || echo differ)" "same"
+
+# 4. threads: the same bytes on 1 and 3 threads, in every mode
+for m in plain hex-linear hex-vp iq; do
+	ok "$m -j 1" run_prog ttexture -q -j 1 --materials "$T/m.txt" --mode $m "$T/j1.png" < "$T/flat.tp"
+	ok "$m -j 3" run_prog ttexture -q -j 3 --materials "$T/m.txt" --mode $m "$T/j3.png" < "$T/flat.tp"
+	assert_eq "$m threads" "$(cmp -s "$T/j1.png" "$T/j3.png" && echo same || echo differ)" "same"
+done
+
+# 5. a tile cut at a shifted origin is the window of the whole picture
+py 'write(np.zeros((24, 30)), "height", ["CELLSIZE 2.5", "ORIGIN 1000 5000"])' > "$T/big.tp"
+py 'write(np.zeros((10, 12)), "height", ["CELLSIZE 2.5", "ORIGIN 1010 4985"])' > "$T/tile.tp"
+for m in hex-linear hex-vp iq; do
+	ok "$m whole" run_prog ttexture -q --materials "$T/m.txt" --mode $m --ppc 2 "$T/whole.png" < "$T/big.tp"
+	ok "$m tile" run_prog ttexture -q --materials "$T/m.txt" --mode $m --ppc 2 "$T/tile.png" < "$T/tile.tp"
+	assert_eq "$m tile = window" "$(pngcheck '
+print(bool((p[0][:, 12:32, 8:32] == p[1]).all()))' "$T/whole.png" "$T/tile.png")" "True"
+done
+
+# 6. biomes pick their materials by name, with tints; NaN height and a
+# biome without material ('*' absent, code not in the table) are clear
+"$PY" - "$T/white.png" <<'PY'
+import sys, numpy as np
+from osgeo import gdal
+d = gdal.GetDriverByName("MEM").Create("", 2, 2, 3, gdal.GDT_Byte)
+for i in range(3): d.GetRasterBand(i + 1).WriteArray(np.full((2, 2), 255, "uint8"))
+gdal.GetDriverByName("PNG").CreateCopy(sys.argv[1], d)
+PY
+mkdir "$T/sub"
+cp "$T/white.png" "$T/sub/w.png"
+printf 'grass sub/w.png 3 #10ff20\n"hot sand" sub/w.png 3 #c08040\n' > "$T/mb.txt"
+py '
+z = np.zeros((2, 2, 3)); z[:, 1, :] = [[0, 1, 0], [1, 0, 1]]; z[1, 0, 2] = np.nan
+write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand"])' > "$T/bio.tp"
+ok "biomes" run_prog ttexture -q --materials "$T/mb.txt" --ppc 1 "$T/b.png" < "$T/bio.tp"
+assert_eq "biome colours" "$(pngcheck 'print(p[0].transpose(1, 2, 0).reshape(-1, 4).tolist())' "$T/b.png")" \
+    "[[16, 255, 32, 255], [192, 128, 64, 255], [16, 255, 32, 255], [192, 128, 64, 255], [16, 255, 32, 255], [0, 0, 0, 0]]"
+printf 'grass sub/w.png 3\n' > "$T/mg.txt"
+expect_err 1 "mg.txt: no material for biome 'hot sand' and no '\*' line" "biome without material" \
+    run_prog ttexture -q --materials "$T/mg.txt" "$T/x.png" < "$T/bio.tp"
+printf '* sub/w.png 3\nmeadow sub/w.png 3\n' > "$T/mm.txt"
+expect_err 1 "mm.txt:2: no biome 'meadow'" "unknown biome" \
+    run_prog ttexture -q --materials "$T/mm.txt" "$T/x.png" < "$T/bio.tp"
+expect_err 1 "no band 'biome': give a '\*' line" "no biome band, no '*'" \
+    run_prog ttexture -q --materials "$T/mg.txt" "$T/x.png" < "$T/flat.tp"
+
+# 7. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
+printf '* t.png 8\nrock t.png x\n' > "$T/bad.txt"
+expect_err 1 "bad.txt:2: size" "materials line" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
+printf '* none.png 8\n' > "$T/bad.txt"
+expect_err 1 "bad.txt:1: .*none.png" "missing texture" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
+expect_err 1 "nothere.txt" "missing materials" run_prog ttexture --materials "$T/nothere.txt" "$T/x.png" < "$T/flat.tp"
+expect_exit 2 "no materials" run_prog ttexture "$T/x.png" < "$T/flat.tp"
+expect_exit 2 "no output" run_prog ttexture --materials "$T/m.txt" < "$T/flat.tp"
+expect_exit 2 "bad mode" run_prog ttexture --materials "$T/m.txt" --mode hex "$T/x.png" < "$T/flat.tp"
+expect_exit 2 "ppc 0" run_prog ttexture --materials "$T/m.txt" --ppc 0 "$T/x.png" < "$T/flat.tp"
+expect_exit 2 "ppc 65" run_prog ttexture --materials "$T/m.txt" --ppc 65 "$T/x.png" < "$T/flat.tp"
+expect_exit 2 "tif" run_prog ttexture --materials "$T/m.txt" "$T/x.tif" < "$T/flat.tp"
+py 'write(np.zeros((4, 4)), "slope")' > "$T/slope.tp"
+expect_err 1 "no band 'height'" "no height" run_prog ttexture -q --materials "$T/m.txt" "$T/x.png" < "$T/slope.tp"
+head -c $(( $(wc -c < "$T/flat.tp") - 100 )) "$T/flat.tp" > "$T/short.tp"
+expect_exit 1 "truncated input" run_prog ttexture -q --materials "$T/m.txt" "$T/x.png" < "$T/short.tp"
+assert_eq "no picture left" "$(ls "$T" | grep -c '^x\.png')" "0"
+
+finish
