@@ -45,7 +45,7 @@ static const char help[] =
     "  -q, --quiet          no progress bar\n"
     "      --seed N         of the random offsets (default: 0)\n"
     "      --variation V    iq: cells of the variation pattern a texture\n"
-    "                       period (default: 2)\n"
+    "                       period (default: 1)\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 

@@ -34,7 +34,8 @@ byte(float c)
 }
 
 static void
-pixel(const struct job *j, int64_t sub, int64_t px, uint8_t *out)
+pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
+    uint8_t *out)
 {
 	const tp_ground_opts *o = j->o;
 	const tp_header *h = j->h;
@@ -54,7 +55,8 @@ pixel(const struct job *j, int64_t sub, int64_t px, uint8_t *out)
 	}
 	x = tp_noise_centre(h->origin_x, px, pcs);
 	y = tp_noise_centre(h->origin_y, -(j->row * o->ppc + sub) - 1, pcs);
-	tp_tex_sample(&o->tex, &m->tex, x / m->size, -y / m->size, c);
+	tp_tex_sample_cached(&o->tex, &m->tex, cache, x / m->size, -y / m->size,
+	    c);
 	for (int k = 0; k < 3; k++)
 		out[k] = byte(c[k] * m->tint[k]);
 	out[3] = 255;
@@ -64,9 +66,11 @@ static void
 draw_part(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const struct job *j = ctx;
+	tp_tex_cache cache;
 
+	tp_tex_cache_init(&cache);
 	for (int64_t i = begin; i < end; i++)
-		pixel(j, i / j->pw, i % j->pw, j->px + i * 4);
+		pixel(j, &cache, i / j->pw, i % j->pw, j->px + i * 4);
 }
 
 /* Read row y + 1 into the last of the three rows, if there is one. */

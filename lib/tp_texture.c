@@ -16,8 +16,9 @@
 /* The equilateral lattice: skewed = (u - v / sqrt 3, 2 v / sqrt 3). */
 #define INV_SQRT3	0.57735026918962576
 #define TWO_INV_SQRT3	1.15470053837925153
-/* Technique 3's levels of the variation pattern. */
-#define IQ_LEVELS	8.0
+/* Technique 3's levels of the variation pattern (Quilez: 8; see the
+ * header for why 16). */
+#define IQ_LEVELS	16.0
 
 static const char *const mode_names[] = { "plain", "hex-linear", "hex-vp",
     "iq" };
@@ -26,7 +27,7 @@ void
 tp_tex_defaults(tp_tex_opts *o)
 {
 	*o = (tp_tex_opts){ .mode = TP_TEX_PLAIN, .seed = 0, .lattice = 0.5,
-	    .variation = 2.0 };
+	    .variation = 1.0 };
 }
 
 int
@@ -129,49 +130,98 @@ tp_texture_free(tp_texture *t)
 	t->rgb = NULL;
 }
 
-/* The texel index of x (texels, centre at i + 0.5) wrapped into [0, n),
- * and the fraction towards the next one. */
-static void
-wrap(double x, int n, int64_t *i0, int64_t *i1, float *f)
+/* floor() without the libm call (x86-64 before SSE4.1 has no rounding
+ * instruction); x within +-2^62. */
+static inline double
+ffloor(double x)
 {
-	double fl = floor(x - 0.5);
-	int64_t i = (int64_t)fl % n;
+	double t = (double)(int64_t)x;
 
+	return t > x ? t - 1.0 : t;
+}
+
+/* A coordinate in periods made safe for ffloor: NaN and values beyond
+ * +-TP_NOISE_COORD_MAX become 0 or the bound, as tp_noise_sane does. */
+static inline double
+sane(double x)
+{
+	return x == x ? (x > TP_NOISE_COORD_MAX ? TP_NOISE_COORD_MAX :
+	    x < -TP_NOISE_COORD_MAX ? -TP_NOISE_COORD_MAX : x) : 0.0;
+}
+
+/* u periods into the texel index (centre at i + 0.5) wrapped into
+ * [0, n), the next one, and the fraction towards it. The whole periods go
+ * first, so no integer division is needed. */
+static inline void
+wrap(double u, int n, int *i0, int *i1, float *f)
+{
+	double p = (u - ffloor(u)) * n - 0.5, fl = ffloor(p);
+	int i = (int)fl;
+
+	*f = (float)(p - fl);
 	if (i < 0)
 		i += n;
+	else if (i >= n)	/* only by rounding */
+		i -= n;
 	*i0 = i;
 	*i1 = i + 1 == n ? 0 : i + 1;
-	*f = (float)(x - 0.5 - fl);
+}
+
+/* Where (u, v) falls among the texels: the four around it and the
+ * fractions between them. */
+struct texpos {
+	int	x0, x1, y0, y1;
+	float	fx, fy;
+};
+
+static inline void
+locate(const tp_texture *t, double u, double v, struct texpos *p)
+{
+	wrap(sane(u), t->w, &p->x0, &p->x1, &p->fx);
+	wrap(sane(v), t->h, &p->y0, &p->y1, &p->fy);
+}
+
+/* The bilinear sample at p moved by (ox, oy) whole texels, 0 <= ox < w,
+ * 0 <= oy < h. */
+static inline void
+fetch(const tp_texture *t, const struct texpos *p, int ox, int oy,
+    float out[3])
+{
+	int x0 = p->x0 + ox, x1 = p->x1 + ox, y0 = p->y0 + oy, y1 = p->y1 + oy;
+	size_t w = (size_t)t->w;
+	const float *a, *b, *c, *d;
+
+	x0 -= x0 >= t->w ? t->w : 0;
+	x1 -= x1 >= t->w ? t->w : 0;
+	y0 -= y0 >= t->h ? t->h : 0;
+	y1 -= y1 >= t->h ? t->h : 0;
+	a = t->rgb + ((size_t)y0 * w + (size_t)x0) * 3;
+	b = t->rgb + ((size_t)y0 * w + (size_t)x1) * 3;
+	c = t->rgb + ((size_t)y1 * w + (size_t)x0) * 3;
+	d = t->rgb + ((size_t)y1 * w + (size_t)x1) * 3;
+	for (int k = 0; k < 3; k++) {
+		float top = a[k] + (b[k] - a[k]) * p->fx;
+		float bot = c[k] + (d[k] - c[k]) * p->fx;
+
+		out[k] = top + (bot - top) * p->fy;
+	}
 }
 
 void
 tp_texture_bilinear(const tp_texture *t, double u, double v, float out[3])
 {
-	int64_t x0, x1, y0, y1;
-	float fx, fy;
-	const float *a, *b, *c, *d;
+	struct texpos p;
 
-	wrap(tp_noise_sane(u) * t->w, t->w, &x0, &x1, &fx);
-	wrap(tp_noise_sane(v) * t->h, t->h, &y0, &y1, &fy);
-	a = t->rgb + (y0 * t->w + x0) * 3;
-	b = t->rgb + (y0 * t->w + x1) * 3;
-	c = t->rgb + (y1 * t->w + x0) * 3;
-	d = t->rgb + (y1 * t->w + x1) * 3;
-	for (int k = 0; k < 3; k++) {
-		float top = a[k] + (b[k] - a[k]) * fx;
-		float bot = c[k] + (d[k] - c[k]) * fx;
-
-		out[k] = top + (bot - top) * fy;
-	}
+	locate(t, u, v, &p);
+	fetch(t, &p, 0, 0, out);
 }
 
 void
 tp_tex_triangle(double u, double v, int32_t vx[3], int32_t vy[3],
     double w[3])
 {
-	double sx = tp_noise_sane(u - v * INV_SQRT3);
-	double sy = tp_noise_sane(v * TWO_INV_SQRT3);
-	double bx = floor(sx), by = floor(sy);
+	double sx = sane(u - v * INV_SQRT3), sy = sane(v * TWO_INV_SQRT3);
+	double bx = ffloor(sx), by = ffloor(sy);
 	double fx = sx - bx, fy = sy - by, z = 1.0 - fx - fy;
 	int32_t ix = (int32_t)bx, iy = (int32_t)by;
 
@@ -204,75 +254,159 @@ clamp01(double x)
 	return x < 0 ? 0.0f : x > 1 ? 1.0f : (float)x;
 }
 
-/* The sample at (u, v) shifted by vertex (x, y)'s hashed offset. */
-static void
-shifted(const tp_tex_opts *o, const tp_texture *t, int32_t x, int32_t y,
-    double u, double v, float out[3])
+void
+tp_tex_cache_init(tp_tex_cache *c)
 {
-	tp_texture_bilinear(t, u + tp_lattice_value(x, y, o->seed ^ SEED_U),
-	    v + tp_lattice_value(x, y, o->seed ^ SEED_V), out);
+	memset(c, 0, sizeof *c);
+}
+
+/* The offset of lattice vertex (x, y): one hash, its high half along u and
+ * its low half along v, remembered in c's slot for (x, y) (neighbouring
+ * pixels share their vertices, so most lookups hit; the slots of a
+ * triangle's three vertices differ). */
+static inline void
+offset(const tp_tex_opts *o, tp_tex_cache *c, int32_t x, int32_t y,
+    uint32_t *ou, uint32_t *ov)
+{
+	unsigned i = ((uint32_t)x * 7u + (uint32_t)y * 13u) % TP_TEX_CACHE;
+	uint32_t h;
+
+	if (!(c->used[i] && c->x[i] == x && c->y[i] == y &&
+	    c->seed[i] == o->seed)) {
+		h = tp_lattice_hash(x, y, o->seed ^ SEED_U);
+		c->used[i] = 1;
+		c->x[i] = x;
+		c->y[i] = y;
+		c->seed[i] = o->seed;
+		c->ou[i] = h >> 16;
+		c->ov[i] = h & 0xffffu;
+	}
+	*ou = c->ou[i];
+	*ov = c->ov[i];
+}
+
+/* The sample at p shifted by vertex (x, y)'s hashed offset, in whole
+ * texels: the offset's 16-bit fractions of the texture's sides. */
+static inline void
+shifted(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
+    int32_t x, int32_t y, const struct texpos *p, float out[3])
+{
+	uint32_t ou, ov;
+
+	offset(o, c, x, y, &ou, &ov);
+	fetch(t, p, (int)((ou * (uint32_t)t->w) >> 16),
+	    (int)((ov * (uint32_t)t->h) >> 16), out);
 }
 
 static void
-sample_hex(const tp_tex_opts *o, const tp_texture *t, double u, double v,
-    float out[3])
+sample_hex(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *cache,
+    double u, double v, float out[3])
 {
 	int32_t vx[3], vy[3];
-	double w[3], s[3][3];
+	double w[3], s[3][3], r;
+	struct texpos p;
 	float c[3];
 
 	tp_tex_triangle(u / o->lattice, v / o->lattice, vx, vy, w);
+	locate(t, u, v, &p);
 	for (int i = 0; i < 3; i++) {
-		shifted(o, t, vx[i], vy[i], u, v, c);
+		shifted(o, t, cache, vx[i], vy[i], &p, c);
 		for (int k = 0; k < 3; k++)
 			s[k][i] = c[k];
 	}
-	for (int k = 0; k < 3; k++)
-		out[k] = o->mode == TP_TEX_HEX_VP ?
-		    clamp01(tp_tex_vp_blend(s[k], w, 3, t->mean[k])) :
-		    clamp01(w[0] * s[k][0] + w[1] * s[k][1] + w[2] * s[k][2]);
+	r = 1.0 / sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+	for (int k = 0; k < 3; k++) {
+		double lin = w[0] * s[k][0] + w[1] * s[k][1] + w[2] * s[k][2];
+
+		/* m + sum w_i (s_i - m) / sqrt(sum w_i^2), the weights
+		 * summing to 1: tp_tex_vp_blend, in fewer operations */
+		out[k] = clamp01(o->mode == TP_TEX_HEX_VP ? t->mean[k] +
+		    (lin - t->mean[k]) * r : lin);
+	}
 }
 
-static double
-smoothstep(double a, double b, double x)
+/* smoothstep(0.2, 0.8, x) */
+static inline double
+smoothstep28(double x)
 {
-	double t = (x - a) / (b - a);
+	double t = (x - 0.2) * (1.0 / 0.6);
 
 	t = t < 0 ? 0 : t > 1 ? 1 : t;
 	return t * t * (3 - 2 * t);
 }
 
-static void
-sample_iq(const tp_tex_opts *o, const tp_texture *t, double u, double v,
-    float out[3])
+/* The variation pattern: value noise with a cubic fade on the lattice of
+ * tp_lattice_value, the corners of the last cell remembered in c. */
+static double
+pattern(const tp_tex_opts *o, tp_tex_cache *c, double x, double y)
 {
-	double k = tp_noise2(TP_NOISE_VALUE, TP_FADE_CUBIC,
-	    o->seed ^ SEED_PATTERN, u * o->variation, v * o->variation);
-	double l = k * IQ_LEVELS, ia = floor(l), f = l - ia, d = 0, b;
-	float ca[3], cb[3];
+	double bx = ffloor(sane(x)), by = ffloor(sane(y));
+	int32_t ix = (int32_t)bx, iy = (int32_t)by;
+	double fx = x - bx, fy = y - by;
+	double *k = c->corner;
 
-	shifted(o, t, (int32_t)ia, 0, u, v, ca);
-	shifted(o, t, (int32_t)ia + 1, 0, u, v, cb);
-	for (int c = 0; c < 3; c++)
-		d += ca[c] - cb[c];
-	b = smoothstep(0.2, 0.8, f - 0.1 * d);
-	for (int c = 0; c < 3; c++)
-		out[c] = clamp01(ca[c] + (cb[c] - ca[c]) * b);
+	if (!c->cell_used || c->cx != ix || c->cy != iy ||
+	    c->cseed != o->seed) {
+		uint32_t s = o->seed ^ SEED_PATTERN;
+
+		k[0] = tp_lattice_value(ix, iy, s);
+		k[1] = tp_lattice_value(ix + 1, iy, s);
+		k[2] = tp_lattice_value(ix, iy + 1, s);
+		k[3] = tp_lattice_value(ix + 1, iy + 1, s);
+		c->cx = ix;
+		c->cy = iy;
+		c->cseed = o->seed;
+		c->cell_used = 1;
+	}
+	fx = fx * fx * (3 - 2 * fx);	/* the cubic fade */
+	fy = fy * fy * (3 - 2 * fy);
+	return (k[0] + (k[1] - k[0]) * fx) * (1 - fy) +
+	    (k[2] + (k[3] - k[2]) * fx) * fy;
+}
+
+static void
+sample_iq(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
+    double u, double v, float out[3])
+{
+	double k = pattern(o, c, u * o->variation, v * o->variation);
+	double l = k * IQ_LEVELS, ia = ffloor(l), f = l - ia, d = 0, b;
+	float ca[3], cb[3];
+	struct texpos p;
+
+	/* the levels' offsets are those of lattice vertices (ia, -1) */
+	locate(t, u, v, &p);
+	shifted(o, t, c, (int32_t)ia, -1, &p, ca);
+	shifted(o, t, c, (int32_t)ia + 1, -1, &p, cb);
+	for (int i = 0; i < 3; i++)
+		d += ca[i] - cb[i];
+	b = smoothstep28(f - 0.1 * d);
+	for (int i = 0; i < 3; i++)
+		out[i] = clamp01(ca[i] + (cb[i] - ca[i]) * b);
+}
+
+void
+tp_tex_sample_cached(const tp_tex_opts *o, const tp_texture *t,
+    tp_tex_cache *c, double u, double v, float out[3])
+{
+	switch (o->mode) {
+	case TP_TEX_HEX_LINEAR:
+	case TP_TEX_HEX_VP:
+		sample_hex(o, t, c, u, v, out);
+		break;
+	case TP_TEX_IQ:
+		sample_iq(o, t, c, u, v, out);
+		break;
+	default:
+		tp_texture_bilinear(t, u, v, out);
+	}
 }
 
 void
 tp_tex_sample(const tp_tex_opts *o, const tp_texture *t, double u, double v,
     float out[3])
 {
-	switch (o->mode) {
-	case TP_TEX_HEX_LINEAR:
-	case TP_TEX_HEX_VP:
-		sample_hex(o, t, u, v, out);
-		break;
-	case TP_TEX_IQ:
-		sample_iq(o, t, u, v, out);
-		break;
-	default:
-		tp_texture_bilinear(t, u, v, out);
-	}
+	tp_tex_cache c;
+
+	tp_tex_cache_init(&c);
+	tp_tex_sample_cached(o, t, &c, u, v, out);
 }

@@ -28,15 +28,22 @@
  *   HEX_VP      the same three samples, variance preserving (the paper's
  *               section 3.3): mean + sum w_i (s_i - mean) /
  *               sqrt(sum w_i^2), clamped to [0, 1].
+ *               A vertex's offset is one tp_lattice_hash (seeded): its high
+ *               16 bits along u, its low 16 bits along v, as fractions of
+ *               the texture's sides rounded down to whole texels (so the
+ *               samples of a point share their bilinear weights).
  *   IQ          Quilez's "texture repetition", technique 3: a value-noise
- *               pattern k (frequency `variation` per period) picks
- *               l = 8 k; the integer parts floor(l) and floor(l) + 1 hash
- *               to two offsets; the two samples are mixed by
+ *               pattern k (tp_lattice_value corners, cubic fade,
+ *               `variation` cells a period) picks l = 16 k; the levels
+ *               floor(l) and floor(l) + 1 take the offsets of lattice
+ *               vertices (level, -1); the two samples are mixed by
  *               smoothstep(0.2, 0.8, fract(l) - 0.1 * sum(a - b)).
- * Defaults (tp_tex_defaults): lattice 0.5, variation 2: the smallest
- * structures that keep one texture period's features whole while no two
- * points a whole number of periods apart share their offsets often (the
- * repetition measured by scripts/bench-texture.sh).
+ * Defaults (tp_tex_defaults): lattice 0.5, variation 1, 16 levels (Quilez
+ * uses 8; a smooth value noise reaches few of them, and with 8 two points
+ * a whole number of periods apart share their offset often enough for an
+ * autocorrelation of 0.3 at those lags; 16 bring it to 0.1): the largest
+ * structures that keep the repetition measured by
+ * scripts/bench-texture.sh near 0.
  *
  * Everything is a pure function of the coordinates, the mode and the
  * seed: the same bytes on any thread count and for any tile.
@@ -66,7 +73,7 @@ typedef struct tp_tex_opts {
 	double	variation;	/* IQ pattern's lattice cells a period, > 0 */
 } tp_tex_opts;
 
-/* plain, seed 0, lattice 0.5, variation 2 */
+/* plain, seed 0, lattice 0.5, variation 1 */
 void	tp_tex_defaults(tp_tex_opts *o);
 /* The mode named "plain", "hex-linear", "hex-vp" or "iq", or -1. */
 int	tp_tex_mode_parse(const char *name);
@@ -95,5 +102,25 @@ double	tp_tex_vp_blend(const double *s, const double *w, int n, double m);
 /* The ground colour at (u, v) periods by mode o, into out[3] in [0, 1]. */
 void	tp_tex_sample(const tp_tex_opts *o, const tp_texture *t, double u,
 	    double v, float out[3]);
+
+/* What neighbouring samples share: the last vertices' offsets and the
+ * last cell of the variation pattern. Results never depend on it, only
+ * speed: one a thread, along a row of pixels. */
+#define TP_TEX_CACHE	16
+typedef struct tp_tex_cache {
+	int32_t	x[TP_TEX_CACHE], y[TP_TEX_CACHE];
+	uint32_t seed[TP_TEX_CACHE];
+	uint32_t ou[TP_TEX_CACHE], ov[TP_TEX_CACHE];	/* 16-bit fractions */
+	int	used[TP_TEX_CACHE];
+	int32_t	cx, cy;
+	uint32_t cseed;
+	int	cell_used;
+	double	corner[4];
+} tp_tex_cache;
+
+void	tp_tex_cache_init(tp_tex_cache *c);
+/* tp_tex_sample, the same bytes, with c remembering what it hashed. */
+void	tp_tex_sample_cached(const tp_tex_opts *o, const tp_texture *t,
+	    tp_tex_cache *c, double u, double v, float out[3]);
 
 #endif
