@@ -16,6 +16,10 @@
 #define LATTICE_MIN	1e-3
 #define LATTICE_MAX	1e3
 #define SEED_MAX	4294967295.0
+#define SHARPNESS	6.0	/* the middle of the usual 4 .. 8 */
+#define SHARPNESS_MAX	64.0
+#define ZSCALE_MIN	1e-12
+#define ZSCALE_MAX	1e12
 
 static const char software[] = "ttexture (terrapipe) " TP_VERSION;
 
@@ -23,6 +27,7 @@ static const char usage[] =
     "usage: ttexture [-q] [-j N] --materials FILE\n"
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
     "                [--seed N] [--lattice L] [--variation V]\n"
+    "                [--triplanar[=S]] [-z Z]\n"
     "                (-o OUT.png | OUT.png) < in\n";
 
 static const char help[] =
@@ -44,13 +49,16 @@ static const char help[] =
     "      --ppc N          pixels a cell side, 1 .. 64 (default: 4)\n"
     "  -q, --quiet          no progress bar\n"
     "      --seed N         of the random offsets (default: 0)\n"
+    "      --triplanar[=S]  project along the three axes, blended by\n"
+    "                       |normal|^S, 1 <= S <= 64 (default S: 6)\n"
     "      --variation V    iq: cells of the variation pattern a texture\n"
     "                       period (default: 1)\n"
+    "  -z, --zscale Z       heights times Z are map units (default: 1)\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
 enum { OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT_SEED,
-    OPT_VARIATION, OPT_VERSION };
+    OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "lattice", required_argument, NULL, OPT_LATTICE },
@@ -61,6 +69,8 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "triplanar", optional_argument, NULL, OPT_TRIPLANAR },
+	{ "zscale", required_argument, NULL, 'z' },
 	{ "variation", required_argument, NULL, OPT_VARIATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -81,7 +91,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = cli_getopt(argc, argv, "hj:o:q", longopts)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "hj:o:qz:", longopts)) != -1) {
 		switch (ch) {
 		case 'h': cli_help(help);
 		case 'j': o->g.threads = cli_threads(optarg); break;
@@ -99,6 +109,13 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_SEED: o->g.tex.seed = (uint32_t)cli_int("--seed",
 			    optarg, 0, (int64_t)SEED_MAX);
+			break;
+		case 'z': o->g.zscale = cli_double("--zscale", optarg,
+			    ZSCALE_MIN, ZSCALE_MAX);
+			break;
+		case OPT_TRIPLANAR: o->g.triplanar = optarg == NULL ?
+			    SHARPNESS : cli_double("--triplanar", optarg, 1,
+			    SHARPNESS_MAX);
 			break;
 		case OPT_VARIATION: o->g.tex.variation = cli_double(
 			    "--variation", optarg, LATTICE_MIN, LATTICE_MAX);
@@ -181,7 +198,7 @@ is_tif(const char *path)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .g = { .ppc = 4 } };
+	struct opts o = { .g = { .ppc = 4, .zscale = 1 } };
 	tp_materials *ms = malloc(sizeof *ms);
 	cli_progress prog;
 	tp_reader r;

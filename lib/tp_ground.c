@@ -33,6 +33,83 @@ byte(float c)
 	return (uint8_t)(c * 255.0f + 0.5f);
 }
 
+/* The height of column col in row r (NULL: the middle row), NaN taken
+ * as the middle row's own. */
+static double
+zat(const struct job *j, const float *r, int64_t col, double zmid)
+{
+	const tp_header *h = j->h;
+	double z;
+
+	if (r == NULL || col < 0 || col >= h->width)
+		return zmid;
+	z = r[(size_t)j->o->band_height * (size_t)h->width + (size_t)col];
+	return isnan(z) ? zmid : z;
+}
+
+/* The cell's unit normal in map units (x east, y north, z up). */
+static void
+normal(const struct job *j, int64_t col, double zmid, double n[3])
+{
+	const tp_header *h = j->h;
+	double cs = h->cellsize, zs = j->o->zscale;
+	double ze = zat(j, j->mid, col + 1, zmid), zw = zat(j, j->mid,
+	    col - 1, zmid), zn = zat(j, j->up, col, zmid), zso = zat(j,
+	    j->down, col, zmid);
+	double dx = (col + 1 < h->width ? 1 : 0) + (col > 0 ? 1 : 0);
+	double dy = (j->up != NULL ? 1 : 0) + (j->down != NULL ? 1 : 0);
+	double gx = dx > 0 ? (ze - zw) * zs / (dx * cs) : 0;
+	double gy = dy > 0 ? (zn - zso) * zs / (dy * cs) : 0;
+	double len = sqrt(gx * gx + gy * gy + 1);
+
+	n[0] = -gx / len;
+	n[1] = -gy / len;
+	n[2] = 1 / len;
+}
+
+/* The height at the pixel: bilinear between the cell centres around it. */
+static double
+zpixel(const struct job *j, int64_t col, int64_t sub, int64_t px,
+    double zmid)
+{
+	int ppc = j->o->ppc;
+	double fx = (px - col * ppc + 0.5) / ppc - 0.5;
+	double fy = (sub + 0.5) / ppc - 0.5;
+	int64_t cx = fx < 0 ? col - 1 : col + 1;
+	const float *ry = fy < 0 ? j->up : j->down;
+	double a = zmid, b = zat(j, j->mid, cx, zmid);
+	double c = zat(j, ry, col, zmid), d = zat(j, ry, cx, zmid);
+
+	fx = fabs(fx);
+	fy = fabs(fy);
+	return ((a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy) *
+	    j->o->zscale;
+}
+
+/* The three projections blended by |n|^S. */
+static void
+triplanar(const struct job *j, const tp_material *m, tp_tex_cache *cache,
+    int64_t col, int64_t sub, int64_t px, double x, double y, double zmid,
+    float out[3])
+{
+	double n[3], w[3], sum = 0, z = zpixel(j, col, sub, px, zmid);
+	double uv[3][2] = { { -y, z }, { x, z }, { x, -y } };
+	float c[3];
+
+	normal(j, col, zmid, n);
+	for (int k = 0; k < 3; k++)
+		sum += (w[k] = pow(fabs(n[k]), j->o->triplanar));
+	out[0] = out[1] = out[2] = 0;
+	for (int k = 0; k < 3; k++) {
+		if (w[k] <= 0)
+			continue;
+		tp_tex_sample_cached(&j->o->tex, &m->tex, cache, uv[k][0] /
+		    m->size, uv[k][1] / m->size, c);
+		for (int i = 0; i < 3; i++)
+			out[i] += (float)(w[k] / sum) * c[i];
+	}
+}
+
 static void
 pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
     uint8_t *out)
@@ -55,8 +132,11 @@ pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
 	}
 	x = tp_noise_centre(h->origin_x, px, pcs);
 	y = tp_noise_centre(h->origin_y, -(j->row * o->ppc + sub) - 1, pcs);
-	tp_tex_sample_cached(&o->tex, &m->tex, cache, x / m->size, -y / m->size,
-	    c);
+	if (o->triplanar > 0)
+		triplanar(j, m, cache, (int64_t)col, sub, px, x, y, z, c);
+	else
+		tp_tex_sample_cached(&o->tex, &m->tex, cache, x / m->size,
+		    -y / m->size, c);
 	for (int k = 0; k < 3; k++)
 		out[k] = byte(c[k] * m->tint[k]);
 	out[3] = 255;

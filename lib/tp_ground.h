@@ -12,6 +12,15 @@
  * not depend on the thread count. A cell whose height is NaN, or whose
  * biome has no material, is transparent; the others are opaque.
  *
+ * Triplanar (S > 0): the texture is projected along the three world axes,
+ * on the XY plane at (x, -y), on the XZ plane at (x, z) and on the YZ
+ * plane at (-y, z), z being the height times zscale, interpolated
+ * bilinearly between the cell centres; the three are blended by
+ * |n|^S / sum |n|^S, n the cell's normal from central differences of the
+ * heights (one-sided at the edges, a NaN neighbour counted as the cell's
+ * own height). Slopes and cliffs carry the texture without the stretch of
+ * the top-down projection (1 / cos slope).
+ *
  * Rows are streamed: the input row, the one above and the one below are
  * held (for the normals of the projections to come), so memory is
  * O(width * N^2) for one row of cells of pixels.
@@ -33,6 +42,8 @@ typedef struct tp_ground_opts {
 	int	ppc;			/* pixels a cell side, 1 .. 64 */
 	int	threads;		/* <= 0: all processors */
 	const tp_materials *mats;	/* bound to the stream's table */
+	double	triplanar;		/* sharpness S of the blend; 0: off */
+	double	zscale;			/* heights times this are map units */
 	int	band_height;		/* the stream's bands, -1: none */
 	int	band_biome;
 	tp_progress_fn progress;	/* may be NULL */

@@ -67,6 +67,10 @@ for m in plain hex-linear hex-vp iq; do
 	assert_eq "$m threads" "$(cmp -s "$T/j1.png" "$T/j3.png" && echo same || echo differ)" "same"
 done
 
+ok "triplanar -j 1" run_prog ttexture -q -j 1 --materials "$T/m.txt" --triplanar "$T/j1.png" < "$T/flat.tp"
+ok "triplanar -j 3" run_prog ttexture -q -j 3 --materials "$T/m.txt" --triplanar "$T/j3.png" < "$T/flat.tp"
+assert_eq "triplanar threads" "$(cmp -s "$T/j1.png" "$T/j3.png" && echo same || echo differ)" "same"
+
 # 5. a tile cut at a shifted origin is the window of the whole picture
 py 'write(np.zeros((24, 30)), "height", ["CELLSIZE 2.5", "ORIGIN 1000 5000"])' > "$T/big.tp"
 py 'write(np.zeros((10, 12)), "height", ["CELLSIZE 2.5", "ORIGIN 1010 4985"])' > "$T/tile.tp"
@@ -104,7 +108,34 @@ expect_err 1 "mm.txt:2: no biome 'meadow'" "unknown biome" \
 expect_err 1 "no band 'biome': give a '\*' line" "no biome band, no '*'" \
     run_prog ttexture -q --materials "$T/mg.txt" "$T/x.png" < "$T/flat.tp"
 
-# 7. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
+# 7. --triplanar on a plane tilted 60 degrees up to the east: the texture
+# repeats every SIZE map units across the slope (north-south) and, from the
+# YZ projection that dominates, every SIZE / tan 60 east-west on the
+# picture; without it every SIZE both ways (stretched along the slope)
+rgbpng 32 32 5 "$T/r.png"
+printf '* r.png 8\n' > "$T/mr.txt"
+py 'x = np.arange(48) + 0.5; write(np.tile(x * np.tan(np.pi / 3), (40, 1)), "height")' > "$T/tilt.tp"
+# period PNG AXIS MAXLAG: the lag (8 .. MAXLAG pixels) of the luminance's
+# autocorrelation peak
+period() {
+	pngcheck '
+a = p[0][:3].astype(float).mean(0)
+if sys.argv[2] == "y": a = a.T
+a = a - a.mean(1, keepdims=True)
+c = [np.mean(np.sum(a[:, :-k] * a[:, k:], 1) / np.sqrt(np.sum(a[:, :-k] ** 2, 1) * np.sum(a[:, k:] ** 2, 1))) for k in range(8, int(sys.argv[3]) + 1)]
+print(8 + int(np.argmax(c)))' "$1" "$2" "$3"
+}
+ok "tilted plain" run_prog ttexture -q --materials "$T/mr.txt" --mode plain "$T/tp.png" < "$T/tilt.tp"
+ok "tilted triplanar" run_prog ttexture -q --materials "$T/mr.txt" --mode plain --triplanar "$T/tt.png" < "$T/tilt.tp"
+ok "tilted triplanar=8" run_prog ttexture -q --materials "$T/mr.txt" --mode hex-vp --triplanar=8 -z 1 "$T/t8.png" < "$T/tilt.tp"
+assert_eq "plain period east-west" "$(period "$T/tp.png" x 40)" "32"
+assert_eq "plain period north-south" "$(period "$T/tp.png" y 40)" "32"
+# 32 / tan 60 = 18.5 pixels (37 is twice that: kept out of the range)
+assert_eq "triplanar period east-west" "$(period "$T/tt.png" x 30 | awk '{ print ($1 >= 18 && $1 <= 19) }')" "1"
+assert_eq "triplanar period north-south" "$(period "$T/tt.png" y 40)" "32"
+expect_exit 2 "triplanar 0" run_prog ttexture --materials "$T/m.txt" --triplanar=0 "$T/x.png" < "$T/flat.tp"
+
+# 8. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
 printf '* t.png 8\nrock t.png x\n' > "$T/bad.txt"
 expect_err 1 "bad.txt:2: size" "materials line" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
 printf '* none.png 8\n' > "$T/bad.txt"
