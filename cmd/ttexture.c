@@ -16,6 +16,8 @@
 #define LATTICE_MIN	1e-3
 #define LATTICE_MAX	1e3
 #define SEED_MAX	4294967295.0
+#define AZIMUTH		315.0	/* tview's sun: north-west */
+#define ALTITUDE	45.0
 #define SHARPNESS	6.0	/* the middle of the usual 4 .. 8 */
 #define SHARPNESS_MAX	64.0
 #define ZSCALE_MIN	1e-12
@@ -27,7 +29,7 @@ static const char usage[] =
     "usage: ttexture [-q] [-j N] --materials FILE\n"
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
     "                [--seed N] [--lattice L] [--variation V]\n"
-    "                [--triplanar[=S]] [-z Z]\n"
+    "                [--triplanar[=S]] [--shade] [-z Z]\n"
     "                (-o OUT.png | OUT.png) < in\n";
 
 static const char help[] =
@@ -49,6 +51,8 @@ static const char help[] =
     "      --ppc N          pixels a cell side, 1 .. 64 (default: 4)\n"
     "  -q, --quiet          no progress bar\n"
     "      --seed N         of the random offsets (default: 0)\n"
+    "      --shade          times tview's hillshade light (sun from the\n"
+    "                       north-west, 45 degrees up), a cell at a time\n"
     "      --triplanar[=S]  project along the three axes, blended by\n"
     "                       |normal|^S, 1 <= S <= 64 (default S: 6)\n"
     "      --variation V    iq: cells of the variation pattern a texture\n"
@@ -58,7 +62,7 @@ static const char help[] =
     "      --version        print the version\n";
 
 enum { OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT_SEED,
-    OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
+    OPT_SHADE, OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "lattice", required_argument, NULL, OPT_LATTICE },
@@ -68,6 +72,7 @@ static const struct option longopts[] = {
 	{ "ppc", required_argument, NULL, OPT_PPC },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "shade", no_argument, NULL, OPT_SHADE },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "triplanar", optional_argument, NULL, OPT_TRIPLANAR },
 	{ "zscale", required_argument, NULL, 'z' },
@@ -113,6 +118,7 @@ parse(int argc, char **argv, struct opts *o)
 		case 'z': o->g.zscale = cli_double("--zscale", optarg,
 			    ZSCALE_MIN, ZSCALE_MAX);
 			break;
+		case OPT_SHADE: o->g.shade = 1; break;
 		case OPT_TRIPLANAR: o->g.triplanar = optarg == NULL ?
 			    SHARPNESS : cli_double("--triplanar", optarg, 1,
 			    SHARPNESS_MAX);
@@ -219,6 +225,9 @@ main(int argc, char **argv)
 		cli_die("the input has no band 'height'");
 	o.g.band_biome = tp_header_band(&r.h, "biome");
 	materials(&o, &r.h, ms);
+	/* tview's sun; the heights times -z, cell sizes from the header */
+	tp_view_auto_shade(&r.h, 0, 1, o.g.zscale, AZIMUTH, ALTITUDE,
+	    &o.g.sh);
 	o.g.mats = ms;
 	cli_progress_init(&prog, "texture", o.quiet);
 	o.g.progress = cli_progress_cb;

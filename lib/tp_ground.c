@@ -18,6 +18,7 @@ struct job {
 	int64_t	row;		/* of the stream */
 	const float *up, *mid, *down;	/* up, down: NULL at the edges */
 	int64_t	pw;		/* picture width */
+	float	*light;		/* with shade: each cell's factor */
 	uint8_t	*px;		/* N rows of pw RGBA pixels */
 };
 
@@ -30,7 +31,7 @@ tp_ground_dim(int64_t cells, int ppc)
 static uint8_t
 byte(float c)
 {
-	return (uint8_t)(c * 255.0f + 0.5f);
+	return c >= 1.0f ? 255 : (uint8_t)(c * 255.0f + 0.5f);
 }
 
 /* The height of column col in row r (NULL: the middle row), NaN taken
@@ -138,7 +139,8 @@ pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
 		tp_tex_sample_cached(&o->tex, &m->tex, cache, x / m->size,
 		    -y / m->size, c);
 	for (int k = 0; k < 3; k++)
-		out[k] = byte(c[k] * m->tint[k]);
+		out[k] = byte(c[k] * m->tint[k] * (o->shade ? j->light[col] :
+		    1.0f));
 	out[3] = 255;
 }
 
@@ -151,6 +153,25 @@ draw_part(void *ctx, int64_t begin, int64_t end, int worker)
 	tp_tex_cache_init(&cache);
 	for (int64_t i = begin; i < end; i++)
 		pixel(j, &cache, i / j->pw, i % j->pw, j->px + i * 4);
+}
+
+/* Each cell's light from the hillshade of its height window. */
+static void
+lights(struct job *j)
+{
+	const tp_ground_opts *o = j->o;
+	const tp_header *h = j->h;
+	size_t off = (size_t)o->band_height * (size_t)h->width;
+	double k = 0.7 / sin(o->sh.altitude * M_PI / 180.0);
+
+	tp_view_hillshade_row(&o->sh, j->up != NULL ? j->up + off : NULL,
+	    j->mid + off, j->down != NULL ? j->down + off : NULL, h->width,
+	    j->light);
+	for (int64_t x = 0; x < h->width; x++) {
+		double l = 0.3 + k * j->light[x];
+
+		j->light[x] = isnan(l) ? 1.0f : (float)l;
+	}
 }
 
 /* Read row y + 1 into the last of the three rows, if there is one. */
@@ -187,6 +208,8 @@ render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
 		j->up = y > 0 ? rows[0] : NULL;
 		j->mid = rows[1];
 		j->down = y + 1 < r->h.height ? rows[2] : NULL;
+		if (o->shade)
+			lights(j);
 		tp_par_for(o->threads, n, GRAIN, draw_part, j);
 		if (put_rows(j, put, pctx, e) < 0)
 			return -1;
@@ -217,15 +240,17 @@ tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
 	    "pixels", e) < 0)
 		return -1;
 	j.px = malloc(npx);
+	j.light = malloc((size_t)r->h.width * sizeof(float));
 	for (int i = 0; i < 3; i++)
 		rows[i] = malloc(nf * sizeof(float));
-	if (j.px == NULL || rows[0] == NULL || rows[1] == NULL ||
+	if (j.px == NULL || j.light == NULL || rows[0] == NULL || rows[1] == NULL ||
 	    rows[2] == NULL)
 		tp_err_set(e, "out of memory for a row of %lld cells",
 		    (long long)r->h.width);
 	else
 		rc = render_rows(&j, r, rows, put, pctx, e);
 	free(j.px);
+	free(j.light);
 	for (int i = 0; i < 3; i++)
 		free(rows[i]);
 	return rc;

@@ -21,6 +21,12 @@
  * own height). Slopes and cliffs carry the texture without the stretch of
  * the top-down projection (1 / cos slope).
  *
+ * Shade: each cell's colour is multiplied by tview's light, 0.3 + 0.7 *
+ * shade / sin(altitude) (a channel at most 255), shade the hillshade of
+ * the cell
+ * (tp_view_hillshade_row with sh: Horn's gradient, gdaldem's sun), the
+ * same in all of the cell's pixels.
+ *
  * Rows are streamed: the input row, the one above and the one below are
  * held (for the normals of the projections to come), so memory is
  * O(width * N^2) for one row of cells of pixels.
@@ -34,6 +40,7 @@
 #include "tp_material.h"
 #include "tp_stream.h"
 #include "tp_texture.h"
+#include "tp_view.h"
 
 #define TP_GROUND_PPC_MAX	64
 
@@ -44,6 +51,8 @@ typedef struct tp_ground_opts {
 	const tp_materials *mats;	/* bound to the stream's table */
 	double	triplanar;		/* sharpness S of the blend; 0: off */
 	double	zscale;			/* heights times this are map units */
+	int	shade;			/* multiply by the hillshade of sh */
+	tp_shade sh;
 	int	band_height;		/* the stream's bands, -1: none */
 	int	band_biome;
 	tp_progress_fn progress;	/* may be NULL */

@@ -135,7 +135,27 @@ assert_eq "triplanar period east-west" "$(period "$T/tt.png" x 30 | awk '{ print
 assert_eq "triplanar period north-south" "$(period "$T/tt.png" y 40)" "32"
 expect_exit 2 "triplanar 0" run_prog ttexture --materials "$T/m.txt" --triplanar=0 "$T/x.png" < "$T/flat.tp"
 
-# 8. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
+# 8. --shade: tview's light, 0.3 + 0.7 shade / sin 45, the sun in the
+# north-west 45 degrees up: flat ground keeps its colour; a plane falling
+# 1 in 1 to the east gets (sin 45 - cos 45 sin 45) / sqrt 2 = 0.146 shade
+"$PY" - "$T/grey.png" <<'PY'
+import sys, numpy as np
+from osgeo import gdal
+d = gdal.GetDriverByName("MEM").Create("", 2, 2, 3, gdal.GDT_Byte)
+for i in range(3): d.GetRasterBand(i + 1).WriteArray(np.full((2, 2), 200, "uint8"))
+gdal.GetDriverByName("PNG").CreateCopy(sys.argv[1], d)
+PY
+printf '* grey.png 4\n' > "$T/mgrey.txt"
+ok "shade flat" run_prog ttexture -q --materials "$T/mgrey.txt" --shade --ppc 1 "$T/sf.png" < "$T/flat.tp"
+assert_eq "shade flat keeps the colour" "$(pngcheck 'print(bool((p[0][:3] == 200).all()))' "$T/sf.png")" "True"
+py 'write(np.tile(-np.arange(12.0), (10, 1)), "height")' > "$T/east.tp"
+ok "shade east" run_prog ttexture -q --materials "$T/mgrey.txt" --shade --ppc 2 "$T/se.png" < "$T/east.tp"
+assert_eq "shade east" "$(pngcheck '
+s = (np.sin(np.pi / 4) - np.cos(np.pi / 4) * np.sin(np.pi / 4)) / np.sqrt(2)
+want = 200 * (0.3 + 0.7 * s / np.sin(np.pi / 4))
+print(bool((np.abs(p[0][:3, 2:-2, 2:-2] - want) <= 0.5).all()))' "$T/se.png")" "True"
+
+# 9. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
 printf '* t.png 8\nrock t.png x\n' > "$T/bad.txt"
 expect_err 1 "bad.txt:2: size" "materials line" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
 printf '* none.png 8\n' > "$T/bad.txt"
