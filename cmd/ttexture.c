@@ -29,7 +29,7 @@ static const char usage[] =
     "usage: ttexture [-q] [-j N] --materials FILE\n"
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
     "                [--seed N] [--lattice L] [--variation V]\n"
-    "                [--triplanar[=S]] [--shade] [-z Z]\n"
+    "                [--triplanar[=S]] [--shade] [--blend W] [-z Z]\n"
     "                (-o OUT.png | OUT.png) < in\n";
 
 static const char help[] =
@@ -38,6 +38,9 @@ static const char help[] =
     "world coordinates, so the texture keeps its size whatever the grid.\n"
     "The PNG is RGBA: opaque, transparent where the height is NaN or the\n"
     "biome has no material. The file appears whole or not at all.\n"
+    "      --blend W        soft biome borders: mix the materials of the\n"
+    "                       cells a square of W map units around a pixel\n"
+    "                       covers, 0 <= W <= CELLSIZE (default: 0)\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0)\n"
     "      --lattice L      hex modes: triangle side in texture periods\n"
     "                       (default: 0.5)\n"
@@ -61,10 +64,11 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT_SEED,
+enum { OPT_BLEND = 255, OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT_SEED,
     OPT_SHADE, OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
 
 static const struct option longopts[] = {
+	{ "blend", required_argument, NULL, OPT_BLEND },
 	{ "lattice", required_argument, NULL, OPT_LATTICE },
 	{ "materials", required_argument, NULL, OPT_MATERIALS },
 	{ "mode", required_argument, NULL, OPT_MODE },
@@ -119,6 +123,9 @@ parse(int argc, char **argv, struct opts *o)
 			    ZSCALE_MIN, ZSCALE_MAX);
 			break;
 		case OPT_SHADE: o->g.shade = 1; break;
+		case OPT_BLEND: o->g.blend = cli_double("--blend", optarg, 0,
+			    ZSCALE_MAX);
+			break;
 		case OPT_TRIPLANAR: o->g.triplanar = optarg == NULL ?
 			    SHARPNESS : cli_double("--triplanar", optarg, 1,
 			    SHARPNESS_MAX);
@@ -224,6 +231,9 @@ main(int argc, char **argv)
 	if ((o.g.band_height = tp_header_band(&r.h, "height")) < 0)
 		cli_die("the input has no band 'height'");
 	o.g.band_biome = tp_header_band(&r.h, "biome");
+	if (o.g.blend > r.h.cellsize)
+		cli_die("--blend %g: at most the cell size, %g", o.g.blend,
+		    r.h.cellsize);
 	materials(&o, &r.h, ms);
 	/* tview's sun; the heights times -z, cell sizes from the header */
 	tp_view_auto_shade(&r.h, 0, 1, o.g.zscale, AZIMUTH, ALTITUDE,

@@ -111,36 +111,111 @@ triplanar(const struct job *j, const tp_material *m, tp_tex_cache *cache,
 	}
 }
 
+/* The material of column col in row r (NULL: none there, or the cell's
+ * height is NaN). */
+static const tp_material *
+cell_material(const struct job *j, const float *r, int64_t col)
+{
+	const tp_ground_opts *o = j->o;
+	size_t w = (size_t)j->h->width;
+
+	if (r == NULL || col < 0 || col >= j->h->width ||
+	    isnan(r[(size_t)o->band_height * w + (size_t)col]))
+		return NULL;
+	return tp_materials_for(o->mats, o->band_biome >= 0 ?
+	    r[(size_t)o->band_biome * w + (size_t)col] : NAN);
+}
+
+/* Material m's tinted colour at the pixel. */
+static void
+colour(const struct job *j, const tp_material *m, tp_tex_cache *cache,
+    const int64_t at[3], double x, double y, double z, float c[3])
+{
+	if (j->o->triplanar > 0)
+		triplanar(j, m, cache, at[0], at[1], at[2], x, y, z, c);
+	else
+		tp_tex_sample_cached(&j->o->tex, &m->tex, cache, x / m->size,
+		    -y / m->size, c);
+	for (int k = 0; k < 3; k++)
+		c[k] *= m->tint[k];
+}
+
+/* How much of [f - hw, f + hw] lies in [d, d + 1]. */
+static double
+overlap(double f, double hw, int d)
+{
+	double lo = f - hw > d ? f - hw : d, hi = f + hw < d + 1 ? f + hw :
+	    d + 1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* The colours of the materials of the cells that a square of side
+ * blend around the pixel covers, by the area it covers of each. */
+static void
+blended(const struct job *j, tp_tex_cache *cache, const int64_t at[3],
+    double x, double y, double z, float c[3])
+{
+	const tp_ground_opts *o = j->o;
+	const float *rows[3] = { j->up, j->mid, j->down };
+	double hw = o->blend / (2 * j->h->cellsize);
+	double fx = (at[2] - at[0] * o->ppc + 0.5) / o->ppc;
+	double fy = (at[1] + 0.5) / o->ppc, wt[9], sum = 0;
+	const tp_material *ms[9];
+	int n = 0;
+
+	for (int dy = -1; dy <= 1; dy++)
+		for (int dx = -1; dx <= 1; dx++) {
+			double a = overlap(fx, hw, dx) * overlap(fy, hw, dy);
+			const tp_material *m = a > 0 ? cell_material(j,
+			    rows[dy + 1], at[0] + dx) : NULL;
+			int i = 0;
+
+			if (m == NULL)
+				continue;
+			while (i < n && ms[i] != m)
+				i++;
+			if (i == n) {
+				ms[n] = m;
+				wt[n++] = 0;
+			}
+			wt[i] += a;
+			sum += a;
+		}
+	c[0] = c[1] = c[2] = 0;
+	for (int i = 0; i < n; i++) {
+		float mc[3];
+
+		colour(j, ms[i], cache, at, x, y, z, mc);
+		for (int k = 0; k < 3; k++)
+			c[k] += (float)(wt[i] / sum) * mc[k];
+	}
+}
+
 static void
 pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
     uint8_t *out)
 {
 	const tp_ground_opts *o = j->o;
 	const tp_header *h = j->h;
-	/* rows are band-interleaved: band b's samples start at b * width */
-	size_t w = (size_t)h->width, col = (size_t)(px / o->ppc);
-	double pcs = h->cellsize / o->ppc, x, y;
-	float z = o->band_height >= 0 ? j->mid[(size_t)o->band_height * w +
-	    col] : 0.0f;
-	float code = o->band_biome >= 0 ? j->mid[(size_t)o->band_biome * w +
-	    col] : NAN;
-	const tp_material *m = tp_materials_for(o->mats, code);
+	int64_t col = px / o->ppc, at[3] = { col, sub, px };
+	double pcs = h->cellsize / o->ppc, x, y, z;
+	const tp_material *m = cell_material(j, j->mid, col);
 	float c[3];
 
-	if (isnan(z) || m == NULL) {
+	if (m == NULL) {	/* a NaN height, or no material */
 		memset(out, 0, 4);
 		return;
 	}
+	z = j->mid[(size_t)o->band_height * (size_t)h->width + (size_t)col];
 	x = tp_noise_centre(h->origin_x, px, pcs);
 	y = tp_noise_centre(h->origin_y, -(j->row * o->ppc + sub) - 1, pcs);
-	if (o->triplanar > 0)
-		triplanar(j, m, cache, (int64_t)col, sub, px, x, y, z, c);
+	if (o->blend > 0)
+		blended(j, cache, at, x, y, z, c);
 	else
-		tp_tex_sample_cached(&o->tex, &m->tex, cache, x / m->size,
-		    -y / m->size, c);
+		colour(j, m, cache, at, x, y, z, c);
 	for (int k = 0; k < 3; k++)
-		out[k] = byte(c[k] * m->tint[k] * (o->shade ? j->light[col] :
-		    1.0f));
+		out[k] = byte(c[k] * (o->shade ? j->light[col] : 1.0f));
 	out[3] = 255;
 }
 

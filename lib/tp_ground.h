@@ -21,6 +21,14 @@
  * own height). Slopes and cliffs carry the texture without the stretch of
  * the top-down projection (1 / cos slope).
  *
+ * Blend (W > 0): a pixel mixes the materials of the cells that the square
+ * of side W centred on it covers, each by the area it covers (W at most
+ * the cell size, so the square stays within the cell's neighbours): the
+ * borders of biomes are soft over W map units.
+ *
+ * Triplanar, shade and blend read a cell's neighbours: a tile equals the
+ * window of the whole only when cut with a cell of margin and trimmed.
+ *
  * Shade: each cell's colour is multiplied by tview's light, 0.3 + 0.7 *
  * shade / sin(altitude) (a channel at most 255), shade the hillshade of
  * the cell
@@ -51,6 +59,7 @@ typedef struct tp_ground_opts {
 	const tp_materials *mats;	/* bound to the stream's table */
 	double	triplanar;		/* sharpness S of the blend; 0: off */
 	double	zscale;			/* heights times this are map units */
+	double	blend;			/* map units, 0 .. CELLSIZE; 0: off */
 	int	shade;			/* multiply by the hillshade of sh */
 	tp_shade sh;
 	int	band_height;		/* the stream's bands, -1: none */

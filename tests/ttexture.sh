@@ -155,7 +155,19 @@ s = (np.sin(np.pi / 4) - np.cos(np.pi / 4) * np.sin(np.pi / 4)) / np.sqrt(2)
 want = 200 * (0.3 + 0.7 * s / np.sin(np.pi / 4))
 print(bool((np.abs(p[0][:3, 2:-2, 2:-2] - want) <= 0.5).all()))' "$T/se.png")" "True"
 
-# 9. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
+# 9. --blend: a border between two biomes of flat colours mixes them by
+# the area of the square of side W around each pixel; cells away from it
+# keep their own; W beyond the cell size is refused
+py '
+z = np.zeros((4, 2, 4)); z[:, 1, 2:] = 1
+write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand", "CELLSIZE 2"])' > "$T/two.tp"
+ok "blend" run_prog ttexture -q --materials "$T/mb.txt" --blend 2 --ppc 4 "$T/bl.png" < "$T/two.tp"
+assert_eq "blend across the border" "$(pngcheck '
+r = p[0][0, 5]; print(r[:4].tolist(), r[4:8].tolist(), r[8:12].tolist(), r[12:].tolist())' "$T/bl.png")"     "[16, 16, 16, 16] [16, 16, 38, 82] [126, 170, 192, 192] [192, 192, 192, 192]"
+expect_err 1 "at most the cell size" "blend too wide" \
+    run_prog ttexture -q --materials "$T/mb.txt" --blend 2.5 "$T/x.png" < "$T/two.tp"
+
+# 10. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
 printf '* t.png 8\nrock t.png x\n' > "$T/bad.txt"
 expect_err 1 "bad.txt:2: size" "materials line" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
 printf '* none.png 8\n' > "$T/bad.txt"
