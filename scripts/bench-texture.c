@@ -11,7 +11,9 @@
  *   speed       Mpixels/s of the sampling on 2 threads (tp_par_for),
  *               counted in the process's CPU time (so the load of other
  *               programs does not count), and the ratio of plain's speed
- *               to the mode's
+ *               to the mode's; then the same for ttexture's whole loop
+ *               (tp_ground_render: a flat stream read from memory, pixel
+ *               centres, materials, bytes; the PNG left out)
  *
  * Built by scripts/bench-texture.sh against libterrapipe.a. Figures only.
  */
@@ -21,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "tp_ground.h"
+#include "tp_material.h"
 #include "tp_par.h"
 #include "tp_texture.h"
 
@@ -30,6 +34,7 @@
 #define AMP	8	/* a std of about 28 levels: little clipping */
 #define WIN	3		/* half window: 7 x 7 */
 #define SPEED_SIDE 2048
+#define GROUND	512		/* cells a side of ttexture's run, 4 pixels a cell */
 
 struct job {
 	const tp_tex_opts *o;
@@ -179,6 +184,86 @@ speed(const tp_tex_opts *o, const tp_texture *t, float *lum)
 	return reps * (double)SPEED_SIDE * SPEED_SIDE / (dt / 2) / 1e6;
 }
 
+static int
+discard(void *ctx, const uint8_t *rgba, tp_err *e)
+{
+	(void)ctx;
+	(void)rgba;
+	(void)e;
+	return 0;
+}
+
+/* ttexture's loop over a GROUND x GROUND flat stream, 4 pixels a cell:
+ * Mpixels per CPU second over 2 threads, as speed() counts. */
+static double
+ground_speed(tp_tex_mode mode, tp_texture *t, tp_materials *ms, char *buf,
+    size_t len)
+{
+	tp_ground_opts g = { .ppc = 4, .threads = 2, .mats = ms, .zscale = 1,
+	    .band_height = 0, .band_biome = -1 };
+	double t0 = now(), dt;
+	int reps = 0;
+	tp_err e;
+
+	tp_tex_defaults(&g.tex);
+	g.tex.mode = mode;
+	ms->n = 1;
+	ms->any = 0;
+	ms->m[0] = (tp_material){ .name = "*", .tex = *t, .size = TEX / 4.0,
+	    .tint = { 1, 1, 1 } };
+	do {
+		FILE *f = fmemopen(buf, len, "r");
+		tp_reader r;
+
+		if (f == NULL || tp_reader_open(&r, f, &e) < 0 ||
+		    tp_ground_render(&g, &r, discard, NULL, &e) < 0)
+			return 0;
+		tp_reader_free(&r);
+		fclose(f);
+		reps++;
+	} while ((dt = now() - t0) < 1.0);
+	return reps * 16.0 * GROUND * GROUND / (dt / 2) / 1e6;
+}
+
+/* A flat GROUND x GROUND stream in memory. */
+static char *
+flat_stream(size_t *len)
+{
+	char head[128];
+	int n = snprintf(head, sizeof head, "TERRAPIPE 1\nWIDTH %d\nHEIGHT %d\n"
+	    "BANDS height\nENDHDR\n", GROUND, GROUND);
+	char *b;
+
+	*len = (size_t)n + sizeof(float) * GROUND * GROUND;
+	if ((b = calloc(1, *len)) != NULL)
+		memcpy(b, head, (size_t)n);
+	return b;
+}
+
+static void
+ground(tp_texture *t)
+{
+	static tp_materials ms;
+	size_t len;
+	char *buf = flat_stream(&len);
+	double plain = 0;
+
+	if (buf == NULL)
+		return;
+	printf("ttexture's loop, %dx%d cells at 4 pixels a cell, no PNG:\n",
+	    GROUND, GROUND);
+	printf("%-11s %12s %13s\n", "mode", "Mpixels/s", "plain/mode");
+	for (int m = 0; m < 4; m++) {
+		double mp = ground_speed(m, t, &ms, buf, len);
+
+		if (m == 0)
+			plain = mp;
+		printf("%-11s %12.1f %13.2f\n", tp_tex_mode_name(m), mp,
+		    plain / mp);
+	}
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -215,6 +300,7 @@ main(void)
 		printf(" %16.3f %14.3f %12.1f %13.2f\n", c / ref_c, e / ref_e,
 		    mp, plain / mp);
 	}
+	ground(&t);
 	tp_texture_free(&t);
 	free(lum);
 	free(ref);

@@ -3,7 +3,8 @@
 # (autocorrelation at whole texture periods; plain 1, the others below
 # 0.3), contrast at the hex triangles' centres and edges (hex-vp 1 within
 # 5%, hex-linear lower), speed on 2 threads (hex-vp within 4x plain, iq
-# within 2.5x). bench-texture.c is built against the library beside
+# within 2.5x), the kernels alone and in ttexture's whole loop (the PNG left
+# out). bench-texture.c is built against the library beside
 # BINDIR. Figures only: nothing here passes or fails on time.
 # usage: scripts/bench-texture.sh BINDIR
 set -u
