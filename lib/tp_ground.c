@@ -28,10 +28,12 @@ tp_ground_dim(int64_t cells, int ppc)
 	return cells * ppc;
 }
 
+/* A channel in [0, 1] as a byte; NaN (infinite heights under
+ * --triplanar give NaN normals) is 0, never a float cast out of range. */
 static uint8_t
 byte(float c)
 {
-	return c >= 1.0f ? 255 : (uint8_t)(c * 255.0f + 0.5f);
+	return c >= 1.0f ? 255 : c > 0.0f ? (uint8_t)(c * 255.0f + 0.5f) : 0;
 }
 
 /* The height of column col in row r (NULL: the middle row), NaN taken

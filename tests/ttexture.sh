@@ -167,7 +167,12 @@ r = p[0][0, 5]; print(r[:4].tolist(), r[4:8].tolist(), r[8:12].tolist(), r[12:].
 expect_err 1 "at most the cell size" "blend too wide" \
     run_prog ttexture -q --materials "$T/mb.txt" --blend 2.5 "$T/x.png" < "$T/two.tp"
 
-# 10. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
+# 10. infinite and huge heights: a picture, no crash (NaN normals draw
+# black, not a float cast out of range)
+py 'z = np.zeros((6, 6)); z[2, 2] = np.inf; z[3, 3] = -np.inf; z[4, 1] = 3e38; write(z, "height")' > "$T/inf.tp"
+ok "infinite heights" run_prog ttexture -q --materials "$T/m.txt" --triplanar --shade --blend 1 -z 1e12 "$T/inf.png" < "$T/inf.tp"
+
+# 11. errors: one line, exit 1 (bad input) or 2 (misuse), no picture left
 printf '* t.png 8\nrock t.png x\n' > "$T/bad.txt"
 expect_err 1 "bad.txt:2: size" "materials line" run_prog ttexture --materials "$T/bad.txt" "$T/x.png" < "$T/flat.tp"
 printf '* none.png 8\n' > "$T/bad.txt"
