@@ -71,6 +71,8 @@ LDLIBS_tbiome	= $(PROJ_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
 LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
+LDLIBS_ttexture	= $(PNG_LIBS)
+LDLIBS_texture	= $(PNG_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
