@@ -50,3 +50,34 @@ echo "13-jacksboro-fit: timport ... | tfeature --fit 1000 > fit.txt; tfeature fi
 timport tests/data/jacksboro_fault_dem.tif | tfeature -q --fit 1000 > "$V.fit" 2>/dev/null
 tfeature -q "$V.fit" $(sed -n '1s/^# tfeature //p' "$V.fit") -l hills |
     tview -q --range 236,1076 "$out/13-jacksboro-fit.png"
+# ttexture: the four sampling modes on the same flat ground (128 cells of
+# 1 m, a rock texture 16 m across), and the island textured by biome.
+T=$(cd "$bin/.." && pwd)/share/textures
+[ -f "$T/rock.png" ] || { echo "gallery: make textures first" >&2; exit 1; }
+M=$(mktemp)
+trap 'rm -f "$V" "$V.fit" "$M" "$M.tp" "$M.png"' EXIT
+echo "* $T/rock.png 16" > "$M"
+for m in plain hex-linear hex-vp iq; do
+	n=$(( $(echo "plain hex-linear hex-vp iq" | tr ' ' '\n' | grep -n "^$m$" | cut -d: -f1) + 13 ))
+	echo "$n-$m: tnoise -s 128x128 -f 0.0001 | ttexture --mode $m --ppc 4"
+	tnoise -q -s 128x128 -f 0.0001 | ttexture -q --materials "$M" --mode "$m" --ppc 4 "$out/$n-$m.png"
+done
+cat > "$M" <<MATERIALS
+ocean $T/snow.png 200 #3050a0
+lake $T/snow.png 200 #4070b0
+river $T/snow.png 200 #4070b0
+beach $T/sand.png 60
+"temperate desert" $T/sand.png 80
+"subtropical desert" $T/sand.png 80
+rock $T/rock.png 60
+bare $T/rock.png 60
+scorched $T/rock.png 60 #808080
+snow $T/snow.png 60
+tundra $T/rock.png 80 #d0d0c0
+* $T/grass.png 60
+MATERIALS
+echo "18-textured: $B | ttexture --ppc 1 --shade -z 100, halved"
+sh -c "$B" > "$M.tp"
+ttexture -q --materials "$M" --ppc 1 --shade -z 100 "$M.png" < "$M.tp"
+gdal_translate -q -of PNG -outsize 512 512 "$M.png" "$out/18-textured.png"
+rm -f "$out/18-textured.png.aux.xml"
