@@ -7,45 +7,21 @@
 
 #include "tp_material.h"
 #include "tp_num.h"
+#include "tp_palette.h"
 
 #define LINE_MAX_BYTES	4096
 #define SIZE_MAX_WORLD	1e12
 
-/* The next blank-separated token of *s, or a double-quoted one; NUL-ends
- * it in place. NULL at the end of the line, or *bad for an open quote. */
-static char *
-token(char **s, int *bad)
-{
-	char *t = *s, *end;
-
-	t += strspn(t, " \t\r\n");
-	if (*t == '\0')
-		return NULL;
-	if (*t == '"') {
-		if ((end = strchr(++t, '"')) == NULL) {
-			*bad = 1;
-			return NULL;
-		}
-	} else
-		end = t + strcspn(t, " \t\r\n");
-	*s = *end != '\0' ? end + 1 : end;
-	*end = '\0';
-	return t;
-}
-
+/* A "#rrggbb" tint as 0 .. 1 factors. */
 static int
 parse_tint(const char *s, float tint[3])
 {
-	unsigned v[3];
-	int n;
+	unsigned char rgb[3];
 
-	if (strlen(s) != 7 || s[0] != '#' || strspn(s + 1,
-	    "0123456789abcdefABCDEF") != 6 ||
-	    sscanf(s + 1, "%2x%2x%2x%n", &v[0], &v[1], &v[2], &n) != 3 ||
-	    n != 6)
+	if (tp_palette_colour(s, rgb) < 0)
 		return -1;
-	for (n = 0; n < 3; n++)
-		tint[n] = (float)v[n] / 255.0f;
+	for (int c = 0; c < 3; c++)
+		tint[c] = (float)rgb[c] / 255.0f;
 	return 0;
 }
 
@@ -77,17 +53,17 @@ parse_line(tp_materials *ms, char *s, int line, tp_err *e)
 	int quote = 0;
 	tp_err sub;
 
-	name = token(&s, &quote);
-	path = name != NULL ? token(&s, &quote) : NULL;
-	size = path != NULL ? token(&s, &quote) : NULL;
-	tint = size != NULL ? token(&s, &quote) : NULL;
+	name = tp_palette_token(&s, &quote);
+	path = name != NULL ? tp_palette_token(&s, &quote) : NULL;
+	size = path != NULL ? tp_palette_token(&s, &quote) : NULL;
+	tint = size != NULL ? tp_palette_token(&s, &quote) : NULL;
 	if (quote)
 		return tp_err_set(e, "%s:%d: a name's quote is not closed",
 		    ms->path, line);
 	if (size == NULL)
 		return tp_err_set(e, "%s:%d: want NAME PATH SIZE [#rrggbb]",
 		    ms->path, line);
-	if (token(&s, &quote) != NULL)
+	if (tp_palette_token(&s, &quote) != NULL)
 		return tp_err_set(e, "%s:%d: more than NAME PATH SIZE "
 		    "[#rrggbb]", ms->path, line);
 	if (strlen(name) >= TP_PALETTE_NAME)

@@ -63,14 +63,12 @@ tp_palette_default(tp_palette *p)
 		p->n = 0;
 }
 
-/* The next blank-separated token of *s, or a double-quoted one; NUL-ends
- * it in place. NULL at the end of the line, or *bad for an open quote. */
-static char *
-token(char **s, int *bad)
+char *
+tp_palette_token(char **s, int *bad)
 {
 	char *t = *s, *end;
 
-	t += strspn(t, " \t\r");
+	t += strspn(t, " \t\r\n");
 	if (*t == '\0')
 		return NULL;
 	if (*t == '"') {
@@ -79,14 +77,14 @@ token(char **s, int *bad)
 			return NULL;
 		}
 	} else
-		end = t + strcspn(t, " \t\r");
+		end = t + strcspn(t, " \t\r\n");
 	*s = *end != '\0' ? end + 1 : end;
 	*end = '\0';
 	return t;
 }
 
-static int
-parse_colour(const char *s, unsigned char rgb[3])
+int
+tp_palette_colour(const char *s, unsigned char rgb[3])
 {
 	unsigned v[3];
 	int n;
@@ -123,9 +121,9 @@ class_head(tp_palette_entry *c, char **s, int lineno, tp_err *e)
 	int64_t v;
 	int bad = 0;
 
-	code = token(s, &bad);
-	name = token(s, &bad);
-	colour = token(s, &bad);
+	code = tp_palette_token(s, &bad);
+	name = tp_palette_token(s, &bad);
+	colour = tp_palette_token(s, &bad);
 	if (bad)
 		return tp_err_set(e, "line %d: a name's quote is not closed",
 		    lineno);
@@ -138,7 +136,7 @@ class_head(tp_palette_entry *c, char **s, int lineno, tp_err *e)
 	if (!name_ok(name))
 		return tp_err_set(e, "line %d: name '%.60s' is empty, too long "
 		    "or not printable ASCII", lineno, name);
-	if (parse_colour(colour, c->rgb) < 0)
+	if (tp_palette_colour(colour, c->rgb) < 0)
 		return tp_err_set(e, "line %d: colour '%.32s' is not #rrggbb",
 		    lineno, colour);
 	c->code = (int)v;
@@ -262,11 +260,11 @@ header_class(tp_palette *p, const char *line, tp_err *e)
 	if (strlen(line) >= sizeof(buf))
 		return tp_err_set(e, "BIOME: line too long: '%.60s'", line);
 	strcpy(buf, line);
-	code = token(&s, &bad);
-	colour = token(&s, &bad);
+	code = tp_palette_token(&s, &bad);
+	colour = tp_palette_token(&s, &bad);
 	s += strspn(s, " ");
 	if (colour == NULL || tp_parse_int64(code, 0, TP_PALETTE_CODES - 1, &v,
-	    NULL) < 0 || parse_colour(colour, c.rgb) < 0 || !name_ok(s))
+	    NULL) < 0 || tp_palette_colour(colour, c.rgb) < 0 || !name_ok(s))
 		return tp_err_set(e, "BIOME: '%.60s' is not 'code #rrggbb name'",
 		    line);
 	c.code = (int)v;

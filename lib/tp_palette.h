@@ -59,6 +59,13 @@ int	tp_palette_parse(tp_palette *p, const char *text, size_t len,
 /* Read and parse the table in file path (at most 1 MiB). */
 int	tp_palette_load(tp_palette *p, const char *path, tp_err *e);
 
+/* The text form's pieces, for other files in the same style (tp_material):
+ * the next blank-separated or double-quoted token of *s, NUL-ended in
+ * place, NULL at the end of the line or (*bad set) at an open quote; and a
+ * "#rrggbb" colour, 0 or -1. */
+char	*tp_palette_token(char **s, int *bad);
+int	tp_palette_colour(const char *s, unsigned char rgb[3]);
+
 /* The class of code, or NULL. */
 const tp_palette_entry *tp_palette_find(const tp_palette *p, int code);
 
