@@ -1,5 +1,6 @@
 /* tp_png.c - grayscale PNG heightmaps in, pictures out, through libpng. */
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,7 @@ struct tp_png_writer {
 	png_infop info;
 	FILE	*f;		/* the temporary file */
 	int	werr;		/* errno of a failed write, or 0 */
+	int	depth;		/* bits a sample: 8 or 16 */
 	tp_outfile out;
 	char	*comment;	/* the HISTORY lines */
 };
@@ -195,6 +197,17 @@ write_failed(tp_png_writer *w, tp_err *e)
 	return tp_err_set(e, "PNG: %s", w->msg);
 }
 
+static int
+big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 0;
+}
+
+static const int colour_type[5] = { 0, PNG_COLOR_TYPE_GRAY,
+    PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGBA };
+
 /* Everything before the first row; libpng jumps out on errors. */
 static void
 put_header(tp_png_writer *w, uint32_t width, uint32_t height, int channels,
@@ -208,12 +221,14 @@ put_header(tp_png_writer *w, uint32_t width, uint32_t height, int channels,
 	};
 
 	png_set_write_fn(w->png, w, write_data, flush_data);
-	png_set_IHDR(w->png, w->info, width, height, 8, channels == 4 ?
-	    PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_GRAY_ALPHA,
-	    PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-	    PNG_FILTER_TYPE_DEFAULT);
+	png_set_IHDR(w->png, w->info, width, height, w->depth,
+	    colour_type[channels], PNG_INTERLACE_NONE,
+	    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_text(w->png, w->info, t, 2);	/* png copies the text */
 	png_write_info(w->png, w->info);
+	/* PNG stores 16-bit samples big-endian; rows come in host order */
+	if (w->depth == 16 && !big_endian())
+		png_set_swap(w->png);
 }
 
 int
@@ -221,10 +236,26 @@ tp_png_create(tp_png_writer **wp, const char *path, uint32_t width,
     uint32_t height, int channels, const char *software, const tp_header *h,
     tp_err *e)
 {
+	return tp_png_create_depth(wp, path, width, height, channels, 8,
+	    software, h, e);
+}
+
+int
+tp_png_create_depth(tp_png_writer **wp, const char *path, uint32_t width,
+    uint32_t height, int channels, int depth, const char *software,
+    const tp_header *h, tp_err *e)
+{
 	tp_png_writer *w;
 	int fd;
 
 	*wp = NULL;
+	if (channels < 1 || channels > 4 || (depth != 8 && depth != 16))
+		return tp_err_set(e, "PNG: %d channels of %d bits: not written",
+		    channels, depth);
+	if (width == 0 || height == 0 || width > 0x7fffffffu ||
+	    height > 0x7fffffffu)
+		return tp_err_set(e, "PNG: a picture of %" PRIu32 " x %" PRIu32
+		    " pixels cannot be written", width, height);
 	if ((w = calloc(1, sizeof(*w))) == NULL ||
 	    (w->comment = history(h)) == NULL ||
 	    (w->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, w->msg,
@@ -233,6 +264,7 @@ tp_png_create(tp_png_writer **wp, const char *path, uint32_t width,
 		tp_png_abort(w);
 		return tp_err_set(e, "out of memory for the PNG writer");
 	}
+	w->depth = depth;
 	if ((fd = tp_outfile_create(&w->out, path, e)) < 0)
 		goto bad;
 	if ((w->f = fdopen(fd, "wb")) == NULL) {
@@ -258,6 +290,15 @@ tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e)
 	if (setjmp(png_jmpbuf(w->png)))
 		return write_failed(w, e);
 	png_write_row(w->png, px);
+	return 0;
+}
+
+int
+tp_png_write_row16(tp_png_writer *w, const uint16_t *px, tp_err *e)
+{
+	if (setjmp(png_jmpbuf(w->png)))
+		return write_failed(w, e);
+	png_write_row(w->png, (png_const_bytep)px);
 	return 0;
 }
 

@@ -7,7 +7,8 @@
  * into a grid. An image larger than its file could hold is refused before
  * anything is allocated for it.
  *
- * Writing makes an 8-bit grey + alpha or RGBA picture row by row, through
+ * Writing makes a grey, grey + alpha, RGB or RGBA picture of 8 bits a
+ * sample (16 for heightmaps and normal maps) row by row, through
  * tp_outfile: into PATH.tmpXXXXXX beside PATH renamed on success, so PATH
  * appears whole or not at all (a FIFO or device gets it at the end). A stream's HISTORY lines become the picture's Comment, so it
  * records how it was made.
@@ -36,14 +37,22 @@ int	tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e);
 
 typedef struct tp_png_writer tp_png_writer;	/* a PNG being written */
 
-/* Start a width x height picture of channels bytes a pixel (2: grey and
- * alpha, 4: RGBA) at path, with software as its Software text and h's
- * HISTORY lines as its Comment. */
+/* Start a width x height picture of channels samples a pixel (1: grey,
+ * 2: grey and alpha, 3: RGB, 4: RGBA), 8 bits each, at path, with software
+ * as its Software text and h's HISTORY lines as its Comment. */
 int	tp_png_create(tp_png_writer **w, const char *path, uint32_t width,
 	    uint32_t height, int channels, const char *software,
 	    const tp_header *h, tp_err *e);
+/* The same with depth bits a sample: 8 (rows through tp_png_write_row) or
+ * 16 (rows through tp_png_write_row16). */
+int	tp_png_create_depth(tp_png_writer **w, const char *path,
+	    uint32_t width, uint32_t height, int channels, int depth,
+	    const char *software, const tp_header *h, tp_err *e);
 /* Take the next row: width * channels bytes. */
 int	tp_png_write_row(tp_png_writer *w, const uint8_t *px, tp_err *e);
+/* Take the next row of a 16-bit picture: width * channels samples in the
+ * machine's byte order. */
+int	tp_png_write_row16(tp_png_writer *w, const uint16_t *px, tp_err *e);
 /* After the last row: finish the file and rename it to path. Frees w, and
  * on failure removes the temporary file. */
 int	tp_png_close(tp_png_writer *w, tp_err *e);
