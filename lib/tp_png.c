@@ -1,4 +1,5 @@
-/* tp_png.c - grayscale PNG heightmaps in, pictures out, through libpng. */
+/* tp_png.c - grayscale heightmaps and colour textures in, pictures out,
+ * through libpng. */
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -36,6 +37,7 @@ typedef struct reader {
 	char	msg[MSG_MAX];
 	png_bytep *rows;
 	uint64_t size;		/* bytes of the file, UINT64_MAX: unknown */
+	uint32_t max_side;	/* refuse larger pictures; 0: no limit */
 } reader;
 
 /* After png_read_info: grayscale samples of 8 or 16 bits. */
@@ -52,14 +54,36 @@ grey_setup(png_structp p, png_infop info, tp_err *e)
 		png_set_expand_gray_1_2_4_to_8(p);
 	if (ct & PNG_COLOR_MASK_ALPHA)
 		png_set_strip_alpha(p);
-	png_set_interlace_handling(p);
-	png_read_update_info(p, info);
 	return 0;
 }
 
-/* Decode into img->pix. */
+/* After png_read_info: 8-bit RGB from any colour type, the encoded values
+ * as they are (no gamma applied), 16-bit samples rounded to 8, alpha and
+ * transparency dropped. */
+static void
+rgb_setup(png_structp p, png_infop info)
+{
+	int ct = png_get_color_type(p, info), depth = png_get_bit_depth(p, info);
+
+	if (ct == PNG_COLOR_TYPE_PALETTE)
+		png_set_palette_to_rgb(p);
+	if (ct == PNG_COLOR_TYPE_GRAY || ct == PNG_COLOR_TYPE_GRAY_ALPHA) {
+		if (depth < 8)
+			png_set_expand_gray_1_2_4_to_8(p);
+		png_set_gray_to_rgb(p);
+	}
+	if (depth == 16)
+		png_set_scale_16(p);
+	if (ct & PNG_COLOR_MASK_ALPHA)
+		png_set_strip_alpha(p);
+	/* a tRNS chunk is not expanded into alpha, so nothing to strip */
+}
+
+/* Decode into img->pix: grey samples of 8 or 16 bits (channels 1), or
+ * 8-bit RGB (channels 3). */
 static int
-decode(png_structp p, png_infop info, reader *c, tp_png_grey *img, tp_err *e)
+decode(png_structp p, png_infop info, reader *c, int channels,
+    tp_png_grey *img, tp_err *e)
 {
 	uint32_t w, h, y;
 	size_t rb;
@@ -67,16 +91,24 @@ decode(png_structp p, png_infop info, reader *c, tp_png_grey *img, tp_err *e)
 	png_read_info(p, info);
 	w = img->width = png_get_image_width(p, info);
 	h = img->height = png_get_image_height(p, info);
-	img->depth = png_get_bit_depth(p, info) == 16 ? 16 : 8;
+	img->depth = channels == 1 && png_get_bit_depth(p, info) == 16 ? 16 : 8;
 	/* refuse sizes the file cannot hold before allocating for them */
 	if (((uint64_t)w * png_get_channels(p, info) * png_get_bit_depth(p,
 	    info) / 8 + 1) * h / DEFLATE_MAX_RATIO > c->size)
 		return tp_err_set(e, "PNG: %ux%u pixels cannot fit in %llu "
 		    "bytes", w, h, (unsigned long long)c->size);
-	if (grey_setup(p, info, e) < 0)
-		return -1;
+	if (c->max_side != 0 && (w > c->max_side || h > c->max_side))
+		return tp_err_set(e, "PNG: %u x %u pixels: at most %u a side",
+		    w, h, c->max_side);
+	if (channels == 1) {
+		if (grey_setup(p, info, e) < 0)
+			return -1;
+	} else
+		rgb_setup(p, info);
+	png_set_interlace_handling(p);
+	png_read_update_info(p, info);
 	rb = png_get_rowbytes(p, info);
-	if (rb != (size_t)w * (size_t)(img->depth / 8))
+	if (rb != (size_t)w * (size_t)channels * (size_t)(img->depth / 8))
 		return tp_err_set(e, "PNG: unexpected row size %zu", rb);
 	if (tp_check_mem((uint64_t)rb * h, "the PNG", e) < 0)
 		return -1;
@@ -94,8 +126,9 @@ decode(png_structp p, png_infop info, reader *c, tp_png_grey *img, tp_err *e)
  * pipe): far more than any text or ICC profile needs. */
 #define PNG_CHUNK_MAX	((png_alloc_size_t)64 << 20)
 
-int
-tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
+static int
+read_png(tp_png_grey *img, FILE *f, uint64_t size, int channels,
+    uint32_t max_side, tp_err *e)
 {
 	png_structp p = NULL;
 	png_infop info = NULL;
@@ -112,6 +145,7 @@ tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
 		return tp_err_set(e, "out of memory for the PNG reader");
 	}
 	c->size = size;
+	c->max_side = max_side;
 	/* libpng allocates a text or profile chunk's declared length before
 	 * reading it: none can be longer than the file, so a few bytes never
 	 * cost gigabytes. Over the limit is a "benign" error, which libpng
@@ -121,7 +155,7 @@ tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
 	png_set_benign_errors(p, 0);
 	if (setjmp(png_jmpbuf(p)) == 0) {
 		png_init_io(p, f);
-		rc = decode(p, info, c, img, e);
+		rc = decode(p, info, c, channels, img, e);
 	} else
 		rc = tp_err_set(e, "PNG: %s", c->msg);
 	png_destroy_read_struct(&p, &info, NULL);
@@ -132,6 +166,19 @@ tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
 		img->pix = NULL;
 	}
 	return rc;
+}
+
+int
+tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e)
+{
+	return read_png(img, f, size, 1, 0, e);
+}
+
+int
+tp_png_read_rgb(tp_png_grey *img, FILE *f, uint64_t size, uint32_t max_side,
+    tp_err *e)
+{
+	return read_png(img, f, size, 3, max_side, e);
 }
 
 struct tp_png_writer {

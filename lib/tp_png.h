@@ -1,11 +1,14 @@
 /*
- * tp_png.h - PNG files through libpng: grayscale heightmaps in, 8-bit
- * pictures out. Only the programs that read or write PNG link libpng.
+ * tp_png.h - PNG files through libpng: grayscale heightmaps and colour
+ * textures in, pictures out. Only the programs that read or write PNG link
+ * libpng.
  *
  * Reading decodes a grayscale PNG of 1 to 16 bits (alpha dropped,
  * interlacing undone) into 8- or 16-bit samples; tp_import_png turns them
- * into a grid. An image larger than its file could hold is refused before
- * anything is allocated for it.
+ * into a grid. A texture of any colour type becomes 8-bit RGB: the encoded
+ * values as they are (a gAMA chunk is not applied), palettes and grey
+ * expanded, 16-bit samples rounded to 8, alpha dropped. An image larger
+ * than its file could hold is refused before anything is allocated for it.
  *
  * Writing makes a grey, grey + alpha, RGB or RGBA picture of 8 bits a
  * sample (16 for heightmaps and normal maps) row by row, through
@@ -28,12 +31,17 @@
 typedef struct tp_png_grey {
 	uint32_t width, height;
 	int	depth;		/* bits a sample: 8, or 16 (big-endian pairs) */
-	unsigned char *pix;	/* width * height samples row by row; free() */
+	unsigned char *pix;	/* width * height samples (RGB: 3 bytes a
+				   pixel) row by row; free() */
 } tp_png_grey;
 
 /* Decode the grayscale PNG at f's position; size is the bytes from there
  * to the file's end, or UINT64_MAX when unknown. */
 int	tp_png_read_grey(tp_png_grey *img, FILE *f, uint64_t size, tp_err *e);
+/* Decode any PNG at f's position into 8-bit RGB (depth 8); pictures
+ * wider or higher than max_side (0: no limit) are refused unread. */
+int	tp_png_read_rgb(tp_png_grey *img, FILE *f, uint64_t size,
+	    uint32_t max_side, tp_err *e);
 
 typedef struct tp_png_writer tp_png_writer;	/* a PNG being written */
 

@@ -1,11 +1,13 @@
 /* tp_texture.c - textures in memory and the four ways of sampling them. */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <png.h>
+#include <sys/stat.h>
 
 #include "tp_noise.h"
+#include "tp_png.h"
 #include "tp_texture.h"
 
 /* Seeds of the hashes, derived from the user's seed so that the two offset
@@ -81,45 +83,35 @@ tp_texture_from_rgb(tp_texture *t, int w, int h, const uint8_t *rgb,
 	return set_mean(t);
 }
 
-/* Decode into RGBA bytes (libpng converts grey, palette and 16 bits) and
- * keep RGB: alpha is dropped, not composited, so a transparent texel keeps
- * its colour. */
+/* tp_png decodes any PNG into RGB bytes (alpha dropped, not composited,
+ * so a transparent texel keeps its colour), refusing oversized ones before
+ * allocating for them. */
 int
 tp_texture_load(tp_texture *t, const char *path, tp_err *e)
 {
-	png_image im;
-	uint8_t *px, *rgb;
-	size_t n;
+	tp_png_grey img;
+	struct stat st;
+	FILE *f;
 	int rc;
 
-	memset(&im, 0, sizeof im);
-	im.version = PNG_IMAGE_VERSION;
 	t->rgb = NULL;
-	if (!png_image_begin_read_from_file(&im, path))
-		return tp_err_set(e, "%s: %s", path, im.message);
-	if (im.width < 1 || im.height < 1 || im.width > TP_TEX_MAX_SIDE ||
-	    im.height > TP_TEX_MAX_SIDE) {
-		png_image_free(&im);
-		return tp_err_set(e, "%s: %u x %u texels: want at most %d a "
-		    "side", path, im.width, im.height, TP_TEX_MAX_SIDE);
+	if ((f = fopen(path, "rb")) == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return tp_err_set(e, "%s: not a regular file", path);
 	}
-	im.format = PNG_FORMAT_RGBA;
-	n = (size_t)im.width * im.height;
-	if ((px = malloc(n * 4)) == NULL) {
-		png_image_free(&im);
-		return tp_err_set(e, "%s: out of memory", path);
+	rc = tp_png_read_rgb(&img, f, (uint64_t)st.st_size, TP_TEX_MAX_SIDE, e);
+	fclose(f);
+	if (rc < 0) {
+		char why[TP_ERR_MAX];
+
+		snprintf(why, sizeof why, "%s", e != NULL ? e->msg : "");
+		return tp_err_set(e, "%s: %s", path, why);
 	}
-	if (!png_image_finish_read(&im, NULL, px, 0, NULL)) {
-		tp_err_set(e, "%s: %s", path, im.message);
-		png_image_free(&im);
-		free(px);
-		return -1;
-	}
-	rgb = px;	/* pack RGBA into RGB in place */
-	for (size_t i = 0; i < n; i++)
-		memmove(rgb + i * 3, px + i * 4, 3);
-	rc = tp_texture_from_rgb(t, (int)im.width, (int)im.height, rgb, e);
-	free(px);
+	rc = tp_texture_from_rgb(t, (int)img.width, (int)img.height, img.pix,
+	    e);
+	free(img.pix);
 	return rc;
 }
 
@@ -340,10 +332,17 @@ smoothstep28(double x)
 static double
 pattern(const tp_tex_opts *o, tp_tex_cache *c, double x, double y)
 {
-	double bx = ffloor(sane(x)), by = ffloor(sane(y));
-	int32_t ix = (int32_t)bx, iy = (int32_t)by;
-	double fx = x - bx, fy = y - by;
-	double *k = c->corner;
+	double bx, by, fx, fy, *k = c->corner;
+	int32_t ix, iy;
+
+	x = sane(x);	/* NaN too: its fraction would be NaN */
+	y = sane(y);
+	bx = ffloor(x);
+	by = ffloor(y);
+	ix = (int32_t)bx;
+	iy = (int32_t)by;
+	fx = x - bx;
+	fy = y - by;
 
 	if (!c->cell_used || c->cx != ix || c->cy != iy ||
 	    c->cseed != o->seed) {
