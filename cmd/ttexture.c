@@ -26,7 +26,7 @@
 static const char software[] = "ttexture (terrapipe) " TP_VERSION;
 
 static const char usage[] =
-    "usage: ttexture [-q] [-j N] --materials FILE\n"
+    "usage: ttexture [-aq] [-j N] --materials FILE\n"
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
     "                [--seed N] [--lattice L] [--variation V]\n"
     "                [--triplanar[=S]] [--shade] [--blend W] [-z Z]\n"
@@ -36,8 +36,10 @@ static const char help[] =
     "Bake the ground's material into a picture: every cell's biome picks a\n"
     "texture from the materials file, sampled at N x N pixels a cell in\n"
     "world coordinates, so the texture keeps its size whatever the grid.\n"
-    "The PNG is RGBA: opaque, transparent where the height is NaN or the\n"
-    "biome has no material. The file appears whole or not at all.\n"
+    "The PNG is RGB, black where the height is NaN or the biome has no\n"
+    "material. The file appears whole or not at all.\n"
+    "  -a, --alpha          RGBA: transparent where the PNG is black for\n"
+    "                       want of ground\n"
     "      --blend W        soft biome borders: mix the materials of the\n"
     "                       cells a square of W map units around a pixel\n"
     "                       covers, 0 <= W <= CELLSIZE (default: 0)\n"
@@ -68,6 +70,7 @@ enum { OPT_BLEND = 255, OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT
     OPT_SHADE, OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
 
 static const struct option longopts[] = {
+	{ "alpha", no_argument, NULL, 'a' },
 	{ "blend", required_argument, NULL, OPT_BLEND },
 	{ "lattice", required_argument, NULL, OPT_LATTICE },
 	{ "materials", required_argument, NULL, OPT_MATERIALS },
@@ -100,8 +103,9 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = cli_getopt(argc, argv, "hj:o:qz:", longopts)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "ahj:o:qz:", longopts)) != -1) {
 		switch (ch) {
+		case 'a': o->g.alpha = 1; break;
 		case 'h': cli_help(help);
 		case 'j': o->g.threads = cli_threads(optarg); break;
 		case 'o': o->out = optarg; break;
@@ -186,8 +190,8 @@ draw(const struct opts *o, tp_reader *r)
 		cli_die("a picture of %lld x %lld pixels is too large for a "
 		    "PNG", (long long)w, (long long)hh);
 	cli_outfile_hold();
-	if (tp_png_create(&png, o->out, (uint32_t)w, (uint32_t)hh, 4,
-	    software, &r->h, &e) < 0)
+	if (tp_png_create(&png, o->out, (uint32_t)w, (uint32_t)hh,
+	    tp_ground_channels(&o->g), software, &r->h, &e) < 0)
 		cli_fail(&e);
 	tmp = cli_outfile_watch(tp_png_tmpname(png));
 	if (tp_ground_render(&o->g, r, put_row, png, &e) < 0) {

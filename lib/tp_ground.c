@@ -206,7 +206,7 @@ pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
 	float c[3];
 
 	if (m == NULL) {	/* a NaN height, or no material */
-		memset(out, 0, 4);
+		memset(out, 0, (size_t)tp_ground_channels(o));
 		return;
 	}
 	z = j->mid[(size_t)o->band_height * (size_t)h->width + (size_t)col];
@@ -218,18 +218,20 @@ pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
 		colour(j, m, cache, at, x, y, z, c);
 	for (int k = 0; k < 3; k++)
 		out[k] = byte(c[k] * (o->shade ? j->light[col] : 1.0f));
-	out[3] = 255;
+	if (o->alpha)
+		out[3] = 255;
 }
 
 static void
 draw_part(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const struct job *j = ctx;
+	int64_t nc = tp_ground_channels(j->o);
 	tp_tex_cache cache;
 
 	tp_tex_cache_init(&cache);
 	for (int64_t i = begin; i < end; i++)
-		pixel(j, &cache, i / j->pw, i % j->pw, j->px + i * 4);
+		pixel(j, &cache, i / j->pw, i % j->pw, j->px + i * nc);
 }
 
 /* Each cell's light from the hillshade of its height window. */
@@ -261,8 +263,10 @@ read_ahead(tp_reader *r, int64_t y, float *buf, tp_err *e)
 static int
 put_rows(const struct job *j, tp_ground_put put, void *pctx, tp_err *e)
 {
+	size_t nc = (size_t)tp_ground_channels(j->o);
+
 	for (int s = 0; s < j->o->ppc; s++)
-		if (put(pctx, j->px + (size_t)s * (size_t)j->pw * 4, e) < 0)
+		if (put(pctx, j->px + (size_t)s * (size_t)j->pw * nc, e) < 0)
 			return -1;
 	return 0;
 }
@@ -301,6 +305,12 @@ render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
 }
 
 int
+tp_ground_channels(const tp_ground_opts *o)
+{
+	return o->alpha ? 4 : 3;
+}
+
+int
 tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
     void *pctx, tp_err *e)
 {
@@ -313,7 +323,8 @@ tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
 	if (o->ppc < 1 || o->ppc > TP_GROUND_PPC_MAX)
 		return tp_err_set(e, "pixels a cell: want 1 .. %d",
 		    TP_GROUND_PPC_MAX);
-	if (tp_mul_size((size_t)j.pw * 4, (size_t)o->ppc, &npx, "a row of "
+	if (tp_mul_size((size_t)j.pw * (size_t)tp_ground_channels(o),
+	    (size_t)o->ppc, &npx, "a row of "
 	    "pixels", e) < 0)
 		return -1;
 	j.px = malloc(npx);

@@ -9,8 +9,9 @@
  * of the stream refined N times, and reads its material at texture
  * coordinates (x / SIZE, -y / SIZE): a picture of a tile cut at a shifted
  * origin equals the window of the picture of the whole, and the bytes do
- * not depend on the thread count. A cell whose height is NaN, or whose
- * biome has no material, is transparent; the others are opaque.
+ * not depend on the thread count. Pixels are RGB, or RGBA with alpha; a
+ * cell whose height is NaN, or whose biome has no material, is black, and
+ * with alpha transparent (the others opaque).
  *
  * Triplanar (S > 0): the texture is projected along the three world axes,
  * on the XY plane at (x, -y), on the XZ plane at (x, z) and on the YZ
@@ -61,6 +62,7 @@ typedef struct tp_ground_opts {
 	double	zscale;			/* heights times this are map units */
 	double	blend;			/* map units, 0 .. CELLSIZE; 0: off */
 	int	shade;			/* multiply by the hillshade of sh */
+	int	alpha;			/* 1: RGBA pixels, 0: RGB */
 	tp_shade sh;
 	int	band_height;		/* the stream's bands, -1: none */
 	int	band_biome;
@@ -68,9 +70,11 @@ typedef struct tp_ground_opts {
 	void	*pctx;
 } tp_ground_opts;
 
-/* Takes one picture row of width * N RGBA pixels. */
-typedef int (*tp_ground_put)(void *ctx, const uint8_t *rgba, tp_err *e);
+/* Takes one picture row of width * N pixels of tp_ground_channels bytes. */
+typedef int (*tp_ground_put)(void *ctx, const uint8_t *px, tp_err *e);
 
+/* Bytes a pixel: 3 (RGB) or 4 (RGBA, o->alpha). */
+int	tp_ground_channels(const tp_ground_opts *o);
 /* The picture's width or height for n cells. */
 int64_t	tp_ground_dim(int64_t cells, int ppc);
 /* Read every row of r, put the picture's rows in order, check the input

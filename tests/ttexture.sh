@@ -34,14 +34,19 @@ printf '# all ground\n* t.png 8\n' > "$T/m.txt"
 py 'write(np.zeros((16, 20)), "height", ["ORIGIN 0 16"])' > "$T/flat.tp"
 
 # 1. plain, texel size = pixel size, texels on pixel centres: the texture
-# repeated exactly, opaque; the size of the picture is N per cell
+# repeated exactly, RGB (RGBA with --alpha, opaque); the size of the
+# picture is N per cell
 ok "plain" run_prog ttexture -q --materials "$T/m.txt" --mode plain --ppc 1 "$T/p.png" < "$T/flat.tp"
 assert_eq "plain tiles the texture" "$(pngcheck '
 t = np.load(sys.argv[2]); a = p[0]
-print(a.shape, bool((a[:3] == np.tile(t, (1, 2, 3))[:, :16, :20]).all()), bool((a[3] == 255).all()))' \
-    "$T/p.png" "$T/t.png.npy")" "(4, 16, 20) True True"
+print(a.shape, bool((a == np.tile(t, (1, 2, 3))[:, :16, :20]).all()))' \
+    "$T/p.png" "$T/t.png.npy")" "(3, 16, 20) True"
+ok "plain, alpha" run_prog ttexture -q -a --materials "$T/m.txt" --mode plain --ppc 1 "$T/pa.png" < "$T/flat.tp"
+assert_eq "alpha: the same colours, opaque" "$(pngcheck '
+print(p[1].shape, bool((p[1][:3] == p[0]).all()), bool((p[1][3] == 255).all()))' \
+    "$T/p.png" "$T/pa.png")" "(4, 16, 20) True True"
 ok "ppc 3" run_prog ttexture -q --materials "$T/m.txt" --mode plain --ppc 3 "$T/p3.png" < "$T/flat.tp"
-assert_eq "ppc 3 size" "$(pngcheck 'print(p[0].shape)' "$T/p3.png")" "(4, 48, 60)"
+assert_eq "ppc 3 size" "$(pngcheck 'print(p[0].shape)' "$T/p3.png")" "(3, 48, 60)"
 
 # 2. the other modes break the repetition: one period apart, plain is
 # equal, they are not (mostly); a one-colour texture stays its colour
@@ -96,7 +101,7 @@ printf 'grass sub/w.png 3 #10ff20\n"hot sand" sub/w.png 3 #c08040\n' > "$T/mb.tx
 py '
 z = np.zeros((2, 2, 3)); z[:, 1, :] = [[0, 1, 0], [1, 0, 1]]; z[1, 0, 2] = np.nan
 write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand"])' > "$T/bio.tp"
-ok "biomes" run_prog ttexture -q --materials "$T/mb.txt" --ppc 1 "$T/b.png" < "$T/bio.tp"
+ok "biomes" run_prog ttexture -q --alpha --materials "$T/mb.txt" --ppc 1 "$T/b.png" < "$T/bio.tp"
 assert_eq "biome colours" "$(pngcheck 'print(p[0].transpose(1, 2, 0).reshape(-1, 4).tolist())' "$T/b.png")" \
     "[[16, 255, 32, 255], [192, 128, 64, 255], [16, 255, 32, 255], [192, 128, 64, 255], [16, 255, 32, 255], [0, 0, 0, 0]]"
 printf 'grass sub/w.png 3\n' > "$T/mg.txt"
