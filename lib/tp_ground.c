@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_geo.h"
 #include "tp_ground.h"
 #include "tp_noise.h"
 #include "tp_num.h"
@@ -18,6 +19,10 @@ struct job {
 	int64_t	row;		/* of the stream */
 	const float *up, *mid, *down;	/* up, down: NULL at the edges */
 	int64_t	pw;		/* picture width */
+	tp_geo_grid geo;	/* where the cells are: degrees or map units */
+	double	ewres, nsres;	/* this row's cell spacing in map units, or
+				   metres on a geographic grid */
+	double	zunit;		/* heights in metres to the CRS's units */
 	float	*light;		/* with shade: each cell's factor */
 	uint8_t	*px;		/* N rows of pw RGBA pixels */
 };
@@ -50,19 +55,20 @@ zat(const struct job *j, const float *r, int64_t col, double zmid)
 	return isnan(z) ? zmid : z;
 }
 
-/* The cell's unit normal in map units (x east, y north, z up). */
+/* The cell's unit normal (x east, y north, z up), in map units, or in
+ * metres on a geographic grid. */
 static void
 normal(const struct job *j, int64_t col, double zmid, double n[3])
 {
 	const tp_header *h = j->h;
-	double cs = h->cellsize, zs = j->o->zscale;
+	double zs = j->o->zscale;
 	double ze = zat(j, j->mid, col + 1, zmid), zw = zat(j, j->mid,
 	    col - 1, zmid), zn = zat(j, j->up, col, zmid), zso = zat(j,
 	    j->down, col, zmid);
 	double dx = (col + 1 < h->width ? 1 : 0) + (col > 0 ? 1 : 0);
 	double dy = (j->up != NULL ? 1 : 0) + (j->down != NULL ? 1 : 0);
-	double gx = dx > 0 ? (ze - zw) * zs / (dx * cs) : 0;
-	double gy = dy > 0 ? (zn - zso) * zs / (dy * cs) : 0;
+	double gx = dx > 0 ? (ze - zw) * zs / (dx * j->ewres) : 0;
+	double gy = dy > 0 ? (zn - zso) * zs / (dy * j->nsres) : 0;
 	double len = sqrt(gx * gx + gy * gy + 1);
 
 	n[0] = -gx / len;
@@ -70,7 +76,9 @@ normal(const struct job *j, int64_t col, double zmid, double n[3])
 	n[2] = 1 / len;
 }
 
-/* The height at the pixel: bilinear between the cell centres around it. */
+/* The height at the pixel: bilinear between the cell centres around it,
+ * in the CRS's units (degrees of latitude on a geographic grid, so a wall
+ * carries the texture at the size it has on the flat). */
 static double
 zpixel(const struct job *j, int64_t col, int64_t sub, int64_t px,
     double zmid)
@@ -86,7 +94,7 @@ zpixel(const struct job *j, int64_t col, int64_t sub, int64_t px,
 	fx = fabs(fx);
 	fy = fabs(fy);
 	return ((a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy) *
-	    j->o->zscale;
+	    j->o->zscale * j->zunit;
 }
 
 /* The three projections blended by |n|^S. */
@@ -253,6 +261,15 @@ lights(struct job *j)
 	}
 }
 
+/* Row y's spacing; on a geographic grid metres at its latitude, and the
+ * degrees of latitude a metre of height spans there. */
+static void
+spacing(struct job *j, int64_t y)
+{
+	tp_geo_spacing(&j->geo, y, &j->ewres, &j->nsres);
+	j->zunit = j->geo.geographic ? j->h->cellsize / j->nsres : 1.0;
+}
+
 /* Read row y + 1 into the last of the three rows, if there is one. */
 static int
 read_ahead(tp_reader *r, int64_t y, float *buf, tp_err *e)
@@ -286,6 +303,7 @@ render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
 		if (read_ahead(r, y, rows[2], e) < 0)
 			return -1;
 		j->row = y;
+		spacing(j, y);
 		j->up = y > 0 ? rows[0] : NULL;
 		j->mid = rows[1];
 		j->down = y + 1 < r->h.height ? rows[2] : NULL;
@@ -315,7 +333,9 @@ tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
     void *pctx, tp_err *e)
 {
 	struct job j = { .o = o, .h = &r->h,
-	    .pw = tp_ground_dim(r->h.width, o->ppc) };
+	    .pw = tp_ground_dim(r->h.width, o->ppc),
+	    .geo = { .cellsize = r->h.cellsize, .north = r->h.origin_y,
+	    .geographic = tp_geo_header_geographic(&r->h) } };
 	size_t nf = tp_row_floats(&r->h), npx;
 	float *rows[3] = { NULL, NULL, NULL };
 	int rc = -1;

@@ -19,7 +19,9 @@
  * bilinearly between the cell centres; the three are blended by
  * |n|^S / sum |n|^S, n the cell's normal from central differences of the
  * heights (one-sided at the edges, a NaN neighbour counted as the cell's
- * own height). Slopes and cliffs carry the texture without the stretch of
+ * own height). On a geographic grid the normal is measured in metres at
+ * each row's latitude (tp_geo_spacing), and z is converted to degrees of
+ * latitude there, so walls carry the texture at its size on the flat. Slopes and cliffs carry the texture without the stretch of
  * the top-down projection (1 / cos slope).
  *
  * Blend (W > 0): a pixel mixes the materials of the cells that the square

@@ -140,6 +140,24 @@ assert_eq "triplanar period east-west" "$(period "$T/tt.png" x 30 | awk '{ print
 assert_eq "triplanar period north-south" "$(period "$T/tt.png" y 40)" "32"
 expect_exit 2 "triplanar 0" run_prog ttexture --materials "$T/m.txt" --triplanar=0 "$T/x.png" < "$T/flat.tp"
 
+# 7b. A geographic grid measures its normals in metres at each row's
+# latitude: ground rising 10 degrees to the east at 60 N (cells of 0.001
+# degree, 55.8 m east-west there) keeps the top projection, so --triplanar
+# gives the plain picture within a grey level (the side projections weigh
+# sin(10)^6 / cos(10)^6 = 3e-5); counted in degrees, the same heights
+# would be a wall.
+py '
+lat = 60.02 - (np.arange(20) + 0.5) * 0.001
+a = 6378137.0; e2 = 0.00669437999014; W = np.sqrt(1 - e2 * np.sin(np.radians(lat)) ** 2)
+ew = a * np.cos(np.radians(lat)) / W * np.radians(0.001)
+z = (np.arange(24) + 0.5)[None, :] * (ew * np.tan(np.radians(10)))[:, None]
+write(z, "height", ["CELLSIZE 0.001", "ORIGIN 10 60.02", "CRS EPSG:4326"])' > "$T/geo.tp"
+printf '* r.png 0.004\n' > "$T/mgeo.txt"
+ok "geographic plain" run_prog ttexture -q --materials "$T/mgeo.txt" --mode plain "$T/gp.png" < "$T/geo.tp"
+ok "geographic triplanar" run_prog ttexture -q --materials "$T/mgeo.txt" --mode plain --triplanar "$T/gt.png" < "$T/geo.tp"
+assert_eq "geographic 10-degree slope: the top projection" "$(pngcheck '
+print(int(np.abs(p[0] - p[1]).max()) <= 1)' "$T/gp.png" "$T/gt.png")" "True"
+
 # 8. --shade: tview's light, 0.3 + 0.7 shade / sin 45, the sun in the
 # north-west 45 degrees up: flat ground keeps its colour; a plane falling
 # 1 in 1 to the east gets (sin 45 - cos 45 sin 45) / sqrt 2 = 0.146 shade
