@@ -10,7 +10,7 @@
 #                   each for FUZZ_CHECK_SECONDS from the seeds alone)
 #   make bench      benchmarks (scripts/bench.sh), figures and ratios
 #   make demo       the longest pipeline there is, leaving demo.tif,
-#                   demo-biome.tif and their PNGs here
+#                   demo-biome.tif, their PNGs and demo-texture.png here
 #   make textures   the ground textures (grass, rock, sand, snow: tiling
 #                   RGB PNGs made by tnoise) in share/textures/
 #   make install    PREFIX=/usr/local DESTDIR=

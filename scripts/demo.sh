@@ -2,7 +2,8 @@
 # make demo: the longest pipeline the toolchain has, from noise to a biome
 # map, leaving in the working directory demo.tif (heights in metres),
 # demo-biome.tif (the classes, with .aux.xml and .qml beside it),
-# demo.png and demo-biome.png. Stages that are not built are left out.
+# demo.png, demo-biome.png and demo-texture.png (the ground textured by
+# biome, share/island.materials). Stages that are not built are left out.
 set -eu
 bin=$(cd "$1" && pwd)
 PATH=$bin:$PATH
@@ -38,6 +39,12 @@ if have tview; then
 		tview -b biome --legend -o demo-biome.png < demo.tp
 		made="$made, demo-biome.png"
 	fi
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+if have ttexture && have tbiome && [ -f "$root/share/textures/grass.png" ]; then
+	ttexture -q --materials "$root/share/island.materials" --ppc 2 \
+	    --shade -z 1800 -o demo-texture.png < demo.tp
+	made="$made, demo-texture.png"
 fi
 echo "demo: wrote $made"
 rm -f demo.tp
