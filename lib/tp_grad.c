@@ -1,8 +1,14 @@
-/* tp_grad.c - the 3x3 window around a cell, with gdaldem's edge rules. */
+/* tp_grad.c - the 3x3 window around a cell, with gdaldem's edge rules;
+ * slope, aspect, hillshade and curvature from it. */
 #include <math.h>
 #include <stddef.h>
 
 #include "tp_grad.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#define DEG (180 / M_PI)
 
 /* gdaldem's edge value: the missing neighbour continues the line b, a. */
 static inline float
@@ -63,4 +69,62 @@ tp_grad_window(const float *up, const float *mid, const float *down,
 	for (int k = 0; k < 9; k++)
 		if (isnan(z[k]))
 			z[k] = z[4];
+}
+
+double
+tp_grad_slope(double dx, double dy)
+{
+	return atan(sqrt(dx * dx + dy * dy)) * DEG;
+}
+
+float
+tp_grad_aspect(double dx, double dy)
+{
+	float a;
+
+	if (dx == 0 && dy == 0)
+		return -1;
+	/* The downhill direction (-dx, -dy) as a mathematical angle, then
+	 * turned to an azimuth, in float as gdaldem does. */
+	a = (float)(atan2(-dy, -dx) * DEG);
+	a = a > 90.0f ? 450.0f - a : 90.0f - a;
+	return a == 360.0f ? 0.0f : a;
+}
+
+void
+tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
+{
+	double alt = altitude / DEG, az = azimuth / DEG;
+
+	s->sin_alt = sin(alt);
+	s->kx = cos(alt) * sin(az);
+	s->ky = cos(alt) * cos(az);
+}
+
+double
+tp_grad_shade(const tp_grad_sun *s, double dx, double dy)
+{
+	double c = tp_grad_cos_sun(s, dx, dy);
+
+	return c <= 0 ? 1 : floor(1 + 254 * c + 0.5);
+}
+
+void
+tp_grad_curvature(const double z[9], double ewres, double nsres,
+    double zscale, double *profile, double *plan)
+{
+	double D, E, F, G, H, g2;
+
+	D = zscale * ((z[3] + z[5]) / 2 - z[4]) / (ewres * ewres);
+	E = zscale * ((z[1] + z[7]) / 2 - z[4]) / (nsres * nsres);
+	F = zscale * (z[2] + z[6] - z[0] - z[8]) / (4 * ewres * nsres);
+	G = zscale * (z[5] - z[3]) / (2 * ewres);
+	H = zscale * (z[1] - z[7]) / (2 * nsres);
+	g2 = G * G + H * H;
+	if (g2 == 0) {
+		*profile = *plan = 0;
+		return;
+	}
+	*profile = -2 * (D * G * G + E * H * H + F * G * H) / g2;
+	*plan = 2 * (D * H * H + E * G * G - F * G * H) / g2;
 }

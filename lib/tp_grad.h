@@ -16,10 +16,26 @@
  * flat across that direction. On a plane every cell but the grid's four
  * corners gets its exact gradient (in a corner the missing row's columns
  * are clamped, which halves the east-west part, as in gdaldem).
+ *
+ * Zevenbergen and Thorne (1987) fit a polynomial through the nine heights;
+ * its gradient uses the four edge neighbours only:
+ *   dz/dx = fx (z5 - z3),  dz/dy = fy (z1 - z7)
+ * with fx = zfactor / (2 ewres), fy = zfactor / (2 nsres). Its second
+ * derivatives give the curvatures (tp_grad_curvature).
+ *
+ * From a gradient (dx east, dy north, rise over run) as gdaldem computes
+ * them: slope = atan(hypot(dx, dy)) in degrees; aspect, the direction the
+ * ground faces (downhill), in degrees clockwise from north, -1 where
+ * dx = dy = 0; hillshade (gdaldem's formula) with the sun at azimuth az
+ * (clockwise from north) and altitude alt:
+ *   c = (sin alt - cos alt (dx sin az + dy cos az)) / sqrt(1 + dx^2 + dy^2)
+ * which is the cosine of the angle between the ground's normal and the
+ * sun, and a grey 1 + 254 c rounded (1 where c <= 0).
  */
 #ifndef TP_GRAD_H
 #define TP_GRAD_H
 
+#include <math.h>
 #include <stdint.h>
 
 /* The window of cell x of row mid, from the rows north (up) and south
@@ -34,5 +50,59 @@ tp_grad_horn(const double z[9], double fx, double fy, double *dx, double *dy)
 	*dx = fx * ((z[2] + 2 * z[5] + z[8]) - (z[0] + 2 * z[3] + z[6]));
 	*dy = fy * ((z[0] + 2 * z[1] + z[2]) - (z[6] + 2 * z[7] + z[8]));
 }
+
+/* Zevenbergen and Thorne's gradient of window z: *dx east, *dy north. */
+static inline void
+tp_grad_zt(const double z[9], double fx, double fy, double *dx, double *dy)
+{
+	*dx = fx * (z[5] - z[3]);
+	*dy = fy * (z[1] - z[7]);
+}
+
+/* Slope in degrees of gradient (dx, dy). */
+double	tp_grad_slope(double dx, double dy);
+
+/* Aspect in degrees clockwise from north, 0 <= a < 360, of the downhill
+ * direction of gradient (dx, dy); -1 when dx = dy = 0. Computed in float
+ * after the angle, as gdaldem does, so the two agree to the last bit. */
+float	tp_grad_aspect(double dx, double dy);
+
+/* The sun for tp_grad_shade, from its azimuth and altitude in degrees. */
+typedef struct tp_grad_sun {
+	double	sin_alt;	/* sin altitude */
+	double	kx, ky;		/* cos alt sin az, cos alt cos az */
+} tp_grad_sun;
+
+void	tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude);
+
+/* The cosine c of the angle between the sun and the normal of the ground
+ * of gradient (dx, dy); negative where the ground faces away. */
+static inline double
+tp_grad_cos_sun(const tp_grad_sun *s, double dx, double dy)
+{
+	return (s->sin_alt - (dx * s->kx + dy * s->ky)) / sqrt(1 + dx * dx +
+	    dy * dy);
+}
+
+/* gdaldem hillshade's grey of gradient (dx, dy): 1 + 254 c rounded half
+ * up, 1 where c <= 0 (0 is left for nodata). */
+double	tp_grad_shade(const tp_grad_sun *s, double dx, double dy);
+
+/*
+ * Zevenbergen and Thorne's profile and plan curvature of window z (heights
+ * times zscale, in metres; cells ewres by nsres metres). With the
+ * polynomial's coefficients
+ *   D = ((z3 + z5) / 2 - z4) / ewres^2     E = ((z1 + z7) / 2 - z4) / nsres^2
+ *   F = (z2 + z6 - z0 - z8) / (4 ewres nsres)
+ *   G = (z5 - z3) / (2 ewres)              H = (z1 - z7) / (2 nsres)
+ * profile = -2 (D G^2 + E H^2 + F G H) / (G^2 + H^2)
+ * plan    =  2 (D H^2 + E G^2 - F G H) / (G^2 + H^2)
+ * in 1/metres; both 0 where G = H = 0 (a flat spot has no direction).
+ * Profile is the curvature along the slope, positive where the ground is
+ * convex downhill (flow speeds up); plan is the curvature across it, of
+ * the contour, negative on spurs (flow spreads) and positive in hollows.
+ */
+void	tp_grad_curvature(const double z[9], double ewres, double nsres,
+	    double zscale, double *profile, double *plan);
 
 #endif
