@@ -8,7 +8,8 @@
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
-#define DEG (180 / M_PI)
+#define DEG (180 / M_PI)	/* radians to degrees, as gdaldem */
+#define RAD (M_PI / 180)	/* degrees to radians */
 
 /* gdaldem's edge value: the missing neighbour continues the line b, a. */
 static inline float
@@ -86,7 +87,7 @@ tp_grad_aspect(double dx, double dy)
 		return -1;
 	/* The downhill direction (-dx, -dy) as a mathematical angle, then
 	 * turned to an azimuth, in float as gdaldem does. */
-	a = (float)(atan2(-dy, -dx) * DEG);
+	a = (float)(atan2(-dy, -dx) / RAD);
 	a = a > 90.0f ? 450.0f - a : 90.0f - a;
 	return a == 360.0f ? 0.0f : a;
 }
@@ -94,7 +95,7 @@ tp_grad_aspect(double dx, double dy)
 void
 tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
 {
-	double alt = altitude / DEG, az = azimuth / DEG;
+	double alt = altitude * RAD, az = azimuth * RAD;
 
 	s->sin_alt = sin(alt);
 	s->kx = cos(alt) * sin(az);
