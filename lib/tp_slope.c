@@ -64,6 +64,26 @@ hole(int64_t x, const tp_slope_out *o)
 			out[k][x] = NAN;
 }
 
+/* The window of a cell with all eight neighbours inside the grid and
+ * finite, read straight from the rows (the common case, without
+ * tp_grad_window's edge tests); 0 when the cell needs those rules. */
+static inline int
+inner_window(const float *up, const float *mid, const float *down,
+    int64_t width, int64_t x, double z[9])
+{
+	const float *row[3] = { up, mid, down };
+
+	if (up == NULL || down == NULL || x == 0 || x == width - 1)
+		return 0;
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 3; i++)
+			z[3 * k + i] = row[k][x - 1 + i];
+	for (int k = 0; k < 9; k++)
+		if (isnan(z[k]))
+			return 0;
+	return 1;
+}
+
 void
 tp_slope_row(const tp_slope *s, int64_t y, const float *up,
     const float *mid, const float *down, int64_t width,
@@ -80,7 +100,8 @@ tp_slope_row(const tp_slope *s, int64_t y, const float *up,
 			hole(x, o);
 			continue;
 		}
-		tp_grad_window(up, mid, down, width, x, z);
+		if (!inner_window(up, mid, down, width, x, z))
+			tp_grad_window(up, mid, down, width, x, z);
 		cell(s, &r, z, x, o);
 	}
 }
