@@ -5,11 +5,6 @@
 
 #include "tp_grad.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-#define DEG (180 / M_PI)	/* radians to degrees, as gdaldem */
-#define RAD (M_PI / 180)	/* degrees to radians */
 
 /* gdaldem's edge value: the missing neighbour continues the line b, a. */
 static inline float
@@ -72,42 +67,14 @@ tp_grad_window(const float *up, const float *mid, const float *down,
 			z[k] = z[4];
 }
 
-double
-tp_grad_slope(double dx, double dy)
-{
-	return atan(sqrt(dx * dx + dy * dy)) * DEG;
-}
-
-float
-tp_grad_aspect(double dx, double dy)
-{
-	float a;
-
-	if (dx == 0 && dy == 0)
-		return -1;
-	/* The downhill direction (-dx, -dy) as a mathematical angle, then
-	 * turned to an azimuth, in float as gdaldem does. */
-	a = (float)(atan2(-dy, -dx) / RAD);
-	a = a > 90.0f ? 450.0f - a : 90.0f - a;
-	return a == 360.0f ? 0.0f : a;
-}
-
 void
 tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
 {
-	double alt = altitude * RAD, az = azimuth * RAD;
+	double alt = altitude * TP_GRAD_RAD, az = azimuth * TP_GRAD_RAD;
 
 	s->sin_alt = sin(alt);
 	s->kx = cos(alt) * sin(az);
 	s->ky = cos(alt) * cos(az);
-}
-
-double
-tp_grad_shade(const tp_grad_sun *s, double dx, double dy)
-{
-	double c = tp_grad_cos_sun(s, dx, dy);
-
-	return c <= 0 ? 1 : floor(1 + 254 * c + 0.5);
 }
 
 void

@@ -26,6 +26,8 @@ typedef struct tp_slope {
 	double	scale;		/* metres per map unit; NaN: from the CRS */
 	tp_geo_grid geo;	/* the grid's cells and CRS */
 	tp_grad_sun sun;	/* for the shade */
+	int	simd;		/* tp_simd_level the rows run at (tp_simd.h):
+				 * the same bytes at every level */
 } tp_slope;
 
 /* The output rows of one grid row: width floats each; NULL: not wanted. */
@@ -37,7 +39,7 @@ typedef struct tp_slope_out {
 } tp_slope_out;
 
 /* Settings: Horn, zscale 1, scale NaN, the sun at azimuth 315 and
- * altitude 45 degrees, the grid g. */
+ * altitude 45 degrees, the grid g, the fastest vector level there is. */
 void	tp_slope_init(tp_slope *s, const tp_geo_grid *g);
 
 /* The cell spacing in metres of row y (0 = north). */

@@ -292,6 +292,12 @@ run_prog tnoise -q -s 2100x520 -S 3 -c 30 --crs EPSG:32633 > "$T/big"
 run_prog tslope -q -z 3000 --curvature --hillshade -j 1 < "$T/big" > "$T/j1"
 run_prog tslope -q -z 3000 --curvature --hillshade -j 2 < "$T/big" > "$T/j2"
 assert_same "-j 1 = -j 2" "$T/j1" "$T/j2"
+# The vector levels: the same bytes as the scalar reference.
+for l in sse2 avx2; do
+	TP_SIMD=$l run_prog tslope -q -z 3000 --curvature --hillshade --alg zt < "$T/big" > "$T/v1"
+	TP_SIMD=scalar run_prog tslope -q -z 3000 --curvature --hillshade --alg zt < "$T/big" > "$T/v2"
+	assert_same "TP_SIMD=$l = scalar" "$T/v1" "$T/v2"
+done
 # A pipeline: the slope band feeds tbiome's rock rule as its own would.
 run_prog tnoise -q -s 64x48 -S 2 -c 30 | run_prog tslope -z 10000 |
     run_prog tnoise -q --band moisture -S 4 | run_prog tbiome -q -z 10000 > "$T/b1"
