@@ -76,23 +76,3 @@ tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
 	s->kx = cos(alt) * sin(az);
 	s->ky = cos(alt) * cos(az);
 }
-
-void
-tp_grad_curvature(const double z[9], double ewres, double nsres,
-    double zscale, double *profile, double *plan)
-{
-	double D, E, F, G, H, g2;
-
-	D = zscale * ((z[3] + z[5]) / 2 - z[4]) / (ewres * ewres);
-	E = zscale * ((z[1] + z[7]) / 2 - z[4]) / (nsres * nsres);
-	F = zscale * (z[2] + z[6] - z[0] - z[8]) / (4 * ewres * nsres);
-	G = zscale * (z[5] - z[3]) / (2 * ewres);
-	H = zscale * (z[1] - z[7]) / (2 * nsres);
-	g2 = G * G + H * H;
-	if (g2 == 0) {
-		*profile = *plan = 0;
-		return;
-	}
-	*profile = -2 * (D * G * G + E * H * H + F * G * H) / g2;
-	*plan = 2 * (D * H * H + E * G * G - F * G * H) / g2;
-}

@@ -178,7 +178,22 @@ tp_grad_shade(const tp_grad_sun *s, double dx, double dy)
  * convex downhill (flow speeds up); plan is the curvature across it, of
  * the contour, negative on spurs (flow spreads) and positive in hollows.
  */
-void	tp_grad_curvature(const double z[9], double ewres, double nsres,
-	    double zscale, double *profile, double *plan);
+static inline void
+tp_grad_curvature(const double z[9], double ewres, double nsres,
+    double zscale, double *profile, double *plan)
+{
+	double D, E, F, G, H, g2, pro, pla;
+
+	D = zscale * ((z[3] + z[5]) / 2 - z[4]) / (ewres * ewres);
+	E = zscale * ((z[1] + z[7]) / 2 - z[4]) / (nsres * nsres);
+	F = zscale * (z[2] + z[6] - z[0] - z[8]) / (4 * ewres * nsres);
+	G = zscale * (z[5] - z[3]) / (2 * ewres);
+	H = zscale * (z[1] - z[7]) / (2 * nsres);
+	g2 = G * G + H * H;
+	pro = -2 * (D * G * G + E * H * H + F * G * H) / g2;
+	pla = 2 * (D * H * H + E * G * G - F * G * H) / g2;
+	*profile = g2 == 0 ? 0 : pro;	/* both computed: no branch */
+	*plan = g2 == 0 ? 0 : pla;
+}
 
 #endif

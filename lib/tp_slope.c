@@ -119,23 +119,44 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, double *dx,
 			grad_edge(alg, r, x0 + i, &dx[i], &dy[i]);
 }
 
-/* Profile and plan curvature of cells x0 .. x0 + n - 1. */
+/* Profile and plan curvature of cell x through its window: edges and NaN
+ * neighbours. */
 static void
-curvature_run(const tp_slope *s, const struct rowset *r, int64_t x0, int n,
-    const tp_slope_out *o)
+curvature_edge(const tp_slope *s, const struct rowset *r, int64_t x,
+    double *pc, double *pl)
 {
-	double z[9], pc, pl;
+	double z[9];
 
-	for (int i = 0; i < n; i++) {
-		if (isnan(r->mid[x0 + i]))
-			continue;
-		window(r, x0 + i, z);
-		tp_grad_curvature(z, r->ewres, r->nsres, s->zscale, &pc, &pl);
-		if (o->profc != NULL)
-			o->profc[x0 + i] = (float)pc;
-		if (o->planc != NULL)
-			o->planc[x0 + i] = (float)pl;
+	window(r, x, z);
+	tp_grad_curvature(z, r->ewres, r->nsres, s->zscale, pc, pl);
+}
+
+/* Profile and plan curvature of cells x0 .. x0 + n - 1: inside the grid
+ * straight from the rows, vectorised; the edges, and a NaN there (a NaN
+ * neighbour), through curvature_edge, with the same arithmetic. */
+INLINE void
+curvature_run(const tp_slope *s, const struct rowset *r, int64_t x0, int n,
+    double *pc, double *pl)
+{
+	const float *u = r->up, *m = r->mid, *d = r->down;
+	int lo = 0, hi = 0;
+
+	if (u != NULL && d != NULL) {
+		lo = x0 == 0 ? 1 : 0;
+		hi = x0 + n == r->width ? n - 1 : n;
 	}
+	for (int i = lo; i < hi; i++) {
+		int64_t x = x0 + i;
+		double z[9] = { u[x - 1], u[x], u[x + 1], m[x - 1], m[x],
+		    m[x + 1], d[x - 1], d[x], d[x + 1] };
+
+		tp_grad_curvature(z, r->ewres, r->nsres, s->zscale, &pc[i],
+		    &pl[i]);
+	}
+	for (int i = 0; i < n; i++)
+		if ((i < lo || i >= hi || isnan(pc[i]) || isnan(pl[i])) &&
+		    !isnan(m[x0 + i]))
+			curvature_edge(s, r, x0 + i, &pc[i], &pl[i]);
 }
 
 /* Every wanted output of the NaN heights among cells x0 .. x0 + n - 1. */
@@ -172,8 +193,17 @@ row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 			for (int i = 0; i < n; i++)
 				o->shade[x0 + i] = (float)tp_grad_shade(&s->sun,
 				    dx[i], dy[i]);
-		if (o->profc != NULL || o->planc != NULL)
-			curvature_run(s, r, x0, n, o);
+		if (o->profc != NULL || o->planc != NULL) {
+			/* The gradients are used: their arrays take the
+			 * profile and plan curvatures. */
+			curvature_run(s, r, x0, n, dx, dy);
+			for (int i = 0; i < n; i++) {
+				if (o->profc != NULL)
+					o->profc[x0 + i] = (float)dx[i];
+				if (o->planc != NULL)
+					o->planc[x0 + i] = (float)dy[i];
+			}
+		}
 		holes(r, x0, n, o);
 	}
 }
