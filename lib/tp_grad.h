@@ -24,8 +24,8 @@
  * derivatives give the curvatures (tp_grad_curvature).
  *
  * From a gradient (dx east, dy north, rise over run) as gdaldem computes
- * them: slope = atan(hypot(dx, dy)) in degrees; aspect, the direction the
- * ground faces (downhill), in degrees clockwise from north, -1 where
+ * them: slope = atan(sqrt(dx^2 + dy^2)) in degrees; aspect, the direction
+ * the ground faces (downhill), in degrees clockwise from north, -1 where
  * dx = dy = 0; hillshade (gdaldem's formula) with the sun at azimuth az
  * (clockwise from north) and altitude alt:
  *   c = (sin alt - cos alt (dx sin az + dy cos az)) / sqrt(1 + dx^2 + dy^2)
