@@ -185,8 +185,8 @@ read -r d n <<< "$(vsgdal "$T/g_slope.tif" "$T/s" slope)"
 assert_near "--scale 111120 vs gdaldem -s 111120" "$d" 0 1e-4
 # By default each row is measured on WGS84 at its latitude: a degree is
 # a cos(lat) / W east-west and a (1 - e2) / W^3 north-south (W = sqrt(1 -
-# e2 sin^2 lat)), per radian. Horn's slope by hand from those, inside the
-# grid, within 1e-4 degrees.
+# e2 sin^2 lat)), per radian. Horn's slope and aspect by hand from those,
+# inside the grid, within 1e-4 degrees.
 run_prog tslope < "$T/geo" > "$T/s"
 assert_eq "per-row metres vs by hand" "$(py '
 z = band(sys.argv[1], "height").astype(float)
@@ -202,7 +202,11 @@ c = lambda i, j: z[1 + i:z.shape[0] - 1 + i, 1 + j:z.shape[1] - 1 + j]
 dx = ((c(-1, 1) + 2 * c(0, 1) + c(1, 1)) - (c(-1, -1) + 2 * c(0, -1) + c(1, -1))) / (8 * ew)
 dy = ((c(-1, -1) + 2 * c(-1, 0) + c(-1, 1)) - (c(1, -1) + 2 * c(1, 0) + c(1, 1))) / (8 * ns)
 ref = np.degrees(np.arctan(np.hypot(dx, dy)))
-print(np.abs(ref - s[1:-1, 1:-1]).max() < 1e-4)' "$T/geo" "$T/s")" True
+asp = np.mod(90 - np.degrees(np.arctan2(-dy, -dx)), 360)
+a = band(sys.argv[2], "aspect").astype(float)[1:-1, 1:-1]
+da = np.abs(asp - a)[(dx != 0) | (dy != 0)]
+print(np.abs(ref - s[1:-1, 1:-1]).max() < 1e-4, np.minimum(da, 360 - da).max() < 1e-4)' \
+    "$T/geo" "$T/s")" "True True"
 # gdaldem -s 111120 counts a degree as 111120 m both ways; here at 36.6 N
 # a degree is about 89500 m east-west and 110950 m north-south, so the
 # tangent of tslope's slope is gdaldem's times 111120 / 110950 (ground
