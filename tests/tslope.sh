@@ -153,6 +153,24 @@ for alg in horn zt; do
 	assert_near "$alg hillshade vs gdaldem" "$d" 0 1
 	assert_near "$alg hillshade cells off by one (of 99820)" "$n" 0 10
 done
+# The whole warp, with nodata where UTM's grid leaves the DEM: gdaldem's
+# nodata (-9999, shade 0) on exactly tslope's NaN cells, and the cells
+# beside them equal, a nodata neighbour counting as the cell's own height.
+gdalwarp -q -t_srs EPSG:32616 -tr 90 90 -r bilinear -ot Int16 \
+    -dstnodata -32768 "$DEM" "$T/nd.tif"
+run_prog timport "$T/nd.tif" | run_prog tslope --hillshade > "$T/nd"
+gdaldem slope -q -compute_edges "$T/nd.tif" "$T/g_nds.tif"
+gdaldem hillshade -q -compute_edges "$T/nd.tif" "$T/g_ndh.tif"
+assert_eq "nodata vs gdaldem" "$(py '
+from osgeo import gdal
+s = gdal.Open(sys.argv[1]).ReadAsArray().astype(float)
+h = gdal.Open(sys.argv[2]).ReadAsArray().astype(float)
+b = bands(sys.argv[3])
+hole = np.isnan(b["height"])
+m = ~hole
+print(int(hole.sum()) > 1000, ((s == -9999) == hole).all(), ((h == 0) == hole).all(),
+      np.abs(b["slope"][m] - s[m]).max() < 1e-4, np.abs(b["shade"][m] - h[m]).max() <= 1)' \
+    "$T/g_nds.tif" "$T/g_ndh.tif" "$T/nd")" "True True True True True"
 # Flat cells exist on this ground, so the -1 rule is tested.
 assert_eq "flat cells" "$(vsgdal "$T/g_aspect.tif" "$T/s" aspect | cut -d' ' -f1)" 119
 # Float32 heights: gdaldem adds them in float32, tslope in double, so
