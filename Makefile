@@ -77,6 +77,9 @@ LDLIBS_texture	= $(PNG_LIBS)
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
 CFLAGS_tp_biome	= -O3
+# tp_slope: no errno or trap to keep sqrt and the selects out of vector loops
+# (neither changes a value: still IEEE, still no fused multiply-add).
+CFLAGS_tp_slope	= -O3 -fno-math-errno -fno-trapping-math
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj

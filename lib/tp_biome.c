@@ -379,7 +379,7 @@ tp_biome_slope(const double z[9], double zscale, double ewres, double nsres)
 	double dx, dy;
 
 	tp_grad_horn(z, zscale / (8 * ewres), zscale / (8 * nsres), &dx, &dy);
-	return atan(hypot(dx, dy)) * (180 / M_PI);
+	return tp_grad_slope(dx, dy);
 }
 
 void

@@ -1,8 +1,10 @@
-/* tp_grad.c - the 3x3 window around a cell, with gdaldem's edge rules. */
+/* tp_grad.c - the 3x3 window around a cell, with gdaldem's edge rules;
+ * slope, aspect, hillshade and curvature from it. */
 #include <math.h>
 #include <stddef.h>
 
 #include "tp_grad.h"
+
 
 /* gdaldem's edge value: the missing neighbour continues the line b, a. */
 static inline float
@@ -63,4 +65,14 @@ tp_grad_window(const float *up, const float *mid, const float *down,
 	for (int k = 0; k < 9; k++)
 		if (isnan(z[k]))
 			z[k] = z[4];
+}
+
+void
+tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
+{
+	double alt = altitude * TP_GRAD_RAD, az = azimuth * TP_GRAD_RAD;
+
+	s->sin_alt = sin(alt);
+	s->kx = cos(alt) * sin(az);
+	s->ky = cos(alt) * cos(az);
 }

@@ -22,18 +22,14 @@
 
 /* The sun and the cell, worked out once per row. */
 struct sun {
-	double	sin_alt, kx, ky;	/* kx = cos alt sin az, ky = cos alt cos az */
+	tp_grad_sun g;			/* the sun's direction */
 	double	fx, fy;			/* zf / (8 ewres), zf / (8 nsres) */
 };
 
 static void
 sun_init(struct sun *u, const tp_shade *s)
 {
-	double alt = s->altitude * DEG, az = s->azimuth * DEG;
-
-	u->sin_alt = sin(alt);
-	u->kx = cos(alt) * sin(az);
-	u->ky = cos(alt) * cos(az);
+	tp_grad_sun_init(&u->g, s->azimuth, s->altitude);
 	u->fx = s->zfactor / (8 * s->ewres);
 	u->fy = s->zfactor / (8 * s->nsres);
 }
@@ -44,8 +40,7 @@ shade(const double *z, const struct sun *u)
 	double dx, dy, c;
 
 	tp_grad_horn(z, u->fx, u->fy, &dx, &dy);
-	c = (u->sin_alt - (dx * u->kx + dy * u->ky)) / sqrt(1 + dx * dx +
-	    dy * dy);
+	c = tp_grad_cos_sun(&u->g, dx, dy);
 	return c > 0 ? c : 0;
 }
 

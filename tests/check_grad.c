@@ -1,7 +1,9 @@
 /* check_grad.c - unit tests for lib/tp_grad: Horn's window and gradient,
- * and that every edge rule keeps a plane's exact slope. */
+ * that every edge rule keeps a plane's exact slope, and Zevenbergen-Thorne,
+ * slope, aspect, hillshade and curvature by hand. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 
 #include "tp_grad.h"
 #include "tp_test.h"
@@ -71,6 +73,132 @@ START_TEST(holes_and_one_row)
 }
 END_TEST
 
+/* Zevenbergen-Thorne on the plane: the edge neighbours alone, (3, 2). */
+START_TEST(zt_plane)
+{
+	float g[H][W];
+	double z[9], dx, dy;
+
+	plane(g);
+	tp_grad_window(g[0], g[1], g[2], W, 1, z);
+	tp_grad_zt(z, 1.0 / 2, 1.0 / 2, &dx, &dy);
+	ck_assert_double_eq(dx, 3);
+	ck_assert_double_eq(dy, 2);
+}
+END_TEST
+
+/* Slope atan |g| in degrees; aspect the downhill azimuth: ground rising
+ * east faces west (270), rising north faces south (180), north is 0 and
+ * never 360, flat is -1. */
+START_TEST(slope_aspect)
+{
+	ck_assert_double_eq_tol(tp_grad_slope(0.3, 0.4), 26.565051177077990, 1e-12);
+	ck_assert_double_eq_tol(tp_grad_slope(1, 0), 45, 1e-12);
+	ck_assert_double_eq(tp_grad_slope(0, 0), 0);
+	ck_assert_float_eq(tp_grad_aspect(1, 0), 270);
+	ck_assert_float_eq(tp_grad_aspect(0, 1), 180);
+	ck_assert_float_eq(tp_grad_aspect(-1, 0), 90);
+	ck_assert_float_eq(tp_grad_aspect(0, -1), 0);
+	ck_assert_float_eq(tp_grad_aspect(1, 1), 225);
+	ck_assert_float_eq_tol(tp_grad_aspect(0.3, 0.4), 216.869898f, 1e-4);
+	ck_assert_float_eq(tp_grad_aspect(0, 0), -1);
+	ck_assert_float_eq(tp_grad_aspect(0, -1e-300), 0);
+}
+END_TEST
+
+/* gdaldem's grey: flat under a sun at 45 degrees is 1 + 254 sin 45 =
+ * 180.6 -> 181; the plane (0.3, 0.4) from 315 is 150 (tslope(1) works it
+ * out); facing away from the sun is 1. */
+START_TEST(shade)
+{
+	tp_grad_sun s;
+
+	tp_grad_sun_init(&s, 315, 45);
+	ck_assert_double_eq(tp_grad_shade(&s, 0, 0), 181);
+	ck_assert_double_eq(tp_grad_shade(&s, 0.3, 0.4), 150);
+	ck_assert_double_eq_tol(tp_grad_cos_sun(&s, 0, 0), sqrt(0.5), 1e-15);
+	tp_grad_sun_init(&s, 90, 10);
+	ck_assert_double_eq(tp_grad_shade(&s, 100, 0), 1);
+	ck_assert_double_lt(tp_grad_cos_sun(&s, 100, 0), 0);
+}
+END_TEST
+
+/* z = x^2 + 2 y^2 + 0.5 x y + 3 x - y on cells 2 m east-west and 4 m
+ * north-south: D = 1, E = 2, F = 0.5, G = 3, H = -1 at the centre, so
+ * profile = -2 (9 + 2 - 1.5) / 10 = -1.9 and plan = 2 (1 + 18 + 1.5) / 10
+ * = 4.1; zscale 2 doubles both; a flat window has 0. */
+START_TEST(curvature)
+{
+	double z[9], pro, pla;
+
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++) {
+			double x = (c - 1) * 2.0, y = (1 - r) * 4.0;
+
+			z[r * 3 + c] = x * x + 2 * y * y + 0.5 * x * y + 3 * x - y;
+		}
+	tp_grad_curvature(z, 2, 4, 1, &pro, &pla);
+	ck_assert_double_eq_tol(pro, -1.9, 1e-12);
+	ck_assert_double_eq_tol(pla, 4.1, 1e-12);
+	tp_grad_curvature(z, 2, 4, 2, &pro, &pla);
+	ck_assert_double_eq_tol(pro, -3.8, 1e-12);
+	ck_assert_double_eq_tol(pla, 8.2, 1e-12);
+	for (int k = 0; k < 9; k++)
+		z[k] = 7;
+	tp_grad_curvature(z, 2, 4, 1, &pro, &pla);
+	ck_assert_double_eq(pro, 0);
+	ck_assert_double_eq(pla, 0);
+}
+END_TEST
+
+/* Within 2 ulps of b, or 1e-15 where an angle is a sum (pi/4 + r, pi - r:
+ * the sum's rounding, a billionth of a float's ulp). */
+static int
+close(double a, double b)
+{
+	double ulp = nextafter(fabs(b), INFINITY) - fabs(b);
+
+	return fabs(a - b) <= fmax(2 * ulp, 1e-15);
+}
+
+/* tp_grad_atan and tp_grad_atan2 against libm over every range the
+ * reduction picks (0, the breaks at tan(pi/8) and tan(3 pi/8), up to 1e12
+ * and inf) and every quadrant; slopes and aspects in degrees as float
+ * equal to libm's on all but a handful of 800000. */
+START_TEST(atan_vs_libm)
+{
+	uint64_t h = 0x9e3779b97f4a7c15u;
+	int off = 0, far = 0;
+
+	ck_assert_double_eq(tp_grad_atan(0), 0);
+	ck_assert_double_eq(tp_grad_atan(1), atan(1));
+	ck_assert_double_eq(tp_grad_atan(INFINITY), atan(INFINITY));
+	ck_assert_double_eq(tp_grad_atan2(0, -1), atan2(0, -1));
+	ck_assert_double_eq(tp_grad_atan2(1, 0), atan2(1, 0));
+	for (int i = 0; i < 400000; i++) {
+		double u, v, x, y, a, b;
+
+		h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+		u = (double)(h >> 11) / 9007199254740992.0;
+		h ^= h << 13, h ^= h >> 7, h ^= h << 17;
+		v = (double)(h >> 11) / 9007199254740992.0 - 0.5;
+		x = pow(10, 24 * u - 12);	/* 1e-12 .. 1e12 */
+		a = tp_grad_atan(x);
+		b = atan(x);
+		far += !close(a, b);
+		off += (float)(a * TP_GRAD_DEG) != (float)(b * TP_GRAD_DEG);
+		y = v * x;
+		x = i & 1 ? x : -x;
+		a = tp_grad_atan2(y, x);
+		b = atan2(y, x);
+		far += !close(a, b);
+		off += (float)(a / TP_GRAD_RAD) != (float)(b / TP_GRAD_RAD);
+	}
+	ck_assert_int_eq(far, 0);
+	ck_assert_int_le(off, 10);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -80,6 +208,11 @@ main(void)
 	tcase_add_test(core, plane_everywhere);
 	tcase_add_test(core, window_layout);
 	tcase_add_test(core, holes_and_one_row);
+	tcase_add_test(core, zt_plane);
+	tcase_add_test(core, slope_aspect);
+	tcase_add_test(core, shade);
+	tcase_add_test(core, curvature);
+	tcase_add_test(core, atan_vs_libm);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
 }

@@ -1,0 +1,90 @@
+#!/bin/bash
+# bench-slope.sh BIN_DIR - tslope's cost: a 1 GiB stream (16384 x 16384,
+# one band of rough fBm heights, 30 m cells) through cat, tslope (slope and
+# aspect), tslope --hillshade --curvature and gdaldem slope on the same
+# cells (a VRT over the stream's samples, written as a GeoTIFF beside it).
+# Each is run twice; prints both wall times, their median (of two: the
+# mean), the CPU seconds (user + sys, median) and the ratios to cat, all
+# through a pipe (| cat > /dev/null) but gdaldem, which writes a file.
+# tslope writes three times the bytes it reads (five with the options), so
+# cat of three times the input is the floor it is compared with as well.
+# Never asserts timing. BENCH_SLOPE_SIZE=N makes an N x N stream instead.
+set -eu
+BIN=$(cd "${1:-bin}" && pwd)
+SIZE=${BENCH_SLOPE_SIZE:-16384}
+D=$(mktemp -d "${TMPDIR:-/tmp}/bench-slope.XXXXXX")
+trap 'rm -rf "$D"' EXIT
+F=$D/in.tp TF=$D/time
+
+"$BIN/tnoise" -q -s "${SIZE}x$SIZE" -c 30 -S 5 --crs EPSG:32633 \
+    --origin 500000,5000000 > "$F"
+bytes=$(stat -c %s "$F")
+hdr=$(( $(sed -n '/^ENDHDR$/{=;q}' "$F") ))
+off=$(head -n "$hdr" "$F" | wc -c)
+# The samples as a raster GDAL reads in place: 30 m cells, UTM 33N.
+cat > "$D/in.vrt" <<VRT
+<VRTDataset rasterXSize="$SIZE" rasterYSize="$SIZE">
+  <SRS>EPSG:32633</SRS>
+  <GeoTransform>500000, 30, 0, 5000000, 0, -30</GeoTransform>
+  <VRTRasterBand dataType="Float32" band="1" subClass="VRTRawRasterBand">
+    <SourceFilename relativeToVRT="1">in.tp</SourceFilename>
+    <ImageOffset>$off</ImageOffset>
+    <PixelOffset>4</PixelOffset>
+    <LineOffset>$((4 * SIZE))</LineOffset>
+    <ByteOrder>LSB</ByteOrder>
+  </VRTRasterBand>
+</VRTDataset>
+VRT
+cat "$F" > /dev/null		# into the page cache, so every run reads memory
+
+# measure CMD...: "WALL CPU" seconds of CMD < $F | cat > /dev/null, or of
+# CMD alone with FILE=1 (CPU: CMD's own)
+FILE=0
+measure() {
+	local t0 t1
+	t0=$(date +%s.%N)
+	if [ "$FILE" = 1 ]; then
+		/usr/bin/time -f "%U %S" -o "$TF" "$@" > /dev/null
+	else
+		/usr/bin/time -f "%U %S" -o "$TF" "$@" < "$F" | cat > /dev/null
+	fi
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f\n", b - a, $1 + $2 }' "$TF"
+}
+base= cbase=
+run() {
+	local name=$1 a b
+	shift
+	a=$(measure "$@")
+	rm -f "$D/out.tif"
+	b=$(measure "$@")
+	rm -f "$D/out.tif"
+	read -r line < <(awk -v n="$name" -v a="$a" -v b="$b" -v by="$bytes" \
+	    -v c="$base" -v cc="$cbase" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		m = (x[1] + y[1]) / 2; cpu = (x[2] + y[2]) / 2
+		if (c == "") { c = m; cc = cpu }
+		printf "%-34s %7.3f s %7.3f s  median %7.3f s %6.0f MiB/s %6.2f x cat" \
+		    "  cpu %6.2f s %s|%s %s\n", n, x[1], y[1], m, by / 1048576 / m,
+		    m / c, cpu, (cc > 0 ? sprintf("%6.2f x cat", cpu / cc) : "  (cat ~0)"),
+		    c, cc }')
+	printf '%s\n' "${line%%|*}"
+	if [ -z "$base" ]; then
+		base=${line##*|}; cbase=${base#* }; base=${base% *}
+	fi
+}
+printf 'bench-slope: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s cores\n' \
+    "$SIZE" "$SIZE" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 2^30 }')" "$(nproc)"
+run "cat" cat
+# The floor of writing what tslope writes: its three bands' bytes.
+run "cat (3 x the bytes: tslope's out)" cat - "$F" "$F"
+run "tslope" "$BIN/tslope" -q
+run "tslope -j 1" "$BIN/tslope" -q -j 1
+run "tslope --hillshade --curvature" "$BIN/tslope" -q --hillshade --curvature
+if command -v gdaldem > /dev/null; then
+	FILE=1
+	run "gdaldem slope (GeoTIFF out)" gdaldem slope -q "$D/in.vrt" "$D/out.tif"
+	run "gdaldem aspect (GeoTIFF out)" gdaldem aspect -q "$D/in.vrt" "$D/out.tif"
+else
+	echo "gdaldem: not installed, left out"
+fi
