@@ -73,6 +73,8 @@ LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
+LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
+LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
