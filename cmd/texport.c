@@ -170,6 +170,7 @@ static void
 check_combinations(const struct opts *o)
 {
 	int splat = o->format == F_SPLAT, normal = o->format == F_NORMAL;
+	tp_err e;
 
 	if (strcmp(o->out, "-") == 0)
 		cli_usage("give a file to write, not standard output");
@@ -187,6 +188,9 @@ check_combinations(const struct opts *o)
 		cli_usage("--crop and --pad go with --engine");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
+	if (!splat && !normal && tp_engine_format_ok(o->engine,
+	    (tp_export_format)o->format, &e) < 0)
+		cli_usage("%s", e.msg);
 }
 
 /* The next n rows of the band into out (width each). */
@@ -508,8 +512,7 @@ heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
 
 	if ((b = tp_header_band(&r->h, o->band)) < 0)
 		cli_die("the input has no band '%s'", o->band);
-	if (tp_engine_format_ok(o->engine, (tp_export_format)o->format, &e) < 0 ||
-	    tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &ow, &oh,
+	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &ow, &oh,
 	    &e) < 0)
 		cli_fail(&e);
 	source_init(&s, r, b);
