@@ -38,12 +38,13 @@ for f in png16 pgm; do
 done
 
 # the same file from a pipe (the band held) and from a file (two passes)
-cat "$T/dem.tp" | run_prog texport -q -f png16 "$T/pipe.png"
-assert_eq "pipe quiet" "$(cat "$T/.err" 2>/dev/null; true)" ""
+cat "$T/dem.tp" | run_prog texport -q -f png16 "$T/pipe.png" 2> "$T/pipe.err"
+assert_eq "pipe quiet" "$(cat "$T/pipe.err")" ""
 assert_same "pipe = file" "$T/pipe.png" "$T/dem.png16"
-# from a file not read from its start: the second pass goes back there
-(head -c 0; run_prog texport -q -f pgm "$T/off.pgm") < "$T/dem.tp"
-assert_same "pgm from a pipe" "$T/off.pgm" "$T/dem.pgm"
+# a file read from past its start: the second pass goes back there
+{ printf 'JUNK\n'; cat "$T/dem.tp"; } > "$T/junk.tp"
+{ head -c 5 > /dev/null; run_prog texport -q -f pgm "$T/off.pgm"; } < "$T/junk.tp"
+assert_same "pgm from an offset" "$T/off.pgm" "$T/dem.pgm"
 cat "$T/dem.tp" | run_prog texport -q -f pgm "$T/pipe.pgm"
 assert_same "pgm pipe = file" "$T/pipe.pgm" "$T/dem.pgm"
 
