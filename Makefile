@@ -79,6 +79,7 @@ LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
 CFLAGS_tp_biome	= -O3
+CFLAGS_tp_export	= -O3
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj

@@ -314,15 +314,37 @@ find_range(struct source *s, struct opts *o, off_t start, int *nan)
 	*nan = rg.nan > 0;
 }
 
-/* The encoding of one batch: rows fitted to the output width, encoded. */
+/* Point at the next n (<= s->batch) rows of the band, in place: in the
+ * held band, or in a batch of stream rows read now. */
+static int
+band_ptrs(struct source *s, const float **rows, int64_t n, tp_err *e)
+{
+	const tp_header *h = &s->r->h;
+	size_t w = (size_t)h->width, per = tp_row_floats(h);
+	int64_t got;
+
+	if (s->plane != NULL) {
+		for (int64_t i = 0; i < n; i++)
+			rows[i] = s->plane + (size_t)(s->next + i) * w;
+	} else {
+		if (tp_reader_rows(s->r, s->rows, n, &got, e) < 0)
+			return -1;
+		for (int64_t i = 0; i < n; i++)
+			rows[i] = s->rows + (size_t)i * per + (size_t)s->band * w;
+	}
+	s->next += n;
+	return 0;
+}
+
+/* The encoding of one batch: each row cut or padded to the output width
+ * (the last sample repeated), encoded in place in out. */
 struct encode_job {
-	const float *in;	/* n rows of the band, in_w each */
+	const float **in;	/* n rows of the band, in_w each */
 	int64_t	in_w, out_w;
 	tp_export_format f;
 	double	lo, hi;
 	unsigned char *out;	/* n rows of out_w samples */
 	size_t	sb;		/* bytes a sample */
-	float	**tmp;		/* a fitted row per worker */
 	int64_t	*nan;		/* NaN cells seen, per worker */
 };
 
@@ -330,19 +352,16 @@ static void
 encode_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	struct encode_job *j = ctx;
-	float *t = j->tmp[worker];
+	int64_t n = j->in_w < j->out_w ? j->in_w : j->out_w;
 
 	for (int64_t y = begin; y < end; y++) {
-		const float *r = j->in + (size_t)y * (size_t)j->in_w;
-		int64_t n = j->in_w < j->out_w ? j->in_w : j->out_w;
+		unsigned char *o = j->out + (size_t)y * (size_t)j->out_w * j->sb;
 
-		memcpy(t, r, (size_t)n * sizeof *t);
+		j->nan[worker] += (int64_t)tp_export_encode(j->f, j->in[y],
+		    (size_t)n, j->lo, j->hi, o);
 		for (int64_t x = n; x < j->out_w; x++)	/* --pad */
-			t[x] = r[j->in_w - 1];
-		for (int64_t x = 0; x < j->out_w; x++)
-			j->nan[worker] += isnan(t[x]);
-		tp_export_encode(j->f, t, (size_t)j->out_w, j->lo, j->hi,
-		    j->out + (size_t)y * (size_t)j->out_w * j->sb);
+			memcpy(o + (size_t)x * j->sb, o + (size_t)(n - 1) *
+			    j->sb, j->sb);
 	}
 }
 
@@ -358,32 +377,25 @@ write_heights(struct source *s, tp_export_writer *w, const struct opts *o,
 	    o->format, .lo = o->lo, .hi = o->hi, .sb = tp_export_sample_bytes(
 	    (tp_export_format)o->format) };
 	int64_t nb = s->batch;
-	float *in = malloc((size_t)nb * (size_t)iw * sizeof *in), *last = NULL;
+	float *last = malloc((size_t)iw * sizeof *last);
 	cli_progress p;
 	int rc = 0;
 
+	j.in = malloc((size_t)nb * sizeof *j.in);
 	j.out = malloc((size_t)nb * (size_t)ow * j.sb);
-	j.tmp = calloc((size_t)threads, sizeof *j.tmp);
 	j.nan = calloc((size_t)threads, sizeof *j.nan);
-	if (in == NULL || j.out == NULL || j.tmp == NULL || j.nan == NULL)
+	if (last == NULL || j.in == NULL || j.out == NULL || j.nan == NULL)
 		rc = tp_err_set(e, "out of memory for a batch of rows");
-	for (int i = 0; rc == 0 && i < threads; i++)
-		if ((j.tmp[i] = malloc((size_t)ow * sizeof(float))) == NULL)
-			rc = tp_err_set(e, "out of memory for a row");
-	j.in = in;
-	if (rc == 0 && (last = malloc((size_t)iw * sizeof *last)) == NULL)
-		rc = tp_err_set(e, "out of memory for a row");
 	cli_progress_init(&p, "export", o->quiet);
 	while (rc == 0 && y < oh) {
 		int64_t n = oh - y < nb ? oh - y : nb;
 		int64_t fresh = y >= ih ? 0 : ih - y < n ? ih - y : n;
 
-		if (fresh > 0 && (rc = band_rows(s, in, fresh, e)) == 0)
-			memcpy(last, in + (size_t)(fresh - 1) * (size_t)iw,
-			    (size_t)iw * sizeof *last);
-		for (int64_t i = fresh; rc == 0 && i < n; i++)	/* --pad */
-			memcpy(in + (size_t)i * (size_t)iw, last, (size_t)iw *
-			    sizeof *last);
+		if (fresh > 0 && (rc = band_ptrs(s, j.in, fresh, e)) == 0 &&
+		    oh > ih)	/* --pad: keep the last row */
+			memcpy(last, j.in[fresh - 1], (size_t)iw * sizeof *last);
+		for (int64_t i = fresh; i < n; i++)
+			j.in[i] = last;
 		if (rc == 0) {
 			tp_par_for(threads, n, 1, encode_rows, &j);
 			rc = tp_export_write_rows(w, j.out, n, e);
@@ -394,12 +406,9 @@ write_heights(struct source *s, tp_export_writer *w, const struct opts *o,
 	cli_progress_done(&p);
 	for (int i = 0; i < threads && j.nan != NULL; i++)
 		nan += j.nan[i];
-	for (int i = 0; i < threads && j.tmp != NULL; i++)
-		free(j.tmp[i]);
-	free(j.tmp);
+	free(j.in);
 	free(j.nan);
 	free(j.out);
-	free(in);
 	free(last);
 	return rc < 0 ? -1 : nan;
 }

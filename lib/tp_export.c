@@ -82,53 +82,72 @@ tp_export_range_get(const tp_export_range *r, double *lo, double *hi)
 	*hi = r->hi;
 }
 
+/* 65535 / (hi - lo), or 0 for an empty range (every level 0). */
+static double
+scale_of(double lo, double hi)
+{
+	return hi > lo ? LEVELS / (hi - lo) : 0;
+}
+
+/* floor(x) clamped to 0 .. 65535 for x = (v - lo) scale + 0.5; x below 1,
+ * and NaN, give 0 (truncation is floor for x >= 1). */
+static inline uint16_t
+level(float v, double lo, double scale)
+{
+	double x = ((double)v - lo) * scale + 0.5;
+
+	return x >= 1 ? (x < LEVELS ? (uint16_t)x : (uint16_t)LEVELS) : 0;
+}
+
 uint16_t
 tp_export_q16(double v, double lo, double hi)
 {
-	double q;
+	double x = (v - lo) * scale_of(lo, hi) + 0.5;
 
-	if (isnan(v) || !(hi > lo))
-		return 0;
-	q = floor((v - lo) * (LEVELS / (hi - lo)) + 0.5);
-	return q <= 0 ? 0 : q >= LEVELS ? (uint16_t)LEVELS : (uint16_t)q;
+	return x >= 1 ? (x < LEVELS ? (uint16_t)x : (uint16_t)LEVELS) : 0;
 }
 
-static void
-put16(unsigned char *p, uint16_t q, int big)
+static int
+little_endian(void)
 {
-	p[big ? 1 : 0] = (unsigned char)(q & 0xff);
-	p[big ? 0 : 1] = (unsigned char)(q >> 8);
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 1;
 }
 
-void
+size_t
 tp_export_encode(tp_export_format f, const float *v, size_t n, double lo,
     double hi, void *out)
 {
+	double scale = scale_of(lo, hi);
 	unsigned char *p = out;
+	uint16_t *q = out;
+	int native = f == TP_EXPORT_PNG16 || (little_endian() ?
+	    f == TP_EXPORT_R16 : f == TP_EXPORT_PGM);
+	size_t nan = 0;
 
-	if (f == TP_EXPORT_PNG16) {
-		uint16_t *q = out;
-
-		for (size_t i = 0; i < n; i++)
-			q[i] = tp_export_q16(v[i], lo, hi);
-		return;
-	}
 	if (f == TP_EXPORT_R32) {
 		for (size_t i = 0; i < n; i++) {
 			float x = isnan(v[i]) ? (float)lo : v[i];
 			uint32_t u;
 
+			nan += isnan(v[i]);
 			memcpy(&u, &x, 4);
 			p[4 * i] = (unsigned char)u;
 			p[4 * i + 1] = (unsigned char)(u >> 8);
 			p[4 * i + 2] = (unsigned char)(u >> 16);
 			p[4 * i + 3] = (unsigned char)(u >> 24);
 		}
-		return;
+		return nan;
 	}
-	for (size_t i = 0; i < n; i++)
-		put16(p + 2 * i, tp_export_q16(v[i], lo, hi),
-		    f == TP_EXPORT_PGM);
+	for (size_t i = 0; i < n; i++) {
+		q[i] = level(v[i], lo, scale);
+		nan += v[i] != v[i];
+	}
+	if (!native)		/* the other byte order */
+		for (size_t i = 0; i < n; i++)
+			q[i] = (uint16_t)(q[i] << 8 | q[i] >> 8);
+	return nan;
 }
 
 /* The raw and PGM files: a temporary file through tp_outfile. */
@@ -208,6 +227,15 @@ tp_export_write_rows(tp_export_writer *w, const void *rows, int64_t n,
 	if (n > w->height - w->row)
 		return tp_err_set(e, "heightmap: more rows than %" PRId64,
 		    w->height);
+	if (w->png == NULL && !w->flip) {	/* one write for the batch */
+		size_t len = (size_t)n * w->row_bytes;
+
+		if (fwrite(p, 1, len, w->file) != len)
+			return tp_err_set(e, "cannot write '%s': %s",
+			    w->out.path, strerror(errno));
+		w->row += n;
+		return 0;
+	}
 	for (int64_t i = 0; i < n; i++, w->row++, p += w->row_bytes) {
 		if (w->png != NULL) {
 			if (tp_png_write_row16(w->png, (const uint16_t *)(const

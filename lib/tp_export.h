@@ -58,8 +58,8 @@ uint16_t tp_export_q16(double v, double lo, double hi);
 
 /* Encode n heights into out, in format f's file layout: PNG16 samples in
  * the machine's order (libpng swaps them), R16 little-endian, PGM
- * big-endian, R32 little-endian floats. */
-void	tp_export_encode(tp_export_format f, const float *v, size_t n,
+ * big-endian, R32 little-endian floats. Returns the NaN samples seen. */
+size_t	tp_export_encode(tp_export_format f, const float *v, size_t n,
 	    double lo, double hi, void *out);
 
 typedef struct tp_export_writer tp_export_writer;
