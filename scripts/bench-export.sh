@@ -5,7 +5,9 @@
 # it (a first pass for the range, then back to the start), r16 for Unity
 # (rows written south first at their own offsets), and from a pipe (the
 # band held). Each is run twice; prints both wall times, their median (of
-# two: the mean) and the ratio to cat. The files go to a scratch directory
+# two: the mean) and two ratios: to cat, and to writing the heightmap's
+# bytes into a file with head -c (what the file system costs: writing a
+# file is often slower than reading one from the page cache). The files go to a scratch directory
 # beside the stream and are removed after each run. Never asserts timing.
 # BENCH_EXPORT_SIZE=N makes an N x N stream instead; BENCH_EXPORT_SLOW=1
 # adds the PNG and normal map, which spend their time in zlib.
@@ -45,21 +47,23 @@ measure() {
 	rm -f "$D"/out*
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
 }
-base=
+base= wbase=
 run() {
 	local name=$1 a b m
 	shift
 	a=$(measure "$@")
 	b=$(measure "$@")
 	m=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (a + b) / 2 }')
-	[ -n "$base" ] || base=$m
+	if [ -z "$base" ]; then base=$m; elif [ -z "$wbase" ]; then wbase=$m; fi
 	awk -v n="$name" -v a="$a" -v b="$b" -v m="$m" -v c="$base" \
-	    -v by="$bytes" 'BEGIN { printf "%-34s %6.3f s %6.3f s  median %6.3f s" \
-	    " %6.0f MiB/s %5.2f x cat\n", n, a, b, m, by / 1048576 / m, m / c }'
+	    -v w="${wbase:-$m}" -v by="$bytes" 'BEGIN { printf "%-34s %6.3f s" \
+	    " %6.3f s  median %6.3f s %6.0f MiB/s %5.2f x cat %5.2f x write\n",
+	    n, a, b, m, by / 1048576 / m, m / c, m / w }'
 }
 printf 'bench-export: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s cores\n' \
     "$SIZE" "$SIZE" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 2^30 }')" "$(nproc)"
 run "cat > /dev/null" cat
+run "head -c 2WH > file (write)" sh -c "head -c $((SIZE * SIZE * 2)) > $D/out.raw"
 run "texport -f r16 -z 0,1800" "$BIN/texport" -q -f r16 -z 0,1800 "$D/out.r16"
 run "texport -f pgm -z 0,1800" "$BIN/texport" -q -f pgm -z 0,1800 "$D/out.pgm"
 run "texport -f r32 -z 0,1800" "$BIN/texport" -q -f r32 -z 0,1800 "$D/out.r32"
