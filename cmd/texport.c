@@ -270,8 +270,8 @@ hold_band(struct source *s, tp_export_range *rg, const struct opts *o)
 	float *plane;
 	tp_err e;
 
-	if (tp_check_mem(bytes, "the band (give --zrange to stream it)",
-	    &e) < 0)
+	if (tp_check_mem(bytes, "holding the band from a pipe (--zrange "
+	    "streams it)", &e) < 0)
 		cli_fail(&e);
 	if ((plane = malloc((size_t)bytes)) == NULL)
 		cli_die("out of memory for the band: %llu bytes (give --zrange "

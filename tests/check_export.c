@@ -227,6 +227,24 @@ START_TEST(groups)
 	ck_assert_str_eq(e.msg, "G:1: want BIOME SLOT");
 	ck_assert_int_eq(tp_splat_parse(g, "a\0 0\n", 5, "G", &e), -1);
 	ck_assert_str_eq(e.msg, "G:1: a NUL byte: not a text file");
+	{
+		/* a name longer than a table's, a long line, too many lines */
+		static char big[1025 * 8 + 1];
+		size_t n;
+
+		memset(big, 'a', 48);
+		memcpy(big + 48, " 0\n", 3);
+		ck_assert_int_eq(tp_splat_parse(g, big, 51, "G", &e), -1);
+		ck_assert_str_eq(e.msg, "G:1: biome name 'aaaaaaaaaaaaaaaaaaaaaaaa"
+		    "aaaaaaaaaaaaaaaaaaaaaaaa' is not one a table can hold");
+		memset(big, 'a', 1100);
+		ck_assert_int_eq(tp_splat_parse(g, big, 1100, "G", &e), -1);
+		ck_assert_str_eq(e.msg, "G:1: line longer than 1023 bytes");
+		for (n = 0; n < 1025; n++)
+			snprintf(big + 8 * n, 9, "b%04zu 0\n", n);
+		ck_assert_int_eq(tp_splat_parse(g, big, 8 * 1025, "G", &e), -1);
+		ck_assert_str_eq(e.msg, "G:1025: more than 1024 lines of biomes");
+	}
 	ck_assert_int_eq(tp_splat_parse(g, "meadow 0\n", 9, "G", &e), 0);
 	ck_assert_int_eq(tp_splat_bind(g, p, "G", &e), -1);
 	ck_assert_str_eq(e.msg, "G: biome 'dry lake' has no slot and there "

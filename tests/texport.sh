@@ -305,9 +305,14 @@ for f in png16 r16 normal; do
 	assert_eq "truncated $f leaves nothing" "$(ls "$T"/t.* 2>/dev/null)" ""
 done
 expect_err 1 "texport: .*truncated" "truncated two-pass" run_prog texport -f r16 "$T/t.r16" < "$T/trunc.tp"
-cat "$T/trunc.tp" | expect_err 1 "texport: .*truncated" "truncated held" run_prog texport -f r16 "$T/t.r16"
+expect_err 1 "texport: .*truncated" "truncated held" run_prog texport -f r16 "$T/t.r16" < <(cat "$T/trunc.tp")
 assert_eq "truncated leaves nothing" "$(ls "$T"/t.* 2>/dev/null)" ""
 expect_err 1 "texport: .*truncated" "truncated splat" run_prog texport -f splat --biome-groups "$T/groups" "$T/t.png" < <(head -c 400 "$T/biome.tp")
+# a pipe too large to hold: refused before anything is allocated for it
+{ printf 'TERRAPIPE 1\nWIDTH 65536\nHEIGHT 4194304\nBANDS height\nENDHDR\n'
+  head -c $((65536 * 4)) /dev/zero; } > "$T/huge.tp"
+expect_err 1 "texport: holding the band from a pipe (--zrange streams it) needs 1024.0 GiB, more than this machine's" \
+    "huge pipe" run_prog texport -f r16 "$T/h.r16" < <(cat "$T/huge.tp")
 # a pipeline: generator to Unity in one go
 run_prog tnoise --size 129x129 --seed 5 --cellsize 4 | run_prog texport -q -f r16 -e unity "$T/pipe.r16"
 assert_eq "pipeline bytes" "$(stat -c %s "$T/pipe.r16")" "$((129 * 129 * 2))"
