@@ -5,10 +5,13 @@
 # it (a first pass for the range, then back to the start), r16 for Unity
 # (rows written south first at their own offsets), and from a pipe (the
 # band held). Each is run twice; prints both wall times, their median (of
-# two: the mean) and two ratios: to cat, and to writing the heightmap's
+# two: the mean), two ratios: to cat, and to writing the heightmap's
 # bytes into a file with head -c (what the file system costs: writing a
-# file is often slower than reading one from the page cache). The files go to a scratch directory
-# beside the stream and are removed after each run. Never asserts timing.
+# file is often slower than reading one from the page cache), and the
+# program's CPU seconds (user + system) against cat's, the figure that
+# other work on the machine disturbs least. The files go to a scratch
+# directory beside the stream and are removed after each run. Never
+# asserts timing.
 # BENCH_EXPORT_SIZE=N makes an N x N stream instead; BENCH_EXPORT_SLOW=1
 # adds the PNG and normal map, which spend their time in zlib.
 set -eu
@@ -17,6 +20,7 @@ PY=/usr/bin/python3
 SIZE=${BENCH_EXPORT_SIZE:-16384}
 D=$(mktemp -d "${TMPDIR:-/tmp}/bench-export.XXXXXX")
 F=$D/in.tp
+TF=$D/time
 trap 'rm -rf "$D"' EXIT
 
 "$PY" - "$F" "$SIZE" <<'PY'
@@ -36,29 +40,37 @@ PY
 bytes=$(stat -c %s "$F")
 cat "$F" > /dev/null		# into the page cache, so every run reads memory
 
-# measure CMD...: wall seconds of CMD < $F (PIPE=1: cat $F | CMD).
+# measure CMD...: "WALL CPU" seconds of CMD < $F (PIPE=1: cat $F | CMD;
+# CPU: CMD's own user + system time).
 PIPE=0
 measure() {
 	local t0 t1
 	t0=$(date +%s.%N)
-	if [ "$PIPE" = 1 ]; then cat "$F" | "$@" > /dev/null
-	else "$@" < "$F" > /dev/null; fi
+	if [ "$PIPE" = 1 ]; then
+		cat "$F" | /usr/bin/time -f "%U %S" -o "$TF" "$@" > /dev/null
+	else
+		/usr/bin/time -f "%U %S" -o "$TF" "$@" < "$F" > /dev/null
+	fi
 	t1=$(date +%s.%N)
 	rm -f "$D"/out*
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f\n", b - a, $1 + $2 }' "$TF"
 }
-base= wbase=
+base= wbase= cbase=
 run() {
 	local name=$1 a b m
 	shift
 	a=$(measure "$@")
 	b=$(measure "$@")
-	m=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (a + b) / 2 }')
-	if [ -z "$base" ]; then base=$m; elif [ -z "$wbase" ]; then wbase=$m; fi
+	m=$(awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")
+	    printf "%.3f %.3f", (x[1] + y[1]) / 2, (x[2] + y[2]) / 2 }')
+	if [ -z "$base" ]; then base=${m% *} cbase=${m#* }
+	elif [ -z "$wbase" ]; then wbase=${m% *}; fi
 	awk -v n="$name" -v a="$a" -v b="$b" -v m="$m" -v c="$base" \
-	    -v w="${wbase:-$m}" -v by="$bytes" 'BEGIN { printf "%-34s %6.3f s" \
-	    " %6.3f s  median %6.3f s %6.0f MiB/s %5.2f x cat %5.2f x write\n",
-	    n, a, b, m, by / 1048576 / m, m / c, m / w }'
+	    -v cc="$cbase" -v w="${wbase:-${m% *}}" -v by="$bytes" 'BEGIN {
+	    split(a, x, " "); split(b, y, " "); split(m, z, " ")
+	    printf "%-34s %6.3f s %6.3f s  median %6.3f s %5.2f x cat %5.2f x write" \
+	    "  cpu %5.2f s %s\n", n, x[1], y[1], z[1], z[1] / c, z[1] / w, z[2],
+	    (cc > 0 ? sprintf("%5.1f x cat", z[2] / cc) : "(cat ~0)") }'
 }
 printf 'bench-export: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s cores\n' \
     "$SIZE" "$SIZE" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 2^30 }')" "$(nproc)"
