@@ -126,6 +126,15 @@ tp_export_encode(tp_export_format f, const float *v, size_t n, double lo,
 	    f == TP_EXPORT_R16 : f == TP_EXPORT_PGM);
 	size_t nan = 0;
 
+	if (f == TP_EXPORT_R32 && little_endian()) {	/* as they are */
+		float *o = out, lo32 = (float)lo;
+
+		for (size_t i = 0; i < n; i++) {
+			nan += v[i] != v[i];
+			o[i] = v[i] != v[i] ? lo32 : v[i];
+		}
+		return nan;
+	}
 	if (f == TP_EXPORT_R32) {
 		for (size_t i = 0; i < n; i++) {
 			float x = isnan(v[i]) ? (float)lo : v[i];
