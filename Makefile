@@ -73,6 +73,8 @@ LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
+LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
+LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
@@ -80,6 +82,7 @@ CFLAGS_tp_biome	= -O3
 # tp_slope: no errno or trap to keep sqrt and the selects out of vector loops
 # (neither changes a value: still IEEE, still no fused multiply-add).
 CFLAGS_tp_slope	= -O3 -fno-math-errno -fno-trapping-math
+CFLAGS_tp_export	= -O3
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj

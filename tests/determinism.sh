@@ -56,6 +56,16 @@ for extra in "" --cog; do
 	if [ -s "$T/g1.tif" ]; then pass; else fail "tgeotiff $extra: no file"; fi
 	assert_same "tgeotiff $extra -j 1 = -j 2" "$T/g1.tif" "$T/g2.tif"
 done
+# texport's heightmaps and normal map, batches of rows encoded on one
+# thread and on two; the same name both times, as HISTORY holds it.
+for f in png16 r16 normal; do
+	run_prog texport -q -j 1 -f $f "$T/e.$f" < "$T/in"
+	mv "$T/e.$f" "$T/e1.$f"
+	run_prog texport -q -j 2 -f $f "$T/e.$f" < "$T/in"
+	mv "$T/e.$f" "$T/e2.$f"
+	if [ -s "$T/e1.$f" ]; then pass; else fail "texport $f: no file"; fi
+	assert_same "texport $f -j 1 = -j 2" "$T/e1.$f" "$T/e2.$f"
+done
 assert_eq "sha256sum agrees" "$(sha256sum < "$T/tridge.j1")" \
     "$(sha256sum < "$T/tridge.j2")"
 
