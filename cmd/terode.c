@@ -100,7 +100,8 @@ static const struct option longopts[] = {
 struct args {
 	tp_erode_opts o;
 	const char *band;
-	int	droplets_set, zauto, sediment, thermal, progress, stats, quiet;
+	int	droplets_set, zauto, zset, sediment, thermal, progress, stats;
+	int	quiet;
 	int	sea_floor;
 	double	talus;
 	cli_sea	sea;
@@ -157,6 +158,7 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_WATER: o->water = dbl("--water", 1e-9, 1e6); break;
 		case OPT_SPEED: o->speed = dbl("--speed", 0, 1e6); break;
 		case OPT_ZSCALE:
+			a->zset = 1;
 			if (strcmp(optarg, "auto") == 0)
 				a->zauto = 1;
 			else
@@ -191,6 +193,23 @@ summary(const tp_erode_stats *st)
 	    (long long)st->left, st->eroded, st->deposited, st->lost);
 }
 
+/* The model's constants are tuned for heights in [0, 1] (zscale 1): on
+ * heights in metres the same droplets cut a million times less deep, or
+ * not at all. Say so once, without changing what is done: --zscale auto
+ * would make the result depend on the range of each tile. */
+static void
+zscale_warning(const float *z, const tp_grid *g, size_t stride)
+{
+	double lo, hi;
+
+	if (!tp_erode_extent(z, g->h.width, g->h.height, stride, &lo, &hi) ||
+	    (lo >= 0 && hi <= 1))
+		return;
+	fprintf(stderr, "%s: warning: heights span [%g, %g], not [0, 1]: "
+	    "give --zscale auto (or the relief as --zscale Z)\n", cli_prog(),
+	    lo, hi);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -222,6 +241,8 @@ main(int argc, char **argv)
 		double r = tp_erode_range(z, g.h.width, g.h.height, stride);
 		a.o.zscale = r > 0 ? r : 1;
 	}
+	if (!a.zset && !a.quiet)
+		zscale_warning(z, &g, stride);
 	if (a.sediment && (orig = tp_erode_snapshot(z, g.h.width, g.h.height,
 	    stride, &e)) == NULL)
 		cli_fail(&e);

@@ -123,6 +123,11 @@ void	tp_erode_add_change(float *s, const float *z, const float *orig,
 void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 	    int64_t height, float *x, float *y);
 
+/* The smallest and largest value of the plane that tp_erode_valid takes
+ * into *lo and *hi; 0 (and both 0) when there is none. */
+int	tp_erode_extent(const float *z, int64_t width, int64_t height,
+	    size_t stride, double *lo, double *hi);
+
 /* The largest finite value of the plane minus the smallest (0 when there
  * are none): a zscale for heights in any unit. */
 double	tp_erode_range(const float *z, int64_t width, int64_t height,
