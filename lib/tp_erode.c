@@ -461,13 +461,18 @@ inside(const struct model *m, float x, float y)
 	return x >= 0 && x < m->wlim && y >= 0 && y < m->hlim;
 }
 
-/* A droplet on its way, with the start positions of its last TRAIL steps
- * (step k at tx[k % TRAIL]): where its load goes when it dies. */
-#define TRAIL	32
+/* A droplet on its way. */
 struct drop {
 	float	x, y, dx, dy, speed, water, sed;
 	int	step;
-	float	tx[TRAIL], ty[TRAIL];
+};
+
+/* The start positions of a droplet's last TRAIL steps (step k at k %
+ * TRAIL): where its load goes when it dies. Apart from struct drop so
+ * that the droplet's state can stay in registers. */
+#define TRAIL	32
+struct trail {
+	float	x[TRAIL], y[TRAIL];
 };
 
 HOT void
@@ -492,7 +497,8 @@ drop_init(const struct model *m, struct drop *d, float x, float y,
  * place it leaves a bump, and bumps from droplets ending everywhere are a
  * grain of new local maxima all over the terrain. */
 HOT void
-drop_die(const struct model *m, const struct drop *d, tp_erode_stats *a)
+drop_die(const struct model *m, const struct drop *d, const struct trail *t,
+    tp_erode_stats *a)
 {
 	int n = d->step < TRAIL ? d->step : TRAIL, k;
 	float each;
@@ -508,7 +514,7 @@ drop_die(const struct model *m, const struct drop *d, tp_erode_stats *a)
 	}
 	each = d->sed / (float)n;
 	for (k = 0; k < n; k++)
-		spread(m, d->tx[k], d->ty[k], each);
+		spread(m, t->x[k], t->y[k], each);
 }
 
 /* Move d one step, eroding or depositing; returns 1 while it lives and 0
@@ -517,7 +523,8 @@ drop_die(const struct model *m, const struct drop *d, tp_erode_stats *a)
  * terrain's volume); one that runs into nodata or the sea is gone, its
  * load with it. */
 HOT int
-drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
+drop_step(const struct model *m, struct drop *d, struct trail *t,
+    tp_erode_stats *a)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
 
@@ -561,14 +568,14 @@ drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 	if (!(d->speed < SPEED_MAX))	/* huge gravity on a huge drop */
 		d->speed = SPEED_MAX;
 	d->water *= m->wkeep;
-	d->tx[d->step % TRAIL] = d->x;
-	d->ty[d->step % TRAIL] = d->y;
+	t->x[d->step % TRAIL] = d->x;
+	t->y[d->step % TRAIL] = d->y;
 	d->x = nx;
 	d->y = ny;
 	if (++d->step < m->lifetime)
 		return 1;
 end:
-	drop_die(m, d, a);
+	drop_die(m, d, t, a);
 	return 0;
 gone:
 	a->left++;
@@ -581,9 +588,10 @@ static void
 droplet(const struct model *m, float x, float y, tp_erode_stats *a)
 {
 	struct drop d;
+	struct trail t;
 
 	drop_init(m, &d, x, y, a);
-	while (drop_step(m, &d, a))
+	while (drop_step(m, &d, &t, a))
 		;
 }
 
@@ -611,14 +619,15 @@ run_tile_body(const struct model *mp, const float *sx, const float *sy,
 	const struct model mm = *mp, *m = &mm;
 	tp_erode_stats acc = *ap;
 	struct drop d0 = { 0 }, d1 = { 0 };
+	struct trail t0, t1;
 	int64_t next = 0;
 	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
 	int l1 = refill(m, &d1, sx, sy, n, &next, &acc);
 
 	while (l0 || l1) {
-		if (l0 && !drop_step(m, &d0, &acc))
+		if (l0 && !drop_step(m, &d0, &t0, &acc))
 			l0 = refill(m, &d0, sx, sy, n, &next, &acc);
-		if (l1 && !drop_step(m, &d1, &acc))
+		if (l1 && !drop_step(m, &d1, &t1, &acc))
 			l1 = refill(m, &d1, sx, sy, n, &next, &acc);
 	}
 	*ap = acc;
