@@ -39,8 +39,10 @@ static const char help[] =
     "      --speed F         initial speed (default: 1)\n"
     "      --zscale Z|auto   height of one model unit; auto: the input's\n"
     "                        range (default: 1, for heights in [0,1])\n"
-    "      --keep-mass       a dying droplet deposits its load (default)\n"
-    "      --no-keep-mass    a dying droplet's load vanishes, as in Lague's\n"
+    "      --keep-mass       a droplet that ends lays its load back along its\n"
+    "                        path, also at the grid's edge (default)\n"
+    "      --no-keep-mass    the load of a droplet that ends vanishes, as in\n"
+    "                        Lague's\n"
     "      --sediment        add deposited minus eroded to a 'sediment' band\n"
     "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
     "                        recorded as SEALEVEL in the output\n"
@@ -52,7 +54,7 @@ static const char help[] =
     "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
     "      --progress        draw the progress bar even when stderr is no terminal\n"
     "      --stats           print a summary line on stderr\n"
-    "  -q, --quiet           no progress bar, no summary\n"
+    "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
     "      --version         print the version\n";
 
