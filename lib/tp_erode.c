@@ -10,10 +10,10 @@
 
 #define SUB	TP_ERODE_SUB
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
-#define SPEED_MAX 1e6f
+#define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
 /* The droplet code is inlined into one tile runner per vector level
  * (run_tile), so the AVX2 one is compiled for AVX2 throughout. */
-#define HOT static inline __attribute__((always_inline))		/* keeps speed^2 * water * capacity finite */
+#define HOT static inline __attribute__((always_inline))
 
 /* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
  * tabulated once for SUB^2 sub-cell centres. */
