@@ -39,8 +39,10 @@ static const char help[] =
     "      --speed F         initial speed (default: 1)\n"
     "      --zscale Z|auto   height of one model unit; auto: the input's\n"
     "                        range (default: 1, for heights in [0,1])\n"
-    "      --keep-mass       a dying droplet deposits its load (default)\n"
-    "      --no-keep-mass    a dying droplet's load vanishes, as in Lague's\n"
+    "      --keep-mass       a droplet that ends lays its load back along its\n"
+    "                        path, also at the grid's edge (default)\n"
+    "      --no-keep-mass    the load of a droplet that ends vanishes, as in\n"
+    "                        Lague's\n"
     "      --sediment        add deposited minus eroded to a 'sediment' band\n"
     "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
     "                        recorded as SEALEVEL in the output\n"
@@ -52,7 +54,7 @@ static const char help[] =
     "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
     "      --progress        draw the progress bar even when stderr is no terminal\n"
     "      --stats           print a summary line on stderr\n"
-    "  -q, --quiet           no progress bar, no summary\n"
+    "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
     "      --version         print the version\n";
 
@@ -100,7 +102,8 @@ static const struct option longopts[] = {
 struct args {
 	tp_erode_opts o;
 	const char *band;
-	int	droplets_set, zauto, sediment, thermal, progress, stats, quiet;
+	int	droplets_set, zauto, zset, sediment, thermal, progress, stats;
+	int	quiet;
 	int	sea_floor;
 	double	talus;
 	cli_sea	sea;
@@ -157,6 +160,7 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_WATER: o->water = dbl("--water", 1e-9, 1e6); break;
 		case OPT_SPEED: o->speed = dbl("--speed", 0, 1e6); break;
 		case OPT_ZSCALE:
+			a->zset = 1;
 			if (strcmp(optarg, "auto") == 0)
 				a->zauto = 1;
 			else
@@ -191,6 +195,23 @@ summary(const tp_erode_stats *st)
 	    (long long)st->left, st->eroded, st->deposited, st->lost);
 }
 
+/* The model's constants are tuned for heights in [0, 1] (zscale 1): on
+ * heights in metres the same droplets cut a million times less deep, or
+ * not at all. Say so once, without changing what is done: --zscale auto
+ * would make the result depend on the range of each tile. */
+static void
+zscale_warning(const float *z, const tp_grid *g, size_t stride)
+{
+	double lo, hi;
+
+	if (!tp_erode_extent(z, g->h.width, g->h.height, stride, &lo, &hi) ||
+	    (lo >= 0 && hi <= 1))
+		return;
+	fprintf(stderr, "%s: warning: heights span [%g, %g], not [0, 1]: "
+	    "give --zscale auto (or the relief as --zscale Z)\n", cli_prog(),
+	    lo, hi);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -222,6 +243,8 @@ main(int argc, char **argv)
 		double r = tp_erode_range(z, g.h.width, g.h.height, stride);
 		a.o.zscale = r > 0 ? r : 1;
 	}
+	if (!a.zset && !a.quiet)
+		zscale_warning(z, &g, stride);
 	if (a.sediment && (orig = tp_erode_snapshot(z, g.h.width, g.h.height,
 	    stride, &e)) == NULL)
 		cli_fail(&e);

@@ -11,13 +11,16 @@
 #define SUB	TP_ERODE_SUB
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
+/* The droplet code is inlined into one tile runner per vector level
+ * (run_tile), so the AVX2 one is compiled for AVX2 throughout. */
+#define HOT static inline __attribute__((always_inline))
 
 /* The erosion brush of a radius: weights max(0, 1 - d/r), normalised,
  * tabulated once for SUB^2 sub-cell centres. */
 typedef struct brush {
 	int	reach;		/* rows and columns -reach .. reach of the centre */
 	int	rows;		/* 2 * reach + 1 */
-	int	bw;		/* row width: rows rounded up to a multiple of 4 */
+	int	bw;		/* row width: rows rounded up to a multiple of 8 */
 	float	*w;		/* [SUB * SUB][rows][bw]: 0 outside the circle */
 } brush;
 
@@ -147,7 +150,7 @@ brush_new(double radius, tp_err *e)
 		goto nomem;
 	b->reach = (int)ceil(radius);
 	b->rows = 2 * b->reach + 1;
-	b->bw = (b->rows + 3) / 4 * 4;
+	b->bw = (b->rows + 7) / 8 * 8;
 	blk = (size_t)b->rows * (size_t)b->bw;
 	if ((b->w = malloc(blk * SUB * SUB * sizeof *b->w)) == NULL)
 		goto nomem;
@@ -162,7 +165,7 @@ nomem:
 
 /* The brush block for position (x, y) and the grid cell of its first
  * entry (which may lie off the grid). */
-static inline const float *
+HOT const float *
 brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 {
 	int64_t ix = (int64_t)x, iy = (int64_t)y;
@@ -184,13 +187,13 @@ brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 
 /* A height droplets work on: tp_erode_valid and not sea. One comparison
  * more than tp_erode_valid, none without a sea (lo is then -HMAX). */
-static inline int
+HOT int
 usable(float lo, float v)
 {
 	return v <= TP_ERODE_HMAX && v >= lo;	/* NaN fails */
 }
 
-static inline int
+HOT int
 cell_ok(const struct model *m, int64_t x, int64_t y)
 {
 	return x >= 0 && x < m->w && y >= 0 && y < m->h &&
@@ -200,7 +203,7 @@ cell_ok(const struct model *m, int64_t x, int64_t y)
 /* The brush block at (x0, y0) lies inside the grid on usable cells only:
  * erosion and deposit take the plain loops (the same test as ever without
  * a sea, where clear is NULL). */
-static inline __attribute__((always_inline)) int
+HOT int
 block_clear(const struct model *m, int64_t x0, int64_t y0)
 {
 	const brush *b = m->br;
@@ -220,7 +223,7 @@ block_clear(const struct model *m, int64_t x0, int64_t y0)
 
 /* Height and gradient at (x, y), a position inside the grid; 0 when a
  * corner of its cell is nodata. */
-static inline int
+HOT int
 sample(const struct model *m, float x, float y, float *h, float *gx, float *gy)
 {
 	int64_t ix = (int64_t)x, iy = (int64_t)y;
@@ -239,22 +242,8 @@ sample(const struct model *m, float x, float y, float *h, float *gx, float *gy)
 	return 1;
 }
 
-/* Add amt bilinearly to the four corners of the cell holding (x, y). */
-static inline void
-deposit(const struct model *m, float x, float y, float amt)
-{
-	int64_t ix = (int64_t)x, iy = (int64_t)y;
-	float fx = x - (float)ix, fy = y - (float)iy;
-	float *p = m->z + (size_t)iy * m->stride + (size_t)ix;
-
-	p[0] += amt * (1 - fx) * (1 - fy);
-	p[1] += amt * fx * (1 - fy);
-	p[m->stride] += amt * (1 - fx) * fy;
-	p[m->stride + 1] += amt * fx * fy;
-}
-
 /* Take up to want from *p, never below floor; returns what was taken. */
-static inline float
+HOT float
 take(float *p, float want, float floor)
 {
 	float avail = *p - floor, t;
@@ -265,61 +254,114 @@ take(float *p, float want, float floor)
 	return t;
 }
 
-/* The brush inside the grid, no nodata: whole rows in four lanes, each
- * lane with its own sum, so SSE2 and plain C give the same bytes. */
+/* The brush inside the grid, no nodata: whole rows in eight lanes (column
+ * i in lane i mod 8), each lane with its own sum, folded as
+ * ((l0 + l4) + (l1 + l5)) + ((l2 + l6) + (l3 + l7)), so plain C, SSE2 and
+ * AVX2 give the same bytes. */
 static float
 erode_inner_c(float *row, size_t stride, const float *w, int rows, int bw,
     float amt, float floor)
 {
-	float part[4] = { 0, 0, 0, 0 };
+	float part[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	int i, k, l;
 
 	for (k = 0; k < rows; k++, row += stride, w += bw)
-		for (i = 0; i < bw; i += 4)
-			for (l = 0; l < 4; l++)
+		for (i = 0; i < bw; i += 8)
+			for (l = 0; l < 8; l++)
 				part[l] += take(row + i + l, amt * w[i + l], floor);
-	return (part[0] + part[1]) + (part[2] + part[3]);
+	return ((part[0] + part[4]) + (part[1] + part[5])) +
+	    ((part[2] + part[6]) + (part[3] + part[7]));
+}
+
+/* Lanes l and l + 4 already added: (t0 + t1) + (t2 + t3). */
+static inline float
+fold4(const float t[4])
+{
+	return (t[0] + t[1]) + (t[2] + t[3]);
 }
 
 #ifdef TP_HAVE_SSE2
+/* min(want, c - floor), then max(., 0), as in take(); the cell lowered by
+ * it and the lane sum s grown by it. */
+#define ERODE4(s, r, w) do { \
+	__m128 c_ = _mm_loadu_ps(r); \
+	__m128 t_ = _mm_max_ps(_mm_min_ps(_mm_mul_ps(va, _mm_loadu_ps(w)), \
+	    _mm_sub_ps(c_, vf)), zero); \
+	_mm_storeu_ps((r), _mm_sub_ps(c_, t_)); \
+	s = _mm_add_ps(s, t_); \
+} while (0)
+
 static float
 erode_inner_sse2(float *row, size_t stride, const float *w, int rows, int bw,
     float amt, float floor)
 {
-	__m128 sum = _mm_setzero_ps(), va = _mm_set1_ps(amt);
-	__m128 vf = _mm_set1_ps(floor), zero = _mm_setzero_ps();
-	float part[4];
+	__m128 s0 = _mm_setzero_ps(), s1 = _mm_setzero_ps();
+	__m128 va = _mm_set1_ps(amt), vf = _mm_set1_ps(floor);
+	__m128 zero = _mm_setzero_ps();
+	float t[4];
 	int i, k;
 
-/* min(want, c - floor), then max(., 0), as in take() */
-#define LANE4(i) do { \
-	__m128 c = _mm_loadu_ps(row + (i)); \
-	__m128 t = _mm_max_ps(_mm_min_ps(_mm_mul_ps(va, \
-	    _mm_loadu_ps(w + (i))), _mm_sub_ps(c, vf)), zero); \
-	_mm_storeu_ps(row + (i), _mm_sub_ps(c, t)); \
-	sum = _mm_add_ps(sum, t); \
-} while (0)
-
-	if (bw == 8)		/* radius 2 .. 3, the common case */
-		for (k = 0; k < rows; k++, row += stride, w += 8) {
-			LANE4(0);
-			LANE4(4);
+	for (k = 0; k < rows; k++, row += stride, w += bw)
+		for (i = 0; i < bw; i += 8) {
+			ERODE4(s0, row + i, w + i);
+			ERODE4(s1, row + i + 4, w + i + 4);
 		}
-	else
-		for (k = 0; k < rows; k++, row += stride, w += bw)
-			for (i = 0; i < bw; i += 4)
-				LANE4(i);
-#undef LANE4
-	_mm_storeu_ps(part, sum);
-	return (part[0] + part[1]) + (part[2] + part[3]);
+	_mm_storeu_ps(t, _mm_add_ps(s0, s1));
+	return fold4(t);
+}
+#undef ERODE4
+#endif
+
+#ifdef TP_HAVE_AVX2
+static TP_AVX2 float
+erode_inner_avx2(float *row, size_t stride, const float *w, int rows, int bw,
+    float amt, float floor)
+{
+	__m256 s = _mm256_setzero_ps(), va = _mm256_set1_ps(amt);
+	__m256 vf = _mm256_set1_ps(floor), zero = _mm256_setzero_ps();
+	float t[4];
+	int i, k;
+
+	for (k = 0; k < rows; k++, row += stride, w += bw)
+		for (i = 0; i < bw; i += 8) {
+			__m256 c = _mm256_loadu_ps(row + i);
+			__m256 d = _mm256_max_ps(_mm256_min_ps(_mm256_mul_ps(va,
+			    _mm256_loadu_ps(w + i)), _mm256_sub_ps(c, vf)), zero);
+			_mm256_storeu_ps(row + i, _mm256_sub_ps(c, d));
+			s = _mm256_add_ps(s, d);
+		}
+	_mm_storeu_ps(t, _mm_add_ps(_mm256_castps256_ps128(s),
+	    _mm256_extractf128_ps(s, 1)));
+	return fold4(t);
+}
+
+/* row[i] += amt * w[i] over the block: lane by lane, the same bytes as
+ * the plain loop. */
+static TP_AVX2 void
+spread_inner_avx2(float *row, size_t stride, const float *w, int rows,
+    int bw, float amt)
+{
+	__m256 va = _mm256_set1_ps(amt);
+	int i, k;
+
+	for (k = 0; k < rows; k++, row += stride, w += bw)
+		for (i = 0; i < bw; i += 8)
+			_mm256_storeu_ps(row + i, _mm256_add_ps(
+			    _mm256_loadu_ps(row + i),
+			    _mm256_mul_ps(va, _mm256_loadu_ps(w + i))));
 }
 #endif
 
-static float
+HOT float
 erode_inner(const struct model *m, float *row, const float *w, float amt)
 {
 	const brush *b = m->br;
 
+#ifdef TP_HAVE_AVX2
+	if (m->simd >= TP_SIMD_AVX2)
+		return erode_inner_avx2(row, m->stride, w, b->rows, b->bw, amt,
+		    m->floor);
+#endif
 #ifdef TP_HAVE_SSE2
 	if (m->simd >= TP_SIMD_SSE2)
 		return erode_inner_sse2(row, m->stride, w, b->rows, b->bw, amt,
@@ -328,12 +370,29 @@ erode_inner(const struct model *m, float *row, const float *w, float amt)
 	return erode_inner_c(row, m->stride, w, b->rows, b->bw, amt, m->floor);
 }
 
+HOT void
+spread_inner(const struct model *m, float *row, const float *w, float amt)
+{
+	const brush *b = m->br;
+	int i, k;
+
+#ifdef TP_HAVE_AVX2
+	if (m->simd >= TP_SIMD_AVX2) {
+		spread_inner_avx2(row, m->stride, w, b->rows, b->bw, amt);
+		return;
+	}
+#endif
+	for (k = 0; k < b->rows; k++, row += m->stride, w += b->bw)
+		for (i = 0; i < b->bw; i++)
+			row[i] += amt * w[i];
+}
+
 /* The clipped brush at block (x0, y0): amt shared over the weights that fall
  * on valid grid cells, renormalised by their sum (summed in row order).
  * lower takes each share from its cell (never below floor) and returns the
  * total taken; else each share is added. Always inlined: lower is a
  * constant at each call, so each gets its own loop without the test. */
-static inline __attribute__((always_inline)) float
+HOT float
 clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
     float amt, int lower)
 {
@@ -363,7 +422,7 @@ clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
 
 /* Erode amt through the brush at (x, y); returns what was taken. Cells off
  * the grid or nodata are left out and the rest renormalised. */
-static float
+HOT float
 erode(const struct model *m, float x, float y, float amt)
 {
 	const brush *b = m->br;
@@ -379,28 +438,24 @@ erode(const struct model *m, float x, float y, float amt)
 /* Spread amt over the brush at (x, y), clipped and renormalised like the
  * erosion: where a droplet dies its load is laid down as smoothly as it was
  * picked up (four corners would leave a bump per droplet). */
-static void
+HOT void
 spread(const struct model *m, float x, float y, float amt)
 {
 	const brush *b = m->br;
 	int64_t x0, y0;
-	int i, k;
 	const float *blk = brush_block(b, x, y, &x0, &y0);
-	float *row;
 
 	if (!(amt > 0))
 		return;
 	if (block_clear(m, x0, y0)) {
-		row = m->z + (size_t)y0 * m->stride + (size_t)x0;
-		for (k = 0; k < b->rows; k++, row += m->stride, blk += b->bw)
-			for (i = 0; i < b->bw; i++)
-				row[i] += amt * blk[i];
+		spread_inner(m, m->z + (size_t)y0 * m->stride + (size_t)x0,
+		    blk, amt);
 		return;
 	}
 	clipped(m, blk, x0, y0, amt, 0);
 }
 
-static inline int
+HOT int
 inside(const struct model *m, float x, float y)
 {
 	return x >= 0 && x < m->wlim && y >= 0 && y < m->hlim;
@@ -412,7 +467,15 @@ struct drop {
 	int	step;
 };
 
-static inline void
+/* The start positions of a droplet's last TRAIL steps (step k at k %
+ * TRAIL): where its load goes when it dies. Apart from struct drop so
+ * that the droplet's state can stay in registers. */
+#define TRAIL	32
+struct trail {
+	float	x[TRAIL], y[TRAIL];
+};
+
+HOT void
 drop_init(const struct model *m, struct drop *d, float x, float y,
     tp_erode_stats *a)
 {
@@ -426,10 +489,42 @@ drop_init(const struct model *m, struct drop *d, float x, float y,
 	a->droplets++;
 }
 
+/* The end of d: with keep_mass its load is laid back along the start
+ * positions of its last min(step, TRAIL) steps, an equal share through the
+ * brush at each (at its position when it took no step), and counted as
+ * deposited; else it is lost. Spread along the path the load fills the
+ * groove the droplet cut, in a layer as smooth as the cut; dropped in one
+ * place it leaves a bump, and bumps from droplets ending everywhere are a
+ * grain of new local maxima all over the terrain. */
+HOT void
+drop_die(const struct model *m, const struct drop *d, const struct trail *t,
+    tp_erode_stats *a)
+{
+	int n = d->step < TRAIL ? d->step : TRAIL, k;
+	float each;
+
+	if (!m->keep_mass || !(d->sed > 0)) {
+		a->lost += d->sed;
+		return;
+	}
+	a->deposited += d->sed;
+	if (n == 0) {
+		spread(m, d->x, d->y, d->sed);
+		return;
+	}
+	each = d->sed / (float)n;
+	for (k = 0; k < n; k++)
+		spread(m, t->x[k], t->y[k], each);
+}
+
 /* Move d one step, eroding or depositing; returns 1 while it lives and 0
- * once it has ended (its load then placed, or counted as lost). */
-static inline int
-drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
+ * once it has ended (drop_die placed its load or counted it lost). A
+ * droplet that would leave the grid ends where it is (the edge keeps the
+ * terrain's volume); one that runs into nodata or the sea is gone, its
+ * load with it. */
+HOT int
+drop_step(const struct model *m, struct drop *d, struct trail *t,
+    tp_erode_stats *a)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
 
@@ -440,11 +535,16 @@ drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 	len = sqrtf(d->dx * d->dx + d->dy * d->dy);
 	if (len == 0)
 		goto end;	/* on a flat: it dies here */
-	d->dx /= len;
-	d->dy /= len;
+	len = 1 / len;
+	d->dx *= len;
+	d->dy *= len;
 	nx = d->x + d->dx;
 	ny = d->y + d->dy;
-	if (!inside(m, nx, ny) || !sample(m, nx, ny, &nh, &ngx, &ngy))
+	if (!inside(m, nx, ny)) {
+		a->left++;
+		goto end;
+	}
+	if (!sample(m, nx, ny, &nh, &ngx, &ngy))
 		goto gone;
 	dh = nh - h;
 	cap = -dh * d->speed * d->water * m->kcap;
@@ -454,7 +554,7 @@ drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 		amt = dh > 0 ? (dh < d->sed ? dh : d->sed) :
 		    (d->sed - cap) * m->kdep;
 		d->sed -= amt;
-		deposit(m, d->x, d->y, amt);
+		spread(m, d->x, d->y, amt);
 		a->deposited += amt;
 	} else {
 		amt = (cap - d->sed) * m->kero;
@@ -468,16 +568,14 @@ drop_step(const struct model *m, struct drop *d, tp_erode_stats *a)
 	if (!(d->speed < SPEED_MAX))	/* huge gravity on a huge drop */
 		d->speed = SPEED_MAX;
 	d->water *= m->wkeep;
+	t->x[d->step % TRAIL] = d->x;
+	t->y[d->step % TRAIL] = d->y;
 	d->x = nx;
 	d->y = ny;
 	if (++d->step < m->lifetime)
 		return 1;
 end:
-	if (m->keep_mass) {
-		spread(m, d->x, d->y, d->sed);
-		a->deposited += d->sed;
-	} else
-		a->lost += d->sed;
+	drop_die(m, d, t, a);
 	return 0;
 gone:
 	a->left++;
@@ -490,14 +588,15 @@ static void
 droplet(const struct model *m, float x, float y, tp_erode_stats *a)
 {
 	struct drop d;
+	struct trail t;
 
 	drop_init(m, &d, x, y, a);
-	while (drop_step(m, &d, a))
+	while (drop_step(m, &d, &t, a))
 		;
 }
 
 /* Start droplet *next of the tile in d, if there is one left. */
-static inline int
+HOT int
 refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
     int64_t n, int64_t *next, tp_erode_stats *a)
 {
@@ -511,8 +610,8 @@ refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
 /* The n droplets of one tile, two at a time, a step of each in turn: the
  * processor overlaps their work (a step is one long chain of dependent
  * operations). The interleaving is fixed by the droplet order alone. */
-static void
-run_tile(const struct model *mp, const float *sx, const float *sy,
+HOT void
+run_tile_body(const struct model *mp, const float *sx, const float *sy,
     int64_t n, tp_erode_stats *ap)
 {
 	/* Local copies: stores to the grid cannot alias them, so they stay
@@ -520,17 +619,40 @@ run_tile(const struct model *mp, const float *sx, const float *sy,
 	const struct model mm = *mp, *m = &mm;
 	tp_erode_stats acc = *ap;
 	struct drop d0 = { 0 }, d1 = { 0 };
+	struct trail t0, t1;
 	int64_t next = 0;
 	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
 	int l1 = refill(m, &d1, sx, sy, n, &next, &acc);
 
 	while (l0 || l1) {
-		if (l0 && !drop_step(m, &d0, &acc))
+		if (l0 && !drop_step(m, &d0, &t0, &acc))
 			l0 = refill(m, &d0, sx, sy, n, &next, &acc);
-		if (l1 && !drop_step(m, &d1, &acc))
+		if (l1 && !drop_step(m, &d1, &t1, &acc))
 			l1 = refill(m, &d1, sx, sy, n, &next, &acc);
 	}
 	*ap = acc;
+}
+
+#ifdef TP_HAVE_AVX2
+static TP_AVX2 void
+run_tile_avx2(const struct model *m, const float *sx, const float *sy,
+    int64_t n, tp_erode_stats *a)
+{
+	run_tile_body(m, sx, sy, n, a);
+}
+#endif
+
+static void
+run_tile(const struct model *m, const float *sx, const float *sy,
+    int64_t n, tp_erode_stats *a)
+{
+#ifdef TP_HAVE_AVX2
+	if (m->simd >= TP_SIMD_AVX2) {
+		run_tile_avx2(m, sx, sy, n, a);
+		return;
+	}
+#endif
+	run_tile_body(m, sx, sy, n, a);
 }
 
 /* ---- set-up ---- */
@@ -560,14 +682,26 @@ scan(const float *z, int64_t width, int64_t height, size_t stride,
 		}
 }
 
+int
+tp_erode_extent(const float *z, int64_t width, int64_t height, size_t stride,
+    double *lo, double *hi)
+{
+	float l, h;
+	int nodata;
+
+	scan(z, width, height, stride, -TP_ERODE_HMAX, &l, &h, &nodata);
+	*lo = h >= l ? l : 0;
+	*hi = h >= l ? h : 0;
+	return h >= l;
+}
+
 double
 tp_erode_range(const float *z, int64_t width, int64_t height, size_t stride)
 {
-	float lo, hi;
-	int nodata;
+	double lo, hi;
 
-	scan(z, width, height, stride, -TP_ERODE_HMAX, &lo, &hi, &nodata);
-	return hi >= lo ? (double)hi - (double)lo : 0;
+	tp_erode_extent(z, width, height, stride, &lo, &hi);
+	return hi - lo;
 }
 
 /* Row y's flags into r: r[x0] = 1 when a cell of [x0, x0 + bw) is not

@@ -71,6 +71,31 @@ END {
 	printf "  load average when done: %s (on a busy machine the wall clock figures are low)\n", load
 }' "$T/io" "$T/j1" "$T/j2"
 
+# Grain, volume and depth on the same terrain and droplet count: strict
+# local maxima before and after, the net volume change as a share of the
+# volume cut (the lowering summed over the cells lowered), and percentiles
+# of the lowering, for the default, for --no-keep-mass and for the
+# reference model (scripts/bench-erode-lague.c, Lague's defaults and
+# faults, sequential).
+echo "terode figures: 1024x1024, $N droplets (maxima, volume, lowering)"
+D=$(dirname "$0")
+"$B/terode" -q -n $N -j 2 < "$T/in.tp" > "$T/keep.tp" &&
+    "$B/terode" -q -n $N -j 2 --no-keep-mass < "$T/in.tp" > "$T/nokeep.tp" ||
+    { echo "terode failed"; exit 1; }
+"$PY" "$D/erode-figures.py" "$T/in.tp" "$T/keep.tp" "default" | sed 's/^/  /'
+"$PY" "$D/erode-figures.py" "$T/in.tp" "$T/nokeep.tp" "--no-keep-mass" | sed 's/^/  /'
+if cc -O2 -o "$T/lague" "$D/bench-erode-lague.c" -lm 2>/dev/null; then
+	"$PY" -c 'import sys; d = open(sys.argv[1], "rb").read()
+sys.stdout.buffer.write(d[d.index(b"\nENDHDR\n") + 8:])' "$T/in.tp" > "$T/in.f32"
+	/usr/bin/time -f "%e" -o "$T/ltime" "$T/lague" 1024 1024 $N 1 \
+	    < "$T/in.f32" > "$T/lague.f32" || { echo "reference failed"; exit 1; }
+	"$PY" "$D/erode-figures.py" "$T/in.f32:1024x1024" "$T/lague.f32:1024x1024" \
+	    "reference" | sed 's/^/  /'
+	echo "  reference: $(cat "$T/ltime") s on one thread"
+else
+	echo "  reference: no C compiler, skipped"
+fi
+
 # The effect on drainage: share of cells with flow > 100 and the share of
 # all flow carried by the top 1% of cells, before and after 200k droplets.
 echo "terode effect: 512x512 fBm, 200000 droplets, flow after filling"
