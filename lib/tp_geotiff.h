@@ -77,15 +77,42 @@ int	tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
 
 enum { TP_GT_DEFLATE, TP_GT_ZSTD, TP_GT_LZW, TP_GT_NONE };
 
+/* Sample types of a written file; TP_GT_AUTO picks each band's default
+ * (tp_gt_default_type) and, for several bands, the widest of them. */
+enum { TP_GT_AUTO, TP_GT_FLOAT32, TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
+	TP_GT_BYTE };
+/* Most bands written in one file. */
+#define TP_GT_MAX_BANDS	TP_MAX_BANDS
+
 typedef struct tp_geotiff_wopts {
-	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3) */
+	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3,
+				   integer types predictor 2) */
 	int	cog;		/* 1: Cloud Optimized GeoTIFF with overviews */
-	int	zrange;		/* 1: write zlo + v * (zhi - zlo) */
+	int	zrange;		/* 1: write zlo + v * (zhi - zlo) (the height
+				   band, or the one band written) */
 	double	zlo, zhi;
 	int	bigtiff;	/* -1 never, 0 when it could pass 4 GiB, 1 always */
 	int	threads;	/* compressing tiles; <= 0: all processors. The
 				   file's bytes do not depend on it. */
+	int	type;		/* TP_GT_AUTO (0) or a TP_GT_FLOAT32.. type */
+	int	scaled;		/* 1: value bands (not codes) are stored as
+				   (v - offset) / scale, and SCALE and OFFSET
+				   items tell GDAL how to undo it */
+	double	scale, offset;	/* scale != 0 */
+	int	nbands;		/* > 0: write bands[0 .. nbands-1] as the
+				   samples of one file, not `band` */
+	const int *bands;
 } tp_geotiff_wopts;
+
+/* The type a band is written as by default: Byte for the code bands biome,
+ * dir, river and order, Int32 for basin, Float32 for any other. */
+int	tp_gt_default_type(const char *band);
+/* 1 when a band holds codes (whole numbers, never scaled). */
+int	tp_gt_code_band(const char *band);
+/* The type's name as GDAL spells it ("Int16"), or its number from such a
+ * name (-1: unknown). */
+const char *tp_gt_type_name(int type);
+int	tp_gt_type_parse(const char *name);
 
 typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
 
@@ -98,6 +125,9 @@ int	tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e);
 /* After the last row: finish the file and rename it to path. Frees w, and
  * on failure removes the temporary file. */
 int	tp_gtw_close(tp_gtw *w, tp_err *e);
+/* Samples rounded into an integer type's range: clamped to it, or
+ * infinite; counted as rows arrive. */
+uint64_t tp_gtw_clamped(const tp_gtw *w);
 /* Give up: remove the temporary file and free w (NULL is fine). */
 void	tp_gtw_abort(tp_gtw *w);
 /* The temporary file being written, for a signal handler to remove. */

@@ -314,6 +314,19 @@ tp_header_epsg(const tp_header *h)
 	return (int)code;
 }
 
+const char *
+tp_header_units(const tp_header *h)
+{
+	size_t i;
+
+	/* the first line wins, as tp_header_set_extra would keep it */
+	for (i = 0; i < h->nextra; i++)
+		if (strncmp(h->extra[i], "UNITS ", 6) == 0 &&
+		    h->extra[i][6] != '\0')
+			return h->extra[i] + 6;
+	return NULL;
+}
+
 void
 tp_header_drop_extra(tp_header *h, const char *key)
 {

@@ -45,7 +45,7 @@ mapfile -t got < <(json "$T/a.tif" 'd["geoTransform"]' 'd["size"]' \
     'd["coordinateSystem"]["wkt"].rstrip().endswith("ID[\"EPSG\",32633]]")' \
     'b["noDataValue"]' 'b["type"]' "$ims[\"COMPRESSION\"], $ims[\"PREDICTOR\"]" \
     'b["block"]' 'b["description"]' 'd["metadata"][""]["AREA_OR_POINT"]' \
-    'd["metadata"][""]["HISTORY_1"]' 'd["metadata"][""]["HISTORY_2"]')
+    'd["metadata"][""]["HISTORY_01"]' 'd["metadata"][""]["HISTORY_02"]')
 assert_eq "geotransform" "${got[0]}" "[500000.0, 30.0, 0.0, 4649776.0, 0.0, -30.0]"
 assert_eq "size" "${got[1]}" "[600, 520]"
 assert_eq "EPSG code" "${got[2]}" True
