@@ -489,6 +489,69 @@ get_history(TIFF *tif, tp_header *h, size_t *dropped, tp_err *e)
 	return r;
 }
 
+/* The value of GDAL_METADATA's per-band item name for sample (0-based),
+ * unescaped into buf (cap bytes): 1 when there is one that fits, else 0. */
+static int
+band_item(TIFF *tif, const char *name, int sample, char *buf, size_t cap)
+{
+	char key[96], *md = NULL;
+	const char *p, *q, *end;
+	size_t len;
+
+	if (!TIFFGetField(tif, TIFFTAG_GDAL_METADATA, &md) || md == NULL)
+		return 0;
+	snprintf(key, sizeof(key), "<Item name=\"%s\" sample=\"%d\"", name,
+	    sample);
+	if ((p = strstr(md, key)) == NULL || (q = strchr(p, '>')) == NULL ||
+	    (end = strstr(q, "</Item>")) == NULL)
+		return 0;
+	q++;
+	if ((len = (size_t)(end - q)) >= cap)
+		return 0;
+	memcpy(buf, q, len);
+	len = xml_unescape(buf, xml_unescape(buf, len));
+	buf[len] = '\0';
+	return 1;
+}
+
+/* The band's unit type (GDAL's UNITTYPE item) as the header's UNITS line,
+ * when it is one printable word or phrase. */
+static int
+get_units(TIFF *tif, int sample, tp_header *h, tp_err *e)
+{
+	char u[TP_GT_UNITS_MAX];
+	size_t i, n;
+
+	if (!band_item(tif, "UNITTYPE", sample, u, sizeof(u)) ||
+	    (n = strlen(u)) == 0 || u[0] == ' ' || u[n - 1] == ' ')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (u[i] < ' ' || u[i] > '~')
+			return 0;
+	return tp_header_set_extra(h, "UNITS", u, e);
+}
+
+/* GDAL's SCALE and OFFSET items of the band, applied as GDAL applies them
+ * (-unscale): height = stored * scale + offset. */
+static void
+apply_scale(TIFF *tif, int sample, tp_grid *g)
+{
+	double scale = 1, offset = 0;
+	char v[64];
+	size_t i, n = (size_t)g->h.width * (size_t)g->h.height;
+
+	if (band_item(tif, "SCALE", sample, v, sizeof(v)) &&
+	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &scale, NULL) < 0)
+		scale = 1;
+	if (band_item(tif, "OFFSET", sample, v, sizeof(v)) &&
+	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &offset, NULL) < 0)
+		offset = 0;
+	if (scale == 1 && offset == 0)
+		return;
+	for (i = 0; i < n; i++)
+		g->data[i] = tp_tiff_narrow((double)g->data[i] * scale + offset);
+}
+
 static int
 read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
     const tp_geotiff_ropts *o, tp_err *e)
@@ -512,10 +575,13 @@ read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
 	if (get_geo(tif, &h, log, notes, e) == 0 &&
 	    get_nodata(tif, &has_nd, &nd, e) == 0 &&
 	    get_history(tif, &h, &notes->history_dropped, e) == 0 &&
+	    get_units(tif, L.sample, &h, e) == 0 &&
 	    tp_grid_alloc(g, &h, e) == 0) {
 		r = read_pixels(tif, &L, g->data, has_nd, nd, log, e);
 		if (r < 0)
 			tp_grid_free(g);
+		else
+			apply_scale(tif, L.sample, g);
 	}
 	tp_header_free(&h);
 	return r;

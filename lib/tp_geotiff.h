@@ -19,12 +19,19 @@
  * relative), south-up rasters, GCPs only, other sample types. HISTORY
  * items in GDAL_METADATA (as tgeotiff writes them) come back as HISTORY
  * lines, those the stream's header could not hold left out (see
- * tp_geotiff_notes).
+ * tp_geotiff_notes). The band's UNITTYPE item becomes a UNITS line, its
+ * SCALE and OFFSET items are applied (stored * scale + offset, as GDAL
+ * unscales).
  *
- * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
- * Float32 GeoTIFF, or UInt8 with tp_palette's colour map when the band is
- * named "biome" (whole codes 0..254, NaN as the nodata 255; any other
- * value is an error naming its row and column). The file is written as
+ * Writing (tp_geotiff_write.c): bands of a stream as the samples of a
+ * tiled (256x256) GeoTIFF, Float32 or an integer type (tp_geotiff_wopts),
+ * integers rounded half away from zero, clamped to the type's range less
+ * its nodata (Int16 -32768, UInt16 65535, Int32 -2147483648, Byte 255),
+ * which NaN becomes; a lone band named "biome" as Byte with tp_palette's
+ * colour map (whole codes 0..254, NaN as the nodata 255; any other value
+ * is an error naming its row and column). GDAL_METADATA holds HISTORY_01..
+ * items, each band's name as its description, SCALE and OFFSET of scaled
+ * bands and the UNITS line as the height band's UNITTYPE. The file is written as
  * PATH.tmpXXXXXX beside PATH and renamed on success, so PATH appears whole
  * or not at all. A biome map written to a regular file (not a FIFO or a
  * device) gets its sidecars (tp_sidecar.h) the same way, renamed right
@@ -59,6 +66,9 @@ typedef struct tp_geotiff_notes {
 #define TP_GT_HISTORY_LINE	(TP_LINE_MAX - 9)
 #define TP_GT_HISTORY_ITEMS	4096
 #define TP_GT_HISTORY_BYTES	(TP_HEADER_MAX / 2)
+/* The longest unit type (UNITTYPE item) carried as a UNITS line, bytes
+ * with the NUL. */
+#define TP_GT_UNITS_MAX		128
 
 typedef struct tp_geotiff_ropts {
 	int	band;		/* 1-based sample to read; 0 means 1 */
