@@ -442,4 +442,11 @@ assert_eq "UNITS from the unit type" "$(header "$T/u2.tp" UNITS)" m
 assert_eq "heights back within half a step (0.025 m)" "$(py '
 a = floats(sys.argv[1]).astype(float); b = floats(sys.argv[2]).astype(float)
 print(float(np.abs(a - b).max()) <= 0.025 + 1e-4)' "$T/u.tp" "$T/u2.tp")" True
+# --- a picture piped to a stage instead of timport says so ---
+expect_exit 1 "a GeoTIFF into tinfo" run_prog tinfo <"$DEM"
+assert_eq "GeoTIFF: use timport" "$(cat "$T/.err")" "tinfo: this is a GeoTIFF: use timport FILE"
+expect_exit 1 "a PNG into tshape" run_prog tshape <"$T/h8.png"
+assert_eq "PNG: use timport" "$(cat "$T/.err")" "tshape: this is a PNG: use timport FILE"
+expect_err 1 "tgeotiff: this is a GeoTIFF: use timport FILE" "a GeoTIFF as tgeotiff's IN" \
+    run_prog tgeotiff "$DEM" "$T/again.tif"
 finish
