@@ -85,7 +85,8 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 		return tp_err_set(e, "band %d asked for, the image has %u",
 		    band, (unsigned)L->spp);
 	if ((L->kind = sample_kind(fmt, bps)) < 0)
-		return tp_err_set(e, "unsupported samples: %u-bit %s", bps,
+		return tp_err_set(e, "unsupported samples: %u-bit %s; convert "
+		    "them with gdal_translate -ot Float32 IN OUT", bps,
 		    fmt == SAMPLEFORMAT_IEEEFP ? "float" : fmt == SAMPLEFORMAT_INT ?
 		    "signed" : fmt == SAMPLEFORMAT_UINT ? "unsigned" : "complex or void");
 	L->sample = band - 1;
@@ -112,7 +113,8 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	 * (subsampled YCbCr and the like): the copy below relies on it. */
 	if ((L->tiled ? TIFFTileRowSize64(tif) : TIFFScanlineSize64(tif)) !=
 	    rowbytes)
-		return tp_err_set(e, "unsupported sample layout");
+		return tp_err_set(e, "unsupported sample layout (subsampled "
+		    "colour?); rewrite it with gdal_translate -of GTiff IN OUT");
 	return tp_check_mem(L->blockbytes, "one block of the image", e);
 }
 

@@ -449,4 +449,10 @@ expect_exit 1 "a PNG into tshape" run_prog tshape <"$T/h8.png"
 assert_eq "PNG: use timport" "$(cat "$T/.err")" "tshape: this is a PNG: use timport FILE"
 expect_err 1 "tgeotiff: this is a GeoTIFF: use timport FILE" "a GeoTIFF as tgeotiff's IN" \
     run_prog tgeotiff "$DEM" "$T/again.tif"
+# A sample type terrapipe does not read names the conversion.
+"$PY" -c "
+from osgeo import gdal
+gdal.GetDriverByName('GTiff').Create('$T/cplx.tif', 4, 4, 1, gdal.GDT_CInt16)"
+expect_err 1 "unsupported samples: 32-bit complex or void; convert them with gdal_translate -ot Float32 IN OUT" \
+    "complex samples" run_prog timport "$T/cplx.tif"
 finish
