@@ -138,20 +138,16 @@ check_bands(const tp_header *h, const tp_geotiff_wopts *o)
 
 /* Notes once the file is written: samples clamped into the type's range. */
 static void
-report(const tp_gtw *w, const tp_geotiff_wopts *o, const tp_header *h)
+report(const tp_gtw *w, const tp_geotiff_wopts *o)
 {
 	uint64_t n = tp_gtw_clamped(w);
-	int t = o->type, k;
 
 	if (n == 0)
 		return;
-	for (k = 0; t == TP_GT_AUTO && k < o->nbands; k++)
-		if (tp_gt_default_type(h->band[o->bands[k]]) != TP_GT_BYTE)
-			t = tp_gt_default_type(h->band[o->bands[k]]);
 	fprintf(stderr, "%s: warning: %llu sample%s outside the range of %s "
 	    "(after --scale/--offset) clamped to it%s\n", cli_prog(),
 	    (unsigned long long)n, n == 1 ? "" : "s",
-	    tp_gt_type_name(t == TP_GT_AUTO ? TP_GT_BYTE : t),
+	    tp_gt_type_name(tp_gtw_type(w)),
 	    o->scaled ? "" : "; --scale and --offset fit wider values");
 }
 
@@ -240,7 +236,7 @@ main(int argc, char **argv)
 		tp_gtw_abort(w);
 		cli_fail(&e);
 	}
-	report(w, &o, &h);
+	report(w, &o);
 	if (tp_gtw_close(w, &e) < 0)
 		cli_fail(&e);
 	for (i = 0; i <= TP_GT_SIDECARS; i++)

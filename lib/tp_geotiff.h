@@ -138,6 +138,8 @@ int	tp_gtw_close(tp_gtw *w, tp_err *e);
 /* Samples rounded into an integer type's range: clamped to it, or
  * infinite; counted as rows arrive. */
 uint64_t tp_gtw_clamped(const tp_gtw *w);
+/* The file's sample type, TP_GT_FLOAT32 .. TP_GT_BYTE. */
+int	tp_gtw_type(const tp_gtw *w);
 /* Give up: remove the temporary file and free w (NULL is fine). */
 void	tp_gtw_abort(tp_gtw *w);
 /* The temporary file being written, for a signal handler to remove. */

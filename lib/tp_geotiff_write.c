@@ -220,7 +220,10 @@ gdal_metadata(const tp_gtw *w)
 {
 	const tp_header *h = &w->h;
 	const char *units = tp_header_units(h);
-	size_t i, cap = 256 + 512 * (size_t)w->nb, len = 0;
+	/* per band: four items, the name and units escaped (10 bytes a
+	 * byte at most), numbers of 25 */
+	size_t i, cap = 256 + (1024 + 10 * (units != NULL ? strlen(units) :
+	    0)) * (size_t)w->nb, len = 0;
 	char num[64], *b;
 	int k, digits = 2;
 
@@ -228,8 +231,6 @@ gdal_metadata(const tp_gtw *w)
 		digits++;
 	for (i = 0; i < h->nhistory; i++)
 		cap += 64 + 10 * strlen(h->history[i]);
-	if (units != NULL)
-		cap += 10 * strlen(units);
 	if ((b = malloc(cap)) == NULL)
 		return NULL;
 	xml_put(b, cap, &len, "<GDALMetadata>\n", 0);
@@ -547,7 +548,8 @@ open_tmp(tp_gtw *w, tp_err *e)
 	uint64_t est;
 	TIFFOpenOptions *opt;
 
-	est = (uint64_t)w->w * w->ht * w->ps;
+	est = (uint64_t)w->w * w->ht;	/* < 2^64: each side < 2^32 */
+	est = est > (UINT64_MAX >> 10) / w->ps ? UINT64_MAX >> 8 : est * w->ps;
 	est += est / 100 + est / (w->o.cog ? 3 : 1000) + (64u << 20);
 	mode = w->o.bigtiff > 0 || (w->o.bigtiff == 0 && est >> 32 != 0) ?
 	    "w8" : "w";
@@ -741,7 +743,13 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 	w->w = (uint32_t)h->width;
 	w->ht = (uint32_t)h->height;
 	rows = o->cog ? w->ht : TILE;
-	bytes = (uint64_t)w->w * rows * w->ps;
+	bytes = (uint64_t)w->w * rows;	/* < 2^64: each < 2^32 */
+	if (bytes > (UINT64_MAX >> 2) / w->ps) {
+		tp_err_set(e, "%ux%llu cells of %zu bytes: too large to hold",
+		    w->w, (unsigned long long)rows, w->ps);
+		goto bad;
+	}
+	bytes *= w->ps;
 	if (tp_header_copy(&w->h, h, e) < 0 ||
 	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
 		goto bad;
@@ -1077,6 +1085,12 @@ uint64_t
 tp_gtw_clamped(const tp_gtw *w)
 {
 	return w->clamped;
+}
+
+int
+tp_gtw_type(const tp_gtw *w)
+{
+	return w->type;
 }
 
 const char *
