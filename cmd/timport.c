@@ -245,6 +245,9 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	if (rc < 0 && fmt == TP_FMT_TIFF && mem == NULL)
 		cli_fail(&e);	/* the message names the file */
 	free(mem);
+	if (rc < 0 && fmt == TP_FMT_PNG && strstr(e.msg, "grayscale") != NULL)
+		cli_die("%s: %s; take one channel with gdal_translate -b 1 "
+		    "-of GTiff FILE out.tif", path, e.msg);
 	if (rc < 0)
 		cli_die("%s: %s", path, e.msg);
 	if (fmt == TP_FMT_TIFF)

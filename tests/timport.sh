@@ -455,4 +455,8 @@ from osgeo import gdal
 gdal.GetDriverByName('GTiff').Create('$T/cplx.tif', 4, 4, 1, gdal.GDT_CInt16)"
 expect_err 1 "unsupported samples: 32-bit complex or void; convert them with gdal_translate -ot Float32 IN OUT" \
     "complex samples" run_prog timport "$T/cplx.tif"
+# A colour PNG names the command that takes one channel.
+gdal_translate -q -of PNG -ot Byte -scale -b 1 -b 1 -b 1 "$DEM" "$T/rgb.png"
+expect_err 1 "PNG: a heightmap must be grayscale (this one is in colour); take one channel with gdal_translate -b 1 -of GTiff FILE out.tif" \
+    "colour PNG" run_prog timport "$T/rgb.png"
 finish
