@@ -339,6 +339,11 @@ assert_eq "unscaled heights within half a step, raw = (h - 200) / 0.1" "$(cat "$
 ok "tgeotiff IN OUT" run_prog tgeotiff -q -t Int16 --scale 0.1 --offset 200 "$T/dem.tp" "$T/dem16b.tif"
 assert_eq "IN OUT: the same pixels" "$(gdalinfo -checksum "$T/dem16b.tif" | grep Checksum)" \
     "$(gdalinfo -checksum "$T/dem16.tif" | grep Checksum)"
+ok "IN as -: standard input" run_prog tgeotiff -q -t Int16 --scale 0.1 --offset 200 - "$T/dem16c.tif" <"$T/dem.tp"
+assert_eq "IN -: the same pixels" "$(gdalinfo -checksum "$T/dem16c.tif" | grep Checksum)" \
+    "$(gdalinfo -checksum "$T/dem16.tif" | grep Checksum)"
+assert_eq "no UNITS, no unit type" "$(json "$T/a.tif" 'b.get("unit")')" None
+expect_err 2 "-b: no band named" "an empty band list" run_prog tgeotiff -b , "$T/x.tif" <"$T/s.tp"
 expect_err 1 "missing.tp: cannot open" "IN that is not there" run_prog tgeotiff "$T/missing.tp" "$T/out/m.tif"
 expect_exit 2 "bad type" run_prog tgeotiff -t Float64 "$T/x.tif" <"$T/s.tp"
 expect_err 2 "--scale: 0 would" "scale 0" run_prog tgeotiff --scale 0 "$T/x.tif" <"$T/s.tp"
