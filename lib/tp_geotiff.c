@@ -363,12 +363,23 @@ get_crs(GTIF *gt, tp_header *h, tp_geotiff_notes *notes, tp_err *e)
 	return carry_keys(gt, h, notes, e);
 }
 
+/* VerticalUnitsGeoKey as a UNITS line, named as GDAL names it when no
+ * UNITTYPE item says otherwise (get_units replaces it then). */
+static int
+vertical_units(tp_header *h, unsigned short code, tp_err *e)
+{
+	const char *name = code == 9001 ? "metre" : code == 9002 ? "foot" :
+	    code == 9003 ? "US survey foot" : NULL;
+
+	return name != NULL ? tp_header_set_extra(h, "UNITS", name, e) : 0;
+}
+
 static int
 get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
     tp_err *e)
 {
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
-	unsigned short raster = RasterPixelIsArea;
+	unsigned short raster = RasterPixelIsArea, vunits = 0;
 	GTIF *gt;
 	int r, crs;
 
@@ -378,9 +389,10 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
 		    tp_tiff_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
+	GTIFKeyGetSHORT(gt, VerticalUnitsGeoKey, &vunits, 0, 1);
 	crs = get_crs(gt, h, notes, e);
 	GTIFFree(gt);
-	if (crs < 0)
+	if (crs < 0 || vertical_units(h, vunits, e) < 0)
 		return -1;
 	if (r == 0)
 		return 0;	/* not georeferenced: the stream defaults */

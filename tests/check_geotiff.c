@@ -774,6 +774,41 @@ epsg_keys(GTIF *gt)
 	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, 4269);
 }
 
+/* An EPSG CRS with VerticalUnitsGeoKey in feet. */
+static void
+feet_keys(GTIF *gt)
+{
+	epsg_keys(gt);
+	GTIFKeySet(gt, VerticalUnitsGeoKey, TYPE_SHORT, 1, 9002);
+}
+
+/* The unit of heights: VerticalUnitsGeoKey, as GDAL names it, unless a
+ * UNITTYPE item of the band says otherwise. */
+START_TEST(test_units)
+{
+	tp_grid g;
+	tp_err e;
+
+	write_small(path, feet_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_header_units(&g.h), "foot");
+	tp_grid_free(&g);
+	write_small(path, feet_keys, "<GDALMetadata><Item name=\"UNITTYPE\" "
+	    "sample=\"0\" role=\"unittype\">ft</Item></GDALMetadata>",
+	    PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_header_units(&g.h), "ft");
+	ck_assert_uint_eq(g.h.nextra, 1);
+	tp_grid_free(&g);
+	write_small(path, epsg_keys, "<GDALMetadata><Item name=\"UNITTYPE\" "
+	    "sample=\"1\" role=\"unittype\">m</Item></GDALMetadata>",
+	    PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_null(tp_header_units(&g.h));	/* another band's */
+	tp_grid_free(&g);
+}
+END_TEST
+
 static const char *
 geokeys_line(const tp_header *h)
 {
@@ -1148,6 +1183,7 @@ geotiff_suite(void)
 	tcase_add_test(core, test_read_mem);
 	tcase_add_loop_test(core, test_int_types, 0, 4);
 	tcase_add_test(core, test_clamp_count);
+	tcase_add_test(core, test_units);
 	tcase_add_loop_test(core, test_bands, 0, 2);
 	tcase_add_test(core, test_zrange);
 	tcase_add_test(core, test_biome);
