@@ -98,7 +98,8 @@ main(int argc, char **argv)
 
 	cli_open_input(&r);
 	if ((bbox && tp_crop_bbox(&r.h, box[0], box[1], box[2], box[3], &win,
-	    &e) < 0) || tp_crop_fit(&r.h, &win, clip, &e) < 0 ||
+	    &e) < 0) || (bbox ? tp_crop_fit_bbox(&r.h, box, &win, clip, &e) :
+	    tp_crop_fit(&r.h, &win, clip, &e)) < 0 ||
 	    tp_header_copy(&oh, &r.h, &e) < 0 ||
 	    cli_history(&oh, argc, argv, &e) < 0)
 		cli_fail(&e);

@@ -1,4 +1,5 @@
-/* timport - read a GeoTIFF DEM, raw float32, PNG or PGM heightmap as a stream. */
+/* timport - read a GeoTIFF DEM, SRTM .hgt, ESRI ASCII grid, raw float32, PNG
+ * or PGM heightmap as a stream. */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -11,6 +12,7 @@
 #include "cli.h"
 #include "tp_geokeys.h"
 #include "tp_geotiff.h"
+#include "tp_hgt.h"
 #include "tp_import.h"
 #include "tp_num.h"
 
@@ -26,9 +28,12 @@ static const char usage[] =
 
 static const char help[] =
     "Read a heightmap into a one-band (height) stream. The format is told by\n"
-    "the file's first bytes: GeoTIFF (any sample type, georeferencing kept),\n"
-    "PNG (grayscale, 1 to 16 bits) or PGM (P5); PNG and PGM samples are\n"
-    "divided by their maximum (65535, 255 or maxval) into [0,1].\n"
+    "the file's first bytes: GeoTIFF (any sample type, georeferencing, unit\n"
+    "type, scale and offset kept), ESRI ASCII grid (.asc), PNG (grayscale,\n"
+    "1 to 16 bits) or PGM (P5); a name ending in .hgt is an SRTM tile\n"
+    "(N35W107.hgt). PNG and PGM samples are divided by their maximum (65535,\n"
+    "255 or maxval) into [0,1]. Any other raster GDAL reads comes in as\n"
+    "gdal_translate -of GTiff FILE /vsistdout/ | timport -\n"
     "FILE - reads standard input. Input that is not a regular file is held\n"
     "in memory, up to TP_PIPE_MAX bytes (default: 4 GiB).\n"
     "  -b, --band N         GeoTIFF sample to read, from 1 (default: 1)\n"
@@ -158,6 +163,23 @@ warn_notes(const tp_geotiff_notes *n, const char *path, const struct opts *o)
 		    "one with --crs", path, n->crs_dropped);
 }
 
+/* An SRTM tile, named for its corner: never from a pipe. */
+static void
+load_hgt(tp_grid *g, FILE *f, const char *path, const struct opts *o)
+{
+	tp_err e;
+	int rc;
+
+	if (o->band)
+		cli_usage("-b: only a GeoTIFF has bands to choose from");
+	if (o->zrange)
+		cli_usage("--zrange: only PNG and PGM heights are scaled");
+	rc = tp_import_hgt(g, f, path, &e);
+	fclose(f);
+	if (rc < 0)
+		cli_die("%s: %s", path, e.msg);
+}
+
 /* Read FILE (or stdin) in its format into g. */
 static void
 load(tp_grid *g, const char *path, const struct opts *o)
@@ -179,6 +201,10 @@ load(tp_grid *g, const char *path, const struct opts *o)
 		load_raw(g, f, path, o);
 		return;
 	}
+	if (f != stdin && tp_hgt_is_name(path)) {
+		load_hgt(g, f, path, o);
+		return;
+	}
 	/* The format first, so an endless device is refused at once. */
 	n = fread(magic, 1, sizeof(magic), f);
 	if (ferror(f))
@@ -186,8 +212,9 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	if (n == 0)
 		cli_die("%s: empty input", path);
 	if ((fmt = tp_import_sniff(magic, n)) == TP_FMT_UNKNOWN)
-		cli_die("%s: not a GeoTIFF, PNG or PGM (headerless float32 "
-		    "needs --raw --size WxH)", path);
+		cli_die("%s: not a GeoTIFF, SRTM .hgt, ESRI ASCII grid, PNG or "
+		    "PGM: convert it with gdal_translate -of GTiff FILE out.tif "
+		    "(headerless float32 needs --raw --size WxH)", path);
 	if (o->band && fmt != TP_FMT_TIFF)
 		cli_usage("-b: only a GeoTIFF has bands to choose from");
 	if (o->zrange && fmt != TP_FMT_PNG && fmt != TP_FMT_PGM)
@@ -205,6 +232,8 @@ load(tp_grid *g, const char *path, const struct opts *o)
 		rewind(f);
 	if (fmt == TP_FMT_PNG)
 		rc = tp_import_png(g, f, &e);
+	else if (fmt == TP_FMT_ASC)
+		rc = tp_import_asc(g, f, &e);
 	else if (fmt == TP_FMT_PGM)
 		rc = tp_import_pgm(g, f, &e);
 	else if (mem != NULL)
@@ -216,6 +245,9 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	if (rc < 0 && fmt == TP_FMT_TIFF && mem == NULL)
 		cli_fail(&e);	/* the message names the file */
 	free(mem);
+	if (rc < 0 && fmt == TP_FMT_PNG && strstr(e.msg, "grayscale") != NULL)
+		cli_die("%s: %s; take one channel with gdal_translate -b 1 "
+		    "-of GTiff FILE out.tif", path, e.msg);
 	if (rc < 0)
 		cli_die("%s: %s", path, e.msg);
 	if (fmt == TP_FMT_TIFF)

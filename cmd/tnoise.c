@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tp_extent.h"
 #include "tp_filter.h"
 #include "tp_noise.h"
 #include "tp_num.h"
@@ -227,6 +228,9 @@ main(int argc, char **argv)
 			cli_fail(&e);
 	} else {
 		cli_geometry_header(&oh, &o.geo);
+		/* cells in metres under EPSG:4326 make a grid off the globe */
+		if (tp_extent_check_geographic(&oh, &e) < 0)
+			cli_usage("%s", e.msg);
 		j.nin = 0;
 		j.band = 0;
 	}

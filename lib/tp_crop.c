@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tp_crop.h"
+#include "tp_num.h"
 
 #define SNAP_TOL	1e-9		/* cells */
 
@@ -72,6 +73,30 @@ tp_crop_fit(const tp_header *h, tp_window *win, int clip, tp_err *e)
 	win->w = c1 - c0;
 	win->h = r1 - r0;
 	return 0;
+}
+
+int
+tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_window *win,
+    int clip, tp_err *e)
+{
+	char v[8][40];
+	double x[8] = { box[0], box[1], box[2], box[3], h->origin_x,
+	    h->origin_x + (double)h->width * h->cellsize,
+	    h->origin_y - (double)h->height * h->cellsize, h->origin_y };
+	tp_window keep = *win;
+	int i, whole;
+
+	if (tp_crop_fit(h, win, clip, e) == 0)
+		return 0;
+	/* clipping fails only when nothing is left */
+	whole = clip || tp_crop_fit(h, &keep, 1, NULL) < 0;
+	for (i = 0; i < 8; i++)
+		tp_format_double(v[i], sizeof(v[i]), x[i]);
+	return tp_err_set(e, "box %s,%s,%s,%s %s the grid, which spans x %s..%s, "
+	    "y %s..%s (%s%s)%s", v[0], v[1], v[2], v[3], whole ?
+	    "lies wholly outside" : "reaches outside", v[4], v[5], v[6], v[7],
+	    h->crs[0] != '\0' ? "CRS " : "no CRS", h->crs, whole ? "" :
+	    " (--clip keeps the part inside)");
 }
 
 void

@@ -28,6 +28,12 @@ int	tp_crop_bbox(const tp_header *h, double xmin, double ymin, double xmax,
  * does instead (failing only when nothing is left). */
 int	tp_crop_fit(const tp_header *h, tp_window *win, int clip, tp_err *e);
 
+/* tp_crop_fit for a window tp_crop_bbox made from box (XMIN, YMIN, XMAX,
+ * YMAX): a failure says the box, the grid's extent in world units and its
+ * CRS. */
+int	tp_crop_fit_bbox(const tp_header *h, const double box[4],
+	    tp_window *win, int clip, tp_err *e);
+
 /* Make h (the input header) the header of the window's stream. */
 void	tp_crop_header(tp_header *h, const tp_window *win);
 

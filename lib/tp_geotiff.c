@@ -85,7 +85,8 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 		return tp_err_set(e, "band %d asked for, the image has %u",
 		    band, (unsigned)L->spp);
 	if ((L->kind = sample_kind(fmt, bps)) < 0)
-		return tp_err_set(e, "unsupported samples: %u-bit %s", bps,
+		return tp_err_set(e, "unsupported samples: %u-bit %s; convert "
+		    "them with gdal_translate -ot Float32 IN OUT", bps,
 		    fmt == SAMPLEFORMAT_IEEEFP ? "float" : fmt == SAMPLEFORMAT_INT ?
 		    "signed" : fmt == SAMPLEFORMAT_UINT ? "unsigned" : "complex or void");
 	L->sample = band - 1;
@@ -112,7 +113,8 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	 * (subsampled YCbCr and the like): the copy below relies on it. */
 	if ((L->tiled ? TIFFTileRowSize64(tif) : TIFFScanlineSize64(tif)) !=
 	    rowbytes)
-		return tp_err_set(e, "unsupported sample layout");
+		return tp_err_set(e, "unsupported sample layout (subsampled "
+		    "colour?); rewrite it with gdal_translate -of GTiff IN OUT");
 	return tp_check_mem(L->blockbytes, "one block of the image", e);
 }
 
@@ -361,12 +363,23 @@ get_crs(GTIF *gt, tp_header *h, tp_geotiff_notes *notes, tp_err *e)
 	return carry_keys(gt, h, notes, e);
 }
 
+/* VerticalUnitsGeoKey as a UNITS line, named as GDAL names it when no
+ * UNITTYPE item says otherwise (get_units replaces it then). */
+static int
+vertical_units(tp_header *h, unsigned short code, tp_err *e)
+{
+	const char *name = code == 9001 ? "metre" : code == 9002 ? "foot" :
+	    code == 9003 ? "US survey foot" : NULL;
+
+	return name != NULL ? tp_header_set_extra(h, "UNITS", name, e) : 0;
+}
+
 static int
 get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
     tp_err *e)
 {
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
-	unsigned short raster = RasterPixelIsArea;
+	unsigned short raster = RasterPixelIsArea, vunits = 0;
 	GTIF *gt;
 	int r, crs;
 
@@ -376,9 +389,10 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
 		    tp_tiff_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
+	GTIFKeyGetSHORT(gt, VerticalUnitsGeoKey, &vunits, 0, 1);
 	crs = get_crs(gt, h, notes, e);
 	GTIFFree(gt);
-	if (crs < 0)
+	if (crs < 0 || vertical_units(h, vunits, e) < 0)
 		return -1;
 	if (r == 0)
 		return 0;	/* not georeferenced: the stream defaults */
@@ -489,6 +503,69 @@ get_history(TIFF *tif, tp_header *h, size_t *dropped, tp_err *e)
 	return r;
 }
 
+/* The value of GDAL_METADATA's per-band item name for sample (0-based),
+ * unescaped into buf (cap bytes): 1 when there is one that fits, else 0. */
+static int
+band_item(TIFF *tif, const char *name, int sample, char *buf, size_t cap)
+{
+	char key[96], *md = NULL;
+	const char *p, *q, *end;
+	size_t len;
+
+	if (!TIFFGetField(tif, TIFFTAG_GDAL_METADATA, &md) || md == NULL)
+		return 0;
+	snprintf(key, sizeof(key), "<Item name=\"%s\" sample=\"%d\"", name,
+	    sample);
+	if ((p = strstr(md, key)) == NULL || (q = strchr(p, '>')) == NULL ||
+	    (end = strstr(q, "</Item>")) == NULL)
+		return 0;
+	q++;
+	if ((len = (size_t)(end - q)) >= cap)
+		return 0;
+	memcpy(buf, q, len);
+	len = xml_unescape(buf, xml_unescape(buf, len));
+	buf[len] = '\0';
+	return 1;
+}
+
+/* The band's unit type (GDAL's UNITTYPE item) as the header's UNITS line,
+ * when it is one printable word or phrase. */
+static int
+get_units(TIFF *tif, int sample, tp_header *h, tp_err *e)
+{
+	char u[TP_GT_UNITS_MAX];
+	size_t i, n;
+
+	if (!band_item(tif, "UNITTYPE", sample, u, sizeof(u)) ||
+	    (n = strlen(u)) == 0 || u[0] == ' ' || u[n - 1] == ' ')
+		return 0;
+	for (i = 0; i < n; i++)
+		if (u[i] < ' ' || u[i] > '~')
+			return 0;
+	return tp_header_set_extra(h, "UNITS", u, e);
+}
+
+/* GDAL's SCALE and OFFSET items of the band, applied as GDAL applies them
+ * (-unscale): height = stored * scale + offset. */
+static void
+apply_scale(TIFF *tif, int sample, tp_grid *g)
+{
+	double scale = 1, offset = 0;
+	char v[64];
+	size_t i, n = (size_t)g->h.width * (size_t)g->h.height;
+
+	if (band_item(tif, "SCALE", sample, v, sizeof(v)) &&
+	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &scale, NULL) < 0)
+		scale = 1;
+	if (band_item(tif, "OFFSET", sample, v, sizeof(v)) &&
+	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &offset, NULL) < 0)
+		offset = 0;
+	if (scale == 1 && offset == 0)
+		return;
+	for (i = 0; i < n; i++)
+		g->data[i] = tp_tiff_narrow((double)g->data[i] * scale + offset);
+}
+
 static int
 read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
     const tp_geotiff_ropts *o, tp_err *e)
@@ -512,10 +589,13 @@ read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
 	if (get_geo(tif, &h, log, notes, e) == 0 &&
 	    get_nodata(tif, &has_nd, &nd, e) == 0 &&
 	    get_history(tif, &h, &notes->history_dropped, e) == 0 &&
+	    get_units(tif, L.sample, &h, e) == 0 &&
 	    tp_grid_alloc(g, &h, e) == 0) {
 		r = read_pixels(tif, &L, g->data, has_nd, nd, log, e);
 		if (r < 0)
 			tp_grid_free(g);
+		else
+			apply_scale(tif, L.sample, g);
 	}
 	tp_header_free(&h);
 	return r;

@@ -19,12 +19,19 @@
  * relative), south-up rasters, GCPs only, other sample types. HISTORY
  * items in GDAL_METADATA (as tgeotiff writes them) come back as HISTORY
  * lines, those the stream's header could not hold left out (see
- * tp_geotiff_notes).
+ * tp_geotiff_notes). The band's UNITTYPE item becomes a UNITS line, its
+ * SCALE and OFFSET items are applied (stored * scale + offset, as GDAL
+ * unscales).
  *
- * Writing (tp_geotiff_write.c): one band of a stream as a tiled (256x256)
- * Float32 GeoTIFF, or UInt8 with tp_palette's colour map when the band is
- * named "biome" (whole codes 0..254, NaN as the nodata 255; any other
- * value is an error naming its row and column). The file is written as
+ * Writing (tp_geotiff_write.c): bands of a stream as the samples of a
+ * tiled (256x256) GeoTIFF, Float32 or an integer type (tp_geotiff_wopts),
+ * integers rounded half away from zero, clamped to the type's range less
+ * its nodata (Int16 -32768, UInt16 65535, Int32 -2147483648, Byte 255),
+ * which NaN becomes; a lone band named "biome" as Byte with tp_palette's
+ * colour map (whole codes 0..254, NaN as the nodata 255; any other value
+ * is an error naming its row and column). GDAL_METADATA holds HISTORY_01..
+ * items, each band's name as its description, SCALE and OFFSET of scaled
+ * bands and the UNITS line as the height band's UNITTYPE. The file is written as
  * PATH.tmpXXXXXX beside PATH and renamed on success, so PATH appears whole
  * or not at all. A biome map written to a regular file (not a FIFO or a
  * device) gets its sidecars (tp_sidecar.h) the same way, renamed right
@@ -59,6 +66,9 @@ typedef struct tp_geotiff_notes {
 #define TP_GT_HISTORY_LINE	(TP_LINE_MAX - 9)
 #define TP_GT_HISTORY_ITEMS	4096
 #define TP_GT_HISTORY_BYTES	(TP_HEADER_MAX / 2)
+/* The longest unit type (UNITTYPE item) carried as a UNITS line, bytes
+ * with the NUL. */
+#define TP_GT_UNITS_MAX		128
 
 typedef struct tp_geotiff_ropts {
 	int	band;		/* 1-based sample to read; 0 means 1 */
@@ -77,15 +87,42 @@ int	tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
 
 enum { TP_GT_DEFLATE, TP_GT_ZSTD, TP_GT_LZW, TP_GT_NONE };
 
+/* Sample types of a written file; TP_GT_AUTO picks each band's default
+ * (tp_gt_default_type) and, for several bands, the widest of them. */
+enum { TP_GT_AUTO, TP_GT_FLOAT32, TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
+	TP_GT_BYTE };
+/* Most bands written in one file. */
+#define TP_GT_MAX_BANDS	TP_MAX_BANDS
+
 typedef struct tp_geotiff_wopts {
-	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3) */
+	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3,
+				   integer types predictor 2) */
 	int	cog;		/* 1: Cloud Optimized GeoTIFF with overviews */
-	int	zrange;		/* 1: write zlo + v * (zhi - zlo) */
+	int	zrange;		/* 1: write zlo + v * (zhi - zlo) (the height
+				   band, or the one band written) */
 	double	zlo, zhi;
 	int	bigtiff;	/* -1 never, 0 when it could pass 4 GiB, 1 always */
 	int	threads;	/* compressing tiles; <= 0: all processors. The
 				   file's bytes do not depend on it. */
+	int	type;		/* TP_GT_AUTO (0) or a TP_GT_FLOAT32.. type */
+	int	scaled;		/* 1: value bands (not codes) are stored as
+				   (v - offset) / scale, and SCALE and OFFSET
+				   items tell GDAL how to undo it */
+	double	scale, offset;	/* scale != 0 */
+	int	nbands;		/* > 0: write bands[0 .. nbands-1] as the
+				   samples of one file, not `band` */
+	const int *bands;
 } tp_geotiff_wopts;
+
+/* The type a band is written as by default: Byte for the code bands biome,
+ * dir, river and order, Int32 for basin, Float32 for any other. */
+int	tp_gt_default_type(const char *band);
+/* 1 when a band holds codes (whole numbers, never scaled). */
+int	tp_gt_code_band(const char *band);
+/* The type's name as GDAL spells it ("Int16"), or its number from such a
+ * name (-1: unknown). */
+const char *tp_gt_type_name(int type);
+int	tp_gt_type_parse(const char *name);
 
 typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
 
@@ -98,6 +135,11 @@ int	tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e);
 /* After the last row: finish the file and rename it to path. Frees w, and
  * on failure removes the temporary file. */
 int	tp_gtw_close(tp_gtw *w, tp_err *e);
+/* Samples rounded into an integer type's range: clamped to it, or
+ * infinite; counted as rows arrive. */
+uint64_t tp_gtw_clamped(const tp_gtw *w);
+/* The file's sample type, TP_GT_FLOAT32 .. TP_GT_BYTE. */
+int	tp_gtw_type(const tp_gtw *w);
 /* Give up: remove the temporary file and free w (NULL is fine). */
 void	tp_gtw_abort(tp_gtw *w);
 /* The temporary file being written, for a signal handler to remove. */

@@ -40,6 +40,33 @@
 #define COLOURS		256		/* colour map entries of UInt8 */
 #define WIDEN		257		/* 8 to 16 bits: 255 * 257 = 65535 */
 #define UNKNOWN_GREY	128		/* codes without a palette entry */
+#define MAX_PIXEL	(TP_GT_MAX_BANDS * 4)	/* bytes of one pixel, at most */
+
+/* A sample type: its TIFF form, its nodata and the range of values left
+ * for data (the nodata value is kept out of it). */
+typedef struct gt_type {
+	const char *name;	/* as GDAL spells it */
+	uint16_t bits, format;
+	double	lo, hi;		/* integer types: the values data may take */
+	const char *nodata;	/* GDAL_NODATA */
+	double	nd;		/* its value (integer types) */
+} gt_type;
+
+static const gt_type types[] = {
+	[TP_GT_FLOAT32] = { "Float32", 32, SAMPLEFORMAT_IEEEFP, 0, 0, "nan",
+	    0 },
+	[TP_GT_INT16] = { "Int16", 16, SAMPLEFORMAT_INT, -32767, 32767,
+	    "-32768", -32768 },
+	[TP_GT_UINT16] = { "UInt16", 16, SAMPLEFORMAT_UINT, 0, 65534, "65535",
+	    65535 },
+	[TP_GT_INT32] = { "Int32", 32, SAMPLEFORMAT_INT, -2147483647.0,
+	    2147483647.0, "-2147483648", -2147483648.0 },
+	[TP_GT_BYTE] = { "Byte", 8, SAMPLEFORMAT_UINT, 0, 254, "255", 255 },
+};
+/* The rank of each type when bands of several defaults share one file:
+ * the widest wins. */
+static const int widths[] = { [TP_GT_BYTE] = 1, [TP_GT_INT16] = 2,
+	[TP_GT_UINT16] = 2, [TP_GT_INT32] = 3, [TP_GT_FLOAT32] = 4 };
 
 /* What one compressing thread keeps from one row of tiles to the next. */
 typedef struct scratch {
@@ -63,9 +90,18 @@ struct tp_gtw {
 	TIFF	*tif;
 	tp_tiff_log log;
 	tp_header h;		/* the stream's header (geometry, history) */
-	int	band;		/* band index in a stream row */
+	int	band;		/* the first band written (GDAL_METADATA) */
+	int	nb;		/* bands written: samples per pixel */
+	int	bands[TP_GT_MAX_BANDS];	/* their indices in a stream row */
+	unsigned char zr[TP_GT_MAX_BANDS];	/* 1: --zrange applies */
+	unsigned char sc[TP_GT_MAX_BANDS];	/* 1: --scale applies */
+	unsigned char code[TP_GT_MAX_BANDS];	/* 1: codes (nearest overviews) */
+	int	type;		/* TP_GT_FLOAT32 .. */
 	int	biome;		/* 1: UInt8 codes with a palette */
-	size_t	ss;		/* bytes per sample: 4 or 1 */
+	size_t	ss;		/* bytes per sample: 4, 2 or 1 */
+	size_t	ps;		/* bytes per pixel: ss * nb */
+	unsigned char pad[TILE * MAX_PIXEL];	/* a tile row of nodata */
+	uint64_t clamped;	/* samples clamped into the type's range */
 	tp_geotiff_wopts o;
 	uint32_t w, ht;		/* image size */
 	int64_t	row;		/* rows received */
@@ -74,6 +110,59 @@ struct tp_gtw {
 	scratch	*wk;		/* one per thread */
 	encoded	*enc;		/* one per tile column */
 };
+
+/* v (NaN: nodata) as one sample of the file's type at p: Float32 as it
+ * is (out of range to infinity), integers rounded half away from zero and
+ * clamped into the type's data range. 1 when an integer was clamped. */
+static int
+store(const tp_gtw *w, unsigned char *p, double v)
+{
+	const gt_type *t = &types[w->type];
+	int16_t i16;
+	uint16_t u16;
+	int32_t i32;
+	float f;
+	int clamped = 0;
+
+	if (w->type == TP_GT_FLOAT32) {
+		f = tp_tiff_narrow(v);	/* NaN stays NaN */
+		memcpy(p, &f, sizeof(f));
+		return 0;
+	}
+	if (isnan(v))
+		v = t->nd;
+	else if ((v = round(v)) < t->lo || v > t->hi) {
+		v = v < t->lo ? t->lo : t->hi;
+		clamped = 1;
+	}
+	switch (w->type) {
+	case TP_GT_INT16: i16 = (int16_t)v; memcpy(p, &i16, 2); break;
+	case TP_GT_UINT16: u16 = (uint16_t)v; memcpy(p, &u16, 2); break;
+	case TP_GT_INT32: i32 = (int32_t)v; memcpy(p, &i32, 4); break;
+	default: p[0] = (unsigned char)v; break;
+	}
+	return clamped;
+}
+
+/* The sample at p as a number, nodata as NaN (the COG's overviews). */
+static double
+load(const tp_gtw *w, const unsigned char *p)
+{
+	int16_t i16;
+	uint16_t u16;
+	int32_t i32;
+	float f;
+	double v;
+
+	switch (w->type) {
+	case TP_GT_FLOAT32: memcpy(&f, p, 4); return f;
+	case TP_GT_INT16: memcpy(&i16, p, 2); v = i16; break;
+	case TP_GT_UINT16: memcpy(&u16, p, 2); v = u16; break;
+	case TP_GT_INT32: memcpy(&i32, p, 4); v = i32; break;
+	default: v = p[0]; break;
+	}
+	return v == types[w->type].nd ? NAN : v;
+}
 
 static const uint16_t codecs[] = { COMPRESSION_ADOBE_DEFLATE,
 	COMPRESSION_ZSTD, COMPRESSION_LZW, COMPRESSION_NONE };
@@ -107,13 +196,39 @@ xml_put(char *b, size_t cap, size_t *len, const char *s, int esc)
 	b[*len] = '\0';
 }
 
-/* GDAL_METADATA: the HISTORY lines and the band name as its description. */
-static char *
-gdal_metadata(const tp_header *h, int band)
+/* One per-band item of GDAL_METADATA: <Item name="NAME" sample="S"
+ * role="ROLE">VALUE</Item>. */
+static void
+band_item(char *b, size_t cap, size_t *len, const char *name, int sample,
+    const char *role, const char *value)
 {
-	size_t i, cap = 256, len = 0;
-	char num[32], *b;
+	char head[128];
 
+	snprintf(head, sizeof(head), "  <Item name=\"%s\" sample=\"%d\" "
+	    "role=\"%s\">", name, sample, role);
+	xml_put(b, cap, len, head, 0);
+	xml_put(b, cap, len, value, 1);
+	xml_put(b, cap, len, "</Item>\n", 0);
+}
+
+/* GDAL_METADATA: the HISTORY lines as HISTORY_01.. (zero-padded so they
+ * sort in order wherever keys are sorted), then per band its name as the
+ * description, the scale and offset of scaled bands and the height band's
+ * unit. */
+static char *
+gdal_metadata(const tp_gtw *w)
+{
+	const tp_header *h = &w->h;
+	const char *units = tp_header_units(h);
+	/* per band: four items, the name and units escaped (10 bytes a
+	 * byte at most), numbers of 25 */
+	size_t i, cap = 256 + (1024 + 10 * (units != NULL ? strlen(units) :
+	    0)) * (size_t)w->nb, len = 0;
+	char num[64], *b;
+	int k, digits = 2;
+
+	for (i = h->nhistory; i >= 100; i /= 10)
+		digits++;
 	for (i = 0; i < h->nhistory; i++)
 		cap += 64 + 10 * strlen(h->history[i]);
 	if ((b = malloc(cap)) == NULL)
@@ -122,15 +237,26 @@ gdal_metadata(const tp_header *h, int band)
 	for (i = 0; i < h->nhistory; i++) {
 		snprintf(num, sizeof(num), "%zu", i + 1);
 		xml_put(b, cap, &len, "  <Item name=\"HISTORY_", 0);
+		for (k = (int)strlen(num); k < digits; k++)
+			xml_put(b, cap, &len, "0", 0);
 		xml_put(b, cap, &len, num, 0);
 		xml_put(b, cap, &len, "\">", 0);
 		xml_put(b, cap, &len, h->history[i], 1);
 		xml_put(b, cap, &len, "</Item>\n", 0);
 	}
-	xml_put(b, cap, &len, "  <Item name=\"DESCRIPTION\" sample=\"0\" "
-	    "role=\"description\">", 0);
-	xml_put(b, cap, &len, h->band[band], 1);
-	xml_put(b, cap, &len, "</Item>\n</GDALMetadata>\n", 0);
+	for (k = 0; k < w->nb; k++) {
+		band_item(b, cap, &len, "DESCRIPTION", k, "description",
+		    h->band[w->bands[k]]);
+		if (w->sc[k]) {
+			tp_format_double(num, sizeof(num), w->o.offset);
+			band_item(b, cap, &len, "OFFSET", k, "offset", num);
+			tp_format_double(num, sizeof(num), w->o.scale);
+			band_item(b, cap, &len, "SCALE", k, "scale", num);
+		}
+		if (units != NULL && strcmp(h->band[w->bands[k]], "height") == 0)
+			band_item(b, cap, &len, "UNITTYPE", k, "unittype", units);
+	}
+	xml_put(b, cap, &len, "</GDALMetadata>\n", 0);
 	return b;
 }
 
@@ -266,19 +392,37 @@ static int
 codec_fields(const tp_gtw *w, TIFF *t, uint32_t lw, uint32_t lh)
 {
 	uint16_t codec = codecs[w->o.compress];
+	/* the floating-point predictor for Float32, the horizontal one for
+	 * integers; none for a palette, whose codes are not a surface */
+	uint16_t pred = w->type == TP_GT_FLOAT32 ? PREDICTOR_FLOATINGPOINT :
+	    PREDICTOR_HORIZONTAL;
 
 	return TIFFSetField(t, TIFFTAG_IMAGEWIDTH, lw) &&
 	    TIFFSetField(t, TIFFTAG_IMAGELENGTH, lh) &&
-	    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, (uint16_t)(w->ss * 8)) &&
-	    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)1) &&
-	    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, (uint16_t)(w->biome ?
-	    SAMPLEFORMAT_UINT : SAMPLEFORMAT_IEEEFP)) &&
+	    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, types[w->type].bits) &&
+	    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)w->nb) &&
+	    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, types[w->type].format) &&
 	    TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG) &&
 	    TIFFSetField(t, TIFFTAG_TILEWIDTH, (uint32_t)TILE) &&
 	    TIFFSetField(t, TIFFTAG_TILELENGTH, (uint32_t)TILE) &&
 	    TIFFSetField(t, TIFFTAG_COMPRESSION, codec) &&
 	    (codec == COMPRESSION_NONE || w->biome ||
-	    TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_FLOATINGPOINT));
+	    TIFFSetField(t, TIFFTAG_PREDICTOR, pred));
+}
+
+/* Samples past the first are plain data, not alpha (TIFF asks to say so). */
+static int
+extra_samples(const tp_gtw *w, TIFF *t)
+{
+	uint16_t extra[TP_GT_MAX_BANDS];
+	int k;
+
+	if (w->nb == 1)
+		return 1;
+	for (k = 0; k < w->nb - 1; k++)
+		extra[k] = EXTRASAMPLE_UNSPECIFIED;
+	return TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)(w->nb - 1),
+	    extra);
 }
 
 /* Every tag of one image: level 0 is the full resolution. */
@@ -289,10 +433,10 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 	char *md;
 	int ok;
 
-	ok = codec_fields(w, t, lw, lh) &&
+	ok = codec_fields(w, t, lw, lh) && extra_samples(w, t) &&
 	    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, w->biome ? PHOTOMETRIC_PALETTE :
 	    PHOTOMETRIC_MINISBLACK) &&
-	    TIFFSetField(t, TIFFTAG_GDAL_NODATA, w->biome ? "255" : "nan") &&
+	    TIFFSetField(t, TIFFTAG_GDAL_NODATA, types[w->type].nodata) &&
 	    (level == 0 || TIFFSetField(t, TIFFTAG_SUBFILETYPE,
 	    FILETYPE_REDUCEDIMAGE));
 	if (!ok)
@@ -301,7 +445,7 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 		return -1;
 	if (level > 0)
 		return 0;
-	if ((md = gdal_metadata(&w->h, w->band)) == NULL)
+	if ((md = gdal_metadata(w)) == NULL)
 		return tp_err_set(e, "out of memory");
 	ok = TIFFSetField(t, TIFFTAG_GDAL_METADATA, md);
 	free(md);
@@ -404,7 +548,8 @@ open_tmp(tp_gtw *w, tp_err *e)
 	uint64_t est;
 	TIFFOpenOptions *opt;
 
-	est = (uint64_t)w->w * w->ht * w->ss;
+	est = (uint64_t)w->w * w->ht;	/* < 2^64: each side < 2^32 */
+	est = est > (UINT64_MAX >> 10) / w->ps ? UINT64_MAX >> 8 : est * w->ps;
 	est += est / 100 + est / (w->o.cog ? 3 : 1000) + (64u << 20);
 	mode = w->o.bigtiff > 0 || (w->o.bigtiff == 0 && est >> 32 != 0) ?
 	    "w8" : "w";
@@ -477,8 +622,25 @@ static int
 check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
     tp_err *e)
 {
-	if (band < 0 || band >= h->nbands)
-		return tp_err_set(e, "no band %d", band);
+	int k;
+
+	if (o->nbands < 0 || o->nbands > TP_GT_MAX_BANDS ||
+	    (o->nbands > 0 && o->bands == NULL))
+		return tp_err_set(e, "%d bands to write: 1 to %d, please",
+		    o->nbands, TP_GT_MAX_BANDS);
+	for (k = 0; k < (o->nbands > 0 ? o->nbands : 1); k++) {
+		int b = o->nbands > 0 ? o->bands[k] : band;
+
+		if (b < 0 || b >= h->nbands)
+			return tp_err_set(e, "no band %d", b);
+	}
+	if (o->type < TP_GT_AUTO || o->type > TP_GT_BYTE)
+		return tp_err_set(e, "unknown sample type %d", o->type);
+	if (o->scaled && (!isfinite(o->scale) || o->scale == 0 ||
+	    !isfinite(o->offset)))
+		return tp_err_set(e, "scale %g and offset %g: a finite scale "
+		    "other than 0 and a finite offset, please", o->scale,
+		    o->offset);
 	if (o->compress < TP_GT_DEFLATE || o->compress > TP_GT_NONE)
 		return tp_err_set(e, "unknown compression %d", o->compress);
 	if (!TIFFIsCODECConfigured(codecs[o->compress]))
@@ -488,6 +650,74 @@ check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
 		return tp_err_set(e, "%lldx%lld: too large for a TIFF",
 		    (long long)h->width, (long long)h->height);
 	return 0;
+}
+
+int
+tp_gt_code_band(const char *band)
+{
+	return strcmp(band, "biome") == 0 || strcmp(band, "dir") == 0 ||
+	    strcmp(band, "river") == 0 || strcmp(band, "order") == 0 ||
+	    strcmp(band, "basin") == 0;
+}
+
+int
+tp_gt_default_type(const char *band)
+{
+	if (strcmp(band, "basin") == 0)
+		return TP_GT_INT32;	/* basin numbers pass 254 */
+	return tp_gt_code_band(band) ? TP_GT_BYTE : TP_GT_FLOAT32;
+}
+
+const char *
+tp_gt_type_name(int type)
+{
+	return type >= TP_GT_FLOAT32 && type <= TP_GT_BYTE ? types[type].name :
+	    "auto";
+}
+
+int
+tp_gt_type_parse(const char *name)
+{
+	int t;
+
+	for (t = TP_GT_FLOAT32; t <= TP_GT_BYTE; t++)
+		if (strcmp(name, types[t].name) == 0)
+			return t;
+	return -1;
+}
+
+/* Which bands go in, their roles, the file's type and the nodata pixel. */
+static void
+plan_bands(tp_gtw *w, const tp_header *h, int band, const tp_geotiff_wopts *o)
+{
+	unsigned char px[MAX_PIXEL];
+	const char *name;
+	int k, t, i;
+
+	w->nb = o->nbands > 0 ? o->nbands : 1;
+	w->type = o->type;
+	for (k = 0; k < w->nb; k++) {
+		w->bands[k] = o->nbands > 0 ? o->bands[k] : band;
+		name = h->band[w->bands[k]];
+		w->code[k] = (unsigned char)tp_gt_code_band(name);
+		/* --zrange: the one band written, or the height band */
+		w->zr[k] = o->zrange && !w->code[k] && (w->nb == 1 ||
+		    strcmp(name, "height") == 0);
+		w->sc[k] = o->scaled && !w->code[k];
+		t = tp_gt_default_type(name);
+		if (o->type == TP_GT_AUTO && (k == 0 || widths[t] > widths[w->type]))
+			w->type = t;
+	}
+	w->band = w->bands[0];
+	/* a palette for a lone biome band in bytes, as ever */
+	w->biome = w->nb == 1 && strcmp(h->band[w->band], "biome") == 0 &&
+	    w->type == TP_GT_BYTE;
+	w->ss = types[w->type].bits / 8;
+	w->ps = w->ss * (size_t)w->nb;
+	for (k = 0; k < w->nb; k++)
+		store(w, px + (size_t)k * w->ss, NAN);
+	for (i = 0; i < TILE; i++)
+		memcpy(w->pad + (size_t)i * w->ps, px, w->ps);
 }
 
 int
@@ -507,14 +737,19 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 		return tp_err_set(e, "out of memory");
 	}
 	*wp = w;
-	w->band = band;
 	w->o = *o;
-	w->biome = strcmp(h->band[band], "biome") == 0;
-	w->ss = w->biome ? 1 : 4;
+	w->o.bands = NULL;	/* not kept: w->bands has them */
+	plan_bands(w, h, band, o);
 	w->w = (uint32_t)h->width;
 	w->ht = (uint32_t)h->height;
 	rows = o->cog ? w->ht : TILE;
-	bytes = (uint64_t)w->w * rows * w->ss;
+	bytes = (uint64_t)w->w * rows;	/* < 2^64: each < 2^32 */
+	if (bytes > (UINT64_MAX >> 2) / w->ps) {
+		tp_err_set(e, "%ux%llu cells of %zu bytes: too large to hold",
+		    w->w, (unsigned long long)rows, w->ps);
+		goto bad;
+	}
+	bytes *= w->ps;
 	if (tp_header_copy(&w->h, h, e) < 0 ||
 	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
 		goto bad;
@@ -527,7 +762,7 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 		goto bad;
 	}
 	for (i = 0; i < w->threads; i++)
-		if ((w->wk[i].tile = malloc((size_t)TILE * TILE * w->ss)) == NULL) {
+		if ((w->wk[i].tile = malloc((size_t)TILE * TILE * w->ps)) == NULL) {
 			tp_err_set(e, "out of memory");
 			goto bad;
 		}
@@ -541,30 +776,36 @@ bad:
 	return -1;
 }
 
-/* One band of a stream row into the file's sample type; a biome code
- * that is neither NaN nor a whole number 0..254 is an error. */
+/* One pixel's band k of a stream row into the file's sample type; a
+ * biome code for the palette that is neither NaN nor a whole number
+ * 0..254 is an error. */
 static int
-put_row(const tp_gtw *w, const float *in, unsigned char *out, tp_err *e)
+put_row(tp_gtw *w, const float *row, unsigned char *out, tp_err *e)
 {
-	double lo = w->o.zrange ? w->o.zlo : 0, span = w->o.zrange ?
-	    w->o.zhi - w->o.zlo : 1;
-	float *f = (float *)(void *)out;
+	double lo = w->o.zlo, span = w->o.zhi - w->o.zlo, d;
+	const float *in;
 	uint32_t x;
 	float v;
+	int k;
 
-	for (x = 0; x < w->w; x++) {
-		v = in[x];
-		if (!w->biome)
-			f[x] = w->o.zrange ? tp_tiff_narrow(lo + (double)v * span) :
-			    v;
-		else if (isnan(v))
-			out[x] = BIOME_NODATA;
-		else if (v >= 0 && v < BIOME_NODATA && v == floorf(v))
-			out[x] = (unsigned char)v;
-		else
-			return tp_err_set(e, "row %lld, column %lu: biome code %.9g "
-			    "is not a whole number 0..%d", (long long)w->row,
-			    (unsigned long)x, (double)v, BIOME_NODATA - 1);
+	for (k = 0; k < w->nb; k++) {
+		in = tp_row_band((float *)(uintptr_t)row, &w->h, w->bands[k]);
+		for (x = 0; x < w->w; x++) {
+			v = in[x];
+			if (w->biome && !isnan(v) && !(v >= 0 &&
+			    v < BIOME_NODATA && v == floorf(v)))
+				return tp_err_set(e, "row %lld, column %lu: biome "
+				    "code %.9g is not a whole number 0..%d",
+				    (long long)w->row, (unsigned long)x, (double)v,
+				    BIOME_NODATA - 1);
+			d = v;
+			if (w->zr[k])
+				d = lo + d * span;
+			if (w->sc[k])
+				d = (d - w->o.offset) / w->o.scale;
+			w->clamped += (uint64_t)store(w, out + ((size_t)x * w->nb +
+			    (size_t)k) * w->ss, d);
+		}
 	}
 	return 0;
 }
@@ -575,23 +816,17 @@ static void
 fill_tile(const tp_gtw *w, const unsigned char *plane, uint32_t lw,
     uint32_t rows, uint32_t tx, unsigned char *tile)
 {
-	size_t ss = w->ss, rb = (size_t)TILE * ss, i;
+	size_t ps = w->ps, rb = (size_t)TILE * ps;
 	uint32_t r, cols = lw - tx < TILE ? lw - tx : TILE;
 	unsigned char *p;
 
 	for (r = 0; r < TILE; r++) {
 		p = tile + r * rb;
-		i = 0;
 		if (r < rows) {
-			memcpy(p, plane + ((size_t)r * lw + tx) * ss, cols * ss);
-			i = cols;
-		}
-		for (; i < TILE; i++) {
-			if (w->biome)
-				p[i] = BIOME_NODATA;
-			else
-				((float *)(void *)p)[i] = NAN;
-		}
+			memcpy(p, plane + ((size_t)r * lw + tx) * ps, cols * ps);
+			memcpy(p + cols * ps, w->pad, (TILE - cols) * ps);
+		} else
+			memcpy(p, w->pad, rb);
 	}
 }
 
@@ -625,7 +860,7 @@ encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const tilerow *j = ctx;
 	scratch *wk = &j->w->wk[worker];
-	tmsize_t size = (tmsize_t)TILE * TILE * (tmsize_t)j->w->ss;
+	tmsize_t size = (tmsize_t)TILE * TILE * (tmsize_t)j->w->ps;
 	TIFFOpenOptions *opt;
 	tp_tiff_log log;
 	uint64_t off, n;
@@ -665,7 +900,7 @@ write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
 	encoded *c;
 
 	for (ty = 0; ty < rows; ty += TILE) {
-		j.plane = plane + (size_t)ty * lw * w->ss;
+		j.plane = plane + (size_t)ty * lw * w->ps;
 		j.rows = rows - ty < TILE ? rows - ty : TILE;
 		for (t = 0; t < nx; t++)
 			w->enc[t].len = -1;
@@ -687,15 +922,14 @@ write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
 int
 tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
 {
-	size_t stride = tp_row_floats(&w->h), rb = (size_t)w->w * w->ss;
+	size_t stride = tp_row_floats(&w->h), rb = (size_t)w->w * w->ps;
 	int64_t i, in_buf;
 
 	if (n > (int64_t)w->ht - w->row)
 		return tp_err_set(e, "more rows than the header's %u", w->ht);
 	for (i = 0; i < n; i++) {
 		in_buf = w->o.cog ? w->row : w->row % TILE;
-		if (put_row(w, tp_row_band((float *)(uintptr_t)(rows + i *
-		    stride), &w->h, w->band), w->buf + (size_t)in_buf * rb,
+		if (put_row(w, rows + i * stride, w->buf + (size_t)in_buf * rb,
 		    e) < 0)
 			return -1;
 		w->row++;
@@ -707,33 +941,39 @@ tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
 	return 0;
 }
 
-/* dst (dw x dh) from src (sw x sh): 2x2 means ignoring NaN, or nearest. */
+/* dst (dw x dh) from src (sw x sh): 2x2 means ignoring nodata, or the
+ * nearest sample for codes. */
 static void
 halve(const tp_gtw *w, const unsigned char *src, uint32_t sw, uint32_t sh,
     unsigned char *dst, uint32_t dw, uint32_t dh)
 {
-	const float *s = (const float *)(const void *)src;
-	float *d = (float *)(void *)dst;
+	size_t ps = w->ps, ss = w->ss, o;
 	uint32_t x, y, dx, dy;
-	double sum;
-	int n;
-	float v;
+	unsigned char *d;
+	double sum, v;
+	int n, k;
 
 	for (y = 0; y < dh; y++)
-		for (x = 0; x < dw; x++) {
-			if (w->biome) {
-				dst[(size_t)y * dw + x] = src[(size_t)2 * y * sw + 2 * x];
-				continue;
-			}
-			sum = 0, n = 0;
-			for (dy = 2 * y; dy < 2 * y + 2 && dy < sh; dy++)
-				for (dx = 2 * x; dx < 2 * x + 2 && dx < sw; dx++) {
-					v = s[(size_t)dy * sw + dx];
-					if (!isnan(v))
-						sum += v, n++;
+		for (x = 0; x < dw; x++)
+			for (k = 0; k < w->nb; k++) {
+				d = dst + ((size_t)y * dw + x) * ps + (size_t)k * ss;
+				o = (size_t)k * ss;
+				if (w->code[k]) {
+					memcpy(d, src + ((size_t)2 * y * sw +
+					    2 * x) * ps + o, ss);
+					continue;
 				}
-			d[(size_t)y * dw + x] = n > 0 ? (float)(sum / n) : NAN;
-		}
+				sum = 0, n = 0;
+				for (dy = 2 * y; dy < 2 * y + 2 && dy < sh; dy++)
+					for (dx = 2 * x; dx < 2 * x + 2 && dx < sw;
+					    dx++) {
+						v = load(w, src + ((size_t)dy * sw +
+						    dx) * ps + o);
+						if (!isnan(v))
+							sum += v, n++;
+					}
+				store(w, d, n > 0 ? sum / n : NAN);
+			}
 }
 
 /* The COG: levels, IFDs with deferred tile arrays, then the tiles. */
@@ -748,7 +988,7 @@ write_cog(tp_gtw *w, tp_err *e)
 	while ((lw[n - 1] > TILE || lh[n - 1] > TILE) && n < MAX_LEVELS) {
 		lw[n] = (lw[n - 1] + 1) / 2;
 		lh[n] = (lh[n - 1] + 1) / 2;
-		if ((lev[n] = malloc((size_t)lw[n] * lh[n] * w->ss)) == NULL) {
+		if ((lev[n] = malloc((size_t)lw[n] * lh[n] * w->ps)) == NULL) {
 			tp_err_set(e, "out of memory for the overviews");
 			goto out;
 		}
@@ -839,6 +1079,18 @@ tp_gtw_abort(tp_gtw *w)
 	free(w->enc);
 	free(w->path);
 	free(w);
+}
+
+uint64_t
+tp_gtw_clamped(const tp_gtw *w)
+{
+	return w->clamped;
+}
+
+int
+tp_gtw_type(const tp_gtw *w)
+{
+	return w->type;
 }
 
 const char *

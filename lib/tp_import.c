@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tp_asc.h"
+#include "tp_hgt.h"
 #include "tp_import.h"
 #include "tp_num.h"
 #include "tp_png.h"
@@ -20,6 +22,8 @@ tp_import_sniff(const unsigned char *b, size_t n)
 		return TP_FMT_PNG;
 	if (n >= 3 && b[0] == 'P' && b[1] == '5' && isspace(b[2]))
 		return TP_FMT_PGM;
+	if (tp_asc_sniff(b, n))
+		return TP_FMT_ASC;
 	return TP_FMT_UNKNOWN;
 }
 
@@ -215,6 +219,24 @@ tp_import_png(tp_grid *g, FILE *f, tp_err *e)
 		    img.depth == 16, img.depth == 16 ? 65535.0 : 255.0);
 	free(img.pix);
 	return rc;
+}
+
+int
+tp_import_asc(tp_grid *g, FILE *f, tp_err *e)
+{
+	return tp_asc_read(g, f, bytes_left(f), e);
+}
+
+int
+tp_import_hgt(tp_grid *g, FILE *f, const char *path, tp_err *e)
+{
+	uint64_t len = bytes_left(f);
+
+	memset(g, 0, sizeof(*g));
+	if (len == UINT64_MAX)
+		return tp_err_set(e, "an SRTM .hgt file is read from a regular "
+		    "file, whose size tells its resolution");
+	return tp_hgt_read(g, f, len, path, e);
 }
 
 /* The next header number of a PGM, skipping blanks and # comments. */

@@ -19,9 +19,11 @@
 #include "tp_err.h"
 #include "tp_stream.h"
 
-enum { TP_FMT_UNKNOWN, TP_FMT_TIFF, TP_FMT_PNG, TP_FMT_PGM };
+enum { TP_FMT_UNKNOWN, TP_FMT_TIFF, TP_FMT_PNG, TP_FMT_PGM, TP_FMT_ASC };
 
-/* The format from a file's first n bytes (8 are enough), by magic. */
+/* The format from a file's first n bytes (8 are enough), by magic; an ESRI
+ * ASCII grid by its first key (tp_asc_sniff). SRTM .hgt has no magic: it
+ * goes by its name (tp_hgt_is_name). */
 int	tp_import_sniff(const unsigned char *b, size_t n);
 
 /* width x height little-endian float32 from f: exactly that many bytes
@@ -54,6 +56,11 @@ int	tp_import_check_crs(const char *crs, tp_err *e);
 int	tp_import_png(tp_grid *g, FILE *f, tp_err *e);
 /* A binary PGM (P5), maxval 1..65535 (two bytes, big-endian, above 255). */
 int	tp_import_pgm(tp_grid *g, FILE *f, tp_err *e);
+
+/* An ESRI ASCII grid (tp_asc.h), georeferenced, no CRS. */
+int	tp_import_asc(tp_grid *g, FILE *f, tp_err *e);
+/* An SRTM .hgt tile (tp_hgt.h) from the regular file f named path. */
+int	tp_import_hgt(tp_grid *g, FILE *f, const char *path, tp_err *e);
 
 /* Every band-0 sample v becomes lo + v * (hi - lo); NaN stays NaN. */
 void	tp_import_zrange(tp_grid *g, double lo, double hi);

@@ -1,4 +1,5 @@
 /* tp_stream.c - the terrapipe stream header, row reader and writer, grids. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -314,6 +315,19 @@ tp_header_epsg(const tp_header *h)
 	return (int)code;
 }
 
+const char *
+tp_header_units(const tp_header *h)
+{
+	size_t i;
+
+	/* the first line wins, as tp_header_set_extra would keep it */
+	for (i = 0; i < h->nextra; i++)
+		if (strncmp(h->extra[i], "UNITS ", 6) == 0 &&
+		    h->extra[i][6] != '\0')
+			return h->extra[i] + 6;
+	return NULL;
+}
+
 void
 tp_header_drop_extra(tp_header *h, const char *key)
 {
@@ -597,6 +611,22 @@ parse_finish(struct parse *ps, tp_err *e)
 	return tp_body_bytes(h, &bytes, e);
 }
 
+/* The picture format a stream's first bytes show (a GeoTIFF, PNG or PGM
+ * piped to a stage instead of timport), or NULL. The header reader stops
+ * at the first line break, so four bytes are all there may be. */
+static const char *
+foreign(const char *b, size_t n)
+{
+	if (n >= 4 && (memcmp(b, "II*\0", 4) == 0 || memcmp(b, "MM\0*", 4) == 0 ||
+	    memcmp(b, "II+\0", 4) == 0 || memcmp(b, "MM\0+", 4) == 0))
+		return "GeoTIFF";
+	if (n >= 4 && memcmp(b, "\x89PNG", 4) == 0)
+		return "PNG";
+	if (n >= 3 && b[0] == 'P' && b[1] == '5' && isspace((unsigned char)b[2]))
+		return "PGM";
+	return NULL;
+}
+
 int
 tp_header_parse(tp_header *h, const char *buf, size_t len, size_t *used, tp_err *e)
 {
@@ -669,6 +699,8 @@ bad_magic:
 	    strlen(TP_MAGIC) + 1) == 0)
 		tp_err_set(e, "the stream has CRLF line endings (convert the "
 		    "header with dos2unix)");
+	else if (foreign(buf, len) != NULL)
+		tp_err_set(e, "this is a %s: use timport FILE", foreign(buf, len));
 	else
 		tp_err_set(e, "not a terrapipe stream: the first line is not "
 		    "'%s'", TP_MAGIC);

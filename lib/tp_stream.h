@@ -89,6 +89,9 @@ int	tp_header_set_extra(tp_header *h, const char *key, const char *value,
 void	tp_header_drop_extra(tp_header *h, const char *key);
 /* The EPSG code of the CRS when it reads "EPSG:N", else 0. */
 int	tp_header_epsg(const tp_header *h);
+/* The unit of the height band from a "UNITS u" line (e.g. "m", as GDAL's
+ * band unit type; timport reads it, tgeotiff writes it), or NULL. */
+const char *tp_header_units(const tp_header *h);
 /* The sea level of a "SEALEVEL v" line (tisland --sea): 1 with *level set,
  * 0 when the header has none, -1 when its value is not a finite number.
  * Below it is sea: outlets for tfill and tflow, ocean for tbiome. */

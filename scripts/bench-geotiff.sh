@@ -2,7 +2,9 @@
 # bench-geotiff: tgeotiff writing a 4096 x 4096 stream as a GeoTIFF (DEFLATE
 # with predictor 3, and uncompressed) and timport reading the DEFLATE file
 # back, each beside gdal_translate doing the same conversion (raw float32
-# seen through an ENVI header <-> the same GeoTIFF options). Terrain from
+# seen through an ENVI header <-> the same GeoTIFF options); and Int16
+# decimetres (--type Int16 --zrange 0,1800 --scale 0.1, DEFLATE with
+# predictor 2) beside Float32 and gdal_translate -ot Int16 -scale. Terrain from
 # tnoise (6 octaves) when it is built, else smooth numpy waves plus noise.
 # Each figure runs twice; both runs and their median (the mean of two) are
 # printed, then tgeotiff/timport as a ratio to GDAL (time over GDAL's time:
@@ -76,6 +78,8 @@ twice "tgeotiff (none)" "'$bin/tgeotiff' -q -c none '$tmp/n.tif' < '$in'"; tp_n=
 twice "gdal_translate (none)" "gdal_translate -q $co '$in' '$tmp/gn.tif'"; gd_n=$med
 twice "tgeotiff --cog (deflate)" "'$bin/tgeotiff' -q --cog '$tmp/c.tif' < '$in'"; tp_c=$med
 twice "gdal_translate -of COG (deflate)" "gdal_translate -q -of COG -co COMPRESS=DEFLATE -co PREDICTOR=YES -co RESAMPLING=AVERAGE '$in' '$tmp/gc.tif'"; gd_c=$med
+twice "tgeotiff -t Int16 (deflate, pred 2)" "'$bin/tgeotiff' -q -t Int16 -z 0,1800 --scale 0.1 '$tmp/i.tif' < '$in'"; tp_i=$med
+twice "gdal_translate -ot Int16 (pred 2)" "gdal_translate -q $co -co COMPRESS=DEFLATE -co PREDICTOR=2 -ot Int16 -scale 0 1 0 18000 '$in' '$tmp/gi.tif'"; gd_i=$med
 twice "timport (deflate tif -> stream)" "'$bin/timport' '$tmp/d.tif' > '$tmp/back.tp'"; tp_r=$med
 twice "gdal_translate (tif -> raw ENVI)" "gdal_translate -q -of ENVI '$tmp/d.tif' '$tmp/back.raw'"; gd_r=$med
 
@@ -83,6 +87,8 @@ echo "sizes: tgeotiff deflate $(($(stat -c %s "$tmp/d.tif") >> 10)) KiB, GDAL de
     "tgeotiff COG $(($(stat -c %s "$tmp/c.tif") >> 10)) KiB, GDAL COG $(($(stat -c %s "$tmp/gc.tif") >> 10)) KiB"
 echo "ratios to GDAL: write deflate $(ratio "$tp_d" "$gd_d"), write none $(ratio "$tp_n" "$gd_n")," \
     "COG $(ratio "$tp_c" "$gd_c"), read $(ratio "$tp_r" "$gd_r")"
+echo "Int16: $(($(stat -c %s "$tmp/i.tif") >> 10)) KiB (GDAL $(($(stat -c %s "$tmp/gi.tif") >> 10)) KiB);" \
+    "time over Float32's $(ratio "$tp_i" "$tp_d"), over gdal_translate -ot Int16's $(ratio "$tp_i" "$gd_i")"
 echo "threads: $(nproc) processors write deflate $(ratio "$tp_d1" "$tp_d") as fast as one"
 cmp -s <("$PY" -c 'import sys; d=open(sys.argv[1],"rb").read(); sys.stdout.buffer.write(d[d.index(b"\nENDHDR\n")+8:])' "$tmp/back.tp") \
     <(tail -c +$((off + 1)) "$in") && echo "round trip: identical samples" || echo "round trip: samples DIFFER"

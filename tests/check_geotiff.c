@@ -774,6 +774,41 @@ epsg_keys(GTIF *gt)
 	GTIFKeySet(gt, GeographicTypeGeoKey, TYPE_SHORT, 1, 4269);
 }
 
+/* An EPSG CRS with VerticalUnitsGeoKey in feet. */
+static void
+feet_keys(GTIF *gt)
+{
+	epsg_keys(gt);
+	GTIFKeySet(gt, VerticalUnitsGeoKey, TYPE_SHORT, 1, 9002);
+}
+
+/* The unit of heights: VerticalUnitsGeoKey, as GDAL names it, unless a
+ * UNITTYPE item of the band says otherwise. */
+START_TEST(test_units)
+{
+	tp_grid g;
+	tp_err e;
+
+	write_small(path, feet_keys, NULL, PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_header_units(&g.h), "foot");
+	tp_grid_free(&g);
+	write_small(path, feet_keys, "<GDALMetadata><Item name=\"UNITTYPE\" "
+	    "sample=\"0\" role=\"unittype\">ft</Item></GDALMetadata>",
+	    PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_header_units(&g.h), "ft");
+	ck_assert_uint_eq(g.h.nextra, 1);
+	tp_grid_free(&g);
+	write_small(path, epsg_keys, "<GDALMetadata><Item name=\"UNITTYPE\" "
+	    "sample=\"1\" role=\"unittype\">m</Item></GDALMetadata>",
+	    PHOTOMETRIC_MINISBLACK);
+	ck_assert_msg(tp_geotiff_read(&g, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_null(tp_header_units(&g.h));	/* another band's */
+	tp_grid_free(&g);
+}
+END_TEST
+
 static const char *
 geokeys_line(const tp_header *h)
 {
@@ -1035,6 +1070,103 @@ START_TEST(test_sniff)
 }
 END_TEST
 
+/* Integer types with scale and offset: values back within half a step,
+ * NaN back as NaN, the unit carried. */
+START_TEST(test_int_types)
+{
+	static const int ts[] = { TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
+	    TP_GT_BYTE };
+	/* heights -1 .. 1.3 become 42 .. 233: inside even Byte's range */
+	tp_geotiff_wopts o = { .type = ts[_i], .scaled = 1, .scale = 0.012,
+	    .offset = -1.5, .cog = _i % 2 };
+	size_t i, n;
+	tp_grid g, r;
+	tp_err e;
+
+	make_grid(&g, 300, 270, "height", "EPSG:32633");
+	ck_assert_int_eq(tp_header_set_extra(&g.h, "UNITS", "m", &e), 0);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(tp_header_units(&r.h), "m");
+	n = (size_t)g.h.width * (size_t)g.h.height;
+	for (i = 0; i < n; i++) {
+		if (isnan(g.data[i])) {
+			ck_assert_msg(isnan(r.data[i]), "cell %zu", i);
+			continue;
+		}
+		ck_assert_msg(fabs(r.data[i] - g.data[i]) <= 0.006 + 1e-6,
+		    "%s cell %zu: %g back as %g", tp_gt_type_name(ts[_i]), i,
+		    g.data[i], r.data[i]);
+	}
+	tp_grid_free(&r);
+	tp_grid_free(&g);
+}
+END_TEST
+
+/* Rounding half away from zero, clamping counted, and the type names. */
+START_TEST(test_clamp_count)
+{
+	tp_geotiff_wopts o = { .type = TP_GT_BYTE };
+	static const float v[] = { 2.5f, -2.5f, 254.4f, 254.6f, 1e30f, NAN };
+	static const float want[] = { 3, 0, 254, 254, 254, NAN };
+	tp_header h = tp_test_header(6, 1, 1, 0, 1);
+	tp_grid r;
+	tp_gtw *w;
+	tp_err e;
+	int i;
+
+	ck_assert_int_eq(tp_gtw_open(&w, path, &h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_gtw_rows(w, v, 1, &e), 0);
+	ck_assert_uint_eq(tp_gtw_clamped(w), 3);
+	ck_assert_int_eq(tp_gtw_close(w, &e), 0);
+	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
+	for (i = 0; i < 6; i++)
+		if (isnan(want[i]))
+			ck_assert(isnan(r.data[i]));
+		else
+			ck_assert_float_eq(r.data[i], want[i]);
+	tp_grid_free(&r);
+	tp_header_free(&h);
+	ck_assert_int_eq(tp_gt_type_parse("Int16"), TP_GT_INT16);
+	ck_assert_int_eq(tp_gt_type_parse("Float64"), -1);
+	ck_assert_int_eq(tp_gt_default_type("dir"), TP_GT_BYTE);
+	ck_assert_int_eq(tp_gt_default_type("basin"), TP_GT_INT32);
+	ck_assert_int_eq(tp_gt_default_type("flow"), TP_GT_FLOAT32);
+}
+END_TEST
+
+/* Several bands as the samples of one file; each reads back as band N. */
+START_TEST(test_bands)
+{
+	tp_header h = tp_test_header(270, 300, 30, 500000, 4649776);
+	int bands[2] = { 1, 0 }, b, x, y;
+	tp_geotiff_wopts o = { .nbands = 2, .bands = bands, .cog = _i };
+	tp_geotiff_ropts ro = { 0 };
+	tp_grid g, r;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_add_band(&h, "dir", &e), 1);
+	ck_assert_int_eq(tp_grid_alloc(&g, &h, &e), 0);
+	for (y = 0; y < 300; y++)
+		for (x = 0; x < 270; x++) {
+			tp_grid_band(&g, 0)[y * 540 + x] = (float)(x * 0.5 - y);
+			tp_grid_band(&g, 1)[y * 540 + x] = (float)(1 << (x % 8));
+		}
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	for (b = 1; b <= 2; b++) {
+		ro.band = b;
+		ck_assert_msg(tp_geotiff_read(&r, path, &ro, &e) == 0, "%s", e.msg);
+		for (y = 0; y < 300; y += 7)
+			for (x = 0; x < 270; x += 3)
+				ck_assert_float_eq(r.data[y * 270 + x],
+				    tp_grid_band(&g, 2 - b)[y * 540 + x]);
+		tp_grid_free(&r);
+	}
+	tp_grid_free(&g);
+	tp_header_free(&h);
+}
+END_TEST
+
 static Suite *
 geotiff_suite(void)
 {
@@ -1049,6 +1181,10 @@ geotiff_suite(void)
 	tcase_add_loop_test(core, test_round_trip, 0, 8);
 	tcase_add_loop_test(core, test_threads_same_bytes, 0, 8);
 	tcase_add_test(core, test_read_mem);
+	tcase_add_loop_test(core, test_int_types, 0, 4);
+	tcase_add_test(core, test_clamp_count);
+	tcase_add_test(core, test_units);
+	tcase_add_loop_test(core, test_bands, 0, 2);
 	tcase_add_test(core, test_zrange);
 	tcase_add_test(core, test_biome);
 	tcase_add_test(err, test_biome_bad_code);

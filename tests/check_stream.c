@@ -286,7 +286,10 @@ static const struct bad {
 } bads[] = {
 	{ "", 0, "empty input" },
 	{ "TERRAPIPE 2\nWIDTH 1\n", 0, "not a terrapipe stream" },
-	{ "\x89PNG\r\n\x1a\n\0\0\0", 12, "not a terrapipe stream" },
+	{ "\x89PNG\r\n\x1a\n\0\0\0", 12, "this is a PNG: use timport FILE" },
+	{ "II*\0\x08\0\0\0\x0f\0\0\x01", 12, "this is a GeoTIFF: use timport FILE" },
+	{ "MM\0*\0\0\0\x08\0\x0f\x01\0", 12, "this is a GeoTIFF: use timport FILE" },
+	{ "P5\n4 4\n255\n", 0, "this is a PGM: use timport FILE" },
 	{ "TERRAPIPE 1\nWIDTH 1\nHEIGHT 1\nBANDS height\n", 0, "no ENDHDR" },
 	{ "TERRAPIPE 1\nWIDTH 0\nHEIGHT 1\nBANDS height\nENDHDR\n", 0, "WIDTH '0'" },
 	{ "TERRAPIPE 1\nWIDTH -5\nHEIGHT 1\nBANDS height\nENDHDR\n", 0, "WIDTH '-5'" },

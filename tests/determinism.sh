@@ -99,7 +99,7 @@ run_prog terode --progress --stats -j2 -n 300 < "$T/h0" > "$T/h3" 2>/dev/null
 assert_eq "terode --stats" "$(hist "$T/h3" | cut -d'|' -f2)" "HISTORY terode --droplets 300"
 # an operand after the options, and after --, stays
 run_prog tgeotiff -q "$T/h.tif" -j 2 < "$T/h0"
-assert_eq "tgeotiff operand" "$(gdalinfo "$T/h.tif" | sed -n 's/^ *HISTORY_2=//p')" \
+assert_eq "tgeotiff operand" "$(gdalinfo "$T/h.tif" | sed -n 's/^ *HISTORY_02=//p')" \
     "tgeotiff $T/h.tif"
 
 finish

@@ -75,6 +75,20 @@ print((floats(sys.argv[2]).reshape(150, 2, 700) == v[100:250]).all(),
 expect_err 1 "reaches outside the 6x5 grid" "outside" run_prog tcrop -w 4,3,3,3 < "$T/in.tp"
 expect_exit 1 "negative corner" run_prog tcrop -w -1,0,2,2 < "$T/in.tp"
 expect_exit 1 "bbox outside" run_prog tcrop -b 0,0,10,10 < "$T/in.tp"
+# A box outside says where the grid is, in world units, and its CRS: the
+# 6 x 5 cells of 30 span x 500000..500180, y 4649626..4649776.
+expect_exit 1 "bbox wholly outside: message" run_prog tcrop -b 0,0,10,10 < "$T/in.tp"
+assert_eq "bbox wholly outside: extent and CRS" "$(cat "$T/.err")" \
+    "tcrop: box 0,0,10,10 lies wholly outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633)"
+expect_exit 1 "bbox partly outside" run_prog tcrop -b 500100,4649700,500200,4649750 < "$T/in.tp"
+assert_eq "bbox partly outside: extent, CRS, --clip" "$(cat "$T/.err")" \
+    "tcrop: box 500100,4649700,500200,4649750 reaches outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633) (--clip keeps the part inside)"
+expect_exit 1 "bbox outside with --clip" run_prog tcrop --clip -b -84.5,36.6,-84.4,36.7 < "$T/in.tp"
+assert_eq "bbox with --clip, nothing left" "$(cat "$T/.err")" \
+    "tcrop: box -84.5,36.6,-84.4,36.7 lies wholly outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633)"
+sed '/^CRS /d' "$T/in.tp" >"$T/nocrs.tp"
+expect_err 1 "y 4649626..4649776 (no CRS)" "bbox outside a grid without a CRS" \
+    run_prog tcrop -b 0,0,10,10 < "$T/nocrs.tp"
 run_prog tcrop -w 4,3,3,3 --clip < "$T/in.tp" > "$T/c.tp"
 assert_eq "clip" "$(vals "$T/c.tp")/$(header "$T/c.tp" ORIGIN)" \
     "34 35 -34 -35 44 45 -44 -45 /500120 4649686"

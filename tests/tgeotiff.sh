@@ -45,7 +45,7 @@ mapfile -t got < <(json "$T/a.tif" 'd["geoTransform"]' 'd["size"]' \
     'd["coordinateSystem"]["wkt"].rstrip().endswith("ID[\"EPSG\",32633]]")' \
     'b["noDataValue"]' 'b["type"]' "$ims[\"COMPRESSION\"], $ims[\"PREDICTOR\"]" \
     'b["block"]' 'b["description"]' 'd["metadata"][""]["AREA_OR_POINT"]' \
-    'd["metadata"][""]["HISTORY_1"]' 'd["metadata"][""]["HISTORY_2"]')
+    'd["metadata"][""]["HISTORY_01"]' 'd["metadata"][""]["HISTORY_02"]')
 assert_eq "geotransform" "${got[0]}" "[500000.0, 30.0, 0.0, 4649776.0, 0.0, -30.0]"
 assert_eq "size" "${got[1]}" "[600, 520]"
 assert_eq "EPSG code" "${got[2]}" True
@@ -241,7 +241,7 @@ assert_eq "history back" "$(header_lines "$T/back.tp" | grep '^HISTORY' | head -
 
 # --- misuse, bad input, nothing left behind ---
 expect_exit 2 "no output file" run_prog tgeotiff <"$T/s.tp"
-expect_exit 2 "two output files" run_prog tgeotiff "$T/x.tif" "$T/y.tif" <"$T/s.tp"
+expect_exit 2 "three files" run_prog tgeotiff "$T/s.tp" "$T/x.tif" "$T/y.tif" <"$T/s.tp"
 expect_exit 2 "bad codec" run_prog tgeotiff -c jpeg "$T/x.tif" <"$T/s.tp"
 expect_exit 2 "stdout" run_prog tgeotiff - <"$T/s.tp"
 expect_exit 2 "bad zrange" run_prog tgeotiff --zrange 1 "$T/x.tif" <"$T/s.tp"
@@ -299,4 +299,91 @@ assert_eq "EPSG code wins" "$(json "$T/both.tif" 'd["coordinateSystem"]["wkt"].r
 grid 4 4 height "GEOKEYS 1.1.0 1024=s:1 3072=x:5" >"$T/badkeys.tp"
 expect_err 1 "GEOKEYS" "a GEOKEYS line that does not parse" run_prog tgeotiff "$T/out/t.tif" <"$T/badkeys.tp"
 assert_eq "nothing left after bad GEOKEYS" "$(ls -A "$T/out")" ""
+# --- sample types, scale and offset: what GDAL reads back ---
+# Values chosen for rounding half away from zero and clamping: 2.5 -> 3,
+# -2.5 -> -3, 1.49 -> 1, NaN -> nodata, 300 and -5 clamped for Byte.
+echo "2.5 -2.5 1.49 nan 300 -5" | mkstream 6 1 height "CRS EPSG:32633" >"$T/r.tp"
+for t in "Int16 -32768.0 3 -3 1 -32768 300 -5 0" "UInt16 65535.0 3 0 1 65535 300 0 2" \
+    "Int32 -2147483648.0 3 -3 1 -2147483648 300 -5 0" "Byte 255.0 3 0 1 255 254 0 3"; do
+	set -- $t
+	ok "--type $1" run_prog tgeotiff -q --type "$1" "$T/t$1.tif" <"$T/r.tp"
+	cp "$T/.err" "$T/t$1.err"
+	assert_eq "$1 in the file" "$(json "$T/t$1.tif" 'b["type"]' 'b["noDataValue"]' | tr '\n' ' ')" "$1 $2 "
+	assert_eq "$1 values, rounded half away from zero" \
+	    "$(printf '0 0\n1 0\n2 0\n3 0\n4 0\n5 0\n' | gdallocationinfo -valonly "$T/t$1.tif" | tr '\n' ' ')" \
+	    "$3 $4 $5 $6 $7 $8 "
+	if [ "$9" = 0 ]; then assert_eq "$1: nothing clamped, nothing said" "$(cat "$T/t$1.err")" ""
+	else assert_eq "$1: clamped samples counted" "$(cat "$T/t$1.err")" \
+	    "tgeotiff: warning: $9 sample$([ "$9" = 1 ] || echo s) outside the range of $1 (after --scale/--offset) clamped to it; --scale and --offset fit wider values"
+	fi
+done
+assert_eq "Int16 predictor 2" "$(json "$T/tInt16.tif" "$ims[\"PREDICTOR\"]")" 2
+# The real DEM as Int16 decimetres above 200 m: gdalinfo shows the scale and
+# offset, and gdal_translate -unscale gives the heights back within half a
+# step (0.05 m); UNITS m is GDAL's unit type.
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | sed '0,/^ENDHDR$/s/^ENDHDR$/UNITS m\nENDHDR/' >"$T/dem.tp"
+ok "Int16 with scale and offset" run_prog tgeotiff -t Int16 --scale 0.1 --offset 200 "$T/dem16.tif" <"$T/dem.tp"
+assert_eq "gdalinfo shows offset and scale" "$(gdalinfo "$T/dem16.tif" | grep -c '^ *Offset: 200, *Scale: *0.1$')" 1
+assert_eq "gdalinfo shows the unit" "$(gdalinfo "$T/dem16.tif" | grep -c '^ *Unit Type: m$')" 1
+assert_eq "json: scale, offset, unit" "$(json "$T/dem16.tif" 'b["scale"], b["offset"], b["unit"]')" "(0.1, 200.0, 'm')"
+gdal_translate -q -unscale -ot Float32 "$T/dem16.tif" "$T/unscaled.tif"
+py - "$T/unscaled.tif" "$DATA/jacksboro_fault_dem.tif" "$T/dem16.tif" <<'PYEOF' >"$T/cmp"
+from osgeo import gdal
+a = gdal.Open(sys.argv[1]).ReadAsArray().astype(float)
+b = gdal.Open(sys.argv[2]).ReadAsArray().astype(float)
+raw = gdal.Open(sys.argv[3]).ReadAsArray().astype(float)
+print(a.shape == b.shape, float(np.abs(a - b).max()) <= 0.05 + 1e-6,
+      bool(((raw - (b - 200) / 0.1) == 0).all()))
+PYEOF
+assert_eq "unscaled heights within half a step, raw = (h - 200) / 0.1" "$(cat "$T/cmp")" "True True True"
+ok "tgeotiff IN OUT" run_prog tgeotiff -q -t Int16 --scale 0.1 --offset 200 "$T/dem.tp" "$T/dem16b.tif"
+assert_eq "IN OUT: the same pixels" "$(gdalinfo -checksum "$T/dem16b.tif" | grep Checksum)" \
+    "$(gdalinfo -checksum "$T/dem16.tif" | grep Checksum)"
+ok "IN as -: standard input" run_prog tgeotiff -q -t Int16 --scale 0.1 --offset 200 - "$T/dem16c.tif" <"$T/dem.tp"
+assert_eq "IN -: the same pixels" "$(gdalinfo -checksum "$T/dem16c.tif" | grep Checksum)" \
+    "$(gdalinfo -checksum "$T/dem16.tif" | grep Checksum)"
+assert_eq "no UNITS, no unit type" "$(json "$T/a.tif" 'b.get("unit")')" None
+expect_err 2 "-b: no band named" "an empty band list" run_prog tgeotiff -b , "$T/x.tif" <"$T/s.tp"
+expect_err 1 "missing.tp: cannot open" "IN that is not there" run_prog tgeotiff "$T/missing.tp" "$T/out/m.tif"
+expect_exit 2 "bad type" run_prog tgeotiff -t Float64 "$T/x.tif" <"$T/s.tp"
+expect_err 2 "--scale: 0 would" "scale 0" run_prog tgeotiff --scale 0 "$T/x.tif" <"$T/s.tp"
+
+# --- several bands, codes as Byte ---
+grid 300 280 "height flow dir river" "${georef[@]}" >"$T/m.tp"
+ok "-b height,flow,dir" run_prog tgeotiff -q -b height,flow,dir "$T/m.tif" <"$T/m.tp"
+assert_eq "three Float32 bands, described" \
+    "$(gdalinfo -json "$T/m.tif" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print([(b["description"], b["type"]) for b in d["bands"]])')" \
+    "[('height', 'Float32'), ('flow', 'Float32'), ('dir', 'Float32')]"
+# band b at (x, y) is (x + y*300)/1024 + b: cell (10, 20) is 6010/1024
+assert_eq "each band's value" "$(for b in 1 2 3; do gdallocationinfo -valonly -b $b "$T/m.tif" 10 20; done | tr '\n' ' ')" \
+    "5.869140625 6.869140625 7.869140625 "
+assert_eq "each band's nodata at (3, 3)" "$(for b in 1 2 3; do gdallocationinfo -valonly -b $b "$T/m.tif" 3 3; done | tr '\n' ' ')" \
+    "nan nan nan "
+echo "1 2 4 128 nan 0 1 1 nan 0" | mkstream 5 1 "dir river" >"$T/d.tp"
+ok "-b dir" run_prog tgeotiff -q -b dir "$T/dir.tif" <"$T/d.tp"
+assert_eq "dir defaults to Byte, nodata 255" "$(json "$T/dir.tif" 'b["type"], b["noDataValue"]')" "('Byte', 255.0)"
+assert_eq "dir codes" "$(printf '0 0\n3 0\n4 0\n' | gdallocationinfo -valonly "$T/dir.tif" | tr '\n' ' ')" "1 128 255 "
+ok "-b dir,river" run_prog tgeotiff -q -b dir,river "$T/dr.tif" <"$T/d.tp"
+assert_eq "two code bands: Byte" "$(gdalinfo -json "$T/dr.tif" | "$PY" -c 'import json,sys; print([b["type"] for b in json.load(sys.stdin)["bands"]])')" "['Byte', 'Byte']"
+assert_eq "river codes" "$(printf '0 0\n3 0\n4 0\n' | gdallocationinfo -valonly -b 2 "$T/dr.tif" | tr '\n' ' ')" "0 255 0 "
+for j in 1 2; do
+	ok "multi-band Int16 COG -j $j" run_prog tgeotiff -q -j $j --cog -t Int16 --scale 0.01 -b height,flow,dir "$T/mc.tif" <"$T/m.tp"
+	mv "$T/mc.tif" "$T/mc$j.tif"
+done
+assert_eq "the band list in HISTORY" "$(gdalinfo "$T/mc1.tif" | sed -n 's/^ *HISTORY_01=//p')" \
+    "tgeotiff --cog --type Int16 --scale 0.01 --band height,flow,dir $T/mc.tif"
+assert_same "multi-band COG: -j 1 vs -j 2" "$T/mc1.tif" "$T/mc2.tif"
+assert_eq "scale on value bands only" "$(gdalinfo -json "$T/mc1.tif" | "$PY" -c 'import json,sys; print([b.get("scale") for b in json.load(sys.stdin)["bands"]])')" "[0.01, 0.01, None]"
+# The overview cell over full-resolution (10..11, 20..21) is the mean of the
+# stored 587, 587, 616, 616 (round(100 * (x + 300 y) / 1024)): 601.5 -> 602.
+assert_eq "COG overview of a scaled band" "$(gdallocationinfo -valonly -b 1 -overview 1 "$T/mc1.tif" 10 20)" 602
+assert_eq "COG overview of codes: nearest" "$(gdallocationinfo -valonly -b 3 -overview 1 "$T/mc1.tif" 10 20)" \
+    "$(gdallocationinfo -valonly -b 3 "$T/mc1.tif" 10 20)"
+expect_err 2 "none is named height" "--zrange without a height band" run_prog tgeotiff -z 0,1 -b flow,dir "$T/x.tif" <"$T/m.tp"
+
+# --- a geographic CRS whose extent cannot be degrees: a warning ---
+echo "1 2 3 4 5 6 7 8" | mkstream 2 4 height "CELLSIZE 30" "CRS EPSG:4326" >"$T/geo.tp"
+ok "geographic CRS, 30-unit cells" run_prog tgeotiff "$T/geo.tif" <"$T/geo.tp"
+assert_eq "geographic extent warning" "$(cat "$T/.err")" \
+    "tgeotiff: warning: a geographic CRS EPSG:4326 in degrees, but the grid spans x 0..60, y 0..120, outside longitudes -180..360 and latitudes -90..90 (a cell size in metres needs a projected CRS, e.g. a UTM zone)"
 finish

@@ -119,7 +119,8 @@ expect_exit 1 "truncated GeoTIFF" run_prog timport "$T/cut.tif"
 printf 'II*\0garbage garbage garbage' >"$T/garbage.tif"
 expect_exit 1 "garbage behind a TIFF magic" run_prog timport "$T/garbage.tif"
 printf 'hello, world\n' >"$T/text"
-expect_err 1 "not a GeoTIFF, PNG or PGM" "unknown format" run_prog timport "$T/text"
+expect_err 1 "not a GeoTIFF, SRTM .hgt, ESRI ASCII grid, PNG or PGM: convert it with gdal_translate -of GTiff FILE out.tif" \
+    "unknown format names the converting command" run_prog timport "$T/text"
 expect_err 1 "no/such" "missing file" run_prog timport "$T/no/such.tif"
 
 # --- raw float32 ---
@@ -226,7 +227,7 @@ assert_eq "same geotransform" "$(gt "$T/o.tif" 'd["geoTransform"]')" "$(gt "$DEM
 # --- devices, pipes and directories given as paths ---
 expect_err 1 "is a directory" "a directory" run_prog timport "$T"
 expect_err 1 "is a directory" "a directory, --raw" run_prog timport --raw --size 2x2 "$T"
-expect_err 1 "not a GeoTIFF, PNG or PGM" "/dev/zero without --raw is refused at once" \
+expect_err 1 "not a GeoTIFF, SRTM .hgt, ESRI ASCII grid, PNG or PGM" "/dev/zero without --raw is refused at once" \
     timeout 20 $MEMCHECK timport /dev/zero
 # The FIFO's writers time out, so a timport that never opens it fails the
 # test instead of hanging it.
@@ -338,4 +339,124 @@ for f in geotiff/regress-subnormal-cellsize.tif import/regress-subnormal-origin.
     geotiff/regress-history-cr.tif; do
 	ok "$f reads back" bash -c "$MEMCHECK timport '$F/$f' 2>/dev/null | $MEMCHECK tinfo -q"
 done
+# --- any GDAL raster on stdin, through /vsistdout/ ---
+gdalbuildvrt -q "$T/in.vrt" "$DEM"
+gdal_translate -q -of GTiff "$T/in.vrt" /vsistdout/ >"$T/vsi.tif"
+ok "gdal_translate -of GTiff in.vrt /vsistdout/ | timport -" \
+    bash -c "gdal_translate -q -of GTiff '$T/in.vrt' /vsistdout/ | $MEMCHECK timport -"
+cp "$T/.out" "$T/vsi.tp"
+assert_same "a VRT through /vsistdout/: the DEM's values" <(values "$T/vsi.tp") "$T/jv"
+
+# cmp_gdal STREAM RASTER: "True True" when the stream's geometry is GDAL's
+# geotransform (to 1e-12 of a cell) and every sample is GDAL's (nodata NaN).
+cmp_gdal() {
+	py - "$1" "$2" <<'PYEOF'
+from osgeo import gdal
+h, body = split(open(sys.argv[1], "rb").read())
+hd = dict(l.split(" ", 1) for l in h.decode().splitlines()[1:-1])
+w, ht = int(hd["WIDTH"]), int(hd["HEIGHT"])
+cs = float(hd["CELLSIZE"]); ox, oy = map(float, hd["ORIGIN"].split())
+ds = gdal.Open(sys.argv[2]); b = ds.GetRasterBand(1)
+g = ds.GetGeoTransform()
+a = b.ReadAsArray().astype(np.float64)
+nd = b.GetNoDataValue()
+if nd is not None:
+    a[a == nd] = np.nan
+s = np.frombuffer(body, "<f4").astype(np.float64).reshape(ht, w)
+geo = (abs(g[0] - ox) <= 1e-12 * cs and abs(g[3] - oy) <= 1e-12 * cs and
+       abs(g[1] - cs) <= 1e-15 * cs and abs(-g[5] - cs) <= 1e-15 * cs)
+print(geo, a.shape == s.shape and bool(np.array_equal(a, s, equal_nan=True)))
+PYEOF
+}
+
+# --- SRTM .hgt: 3 and 1 arc-second tiles made by GDAL from the DEM ---
+# The DEM lies in the 1-degree tile whose south-west corner is 36 N, 85 W;
+# .hgt edge samples sit on whole degrees, so the tile reaches half a cell
+# past them.
+for side in 1201 3601; do
+	h=$("$PY" -c "print(0.5 / ($side - 1))")
+	gdalwarp -q -t_srs EPSG:4326 -te "$("$PY" -c "print(-85 - $h)")" "$("$PY" -c "print(36 - $h)")" \
+	    "$("$PY" -c "print(-84 + $h)")" "$("$PY" -c "print(37 + $h)")" -ts $side $side \
+	    -r bilinear -ot Int16 -dstnodata -32768 "$DEM" "$T/w$side.tif"
+	mkdir -p "$T/$side"
+	gdal_translate -q -of SRTMHGT "$T/w$side.tif" "$T/$side/N36W085.hgt"
+	ok "SRTM $side x $side" run_prog timport "$T/$side/N36W085.hgt"
+	cp "$T/.out" "$T/hgt$side.tp"
+	assert_eq "$side: geometry and every cell as GDAL reads the .hgt" \
+	    "$(cmp_gdal "$T/hgt$side.tp" "$T/$side/N36W085.hgt")" "True True"
+	assert_eq "$side: CRS and unit" "$(header "$T/hgt$side.tp" CRS) $(header "$T/hgt$side.tp" UNITS)" "EPSG:4326 m"
+done
+assert_eq "1201: voids are NaN" "$(values "$T/hgt1201.tp" | head -1)" nan
+assert_near "1201: 3 arc-seconds" "$(header "$T/hgt1201.tp" CELLSIZE)" 0.000833333333333333 1e-15
+# The tile's value at a point of the DEM, as gdallocationinfo reads it.
+assert_eq "hgt at a point" "$(run_prog tgeotiff "$T/hgt.tif" <"$T/hgt1201.tp"; gdallocationinfo -valonly -geoloc "$T/hgt.tif" -84.3 36.65)" \
+    "$(gdallocationinfo -valonly -geoloc "$T/1201/N36W085.hgt" -84.3 36.65)"
+cp "$T/1201/N36W085.hgt" "$T/s01e012.HGT"
+ok "south-east name, any case" run_prog timport "$T/s01e012.HGT"
+assert_eq "corner from the name" "$(header "$T/.out" ORIGIN)" \
+    "$("$PY" -c "print(repr(12 - 1/1200/2), repr(-1 + 1 + 1/1200/2))")"
+cp "$T/1201/N36W085.hgt" "$T/dem.hgt"
+expect_err 1 "named for its south-west corner, like N35W107.hgt: rename it, or convert other rasters with gdal_translate -of GTiff FILE out.tif" \
+    "a .hgt without its corner in the name" run_prog timport "$T/dem.hgt"
+head -c 1000 "$T/1201/N36W085.hgt" >"$T/N10E010.hgt"
+expect_err 1 "has 2884802 bytes (1201x1201, 3 arc-second) or 25934402 (3601x3601, 1 arc-second), this one 1000; convert other rasters with gdal_translate" \
+    "a .hgt of the wrong size" run_prog timport "$T/N10E010.hgt"
+expect_exit 2 "-b on a .hgt" run_prog timport -b 1 "$T/1201/N36W085.hgt"
+
+# --- ESRI ASCII grids: GDAL's AAIGrid, corner and centre forms ---
+gdal_translate -q -of AAIGrid -srcwin 50 40 120 90 "$DEM" "$T/dem.asc"
+ok "ASCII grid" run_prog timport "$T/dem.asc"
+cp "$T/.out" "$T/asc.tp"
+assert_eq "asc: geometry and every cell as GDAL reads it" "$(cmp_gdal "$T/asc.tp" "$T/dem.asc")" "True True"
+gdal_translate -q -of AAIGrid -ot Float32 -a_nodata -9999 -a_srs EPSG:32633 -a_ullr 500000 4650000 501200 4649100 \
+    -srcwin 50 40 120 90 -scale 236 1076 0.5 1.75 "$DEM" "$T/f.asc"
+printf 'ncols 3\nnrows 2\nxllcenter 100\nyllcenter 200\ncellsize 10\nNODATA_value -9999\n1 2.5 -9999\n-4e2 5 6\n' >"$T/c.asc"
+for f in f c; do
+	ok "ASCII grid $f" run_prog timport "$T/$f.asc"
+	cp "$T/.out" "$T/$f.tp"
+	assert_eq "asc $f: as GDAL reads it" "$(cmp_gdal "$T/$f.tp" "$T/$f.asc")" "True True"
+done
+assert_eq "xllcenter: the corner half a cell out" "$(header "$T/c.tp" ORIGIN)" "95 215"
+assert_eq "asc values, nodata NaN" "$(values "$T/c.tp" | tr '\n' ' ')" "1 2.5 nan -400 5 6 "
+ok "ASCII grid on stdin" run_prog timport - <"$T/c.asc"
+assert_eq "stdin asc values" "$(values "$T/.out" | tr '\n' ' ')" "1 2.5 nan -400 5 6 "
+printf 'ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n4 5\n' >"$T/short.asc"
+expect_err 1 "the samples end after 5 of 3x2 (row 1)" "asc too short" run_prog timport "$T/short.asc"
+printf 'ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n4 5 x\n' >"$T/bad.asc"
+expect_err 1 "row 1, column 2: 'x' is not a number" "asc with a word" run_prog timport "$T/bad.asc"
+printf 'ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ndx 1\ndy 2\n1 2 3\n4 5 6\n' >"$T/dxdy.asc"
+expect_err 1 "dx 1 and dy 2 differ: cells that are not square; make them square with gdal_translate -tr 1 1 FILE out.tif" \
+    "asc with non-square cells" run_prog timport "$T/dxdy.asc"
+printf 'ncols 3\nnrows 2\nxllcorner 0\nyllcorner 0\ncellsize 1\nfoo 3\n1 2 3\n4 5 6\n' >"$T/key.asc"
+expect_err 1 "unknown header key 'foo'; convert it with gdal_translate -of GTiff FILE out.tif" \
+    "asc with an unknown key" run_prog timport "$T/key.asc"
+printf 'ncols 100000\nnrows 100000\nxllcorner 0\nyllcorner 0\ncellsize 1\n1 2 3\n' >"$T/huge.asc"
+expect_err 1 "cannot fit in the" "asc whose header declares more than the file" run_prog timport "$T/huge.asc"
+
+# --- scale, offset and unit type come back from tgeotiff ---
+run_prog timport "$DEM" | sed '0,/^ENDHDR$/s/^ENDHDR$/UNITS m\nENDHDR/' >"$T/u.tp"
+run_prog tgeotiff -q -t UInt16 --scale 0.05 --offset 100 "$T/u.tif" <"$T/u.tp"
+ok "a scaled UInt16 GeoTIFF" run_prog timport "$T/u.tif"
+cp "$T/.out" "$T/u2.tp"
+assert_eq "UNITS from the unit type" "$(header "$T/u2.tp" UNITS)" m
+assert_eq "heights back within half a step (0.025 m)" "$(py '
+a = floats(sys.argv[1]).astype(float); b = floats(sys.argv[2]).astype(float)
+print(float(np.abs(a - b).max()) <= 0.025 + 1e-4)' "$T/u.tp" "$T/u2.tp")" True
+# --- a picture piped to a stage instead of timport says so ---
+expect_exit 1 "a GeoTIFF into tinfo" run_prog tinfo <"$DEM"
+assert_eq "GeoTIFF: use timport" "$(cat "$T/.err")" "tinfo: this is a GeoTIFF: use timport FILE"
+expect_exit 1 "a PNG into tshape" run_prog tshape <"$T/h8.png"
+assert_eq "PNG: use timport" "$(cat "$T/.err")" "tshape: this is a PNG: use timport FILE"
+expect_err 1 "tgeotiff: this is a GeoTIFF: use timport FILE" "a GeoTIFF as tgeotiff's IN" \
+    run_prog tgeotiff "$DEM" "$T/again.tif"
+# A sample type terrapipe does not read names the conversion.
+"$PY" -c "
+from osgeo import gdal
+gdal.GetDriverByName('GTiff').Create('$T/cplx.tif', 4, 4, 1, gdal.GDT_CInt16)"
+expect_err 1 "unsupported samples: 32-bit complex or void; convert them with gdal_translate -ot Float32 IN OUT" \
+    "complex samples" run_prog timport "$T/cplx.tif"
+# A colour PNG names the command that takes one channel.
+gdal_translate -q -of PNG -ot Byte -scale -b 1 -b 1 -b 1 "$DEM" "$T/rgb.png"
+expect_err 1 "PNG: a heightmap must be grayscale (this one is in colour); take one channel with gdal_translate -b 1 -of GTiff FILE out.tif" \
+    "colour PNG" run_prog timport "$T/rgb.png"
 finish

@@ -222,4 +222,12 @@ expect_exit 1 "malformed header" run_prog tnoise -b moisture < "$T/bad"
 ok "help" run_prog tnoise --help
 assert_eq "help shows defaults" "$(grep -c 'default: ' "$T/.out")" 16
 
+# A geographic CRS counts cells in degrees: 30 a cell would leave the globe.
+expect_exit 2 "geographic CRS with metre cells" run_prog tnoise -s 100x100 -c 30 --crs EPSG:4326
+assert_eq "geographic extent error" "$(head -1 "$T/.err")" \
+    "tnoise: a geographic CRS EPSG:4326 in degrees, but the grid spans x 0..3000, y 0..3000, outside longitudes -180..360 and latitudes -90..90 (a cell size in metres needs a projected CRS, e.g. a UTM zone)"
+ok "geographic CRS in degrees" run_prog tnoise -s 100x100 -c 0.001 --origin -84,36.1 --crs EPSG:4326
+ok "0..360 longitudes" run_prog tnoise -s 10x10 -c 1 --origin 350,90 --crs EPSG:4326
+expect_exit 2 "past 360 degrees east" run_prog tnoise -s 10x10 -c 1 --origin 351,90 --crs EPSG:4326
+
 finish

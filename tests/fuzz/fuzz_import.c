@@ -4,8 +4,10 @@
  * pipe, as the program calls them.
  *
  * The input is written to a temporary file and read back by path with
- * the reader its magic picks (tp_geotiff_read, tp_import_png or
- * tp_import_pgm on the opened file). Then as --raw: the first two bytes
+ * the reader its magic picks (tp_geotiff_read, tp_import_png,
+ * tp_import_pgm or tp_import_asc on the opened file), and as an SRTM .hgt
+ * named by the input's first bytes (tp_hgt_corner on any name; the tile
+ * read when the size is right, which no short input is). Then as --raw: the first two bytes
  * give a size of 1..16 x 1..16 cells, the rest is the float32 body, read
  * from the file and again from a pipe (no size known in advance). Both
  * must agree: success exactly when the body holds width x height x 4 bytes,
@@ -22,6 +24,7 @@
 
 #include "fuzz_stream.h"
 #include "tp_geotiff.h"
+#include "tp_hgt.h"
 #include "tp_import.h"
 
 #define RAW_SIDE	16
@@ -74,7 +77,33 @@ by_path(const char *path, const uint8_t *data, size_t size)
 		r = tp_import_png(&g, f, &e);
 	else if (fmt == TP_FMT_PGM)
 		r = tp_import_pgm(&g, f, &e);
+	else if (fmt == TP_FMT_ASC)
+		r = tp_import_asc(&g, f, &e);
 	if (r == 0)
+		imported(&g);
+	fclose(f);
+}
+
+/* The input's first bytes as a .hgt name, and the file as that tile. */
+static void
+as_hgt(const char *path, const uint8_t *data, size_t size)
+{
+	char name[24];
+	size_t n = size < 12 ? size : 12;
+	tp_grid g;
+	tp_err e;
+	FILE *f;
+	int lat, lon;
+
+	memcpy(name, data, n);
+	memcpy(name + n, ".hgt", 5);
+	if (memchr(name, '\0', n) == NULL &&
+	    tp_hgt_corner(name, &lat, &lon, &e) == 0 &&
+	    (lat < -90 || lat > 89 || lon < -180 || lon > 179))
+		abort();
+	if ((f = fopen(path, "rb")) == NULL)
+		abort();
+	if (tp_import_hgt(&g, f, "N35W107.hgt", &e) == 0)
 		imported(&g);
 	fclose(f);
 }
@@ -137,6 +166,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (to_file(data, size, path, sizeof(path)) < 0)
 		return 0;
 	by_path(path, data, size);
+	as_hgt(path, data, size);
 	if (size >= 2) {
 		w = 1 + data[0] % RAW_SIDE, h = 1 + data[1] % RAW_SIDE;
 		unlink(path);
