@@ -9,6 +9,7 @@
 #include "tp_basin.h"
 #include "tp_flow.h"
 #include "tp_order.h"
+#include "tp_par.h"
 
 static const char usage[] =
     "usage: tflow [-amqv] [-b BAND] [--basins] [-c CODES] [-g GEO] [-j N]\n"
@@ -247,22 +248,54 @@ watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
 		    (long long)cells);
 }
 
-/* The bands made from dir: order, basin. */
+/* --order and --basins, which share nothing but dir: one task each, on
+ * two threads when there are two. */
+typedef struct net_job {
+	tp_grid	*g;
+	const opts *o;
+	const uint8_t *dir;
+	float	*river, *order, *basin;
+	int	rc[2];
+	tp_err	e[2];
+} net_job;
+
+static void
+net_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	net_job *j = ctx;
+	size_t stride = tp_grid_stride(j->g);
+	int64_t w = j->g->h.width, h = j->g->h.height, i;
+
+	(void)worker;
+	for (i = begin; i < end; i++) {
+		if (i == 0 && j->order != NULL)
+			j->rc[0] = tp_order(j->dir, j->river, w, h, stride,
+			    j->o->order, j->order, &j->e[0]);
+		if (i == 1 && j->basin != NULL)
+			j->rc[1] = tp_basins(j->dir, w, h, j->o->min_basin,
+			    j->basin, stride, NULL, &j->e[1]);
+	}
+}
+
+/* The bands made from dir: order, basin. at[]: where river, order and
+ * basin are in idx[], or -1. */
 static void
 dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
     const int at[])
 {
-	size_t stride = tp_grid_stride(g);
-	tp_basin_stats bs;
-	tp_err e;
+	net_job j = { .g = g, .o = o, .dir = dir };
 
-	if (o->order >= 0 && tp_order(dir, tp_grid_band(g, idx[at[0]]),
-	    g->h.width, g->h.height, stride, o->order,
-	    tp_grid_band(g, idx[at[1]]), &e) < 0)
-		cli_fail(&e);
-	if (o->basins && tp_basins(dir, g->h.width, g->h.height,
-	    o->min_basin, tp_grid_band(g, idx[at[2]]), stride, &bs, &e) < 0)
-		cli_fail(&e);
+	if (o->order >= 0) {
+		j.river = tp_grid_band(g, idx[at[0]]);
+		j.order = tp_grid_band(g, idx[at[1]]);
+	}
+	if (o->basins)
+		j.basin = tp_grid_band(g, idx[at[2]]);
+	tp_par_for(tp_par_threads(o->threads) > 1 ? 2 : 1, 2, 1, net_task, &j);
+	if (j.rc[0] < 0)
+		cli_fail(&j.e[0]);
+	if (j.rc[1] < 0)
+		cli_fail(&j.e[1]);
 	if (o->outlet)
 		watershed(g, o, dir, idx[0], idx[at[2]]);
 }

@@ -4,11 +4,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tp_basin.h"
 #include "tp_d8.h"
-
-#define NONE	SIZE_MAX
 
 static inline int
 is_land(uint8_t d)
@@ -16,77 +15,160 @@ is_land(uint8_t d)
 	return d != TP_D8_NODATA && d != TP_D8_SEA;
 }
 
-/* The land cell t drains into, or NONE at an outlet. */
-static inline size_t
-down(const uint8_t *dir, const ptrdiff_t off[9], size_t t)
+/*
+ * The labels are worked out in the bytes of the label plane itself, as
+ * 32-bit integers (0: not labelled yet), and turned into floats at the
+ * end; walks keep two indices, t in the compact dir array and at in the
+ * plane, so no step divides.
+ */
+typedef struct lab_ctx {
+	const uint8_t *dir;
+	int64_t	w, h;
+	size_t	stride;
+	float	*label;
+	uint32_t *count;	/* cells per working label */
+	ptrdiff_t off[9], soff[9];
+} lab_ctx;
+
+static inline uint32_t
+held(const float *p)
 {
-	uint8_t d = dir[t];
-	size_t u;
+	uint32_t u;
+
+	memcpy(&u, p, sizeof u);
+	return u;
+}
+
+static inline void
+hold(float *p, uint32_t u)
+{
+	memcpy(p, &u, sizeof u);
+}
+
+/* The direction k of the land cell t drains into, or 0 at an
+ * outlet (off the grid, into nodata or the sea, or a sink). */
+static inline int
+down(const lab_ctx *c, size_t t)
+{
+	uint8_t d = c->dir[t];
 
 	if (d < 1 || d > 8)
-		return NONE;
-	u = t + (size_t)off[d];
-	return dir[u] == TP_D8_SEA ? NONE : u;
+		return 0;
+	return c->dir[t + (size_t)c->off[d]] == TP_D8_SEA ? 0 : d;
 }
 
-/* Give land cell i and the cells below it the label v of the first
+/* Give land cell (t, at) and the cells below it the label of the first
  * labelled cell on its way down, or `none` when the way ends at an
- * outlet with no label. */
-static void
-paint(const uint8_t *dir, const ptrdiff_t off[9], uint32_t *v, size_t i,
-    uint32_t none)
+ * outlet with no label (which takes `none` too). The second walk retraces
+ * the m steps of the first, so it needs no tests. Returns the cells
+ * labelled. (The struct's fields are read into locals: stores through
+ * the label plane could alias them, and the compiler would reload them
+ * at every step.) */
+static inline uint32_t
+paint(const lab_ctx *c, size_t t, size_t at, uint32_t none, uint32_t *l)
 {
-	size_t t = i, u;
-	uint32_t l;
+	const uint8_t *dir = c->dir;
+	const ptrdiff_t *off = c->off, *soff = c->soff;
+	float *label = c->label;
+	size_t t0 = t, at0 = at, m = 0, j;
+	uint8_t d;
 
-	while (v[t] == 0 && (u = down(dir, off, t)) != NONE)
-		t = u;
-	l = v[t] ? v[t] : none;
-	for (t = i; v[t] == 0; t = u) {
-		v[t] = l;
-		if ((u = down(dir, off, t)) == NONE)
+	for (;;) {
+		if ((*l = held(label + at)) != 0)
 			break;
-	}
-}
-
-/* Checks shared by both labellings; the working labels, zeroed. */
-static uint32_t *
-open_labels(int64_t w, int64_t h, size_t stride, tp_err *e)
-{
-	uint32_t *v;
-	size_t n;
-
-	if (w < 1 || h < 1 || stride < (size_t)w) {
-		tp_err_set(e, "bad plane %lldx%lld, stride %zu", (long long)w,
-		    (long long)h, stride);
-		return NULL;
-	}
-	if ((uint64_t)w * (uint64_t)h > UINT32_MAX) {
-		tp_err_set(e, "basins: %lldx%lld is 2^32 cells or more",
-		    (long long)w, (long long)h);
-		return NULL;
-	}
-	n = (size_t)w * (size_t)h;
-	if ((v = calloc(n, sizeof *v)) == NULL)
-		tp_err_set(e, "out of memory: basins need %.1f MiB",
-		    (double)n * sizeof *v / 1048576.0);
-	return v;
-}
-
-/* Write the labels out: map[v] for land cells, 0 on the sea, NaN on
- * nodata. */
-static void
-write_labels(const uint8_t *dir, const uint32_t *v, const uint32_t *map,
-    int64_t w, int64_t h, float *label, size_t stride)
-{
-	size_t x, y, i;
-
-	for (y = 0; y < (size_t)h; y++)
-		for (x = 0; x < (size_t)w; x++) {
-			i = y * (size_t)w + x;
-			label[y * stride + x] = dir[i] == TP_D8_NODATA ? NAN :
-			    dir[i] == TP_D8_SEA ? 0.0f : (float)map[v[i]];
+		d = dir[t];
+		if (d < 1 || d > 8 || dir[t + (size_t)off[d]] == TP_D8_SEA) {
+			hold(label + at, *l = none);	/* an unlabelled outlet */
+			m++;
+			break;
 		}
+		t += (size_t)off[d];
+		at += (size_t)soff[d];
+		m++;
+	}
+	for (j = 0, t = t0, at = at0; j < m; j++) {
+		hold(label + at, *l);
+		d = dir[t];
+		t += (size_t)off[d & 0xf];
+		at += (size_t)soff[d & 0xf];
+	}
+	return (uint32_t)m;
+}
+
+/* Checks shared by both labellings. */
+static int
+lab_open(lab_ctx *c, const uint8_t *dir, int64_t w, int64_t h,
+    float *label, size_t stride, tp_err *e)
+{
+	*c = (lab_ctx){ .dir = dir, .w = w, .h = h, .stride = stride,
+	    .label = label };
+	if (w < 1 || h < 1 || stride < (size_t)w)
+		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
+		    (long long)w, (long long)h, stride);
+	if ((uint64_t)w * (uint64_t)h > UINT32_MAX)
+		return tp_err_set(e, "basins: %lldx%lld is 2^32 cells or more",
+		    (long long)w, (long long)h);
+	tp_d8_offsets((ptrdiff_t)w, c->off);
+	tp_d8_offsets((ptrdiff_t)stride, c->soff);
+	return 0;
+}
+
+/* The first pass: NaN on nodata, 0 on the sea, and on land 0 (not
+ * labelled yet) or, when number is set, the outlets' numbers in row-major
+ * order. Returns how many outlets. */
+static uint32_t
+lab_start(lab_ctx *c, int number)
+{
+	size_t t = 0, at;
+	uint32_t nout = 0;
+	int64_t x, y;
+	uint8_t d;
+
+	for (y = 0; y < c->h; y++) {
+		at = (size_t)y * c->stride;
+		for (x = 0; x < c->w; x++, t++, at++) {
+			d = c->dir[t];
+			if (!is_land(d))
+				c->label[at] = d == TP_D8_SEA ? 0.0f : NAN;
+			else
+				hold(c->label + at, number &&
+				    down(c, t) == 0 ? ++nout : 0);
+		}
+	}
+	return nout;
+}
+
+/* Paint every land cell not labelled yet. */
+static void
+lab_paint(lab_ctx *c, uint32_t none)
+{
+	size_t t = 0, at;
+	uint32_t n, l;
+	int64_t x, y;
+
+	for (y = 0; y < c->h; y++) {
+		at = (size_t)y * c->stride;
+		for (x = 0; x < c->w; x++, t++, at++)
+			if (is_land(c->dir[t]) && held(c->label + at) == 0) {
+				n = paint(c, t, at, none, &l);
+				c->count[l] += n;
+			}
+	}
+}
+
+/* The last pass: land cells' working labels l become map[l], floats. */
+static void
+lab_finish(lab_ctx *c, const uint32_t *map)
+{
+	size_t t = 0, at;
+	int64_t x, y;
+
+	for (y = 0; y < c->h; y++) {
+		at = (size_t)y * c->stride;
+		for (x = 0; x < c->w; x++, t++, at++)
+			if (is_land(c->dir[t]))
+				c->label[at] = (float)map[held(c->label + at)];
+	}
 }
 
 /* The basins' sizes in, their new labels out: 1.. in order for those of
@@ -112,43 +194,32 @@ tp_basins(const uint8_t *dir, int64_t w, int64_t h, int64_t min_cells,
     float *label, size_t stride, tp_basin_stats *st, tp_err *e)
 {
 	tp_basin_stats dummy;
-	uint32_t *v, *map, nout = 0;
-	ptrdiff_t off[9];
-	size_t n, i;
+	uint32_t nout, l;
+	lab_ctx c;
 
 	if (st == NULL)
 		st = &dummy;
 	*st = (tp_basin_stats){ 0 };
-	if ((v = open_labels(w, h, stride, e)) == NULL)
+	if (lab_open(&c, dir, w, h, label, stride, e) < 0)
 		return -1;
-	n = (size_t)w * (size_t)h;
-	tp_d8_offsets((ptrdiff_t)w, off);
-	for (i = 0; i < n; i++)		/* outlets, numbered in row-major order */
-		if (is_land(dir[i]) && down(dir, off, i) == NONE)
-			v[i] = ++nout;
-	for (i = 0; i < n; i++)
-		if (is_land(dir[i]) && v[i] == 0)
-			paint(dir, off, v, i, 0);
-	if ((map = calloc((size_t)nout + 1, sizeof *map)) == NULL) {
-		free(v);
+	nout = lab_start(&c, 1);
+	if ((c.count = malloc(((size_t)nout + 1) * sizeof *c.count)) == NULL)
 		return tp_err_set(e, "out of memory: %lu basins",
 		    (unsigned long)nout);
-	}
-	for (i = 0; i < n; i++)
-		map[v[i]] += is_land(dir[i]);
+	c.count[0] = 0;
+	for (l = 1; l <= nout; l++)
+		c.count[l] = 1;		/* the outlet */
+	lab_paint(&c, 0);
 	st->outlets = nout;
-	renumber(map, nout, min_cells, st);
-	map[0] = 0;
+	renumber(c.count, nout, min_cells, st);
 	if (st->kept > TP_BASIN_MAX_LABEL) {
-		free(map);
-		free(v);
+		free(c.count);
 		return tp_err_set(e, "%lld basins, more than a float32 "
 		    "numbers exactly (%d)", (long long)st->kept,
 		    TP_BASIN_MAX_LABEL);
 	}
-	write_labels(dir, v, map, w, h, label, stride);
-	free(map);
-	free(v);
+	lab_finish(&c, c.count);
+	free(c.count);
 	return 0;
 }
 
@@ -157,11 +228,12 @@ tp_basin_watershed(const uint8_t *dir, int64_t w, int64_t h, int64_t ox,
     int64_t oy, float *label, size_t stride, int64_t *cells, tp_err *e)
 {
 	static const uint32_t map[3] = { 0, 1, 0 };	/* 2: outside */
-	ptrdiff_t off[9];
-	size_t n, i, o;
-	int64_t in = 0;
-	uint32_t *v;
+	uint32_t count[3] = { 0, 1, 0 };
+	lab_ctx c;
+	size_t o;
 
+	if (lab_open(&c, dir, w, h, label, stride, e) < 0)
+		return -1;
 	if (ox < 0 || ox >= w || oy < 0 || oy >= h)
 		return tp_err_set(e, "outlet (%lld, %lld) off the %lldx%lld "
 		    "grid", (long long)ox, (long long)oy, (long long)w,
@@ -170,20 +242,13 @@ tp_basin_watershed(const uint8_t *dir, int64_t w, int64_t h, int64_t ox,
 	if (!is_land(dir[o]))
 		return tp_err_set(e, "outlet (%lld, %lld) is not on land",
 		    (long long)ox, (long long)oy);
-	if ((v = open_labels(w, h, stride, e)) == NULL)
-		return -1;
-	n = (size_t)w * (size_t)h;
-	tp_d8_offsets((ptrdiff_t)w, off);
-	v[o] = 1;
-	for (i = 0; i < n; i++)
-		if (is_land(dir[i]) && v[i] == 0)
-			paint(dir, off, v, i, 2);
-	for (i = 0; i < n; i++)
-		in += v[i] == 1;
-	write_labels(dir, v, map, w, h, label, stride);
+	c.count = count;
+	lab_start(&c, 0);
+	hold(label + (size_t)oy * stride + (size_t)ox, 1);
+	lab_paint(&c, 2);
+	lab_finish(&c, map);
 	if (cells != NULL)
-		*cells = in;
-	free(v);
+		*cells = count[1];
 	return 0;
 }
 

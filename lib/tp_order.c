@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tp_d8.h"
 #include "tp_order.h"
@@ -42,57 +43,104 @@ merge(int kind, uint32_t v, uint32_t o)
 }
 
 static inline int
-is_river(const uint8_t *dir, const float *river, size_t i, size_t at)
+is_river(uint8_t d, float r)
 {
-	float r = river[at];
-
-	return dir[i] != TP_D8_NODATA && r != 0 && !isnan(r);
+	return d != TP_D8_NODATA && r != 0 && !isnan(r);
 }
 
-/* deg[i]: how many river cells drain into river cell i; DONE on the rest. */
-static void
-indegrees(const uint8_t *dir, const float *river, int64_t w, int64_t h,
-    size_t stride, const ptrdiff_t off[9], uint8_t *deg)
-{
-	size_t x, y, i;
-	uint8_t d;
+typedef struct order_ctx {
+	const uint8_t *dir;
+	const float *river;
+	int64_t	w, h;
+	size_t	stride;
+	int	kind;
+	float	*order;		/* the output: also each waiting river cell's
+				 * value (finish), as 32 bits in its float */
+	uint8_t	*deg;
+	ptrdiff_t off[9], soff[9];	/* index steps, compact and strided */
+} order_ctx;
 
-	for (y = 0; y < (size_t)h; y++)
-		for (x = 0; x < (size_t)w; x++) {
-			i = y * (size_t)w + x;
-			deg[i] = is_river(dir, river, i, y * stride + x) ?
-			    0 : DONE;
+static inline uint32_t
+held(const float *p)
+{
+	uint32_t u;
+
+	memcpy(&u, p, sizeof u);
+	return u;
+}
+
+static inline void
+hold(float *p, uint32_t u)
+{
+	memcpy(p, &u, sizeof u);
+}
+
+/* Row y: river cells get in-degree 0 and value 0, the other cells DONE
+ * and their final order (0, or NaN on nodata). */
+static void
+start_row(order_ctx *c, int64_t y)
+{
+	size_t i = (size_t)y * (size_t)c->w, at = (size_t)y * c->stride;
+	int64_t x;
+
+	for (x = 0; x < c->w; x++, i++, at++) {
+		if (is_river(c->dir[i], c->river[at])) {
+			c->deg[i] = 0;
+			hold(c->order + at, 0);
+		} else {
+			c->deg[i] = DONE;
+			c->order[at] = c->dir[i] == TP_D8_NODATA ? NAN : 0.0f;
 		}
-	for (i = 0; i < (size_t)w * (size_t)h; i++) {
-		d = dir[i];
-		if (deg[i] != DONE && d >= 1 && d <= 8 &&
-		    deg[i + (size_t)off[d]] != DONE)
-			deg[i + (size_t)off[d]]++;
 	}
 }
 
-/* From source i walk downstream while each cell reached has heard from
- * all its river donors. A river cell's downstream neighbour is never
- * DONE before it is passed on, so DONE there means "not a river cell". */
+/* In-degrees: each river cell counts the river cells that drain into it.
+ * One pass, each row started one row ahead of the donors that reach it. */
 static void
-walk(const uint8_t *dir, const ptrdiff_t off[9], int kind, uint8_t *deg,
-    uint32_t *v, size_t i)
+indegrees(order_ctx *c)
 {
-	size_t t, u;
+	size_t i = 0, u;
+	int64_t x, y;
+	uint8_t d;
+
+	start_row(c, 0);
+	for (y = 0; y < c->h; y++) {
+		if (y + 1 < c->h)
+			start_row(c, y + 1);
+		for (x = 0; x < c->w; x++, i++) {
+			d = c->dir[i];
+			if (c->deg[i] == DONE || d < 1 || d > 8)
+				continue;
+			u = i + (size_t)c->off[d];
+			if (c->deg[u] != DONE)
+				c->deg[u]++;
+		}
+	}
+}
+
+/* From source t (at in the planes) walk downstream while each cell
+ * reached has heard from all its river donors, writing each order as it
+ * is settled. A river cell's downstream neighbour is never DONE before it
+ * is passed on, so DONE there means "not a river cell". */
+static void
+walk(order_ctx *c, size_t t, size_t at)
+{
 	uint32_t o;
 	uint8_t d;
 
-	for (t = i;; t = u) {
-		v[t] = o = finish(kind, v[t]);
-		deg[t] = DONE;
-		d = dir[t];
+	for (;;) {
+		o = finish(c->kind, held(c->order + at));
+		c->order[at] = (float)o;
+		c->deg[t] = DONE;
+		d = c->dir[t];
 		if (d < 1 || d > 8)
 			return;
-		u = t + (size_t)off[d];
-		if (deg[u] == DONE)
+		t += (size_t)c->off[d];
+		at += (size_t)c->soff[d];
+		if (c->deg[t] == DONE)
 			return;
-		v[u] = merge(kind, v[u], o);
-		if (--deg[u] != 0)
+		hold(c->order + at, merge(c->kind, held(c->order + at), o));
+		if (--c->deg[t] != 0)
 			return;
 	}
 }
@@ -101,10 +149,10 @@ int
 tp_order(const uint8_t *dir, const float *river, int64_t w, int64_t h,
     size_t stride, int kind, float *order, tp_err *e)
 {
-	size_t n, i, x, y;
-	ptrdiff_t off[9];
-	uint8_t *deg;
-	uint32_t *v;
+	order_ctx c = { .dir = dir, .river = river, .w = w, .h = h,
+	    .stride = stride, .kind = kind, .order = order };
+	size_t i;
+	int64_t x, y;
 
 	if (w < 1 || h < 1 || stride < (size_t)w)
 		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
@@ -112,28 +160,16 @@ tp_order(const uint8_t *dir, const float *river, int64_t w, int64_t h,
 	if ((uint64_t)w * (uint64_t)h > UINT32_MAX)
 		return tp_err_set(e, "stream order: %lldx%lld is 2^32 cells "
 		    "or more", (long long)w, (long long)h);
-	n = (size_t)w * (size_t)h;
-	deg = malloc(n);
-	v = calloc(n, sizeof *v);
-	if (deg == NULL || v == NULL) {
-		free(deg);
-		free(v);
+	if ((c.deg = malloc((size_t)w * (size_t)h)) == NULL)
 		return tp_err_set(e, "out of memory: stream order needs "
-		    "%.1f MiB", (double)n * 5 / 1048576.0);
-	}
-	tp_d8_offsets((ptrdiff_t)w, off);
-	indegrees(dir, river, w, h, stride, off, deg);
-	for (i = 0; i < n; i++)
-		if (deg[i] == 0)
-			walk(dir, off, kind, deg, v, i);
-	for (y = 0; y < (size_t)h; y++)
-		for (x = 0; x < (size_t)w; x++) {
-			i = y * (size_t)w + x;
-			order[y * stride + x] = dir[i] == TP_D8_NODATA ? NAN :
-			    is_river(dir, river, i, y * stride + x) ?
-			    (float)v[i] : 0.0f;
-		}
-	free(deg);
-	free(v);
+		    "%.1f MiB", (double)w * (double)h / 1048576.0);
+	tp_d8_offsets((ptrdiff_t)w, c.off);
+	tp_d8_offsets((ptrdiff_t)stride, c.soff);
+	indegrees(&c);
+	for (y = 0, i = 0; y < h; y++)
+		for (x = 0; x < w; x++, i++)
+			if (c.deg[i] == 0)
+				walk(&c, i, (size_t)y * stride + (size_t)x);
+	free(c.deg);
 	return 0;
 }

@@ -14,9 +14,10 @@
  *             cells' orders (the sources above it).
  *
  * Each cell is visited once, in topological order found by in-degree
- * counting (as tp_flow_accumulate): O(n), 5 bytes a cell of working
- * memory. Orders are whole numbers kept as 32-bit integers and rounded once
- * to float32 (Shreve orders past 2^24 lose their last digits).
+ * counting (as tp_flow_accumulate): O(n), one byte a cell of working
+ * memory, the orders being summed as 32-bit integers in the bytes of the
+ * order plane itself and rounded once to float32 (Shreve orders past 2^24
+ * lose their last digits).
  */
 #ifndef TP_ORDER_H
 #define TP_ORDER_H
