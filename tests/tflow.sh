@@ -196,6 +196,15 @@ assert_eq "order 0 off the rivers" "$(stat "$T/o" 'order[1].tolist()')" "[0.0, 0
 run_prog tflow --basins < "$T/sea" > "$T/o"
 assert_eq "sea: basins" \
     "$(stat "$T/o" 'basin.tolist() == [[r, r, r, 0, 0, 0, 0] for r in range(1, 6)]')" True
+# A sink is an outlet: the unfilled pit's 9 cells are one basin. Around a
+# NaN hole in a flat every cell drains into the hole, each its own basin,
+# numbered row by row; the hole is NaN.
+run_prog tflow -q --basins < "$T/pit" > "$T/o"
+assert_eq "pit: one basin" "$(stat "$T/o" 'basin.ravel().tolist()')" \
+    "[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]"
+echo "5 5 5  5 nan 5  5 5 5" | mkstream 3 3 height | run_prog tflow --basins > "$T/o"
+assert_eq "hole: 8 basins" "$(stat "$T/o" 'basin.ravel().tolist()')" \
+    "[1.0, 2.0, 3.0, 4.0, nan, 5.0, 6.0, 7.0, 8.0]"
 # --order KIND and --order=KIND are one option, recorded with its kind.
 run_prog tflow -r 3 --order shreve -q < "$T/east" > "$T/p"
 run_prog tflow -r 3 --order=shreve -q < "$T/east" > "$T/o"
