@@ -204,7 +204,8 @@ geometry(const tp_grid *g, int geo)
 	return r;
 }
 
-/* The cell of world point (x, y), or misuse naming the grid's extent. */
+/* The cell of world point (x, y); off the grid, a failure naming the
+ * grid's extent. */
 static void
 outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy)
 {
