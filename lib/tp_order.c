@@ -76,21 +76,21 @@ hold(float *p, uint32_t u)
 }
 
 /* Row y: river cells get in-degree 0 and value 0, the other cells DONE
- * and their final order (0, or NaN on nodata). */
+ * and their final order, 0 or NaN on nodata. The value 0 and the order
+ * 0.0f are the same bytes, so only nodata stands apart: no branch on
+ * whether a cell is a river cell. */
 static void
 start_row(order_ctx *c, int64_t y)
 {
-	size_t i = (size_t)y * (size_t)c->w, at = (size_t)y * c->stride;
+	const uint8_t *dir = c->dir + (size_t)y * (size_t)c->w;
+	const float *river = c->river + (size_t)y * c->stride;
+	float *order = c->order + (size_t)y * c->stride;
+	uint8_t *deg = c->deg + (size_t)y * (size_t)c->w;
 	int64_t x;
 
-	for (x = 0; x < c->w; x++, i++, at++) {
-		if (is_river(c->dir[i], c->river[at])) {
-			c->deg[i] = 0;
-			hold(c->order + at, 0);
-		} else {
-			c->deg[i] = DONE;
-			c->order[at] = c->dir[i] == TP_D8_NODATA ? NAN : 0.0f;
-		}
+	for (x = 0; x < c->w; x++) {
+		deg[x] = is_river(dir[x], river[x]) ? 0 : DONE;
+		order[x] = dir[x] == TP_D8_NODATA ? NAN : 0.0f;
 	}
 }
 
