@@ -2,7 +2,9 @@
  * tp_basin.h - drainage basins on a D8 direction array: every outlet's
  * basin, and the watershed of one cell.
  *
- * dir is tp_flow.h's compact direction array. Land is every valid cell
+ * dir is tp_flow.h's compact direction array, as tp_flow_d8 makes it:
+ * its steps stay on the grid, land on valid cells and never go round in a
+ * loop (the walks here trust that). Land is every valid cell
  * that is not sea (TP_D8_SEA). A land cell is an outlet when its water
  * leaves the land there: it drains off the grid or into nodata (TP_D8_OUT),
  * into a sea cell, or nowhere (a sink, where the input was not filled).

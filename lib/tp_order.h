@@ -2,7 +2,8 @@
  * tp_order.h - stream order on a D8 river network: Strahler and Shreve.
  *
  * The network is the river cells (river band nonzero) of a D8 direction
- * array (tp_flow.h's compact dir bytes): a river cell's downstream
+ * array (tp_flow.h's compact dir bytes, as tp_flow_d8 makes them: steps
+ * stay on the grid and never loop): a river cell's downstream
  * neighbour is the cell its direction points to, when that cell is a river
  * cell too. A river cell no river cell drains into is a source.
  *
