@@ -6,11 +6,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tp_basin.h"
 #include "tp_flow.h"
+#include "tp_order.h"
+#include "tp_par.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [-c CODES] [-g GEO] [-j N] [--no-sea]\n"
-    "             [-r T] [--sea LEVEL] < in > out\n";
+    "usage: tflow [-amqv] [-b BAND] [--basins] [-c CODES] [-g GEO] [-j N]\n"
+    "             [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
+    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R] < in > out\n";
 
 static const char help[] =
     "Add the bands 'flow' (cells draining through each cell, itself\n"
@@ -20,6 +24,9 @@ static const char help[] =
     "  -a, --area           flow in square map units (square metres when\n"
     "                       geographic) instead of cells\n"
     "  -b, --band NAME      the height band (default: height)\n"
+    "      --basins         add a band 'basin': a label per outlet, 1, 2, ...\n"
+    "                       in row-major order of the outlet cells; 0 on the\n"
+    "                       sea\n"
     "  -c, --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
@@ -29,29 +36,45 @@ static const char help[] =
     "  -j, --threads N      threads (default: 0 = all processors)\n"
     "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
     "                       accumulation (Freeman 1991, exponent 1.1)\n"
+    "      --min-basin CELLS\n"
+    "                       with --basins: label 0 the basins of fewer\n"
+    "                       cells (default: 1, keep all)\n"
     "      --no-sea         ignore the header's SEALEVEL: no cell is sea\n"
-    "  -q, --quiet          no warning about sinks\n"
+    "      --order [KIND]   with --rivers: add a band 'order', the stream\n"
+    "                       order of river cells, strahler or shreve\n"
+    "                       (default: strahler), 0 elsewhere\n"
+    "      --outlet X,Y     add a band 'basin': 1 on the watershed of the\n"
+    "                       cell at world coordinates X,Y, else 0\n"
+    "  -q, --quiet          no warning about sinks, no word on the outlet\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
     "                       (0 on the sea)\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
+    "      --snap R         with --outlet: move it to the cell of highest\n"
+    "                       flow within R cells (default: 0)\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA };
+enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
+    OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
 	{ "band", required_argument, NULL, 'b' },
+	{ "basins", no_argument, NULL, OPT_BASINS },
 	{ "dir-codes", required_argument, NULL, 'c' },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "mfd", no_argument, NULL, 'm' },
+	{ "min-basin", required_argument, NULL, OPT_MIN_BASIN },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
+	{ "order", optional_argument, NULL, OPT_ORDER },
+	{ "outlet", required_argument, NULL, OPT_OUTLET },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rivers", required_argument, NULL, 'r' },
 	{ "sea", required_argument, NULL, OPT_SEA },
+	{ "snap", required_argument, NULL, OPT_SNAP },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -60,6 +83,7 @@ static const struct option longopts[] = {
 
 static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
+static const char *const orders[] = { "strahler", "shreve", NULL };
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
 
 typedef struct opts {
@@ -67,7 +91,49 @@ typedef struct opts {
 	int	area, grass, geo, threads, mfd, quiet, verbose;
 	double	rivers;		/* < 0: no river band */
 	cli_sea	sea;
+	int	order;		/* -1: none, else TP_ORDER_* */
+	int	basins, outlet;
+	int64_t	min_basin, snap;	/* -1: not given */
+	double	ox, oy;		/* --outlet */
 } opts;
+
+/* "--order KIND" as "--order=KIND", the only way getopt passes an optional
+ * argument: tflow takes no operands, so a word naming a kind after
+ * --order can only be its argument. */
+static void
+join_order(int *argc, char **argv)
+{
+	static char joined[32];
+	int i;
+
+	for (i = 1; i + 1 < *argc; i++) {
+		if (strcmp(argv[i], "--order") != 0 ||
+		    (strcmp(argv[i + 1], "strahler") != 0 &&
+		    strcmp(argv[i + 1], "shreve") != 0))
+			continue;
+		snprintf(joined, sizeof joined, "--order=%s", argv[i + 1]);
+		argv[i] = joined;
+		/* the words after it, and argv's closing NULL, move down */
+		memmove(argv + i + 1, argv + i + 2,
+		    (size_t)(*argc - i - 1) * sizeof *argv);
+		(*argc)--;
+		return;
+	}
+}
+
+/* Options that need another, and the two makers of 'basin'. */
+static void
+check_pairs(const opts *o)
+{
+	if (o->order >= 0 && o->rivers < 0)
+		cli_usage("--order needs --rivers");
+	if (o->min_basin >= 0 && !o->basins)
+		cli_usage("--min-basin needs --basins");
+	if (o->snap >= 0 && !o->outlet)
+		cli_usage("--snap needs --outlet");
+	if (o->basins && o->outlet)
+		cli_usage("--basins and --outlet both make the band 'basin'");
+}
 
 static void
 parse(int argc, char **argv, opts *o)
@@ -77,6 +143,8 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->rivers = -1;
+	o->order = -1;
+	o->min_basin = o->snap = -1;
 	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
 	    longopts)) != -1) {
 		switch (ch) {
@@ -100,6 +168,22 @@ parse(int argc, char **argv, opts *o)
 		case OPT_SEA:
 			cli_sea_option(&o->sea, optarg);
 			break;
+		case OPT_ORDER:
+			o->order = optarg == NULL ? TP_ORDER_STRAHLER :
+			    cli_choice("--order", optarg, orders);
+			break;
+		case OPT_BASINS: o->basins = 1; break;
+		case OPT_MIN_BASIN:
+			o->min_basin = cli_int("--min-basin", optarg, 1,
+			    INT64_MAX);
+			break;
+		case OPT_OUTLET:
+			cli_pair("--outlet", optarg, &o->ox, &o->oy);
+			o->outlet = 1;
+			break;
+		case OPT_SNAP:
+			o->snap = cli_int("--snap", optarg, 0, TP_MAX_DIM);
+			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -107,6 +191,7 @@ parse(int argc, char **argv, opts *o)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
+	check_pairs(o);
 }
 
 /* Where the cells of g are, as --geographic says. */
@@ -120,11 +205,109 @@ geometry(const tp_grid *g, int geo)
 	return r;
 }
 
+/* The cell of world point (x, y); off the grid, a failure naming the
+ * grid's extent. */
+static void
+outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy)
+{
+	double fx = floor((x - h->origin_x) / h->cellsize),
+	    fy = floor((h->origin_y - y) / h->cellsize);
+
+	if (!(fx >= 0 && fx < (double)h->width && fy >= 0 &&
+	    fy < (double)h->height))
+		cli_die("--outlet %.10g,%.10g lies outside the grid: x %.10g "
+		    "to %.10g, y %.10g to %.10g", x, y, h->origin_x,
+		    h->origin_x + (double)h->width * h->cellsize,
+		    h->origin_y - (double)h->height * h->cellsize,
+		    h->origin_y);
+	*cx = (int64_t)fx;
+	*cy = (int64_t)fy;
+}
+
+/* --outlet: snap it, say where it went, mark its watershed. */
+static void
+watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
+    int ibasin)
+{
+	int64_t cx, cy, sx, sy, r = o->snap < 0 ? 0 : o->snap, cells;
+	size_t stride = tp_grid_stride(g);
+	const float *flow = tp_grid_band(g, iflow);
+	tp_err e;
+
+	outlet_cell(&g->h, o->ox, o->oy, &cx, &cy);
+	if (tp_basin_snap(flow, dir, g->h.width, g->h.height, stride, cx, cy,
+	    r, &sx, &sy) < 0)
+		cli_die("--outlet %.10g,%.10g: no land within %lld cells",
+		    o->ox, o->oy, (long long)r);
+	if (tp_basin_watershed(dir, g->h.width, g->h.height, sx, sy,
+	    tp_grid_band(g, ibasin), stride, &cells, &e) < 0)
+		cli_fail(&e);
+	if (!o->quiet)
+		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
+		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
+		    tp_cell_x(&g->h, sx), tp_cell_y(&g->h, sy), (long long)sx,
+		    (long long)sy, flow[(size_t)sy * stride + (size_t)sx],
+		    (long long)cells);
+}
+
+/* --order and --basins, which share nothing but dir: one task each, on
+ * two threads when there are two. */
+typedef struct net_job {
+	tp_grid	*g;
+	const opts *o;
+	const uint8_t *dir;
+	float	*river, *order, *basin;
+	int	rc[2];
+	tp_err	e[2];
+} net_job;
+
+static void
+net_task(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	net_job *j = ctx;
+	size_t stride = tp_grid_stride(j->g);
+	int64_t w = j->g->h.width, h = j->g->h.height, i;
+
+	(void)worker;
+	for (i = begin; i < end; i++) {
+		if (i == 0 && j->order != NULL)
+			j->rc[0] = tp_order(j->dir, j->river, w, h, stride,
+			    j->o->order, j->order, &j->e[0]);
+		if (i == 1 && j->basin != NULL)
+			j->rc[1] = tp_basins(j->dir, w, h, j->o->min_basin,
+			    j->basin, stride, NULL, &j->e[1]);
+	}
+}
+
+/* The bands made from dir: order, basin. at[]: where river, order and
+ * basin are in idx[], or -1. */
+static void
+dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
+    const int at[])
+{
+	net_job j = { .g = g, .o = o, .dir = dir };
+
+	if (o->order >= 0) {
+		j.river = tp_grid_band(g, idx[at[0]]);
+		j.order = tp_grid_band(g, idx[at[1]]);
+	}
+	if (o->basins)
+		j.basin = tp_grid_band(g, idx[at[2]]);
+	tp_par_for(tp_par_threads(o->threads) > 1 ? 2 : 1, 2, 1, net_task, &j);
+	if (j.rc[0] < 0)
+		cli_fail(&j.e[0]);
+	if (j.rc[1] < 0)
+		cli_fail(&j.e[1]);
+	if (o->outlet)
+		watershed(g, o, dir, idx[0], idx[at[2]]);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *add[4] = { "flow", "dir", NULL, NULL };
-	int idx[4], nadd = 2, band, iriver = -1, imfd = -1, i;
+	const char *add[6] = { "flow", "dir", NULL, NULL, NULL, NULL };
+	int idx[6], nadd = 2, band, iriver = -1, imfd = -1, i;
+	int at[3] = { -1, -1, -1 };	/* river, order and basin in add[] */
 	tp_flow_stats st;
 	tp_geo_grid geo;
 	cli_timer tm;
@@ -137,11 +320,16 @@ main(int argc, char **argv)
 	opts o;
 
 	cli_init(argc, argv, usage);
+	join_order(&argc, argv);
 	parse(argc, argv, &o);
 	if (o.rivers >= 0)
-		add[iriver = nadd++] = "river";
+		add[at[0] = iriver = nadd++] = "river";
 	if (o.mfd)
 		add[imfd = nadd++] = "mfd";
+	if (o.order >= 0)
+		add[at[1] = nadd++] = "order";
+	if (o.basins || o.outlet)
+		add[at[2] = nadd++] = "basin";
 	for (i = 0; i < nadd; i++)
 		if (strcmp(o.band, add[i]) == 0)
 			cli_usage("--band: '%s' is an output band", o.band);
@@ -167,13 +355,16 @@ main(int argc, char **argv)
 	    &geo, TP_FLOW_MFD_EXPONENT, o.area, o.threads,
 	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))
 		cli_fail(&e);
-	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
-	    stride);
 	if (iriver >= 0)
 		tp_flow_rivers(tp_grid_band(&g, idx[0]), dir, w, h, stride,
 		    o.rivers, tp_grid_band(&g, idx[iriver]));
-	free(dir);
 	cli_timer_lap(&tm, "accumulation");
+	dir_bands(&g, &o, dir, idx, at);
+	if (o.order >= 0 || at[2] >= 0)
+		cli_timer_lap(&tm, "order and basins");
+	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
+	    stride);
+	free(dir);
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
 	if (st.sinks > 0 && !o.quiet)

@@ -13,6 +13,8 @@
 #    seconds; SAGA Wang & Liu and GRASS r.watershed -s at 4096 (--quick
 #    skips SAGA and r.watershed). GIS figures are the tool's whole run (import, algorithm,
 #    export: they expose no algorithm time), so their ratios flatter them.
+# 3. tflow --order --basins on the same 4096 x 4096 grid against tflow
+#    alone, medians of 2 runs, and the same bytes on -j 1 and -j 2.
 # Figures only: nothing here passes or fails on time. CPU seconds are the
 # steadier figure on a shared machine.
 # Takes 3 to 6 minutes on 2 cores (--quick: about one).
@@ -138,6 +140,47 @@ awk -v fw="$fw" -v fc="$fc" -v tw="$tw" -v tc="$tc" -v n=$((N * N)) 'BEGIN {
 	printf "  tflow algorithm (directions + accumulation), best run: %.2f s wall, %.2f s CPU;\n", tw, tc
 	printf "    RichDEM D8 + accumulation 2.2 s: %.1fx (wall), %.1fx (CPU)\n", 2.2 / tw, 2.2 / tc
 }'
+
+# --- 3. stream order and basins ------------------------------------------------
+# tflow --rivers with --order --basins against the same without them, and
+# against plain tflow: medians of 2 runs (the mean of the two) of the whole
+# run (wall and CPU, from time) and of the algorithm (directions,
+# accumulation, order and basins: wall and CPU from --verbose); the bytes
+# on 1 and 2 threads compared.
+# hydro_runs NAME ARGS...: 2 runs of tflow ARGS; the medians, "wall cpu
+# algo-wall algo-cpu", in $tmp/NAME.med.
+hydro_runs() {
+	local name=$1 i; shift
+	: > "$tmp/$name.runs"
+	for i in 1 2; do
+		/usr/bin/time -f '%e %U %S' -o "$tmp/t" "$bin/tflow" -v "$@" \
+		    < "$tmp/big-filled.tp" > /dev/null 2> "$tmp/v"
+		echo "$(cat "$tmp/t") $(sed 's/.*directions \([0-9.]*\) s (cpu \([0-9.]*\) s), accumulation \([0-9.]*\) s (cpu \([0-9.]*\) s)\(, order and basins \([0-9.]*\) s (cpu \([0-9.]*\) s)\)\{0,1\}.*/\1 \2 \3 \4 \6 \7/' "$tmp/v")" |
+		    awk '{ print $1, $2 + $3, $4 + $6 + $8, $5 + $7 + $9 }' >> "$tmp/$name.runs"
+	done
+	awk '{ for (i = 1; i <= 4; i++) m[i] += $i / 2 }
+	    END { printf "%.2f %.2f %.3f %.3f\n", m[1], m[2], m[3], m[4] }' \
+	    "$tmp/$name.runs" > "$tmp/$name.med"
+	printf '  tflow %s: median whole run %s s wall, %s s CPU; algorithm %s s wall, %s s CPU\n' \
+	    "$*" $(cat "$tmp/$name.med")
+}
+echo "bench-hydro: ${N}x$N stream order and basins (medians of 2 runs)"
+hydro_runs plain -q
+hydro_runs rivers -q -r 100
+hydro_runs full -q -r 100 --order --basins
+# ratio A B: B's four figures over A's
+ratio() {
+	paste -d' ' "$tmp/$1.med" "$tmp/$2.med" | awk '{
+		printf "whole run %.2fx wall, %.2fx CPU; algorithm %.2fx wall, %.2fx CPU\n",
+		    $5 / $1, $6 / $2, $7 / $3, $8 / $4 }'
+}
+echo "  --order --basins over tflow -r 100: $(ratio rivers full)"
+echo "  --order --basins over plain tflow:  $(ratio plain full)"
+"$bin/tflow" -q -j 1 -r 100 --order --basins < "$tmp/big-filled.tp" > "$tmp/j1.tp"
+"$bin/tflow" -q -j 2 -r 100 --order --basins < "$tmp/big-filled.tp" > "$tmp/j2.tp"
+cmp -s "$tmp/j1.tp" "$tmp/j2.tp" && echo "  -j 1 and -j 2: same bytes" ||
+    echo "  -j 1 and -j 2: DIFFERENT bytes"
+rm -f "$tmp/j1.tp" "$tmp/j2.tp"
 
 # gis LABEL RUNS CMD...: RUNS times, wall seconds of the whole command;
 # gis_last = the best.

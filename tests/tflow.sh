@@ -180,6 +180,197 @@ expect_err 1 "^tflow: SEALEVEL: 'x' is not a number$" "malformed SEALEVEL" \
 assert_eq "malformed SEALEVEL: one line" "$(wc -l < "$T/.err")" 1
 expect_exit 2 "--sea with --no-sea" run_prog tflow --no-sea --sea 1
 
+# Stream order and basins, by hand: the east plane (5x3) is three parallel
+# rivers, each a chain: Strahler 1 and Shreve 1 on every river cell; three
+# basins, one per row, numbered by their outlets (column 4) top to bottom.
+run_prog tflow -r 1 --order --basins < "$T/east" > "$T/o"
+assert_eq "order and basin bands" "$(header "$T/o" BANDS)" \
+    "height flow dir river order basin"
+assert_eq "chains: Strahler 1" "$(stat "$T/o" 'sorted(set(order.ravel().tolist()))')" "[1.0]"
+assert_eq "three basins by row" "$(stat "$T/o" 'basin[:, 0].tolist() + basin[0].tolist()')" \
+    "[1.0, 2.0, 3.0, 1.0, 1.0, 1.0, 1.0, 1.0]"
+run_prog tflow -r 3 --order=shreve < "$T/east" > "$T/o"
+assert_eq "order 0 off the rivers" "$(stat "$T/o" 'order[1].tolist()')" "[0.0, 0.0, 1.0, 1.0, 1.0]"
+# The sea by hand: every row's land drains into the sea from column 2, an
+# outlet per row: basins 1..5 on land, 0 on the sea.
+run_prog tflow --basins < "$T/sea" > "$T/o"
+assert_eq "sea: basins" \
+    "$(stat "$T/o" 'basin.tolist() == [[r, r, r, 0, 0, 0, 0] for r in range(1, 6)]')" True
+# A sink is an outlet: the unfilled pit's 9 cells are one basin. Around a
+# NaN hole in a flat every cell drains into the hole, each its own basin,
+# numbered row by row; the hole is NaN.
+run_prog tflow -q --basins < "$T/pit" > "$T/o"
+assert_eq "pit: one basin" "$(stat "$T/o" 'basin.ravel().tolist()')" \
+    "[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]"
+echo "5 5 5  5 nan 5  5 5 5" | mkstream 3 3 height | run_prog tflow --basins > "$T/o"
+assert_eq "hole: 8 basins" "$(stat "$T/o" 'basin.ravel().tolist()')" \
+    "[1.0, 2.0, 3.0, 4.0, nan, 5.0, 6.0, 7.0, 8.0]"
+# --order KIND and --order=KIND are one option, recorded with its kind.
+run_prog tflow -r 3 --order shreve -q < "$T/east" > "$T/p"
+run_prog tflow -r 3 --order=shreve -q < "$T/east" > "$T/o"
+cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--order shreve differs from --order=shreve"
+assert_eq "--order recorded" "$(header_lines "$T/p" | grep '^HISTORY tflow')" \
+    "HISTORY tflow --rivers 3 --order shreve"
+
+# The real DEM (filled): Strahler and Shreve against a brute-force
+# reference, the recursive definitions on the GRASS-coded dir band: a
+# river cell's order from the river cells whose direction points at it.
+run_prog tflow -c grass -r 100 --order --basins -j 1 < "$T/dem" > "$T/ob1"
+run_prog tflow -c grass -r 100 --order --basins -j 2 < "$T/dem" > "$T/ob2"
+cmp -s <(body "$T/ob1") <(body "$T/ob2") && pass || fail "order, basins: -j 1 and -j 2 differ"
+run_prog tflow -c grass -r 100 --order shreve < "$T/dem" > "$T/sh"
+orders() { py - "$1" "$2" <<'EOF'
+import functools
+sys.setrecursionlimit(100000)
+b, sh = bands(sys.argv[1]), bands(sys.argv[2])
+d, riv = b["dir"], b["river"] == 1
+rows, cols = d.shape
+@functools.lru_cache(maxsize=None)
+def donors(r, c):
+    out = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            rr, cc = r + dr, c + dc
+            if (dr or dc) and 0 <= rr < rows and 0 <= cc < cols and \
+               riv[rr, cc] and GRASS.get(float(d[rr, cc])) == (-dr, -dc):
+                out.append((rr, cc))
+    return out
+@functools.lru_cache(maxsize=None)
+def strahler(r, c):
+    up = [strahler(*p) for p in donors(r, c)]
+    if not up:
+        return 1
+    m = max(up)
+    return m + 1 if up.count(m) > 1 else m
+@functools.lru_cache(maxsize=None)
+def shreve(r, c):
+    up = [shreve(*p) for p in donors(r, c)]
+    return sum(up) if up else 1
+ref_st = np.zeros(d.shape, np.float32)
+ref_sh = np.zeros(d.shape, np.float32)
+for r, c in zip(*np.nonzero(riv)):
+    ref_st[r, c] = strahler(r, c)
+    ref_sh[r, c] = shreve(r, c)
+print(bool((ref_st == b["order"]).all()), bool((ref_sh == sh["order"]).all()),
+      int(ref_st.max()) >= 4, int(riv.sum()) > 1000)
+EOF
+}
+assert_eq "DEM: Strahler and Shreve = brute force" "$(orders "$T/ob1" "$T/sh")" \
+    "True True True True"
+
+# Basins on the DEM: every cell carries the label of the cell it drains
+# into; outlets (cells draining off the grid, GRASS code < 0; the filled
+# DEM has no sinks and no sea) are numbered 1, 2, ... in row-major order.
+assert_eq "DEM: basins follow dir, outlets in row-major order" \
+    "$(py - "$T/ob1" <<'EOF'
+b = bands(sys.argv[1]); d, lab = b["dir"], b["basin"]
+rows, cols = d.shape
+ok = True
+for r in range(rows):
+    for c in range(cols):
+        if d[r, c] > 0:
+            dr, dc = GRASS[float(d[r, c])]
+            ok &= bool(lab[r, c] == lab[r + dr, c + dc])
+outs = lab[d < 0]		# row-major, as numpy's boolean indexing is
+print(ok, outs.tolist() == list(range(1, outs.size + 1)),
+      int(lab.max()) == outs.size, bool((lab >= 1).all()))
+EOF
+)" "True True True True"
+# --min-basin 1000: the basins of fewer cells become 0, the rest keep
+# their order, numbered again 1, 2, ...
+run_prog tflow -c grass --basins --min-basin 1000 < "$T/dem" > "$T/mb"
+assert_eq "DEM: --min-basin 1000" "$(py - "$T/ob1" "$T/mb" <<'EOF'
+a, m = band(sys.argv[1], "basin"), band(sys.argv[2], "basin")
+sizes = np.bincount(a.astype(int).ravel())
+big = [l for l in range(1, sizes.size) if sizes[l] >= 1000]
+new = {l: i + 1 for i, l in enumerate(big)}
+want = np.vectorize(lambda l: new.get(int(l), 0))(a)
+print(bool((want == m).all()), 0 < len(big) < sizes.size - 1)
+EOF
+)" "True True"
+
+# GRASS r.water.outlet on the same direction map (the dir band in GRASS
+# codes): the basins of the 6 largest and the 2 smallest outlets equal its
+# watersheds cell for cell, and so does tflow --outlet: once with --snap 5
+# (GRASS given the centre of the snapped cell tflow prints), once at a
+# point as it is.
+run_prog tgeotiff -q -b dir "$T/dir.tif" < "$T/ob1"
+py - "$T/ob1" > "$T/outlets" <<'EOF'
+h, b = header(sys.argv[1]), bands(sys.argv[1])
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+lab, flow = b["basin"].astype(int), b["flow"]
+sizes = np.bincount(lab.ravel())[1:]
+order = np.argsort(-sizes, kind="stable") + 1
+for l in list(order[:6]) + list(order[-2:]):
+    r, c = np.unravel_index(np.argmax(np.where(lab == l, flow, -1)), lab.shape)
+    print("b%d %.12f,%.12f" % (l, x0 + (c + 0.5) * cs, y0 - (r + 0.5) * cs))
+EOF
+run_prog tflow -c grass --outlet -84.2,36.6 --snap 5 < "$T/dem" > "$T/p1" 2> "$T/p1.err"
+run_prog tflow -c grass --outlet -84.3,36.65 < "$T/dem" > "$T/p2" 2> "$T/p2.err"
+assert_eq "--snap: the snapped cell on stderr" "$(cat "$T/p1.err")" \
+    "tflow: outlet at -84.20333333,36.6025 (column 252, row 156, flow 1341): 1341 cells drain there"
+echo "p1 $(sed 's/.* at \([^ ]*\) .*/\1/' "$T/p1.err")" >> "$T/outlets"
+echo "p2 -84.3,36.65" >> "$T/outlets"
+cat > "$T/ws.sh" <<'EOF'
+r.in.gdal -o input="$1/dir.tif" output=dirf --quiet && g.region raster=dirf || exit 1
+r.mapcalc "dir = int(dirf)" --quiet
+while read -r name xy; do
+	r.water.outlet input=dir output=$name coordinates=$xy --quiet
+	r.out.gdal input=$name output="$1/$name.tif" format=GTiff type=Float32 --quiet -c
+done < "$1/outlets"
+EOF
+grass --tmp-location EPSG:4326 --exec bash "$T/ws.sh" "$T" > "$T/grass.log" 2>&1 ||
+    fail "GRASS r.water.outlet: $(tail -3 "$T/grass.log")"
+assert_eq "GRASS r.water.outlet = basins and --outlet" "$(py - "$T" <<'EOF'
+from osgeo import gdal
+t = sys.argv[1]
+lab = band(t + "/ob1", "basin")
+out = []
+for line in open(t + "/outlets"):
+    name = line.split()[0]
+    g = gdal.Open("%s/%s.tif" % (t, name)).ReadAsArray() == 1
+    ours = lab == int(name[1:]) if name[0] == "b" else \
+        band("%s/%s" % (t, name), "basin") == 1
+    out.append("%s %s" % (name, "same" if (g == ours).all() and g.any() else
+                           "differs in %d cells" % (g != ours).sum()))
+print(", ".join(out))
+EOF
+)" "$(cut -d' ' -f1 "$T/outlets" | sed 's/$/ same/' | paste -sd, | sed 's/,/, /g')"
+# the snap: the highest flow within 5 cells of the point's cell, by brute force
+assert_eq "--snap 5 by brute force" "$(py - "$T/p1" <<'EOF'
+h, f = header(sys.argv[1]), band(sys.argv[1], "flow")
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+c0, r0 = int((-84.2 - x0) // cs), int((y0 - 36.6) // cs)
+best = max((f[r, c], -r, -c) for r in range(r0 - 5, r0 + 6)
+           for c in range(c0 - 5, c0 + 6) if (r - r0) ** 2 + (c - c0) ** 2 <= 25)
+print("column %d, row %d" % (-best[2], -best[1]))
+EOF
+)" "column 252, row 156"
+assert_eq "--outlet: 0 outside the watershed, NaN nowhere" \
+    "$(stat "$T/p2" '(sorted(set(basin.ravel().tolist())), int(basin.sum()) > 1)')" \
+    "([0.0, 1.0], True)"
+# Errors: options that need another, a point off the grid, no land near.
+expect_err 2 "^tflow: --order needs --rivers$" "--order alone" run_prog tflow --order
+expect_err 2 "^tflow: --min-basin needs --basins$" "--min-basin alone" \
+    run_prog tflow --min-basin 5
+expect_err 2 "^tflow: --snap needs --outlet$" "--snap alone" run_prog tflow --snap 2
+expect_err 2 "^tflow: --basins and --outlet both make the band 'basin'$" \
+    "--basins and --outlet" run_prog tflow --basins --outlet 1,1
+expect_err 2 "^tflow: --order: " "bad order kind" run_prog tflow -r 5 --order=horton
+expect_err 2 "^tflow: --min-basin: " "--min-basin 0" run_prog tflow --basins --min-basin 0
+expect_err 2 "^tflow: --outlet: " "--outlet with one number" run_prog tflow --outlet 5
+expect_err 2 "^tflow: --band: 'order' is an output band$" "-b order" \
+    run_prog tflow -r 1 --order -b order
+expect_err 1 "^tflow: --outlet 5,2 lies outside the grid: x 0 to 5, y 0 to 3$" \
+    "--outlet off the grid" run_prog tflow --outlet 5,2 < "$T/east"
+assert_eq "--outlet off the grid: one line" "$(wc -l < "$T/.err")" 1
+expect_err 1 "^tflow: --outlet 6.5,2.5: no land within 1 cells$" "--outlet in the sea" \
+    run_prog tflow --outlet 6.5,2.5 --snap 1 < "$T/sea"
+run_prog tflow -q --outlet 6.5,2.5 --snap 4 < "$T/sea" > "$T/o" 2> "$T/err"
+assert_eq "--snap 4 from the sea reaches the coast, quietly" \
+    "$(stat "$T/o" 'basin.tolist()')|$(cat "$T/err")" \
+    "[[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]|"
+
 expect_exit 2 "bad codes" run_prog tflow --dir-codes arcgis
 expect_exit 2 "negative threshold" run_prog tflow --rivers -1
 expect_exit 2 "bad geographic" run_prog tflow -g maybe
