@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
+#include "tp_geotiff.h"
 #include "tp_ground.h"
 #include "tp_material.h"
 #include "tp_palette.h"
@@ -30,14 +31,16 @@ static const char usage[] =
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
     "                [--seed N] [--lattice L] [--variation V]\n"
     "                [--triplanar[=S]] [--shade] [--blend W] [-z Z]\n"
-    "                (-o OUT.png | OUT.png) < in\n";
+    "                (-o OUT | OUT) < in         OUT: .png, or .tif\n";
 
 static const char help[] =
     "Bake the ground's material into a picture: every cell's biome picks a\n"
     "texture from the materials file, sampled at N x N pixels a cell in\n"
     "world coordinates, so the texture keeps its size whatever the grid.\n"
-    "The PNG is RGB, black where the height is NaN or the biome has no\n"
-    "material. The file appears whole or not at all.\n"
+    "The picture is an RGB PNG, or a georeferenced RGB GeoTIFF (its cells\n"
+    "CELLSIZE / N, same origin and CRS) when OUT ends in .tif; black where\n"
+    "the height is NaN or the biome has no material. The file appears\n"
+    "whole or not at all.\n"
     "  -a, --alpha          RGBA: transparent where the PNG is black for\n"
     "                       want of ground\n"
     "      --blend W        soft biome borders: mix the materials of the\n"
@@ -52,7 +55,8 @@ static const char help[] =
     "                       blended linearly; hex-vp: the same, variance\n"
     "                       preserving; iq: Quilez's two offsets blended by\n"
     "                       a variation pattern (default: hex-vp)\n"
-    "  -o, --output FILE    the PNG to write (or give it as the argument)\n"
+    "  -o, --output FILE    the PNG or GeoTIFF to write (or give it as the\n"
+    "                       argument)\n"
     "      --ppc N          pixels a cell side, 1 .. 64 (default: 4)\n"
     "  -q, --quiet          no progress bar\n"
     "      --seed N         of the random offsets (default: 0)\n"
@@ -146,7 +150,7 @@ parse(int argc, char **argv, struct opts *o)
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	if (o->out == NULL)
-		cli_usage("give the PNG to write (-o OUT.png)");
+		cli_usage("give the picture to write (-o OUT.png or OUT.tif)");
 	if (o->materials == NULL)
 		cli_usage("give the materials (--materials FILE)");
 }
@@ -203,6 +207,55 @@ draw(const struct opts *o, tp_reader *r)
 	cli_outfile_forget(tmp);
 }
 
+/* A GeoTIFF row: the pixels as a stream row of the picture's header. */
+struct tif_out {
+	tp_gtw	*w;
+	const tp_ground_opts *g;
+	int64_t	width;
+	float	*row;
+};
+
+static int
+put_tif_row(void *ctx, const uint8_t *px, tp_err *e)
+{
+	struct tif_out *t = ctx;
+
+	tp_ground_planes(t->g, px, t->width, t->row);
+	return tp_gtw_rows(t->w, t->row, 1, e);
+}
+
+static void
+draw_tif(const struct opts *o, tp_reader *r)
+{
+	static const int bands[] = { 0, 1, 2, 3 };
+	tp_geotiff_wopts wo = { .rgb = 1, .bands = bands };
+	struct tif_out t = { .g = &o->g };
+	tp_header ph;
+	tp_err e;
+	int tmp;
+
+	if (tp_ground_header(&o->g, &r->h, &ph, &e) < 0)
+		cli_fail(&e);
+	wo.nbands = ph.nbands;
+	t.width = ph.width;
+	if ((t.row = malloc(tp_row_floats(&ph) * sizeof(float))) == NULL)
+		cli_die("out of memory for a row of %lld pixels",
+		    (long long)ph.width);
+	cli_outfile_hold();
+	if (tp_gtw_open(&t.w, o->out, &ph, 0, &wo, &e) < 0)
+		cli_fail(&e);
+	tmp = cli_outfile_watch(tp_gtw_tmpname(t.w));
+	if (tp_ground_render(&o->g, r, put_tif_row, &t, &e) < 0) {
+		tp_gtw_abort(t.w);
+		cli_fail(&e);
+	}
+	if (tp_gtw_close(t.w, &e) < 0)
+		cli_fail(&e);
+	cli_outfile_forget(tmp);
+	free(t.row);
+	tp_header_free(&ph);
+}
+
 static int
 is_tif(const char *path)
 {
@@ -225,8 +278,6 @@ main(int argc, char **argv)
 	o.g.tex.mode = TP_TEX_HEX_VP;
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
-	if (is_tif(o.out))
-		cli_usage("GeoTIFF output is not supported yet: give OUT.png");
 	if (ms == NULL)
 		cli_die("out of memory for the materials");
 	cli_open_input(&r);
@@ -246,7 +297,10 @@ main(int argc, char **argv)
 	cli_progress_init(&prog, "texture", o.quiet);
 	o.g.progress = cli_progress_cb;
 	o.g.pctx = &prog;
-	draw(&o, &r);
+	if (is_tif(o.out))
+		draw_tif(&o, &r);
+	else
+		draw(&o, &r);
 	cli_progress_done(&prog);
 	tp_materials_free(ms);
 	free(ms);

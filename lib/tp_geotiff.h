@@ -31,7 +31,9 @@
  * colour map (whole codes 0..254, NaN as the nodata 255; any other value
  * is an error naming its row and column). GDAL_METADATA holds HISTORY_01..
  * items, each band's name as its description, SCALE and OFFSET of scaled
- * bands and the UNITS line as the height band's UNITTYPE. The file is written as
+ * bands and the UNITS line as the height band's UNITTYPE. A colour
+ * picture (rgb) is Byte, PHOTOMETRIC RGB, its fourth band an unassociated
+ * alpha, without GDAL_NODATA. The file is written as
  * PATH.tmpXXXXXX beside PATH and renamed on success, so PATH appears whole
  * or not at all. A biome map written to a regular file (not a FIFO or a
  * device) gets its sidecars (tp_sidecar.h) the same way, renamed right
@@ -112,6 +114,10 @@ typedef struct tp_geotiff_wopts {
 	int	nbands;		/* > 0: write bands[0 .. nbands-1] as the
 				   samples of one file, not `band` */
 	const int *bands;
+	int	rgb;		/* 1: bands[0..2] are red, green and blue bytes
+				   (0..255, rounded and clamped, NaN 0) and a
+				   fourth their alpha: an RGB(A) picture, with
+				   no nodata value */
 } tp_geotiff_wopts;
 
 /* The type a band is written as by default: Byte for the code bands biome,

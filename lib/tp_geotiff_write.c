@@ -98,6 +98,7 @@ struct tp_gtw {
 	unsigned char code[TP_GT_MAX_BANDS];	/* 1: codes (nearest overviews) */
 	int	type;		/* TP_GT_FLOAT32 .. */
 	int	biome;		/* 1: UInt8 codes with a palette */
+	int	rgb;		/* 1: colour bytes 0..255, no nodata */
 	size_t	ss;		/* bytes per sample: 4, 2 or 1 */
 	size_t	ps;		/* bytes per pixel: ss * nb */
 	unsigned char pad[TILE * MAX_PIXEL];	/* a tile row of nodata */
@@ -129,7 +130,13 @@ store(const tp_gtw *w, unsigned char *p, double v)
 		memcpy(p, &f, sizeof(f));
 		return 0;
 	}
-	if (isnan(v))
+	if (w->rgb) {	/* every byte is a colour: no value is kept out */
+		v = isnan(v) ? 0 : round(v);
+		if (v < 0 || v > 255) {
+			v = v < 0 ? 0 : 255;
+			clamped = 1;
+		}
+	} else if (isnan(v))
 		v = t->nd;
 	else if ((v = round(v)) < t->lo || v > t->hi) {
 		v = v < t->lo ? t->lo : t->hi;
@@ -161,7 +168,7 @@ load(const tp_gtw *w, const unsigned char *p)
 	case TP_GT_INT32: memcpy(&i32, p, 4); v = i32; break;
 	default: v = p[0]; break;
 	}
-	return v == types[w->type].nd ? NAN : v;
+	return v == types[w->type].nd && !w->rgb ? NAN : v;
 }
 
 static const uint16_t codecs[] = { COMPRESSION_ADOBE_DEFLATE,
@@ -410,19 +417,28 @@ codec_fields(const tp_gtw *w, TIFF *t, uint32_t lw, uint32_t lh)
 	    TIFFSetField(t, TIFFTAG_PREDICTOR, pred));
 }
 
-/* Samples past the first are plain data, not alpha (TIFF asks to say so). */
+/* Samples past the first are plain data, not alpha (TIFF asks to say so);
+ * in a colour picture the samples past blue are its alpha. */
 static int
 extra_samples(const tp_gtw *w, TIFF *t)
 {
 	uint16_t extra[TP_GT_MAX_BANDS];
-	int k;
+	int k, first = w->rgb ? 3 : 1;
 
-	if (w->nb == 1)
+	if (w->nb == first)
 		return 1;
-	for (k = 0; k < w->nb - 1; k++)
-		extra[k] = EXTRASAMPLE_UNSPECIFIED;
-	return TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)(w->nb - 1),
+	for (k = 0; k < w->nb - first; k++)
+		extra[k] = w->rgb ? EXTRASAMPLE_UNASSALPHA :
+		    EXTRASAMPLE_UNSPECIFIED;
+	return TIFFSetField(t, TIFFTAG_EXTRASAMPLES, (uint16_t)(w->nb - first),
 	    extra);
+}
+
+static uint16_t
+photometric(const tp_gtw *w)
+{
+	return w->biome ? PHOTOMETRIC_PALETTE : w->rgb ? PHOTOMETRIC_RGB :
+	    PHOTOMETRIC_MINISBLACK;
 }
 
 /* Every tag of one image: level 0 is the full resolution. */
@@ -434,9 +450,9 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 	int ok;
 
 	ok = codec_fields(w, t, lw, lh) && extra_samples(w, t) &&
-	    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, w->biome ? PHOTOMETRIC_PALETTE :
-	    PHOTOMETRIC_MINISBLACK) &&
-	    TIFFSetField(t, TIFFTAG_GDAL_NODATA, types[w->type].nodata) &&
+	    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, photometric(w)) &&
+	    (w->rgb || TIFFSetField(t, TIFFTAG_GDAL_NODATA,
+	    types[w->type].nodata)) &&
 	    (level == 0 || TIFFSetField(t, TIFFTAG_SUBFILETYPE,
 	    FILETYPE_REDUCEDIMAGE));
 	if (!ok)
@@ -636,6 +652,10 @@ check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
 	}
 	if (o->type < TP_GT_AUTO || o->type > TP_GT_BYTE)
 		return tp_err_set(e, "unknown sample type %d", o->type);
+	if (o->rgb && (o->nbands < 3 || o->nbands > 4 ||
+	    (o->type != TP_GT_AUTO && o->type != TP_GT_BYTE)))
+		return tp_err_set(e, "a colour picture is 3 or 4 bands of bytes "
+		    "(red, green, blue, alpha)");
 	if (o->scaled && (!isfinite(o->scale) || o->scale == 0 ||
 	    !isfinite(o->offset)))
 		return tp_err_set(e, "scale %g and offset %g: a finite scale "
@@ -695,17 +715,19 @@ plan_bands(tp_gtw *w, const tp_header *h, int band, const tp_geotiff_wopts *o)
 	int k, t, i;
 
 	w->nb = o->nbands > 0 ? o->nbands : 1;
-	w->type = o->type;
+	w->rgb = o->rgb;
+	w->type = o->rgb ? TP_GT_BYTE : o->type;
 	for (k = 0; k < w->nb; k++) {
 		w->bands[k] = o->nbands > 0 ? o->bands[k] : band;
 		name = h->band[w->bands[k]];
 		w->code[k] = (unsigned char)tp_gt_code_band(name);
 		/* --zrange: the one band written, or the height band */
-		w->zr[k] = o->zrange && !w->code[k] && (w->nb == 1 ||
+		w->zr[k] = o->zrange && !w->code[k] && !o->rgb && (w->nb == 1 ||
 		    strcmp(name, "height") == 0);
-		w->sc[k] = o->scaled && !w->code[k];
+		w->sc[k] = o->scaled && !w->code[k] && !o->rgb;
 		t = tp_gt_default_type(name);
-		if (o->type == TP_GT_AUTO && (k == 0 || widths[t] > widths[w->type]))
+		if (o->type == TP_GT_AUTO && !o->rgb && (k == 0 ||
+		    widths[t] > widths[w->type]))
 			w->type = t;
 	}
 	w->band = w->bands[0];

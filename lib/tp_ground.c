@@ -323,6 +323,52 @@ render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
 }
 
 int
+tp_ground_header(const tp_ground_opts *o, const tp_header *in,
+    tp_header *out, tp_err *e)
+{
+	static const char *const names[] = { "red", "green", "blue", "alpha" };
+	int nc = tp_ground_channels(o);
+
+	if (o->ppc < 1 || o->ppc > TP_GROUND_PPC_MAX)
+		return tp_err_set(e, "pixels a cell: want 1 .. %d",
+		    TP_GROUND_PPC_MAX);
+	if (tp_header_init(out, tp_ground_dim(in->width, o->ppc),
+	    tp_ground_dim(in->height, o->ppc), e) < 0)
+		return -1;
+	out->cellsize = in->cellsize / o->ppc;
+	out->origin_x = in->origin_x;
+	out->origin_y = in->origin_y;
+	memcpy(out->crs, in->crs, sizeof out->crs);
+	tp_header_drop_band(out, 0);
+	for (int k = 0; k < nc; k++)
+		if (tp_header_add_band(out, names[k], e) < 0)
+			goto bad;
+	/* a CRS carried as GeoTIFF keys (no CRS line) goes with the picture */
+	for (size_t i = 0; i < in->nextra; i++)
+		if (strncmp(in->extra[i], "GEOKEYS ", 8) == 0 &&
+		    tp_header_add_extra(out, in->extra[i], e) < 0)
+			goto bad;
+	for (size_t i = 0; i < in->nhistory; i++)
+		if (tp_header_push_history(out, in->history[i], e) < 0)
+			goto bad;
+	return 0;
+bad:
+	tp_header_free(out);
+	return -1;
+}
+
+void
+tp_ground_planes(const tp_ground_opts *o, const uint8_t *px, int64_t width,
+    float *row)
+{
+	int nc = tp_ground_channels(o);
+
+	for (int k = 0; k < nc; k++)
+		for (int64_t x = 0; x < width; x++)
+			row[k * width + x] = px[x * nc + k];
+}
+
+int
 tp_ground_channels(const tp_ground_opts *o)
 {
 	return o->alpha ? 4 : 3;

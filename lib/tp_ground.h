@@ -77,6 +77,17 @@ typedef int (*tp_ground_put)(void *ctx, const uint8_t *px, tp_err *e);
 
 /* Bytes a pixel: 3 (RGB) or 4 (RGBA, o->alpha). */
 int	tp_ground_channels(const tp_ground_opts *o);
+/* The header of the picture as a stream of colour bands (a georeferenced
+ * RGB GeoTIFF is written from it): N times the cells a side, cells of
+ * CELLSIZE / N at the same ORIGIN, the CRS and HISTORY of in, bands red,
+ * green, blue (and alpha), no other keys. out is overwritten. */
+int	tp_ground_header(const tp_ground_opts *o, const tp_header *in,
+	    tp_header *out, tp_err *e);
+/* A row of the picture, width pixels of tp_ground_channels bytes, as a
+ * stream row of that header: each channel's bytes as floats, band by band. */
+void	tp_ground_planes(const tp_ground_opts *o, const uint8_t *px,
+	    int64_t width, float *row);
+
 /* The picture's width or height for n cells. */
 int64_t	tp_ground_dim(int64_t cells, int ppc);
 /* Read every row of r, put the picture's rows in order, check the input

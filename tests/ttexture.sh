@@ -190,6 +190,37 @@ r = p[0][0, 5]; print(r[:4].tolist(), r[4:8].tolist(), r[8:12].tolist(), r[12:].
 expect_err 1 "at most the cell size" "blend too wide" \
     run_prog ttexture -q --materials "$T/mb.txt" --blend 2.5 "$T/x.png" < "$T/two.tp"
 
+# 9b. OUT.tif: a georeferenced RGB GeoTIFF with the PNG's pixels, its
+# cells CELLSIZE / N at the stream's origin, in its CRS; with --alpha a
+# fourth band GDAL reads as alpha (0 on the NaN cell)
+py '
+z = np.zeros((2, 2, 3)); z[:, 1, :] = [[0, 1, 0], [1, 0, 1]]; z[1, 0, 2] = np.nan
+write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand", "CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' > "$T/biogeo.tp"
+for a in "" -a; do
+	ok "GeoTIFF $a" run_prog ttexture -q $a --materials "$T/mb.txt" --ppc 3 "$T/g$a.tif" < "$T/biogeo.tp"
+	ok "PNG $a" run_prog ttexture -q $a --materials "$T/mb.txt" --ppc 3 "$T/g$a.png" < "$T/biogeo.tp"
+done
+assert_eq "GeoTIFF: the PNG's pixels, georeferenced" "$("$PY" - "$T" <<'PY'
+import sys
+from osgeo import gdal
+t = sys.argv[1]
+out = []
+for a in ("", "-a"):
+    g, p = gdal.Open(f"{t}/g{a}.tif"), gdal.Open(f"{t}/g{a}.png")
+    srs = g.GetSpatialRef()
+    out.append([g.RasterCount, bool((g.ReadAsArray() == p.ReadAsArray()).all()),
+        g.GetGeoTransform(), srs.GetAuthorityCode(None),
+        [gdal.GetColorInterpretationName(g.GetRasterBand(i + 1).GetColorInterpretation()) for i in range(g.RasterCount)],
+        g.GetRasterBand(1).GetNoDataValue()])
+print(out[0]); print(out[1]); print(gdal.Open(f"{t}/g-a.tif").ReadAsArray()[3][3:6, 6:9].tolist())
+PY
+)" "[3, True, (500000.0, 10.0, 0.0, 4650000.0, 0.0, -10.0), '32633', ['Red', 'Green', 'Blue'], None]
+[4, True, (500000.0, 10.0, 0.0, 4650000.0, 0.0, -10.0), '32633', ['Red', 'Green', 'Blue', 'Alpha'], None]
+[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"
+ok "GeoTIFF -j 1" run_prog ttexture -q -j 1 --materials "$T/m.txt" --mode hex-vp --triplanar "$T/j1.tif" < "$T/tilt.tp"
+ok "GeoTIFF -j 2" run_prog ttexture -q -j 2 --materials "$T/m.txt" --mode hex-vp --triplanar "$T/j2.tif" < "$T/tilt.tp"
+assert_eq "GeoTIFF threads" "$(cmp -s "$T/j1.tif" "$T/j2.tif" && echo same || echo differ)" "same"
+
 # 10. infinite and huge heights: a picture, no crash (NaN normals draw
 # black, not a float cast out of range)
 py 'z = np.zeros((6, 6)); z[2, 2] = np.inf; z[3, 3] = -np.inf; z[4, 1] = 3e38; write(z, "height")' > "$T/inf.tp"
@@ -206,11 +237,11 @@ expect_exit 2 "no output" run_prog ttexture --materials "$T/m.txt" < "$T/flat.tp
 expect_exit 2 "bad mode" run_prog ttexture --materials "$T/m.txt" --mode hex "$T/x.png" < "$T/flat.tp"
 expect_exit 2 "ppc 0" run_prog ttexture --materials "$T/m.txt" --ppc 0 "$T/x.png" < "$T/flat.tp"
 expect_exit 2 "ppc 65" run_prog ttexture --materials "$T/m.txt" --ppc 65 "$T/x.png" < "$T/flat.tp"
-expect_exit 2 "tif" run_prog ttexture --materials "$T/m.txt" "$T/x.tif" < "$T/flat.tp"
 py 'write(np.zeros((4, 4)), "slope")' > "$T/slope.tp"
 expect_err 1 "no band 'height'" "no height" run_prog ttexture -q --materials "$T/m.txt" "$T/x.png" < "$T/slope.tp"
 head -c $(( $(wc -c < "$T/flat.tp") - 100 )) "$T/flat.tp" > "$T/short.tp"
 expect_exit 1 "truncated input" run_prog ttexture -q --materials "$T/m.txt" "$T/x.png" < "$T/short.tp"
-assert_eq "no picture left" "$(ls "$T" | grep -c '^x\.png')" "0"
+expect_exit 1 "truncated input, GeoTIFF" run_prog ttexture -q --materials "$T/m.txt" "$T/x.tif" < "$T/short.tp"
+assert_eq "no picture left" "$(ls "$T" | grep -c '^x\.\(png\|tif\)')" "0"
 
 finish
