@@ -23,7 +23,8 @@ struct tp_spower {
 	double	*z, *zn;	/* heights now and after the step (units) */
 	float	*f;		/* the filled copy that gives the receivers */
 	uint8_t	*dir;		/* tp_flow_d8's directions on f */
-	uint8_t	*fixed;		/* 1: base level (nodata, border, sea) */
+	uint8_t	*fixed;		/* base level: 1 nodata or border, 2 sea */
+	double	sea;		/* least height of land (tp_d8_sea_below) */
 	uint8_t	*indeg;		/* donors not yet stacked */
 	uint32_t *rcv;		/* the receiver of every cell (itself: none) */
 	int64_t	nfixed;		/* base-level cells */
@@ -140,12 +141,14 @@ mark_fixed(tp_spower *s, const float *z, size_t stride)
 {
 	float below = tp_d8_sea_below(s->o.sea_level);
 	int64_t x, y, nx, ny;
+
+	s->sea = below;
 	int k;
 
 	for (y = 0; y < s->h; y++)
 		for (x = 0; x < s->w; x++) {
 			float v = z[(size_t)y * stride + (size_t)x];
-			uint8_t fx = is_nodata(v) || tp_d8_is_sea(v, below) ||
+			uint8_t fx = tp_d8_is_sea(v, below) ? 2 : is_nodata(v) ||
 			    x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
 
 			for (k = 1; k <= 8 && !fx; k++)
@@ -153,7 +156,7 @@ mark_fixed(tp_spower *s, const float *z, size_t stride)
 				    is_nodata(z[(size_t)ny * stride + (size_t)nx]))
 					fx = 1;
 			s->fixed[y * s->w + x] = fx;
-			s->nfixed += fx;
+			s->nfixed += fx != 0;
 			s->z[y * s->w + x] = is_nodata(v) ? NAN : v;
 		}
 }
@@ -364,7 +367,10 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 			double u = o->uplift;
 
 			if (s->fixed[i]) {
-				s->zn[i] = s->z[i];
+				/* the sea is base level at the sea level, not
+				 * at its floor (until change_rows) */
+				s->zn[i] = s->fixed[i] == 2 && s->z[i] < s->sea ?
+				    s->sea : s->z[i];
 				continue;
 			}
 			if (o->uplift_band != NULL) {
@@ -391,18 +397,19 @@ incise(tp_spower *s)
 	int64_t lakes = 0;
 	uint32_t j;
 	size_t i, r;
+	double hr;
 
 	for (j = s->nvalid; j-- > 0;) {
 		i = s->order[j];
 		r = s->rcv[i];
 		if (r == i)
 			continue;
-		if (!(s->zn[i] > s->zn[r])) {
+		hr = s->zn[r];
+		if (!(s->zn[i] > hr)) {
 			lakes++;
 			continue;
 		}
-		s->zn[i] = tp_spower_solve(s->zn[i], s->zn[r], s->fac[i],
-		    s->o.n);
+		s->zn[i] = tp_spower_solve(s->zn[i], hr, s->fac[i], s->o.n);
 	}
 	return lakes;
 }
@@ -478,7 +485,9 @@ diffuse_cols(void *ctx, int64_t b, int64_t e, int worker)
 	}
 }
 
-/* Rows [b, e): the largest change of each row. */
+/* Rows [b, e): the sea floor back, land kept at or above the sea level
+ * (a float too: s->sea is one) against rounding and subsidence, and the
+ * largest change of each row. */
 static void
 change_rows(void *ctx, int64_t b, int64_t e, int worker)
 {
@@ -486,13 +495,19 @@ change_rows(void *ctx, int64_t b, int64_t e, int worker)
 	int64_t x, y;
 
 	for (y = b; y < e; y++) {
-		double m = 0;
+		double m = 0, d;
 
 		for (x = 0; x < s->w; x++) {
 			size_t i = (size_t)(y * s->w + x);
-			double d = fabs(s->zn[i] - s->z[i]);
 
-			if (!s->fixed[i] && d > m)
+			if (s->fixed[i]) {
+				s->zn[i] = s->z[i];
+				continue;
+			}
+			if (s->zn[i] < s->sea)
+				s->zn[i] = s->sea;
+			d = fabs(s->zn[i] - s->z[i]);
+			if (d > m)
 				m = d;
 		}
 		s->rowmax[y] = m;
