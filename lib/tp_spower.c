@@ -25,10 +25,11 @@ struct tp_spower {
 	uint8_t	*dir;		/* tp_flow_d8's directions on f */
 	uint8_t	*fixed;		/* base level: 1 nodata or border, 2 sea */
 	double	sea;		/* least height of land (tp_d8_sea_below) */
-	uint8_t	*indeg;		/* donors not yet stacked */
+	uint8_t	*donors;	/* bit k - 1: neighbour k drains here */
+	uint32_t *pend;		/* the depth-first search's pending cells */
 	uint32_t *rcv;		/* the receiver of every cell (itself: none) */
 	int64_t	nfixed;		/* base-level cells */
-	uint32_t *order;	/* every valid cell, each before its receiver */
+	uint32_t *order;	/* the stack: every valid cell after its receiver */
 	double	*area;		/* m^2 draining through each cell */
 	double	*fac;		/* F = dt K A^m / d^n */
 	double	*dist;		/* 9 per row: the distance to neighbour k */
@@ -88,7 +89,8 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->f = malloc(n * sizeof *s->f);
 	s->dir = malloc(n);
 	s->fixed = malloc(n);
-	s->indeg = malloc(n);
+	s->donors = malloc(n);
+	s->pend = malloc(n * sizeof *s->pend);
 	s->order = malloc(n * sizeof *s->order);
 	s->rcv = malloc(n * sizeof *s->rcv);
 	s->area = malloc(n * sizeof *s->area);
@@ -99,12 +101,13 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->rowmax = malloc(h * sizeof *s->rowmax);
 	s->rowlakes = malloc(h * sizeof *s->rowlakes);
 	s->scratch = malloc((size_t)t * s->scratch_len * sizeof *s->scratch);
-	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->indeg ||
+	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->donors ||
+	    !s->pend ||
 	    !s->order || !s->rcv || !s->area ||
 	    !s->fac || !s->dist || !s->rowr || !s->colr ||
 	    !s->rowmax || !s->rowlakes || !s->scratch)
 		return tp_err_set(e, "out of memory: the model needs %.1f MiB",
-		    (double)n * 54 / 1048576.0);
+		    (double)n * 58 / 1048576.0);
 	return 0;
 }
 
@@ -202,7 +205,8 @@ tp_spower_free(tp_spower *s)
 	free(s->f);
 	free(s->dir);
 	free(s->fixed);
-	free(s->indeg);
+	free(s->donors);
+	free(s->pend);
 	free(s->order);
 	free(s->rcv);
 	free(s->area);
@@ -304,51 +308,74 @@ copy_rows(void *ctx, int64_t b, int64_t e, int worker)
 		s->f[i] = (float)s->z[i];
 }
 
-/* Rows [b, e): the receiver of every cell and the area of the cell
+/* Rows [b, e): the receiver of every cell, its donors (gathered from
+ * the directions, so rows are independent) and the area of the cell
  * itself. */
 static void
 receiver_rows(void *ctx, int64_t b, int64_t e, int worker)
 {
 	tp_spower *s = ctx;
-	int64_t x, y;
+	int64_t x, y, nx, ny;
 	double dx, dy;
-	int k;
+	int k, kk;
 
 	for (y = b; y < e; y++) {
 		tp_geo_spacing(&s->geo, y, &dx, &dy);
 		for (x = 0; x < s->w; x++) {
-			size_t i = (size_t)(y * s->w + x);
+			size_t i = (size_t)(y * s->w + x), j;
+			uint8_t m = 0;
 
-			s->rcv[i] = (uint32_t)receiver_of(s, i, &k);
+			s->rcv[i] = (uint32_t)receiver_of(s, i, &kk);
 			s->area[i] = isnan(s->z[i]) ? NAN : dx * dy;
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, s->w, s->h, &nx,
+				    &ny))
+					continue;
+				j = (size_t)(ny * s->w + nx);
+				if (!s->fixed[j] && s->dir[j] == tp_d8_back(k))
+					m |= (uint8_t)(1u << (k - 1));
+			}
+			s->donors[i] = m;
 		}
 	}
 }
 
-/* The stack (Kahn's in-degree order: each cell before its receiver) and
- * the areas summed along it. Sequential: one order, one sum order. */
+/* The stack of Braun and Willett: from each cell without a receiver (in
+ * index order), depth first up its donors (in direction order), each cell
+ * after its receiver; neighbours follow each other, so the sweeps stay
+ * in cache. Then the areas, summed down the stack. Sequential: one order,
+ * one sum order. */
 static void
 stack(tp_spower *s)
 {
-	size_t i, r, head = 0, tail = 0;
+	ptrdiff_t off[9];
+	size_t i, top, tail = 0;
+	int k;
 
-	memset(s->indeg, 0, s->n);
-	for (i = 0; i < s->n; i++)
-		if (s->rcv[i] != i)
-			s->indeg[s->rcv[i]]++;
-	for (i = 0; i < s->n; i++)
-		if (!isnan(s->z[i]) && s->indeg[i] == 0)
-			s->order[tail++] = (uint32_t)i;
-	while (head < tail) {
-		i = s->order[head++];
-		r = s->rcv[i];
-		if (r == i)
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (i = 0; i < s->n; i++) {
+		if (s->rcv[i] != i || isnan(s->z[i]))
 			continue;
-		s->area[r] += s->area[i];
-		if (--s->indeg[r] == 0)
-			s->order[tail++] = (uint32_t)r;
+		s->pend[0] = (uint32_t)i;
+		top = 1;
+		while (top > 0) {
+			size_t c = s->pend[--top];
+			uint8_t m = s->donors[c];
+
+			s->order[tail++] = (uint32_t)c;
+			for (k = 8; k >= 1; k--)
+				if (m & (1u << (k - 1)))
+					s->pend[top++] = (uint32_t)((ptrdiff_t)c +
+					    off[k]);
+		}
 	}
 	s->nvalid = (uint32_t)tail;
+	for (i = tail; i-- > 0;) {
+		size_t c = s->order[i], r = s->rcv[c];
+
+		if (r != c)
+			s->area[r] += s->area[c];
+	}
 }
 
 /* Rows [b, e): the uplifted heights h* into zn, F into fac. */
@@ -389,7 +416,7 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 		}
 }
 
-/* Incision in stack order, receivers first; returns the cells left uncut
+/* Incision down the stack, receivers first; returns the cells left uncut
  * in depressions. */
 static int64_t
 incise(tp_spower *s)
@@ -399,7 +426,7 @@ incise(tp_spower *s)
 	size_t i, r;
 	double hr;
 
-	for (j = s->nvalid; j-- > 0;) {
+	for (j = 0; j < s->nvalid; j++) {
 		i = s->order[j];
 		r = s->rcv[i];
 		if (r == i)

@@ -18,8 +18,8 @@
  *     the next-float rule, so every depression drains across its lake to
  *     the spill point) and tp_flow_d8 takes the steepest D8 descent on it.
  *  2. The stack: cells ordered so that each comes after its receiver
- *     (in-degree counting from the sources, then reversed); areas are
- *     summed down it.
+ *     (depth first from the base-level cells up their donors, as Braun
+ *     and Willett build it); areas are summed back up it.
  *  3. Uplift and incision, in stack order (receivers first, already at
  *     their new height h_r): with h* = h^t + dt U and F = dt K A^m / d^n
  *     (d the distance to the receiver) the new height solves
