@@ -22,7 +22,7 @@ static const char help[] =
     "hillslope diffusion, dh/dt = U - K A^m S^n + D lap(h), in metres and\n"
     "years when CELLSIZE is metres. The border, nodata and the sea (cells\n"
     "below the header's SEALEVEL) are base level: they never change. A band\n"
-    "named 'uplift' gives U per cell (m/yr) unless --uplift is given.\n"
+    "named 'uplift' multiplies U cell by cell (a shape in [0,1], say).\n"
     "  -b, --band NAME       band to evolve (default: height)\n"
     "  -d, --diffusion D     hillslope diffusivity, m^2/yr (default: 0.01)\n"
     "  -g, --geographic G    auto, yes or no: cell size in degrees, distances\n"
@@ -41,7 +41,8 @@ static const char help[] =
     "                        recorded as SEALEVEL in the output\n"
     "      --stats           each step's largest height change on stderr\n"
     "  -t, --dt YEARS        years per step (default: 1000)\n"
-    "  -u, --uplift U        uplift rate, m/yr, everywhere (default: 0.001)\n"
+    "  -u, --uplift U        uplift rate, m/yr, times the band 'uplift'\n"
+    "                        where there is one (default: 0.001)\n"
     "      --until-steady TOL  stop when no height changes more than TOL\n"
     "                        metres in a step\n"
     "  -z, --zscale Z        metres per height unit of the stream (default: 1)\n"
@@ -83,7 +84,7 @@ struct args {
 	tp_spower_opts o;
 	const char *band;
 	int64_t	steps;
-	int	steps_set, uplift_set, geo, progress, quiet, stats;
+	int	steps_set, geo, progress, quiet, stats;
 	double	steady;		/* < 0: run every step */
 	cli_sea	sea;
 };
@@ -133,7 +134,6 @@ parse(struct args *a, int argc, char **argv)
 		case 't': o->dt = dbl("--dt", 1e-30, 1e30); break;
 		case 'u':
 			o->uplift = dbl("--uplift", -1e30, 1e30);
-			a->uplift_set = 1;
 			break;
 		case OPT_STEADY:
 			a->steady = dbl("--until-steady", 0, 1e30);
@@ -201,7 +201,7 @@ main(int argc, char **argv)
 	band = cli_read_grid(&g, a.band, NULL, 0, NULL);
 	a.o.sea_level = cli_sea_level(&a.sea, &g.h, 1);
 	stride = tp_grid_stride(&g);
-	if (!a.uplift_set && (ub = tp_header_band(&g.h, "uplift")) >= 0)
+	if ((ub = tp_header_band(&g.h, "uplift")) >= 0)
 		a.o.uplift_band = tp_grid_band(&g, ub);
 	geo.cellsize = g.h.cellsize;
 	geo.north = g.h.origin_y;

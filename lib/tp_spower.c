@@ -107,7 +107,7 @@ alloc_all(tp_spower *s, tp_err *e)
 	    !s->fac || !s->dist || !s->rowr || !s->colr ||
 	    !s->rowmax || !s->rowlakes || !s->scratch)
 		return tp_err_set(e, "out of memory: the model needs %.1f MiB",
-		    (double)n * 58 / 1048576.0);
+		    (double)n * 55 / 1048576.0);
 	return 0;
 }
 
@@ -403,8 +403,7 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 			if (o->uplift_band != NULL) {
 				u = o->uplift_band[(size_t)y * s->ustride +
 				    (size_t)x];
-				if (isnan(u))
-					u = 0;
+				u = isfinite(u) ? u * o->uplift : 0;
 			}
 			s->zn[i] = s->z[i] + up * u;
 			if (receiver_of(s, i, &k) == i)

@@ -6,7 +6,7 @@
  *	dh/dt = U - K A^m S^n + D lap(h)
  *
  * h is the height in metres (the plane's samples times zscale), t years,
- * U the uplift rate (m/yr), A the area draining through a cell (m^2, the
+ * U the uplift rate (m/yr, optionally times a per-cell factor), A the area draining through a cell (m^2, the
  * cell itself included), S the slope to the cell's receiver (m/m), K the
  * erodibility (m^(1-2m)/yr when n = 1), D the diffusivity (m^2/yr).
  * Distances and areas come from tp_geo_spacing, so they are metres when
@@ -50,9 +50,10 @@
 #include "tp_geo.h"
 
 typedef struct tp_spower_opts {
-	double	uplift;		/* U, m/yr, where uplift_band is NULL */
-	const float *uplift_band; /* per-cell U (m/yr) at [y * stride + x]
-				   * of the input plane, or NULL; NaN: 0 */
+	double	uplift;		/* U, m/yr (times uplift_band's value) */
+	const float *uplift_band; /* per-cell factor of U at [y * stride + x]
+				   * of the input plane, or NULL (1);
+				   * NaN and infinities: 0 */
 	double	k;		/* K, > 0 */
 	double	m;		/* area exponent, 0 .. 2 */
 	double	n;		/* slope exponent, 0.5 .. 4 */

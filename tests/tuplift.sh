@@ -56,16 +56,17 @@ assert_near "steepness / (U/K)" "$(awk -v s="$(fig steepness)" 'BEGIN { print s 
 assert_near "Hack's exponent" "$(fig hack_exponent)" 0.575 0.075
 assert_eq "Strahler order 4" "$(fig max_strahler)" 4
 
-# The band 'uplift' gives U per cell (0.002 m/yr: +2 m a step) unless
-# --uplift is given; it passes through unchanged. K so small and no
-# diffusion, so that nothing else moves the cell.
-py 'write(np.stack([np.pad([[0.5]], 1), np.full((3, 3), 0.002)], 1), "height uplift",
+# The band 'uplift' multiplies U cell by cell (2 x 0.001 m/yr: +2 m a
+# step), with --uplift too (2 x 0.0005: +1 m); it passes through
+# unchanged. K so small and no diffusion, so that nothing else moves the
+# cell.
+py 'write(np.stack([np.pad([[0.5]], 1), np.full((3, 3), 2.0)], 1), "height uplift",
     ["CELLSIZE 100"])' > "$T/ub"
 run_prog tuplift -q -s 1 -k 1e-30 -d 0 < "$T/ub" > "$T/o"
 assert_eq "uplift band" "$(stat "$T/o" '(float(height[1, 1]), float(uplift[1, 1]))')" \
-    "(2.5, 0.0020000000949949026)"
-run_prog tuplift -q -s 1 -k 1e-30 -d 0 -u 0.001 < "$T/ub" > "$T/o"
-assert_eq "--uplift wins" "$(stat "$T/o" 'float(height[1, 1])')" 1.5
+    "(2.5, 2.0)"
+run_prog tuplift -q -s 1 -k 1e-30 -d 0 -u 0.0005 < "$T/ub" > "$T/o"
+assert_eq "--uplift scales the band" "$(stat "$T/o" 'float(height[1, 1])')" 1.5
 
 # Base level: a NaN cell stays NaN and its neighbours keep their bytes;
 # the sea (an island, SEALEVEL 0.3) keeps its bytes and land stays at or
