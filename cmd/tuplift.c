@@ -168,8 +168,9 @@ evolve(tp_spower *s, const struct args *a, double *last)
 		*last = st.max_change;
 		if (a->stats)
 			fprintf(stderr, "%s: step %lld: max change %.6g m, "
-			    "%lld cells uncut in depressions\n", cli_prog(),
-			    (long long)i + 1, st.max_change,
+			    "%lld pits filled, %lld cells uncut in "
+			    "depressions\n", cli_prog(), (long long)i + 1,
+			    st.max_change, (long long)st.pits,
 			    (long long)st.lakes);
 		cli_progress_cb(&p, i + 1, a->steps);
 		if (a->steady >= 0 && st.max_change <= a->steady) {

@@ -24,6 +24,7 @@ struct tp_spower {
 	float	*f;		/* the filled copy that gives the receivers */
 	uint8_t	*dir;		/* tp_flow_d8's directions on f */
 	uint8_t	*fixed;		/* base level: 1 nodata or border, 2 sea */
+	uint8_t	*inner;		/* 1: land tp_fill may raise (no seed) */
 	double	sea;		/* least height of land (tp_d8_sea_below) */
 	uint8_t	*donors;	/* bit k - 1: neighbour k drains here */
 	uint32_t *pend;		/* the depth-first search's pending cells */
@@ -39,6 +40,8 @@ struct tp_spower {
 	size_t	scratch_len;	/* doubles per worker */
 	double	*rowmax;	/* per row: largest |change| of the step */
 	int64_t	*rowlakes;	/* per row: cells left uncut */
+	int64_t	*rowpits;	/* per row: inner cells with no lower neighbour */
+	int64_t	pits;		/* their sum in the last step */
 	uint32_t nvalid;
 };
 
@@ -89,6 +92,7 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->f = malloc(n * sizeof *s->f);
 	s->dir = malloc(n);
 	s->fixed = malloc(n);
+	s->inner = malloc(n);
 	s->donors = malloc(n);
 	s->pend = malloc(n * sizeof *s->pend);
 	s->order = malloc(n * sizeof *s->order);
@@ -100,14 +104,15 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->colr = malloc(h * sizeof *s->colr);
 	s->rowmax = malloc(h * sizeof *s->rowmax);
 	s->rowlakes = malloc(h * sizeof *s->rowlakes);
+	s->rowpits = malloc(h * sizeof *s->rowpits);
 	s->scratch = malloc((size_t)t * s->scratch_len * sizeof *s->scratch);
-	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->donors ||
+	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->inner || !s->donors ||
 	    !s->pend ||
 	    !s->order || !s->rcv || !s->area ||
 	    !s->fac || !s->dist || !s->rowr || !s->colr ||
-	    !s->rowmax || !s->rowlakes || !s->scratch)
+	    !s->rowmax || !s->rowlakes || !s->rowpits || !s->scratch)
 		return tp_err_set(e, "out of memory: the model needs %.1f MiB",
-		    (double)n * 55 / 1048576.0);
+		    (double)n * 56 / 1048576.0);
 	return 0;
 }
 
@@ -164,6 +169,27 @@ mark_fixed(tp_spower *s, const float *z, size_t stride)
 		}
 }
 
+/* The cells tp_fill may raise: land off the border, not next to nodata
+ * (those are fixed) nor to the sea (seeds of the fill). */
+static void
+mark_inner(tp_spower *s)
+{
+	int64_t x, y, nx, ny;
+	int k;
+
+	for (y = 0; y < s->h; y++)
+		for (x = 0; x < s->w; x++) {
+			size_t i = (size_t)(y * s->w + x);
+			uint8_t in = !s->fixed[i];
+
+			for (k = 1; k <= 8 && in; k++)
+				if (tp_d8_inside(x, y, k, s->w, s->h, &nx, &ny)
+				    && s->fixed[ny * s->w + nx] == 2)
+					in = 0;
+			s->inner[i] = in;
+		}
+}
+
 tp_spower *
 tp_spower_new(const float *z, int64_t width, int64_t height, size_t stride,
     const tp_geo_grid *g, const tp_spower_opts *o, tp_err *e)
@@ -192,6 +218,7 @@ tp_spower_new(const float *z, int64_t width, int64_t height, size_t stride,
 	}
 	geometry(s);
 	mark_fixed(s, z, stride);
+	mark_inner(s);
 	return s;
 }
 
@@ -205,6 +232,7 @@ tp_spower_free(tp_spower *s)
 	free(s->f);
 	free(s->dir);
 	free(s->fixed);
+	free(s->inner);
 	free(s->donors);
 	free(s->pend);
 	free(s->order);
@@ -216,6 +244,7 @@ tp_spower_free(tp_spower *s)
 	free(s->colr);
 	free(s->rowmax);
 	free(s->rowlakes);
+	free(s->rowpits);
 	free(s->scratch);
 	free(s);
 }
@@ -540,16 +569,49 @@ change_rows(void *ctx, int64_t b, int64_t e, int worker)
 	}
 }
 
-/* Receivers on the filled copy of the current surface. */
+/* Rows [b, e): the inner cells of f with no strictly lower neighbour.
+ * (An inner cell's neighbours are all inside the grid and valid.) */
+static void
+pit_rows(void *ctx, int64_t b, int64_t e, int worker)
+{
+	tp_spower *s = ctx;
+	ptrdiff_t off[9];
+	int64_t x, y, n;
+	int k;
+
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (y = b; y < e; y++) {
+		for (x = 0, n = 0; x < s->w; x++) {
+			size_t i = (size_t)(y * s->w + x);
+			int low = 0;
+
+			if (!s->inner[i])
+				continue;
+			for (k = 1; k <= 8 && !low; k++)
+				low = s->f[(ptrdiff_t)i + off[k]] < s->f[i];
+			n += !low;
+		}
+		s->rowpits[y] = n;
+	}
+}
+
+/* Receivers on the filled copy of the current surface. When every inner
+ * cell has a lower neighbour the copy is its own fill (each cell already
+ * drains down to a seed), and Priority-Flood is skipped: near steady
+ * state, most steps. */
 static int
 receivers(tp_spower *s, tp_err *e)
 {
 	tp_fill_opts fo = { .rule = TP_FILL_NEXT };
 	tp_flow_stats fs;
+	int64_t y;
 
 	tp_par_for(s->threads, s->h, 16, copy_rows, s);
-	if (tp_fill_pf_sea(s->f, s->w, s->h, (size_t)s->w, &fo,
-	    s->o.sea_level, NULL, e) < 0)
+	tp_par_for(s->threads, s->h, 16, pit_rows, s);
+	for (y = 0, s->pits = 0; y < s->h; y++)
+		s->pits += s->rowpits[y];
+	if (s->pits > 0 && tp_fill_pf_sea(s->f, s->w, s->h, (size_t)s->w,
+	    &fo, s->o.sea_level, NULL, e) < 0)
 		return -1;
 	return tp_flow_d8_sea(s->f, s->w, s->h, (size_t)s->w, &s->geo,
 	    s->o.sea_level, s->threads, s->dir, &fs, e);
@@ -583,6 +645,7 @@ tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e)
 	if (st != NULL) {
 		st->max_change = m * s->o.zscale;
 		st->lakes = lakes;
+		st->pits = s->pits;
 		st->fixed = s->nfixed;
 	}
 	return 0;

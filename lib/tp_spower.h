@@ -17,6 +17,8 @@
  *  1. Receivers: a float copy of h is filled by Priority-Flood (tp_fill,
  *     the next-float rule, so every depression drains across its lake to
  *     the spill point) and tp_flow_d8 takes the steepest D8 descent on it.
+ *     The fill is skipped when no cell lacks a lower neighbour (the copy
+ *     is then its own fill).
  *  2. The stack: cells ordered so that each comes after its receiver
  *     (depth first from the base-level cells up their donors, as Braun
  *     and Willett build it); areas are summed back up it.
@@ -67,6 +69,8 @@ typedef struct tp_spower_opts {
 typedef struct tp_spower_stats {
 	double	max_change;	/* largest |h^(t+1) - h^t| of the step, m */
 	int64_t	lakes;		/* cells left uncut in depressions */
+	int64_t	pits;		/* cells with no lower neighbour before the
+				 * fill (0: the fill was not needed) */
 	int64_t	fixed;		/* base-level cells (constant) */
 } tp_spower_stats;
 
