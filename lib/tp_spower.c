@@ -10,6 +10,7 @@
 #include "tp_spower.h"
 
 #define COLS	8	/* columns per block of the column solve: a cache line */
+#define POWS	65536	/* areas of up to this many cells: A^m from a table */
 
 struct tp_spower {
 	int64_t	w, h;
@@ -33,6 +34,8 @@ struct tp_spower {
 	uint32_t *order;	/* the stack: every valid cell after its receiver */
 	double	*area;		/* m^2 draining through each cell */
 	double	*fac;		/* F = dt K A^m / d^n */
+	double	*pows;		/* projected grids: pows[k] = pow(k * cell, m) */
+	double	cell;		/* the area of a cell (projected grids) */
 	double	*dist;		/* 9 per row: the distance to neighbour k */
 	double	*rowr;		/* D dt / dx^2 along row y */
 	double	*colr;		/* D dt / dy^2 between rows y and y + 1 */
@@ -190,6 +193,36 @@ mark_inner(tp_spower *s)
 		}
 }
 
+/* A^m for areas of whole cells from a table: pow is a sixth of a step. A
+ * sum of k equal cell areas that is exact is k * cell to the bit, so the
+ * table gives pow's own result. */
+static int
+powers(tp_spower *s, tp_err *e)
+{
+	size_t k;
+
+	s->cell = s->geo.cellsize * s->geo.cellsize;
+	if ((s->pows = malloc(POWS * sizeof *s->pows)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (k = 0; k < POWS; k++)
+		s->pows[k] = pow((double)k * s->cell, s->o.m);
+	return 0;
+}
+
+/* pow(a, m), from the table when a is a whole number of cells. */
+static inline double
+area_pow(const tp_spower *s, double a)
+{
+	double k;
+
+	if (s->pows != NULL) {
+		k = a / s->cell;
+		if (k < POWS && (double)(size_t)k * s->cell == a)
+			return s->pows[(size_t)k];
+	}
+	return pow(a, s->o.m);
+}
+
 tp_spower *
 tp_spower_new(const float *z, int64_t width, int64_t height, size_t stride,
     const tp_geo_grid *g, const tp_spower_opts *o, tp_err *e)
@@ -217,6 +250,10 @@ tp_spower_new(const float *z, int64_t width, int64_t height, size_t stride,
 		return NULL;
 	}
 	geometry(s);
+	if (!g->geographic && powers(s, e) < 0) {
+		tp_spower_free(s);
+		return NULL;
+	}
 	mark_fixed(s, z, stride);
 	mark_inner(s);
 	return s;
@@ -239,6 +276,7 @@ tp_spower_free(tp_spower *s)
 	free(s->rcv);
 	free(s->area);
 	free(s->fac);
+	free(s->pows);
 	free(s->dist);
 	free(s->rowr);
 	free(s->colr);
@@ -438,7 +476,7 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 			if (receiver_of(s, i, &k) == i)
 				s->fac[i] = 0;
 			else
-				s->fac[i] = c * pow(s->area[i], o->m) /
+				s->fac[i] = c * area_pow(s, s->area[i]) /
 				    (o->n == 1 ? s->dist[y * 9 + k] :
 				    pow(s->dist[y * 9 + k], o->n));
 		}
