@@ -33,7 +33,8 @@ static const char help[] =
     "      --m M             area exponent m, 0..2 (default: 0.45)\n"
     "      --n N             slope exponent n, 0.5..4 (default: 1)\n"
     "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
-    "      --progress        draw the progress bar even when stderr is no terminal\n"
+    "      --progress        draw the progress bar even when stderr is no\n"
+    "                        terminal\n"
     "  -q, --quiet           no progress bar, no summary\n"
     "  -s, --steps N         time steps; with --until-steady the most\n"
     "                        (default: 100; 100000 with --until-steady)\n"
@@ -45,7 +46,8 @@ static const char help[] =
     "                        where there is one (default: 0.001)\n"
     "      --until-steady TOL  stop when no height changes more than TOL\n"
     "                        metres in a step\n"
-    "  -z, --zscale Z        metres per height unit of the stream (default: 1)\n"
+    "  -z, --zscale Z        metres per height unit of the stream\n"
+    "                        (default: 1)\n"
     "  -h, --help            this help\n"
     "      --version         print the version\n";
 
@@ -126,7 +128,8 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_PROGRESS: a->progress = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 's':
-			a->steps = cli_int("--steps", optarg, 0, INT64_C(1) << 40);
+			a->steps = cli_int("--steps", optarg, 0,
+			    INT64_C(1) << 40);
 			a->steps_set = 1;
 			break;
 		case OPT_SEA: cli_sea_option(&a->sea, optarg); break;

@@ -9,7 +9,7 @@
 #include "tp_par.h"
 #include "tp_spower.h"
 
-#define COLS	8	/* columns per block of the column solve: a cache line */
+#define COLS	8	/* columns a block of the column solve: a cache line */
 #define POWS	65536	/* areas of up to this many cells: A^m from a table */
 
 struct tp_spower {
@@ -20,7 +20,7 @@ struct tp_spower {
 	size_t	ustride;	/* row stride of o.uplift_band */
 	int	threads;
 	int	stepped;	/* a step has run: area is meaningful */
-	double	kz;		/* K zscale^(n-1): K for heights in plane units */
+	double	kz;		/* K zscale^(n-1): K for heights in units */
 	double	*z, *zn;	/* heights now and after the step (units) */
 	float	*f;		/* the filled copy that gives the receivers */
 	uint8_t	*dir;		/* tp_flow_d8's directions on f */
@@ -31,10 +31,10 @@ struct tp_spower {
 	uint32_t *pend;		/* the depth-first search's pending cells */
 	uint32_t *rcv;		/* the receiver of every cell (itself: none) */
 	int64_t	nfixed;		/* base-level cells */
-	uint32_t *order;	/* the stack: every valid cell after its receiver */
+	uint32_t *order;	/* the stack: each cell after its receiver */
 	double	*area;		/* m^2 draining through each cell */
 	double	*fac;		/* F = dt K A^m / d^n */
-	double	*pows;		/* projected grids: pows[k] = pow(k * cell, m) */
+	double	*pows;		/* projected: pows[k] = pow(k * cell, m) */
 	double	cell;		/* the area of a cell (projected grids) */
 	double	*dist;		/* 9 per row: the distance to neighbour k */
 	double	*rowr;		/* D dt / dx^2 along row y */
@@ -42,8 +42,7 @@ struct tp_spower {
 	double	*scratch;	/* per worker: the Thomas factors */
 	size_t	scratch_len;	/* doubles per worker */
 	double	*rowmax;	/* per row: largest |change| of the step */
-	int64_t	*rowlakes;	/* per row: cells left uncut */
-	int64_t	*rowpits;	/* per row: inner cells with no lower neighbour */
+	int64_t	*rowpits;	/* per row: inner cells, no lower neighbour */
 	int64_t	pits;		/* their sum in the last step */
 	uint32_t nvalid;
 };
@@ -106,14 +105,14 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->rowr = malloc(h * sizeof *s->rowr);
 	s->colr = malloc(h * sizeof *s->colr);
 	s->rowmax = malloc(h * sizeof *s->rowmax);
-	s->rowlakes = malloc(h * sizeof *s->rowlakes);
 	s->rowpits = malloc(h * sizeof *s->rowpits);
 	s->scratch = malloc((size_t)t * s->scratch_len * sizeof *s->scratch);
-	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->inner || !s->donors ||
+	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->inner ||
+	    !s->donors ||
 	    !s->pend ||
 	    !s->order || !s->rcv || !s->area ||
 	    !s->fac || !s->dist || !s->rowr || !s->colr ||
-	    !s->rowmax || !s->rowlakes || !s->rowpits || !s->scratch)
+	    !s->rowmax || !s->rowpits || !s->scratch)
 		return tp_err_set(e, "out of memory: the model needs %.1f MiB",
 		    (double)n * 56 / 1048576.0);
 	return 0;
@@ -159,12 +158,14 @@ mark_fixed(tp_spower *s, const float *z, size_t stride)
 	for (y = 0; y < s->h; y++)
 		for (x = 0; x < s->w; x++) {
 			float v = z[(size_t)y * stride + (size_t)x];
-			uint8_t fx = tp_d8_is_sea(v, below) ? 2 : is_nodata(v) ||
-			    x == 0 || y == 0 || x == s->w - 1 || y == s->h - 1;
+			uint8_t fx = tp_d8_is_sea(v, below) ? 2 :
+			    is_nodata(v) || x == 0 || y == 0 ||
+			    x == s->w - 1 || y == s->h - 1;
 
 			for (k = 1; k <= 8 && !fx; k++)
-				if (tp_d8_inside(x, y, k, s->w, s->h, &nx, &ny) &&
-				    is_nodata(z[(size_t)ny * stride + (size_t)nx]))
+				if (tp_d8_inside(x, y, k, s->w, s->h, &nx,
+				    &ny) && is_nodata(z[(size_t)ny * stride +
+				    (size_t)nx]))
 					fx = 1;
 			s->fixed[y * s->w + x] = fx;
 			s->nfixed += fx != 0;
@@ -281,7 +282,6 @@ tp_spower_free(tp_spower *s)
 	free(s->rowr);
 	free(s->colr);
 	free(s->rowmax);
-	free(s->rowlakes);
 	free(s->rowpits);
 	free(s->scratch);
 	free(s);
@@ -432,8 +432,8 @@ stack(tp_spower *s)
 			s->order[tail++] = (uint32_t)c;
 			for (k = 8; k >= 1; k--)
 				if (m & (1u << (k - 1)))
-					s->pend[top++] = (uint32_t)((ptrdiff_t)c +
-					    off[k]);
+					s->pend[top++] = (uint32_t)
+					    ((ptrdiff_t)c + off[k]);
 		}
 	}
 	s->nvalid = (uint32_t)tail;
@@ -463,8 +463,8 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 			if (s->fixed[i]) {
 				/* the sea is base level at the sea level, not
 				 * at its floor (until change_rows) */
-				s->zn[i] = s->fixed[i] == 2 && s->z[i] < s->sea ?
-				    s->sea : s->z[i];
+				s->zn[i] = s->fixed[i] == 2 &&
+				    s->z[i] < s->sea ? s->sea : s->z[i];
 				continue;
 			}
 			if (o->uplift_band != NULL) {
@@ -563,8 +563,8 @@ diffuse_cols(void *ctx, int64_t b, int64_t e, int worker)
 				}
 				den = 1 + ru + rd + ru * cp[(y - 1) * COLS + c];
 				cp[y * COLS + c] = -rd / den;
-				s->zn[i] = (s->zn[i] + ru * s->zn[i - (size_t)w])
-				    / den;
+				s->zn[i] = (s->zn[i] + ru *
+				    s->zn[i - (size_t)w]) / den;
 			}
 		}
 		for (y = s->h - 1; y-- > 0;)

@@ -6,9 +6,10 @@
  *	dh/dt = U - K A^m S^n + D lap(h)
  *
  * h is the height in metres (the plane's samples times zscale), t years,
- * U the uplift rate (m/yr, optionally times a per-cell factor), A the area draining through a cell (m^2, the
- * cell itself included), S the slope to the cell's receiver (m/m), K the
- * erodibility (m^(1-2m)/yr when n = 1), D the diffusivity (m^2/yr).
+ * U the uplift rate (m/yr, optionally times a per-cell factor), A the
+ * area draining through a cell (m^2, the cell itself included), S the
+ * slope to the cell's receiver (m/m), K the erodibility (m^(1-2m)/yr when
+ * n = 1), D the diffusivity (m^2/yr).
  * Distances and areas come from tp_geo_spacing, so they are metres when
  * CELLSIZE is metres, and metres at each row's latitude on geographic
  * grids.
@@ -76,8 +77,8 @@ typedef struct tp_spower_stats {
 
 typedef struct tp_spower tp_spower;
 
-/* U 1e-3 m/yr, K 1e-4, m 0.45, n 1, D 0.01 m^2/yr, dt 1000 yr, zscale 1,
- * no sea, all processors. */
+/* U 1e-3 m/yr, K 3e-4, m 0.45, n 1, D 0.001 m^2/yr, dt 1000 yr, zscale
+ * 1, no sea, all processors (tuplift(1) says why). */
 void	tp_spower_defaults(tp_spower_opts *o);
 
 /* A model of the width x height plane z (row y at z + y * stride) with

@@ -43,10 +43,10 @@ awk -v fw="$1" -v fu="$2" -v lw="$3" -v lu="$4" -v zw="$5" -v zu="$6" \
 }'
 rm -f "$T/big.tp" "$T/bigf.tp"
 
-echo "tuplift: 1024x1024 of 100 m cells to steady state (-z 100 -k 1e-5 -d 0 --dt 1e6 --until-steady 0.01)"
+echo "tuplift: 1024x1024 of 100 m cells to steady state (-z 100 -k 1e-5 -d 0 --dt 1e7 --until-steady 0.01)"
 "$B/tnoise" -q -s 1024x1024 -c 100 > "$T/n1k.tp" || exit 1
 /usr/bin/time -f "%e %U" -o "$T/time" "$B/tuplift" -z 100 -k 1e-5 -d 0 \
-    --dt 1e6 --until-steady 0.01 --stats < "$T/n1k.tp" > "$T/s1k.tp" 2> "$T/steps" || exit 1
+    --dt 1e7 --until-steady 0.01 --stats < "$T/n1k.tp" > "$T/s1k.tp" 2> "$T/steps" || exit 1
 echo "  $(tail -n 1 "$T/steps"), $(cut -d' ' -f1 "$T/time") s (cpu $(cut -d' ' -f2 "$T/time") s; target: under a minute)"
 "$PY" "$STATS" --zscale 100 --threshold 50 "$T/s1k.tp" |
     awk '$1 == "concavity" { printf "  concavity %s (m/n = 0.45)\n", $2 }
@@ -57,10 +57,10 @@ echo "drainage of one 512x512 noise (1 m cells), each filled by tfill; channels 
 "$B/tnoise" -q -s 512x512 -S 1 > "$T/n.tp" || exit 1
 "$B/terode" -q < "$T/n.tp" > "$T/e.tp" || exit 1
 "$B/tuplift" -q < "$T/n.tp" > "$T/u.tp" || exit 1
-"$B/tuplift" -q -d 0 --dt 1e5 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
+"$B/tuplift" -q -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
 printf "  %-34s %8s %6s %6s %7s %6s\n" "" density maxord "ord4+" concav Hack
 for c in "noise:n" "terode (1 droplet a cell):e" "tuplift (100 steps):u" \
-    "tuplift (steady, -d 0 --dt 1e5):us"; do
+    "tuplift (-d 0 --dt 1e5, steady):us"; do
 	label=${c%:*} f=${c##*:}
 	"$B/tfill" -q < "$T/$f.tp" > "$T/$f.f.tp" || exit 1
 	"$PY" "$STATS" --threshold 50 "$T/$f.f.tp" | awk -v l="$label" '
