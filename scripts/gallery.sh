@@ -81,3 +81,8 @@ sh -c "$B" > "$M.tp"
 ttexture -q --materials "$M" --ppc 1 --shade -z 100 "$M.png" < "$M.tp"
 gdal_translate -q -of PNG -outsize 512 512 "$M.png" "$out/18-textured.png"
 rm -f "$out/18-textured.png.aux.xml"
+# The noise of 01-noise after droplets, and after stream-power evolution
+# with its rivers (tuplift, then the biome map's river band).
+show uplift-2-droplets "" "$N | terode -q"
+U="$N | tuplift -q | tfill -q --depth | tflow -q --rivers 300 | tnoise -q --band moisture -S 8 | tbiome -q --top 95 --rock-slope 89"
+show uplift-3-tuplift "-b biome" "$U"

@@ -1,0 +1,230 @@
+/* tuplift - stream-power landscape evolution: uplift, river incision and
+ * hillslope diffusion (Braun and Willett's implicit scheme), carving
+ * branching valley networks; the same bytes on any thread count. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tp_spower.h"
+
+static const char usage[] =
+    "usage: tuplift [-q] [-b NAME] [-d D] [-g GEO] [-j N] [-k K] [-s N]\n"
+    "               [-t YEARS] [-u U] [-z Z] [--m M] [--n N]\n"
+    "               [--sea LEVEL | --no-sea] [--stats] [--until-steady TOL]\n"
+    "               < in > out\n";
+
+static const char help[] =
+    "Evolve a heightfield under uplift, stream-power river incision and\n"
+    "hillslope diffusion, dh/dt = U - K A^m S^n + D lap(h), in metres and\n"
+    "years when CELLSIZE is metres. The border, nodata and the sea (cells\n"
+    "below the header's SEALEVEL) are base level: they never change. A band\n"
+    "named 'uplift' multiplies U cell by cell (a shape in [0,1], say).\n"
+    "  -b, --band NAME       band to evolve (default: height)\n"
+    "  -d, --diffusion D     hillslope diffusivity, m^2/yr (default: 0.01)\n"
+    "  -g, --geographic G    auto, yes or no: cell size in degrees, distances\n"
+    "                        in metres at each row's latitude (default: auto)\n"
+    "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
+    "  -k, --k K             erodibility K, m^(1-2m)/yr for n = 1\n"
+    "                        (default: 0.0001)\n"
+    "      --m M             area exponent m, 0..2 (default: 0.45)\n"
+    "      --n N             slope exponent n, 0.5..4 (default: 1)\n"
+    "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
+    "      --progress        draw the progress bar even when stderr is no\n"
+    "                        terminal\n"
+    "  -q, --quiet           no progress bar, no summary\n"
+    "  -s, --steps N         time steps; with --until-steady the most\n"
+    "                        (default: 100; 100000 with --until-steady)\n"
+    "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
+    "                        recorded as SEALEVEL in the output\n"
+    "      --stats           each step's largest height change on stderr\n"
+    "  -t, --dt YEARS        years per step (default: 1000)\n"
+    "  -u, --uplift U        uplift rate, m/yr, times the band 'uplift'\n"
+    "                        where there is one (default: 0.001)\n"
+    "      --until-steady TOL  stop when no height changes more than TOL\n"
+    "                        metres in a step\n"
+    "  -z, --zscale Z        metres per height unit of the stream\n"
+    "                        (default: 1)\n"
+    "  -h, --help            this help\n"
+    "      --version         print the version\n";
+
+enum {
+	OPT_M = 256, OPT_N, OPT_NO_SEA, OPT_PROGRESS, OPT_SEA, OPT_STATS,
+	OPT_STEADY, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "band", required_argument, NULL, 'b' },
+	{ "diffusion", required_argument, NULL, 'd' },
+	{ "geographic", required_argument, NULL, 'g' },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "k", required_argument, NULL, 'k' },
+	{ "m", required_argument, NULL, OPT_M },
+	{ "n", required_argument, NULL, OPT_N },
+	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "steps", required_argument, NULL, 's' },
+	{ "sea", required_argument, NULL, OPT_SEA },
+	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "dt", required_argument, NULL, 't' },
+	{ "uplift", required_argument, NULL, 'u' },
+	{ "until-steady", required_argument, NULL, OPT_STEADY },
+	{ "zscale", required_argument, NULL, 'z' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const geos[] = { "auto", "yes", "no", NULL };
+enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
+
+struct args {
+	tp_spower_opts o;
+	const char *band;
+	int64_t	steps;
+	int	steps_set, geo, progress, quiet, stats;
+	double	steady;		/* < 0: run every step */
+	cli_sea	sea;
+};
+
+static double
+dbl(const char *opt, double lo, double hi)
+{
+	return cli_double(opt, optarg, lo, hi);
+}
+
+static void
+parse(struct args *a, int argc, char **argv)
+{
+	tp_spower_opts *o = &a->o;
+	int ch;
+
+	memset(a, 0, sizeof *a);
+	tp_spower_defaults(o);
+	a->band = "height";
+	a->steps = 100;
+	a->steady = -1;
+	while ((ch = cli_getopt(argc, argv, "b:d:g:hj:k:qs:t:u:z:",
+	    longopts)) != -1) {
+		switch (ch) {
+		case 'b':
+			if (!tp_band_name_ok(optarg))
+				cli_usage("--band: bad band name '%s'", optarg);
+			a->band = optarg;
+			break;
+		case 'd': o->diffusion = dbl("--diffusion", 0, 1e12); break;
+		case 'g': a->geo = cli_choice("--geographic", optarg, geos);
+			break;
+		case 'h': cli_help(help);
+		case 'j': o->threads = cli_threads(optarg); break;
+		case 'k': o->k = dbl("--k", 1e-30, 1e30); break;
+		case OPT_M: o->m = dbl("--m", 0, 2); break;
+		case OPT_N: o->n = dbl("--n", 0.5, 4); break;
+		case OPT_NO_SEA: cli_sea_option(&a->sea, NULL); break;
+		case OPT_PROGRESS: a->progress = 1; break;
+		case 'q': a->quiet = 1; break;
+		case 's':
+			a->steps = cli_int("--steps", optarg, 0,
+			    INT64_C(1) << 40);
+			a->steps_set = 1;
+			break;
+		case OPT_SEA: cli_sea_option(&a->sea, optarg); break;
+		case OPT_STATS: a->stats = 1; break;
+		case 't': o->dt = dbl("--dt", 1e-30, 1e30); break;
+		case 'u':
+			o->uplift = dbl("--uplift", -1e30, 1e30);
+			break;
+		case OPT_STEADY:
+			a->steady = dbl("--until-steady", 0, 1e30);
+			break;
+		case 'z': o->zscale = dbl("--zscale", 1e-30, 1e30); break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (a->steady >= 0 && !a->steps_set)
+		a->steps = 100000;
+}
+
+/* Run the steps; returns the steps run and the last step's change. */
+static int64_t
+evolve(tp_spower *s, const struct args *a, double *last)
+{
+	tp_spower_stats st = { 0 };
+	cli_progress p;
+	int64_t i;
+	tp_err e;
+
+	cli_progress_init(&p, "uplift", a->quiet);
+	if (a->progress && !a->quiet)
+		p.on = 1;
+	*last = NAN;
+	for (i = 0; i < a->steps; i++) {
+		if (tp_spower_step(s, &st, &e) < 0)
+			cli_fail(&e);
+		*last = st.max_change;
+		if (a->stats)
+			fprintf(stderr, "%s: step %lld: max change %.6g m, "
+			    "%lld pits filled, %lld cells uncut in "
+			    "depressions\n", cli_prog(), (long long)i + 1,
+			    st.max_change, (long long)st.pits,
+			    (long long)st.lakes);
+		cli_progress_cb(&p, i + 1, a->steps);
+		if (a->steady >= 0 && st.max_change <= a->steady) {
+			i++;
+			break;
+		}
+	}
+	cli_progress_done(&p);
+	return i;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct args a;
+	tp_geo_grid geo;
+	tp_spower *s;
+	tp_grid g;
+	tp_err e;
+	size_t stride;
+	double last;
+	int64_t ran;
+	int band, ub;
+
+	cli_init(argc, argv, usage);
+	parse(&a, argc, argv);
+	if (strcmp(a.band, "uplift") == 0)
+		cli_usage("--band: 'uplift' is the uplift band");
+	band = cli_read_grid(&g, a.band, NULL, 0, NULL);
+	a.o.sea_level = cli_sea_level(&a.sea, &g.h, 1);
+	stride = tp_grid_stride(&g);
+	if ((ub = tp_header_band(&g.h, "uplift")) >= 0)
+		a.o.uplift_band = tp_grid_band(&g, ub);
+	geo.cellsize = g.h.cellsize;
+	geo.north = g.h.origin_y;
+	geo.geographic = a.geo == GEO_YES || (a.geo == GEO_AUTO &&
+	    tp_geo_header_geographic(&g.h));
+	if ((s = tp_spower_new(tp_grid_band(&g, band), g.h.width, g.h.height,
+	    stride, &geo, &a.o, &e)) == NULL)
+		cli_fail(&e);
+	ran = evolve(s, &a, &last);
+	tp_spower_heights(s, tp_grid_band(&g, band), stride);
+	tp_spower_free(s);
+	if (a.steady >= 0 && !(last <= a.steady) && !a.quiet)
+		fprintf(stderr, "%s: warning: not steady after %lld steps "
+		    "(last change %.6g m)\n", cli_prog(), (long long)ran, last);
+	else if (a.steady >= 0 && (a.stats || (!a.quiet &&
+	    isatty(STDERR_FILENO))))
+		fprintf(stderr, "%s: steady after %lld steps\n", cli_prog(),
+		    (long long)ran);
+	cli_write_grid(&g, argc, argv);
+	tp_grid_free(&g);
+	return 0;
+}
