@@ -73,6 +73,10 @@ LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
+# tvector: GeoPackage through SQLite, GeoJSON through jansson, WKT from PROJ.
+SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
+LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
