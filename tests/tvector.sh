@@ -293,31 +293,33 @@ p = np.array(g.GetPoints())
 # on a cone, higher is outward: outward on the left is clockwise
 print(sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(p, p[1:])) < 0)' "$T/cone.gpkg")" True
 
-# The real DEM beside gdal_contour -i 100: the same levels, vertex counts
-# per level within 1 % with levels at 300.5, 400.5, ... (no height is on a
-# level), within 5 % at 300, 400, ...: this DEM holds whole metres, and a
-# height exactly on a level puts two points of a line on the cell centre,
-# which tvector writes once and gdal_contour twice, a hair apart.
+# The real DEM beside gdal_contour -i 100: the same levels, and vertex
+# counts per level within 1 %, at levels 300.5, 400.5, ... (no height on a
+# level) and at 300, 400, ... This DEM holds whole metres: a height exactly
+# on a level puts the line through that cell centre, which tvector writes
+# once and gdal_contour as two points a hair apart (it nudges the height),
+# so its points closer than 1/1000 of a cell count once here.
 run_prog timport "$DATA/jacksboro_fault_dem.tif" > "$T/raw"
-for off in 0.5:0.01 0:0.05; do
-	ok "gdal_contour -off ${off%:*}" gdal_contour -q -i 100 -off "${off%:*}" \
+for off in 0.5 0; do
+	ok "gdal_contour -off $off" gdal_contour -q -i 100 -off "$off" \
 	    -a elev "$DATA/jacksboro_fault_dem.tif" "$T/gdal$off.gpkg"
-	ok "tvector --base ${off%:*}" run_prog tvector -q -c 100 --base "${off%:*}" \
+	ok "tvector --base $off" run_prog tvector -q -c 100 --base "$off" \
 	    "$T/tp$off.gpkg" < "$T/raw"
-	assert_eq "as gdal_contour, base ${off%:*}" "$(vpy '
+	assert_eq "as gdal_contour, base $off" "$(vpy '
 def count(path, lname, field):
     n = {}
     for _, f, g in layer(path, lname):
-        n[f[field]] = n.get(f[field], 0) + g.GetPointCount()
+        p = np.array(g.GetPoints())
+        far = np.hypot(*np.diff(p, axis=0).T) > 1e-3 / 1200
+        n[f[field]] = n.get(f[field], 0) + 1 + int(far.sum())
     return n
 from osgeo import ogr
 ds = ogr.Open(sys.argv[1]); name = ds.GetLayer(0).GetName(); ds = None
 g = count(sys.argv[1], name, "elev")
 t = count(sys.argv[2], "contours", "level")
-tol = float(sys.argv[3])
-bad = [k for k in g if abs(t.get(k, 0) - g[k]) > tol * g[k]]
-print(sorted(g) == sorted(t), len(g), bad)' "$T/gdal$off.gpkg" "$T/tp$off.gpkg" \
-	    "${off#*:}")" "True 8 []"
+bad = [k for k in g if abs(t.get(k, 0) - g[k]) > 0.01 * g[k]]
+print(sorted(g) == sorted(t), len(g), bad)' "$T/gdal$off.gpkg" "$T/tp$off.gpkg")" \
+	    "True 8 []"
 done
 
 finish
