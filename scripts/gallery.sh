@@ -81,3 +81,12 @@ sh -c "$B" > "$M.tp"
 ttexture -q --materials "$M" --ppc 1 --shade -z 100 "$M.png" < "$M.tp"
 gdal_translate -q -of PNG -outsize 512 512 "$M.png" "$out/18-textured.png"
 rm -f "$out/18-textured.png.aux.xml"
+# tvector: the island's river network as a GeoPackage, coloured by Strahler
+# order over its tview picture (burnt in by GDAL, scripts/gallery-rivers.py).
+R="$E | tfill -q | tflow -q --rivers 2000"
+echo "19-rivers: $R | tvector -r rivers.gpkg; over tview -s 2, by order"
+sh -c "$R" > "$M.tp"
+tview -q -s 2 "$M.png" < "$M.tp"
+tvector -q -r "$M.gpkg" < "$M.tp"
+/usr/bin/python3 scripts/gallery-rivers.py "$M.tp" "$M.png" "$M.gpkg" "$out/19-rivers.png"
+rm -f "$M.gpkg" "$out/19-rivers.png.aux.xml"
