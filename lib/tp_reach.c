@@ -38,32 +38,35 @@ tp_reach_code(float c, int grass)
 typedef struct net {
 	int64_t	w, h;
 	size_t	stride;
-	uint8_t	*dir;		/* k, 0 (none) or NODATA */
+	uint8_t	*dir;		/* K: k (1..8, drains into a valid cell inside),
+				   0 (an outlet or sink) or NODATA; | RIVER */
 	uint8_t	*nup;		/* river cells: river cells draining in */
 	double	*acc;		/* cells draining through */
 	double	*area;		/* their area */
 	const tp_geo_grid *geo;
+	ptrdiff_t off[9];	/* index step to neighbour k */
 } net;
+
+#define K(n, c)	((n)->dir[c] & 15)
+#define RIVER	0x80
 
 /* The cell c drains into, or -1. */
 static int64_t
 down_of(const net *n, int64_t c)
 {
-	int64_t x = c % n->w, y = c / n->w, nx, ny, d;
-	int k = n->dir[c];
+	int k = K(n, c);
 
-	if (k == 0 || k == NODATA || !tp_d8_inside(x, y, k, n->w, n->h, &nx,
-	    &ny))
-		return -1;
-	d = ny * n->w + nx;
-	return n->dir[d] == NODATA ? -1 : d;
+	return k >= 1 && k <= 8 ? c + n->off[k] : -1;
 }
 
+/* Direction bytes from the dir band, then each checked against its
+ * neighbour (inside, not NaN, else an outlet) and marked where river. */
 static int
-decode(net *n, const float *dir, int grass, tp_err *e)
+decode(net *n, const float *dir, const float *river, int grass, tp_err *e)
 {
-	int64_t x, y;
-	float c;
+	int64_t x, y, nx, ny;
+	uint8_t *p;
+	float c, v;
 	int k;
 
 	for (y = 0; y < n->h; y++)
@@ -79,6 +82,19 @@ decode(net *n, const float *dir, int grass, tp_err *e)
 			n->dir[y * n->w + x] = (uint8_t)(grass && c < 0 ? 0 :
 			    k);
 		}
+	for (y = 0; y < n->h; y++)
+		for (x = 0; x < n->w; x++) {
+			p = &n->dir[y * n->w + x];
+			if (*p == NODATA)
+				continue;
+			k = *p;
+			if (k != 0 && (!tp_d8_inside(x, y, k, n->w, n->h, &nx,
+			    &ny) || K(n, ny * n->w + nx) == NODATA))
+				*p = 0;
+			v = river[(size_t)y * n->stride + (size_t)x];
+			if (v == v && v != 0)
+				*p |= RIVER;
+		}
 	return 0;
 }
 
@@ -88,19 +104,21 @@ decode(net *n, const float *dir, int grass, tp_err *e)
 static void
 accumulate(net *n)
 {
-	int64_t c, d, nd, cells = n->w * n->h;
+	int64_t c, d, nd, x, y, cells = n->w * n->h;
 	double dx, dy;
 
 	memset(n->nup, 0, (size_t)cells);
-	for (c = 0; c < cells; c++) {
-		tp_geo_spacing(n->geo, c / n->w, &dx, &dy);
-		n->acc[c] = n->dir[c] == NODATA ? 0 : 1;
-		n->area[c] = n->dir[c] == NODATA ? 0 : dx * dy;
-		if ((d = down_of(n, c)) >= 0)
-			n->nup[d]++;
+	for (y = 0, c = 0; y < n->h; y++) {
+		tp_geo_spacing(n->geo, y, &dx, &dy);
+		for (x = 0; x < n->w; x++, c++) {
+			n->acc[c] = K(n, c) == NODATA ? 0 : 1;
+			n->area[c] = K(n, c) == NODATA ? 0 : dx * dy;
+			if ((d = down_of(n, c)) >= 0)
+				n->nup[d]++;
+		}
 	}
 	for (c = 0; c < cells; c++) {
-		if (n->dir[c] == NODATA || n->nup[c] != 0)
+		if (K(n, c) == NODATA || n->nup[c] != 0)
 			continue;
 		/* walk down while each cell below has nothing left above;
 		 * DONE marks a cell passed on */
@@ -117,11 +135,9 @@ accumulate(net *n)
 }
 
 static int
-is_river(const float *river, const net *n, int64_t c)
+is_river(const net *n, int64_t c)
 {
-	float v = river[(size_t)(c / n->w) * n->stride + (size_t)(c % n->w)];
-
-	return v == v && v != 0 && n->dir[c] != NODATA;
+	return n->dir[c] & RIVER;
 }
 
 static float
@@ -199,7 +215,7 @@ step_length(const net *n, int64_t c, int k)
 }
 
 static int
-walk(const net *n, const float *river, const float *order, const float *z,
+walk(const net *n, const float *order, const float *z,
     const int64_t *heads, tp_reaches *rs, tp_err *e)
 {
 	int64_t i, c, d, prev;
@@ -214,17 +230,17 @@ walk(const net *n, const float *river, const float *order, const float *z,
 		for (c = heads[i]; c >= 0; c = d) {
 			rs->path[k++] = c;
 			if (prev >= 0)
-				r->length += step_length(n, prev, n->dir[prev]);
+				r->length += step_length(n, prev, K(n, prev));
 			prev = c;
 			r->ncells++;
 			r->up_cells = n->acc[c];
 			r->up_area = n->area[c];
 			d = down_of(n, c);
-			if (d < 0 || !is_river(river, n, d))
+			if (d < 0 || !is_river(n, d))
 				break;
 			if (n->nup[d] != 1) {	/* a confluence: end there */
 				rs->path[k++] = d;
-				r->length += step_length(n, c, n->dir[c]);
+				r->length += step_length(n, c, K(n, c));
 				r->down = reach_of(heads, rs->n, d);
 				break;
 			}
@@ -267,19 +283,20 @@ tp_reach_build(const float *dir, const float *river, const float *order,
 		    (double)bytes * 18 / 1048576.0);
 		goto out;
 	}
-	if (decode(&n, dir, grass, e) < 0)
+	tp_d8_offsets((ptrdiff_t)w, n.off);
+	if (decode(&n, dir, river, grass, e) < 0)
 		goto out;
 	accumulate(&n);
 	memset(n.nup, 0, bytes);
 	for (c = 0; c < cells; c++)
-		if (is_river(river, &n, c)) {
+		if (is_river(&n, c)) {
 			nriver++;
-			if ((d = down_of(&n, c)) >= 0 && is_river(river, &n, d) &&
+			if ((d = down_of(&n, c)) >= 0 && is_river(&n, d) &&
 			    n.nup[d] < 255)
 				n.nup[d]++;
 		}
 	for (c = 0; c < cells; c++)
-		nh += is_river(river, &n, c) && n.nup[c] != 1;
+		nh += is_river(&n, c) && n.nup[c] != 1;
 	heads = malloc(((size_t)nh + 1) * sizeof *heads);
 	rs->r = malloc(((size_t)nh + 1) * sizeof *rs->r);
 	/* every river cell once, plus one confluence vertex per reach */
@@ -289,10 +306,10 @@ tp_reach_build(const float *dir, const float *river, const float *order,
 		goto out;
 	}
 	for (c = 0, nh = 0; c < cells; c++)
-		if (is_river(river, &n, c) && n.nup[c] != 1)
+		if (is_river(&n, c) && n.nup[c] != 1)
 			heads[nh++] = c;
 	rs->n = nh;
-	rc = walk(&n, river, order, z, heads, rs, e);
+	rc = walk(&n, order, z, heads, rs, e);
 out:
 	free(n.dir);
 	free(n.nup);
