@@ -41,6 +41,7 @@ typedef struct tracer {
 	int64_t	*ccells, *cfirst;
 	uint32_t *rank;		/* component -> position in label order */
 	uint32_t ncomp;
+	size_t	ccomp;		/* room in clabel, ccells, cfirst */
 	uint8_t	*bits;		/* per vertex: edges leaving it */
 	int64_t	*pt;		/* ring corners as traced */
 	size_t	npt, cpt;
@@ -115,6 +116,28 @@ fill(tracer *t, int64_t s, uint32_t id, int64_t **stack, size_t *cap,
 	return 0;
 }
 
+/* Twice the room for components (a checkerboard has one per cell). */
+static int
+grow_comps(tracer *t, tp_err *e)
+{
+	size_t n = t->ccomp ? 2 * t->ccomp : 1024;
+	void *a, *b, *c;
+
+	a = realloc(t->clabel, n * sizeof *t->clabel);
+	if (a != NULL)
+		t->clabel = a;
+	b = realloc(t->ccells, n * sizeof *t->ccells);
+	if (b != NULL)
+		t->ccells = b;
+	c = realloc(t->cfirst, n * sizeof *t->cfirst);
+	if (c != NULL)
+		t->cfirst = c;
+	if (a == NULL || b == NULL || c == NULL)
+		return tp_err_set(e, "out of memory: %zu polygons", n / 2);
+	t->ccomp = n;
+	return 0;
+}
+
 static int
 components(tracer *t, tp_err *e)
 {
@@ -131,6 +154,10 @@ components(tracer *t, tp_err *e)
 		l = t->lab[(size_t)(c / t->w) * t->stride + (size_t)(c % t->w)];
 		if (isnan(l) || t->comp[c] != NONE)
 			continue;
+		if (n == t->ccomp && grow_comps(t, e) < 0) {
+			free(stack);
+			return -1;
+		}
 		t->clabel[n] = l;
 		t->cfirst[n] = c;
 		if (fill(t, c, n, &stack, &cap, e) < 0) {
@@ -379,26 +406,25 @@ tp_trace_labels(const float *lab, int64_t w, int64_t h, size_t stride,
 	out->h = h;
 	if (tp_mul_size((size_t)w, (size_t)h, &cells, "the grid", e) < 0 ||
 	    tp_mul_size((size_t)w + 1, (size_t)h + 1, &verts, "the grid",
-	    e) < 0 || tp_check_mem((uint64_t)cells * 28 + verts, "polygons",
+	    e) < 0 || tp_check_mem((uint64_t)cells * 4 + verts, "polygons",
 	    e) < 0)
 		return -1;
 	if (cells >= NONE)
 		return tp_err_set(e, "polygons: more than %u cells",
 		    (unsigned)NONE - 1);
 	t.comp = malloc(cells * sizeof *t.comp);
-	t.clabel = malloc(cells * sizeof *t.clabel);
-	t.ccells = malloc(cells * sizeof *t.ccells);
-	t.cfirst = malloc(cells * sizeof *t.cfirst);
-	t.rank = malloc(cells * sizeof *t.rank);
 	t.bits = calloc(verts, 1);
-	if (t.comp == NULL || t.clabel == NULL || t.ccells == NULL ||
-	    t.cfirst == NULL || t.rank == NULL || t.bits == NULL) {
+	if (t.comp == NULL || t.bits == NULL) {
 		tp_err_set(e, "out of memory: polygons need %.1f MiB",
-		    ((double)cells * 28 + (double)verts) / 1048576.0);
+		    ((double)cells * 4 + (double)verts) / 1048576.0);
 		goto out;
 	}
 	if (components(&t, e) < 0)
 		goto out;
+	if ((t.rank = malloc(((size_t)t.ncomp + 1) * sizeof *t.rank)) == NULL) {
+		tp_err_set(e, "out of memory");
+		goto out;
+	}
 	edges(&t);
 	for (v = 0; v < (int64_t)verts; v++)
 		for (d = 0; d < 4; d++)

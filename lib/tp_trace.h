@@ -19,10 +19,10 @@
  * Vertices are lattice points: vertex (i, j), 0 <= i <= w, 0 <= j <= h, is
  * the north-west corner of cell (i, j), stored as j * (w + 1) + i.
  *
- * Memory: besides the label plane, 28 bytes per cell (components and
- * their labels, sizes and order; the worst case, a checkerboard, has a
- * component per cell), one byte per cell corner for the edges, and 16
- * bytes per ring corner. Not streamed: the grid is read whole.
+ * Memory: besides the label plane, four bytes per cell (its component),
+ * 24 per component (a checkerboard has one per cell), one byte per cell
+ * corner for the edges, and 16 bytes per ring corner. Not streamed: the
+ * grid is read whole.
  */
 #ifndef TP_TRACE_H
 #define TP_TRACE_H
