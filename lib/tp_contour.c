@@ -293,7 +293,8 @@ tp_contour_run(const float *z, int64_t w, int64_t h, size_t stride,
 		    TP_CONTOUR_MAX_LEVELS, lo, hi);
 	rc = segments(&b, e);
 	if (rc == 0) {
-		qsort(b.s, b.ns, sizeof *b.s, cmp_seg);
+		if (b.ns > 0)
+			qsort(b.s, b.ns, sizeof *b.s, cmp_seg);
 		rc = link(&b, e);
 	}
 	free(b.s);

@@ -318,7 +318,8 @@ order(tracer *t, tp_regions *out, tp_err *e)
 		k[c].label = t->clabel[c];
 		k[c].id = c;
 	}
-	qsort(k, t->ncomp, sizeof *k, cmp_comp);
+	if (t->ncomp > 0)
+		qsort(k, t->ncomp, sizeof *k, cmp_comp);
 	for (c = 0; c < t->ncomp; c++)
 		t->rank[k[c].id] = c;
 	free(k);
@@ -329,7 +330,8 @@ order(tracer *t, tp_regions *out, tp_err *e)
 		t->ring[r].comp = t->rank[t->ring[r].comp];
 	}
 	out->pt = NULL;
-	qsort(t->ring, t->nring, sizeof *t->ring, cmp_ring);
+	if (t->nring > 0)
+		qsort(t->ring, t->nring, sizeof *t->ring, cmp_ring);
 	return 0;
 }
 

@@ -46,6 +46,13 @@ expect_err 1 "dir: 3 at column 1, row 0 is not an ESRI direction code" \
 mkdir "$T/dir.gpkg"
 expect_exit 1 "a directory" run_prog tvector -r "$T/dir.gpkg" < "$T/dem"
 
+# A grid of NaN: every layer empty, the file still a valid GeoPackage.
+vpy 'write(np.full((1, 4, 3), np.nan), "height dir river basin", ["CRS EPSG:32633"])' > "$T/nan"
+ok "all NaN" run_prog tvector -q -r -b -c 1 "$T/nan.gpkg" < "$T/nan"
+ok "all NaN validates" $VALIDATE "$T/nan.gpkg"
+assert_eq "all NaN: no features" "$(ogrinfo -so -al "$T/nan.gpkg" |
+    sed -n 's/^Feature Count: //p' | tr '\n' ' ')" "0 0 0 "
+
 # --- Rivers: GeoPackage, validator, ogrinfo --------------------------------
 ok "rivers and contours" run_prog tvector -q -r -c 100 "$T/dem.gpkg" < "$T/dem"
 ok "validate_gpkg" $VALIDATE "$T/dem.gpkg"
