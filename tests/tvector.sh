@@ -245,6 +245,12 @@ write(np.concatenate([a, basins(b["dir"])[:, None, :]], axis=1), names, extra)' 
 ok "DEM basins" run_prog tvector -q -b -r "$T/basins.gpkg" < "$T/dem-basin"
 ok "DEM basins validate" $VALIDATE "$T/basins.gpkg"
 assert_eq "DEM basin polygons" "$(check_basins "$T/dem-basin" "$T/basins.gpkg" basin)" ok
+ok "ogr2ogr -makevalid" ogr2ogr -f GPKG -makevalid "$T/mv.gpkg" "$T/basins.gpkg" basins
+assert_eq "-makevalid changes nothing" "$(vpy '
+a = [g.ExportToWkb() for _, _, g in layer(sys.argv[1], "basins")]
+b = [g.ExportToWkb() for _, _, g in layer(sys.argv[2], "basins")]
+print(len(a), a == b)' "$T/basins.gpkg" "$T/mv.gpkg")" "$(vpy '
+print(len(set(basins(band(sys.argv[1], "dir")).ravel().tolist())))' "$T/dem") True"
 assert_eq "outlets hold the most flow" "$(vpy '
 h = header(sys.argv[1]); b = bands(sys.argv[1])
 x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
