@@ -53,6 +53,12 @@ ok "all NaN validates" $VALIDATE "$T/nan.gpkg"
 assert_eq "all NaN: no features" "$(ogrinfo -so -al "$T/nan.gpkg" |
     sed -n 's/^Feature Count: //p' | tr '\n' ' ')" "0 0 0 "
 
+# An EPSG code PROJ does not know: no GeoPackage (GeoJSON needs no WKT).
+vpy 'write(np.ones((2, 2)), "height", ["CRS EPSG:999999"])' > "$T/unknown"
+expect_err 1 "tvector: PROJ does not know the CRS EPSG:999999" "unknown EPSG" \
+    run_prog tvector -c 1 "$T/u.gpkg" < "$T/unknown"
+ok "unknown EPSG in GeoJSON" run_prog tvector -q -c 0.5 "$T/u.geojson" < "$T/unknown"
+
 # --- Rivers: GeoPackage, validator, ogrinfo --------------------------------
 ok "rivers and contours" run_prog tvector -q -r -c 100 "$T/dem.gpkg" < "$T/dem"
 ok "validate_gpkg" $VALIDATE "$T/dem.gpkg"
@@ -136,6 +142,19 @@ if abs(total - link) > 1e-9 * link:
 print(" ".join(bad[:5]) or "ok")' "$1" "$2"
 }
 assert_eq "reaches against Python and tflow" "$(check_reaches "$T/dem" "$T/dem.gpkg")" ok
+
+# up_area, square metres on this geographic grid, against tflow --area's
+# flow at each reach's last cell (tflow rounds its sums to float32).
+run_prog tfill < "$T/h" | run_prog tflow --area > "$T/area"
+assert_eq "up_area as tflow --area" "$(vpy '
+h = header(sys.argv[1]); a = band(sys.argv[1], "flow")
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+bad = 0
+for _, f, g in layer(sys.argv[2], "rivers"):
+    p = g.GetPoints()[f["cells"] - 1]
+    r, c = round((y0 - p[1]) / cs - 0.5), round((p[0] - x0) / cs - 0.5)
+    bad += abs(f["up_area"] - a[r, c]) > 1e-5 * a[r, c]
+print(bad)' "$T/area" "$T/dem.gpkg")" 0
 
 # The same orders from an order band (the brute force written as one).
 vpy '
