@@ -132,6 +132,10 @@ accumulate(net *n)
 				break;
 		}
 	}
+	/* what never passed its water on is on a cycle: not river */
+	for (c = 0; c < cells; c++)
+		if (K(n, c) != NODATA && n->nup[c] != DONE)
+			n->dir[c] &= (uint8_t)~RIVER;
 }
 
 static int

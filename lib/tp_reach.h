@@ -33,7 +33,8 @@
  * value fails, naming the cell.
  *
  * Cycles (possible only in a dir band not made by tflow) are left out:
- * their cells never reach an outlet; their reaches get order 0.
+ * their cells never reach an outlet, so they count as no river, and a
+ * river that drains into one ends there as at an outlet.
  *
  * Memory: one byte per cell for the decoded directions and one for the
  * river inflow count, 16 for the cell counts and areas, and 8 per river cell

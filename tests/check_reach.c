@@ -149,7 +149,7 @@ START_TEST(test_bad_code)
 END_TEST
 
 /* A cycle of river cells (a dir band no tflow makes) is left out; a cell
- * draining into it still has its reach. Nothing hangs. */
+ * draining into it still has its reach, ending there. Nothing hangs. */
 START_TEST(test_cycle)
 {
 	/* 2 x 2: E, S / N, W: a loop; plus (0,0) also fed by nothing */
@@ -159,7 +159,22 @@ START_TEST(test_cycle)
 	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 2, 2, 2, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 0);
-	tp_reach_free(&rs);
+	tp_reach_free(&rs);	/* a source (0,0) draining east into the loop (1,0), (1,1), (2,1),
+	 * (2,0) of a 3 x 2 grid: its reach ends where the loop begins */
+	{
+		float d2[6] = { 1, 4, 16, 0, 1, 64 };
+		float r2[6] = { 1, 1, 1, 0, 1, 1 };
+
+		/* (1,0) S -> (1,1) E -> (2,1) N -> (2,0) W -> (1,0) */
+		ck_assert_int_eq(tp_reach_build(d2, r2, NULL, NULL, 3, 2, 3, 0,
+		    &ten, &rs, NULL), 0);
+		ck_assert_int_eq(rs.n, 1);
+		ck_assert_int_eq(rs.r[0].ncells, 1);
+		ck_assert_int_eq(rs.r[0].npts, 1);
+		ck_assert_int_eq(rs.r[0].down, 0);
+		ck_assert_int_eq(rs.r[0].order, 1);
+		tp_reach_free(&rs);
+	}
 }
 END_TEST
 
