@@ -6,7 +6,6 @@
  * built in tp_outfile's temporary file; for a FIFO or a device, which
  * SQLite cannot write, it is built in memory and its bytes copied there.
  */
-#include <ctype.h>
 #include <proj.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -170,23 +170,27 @@ END_TEST
 
 START_TEST(test_errors)
 {
-	char *wkt, *name;
+	char dir[] = "/tmp/tp-vecfile.XXXXXX", path[64], *wkt, *name;
 	tp_vecfile *vf;
 	tp_err e;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/a.geojson", dir);
 
 	ck_assert_int_eq(tp_vecfile_wkt(999999, &wkt, &name, &e), -1);
 	ck_assert_str_eq(e.msg, "PROJ does not know the CRS EPSG:999999");
 	ck_assert_int_eq(tp_vecfile_create(&vf, "/nonexistent/dir/a.gpkg",
 	    TP_VEC_GPKG, 0, &e), -1);
-	ck_assert_int_eq(tp_vecfile_create(&vf, "/tmp/tp-vecfile-a.geojson",
-	    TP_VEC_GEOJSON, 0, &e), 0);
+	ck_assert_int_eq(tp_vecfile_create(&vf, path, TP_VEC_GEOJSON, 0, &e),
+	    0);
 	ck_assert_int_eq(tp_vecfile_layer(vf, "a", TP_VG_LINE, fields, 2, "",
 	    &e), 0);
 	ck_assert_int_eq(tp_vecfile_layer(vf, "b", TP_VG_LINE, fields, 2, "",
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "a GeoJSON file holds one layer");
 	tp_vecfile_abort(vf);
-	ck_assert_int_eq(access("/tmp/tp-vecfile-a.geojson", F_OK), -1);
+	ck_assert_int_eq(access(path, F_OK), -1);
+	rmdir(dir);
 }
 END_TEST
 
