@@ -75,6 +75,10 @@ LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
 LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
+# tvector: GeoPackage through SQLite, GeoJSON through jansson, WKT from PROJ.
+SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
+LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3

@@ -86,3 +86,12 @@ rm -f "$out/18-textured.png.aux.xml"
 show uplift-2-droplets "" "$N | terode -q"
 U="$N | tuplift -q | tfill -q --depth | tflow -q --rivers 300 | tnoise -q --band moisture -S 8 | tbiome -q --top 95 --rock-slope 89"
 show uplift-3-tuplift "-b biome" "$U"
+# tvector: the island's river network as a GeoPackage, coloured by Strahler
+# order over its tview picture (burnt in by GDAL, scripts/gallery-rivers.py).
+R="$E | tfill -q | tflow -q --rivers 2000"
+echo "19-rivers: $R | tvector -r rivers.gpkg; over tview -s 2, by order"
+sh -c "$R" > "$M.tp"
+tview -q -s 2 "$M.png" < "$M.tp"
+tvector -q -r "$M.gpkg" < "$M.tp"
+/usr/bin/python3 scripts/gallery-rivers.py "$M.tp" "$M.png" "$M.gpkg" "$out/19-rivers.png"
+rm -f "$M.gpkg" "$out/19-rivers.png.aux.xml"

@@ -1,0 +1,229 @@
+/* tvector - rivers, basins and contours of a stream as GeoPackage or GeoJSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_outfile.h"
+#include "tp_vecfile.h"
+#include "tp_vector.h"
+
+static const char usage[] =
+    "usage: tvector [-bqrv] [-B NAME] [--base B] [-c INTERVAL] [-d CODES]\n"
+    "               [-l NAME] OUT.gpkg|OUT.geojson < in\n";
+
+static const char help[] =
+    "Write vector layers of a stream to a GeoPackage (OUT.gpkg, a layer\n"
+    "each) or a GeoJSON file (OUT.geojson, one layer), in the stream's CRS.\n"
+    "The file appears whole or not at all.\n"
+    "  -b, --basins         layer 'basins': a polygon per label of the\n"
+    "                       labels band, traced on cell edges\n"
+    "  -B, --band NAME      the band contoured, whose heights give the\n"
+    "                       rivers' drop (default: height)\n"
+    "      --base B         contour levels are B + k * INTERVAL\n"
+    "                       (default: 0)\n"
+    "  -c, --contours INTERVAL\n"
+    "                       layer 'contours': contour lines of --band\n"
+    "  -d, --dir-codes C    esri or grass, the codes of the dir band, as\n"
+    "                       tflow --dir-codes wrote them (default: esri)\n"
+    "  -l, --labels NAME    the labels band for --basins (default: basin)\n"
+    "  -q, --quiet          no progress bar\n"
+    "  -r, --rivers         layer 'rivers': a line per reach of the river\n"
+    "                       network, from the bands dir and river (and\n"
+    "                       order, when present; else Strahler is computed)\n"
+    "  -v, --verbose        timings and feature counts on stderr\n"
+    "  -h, --help           this help\n"
+    "      --version        print the version\n";
+
+enum { OPT_BASE = 256, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "basins", no_argument, NULL, 'b' },
+	{ "band", required_argument, NULL, 'B' },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "contours", required_argument, NULL, 'c' },
+	{ "dir-codes", required_argument, NULL, 'd' },
+	{ "labels", required_argument, NULL, 'l' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "rivers", no_argument, NULL, 'r' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const codes[] = { "esri", "grass", NULL };
+
+typedef struct opts {
+	const char *band, *labels, *out;
+	int	basins, rivers, grass, quiet, verbose, fmt;
+	double	base, interval;		/* interval 0: no contours */
+} opts;
+
+static void
+check_name(const char *opt, const char *name)
+{
+	if (!tp_band_name_ok(name))
+		cli_usage("%s: bad band name '%s'", opt, name);
+}
+
+static void
+parse(int argc, char **argv, opts *o)
+{
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	o->band = "height";
+	o->labels = "basin";
+	while ((ch = cli_getopt(argc, argv, "bB:c:d:hl:qrv", longopts)) !=
+	    -1) {
+		switch (ch) {
+		case 'b': o->basins = 1; break;
+		case 'B': check_name("--band", optarg); o->band = optarg; break;
+		case OPT_BASE:
+			o->base = cli_double("--base", optarg, -1e300, 1e300);
+			break;
+		case 'c':
+			o->interval = cli_double("--contours", optarg, 1e-300,
+			    1e300);
+			break;
+		case 'd': o->grass = cli_choice("--dir-codes", optarg, codes);
+			break;
+		case 'h': cli_help(help);
+		case 'l': check_name("--labels", optarg); o->labels = optarg;
+			break;
+		case 'q': o->quiet = 1; break;
+		case 'r': o->rivers = 1; break;
+		case 'v': o->verbose = 1; break;
+		case OPT_VERSION: cli_version();
+		default: cli_bad_option();
+		}
+	}
+	if (optind + 1 != argc)
+		cli_usage(optind < argc ? "one output file, not %d" :
+		    "no output file", argc - optind);
+	o->out = argv[optind];
+	if ((o->fmt = tp_vecfile_format(o->out)) < 0)
+		cli_usage("%s: name it .gpkg (GeoPackage) or .geojson", o->out);
+	if (!o->rivers && !o->basins && o->interval == 0)
+		cli_usage("nothing to write: give --rivers, --basins or "
+		    "--contours");
+	if (o->fmt == TP_VEC_GEOJSON && o->rivers + o->basins +
+	    (o->interval > 0) > 1)
+		cli_usage("a GeoJSON file holds one layer: write several to a "
+		    ".gpkg");
+}
+
+/* Band `name`, or exit 1 saying what makes it. */
+static int
+need(const tp_grid *g, const char *name, const char *why)
+{
+	int b = tp_header_band(&g->h, name);
+
+	if (b < 0)
+		cli_die("the input has no band '%s' (%s)", name, why);
+	return b;
+}
+
+static void
+read_input(tp_grid *g)
+{
+	tp_err e;
+
+	if (isatty(STDIN_FILENO))
+		cli_usage("standard input is a terminal: pipe a stream in");
+	if (tp_grid_read(g, stdin, &e) < 0)
+		cli_fail(&e);
+}
+
+/* The band indices the layers asked for read. */
+static void
+bands(const tp_grid *g, const opts *o, tp_vector_opts *vo)
+{
+	memset(vo, 0, sizeof *vo);
+	vo->dir = vo->river = vo->labels = -1;
+	vo->order = tp_header_band(&g->h, "order");
+	vo->flow = tp_header_band(&g->h, "flow");
+	vo->height = tp_header_band(&g->h, o->band);
+	vo->grass = o->grass;
+	vo->base = o->base;
+	vo->interval = o->interval;
+	if (o->rivers) {
+		vo->dir = need(g, "dir", "tflow makes it");
+		vo->river = need(g, "river", "tflow --rivers makes it");
+	}
+	if (o->basins)
+		vo->labels = need(g, o->labels, "the labels for --basins");
+	if (o->interval > 0)
+		vo->height = need(g, o->band, "the band to contour");
+}
+
+typedef int (*layer_fn)(tp_vecfile *, const tp_grid *,
+    const tp_vector_opts *, tp_err *);
+
+/* One layer, with its progress bar and timing. */
+static void
+layer(tp_vecfile *vf, const tp_grid *g, tp_vector_opts *vo, layer_fn fn,
+    const char *name, int quiet, cli_timer *tm, int64_t *count)
+{
+	cli_progress p;
+	tp_err e;
+
+	cli_progress_init(&p, name, quiet);
+	vo->progress = cli_progress_cb;
+	vo->pctx = &p;
+	vo->count = count;
+	if (fn(vf, g, vo, &e) < 0) {
+		tp_vecfile_abort(vf);
+		cli_fail(&e);
+	}
+	cli_progress_done(&p);
+	cli_timer_lap(tm, name);
+}
+
+int
+main(int argc, char **argv)
+{
+	int64_t n[3] = { 0, 0, 0 };
+	tp_vector_opts vo;
+	tp_vecfile *vf;
+	cli_timer tm;
+	tp_grid g;
+	tp_err e;
+	int tmp;
+	opts o;
+
+	cli_init(argc, argv, usage);
+	parse(argc, argv, &o);
+	cli_timer_start(&tm);
+	read_input(&g);
+	bands(&g, &o, &vo);
+	cli_timer_lap(&tm, "read");
+	/* From here a signal removes the temporary file, then ends us. */
+	cli_outfile_hold();
+	if (tp_vecfile_create(&vf, o.out, o.fmt, tp_header_epsg(&g.h), &e) < 0)
+		cli_fail(&e);
+	tmp = cli_outfile_watch(tp_vecfile_tmpname(vf));
+	if (o.rivers)
+		layer(vf, &g, &vo, tp_vector_rivers, "rivers", o.quiet, &tm,
+		    &n[0]);
+	if (o.basins)
+		layer(vf, &g, &vo, tp_vector_basins, "basins", o.quiet, &tm,
+		    &n[1]);
+	if (o.interval > 0)
+		layer(vf, &g, &vo, tp_vector_contours, "contours", o.quiet,
+		    &tm, &n[2]);
+	if (tp_vecfile_close(vf, &e) < 0)
+		cli_fail(&e);
+	cli_outfile_forget(tmp);
+	cli_timer_lap(&tm, "write");
+	if (o.verbose)
+		cli_timer_report(&tm, "%lldx%lld, %lld reaches, %lld basins, "
+		    "%lld contour lines", (long long)g.h.width,
+		    (long long)g.h.height, (long long)n[0], (long long)n[1],
+		    (long long)n[2]);
+	tp_grid_free(&g);
+	return 0;
+}

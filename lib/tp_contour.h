@@ -1,0 +1,56 @@
+/*
+ * tp_contour.h - contour lines of a band by marching squares.
+ *
+ * The squares have cell centres at their corners; a square with a NaN
+ * corner has no lines, so lines end where the data does. Levels are
+ * base + k * interval for whole k, those strictly above a square's lowest
+ * corner and at most its highest. A corner is above a level when its value
+ * is >= the level; a crossing lies on a square's side by linear
+ * interpolation, computed from the side alone, so the squares on either
+ * side put it at the same point. A saddle (two opposite corners above, two
+ * below) is resolved by the mean of the four corners: the corners on the
+ * mean's side are joined. Lines are chained across squares; a line that
+ * comes back to its start is closed (its first point repeated last), the
+ * others end at the grid's edge or at NaN. Consecutive equal points (a
+ * corner exactly on a level) are written once.
+ *
+ * Lines run with higher ground on the left (north up); they come by
+ * level, open lines before closed rings, each in the row-major order of
+ * its first square side, so the output depends only on the grid.
+ *
+ * Memory: 24 bytes per square side crossed, at all levels together, and
+ * 16 per point of the lines.
+ */
+#ifndef TP_CONTOUR_H
+#define TP_CONTOUR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp_err.h"
+
+typedef struct tp_cline {
+	double	level;
+	int	closed;
+	size_t	pt0, npts;	/* xy[2 * pt0 ..] */
+} tp_cline;
+
+typedef struct tp_contours {
+	tp_cline *line;
+	size_t	n;
+	double	*xy;		/* world x y pairs */
+	size_t	npts;
+} tp_contours;
+
+/* The most levels a grid may cross. */
+#define TP_CONTOUR_MAX_LEVELS	100000
+
+/* Contours of the w x h plane z (row stride `stride`) at base + k *
+ * interval (interval > 0); x0, y0: the north-west corner, cs the cell
+ * size, so cell (x, y)'s centre is x0 + (x + 0.5) cs, y0 - (y + 0.5) cs. */
+int	tp_contour_run(const float *z, int64_t w, int64_t h, size_t stride,
+	    double base, double interval, double x0, double y0, double cs,
+	    tp_contours *out, tp_err *e);
+void	tp_contour_free(tp_contours *c);
+
+#endif

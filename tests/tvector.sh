@@ -1,0 +1,365 @@
+#!/bin/bash
+# tvector: GeoPackages that GDAL's validator passes, reaches against a
+# brute-force Strahler in Python and tflow's flow, basin polygons valid and
+# exact in area, contours of a cone and against gdal_contour, GeoJSON, the
+# errors.
+. "$(dirname "$0")/common.sh"
+
+# vpy SCRIPT ARGS...: py with tests/vecref.py's references imported too.
+vpy() { local s=$1; shift; py "from vecref import *
+from tp import ESRI
+$s" "$@"; }
+
+VALIDATE="$PY -m osgeo_utils.samples.validate_gpkg"
+
+# The real DEM, filled, with flow, directions and rivers from tflow.
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill |
+    run_prog tflow --rivers 150 > "$T/dem"
+
+# --- Misuse (exit 2) and bad input (exit 1), with their wording --------
+expect_err 2 "no output file" "no file" run_prog tvector -r < "$T/dem"
+expect_err 2 "nothing to write" "no layer" run_prog tvector "$T/o.gpkg" < "$T/dem"
+expect_err 2 "name it .gpkg" "unknown extension" \
+    run_prog tvector -r "$T/o.shp" < "$T/dem"
+expect_err 2 "one layer" "two layers in GeoJSON" \
+    run_prog tvector -r -c 50 "$T/o.geojson" < "$T/dem"
+expect_err 2 "one output file, not 2" "two files" \
+    run_prog tvector -r "$T/a.gpkg" "$T/b.gpkg" < "$T/dem"
+expect_err 2 "--contours" "bad interval" run_prog tvector -c 0 "$T/o.gpkg" < "$T/dem"
+expect_err 2 "--labels: bad band name" "bad band name" \
+    run_prog tvector -b -l 'A B' "$T/o.gpkg" < "$T/dem"
+expect_err 2 "--dir-codes" "bad codes" run_prog tvector -r -d arcgis "$T/o.gpkg" < "$T/dem"
+expect_err 1 "the input has no band 'basin' (the labels for --basins)" \
+    "no basin band" run_prog tvector -b "$T/o.gpkg" < "$T/dem"
+run_prog tband --keep height < "$T/dem" > "$T/h"
+expect_err 1 "no band 'dir' (tflow makes it)" "no dir band" \
+    run_prog tvector -r "$T/o.gpkg" < "$T/h"
+run_prog tflow < "$T/h" > "$T/nr"
+expect_err 1 "no band 'river' (tflow --rivers makes it)" "no river band" \
+    run_prog tvector -r "$T/o.gpkg" < "$T/nr"
+head -c 20000 "$T/dem" > "$T/trunc"
+expect_exit 1 "truncated stream" run_prog tvector -r "$T/o.gpkg" < "$T/trunc"
+[ ! -e "$T/o.gpkg" ] && pass || fail "a failed run left $T/o.gpkg"
+vpy 'write(np.array([[[1, 3], [1, 1]]]), "dir river")' > "$T/baddir"
+expect_err 1 "dir: 3 at column 1, row 0 is not an ESRI direction code" \
+    "bad direction code" run_prog tvector -r "$T/o.gpkg" < "$T/baddir"
+mkdir "$T/dir.gpkg"
+expect_exit 1 "a directory" run_prog tvector -r "$T/dir.gpkg" < "$T/dem"
+
+# A grid of NaN: every layer empty, the file still a valid GeoPackage.
+vpy 'write(np.full((1, 4, 3), np.nan), "height dir river basin", ["CRS EPSG:32633"])' > "$T/nan"
+ok "all NaN" run_prog tvector -q -r -b -c 1 "$T/nan.gpkg" < "$T/nan"
+ok "all NaN validates" $VALIDATE "$T/nan.gpkg"
+assert_eq "all NaN: no features" "$(ogrinfo -so -al "$T/nan.gpkg" |
+    sed -n 's/^Feature Count: //p' | tr '\n' ' ')" "0 0 0 "
+
+# An EPSG code PROJ does not know: no GeoPackage (GeoJSON needs no WKT).
+vpy 'write(np.ones((2, 2)), "height", ["CRS EPSG:999999"])' > "$T/unknown"
+expect_err 1 "tvector: PROJ does not know the CRS EPSG:999999" "unknown EPSG" \
+    run_prog tvector -c 1 "$T/u.gpkg" < "$T/unknown"
+ok "unknown EPSG in GeoJSON" run_prog tvector -q -c 0.5 "$T/u.geojson" < "$T/unknown"
+
+# --- Rivers: GeoPackage, validator, ogrinfo --------------------------------
+ok "rivers and contours" run_prog tvector -q -r -c 100 "$T/dem.gpkg" < "$T/dem"
+ok "validate_gpkg" $VALIDATE "$T/dem.gpkg"
+ogrinfo -so "$T/dem.gpkg" rivers > "$T/info" 2>&1
+grep -q "Geometry: Line String" "$T/info" && pass || fail "ogrinfo geometry"
+grep -q 'ID\["EPSG",4326\]' "$T/info" && pass || fail "ogrinfo CRS"
+for f in "strahler: Integer64" "up_cells: Integer64" "up_area: Real" \
+    "length: Real" "drop: Real" "slope: Real" "down_id: Integer64"; do
+	grep -q "^$f" "$T/info" && pass || fail "ogrinfo field $f"
+done
+# Every river cell in exactly one reach, the reaches' count from Python.
+assert_eq "reach count: sources and confluences" "$(ogrinfo -so "$T/dem.gpkg" rivers |
+    sed -n 's/^Feature Count: //p')" "$(vpy '
+b = bands(sys.argv[1]); d, riv = b["dir"], b["river"] != 0
+ups = np.zeros(d.shape, int)
+for r, c in zip(*np.nonzero(riv)):
+    code = float(d[r, c])
+    if code in ESRI:
+        rr, cc = r + ESRI[code][0], c + ESRI[code][1]
+        if 0 <= rr < d.shape[0] and 0 <= cc < d.shape[1] and riv[rr, cc]:
+            ups[rr, cc] += 1
+print(int(((ups != 1) & riv).sum()))' "$T/dem")"
+
+# spacing(h, row): metres between cell centres east-west and north-south
+# on row `row` of a geographic (EPSG:4326) grid, WGS84, as tflow measures.
+SPACING='
+def spacing(h, row):
+    cs = float(h["CELLSIZE"])
+    if h.get("CRS") != "EPSG:4326":
+        return cs, cs
+    a, f = 6378137.0, 1 / 298.257223563
+    lat = np.radians(float(h["ORIGIN"].split()[1]) - (row + 0.5) * cs)
+    e2 = f * (2 - f); w = np.sqrt(1 - e2 * np.sin(lat) ** 2)
+    return (np.radians(cs) * a / w * np.cos(lat),
+            np.radians(cs) * a * (1 - e2) / w ** 3)
+'
+
+# check_reaches STREAM GPKG: each reach's Strahler order is the brute-force
+# order of its first cell, up_cells is tflow's flow at its last cell, its
+# down_id reach starts where it ends, the lengths add up to every river
+# link once. With tflow --order (after the merge), pass that stream: its
+# order band is then read instead of computed, and must agree too.
+check_reaches() {
+	vpy "$SPACING"'
+src, gpkg = sys.argv[1:3]
+h = header(src); b = bands(src)
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+ref = strahler(b["dir"], b["river"])
+feats = layer(gpkg, "rivers")
+cell = lambda p: (round((y0 - p[1]) / cs - 0.5), round((p[0] - x0) / cs - 0.5))
+bad = []
+first = {}
+for fid, f, g in feats:
+    pts = g.GetPoints()
+    first[fid] = cell(pts[0])
+for fid, f, g in feats:
+    pts = g.GetPoints()
+    r, c = cell(pts[0])
+    if f["strahler"] != ref[r, c]:
+        bad.append("order %d" % fid)
+    lr, lc = cell(pts[f["cells"] - 1])
+    if f["up_cells"] != b["flow"][lr, lc]:
+        bad.append("up_cells %d" % fid)
+    if f["down_id"] is not None and first[f["down_id"]] != cell(pts[-1]):
+        bad.append("down_id %d" % fid)
+    if "order" in b and f["strahler"] != b["order"][r, c]:
+        bad.append("order band %d" % fid)
+total = sum(f["length"] for _, f, _ in feats)
+riv = (b["river"] != 0) & np.isfinite(b["dir"])
+link = 0.0
+for r, c in zip(*np.nonzero(riv)):
+    code = float(b["dir"][r, c])
+    if code in ESRI:
+        dr, dc = ESRI[code]
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < riv.shape[0] and 0 <= cc < riv.shape[1] and riv[rr, cc]:
+            dx, dy = spacing(h, r)
+            link += np.hypot(dx * dc, dy * dr)
+if abs(total - link) > 1e-9 * link:
+    bad.append("length %r != %r" % (total, link))
+print(" ".join(bad[:5]) or "ok")' "$1" "$2"
+}
+assert_eq "reaches against Python and tflow" "$(check_reaches "$T/dem" "$T/dem.gpkg")" ok
+
+# up_area, square metres on this geographic grid, against tflow --area's
+# flow at each reach's last cell (tflow rounds its sums to float32).
+run_prog tfill < "$T/h" | run_prog tflow --area > "$T/area"
+assert_eq "up_area as tflow --area" "$(vpy '
+h = header(sys.argv[1]); a = band(sys.argv[1], "flow")
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+bad = 0
+for _, f, g in layer(sys.argv[2], "rivers"):
+    p = g.GetPoints()[f["cells"] - 1]
+    r, c = round((y0 - p[1]) / cs - 0.5), round((p[0] - x0) / cs - 0.5)
+    bad += abs(f["up_area"] - a[r, c]) > 1e-5 * a[r, c]
+print(bad)' "$T/area" "$T/dem.gpkg")" 0
+
+# The same orders from an order band (the brute force written as one).
+vpy '
+h, a = read(sys.argv[1]); b = bands(sys.argv[1])
+o = strahler(b["dir"], b["river"])
+names = h["BANDS"].split() + ["order"]
+extra = ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS " + h["CRS"]]
+write(np.concatenate([a, o[:, None, :]], axis=1), names, extra)' "$T/dem" > "$T/dem-order"
+ok "rivers from an order band" run_prog tvector -q -r "$T/order.gpkg" < "$T/dem-order"
+assert_eq "order band read" "$(check_reaches "$T/dem-order" "$T/order.gpkg")" ok
+assert_eq "order band changes nothing" "$(vpy '
+a = [(f, i) for f, i, g in layer(sys.argv[1], "rivers")]
+b = [(f, i) for f, i, g in layer(sys.argv[2], "rivers")]
+print(a == b)' "$T/dem.gpkg" "$T/order.gpkg")" True
+assert_eq "order reaches 3 or more" "$(vpy '
+print(max(f["strahler"] for _, f, _ in layer(sys.argv[1], "rivers")) >= 3)' \
+    "$T/dem.gpkg")" True
+
+# GRASS codes give the same reaches.
+run_prog tfill < "$T/h" | run_prog tflow -c grass --rivers 150 > "$T/demg"
+ok "GRASS codes" run_prog tvector -q -r -d grass "$T/g.gpkg" < "$T/demg"
+assert_eq "GRASS = ESRI reaches" "$(vpy '
+a = [(f, g.ExportToWkt()) for _, f, g in layer(sys.argv[1], "rivers")]
+b = [(f, g.ExportToWkt()) for _, f, g in layer(sys.argv[2], "rivers")]
+print(a == b)' "$T/dem.gpkg" "$T/g.gpkg")" True
+
+# Same input, same bytes; a GeoPackage through a FIFO is the same file.
+ok "rerun" run_prog tvector -q -r -c 100 "$T/dem2.gpkg" < "$T/dem"
+assert_same "deterministic GeoPackage" "$T/dem.gpkg" "$T/dem2.gpkg"
+mkfifo "$T/fifo.gpkg"
+cat "$T/fifo.gpkg" > "$T/fromfifo.gpkg" &
+ok "write to a FIFO" run_prog tvector -q -r -c 100 "$T/fifo.gpkg" < "$T/dem"
+wait
+# (SQLite's file change counter differs: the FIFO's was built in memory)
+ok "FIFO GeoPackage validates" $VALIDATE "$T/fromfifo.gpkg"
+assert_eq "FIFO GeoPackage holds the same" "$(ogrinfo -al -q "$T/fromfifo.gpkg" | md5sum)" \
+    "$(ogrinfo -al -q "$T/dem.gpkg" | md5sum)"
+
+# --- Basins: valid polygons whose areas sum to the valid grid ------------
+# check_basins STREAM GPKG BAND: every polygon valid (GEOS), exteriors
+# counter-clockwise and holes clockwise, each basin's exact lattice area
+# equal to its cell count and to the cells of its label, the sum equal to
+# the valid cells, one feature per label.
+check_basins() {
+	vpy '
+src, gpkg, name = sys.argv[1:4]
+h = header(src); lab = band(src, name)
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+bad = []
+total = 0
+labels = sorted(set(lab[np.isfinite(lab)].tolist()))
+feats = layer(gpkg, "basins")
+if [f["label"] for _, f, _ in feats] != labels:
+    bad.append("labels")
+for fid, f, g in feats:
+    if not g.IsValid():
+        bad.append("invalid %d" % fid)
+    a = 0
+    for rings in lattice(g, x0, y0, cs):
+        if area2(rings[0]) <= 0 or any(area2(r) >= 0 for r in rings[1:]):
+            bad.append("orientation %d" % fid)
+        a += sum(area2(r) for r in rings)
+    n = int((lab == f["label"]).sum())
+    if a != 2 * n or f["cells"] != n:
+        bad.append("area %d: %d/2 vs %d" % (fid, a, n))
+    total += a
+if total != 2 * int(np.isfinite(lab).sum()):
+    bad.append("total")
+print(" ".join(bad[:5]) or "ok")' "$@"
+}
+
+# A checkerboard of two labels on 30 m cells, with a NaN hole: every cell
+# its own polygon, touching its neighbours only at corners.
+vpy '
+a = (np.indices((6, 7)).sum(0) % 2).astype(float) + 1
+a[2, 3] = np.nan
+write(a, "basin", ["CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' > "$T/checker"
+ok "checkerboard" run_prog tvector -q -b "$T/checker.gpkg" < "$T/checker"
+ok "checkerboard validates" $VALIDATE "$T/checker.gpkg"
+assert_eq "checkerboard polygons" "$(check_basins "$T/checker" "$T/checker.gpkg" basin)" ok
+assert_eq "checkerboard parts" "$(vpy '
+print([g.GetGeometryCount() for _, f, g in layer(sys.argv[1], "basins")])' \
+    "$T/checker.gpkg")" "[21, 20]"
+assert_eq "exact GEOS areas sum" "$(vpy '
+print(sum(g.Area() for _, f, g in layer(sys.argv[1], "basins")) == 41 * 900)' \
+    "$T/checker.gpkg")" True
+
+# A ring of one label around another, touching itself diagonally: a hole
+# that touches the exterior at a corner, and an island in the hole.
+vpy '
+a = np.array([[1, 1, 1, 1, 1],
+              [1, 2, 2, 2, 1],
+              [1, 2, 1, 2, 1],
+              [1, 2, 2, 1, 1],
+              [1, 1, 1, 1, 3]], float)
+write(a, "basin", ["CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' > "$T/ring"
+ok "ring" run_prog tvector -q -b "$T/ring.gpkg" < "$T/ring"
+assert_eq "ring polygons" "$(check_basins "$T/ring" "$T/ring.gpkg" basin)" ok
+
+# Basins of the real DEM, labelled by their outlets in Python.
+vpy '
+h, a = read(sys.argv[1]); b = bands(sys.argv[1])
+names = h["BANDS"].split() + ["basin"]
+extra = ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS " + h["CRS"]]
+write(np.concatenate([a, basins(b["dir"])[:, None, :]], axis=1), names, extra)' \
+    "$T/dem" > "$T/dem-basin"
+ok "DEM basins" run_prog tvector -q -b -r "$T/basins.gpkg" < "$T/dem-basin"
+ok "DEM basins validate" $VALIDATE "$T/basins.gpkg"
+assert_eq "DEM basin polygons" "$(check_basins "$T/dem-basin" "$T/basins.gpkg" basin)" ok
+ok "ogr2ogr -makevalid" ogr2ogr -f GPKG -makevalid "$T/mv.gpkg" "$T/basins.gpkg" basins
+assert_eq "-makevalid changes nothing" "$(vpy '
+a = [g.ExportToWkb() for _, _, g in layer(sys.argv[1], "basins")]
+b = [g.ExportToWkb() for _, _, g in layer(sys.argv[2], "basins")]
+print(len(a), a == b)' "$T/basins.gpkg" "$T/mv.gpkg")" "$(vpy '
+print(len(set(basins(band(sys.argv[1], "dir")).ravel().tolist())))' "$T/dem") True"
+assert_eq "outlets hold the most flow" "$(vpy '
+h = header(sys.argv[1]); b = bands(sys.argv[1])
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+bad = 0
+for _, f, g in layer(sys.argv[2], "basins"):
+    m = b["basin"] == f["label"]
+    r = round((y0 - f["outlet_y"]) / cs - 0.5); c = round((f["outlet_x"] - x0) / cs - 0.5)
+    bad += not (m[r, c] and b["flow"][r, c] == b["flow"][m].max() == f["max_flow"])
+print(bad)' "$T/dem-basin" "$T/basins.gpkg")" 0
+
+# On tflow's own bands (tflow --order --basins, once it has them), the two
+# checks above take its stream as they are:
+#   run_prog tflow --rivers 150 --order --basins < "$T/filled" > "$T/tf"
+#   ok "tflow's bands" run_prog tvector -q -r -b "$T/tf.gpkg" < "$T/tf"
+#   assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
+#   assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
+# (check_reaches then also compares each reach with the order band.)
+
+# --- GeoJSON -----------------------------------------------------------
+ok "GeoJSON basins" run_prog tvector -q -b "$T/checker.geojson" < "$T/checker"
+assert_eq "GeoJSON parses, crs named" "$($PY -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(len(j["features"]), j["crs"]["properties"]["name"], j["features"][0]["id"])' \
+    "$T/checker.geojson")" "2 urn:ogc:def:crs:EPSG::32633 1"
+ogrinfo -so -al "$T/checker.geojson" > "$T/info" 2>&1
+grep -q "Feature Count: 2" "$T/info" && grep -q 'ID\["EPSG",32633\]' "$T/info" &&
+    pass || fail "ogrinfo reads the GeoJSON: $(head -c 300 "$T/info")"
+ok "GeoJSON rivers (EPSG:4326)" run_prog tvector -q -r "$T/r.geojson" < "$T/dem"
+assert_eq "RFC 7946: no crs member, same reaches" "$(vpy '
+import json
+j = json.load(open(sys.argv[1]))
+g = [(f["properties"], f["geometry"]["coordinates"]) for f in j["features"]]
+o = [(p, [list(q) for q in geom.GetPoints()]) for _, p, geom in layer(sys.argv[2], "rivers")]
+print("crs" in j, g == o)' "$T/r.geojson" "$T/dem.gpkg")" "False True"
+
+# --- Contours ----------------------------------------------------------
+# A cone z = distance from the centre of a 101 x 101 grid of 10 m cells:
+# every vertex of the ring at level L lies within half a cell of radius L.
+vpy '
+y, x = np.indices((101, 101))
+write(10 * np.hypot(x - 50, y - 50), "height",
+      ["CELLSIZE 10", "ORIGIN 1000 2000", "CRS EPSG:32633"])' > "$T/cone"
+ok "cone contours" run_prog tvector -q -c 50 "$T/cone.gpkg" < "$T/cone"
+assert_eq "cone rings" "$(vpy '
+bad, levels = [], []
+for _, f, g in layer(sys.argv[1], "contours"):
+    p = np.array(g.GetPoints())
+    r = np.hypot(p[:, 0] - 1505, p[:, 1] - 1495)
+    if f["closed"]:
+        levels.append(f["level"])
+        if (p[0] != p[-1]).any():
+            bad.append("open ring")
+    if np.abs(r - f["level"]).max() > 5:
+        bad.append("%g off by %g" % (f["level"], np.abs(r - f["level"]).max()))
+print(" ".join(bad[:3]) or levels)' "$T/cone.gpkg")" \
+    "[50.0, 100.0, 150.0, 200.0, 250.0, 300.0, 350.0, 400.0, 450.0, 500.0]"
+assert_eq "higher ground on the left" "$(vpy '
+g = layer(sys.argv[1], "contours")[0][2]
+p = np.array(g.GetPoints())
+# on a cone, higher is outward: outward on the left is clockwise
+print(sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(p, p[1:])) < 0)' "$T/cone.gpkg")" True
+
+# The real DEM beside gdal_contour -i 100: the same levels, and vertex
+# counts per level within 1 %, at levels 300.5, 400.5, ... (no height on a
+# level) and at 300, 400, ... This DEM holds whole metres: a height exactly
+# on a level puts the line through that cell centre, which tvector writes
+# once and gdal_contour as two points a hair apart (it nudges the height),
+# so its points closer than 1/1000 of a cell count once here.
+run_prog timport "$DATA/jacksboro_fault_dem.tif" > "$T/raw"
+for off in 0.5 0; do
+	ok "gdal_contour -off $off" gdal_contour -q -i 100 -off "$off" \
+	    -a elev "$DATA/jacksboro_fault_dem.tif" "$T/gdal$off.gpkg"
+	ok "tvector --base $off" run_prog tvector -q -c 100 --base "$off" \
+	    "$T/tp$off.gpkg" < "$T/raw"
+	assert_eq "as gdal_contour, base $off" "$(vpy '
+def count(path, lname, field):
+    n = {}
+    for _, f, g in layer(path, lname):
+        p = np.array(g.GetPoints())
+        far = np.hypot(*np.diff(p, axis=0).T) > 1e-3 / 1200
+        n[f[field]] = n.get(f[field], 0) + 1 + int(far.sum())
+    return n
+from osgeo import ogr
+ds = ogr.Open(sys.argv[1]); name = ds.GetLayer(0).GetName(); ds = None
+g = count(sys.argv[1], name, "elev")
+t = count(sys.argv[2], "contours", "level")
+bad = [k for k in g if abs(t.get(k, 0) - g[k]) > 0.01 * g[k]]
+print(sorted(g) == sorted(t), len(g), bad)' "$T/gdal$off.gpkg" "$T/tp$off.gpkg")" \
+	    "True 8 []"
+done
+
+finish
