@@ -280,13 +280,14 @@ for _, f, g in layer(sys.argv[2], "basins"):
     bad += not (m[r, c] and b["flow"][r, c] == b["flow"][m].max() == f["max_flow"])
 print(bad)' "$T/dem-basin" "$T/basins.gpkg")" 0
 
-# On tflow's own bands (tflow --order --basins, once it has them), the two
-# checks above take its stream as they are:
-#   run_prog tflow --rivers 150 --order --basins < "$T/filled" > "$T/tf"
-#   ok "tflow's bands" run_prog tvector -q -r -b "$T/tf.gpkg" < "$T/tf"
-#   assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
-#   assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
-# (check_reaches then also compares each reach with the order band.)
+# On tflow's own bands (tflow --order --basins), the two checks above take
+# its stream as it is (check_reaches then also compares each reach with the
+# order band).
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill |
+    run_prog tflow -q --rivers 150 --order --basins > "$T/tf"
+ok "tflow's bands" run_prog tvector -q -r -b "$T/tf.gpkg" < "$T/tf"
+assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
+assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
 
 # --- GeoJSON -----------------------------------------------------------
 ok "GeoJSON basins" run_prog tvector -q -b "$T/checker.geojson" < "$T/checker"
