@@ -46,6 +46,8 @@
 
 #include "tp_err.h"
 #include "tp_fill.h"
+#include "tp_stream.h"
+#include "tp_tile.h"
 
 /* The tiling: tw x th tiles over a W x H grid (last ones narrower). */
 typedef struct tp_ftgrid {
@@ -158,5 +160,32 @@ int	tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
  * options into r (allocated). */
 int	tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
 	    tp_fring *r, tp_err *e);
+
+/* The phases on tile files (ttile): the tile stream at path, band `band`,
+ * is tile (row, col) of ts found by its ORIGIN; g's tiling is ts's. */
+typedef struct tp_ftjob {
+	const tp_tileset *ts;
+	const char *dir;	/* the manifest's directory */
+	const char *band;	/* the band to fill */
+	tp_ftgrid g;
+	int	threads;	/* solve: tiles relaxed at once */
+	int64_t	rounds;		/* solve: rounds run */
+	int64_t	relaxed;	/* solve: tiles relaxed, all rounds */
+} tp_ftjob;
+
+/* g's tiling from ts with options o and the sea level. */
+int	tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
+	    const char *band, const tp_fill_opts *o, double sea_level,
+	    tp_err *e);
+/* Prepare: the tile held in tile (its band j->band) as an edge file. */
+int	tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out,
+	    tp_err *e);
+/* Solve: read every tile's edge file (its name + ".edge"), relax tiles
+ * (read from their files) until the rings hold their levels, write the
+ * levels file. */
+int	tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e);
+/* Finish: fill the tile's band in place from the levels file. */
+int	tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels,
+	    tp_fill_stats *st, tp_err *e);
 
 #endif

@@ -268,10 +268,10 @@ levels_header(FILE *f, const tp_ftgrid *g, long *body, tp_err *e)
 		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
 	line[n - 1] = '\0';
 	snprintf(want, sizeof want, "%s", line);
-	if (words(want, w, 14) != 13 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
+	if (words(want, w, 14) != 11 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
 	    strcmp(w[1], "1") != 0)
 		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
-	if (parse_opts(w + 10, &o, &sea, "levels file", e) < 0)
+	if (parse_opts(w + 8, &o, &sea, "levels file", e) < 0)
 		return -1;
 	if (!same_opts(&o, sea, &g->o, g->sea_level)) {
 		format_opts(opts, sizeof opts, &o, sea);
