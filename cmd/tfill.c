@@ -301,7 +301,7 @@ solve_phase(const struct opts *o, const char *manifest)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose)
-		fprintf(stderr, "tfill: %lld tiles, %lld rounds\n",
+		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations\n",
 		    (long long)(ts.rows * ts.cols), (long long)j.rounds);
 	tp_tileset_free(&ts);
 	free(dir);
@@ -350,7 +350,7 @@ main(int argc, char **argv)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
 	else if (o.threads != 1 || o.tile_size != 0)
-		snprintf(sweeps, sizeof sweeps, ", %lld rounds",
+		snprintf(sweeps, sizeof sweeps, ", %lld tile relaxations",
 		    (long long)st.sweeps);
 	if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld sea, "

@@ -336,16 +336,18 @@ candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 	return best;
 }
 
-int64_t
-tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
-    int64_t col, tp_fseed *s, int *lower)
+/* The candidates of tile (row, col) into s (may be NULL: count only);
+ * *low = the lowest one below the tile's own ring value, +inf if none. */
+static int64_t
+scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
+    tp_fseed *s, float *low)
 {
 	const tp_fring *r = &rings[row * g->cols + col];
 	float sea = tp_d8_sea_below(g->sea_level), c, zp;
 	int64_t x, y, n = 0, step;
 	size_t i;
 
-	*lower = 0;
+	*low = INFINITY;
 	for (y = 0; y < r->h; y++) {
 		/* the border cells of row y: all of rows 0 and h - 1, else
 		 * the two ends */
@@ -358,14 +360,27 @@ tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 			c = candidate(g, rings, row, col, x, y, zp, sea);
 			if (c == INFINITY)
 				continue;
-			s[n].x = (int32_t)x;
-			s[n].y = (int32_t)y;
-			s[n].v = c;
+			if (s != NULL) {
+				s[n].x = (int32_t)x;
+				s[n].y = (int32_t)y;
+				s[n].v = c;
+			}
 			n++;
-			if (c < r->f[i])
-				*lower = 1;
+			if (c < r->f[i] && c < *low)
+				*low = c;
 		}
 	}
+	return n;
+}
+
+int64_t
+tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
+    int64_t col, tp_fseed *s, int *lower)
+{
+	float low;
+	int64_t n = scan(g, rings, row, col, s, &low);
+
+	*lower = low < INFINITY;
 	return n;
 }
 
@@ -428,13 +443,58 @@ copy_rings(const tp_ftgrid *g, tp_fring *dst, const tp_fring *src,
 	return 0;
 }
 
+/* One thread: always relax the tile whose lowest pending candidate is
+ * the lowest of all, so levels spread outward from the outlets roughly in
+ * order and a tile is seldom relaxed twice. */
+static int
+solve_seq(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn, void *ctx,
+    int64_t *relaxed, tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols, best, dr, dc, nr, nc, k;
+	float *low = malloc((size_t)n * sizeof *low);
+	tp_fseed *s = malloc((size_t)(2 * g->tw + 2 * g->th) * sizeof *s);
+	int r = -1;
+
+	if (low == NULL || s == NULL) {
+		tp_err_set(e, "out of memory for the solve");
+		goto out;
+	}
+	for (t = 0; t < n; t++)
+		scan(g, rings, t / g->cols, t % g->cols, NULL, &low[t]);
+	for (*relaxed = 0;; (*relaxed)++) {
+		for (best = -1, t = 0; t < n; t++)
+			if (low[t] < INFINITY && (best < 0 || low[t] < low[best]))
+				best = t;
+		if (best < 0)
+			break;
+		k = scan(g, rings, best / g->cols, best % g->cols, s, &low[best]);
+		if (fn(ctx, best / g->cols, best % g->cols, s, k, &rings[best],
+		    e) < 0)
+			goto out;
+		for (dr = -1; dr <= 1; dr++)
+			for (dc = -1; dc <= 1; dc++) {
+				nr = best / g->cols + dr;
+				nc = best % g->cols + dc;
+				if (nr >= 0 && nc >= 0 && nr < g->rows &&
+				    nc < g->cols)
+					scan(g, rings, nr, nc, NULL,
+					    &low[nr * g->cols + nc]);
+			}
+	}
+	r = 0;
+out:
+	free(low);
+	free(s);
+	return r;
+}
+
 static int
 solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 {
-	int64_t t, n = c->g->rows * c->g->cols, r;
+	int64_t t, n = c->g->rows * c->g->cols, r = 0;
 	int any;
 
-	for (r = 0;; r++) {
+	for (;;) {
 		tp_par_for(threads, n, 1, solve_tile, c);
 		any = 0;
 		for (t = 0; t < n; t++) {
@@ -443,14 +503,14 @@ solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 				return -1;
 			}
 			any |= c->moved[t];
+			r += c->moved[t];
 		}
 		if (!any)
 			break;
 		if (copy_rings(c->g, (tp_fring *)c->snap, c->rings, 0, e) < 0)
 			return -1;
 	}
-	if (rounds != NULL)
-		*rounds = r;
+	*rounds = r;
 	return 0;
 }
 
@@ -458,11 +518,18 @@ int
 tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
     void *ctx, int threads, int64_t *rounds, tp_err *e)
 {
-	int64_t t, n = g->rows * g->cols;
-	tp_fring *snap = calloc((size_t)n, sizeof *snap);
-	solve_ctx c = { g, snap, rings, fn, ctx, calloc((size_t)n, 1),
-	    calloc((size_t)n, sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
+	int64_t t, n = g->rows * g->cols, dummy;
+	tp_fring *snap;
+	solve_ctx c;
 	int r = -1;
+
+	if (rounds == NULL)
+		rounds = &dummy;
+	if (threads <= 1)
+		return solve_seq(g, rings, fn, ctx, rounds, e);
+	snap = calloc((size_t)n, sizeof *snap);
+	c = (solve_ctx){ g, snap, rings, fn, ctx, calloc((size_t)n, 1),
+	    calloc((size_t)n, sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
 
 	if (snap == NULL || c.moved == NULL || c.bad == NULL || c.errs == NULL)
 		tp_err_set(e, "out of memory for the solve");

@@ -118,9 +118,11 @@ int64_t	tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings,
 typedef int (*tp_ftile_fn)(void *ctx, int64_t row, int64_t col,
     const tp_fseed *s, int64_t n, tp_fring *out, tp_err *e);
 
-/* The solve: rings (all tiles, from prepare) are brought to F. Each round
- * relaxes, on up to `threads` threads, every tile with a lower candidate.
- * *rounds (may be NULL) receives the rounds run. */
+/* The solve: rings (all tiles, from prepare) are brought to F. On one
+ * thread the tile with the lowest pending candidate is relaxed next; on
+ * more, each round relaxes at once every tile with a lower candidate
+ * (from the rings as the round began). *rounds (may be NULL) receives the
+ * tile relaxations done. */
 int	tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
 	    void *ctx, int threads, int64_t *rounds, tp_err *e);
 
@@ -169,8 +171,7 @@ typedef struct tp_ftjob {
 	const char *band;	/* the band to fill */
 	tp_ftgrid g;
 	int	threads;	/* solve: tiles relaxed at once */
-	int64_t	rounds;		/* solve: rounds run */
-	int64_t	relaxed;	/* solve: tiles relaxed, all rounds */
+	int64_t	rounds;		/* solve: tile relaxations done */
 } tp_ftjob;
 
 /* g's tiling from ts with options o and the sea level. */
