@@ -123,6 +123,46 @@ assert_eq "-j keeps HISTORY free of threads" "$(header_lines "$T/j.tp" | grep -c
 run_prog tfill -j 2 --tile-solve "$T/frac64/manifest" > "$T/lv2"
 assert_same "--tile-solve -j 2 = -j 1" "$T/frac64/levels" "$T/lv2"
 
+# The drivers. GNU parallel on this host, 2 jobs, options passed through.
+if command -v parallel >/dev/null; then
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 "$T/th" --flat \
+	    < "$T/frac.tp" > "$T/th.tp" 2>"$T/th.err" || fail "tiled-hydro: $(cat "$T/th.err")"
+	assert_same "tiled-hydro --flat = tfill --flat" <(body "$T/frac100flat.w") <(body "$T/th.tp")
+	assert_eq "tiled-hydro cleans up" "$(ls "$T/th" 2>/dev/null | wc -l)" 0
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 --sshlogin : -s 64 -k "$T/th2" \
+	    < "$T/dem.tp" > "$T/th2.tp" 2>"$T/th.err" || fail "tiled-hydro --sshlogin: $(cat "$T/th.err")"
+	assert_same "tiled-hydro --sshlogin : = tfill" <(body "$T/dem64.w") <(body "$T/th2.tp")
+	assert_eq "tiled-hydro -k keeps the tiles" "$(ls "$T/th2"/*.filled | wc -l)" 42
+else fail "GNU parallel is not installed (scripts/install-deps)"; fi
+
+# Slurm: the job script's modes run by hand with the array index set as
+# Slurm sets it (3 array tasks for 42 tiles), then submit with a stand-in
+# sbatch that records its arguments: arrays and the dependency chain.
+slurm=$ROOT/scripts/tiled-hydro.slurm
+run_prog ttile -q -s 64 "$T/sl" < "$T/dem.tp"
+for i in 2 0 1; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" prepare "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" solve "$T/sl"
+for i in 1 2 0; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" finish "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/sl.tp"
+assert_same "slurm phases by hand = tfill" <(body "$T/dem64.w") <(body "$T/sl.tp")
+mkdir -p "$T/fake"
+cat > "$T/fake/sbatch" <<'SB'
+#!/bin/sh
+n=$(( $(cat "$SBLOG.n" 2>/dev/null || echo 100) + 1 )); echo $n > "$SBLOG.n"
+echo "$*" | sed "s|[^ ]*/tiled-hydro.slurm|SCRIPT|; s|$SBDIR|DIR|g" >> "$SBLOG"
+echo "$n;cluster"
+SB
+chmod +x "$T/fake/sbatch"
+SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 PATH=$T/fake:$PATH "$slurm" submit "$T/sl" "$T/out.tp" --flat 2>/dev/null
+assert_eq "slurm submit: four jobs chained by afterok" "$(tr '\n' '|' < "$T/sb.log")" \
+"--parsable --array=0-15 SCRIPT prepare DIR/sl --flat|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl --flat|\
+--parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl --flat|--parsable --dependency=afterok:103 SCRIPT mosaic DIR/sl DIR/out.tp|"
+expect_err 1 "tiled-hydro.slurm: $T/none/manifest: no such manifest" "slurm without manifest" "$slurm" solve "$T/none"
+
 # Errors
 f=$T/frac64/r1_c1.tp
 expect_err 2 "tfill: the TILE operand is missing" "prepare without tile" run_prog tfill --tile-prepare
