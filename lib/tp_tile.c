@@ -284,7 +284,14 @@ parse_all(tp_tileset *ts, cursor *c, tp_err *e)
 	if (n <= 0 || strncmp(c->buf, "BANDS ", 6) != 0)
 		return n < 0 ? -1 : tp_err_set(e, "manifest line %lld: "
 		    "expected BANDS", (long long)(c->line + (n == 0)));
-	if (parse_bands(ts, c->buf + 6, e) < 0 || alloc_names(ts, e) < 0)
+	if (parse_bands(ts, c->buf + 6, e) < 0)
+		return -1;
+	/* a TILE line takes at least 11 bytes: refuse a size the file cannot
+	 * list before allocating for it */
+	if (ts->rows * ts->cols > (c->end - c->p) / 11 + 1)
+		return tp_err_set(e, "manifest: %lld x %lld tiles, but too few "
+		    "TILE lines", (long long)ts->rows, (long long)ts->cols);
+	if (alloc_names(ts, e) < 0)
 		return -1;
 	for (r = 0; r < ts->rows; r++)
 		for (col = 0; col < ts->cols; col++)
