@@ -301,8 +301,9 @@ solve_phase(const struct opts *o, const char *manifest)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose)
-		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations\n",
-		    (long long)(ts.rows * ts.cols), (long long)j.rounds);
+		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations, "
+		    "%lld tile reads\n", (long long)(ts.rows * ts.cols),
+		    (long long)j.rounds, (long long)j.loads);
 	tp_tileset_free(&ts);
 	free(dir);
 }

@@ -172,6 +172,13 @@ typedef struct tp_ftjob {
 	tp_ftgrid g;
 	int	threads;	/* solve: tiles relaxed at once */
 	int64_t	rounds;		/* solve: tile relaxations done */
+	/* solve on one thread: relaxed tiles kept for their next relax, the
+	 * least recently used dropped beyond cache_bytes (default 1 GiB) */
+	uint64_t cache_bytes, cached_bytes;
+	tp_ftile **cache;	/* per tile, or NULL */
+	uint64_t *used;		/* per tile: when last relaxed */
+	uint64_t clock;
+	int64_t	loads;		/* solve: tiles read from their files */
 } tp_ftjob;
 
 /* g's tiling from ts with options o and the sea level. */

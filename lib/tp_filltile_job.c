@@ -17,6 +17,7 @@ tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
 	j->dir = dir;
 	j->band = band;
 	j->threads = 1;
+	j->cache_bytes = (uint64_t)1 << 30;
 	return tp_ftgrid_init(&j->g, ts->width, ts->height, ts->size, ts->size,
 	    o, sea_level, e);
 }
@@ -81,15 +82,12 @@ read_tile(tp_grid *g, const char *path, tp_err *e)
 	return r < 0 ? about(path, e) : 0;
 }
 
-/* The solve's access to a tile: read it, prepare it, relax it. */
+/* Read tile (row, col) from its file and prepare it. */
 static int
-relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
-    tp_fring *out, tp_err *e)
+load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
 {
-	tp_ftjob *j = ctx;
 	char *path = tp_tile_path(j->ts, j->dir, row, col, "");
 	int64_t fr, fc;
-	tp_ftile t;
 	tp_grid g;
 	int r = -1;
 
@@ -97,24 +95,84 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 		return tp_err_set(e, "out of memory");
 	if (read_tile(&g, path, e) < 0)
 		goto out;
-	if (load(j, &g, &t, &fr, &fc, e) < 0) {
-		about(path, e);
-		tp_grid_free(&g);
-		goto out;
-	}
+	r = load(j, &g, t, &fr, &fc, e);
 	tp_grid_free(&g);
-	if ((fr != row || fc != col) && tp_err_set(e, "%s: it is tile "
-	    "r%lld_c%lld", path, (long long)fr, (long long)fc))
-		;
-	else if (tp_ftile_prepare(&t, &j->g, NULL, e) == 0 &&
-	    tp_ftile_relax(&t, &j->g, s, n, e) == 0) {
-		tp_fring_get(out, &t);
-		r = 0;
-	}
-	tp_ftile_free(&t);
+	if (r < 0)
+		about(path, e);
+	else if (fr != row || fc != col) {
+		tp_ftile_free(t);
+		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
+		    (long long)fr, (long long)fc);
+	} else if ((r = tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
+		tp_ftile_free(t);
+	j->loads += r == 0;
 out:
 	free(path);
 	return r;
+}
+
+static uint64_t
+tile_bytes(const tp_ftile *t)
+{
+	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
+}
+
+/* Keep tile k (relaxed just now) for next time, dropping the least
+ * recently used beyond the budget; without a cache, free it. */
+static void
+keep(tp_ftjob *j, int64_t k, tp_ftile *t)
+{
+	int64_t i, n = j->g.rows * j->g.cols, old;
+
+	if (j->cache == NULL || tile_bytes(t) > j->cache_bytes) {
+		tp_ftile_free(t);
+		free(t);
+		return;
+	}
+	j->cache[k] = t;
+	j->used[k] = ++j->clock;
+	j->cached_bytes += tile_bytes(t);
+	while (j->cached_bytes > j->cache_bytes) {
+		for (old = -1, i = 0; i < n; i++)
+			if (j->cache[i] != NULL && i != k &&
+			    (old < 0 || j->used[i] < j->used[old]))
+				old = i;
+		j->cached_bytes -= tile_bytes(j->cache[old]);
+		tp_ftile_free(j->cache[old]);
+		free(j->cache[old]);
+		j->cache[old] = NULL;
+	}
+}
+
+/* The solve's access to a tile: from the cache, or read and prepared;
+ * then relaxed. */
+static int
+relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
+    tp_fring *out, tp_err *e)
+{
+	tp_ftjob *j = ctx;
+	int64_t k = row * j->g.cols + col;
+	tp_ftile *t = j->cache != NULL ? j->cache[k] : NULL;
+
+	if (t != NULL) {
+		j->cache[k] = NULL;
+		j->cached_bytes -= tile_bytes(t);
+	} else {
+		if ((t = malloc(sizeof *t)) == NULL)
+			return tp_err_set(e, "out of memory");
+		if (load_file(j, row, col, t, e) < 0) {
+			free(t);
+			return -1;
+		}
+	}
+	if (tp_ftile_relax(t, &j->g, s, n, e) < 0) {
+		tp_ftile_free(t);
+		free(t);
+		return -1;
+	}
+	tp_fring_get(out, t);
+	keep(j, k, t);
+	return 0;
 }
 
 static int
@@ -160,13 +218,33 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 
 	if (rings == NULL)
 		return tp_err_set(e, "out of memory for %lld rings", (long long)n);
+	if (j->threads <= 1 && j->cache_bytes > 0) {
+		j->cache = calloc((size_t)n, sizeof *j->cache);
+		j->used = calloc((size_t)n, sizeof *j->used);
+		if (j->cache == NULL || j->used == NULL) {
+			free(j->cache);
+			free(j->used);
+			j->cache = NULL;
+			j->used = NULL;
+		}
+	}
 	if (read_edges(j, rings, e) == 0 &&
 	    tp_ftgrid_solve(&j->g, rings, relax_file, j, j->threads,
 	    &j->rounds, e) == 0)
 		r = tp_flevels_write(out, &j->g, rings, e);
-	for (t = 0; t < n; t++)
+	for (t = 0; t < n; t++) {
 		tp_fring_free(&rings[t]);
+		if (j->cache != NULL && j->cache[t] != NULL) {
+			tp_ftile_free(j->cache[t]);
+			free(j->cache[t]);
+		}
+	}
 	free(rings);
+	free(j->cache);
+	free(j->used);
+	j->cache = NULL;
+	j->used = NULL;
+	j->cached_bytes = 0;
 	return r;
 }
 
