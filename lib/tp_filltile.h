@@ -41,6 +41,7 @@
 #ifndef TP_FILLTILE_H
 #define TP_FILLTILE_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -172,13 +173,14 @@ typedef struct tp_ftjob {
 	tp_ftgrid g;
 	int	threads;	/* solve: tiles relaxed at once */
 	int64_t	rounds;		/* solve: tile relaxations done */
-	/* solve on one thread: relaxed tiles kept for their next relax, the
-	 * least recently used dropped beyond cache_bytes (default 1 GiB) */
+	/* solve: relaxed tiles kept for their next relax, the least
+	 * recently used dropped beyond cache_bytes (default 1 GiB) */
 	uint64_t cache_bytes, cached_bytes;
 	tp_ftile **cache;	/* per tile, or NULL */
 	uint64_t *used;		/* per tile: when last relaxed */
 	uint64_t clock;
 	int64_t	loads;		/* solve: tiles read from their files */
+	pthread_mutex_t lock;	/* the cache, among the solve's threads */
 } tp_ftjob;
 
 /* g's tiling from ts with options o and the sea level. */

@@ -18,6 +18,7 @@ tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
 	j->band = band;
 	j->threads = 1;
 	j->cache_bytes = (uint64_t)1 << 30;
+	pthread_mutex_init(&j->lock, NULL);
 	return tp_ftgrid_init(&j->g, ts->width, ts->height, ts->size, ts->size,
 	    o, sea_level, e);
 }
@@ -105,7 +106,6 @@ load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
 		    (long long)fr, (long long)fc);
 	} else if ((r = tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
 		tp_ftile_free(t);
-	j->loads += r == 0;
 out:
 	free(path);
 	return r;
@@ -152,18 +152,28 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 {
 	tp_ftjob *j = ctx;
 	int64_t k = row * j->g.cols + col;
-	tp_ftile *t = j->cache != NULL ? j->cache[k] : NULL;
+	tp_ftile *t = NULL;
+	int loaded;
 
-	if (t != NULL) {
+	/* A tile's slot is touched only by the thread relaxing that tile;
+	 * the lock guards the accounting and the eviction of other slots. */
+	pthread_mutex_lock(&j->lock);
+	if (j->cache != NULL && (t = j->cache[k]) != NULL) {
 		j->cache[k] = NULL;
 		j->cached_bytes -= tile_bytes(t);
-	} else {
+	}
+	pthread_mutex_unlock(&j->lock);
+	if (t == NULL) {
 		if ((t = malloc(sizeof *t)) == NULL)
 			return tp_err_set(e, "out of memory");
-		if (load_file(j, row, col, t, e) < 0) {
+		loaded = load_file(j, row, col, t, e);
+		if (loaded < 0) {
 			free(t);
 			return -1;
 		}
+		pthread_mutex_lock(&j->lock);
+		j->loads++;
+		pthread_mutex_unlock(&j->lock);
 	}
 	if (tp_ftile_relax(t, &j->g, s, n, e) < 0) {
 		tp_ftile_free(t);
@@ -171,7 +181,9 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 		return -1;
 	}
 	tp_fring_get(out, t);
+	pthread_mutex_lock(&j->lock);
 	keep(j, k, t);
+	pthread_mutex_unlock(&j->lock);
 	return 0;
 }
 
@@ -218,7 +230,7 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 
 	if (rings == NULL)
 		return tp_err_set(e, "out of memory for %lld rings", (long long)n);
-	if (j->threads <= 1 && j->cache_bytes > 0) {
+	if (j->cache_bytes > 0) {
 		j->cache = calloc((size_t)n, sizeof *j->cache);
 		j->used = calloc((size_t)n, sizeof *j->used);
 		if (j->cache == NULL || j->used == NULL) {
