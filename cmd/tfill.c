@@ -17,7 +17,7 @@ static const char usage[] =
     "       tfill [-fqv] [-b BAND] [-e EPSILON] [--no-sea] [--sea LEVEL]\n"
     "             --tile-prepare TILE > TILE.edge\n"
     "       tfill [-fqv] [-b BAND] [-e EPSILON] [-j N] [--no-sea] [--sea LEVEL]\n"
-    "             --tile-solve MANIFEST > LEVELS\n"
+    "             [--tile-cache MIB] --tile-solve MANIFEST > LEVELS\n"
     "       tfill [-dfqv] [-b BAND] [-e EPSILON] [--no-sea] [--sea LEVEL]\n"
     "             --tile-finish LEVELS TILE > out\n";
 
@@ -39,6 +39,8 @@ static const char help[] =
     "  -q, --quiet          accepted for pipelines (tfill draws no progress)\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
+    "      --tile-cache MIB --tile-solve: relaxed tiles kept in memory, the\n"
+    "                       rest written beside them (default: 1024)\n"
     "      --tile-finish LEVELS  fill tile TILE (ttile) with the solved levels\n"
     "      --tile-prepare   fill tile TILE alone; its edge file on stdout\n"
     "      --tile-size N    fill the grid as tiles of N x N cells (default\n"
@@ -50,7 +52,7 @@ static const char help[] =
     "      --version        print the version\n";
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_PREPARE, OPT_SOLVE,
-    OPT_FINISH, OPT_TILE_SIZE };
+    OPT_FINISH, OPT_TILE_SIZE, OPT_TILE_CACHE };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -62,6 +64,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "tile-cache", required_argument, NULL, OPT_TILE_CACHE },
 	{ "tile-finish", required_argument, NULL, OPT_FINISH },
 	{ "tile-prepare", no_argument, NULL, OPT_PREPARE },
 	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
@@ -81,6 +84,7 @@ struct opts {
 	tp_fill_opts fill;
 	int	method, depth, verbose, threads, phase, method_given;
 	int64_t	tile_size;
+	int64_t	cache_mib;	/* --tile-cache, -1: not given */
 	const char *levels;	/* --tile-finish */
 	cli_sea	sea;
 };
@@ -113,6 +117,8 @@ check_operands(int argc, char **argv, const struct opts *o)
 		cli_usage("--depth goes with --tile-finish, not this phase");
 	if (o->threads != 1 && (o->phase == PREPARE || o->phase == FINISH))
 		cli_usage("--threads goes with --tile-solve, not this phase");
+	if (o->cache_mib >= 0 && o->phase != SOLVE)
+		cli_usage("--tile-cache goes with --tile-solve");
 	if (o->tile_size != 0 && o->phase != WHOLE)
 		cli_usage("--tile-size goes with a whole grid, not a tile phase");
 	if ((o->threads != 1 || o->tile_size != 0) &&
@@ -156,6 +162,10 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_FINISH: phase(o, FINISH); o->levels = optarg; break;
 		case OPT_PREPARE: phase(o, PREPARE); break;
 		case OPT_SOLVE: phase(o, SOLVE); break;
+		case OPT_TILE_CACHE:
+			o->cache_mib = cli_int("--tile-cache", optarg, 0,
+			    INT64_C(1) << 30);
+			break;
 		case OPT_TILE_SIZE:
 			o->tile_size = cli_int("--tile-size", optarg, 1,
 			    TP_MAX_DIM);
@@ -297,6 +307,8 @@ solve_phase(const struct opts *o, const char *manifest)
 	fclose(f);
 	free(first);
 	j.threads = o->threads;
+	if (o->cache_mib >= 0)
+		j.cache_bytes = (uint64_t)o->cache_mib << 20;
 	if (tp_ftjob_solve(&j, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
@@ -313,7 +325,7 @@ main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
-	    .method = PRIORITY_FLOOD, .threads = 1 };
+	    .method = PRIORITY_FLOOD, .threads = 1, .cache_mib = -1 };
 	char sweeps[32] = "";
 	tp_fill_stats st;
 	cli_timer tm;

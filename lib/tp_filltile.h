@@ -174,9 +174,11 @@ typedef struct tp_ftjob {
 	int	threads;	/* solve: tiles relaxed at once */
 	int64_t	rounds;		/* solve: tile relaxations done */
 	/* solve: relaxed tiles kept for their next relax, the least
-	 * recently used dropped beyond cache_bytes (default 1 GiB) */
+	 * recently used written out beyond cache_bytes (default 1 GiB) */
 	uint64_t cache_bytes, cached_bytes;
 	tp_ftile **cache;	/* per tile, or NULL */
+	unsigned char *spilled;	/* per tile: dropped from the cache into
+				   its file + ".solve", removed at the end */
 	uint64_t *used;		/* per tile: when last relaxed */
 	uint64_t clock;
 	int64_t	loads;		/* solve: tiles read from their files */

@@ -83,6 +83,72 @@ read_tile(tp_grid *g, const char *path, tp_err *e)
 	return r < 0 ? about(path, e) : 0;
 }
 
+static uint64_t
+tile_bytes(const tp_ftile *t)
+{
+	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
+}
+
+/* A relaxed tile's surface (halo included) out to its file + ".solve",
+ * so that relaxing it again needs no prepare; on failure it is simply
+ * prepared again then. */
+static void
+spill(tp_ftjob *j, int64_t k, const tp_ftile *t)
+{
+	char *path = tp_tile_path(j->ts, j->dir, k / j->g.cols, k % j->g.cols,
+	    ".solve");
+	size_t n = tile_bytes(t) / 8;
+	FILE *f;
+	int ok;
+
+	if (path == NULL || j->spilled == NULL)
+		goto out;
+	ok = (f = fopen(path, "wb")) != NULL;
+	if (ok) {
+		ok = fwrite(t->f, sizeof *t->f, n, f) == n;
+		ok &= fclose(f) == 0;
+	}
+	j->spilled[k] = (unsigned char)ok;
+	if (!ok)
+		remove(path);
+out:
+	free(path);
+}
+
+static int
+unspill(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
+{
+	char *path = tp_tile_path(j->ts, j->dir, row, col, ".solve");
+	size_t n = tile_bytes(t) / 8;
+	FILE *f;
+	int ok;
+
+	if (path == NULL)
+		return tp_err_set(e, "out of memory");
+	ok = (f = fopen(path, "rb")) != NULL;
+	if (ok) {
+		ok = fread(t->f, sizeof *t->f, n, f) == n;
+		fclose(f);
+	}
+	free(path);
+	return ok ? 0 : tp_ftile_prepare(t, &j->g, NULL, e);
+}
+
+static void
+unspill_all(tp_ftjob *j)
+{
+	int64_t k, n = j->g.rows * j->g.cols;
+	char *path;
+
+	for (k = 0; j->spilled != NULL && k < n; k++) {
+		if (j->spilled[k] && (path = tp_tile_path(j->ts, j->dir,
+		    k / j->g.cols, k % j->g.cols, ".solve")) != NULL) {
+			remove(path);
+			free(path);
+		}
+	}
+}
+
 /* Read tile (row, col) from its file and prepare it. */
 static int
 load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
@@ -104,27 +170,23 @@ load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
 		tp_ftile_free(t);
 		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
 		    (long long)fr, (long long)fc);
-	} else if ((r = tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
+	    unspill(j, row, col, t, e) : tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
 		tp_ftile_free(t);
 out:
 	free(path);
 	return r;
 }
 
-static uint64_t
-tile_bytes(const tp_ftile *t)
-{
-	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
-}
-
-/* Keep tile k (relaxed just now) for next time, dropping the least
- * recently used beyond the budget; without a cache, free it. */
+/* Keep tile k (relaxed just now) for next time, writing the least
+ * recently used out beyond the budget (spill); without a cache, free it. */
 static void
 keep(tp_ftjob *j, int64_t k, tp_ftile *t)
 {
 	int64_t i, n = j->g.rows * j->g.cols, old;
 
 	if (j->cache == NULL || tile_bytes(t) > j->cache_bytes) {
+		spill(j, k, t);
 		tp_ftile_free(t);
 		free(t);
 		return;
@@ -138,6 +200,7 @@ keep(tp_ftjob *j, int64_t k, tp_ftile *t)
 			    (old < 0 || j->used[i] < j->used[old]))
 				old = i;
 		j->cached_bytes -= tile_bytes(j->cache[old]);
+		spill(j, old, j->cache[old]);
 		tp_ftile_free(j->cache[old]);
 		free(j->cache[old]);
 		j->cache[old] = NULL;
@@ -233,11 +296,14 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 	if (j->cache_bytes > 0) {
 		j->cache = calloc((size_t)n, sizeof *j->cache);
 		j->used = calloc((size_t)n, sizeof *j->used);
-		if (j->cache == NULL || j->used == NULL) {
+		j->spilled = calloc((size_t)n, 1);
+		if (j->cache == NULL || j->used == NULL || j->spilled == NULL) {
 			free(j->cache);
 			free(j->used);
+			free(j->spilled);
 			j->cache = NULL;
 			j->used = NULL;
+			j->spilled = NULL;
 		}
 	}
 	if (read_edges(j, rings, e) == 0 &&
@@ -252,10 +318,13 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 		}
 	}
 	free(rings);
+	unspill_all(j);
 	free(j->cache);
 	free(j->used);
+	free(j->spilled);
 	j->cache = NULL;
 	j->used = NULL;
+	j->spilled = NULL;
 	j->cached_bytes = 0;
 	return r;
 }

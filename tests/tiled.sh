@@ -163,6 +163,19 @@ assert_eq "slurm submit: four jobs chained by afterok" "$(tr '\n' '|' < "$T/sb.l
 --parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl --flat|--parsable --dependency=afterok:103 SCRIPT mosaic DIR/sl DIR/out.tp|"
 expect_err 1 "tiled-hydro.slurm: $T/none/manifest: no such manifest" "slurm without manifest" "$slurm" solve "$T/none"
 
+# A tile cache of 0 (every relax from the tile file) and of 1 MiB (about
+# 12 of the 30 tiles of 100; the rest written out as .solve files and read
+# back): the same levels, and no .solve file is left.
+run_prog tfill --tile-cache 0 --tile-solve "$T/frac100/manifest" > "$T/lv0"
+assert_same "--tile-cache 0: same levels" "$T/frac100/levels" "$T/lv0"
+run_prog tfill --tile-cache 1 --tile-solve "$T/frac100/manifest" > "$T/lv1"
+assert_same "--tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
+run_prog tfill -j 2 --tile-cache 1 --tile-solve "$T/frac100/manifest" > "$T/lv1"
+assert_same "-j 2 --tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
+assert_eq "no .solve files left" "$(ls "$T/frac100" | grep -c 'solve$')" 0
+expect_err 2 "tfill: --tile-cache goes with --tile-solve" "cache with prepare" \
+    run_prog tfill --tile-cache 5 --tile-prepare "$T/frac100/r0_c0.tp"
+
 # Errors
 f=$T/frac64/r1_c1.tp
 expect_err 2 "tfill: the TILE operand is missing" "prepare without tile" run_prog tfill --tile-prepare
