@@ -1,4 +1,5 @@
 /* tfill - fill the depressions of a heightfield so that every cell drains. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,10 +8,18 @@
 
 #include "cli.h"
 #include "tp_fill.h"
+#include "tp_filltile.h"
+#include "tp_par.h"
 
 static const char usage[] =
-    "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-m METHOD] [--no-sea]\n"
-    "             [--sea LEVEL] < in > out\n";
+    "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-j N] [-m METHOD] [--no-sea]\n"
+    "             [--sea LEVEL] < in > out\n"
+    "       tfill [-fqv] [-b BAND] [-e EPSILON] [--no-sea] [--sea LEVEL]\n"
+    "             --tile-prepare TILE > TILE.edge\n"
+    "       tfill [-fqv] [-b BAND] [-e EPSILON] [-j N] [--no-sea] [--sea LEVEL]\n"
+    "             [--tile-cache MIB] --tile-solve MANIFEST > LEVELS\n"
+    "       tfill [-dfqv] [-b BAND] [-e EPSILON] [--no-sea] [--sea LEVEL]\n"
+    "             --tile-finish LEVELS TILE > out\n";
 
 static const char help[] =
     "Fill depressions (pits, closed basins) of the height band so that every\n"
@@ -22,17 +31,28 @@ static const char help[] =
     "  -d, --depth          add a band 'depth': filled minus original height\n"
     "  -e, --epsilon E      raise by E (> 0) instead of the next float\n"
     "  -f, --flat           fill to exactly flat lakes (no gradient)\n"
+    "  -j, --threads N      fill tiles on N threads, 0: all cores (default: 1,\n"
+    "                       the whole grid at once; the same bytes)\n"
     "  -m, --method M       priority-flood or planchon-darboux\n"
     "                       (default: priority-flood; both give the same bytes)\n"
     "      --no-sea         ignore the header's SEALEVEL: fill the sea too\n"
     "  -q, --quiet          accepted for pipelines (tfill draws no progress)\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
+    "      --tile-cache MIB --tile-solve: relaxed tiles kept in memory, the\n"
+    "                       rest written beside them (default: 1024)\n"
+    "      --tile-finish LEVELS  fill tile TILE (ttile) with the solved levels\n"
+    "      --tile-prepare   fill tile TILE alone; its edge file on stdout\n"
+    "      --tile-size N    fill the grid as tiles of N x N cells (default\n"
+    "                       with -j: 1024)\n"
+    "      --tile-solve     solve the levels of MANIFEST's tiles from their\n"
+    "                       TILE.edge files; the levels file on stdout\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA };
+enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_PREPARE, OPT_SOLVE,
+    OPT_FINISH, OPT_TILE_SIZE, OPT_TILE_CACHE };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -43,6 +63,12 @@ static const struct option longopts[] = {
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "sea", required_argument, NULL, OPT_SEA },
+	{ "threads", required_argument, NULL, 'j' },
+	{ "tile-cache", required_argument, NULL, OPT_TILE_CACHE },
+	{ "tile-finish", required_argument, NULL, OPT_FINISH },
+	{ "tile-prepare", no_argument, NULL, OPT_PREPARE },
+	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
+	{ "tile-solve", no_argument, NULL, OPT_SOLVE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -52,19 +78,60 @@ static const struct option longopts[] = {
 static const char *const methods[] = { "priority-flood", "planchon-darboux",
     NULL };
 enum { PRIORITY_FLOOD, PLANCHON_DARBOUX };	/* the order of methods[] */
+enum { WHOLE, PREPARE, SOLVE, FINISH };		/* what to do */
 struct opts {
 	const char *band;
 	tp_fill_opts fill;
-	int	method, depth, verbose;
+	int	method, depth, verbose, threads, phase, method_given;
+	int64_t	tile_size;
+	int64_t	cache_mib;	/* --tile-cache, -1: not given */
+	const char *levels;	/* --tile-finish */
 	cli_sea	sea;
 };
+
+static void
+phase(struct opts *o, int p)
+{
+	if (o->phase != WHOLE)
+		cli_usage("give one of --tile-prepare, --tile-solve and "
+		    "--tile-finish");
+	o->phase = p;
+}
+
+/* One operand for a tile phase, none otherwise; options that do not go
+ * with the phase. */
+static void
+check_operands(int argc, char **argv, const struct opts *o)
+{
+	static const char *const what[] = { NULL, "TILE", "MANIFEST", "TILE" };
+
+	if (o->phase == WHOLE && optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (o->phase != WHOLE && optind == argc)
+		cli_usage("the %s operand is missing", what[o->phase]);
+	if (o->phase != WHOLE && optind < argc - 1)
+		cli_usage("unexpected argument '%s'", argv[optind + 1]);
+	if (o->phase != WHOLE && o->method_given)
+		cli_usage("--method: the tile phases use priority-flood");
+	if (o->depth && (o->phase == PREPARE || o->phase == SOLVE))
+		cli_usage("--depth goes with --tile-finish, not this phase");
+	if (o->threads != 1 && (o->phase == PREPARE || o->phase == FINISH))
+		cli_usage("--threads goes with --tile-solve, not this phase");
+	if (o->cache_mib >= 0 && o->phase != SOLVE)
+		cli_usage("--tile-cache goes with --tile-solve");
+	if (o->tile_size != 0 && o->phase != WHOLE)
+		cli_usage("--tile-size goes with a whole grid, not a tile phase");
+	if ((o->threads != 1 || o->tile_size != 0) &&
+	    o->method == PLANCHON_DARBOUX)
+		cli_usage("--threads and --tile-size go with priority-flood");
+}
 
 static void
 parse(int argc, char **argv, struct opts *o)
 {
 	int ch, flat = 0;
 
-	while ((ch = cli_getopt(argc, argv, "b:de:fhm:qv", longopts)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "b:de:fhj:m:qv", longopts)) != -1) {
 		switch (ch) {
 		case 'b':
 			if (!tp_band_name_ok(optarg))
@@ -82,7 +149,9 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'f': flat = 1; break;
 		case 'h': cli_help(help);
+		case 'j': o->threads = cli_threads(optarg); break;
 		case 'm': o->method = cli_choice("--method", optarg, methods);
+			o->method_given = 1;
 			break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': break;
@@ -90,12 +159,22 @@ parse(int argc, char **argv, struct opts *o)
 			cli_sea_option(&o->sea, optarg);
 			break;
 		case 'v': o->verbose = 1; break;
+		case OPT_FINISH: phase(o, FINISH); o->levels = optarg; break;
+		case OPT_PREPARE: phase(o, PREPARE); break;
+		case OPT_SOLVE: phase(o, SOLVE); break;
+		case OPT_TILE_CACHE:
+			o->cache_mib = cli_int("--tile-cache", optarg, 0,
+			    INT64_C(1) << 30);
+			break;
+		case OPT_TILE_SIZE:
+			o->tile_size = cli_int("--tile-size", optarg, 1,
+			    TP_MAX_DIM);
+			break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
 		}
 	}
-	if (optind < argc)
-		cli_usage("unexpected argument '%s'", argv[optind]);
+	check_operands(argc, argv, o);
 	if (flat && o->fill.rule == TP_FILL_EPSILON)
 		cli_usage("--flat and --epsilon exclude each other");
 	if (flat)
@@ -104,22 +183,167 @@ parse(int argc, char **argv, struct opts *o)
 		cli_usage("--depth: cannot fill the band 'depth' itself");
 }
 
+/* The whole grid: Priority-Flood, Planchon-Darboux, or tiles on threads. */
+static int
+fill_whole(tp_grid *g, int band, const struct opts *o, double sea,
+    tp_fill_stats *st, tp_err *e)
+{
+	tp_ftgrid tg;
+	int64_t ts = o->tile_size ? o->tile_size : 1024;
+
+	if (o->threads == 1 && o->tile_size == 0)
+		return (o->method == PRIORITY_FLOOD ? tp_fill_pf_sea :
+		    tp_fill_pd_sea)(tp_grid_band(g, band), g->h.width,
+		    g->h.height, tp_grid_stride(g), &o->fill, sea, st, e);
+	memset(st, 0, sizeof *st);
+	if (tp_ftgrid_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
+	    sea, e) < 0)
+		return -1;
+	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
+	    o->threads, &st->sweeps, e);
+}
+
+/* The manifest beside TILE (or MANIFEST itself) and a job on it. */
+static void
+job_open(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
+    int is_manifest, const struct opts *o, double sea)
+{
+	char *m;
+	tp_err e;
+
+	if ((*dir = tp_tile_dir(path)) == NULL)
+		cli_die("out of memory");
+	if (is_manifest)
+		m = strdup(path);
+	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
+		sprintf(m, "%s/manifest", *dir);
+	if (m == NULL)
+		cli_die("out of memory");
+	if (tp_tileset_load(ts, m, &e) < 0 ||
+	    tp_ftjob_init(j, ts, *dir, o->band, &o->fill, sea, &e) < 0)
+		cli_fail(&e);
+	free(m);
+}
+
+/* Read the tile stream at path, with the depth band added if asked. */
+static int
+read_tile(tp_grid *g, const char *path, const struct opts *o, int *idx)
+{
+	const char *add[1] = { "depth" };
+	FILE *f = fopen(path, "rb");
+	tp_err e;
+	int b;
+
+	if (f == NULL)
+		cli_die("%s: %s", path, strerror(errno));
+	if (tp_grid_read_adding(g, f, add, o->depth, idx, &e) < 0)
+		cli_die("%s: %s", path, e.msg);
+	fclose(f);
+	if ((b = tp_header_band(&g->h, o->band)) < 0)
+		cli_die("%s: the tile has no band '%s'", path, o->band);
+	return b;
+}
+
+/* --tile-prepare TILE and --tile-finish LEVELS TILE. */
+static void
+tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
+{
+	tp_fill_stats st;
+	tp_tileset ts;
+	tp_ftjob j;
+	tp_grid g;
+	tp_err e;
+	char *dir;
+	FILE *lv;
+	int band, idx[1];
+
+	cli_binary_stdout();
+	band = read_tile(&g, tile, o, idx);
+	job_open(&j, &ts, &dir, tile, 0, o, cli_sea_level(&o->sea, &g.h,
+	    o->phase == FINISH));
+	if (o->phase == PREPARE) {
+		if (tp_ftjob_prepare(&j, &g, stdout, &e) < 0)
+			cli_die("%s: %s", tile, e.msg);
+		cli_close_stdout();
+	} else {
+		if ((lv = fopen(o->levels, "rb")) == NULL)
+			cli_die("%s: %s", o->levels, strerror(errno));
+		if (o->depth)
+			tp_grid_copy_band(&g, band, idx[0]);
+		if (tp_ftjob_finish(&j, &g, lv, &st, &e) < 0)
+			cli_die("%s: %s", o->levels, e.msg);
+		fclose(lv);
+		if (o->depth)
+			tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g,
+			    idx[0]), g.h.width, g.h.height, tp_grid_stride(&g));
+		cli_write_grid(&g, argc, argv);
+	}
+	tp_grid_free(&g);
+	tp_tileset_free(&ts);
+	free(dir);
+}
+
+/* --tile-solve MANIFEST: the sea level comes from tile r0_c0's header. */
+static void
+solve_phase(const struct opts *o, const char *manifest)
+{
+	tp_tileset ts;
+	tp_ftjob j;
+	tp_reader r;
+	tp_err e;
+	char *dir, *first;
+	FILE *f;
+
+	cli_binary_stdout();
+	job_open(&j, &ts, &dir, manifest, 1, o, -INFINITY);
+	if ((first = tp_tile_path(&ts, dir, 0, 0, "")) == NULL)
+		cli_die("out of memory");
+	if ((f = fopen(first, "rb")) == NULL)
+		cli_die("%s: %s", first, strerror(errno));
+	if (tp_reader_open(&r, f, &e) < 0)
+		cli_die("%s: %s", first, e.msg);
+	j.g.sea_level = cli_sea_level(&o->sea, &r.h, 0);
+	tp_reader_free(&r);
+	fclose(f);
+	free(first);
+	j.threads = o->threads;
+	if (o->cache_mib >= 0)
+		j.cache_bytes = (uint64_t)o->cache_mib << 20;
+	if (tp_ftjob_solve(&j, stdout, &e) < 0)
+		cli_fail(&e);
+	cli_close_stdout();
+	if (o->verbose)
+		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations, "
+		    "%lld tile reads\n", (long long)(ts.rows * ts.cols),
+		    (long long)j.rounds, (long long)j.loads);
+	tp_tileset_free(&ts);
+	free(dir);
+}
+
 int
 main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
-	    .method = PRIORITY_FLOOD };
+	    .method = PRIORITY_FLOOD, .threads = 1, .cache_mib = -1 };
 	char sweeps[32] = "";
 	tp_fill_stats st;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
 	double sea;
-	int band, idx[1], r;
+	int band, idx[1];
 
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
+	if (o.phase == PREPARE || o.phase == FINISH) {
+		tile_phase(&o, argv[optind], argc, argv);
+		return 0;
+	}
+	if (o.phase == SOLVE) {
+		solve_phase(&o, argv[optind]);
+		return 0;
+	}
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
@@ -127,10 +351,7 @@ main(int argc, char **argv)
 	if (o.depth)
 		tp_grid_copy_band(&g, band, idx[0]);
 	cli_timer_lap(&tm, "read");
-	r = (o.method == PRIORITY_FLOOD ? tp_fill_pf_sea : tp_fill_pd_sea)(
-	    tp_grid_band(&g, band), g.h.width, g.h.height, tp_grid_stride(&g),
-	    &o.fill, sea, &st, &e);
-	if (r < 0)
+	if (fill_whole(&g, band, &o, sea, &st, &e) < 0)
 		cli_fail(&e);
 	if (o.depth)
 		tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g, idx[0]),
@@ -140,6 +361,9 @@ main(int argc, char **argv)
 	cli_timer_lap(&tm, "write");
 	if (o.method == PLANCHON_DARBOUX)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
+		    (long long)st.sweeps);
+	else if (o.threads != 1 || o.tile_size != 0)
+		snprintf(sweeps, sizeof sweeps, ", %lld tile relaxations",
 		    (long long)st.sweeps);
 	if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld sea, "

@@ -676,3 +676,90 @@ tp_fill_depth(const float *z, float *d, int64_t w, int64_t h, size_t stride)
 		}
 	}
 }
+
+/* Tiles: a plane with a halo (tp_fill_pf_halo). */
+
+/* Close the halo and the NaN and sea cells; count the inner ones. */
+static void
+close_halo(flood_q *f, tp_fill_stats *st)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (x == 0 || y == 0 || x == f->w - 1 || y == f->h - 1) {
+				set_closed(f->cl, i);
+				continue;
+			}
+			if (!isnan(f->z[i]))
+				st->valid++;
+			if (outside(f->z[i], f->sea)) {
+				set_closed(f->cl, i);
+				st->sea += !isnan(f->z[i]);
+			}
+		}
+	}
+}
+
+/* Inner land cells the flood never reached: +inf, "not known yet". */
+static void
+mark_unreached(flood_q *f)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 1; y < f->h - 1; y++) {
+		for (x = 1; x < f->w - 1; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (!is_closed(f->cl, i))
+				f->z[i] = INFINITY;
+		}
+	}
+}
+
+int
+tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	flood_q f;
+	size_t span;
+	int r = -1;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (check_plane(w, h, stride, o, sea_level, e) < 0)
+		return -1;
+	if (w < 3 || h < 3)
+		return tp_err_set(e, "a plane with a halo needs 3x3 cells");
+	span = (size_t)(h - 1) * stride + (size_t)w;
+	if ((uint64_t)span > EDGE_BIT)
+		return tp_err_set(e, "plane of %zu samples is too large to fill "
+		    "(at most 2^31)", span);
+	memset(&f, 0, sizeof f);
+	if ((f.cl = calloc(span / 64 + 1, sizeof *f.cl)) == NULL)
+		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    span / 8 / 1048576.0);
+	f.z = z;
+	f.w = w;
+	f.h = h;
+	f.stride = stride;
+	f.o = o;
+	f.sea = tp_d8_sea_below(sea_level);
+	tp_d8_offsets((ptrdiff_t)stride, f.off);
+	heap_init(&f.hp);
+	close_halo(&f, st);
+	if (ring_reserve(&f.q, 4096, e) < 0 || seed_nan(&f, st, e) < 0)
+		goto out;
+	if ((r = flood(&f, e)) == 0)
+		mark_unreached(&f);
+	st->raised = f.raised;
+out:
+	free(f.cl);
+	heap_free(&f.hp);
+	free(f.q.a);
+	return r;
+}

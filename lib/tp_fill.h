@@ -85,4 +85,14 @@ int	tp_fill_pd_sea(float *z, int64_t width, int64_t height, size_t stride,
 void	tp_fill_depth(const float *z, float *d, int64_t width, int64_t height,
 	    size_t stride);
 
+/* Tiles (tp_filltile.h): z is a plane of w x h cells whose outer ring is a
+ * halo, never changed: a NaN or sea halo cell is an outlet (a grid border
+ * or nodata beside the tile), any other halo value is a neighbour tile
+ * not known yet and seeds nothing. The inner cells are filled as
+ * tp_fill_pf_sea fills them, except that the inner border is no seed;
+ * inner land cells no seed reaches become +inf. st counts inner cells. */
+int	tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
+	    const tp_fill_opts *o, double sea_level, tp_fill_stats *st,
+	    tp_err *e);
+
 #endif

@@ -46,6 +46,7 @@ printf 'base 0.1\nhill 530000 4592000 0.8 9000\nridge 505000 4598000 560000 4590
 same_j tfeature /dev/null tfeature -q "$T/feat.txt" -s 2100x520 -c 30 \
     --origin 500000,4600000
 same_j tfeature-add "$T/in" tfeature -q "$T/feat.txt"
+same_j tfill-tiles "$T/small" tfill -q --tile-size 64
 
 # The GeoTIFF, tiles compressed on one thread and on two; the COG as well.
 # The same name both times: HISTORY holds it.

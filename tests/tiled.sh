@@ -1,0 +1,212 @@
+#!/bin/bash
+# Tiled filling: ttile, then tfill --tile-prepare / --tile-solve /
+# --tile-finish as separate processes in shuffled tile order, then tmosaic,
+# equals the whole-grid tfill byte for byte; and tfill -j N equals -j 1.
+. "$(dirname "$0")/common.sh"
+
+# tiled NAME IN SIZE [TFILL OPTIONS]: the tiled fill of IN into $T/NAME.t
+tiled() {
+	local name=$1 in=$2 size=$3 f a
+	shift 3
+	local nodepth=()
+	for a in "$@"; do [ "$a" = --depth ] || nodepth+=("$a"); done
+	rm -rf "$T/$name"
+	run_prog ttile -q --size "$size" "$T/$name" < "$in" || return 1
+	for f in $(ls "$T/$name"/r*.tp | shuf --random-source=<(yes)); do
+		run_prog tfill "${nodepth[@]}" --tile-prepare "$f" > "$f.edge" || return 1
+	done
+	run_prog tfill "${nodepth[@]}" --tile-solve "$T/$name/manifest" > "$T/$name/levels" || return 1
+	for f in $(ls "$T/$name"/r*.tp | shuf --random-source=<(yes 2)); do
+		run_prog tfill "$@" --tile-finish "$T/$name/levels" "$f" > "$f.filled" || return 1
+	done
+	run_prog tmosaic -q --suffix .filled "$T/$name/manifest" > "$T/$name.t"
+}
+
+# same NAME IN SIZE [TFILL OPTIONS]: tiled equals whole (bodies).
+same() {
+	local name=$1 in=$2 size=$3
+	shift 3
+	run_prog tfill "$@" < "$in" > "$T/$name.w"
+	if tiled "$name" "$in" "$size" "$@"; then
+		assert_same "$name: tiled = whole" <(body "$T/$name.w") <(body "$T/$name.t")
+	else fail "$name: a tiled phase failed"; fi
+}
+
+# Fractal grids: tile sizes 64 and 100 (which divides neither side), and
+# 1024 (tiles wider than the grid in one direction), every rule.
+run_prog tnoise --size 600x500 --seed 11 --octaves 7 > "$T/frac.tp"
+run_prog tnoise --size 1100x700 --seed 12 --octaves 8 > "$T/frac2.tp"
+# the test means something only if lakes cross tile edges: count the
+# cells whose tile-alone fill differs from the whole fill
+same frac64 "$T/frac.tp" 64
+same frac100 "$T/frac.tp" 100
+same frac100flat "$T/frac.tp" 100 --flat
+same frac64eps "$T/frac.tp" 64 --epsilon 0.001
+same frac1024 "$T/frac2.tp" 1024
+assert_eq "levels: a ring level per border cell of each tile" \
+    "$(py 'import os
+n = sum(2 * min(100, 600 - c) + 2 * min(100, 500 - r) for r in range(0, 500, 100) for c in range(0, 600, 100))
+print(os.path.getsize(sys.argv[1]) - len(open(sys.argv[1], "rb").readline()) == 4 * n)' "$T/frac100/levels")" True
+# the finish changes what each tile alone would give: lakes cross edges
+for f in "$T"/frac64/r*.tp; do run_prog tfill < "$f"; done > "$T/alone"
+assert_eq "tiles alone differ from the tiled fill" \
+    "$(py 'import glob, os
+d = os.path.dirname(sys.argv[1])
+n = 0
+for f in sorted(glob.glob(d + "/r*.tp")):
+    n += int(np.sum(band(f + ".filled", "height") != band(f, "height")))
+print(n > 0)' "$T/frac64/r0_c0.tp")" True
+
+# The real DEM (metres, EPSG:4326 with decimal cell size and origin), with
+# NaN holes and a NaN strip along the west: nodata is an outlet.
+run_prog timport "$DATA/jacksboro_fault_dem.tif" > "$T/dem0.tp"
+py '
+h, a = read(sys.argv[1])
+z = a[:, 0, :].copy()
+z[:, :3] = np.nan
+z[100:130, 200:240] = np.nan
+z[300, 50] = np.nan
+sys.stdout.buffer.write(stream_bytes(z.shape[1], z.shape[0], "height",
+    ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS EPSG:4326"],
+    z.astype("<f4").tobytes()))' "$T/dem0.tp" > "$T/dem.tp"
+same dem64 "$T/dem.tp" 64
+same dem100 "$T/dem.tp" 100
+same dem100flat "$T/dem.tp" 100 --flat
+
+# A long winding valley: walls across the grid leave a serpentine channel
+# with one outlet at its far end; its lake crosses every tile many times,
+# and each cell's level is the next float above the one before it, counted
+# along the channel from the outlet.
+py '
+w, h = 300, 240
+rng = np.random.default_rng(5)
+z = 1 + 0.001 * rng.random((h, w))
+for i, y in enumerate(range(8, h - 1, 8)):
+    z[y, :] = 100
+    z[y, (w - 3) if i % 2 == 0 else 2] = 1
+z[0, :] = z[-1, :] = 100
+z[:, 0] = z[:, -1] = 100
+z[h - 4, 0] = 0
+sys.stdout.buffer.write(stream_bytes(w, h, "height", [], z.astype("<f4").tobytes()))' > "$T/valley.tp"
+same valley64 "$T/valley.tp" 64
+same valley100eps "$T/valley.tp" 100 --epsilon 1e-6
+assert_eq "valley: the channel is filled (levels climb)" \
+    "$(py 'z = band(sys.argv[1], "height"); print(z[4, 150] > 1.001)' "$T/valley64.t")" True
+
+# The sea: SEALEVEL in the header, and --sea given to every phase.
+py '
+rng = np.random.default_rng(3)
+z = rng.random((130, 170)).astype("<f4")
+z[60:70, :] -= 1
+sys.stdout.buffer.write(stream_bytes(170, 130, "height", ["SEALEVEL 0.05"], z.tobytes()))' > "$T/sea.tp"
+same sea64 "$T/sea.tp" 64
+same seaopt "$T/sea.tp" 50 --sea 0.3
+assert_eq "--sea recorded by --tile-finish" "$(header "$T/seaopt/r0_c0.tp.filled" SEALEVEL)" 0.3
+
+# --depth with the finish; the other bands pass through
+run_prog tnoise --band moisture --seed 3 < "$T/frac.tp" > "$T/fm.tp"
+same depth "$T/fm.tp" 100 --depth
+assert_eq "depth: bands" "$(header "$T/depth.t" BANDS)" "height moisture depth"
+
+# Threads: tiles in one process, every tile size, the same bytes.
+for a in "1 64" "2 64" "2 100" "3 37"; do
+	set -- $a
+	run_prog tfill -j "$1" --tile-size "$2" < "$T/dem.tp" > "$T/j.tp"
+	assert_same "-j $1 --tile-size $2 = whole" <(body "$T/dem64.w") <(body "$T/j.tp")
+done
+run_prog tfill -j 2 --tile-size 64 --epsilon 1e-6 < "$T/valley.tp" > "$T/j.tp"
+assert_same "-j 2 valley epsilon" <(body "$T/valley100eps.w") <(body "$T/j.tp")
+run_prog tfill -j 2 --tile-size 64 < "$T/valley.tp" > "$T/j.tp"
+assert_eq "-j keeps HISTORY free of threads" "$(header_lines "$T/j.tp" | grep -c threads)" 0
+
+# The solve on threads gives the same levels
+run_prog tfill -j 2 --tile-solve "$T/frac64/manifest" > "$T/lv2"
+assert_same "--tile-solve -j 2 = -j 1" "$T/frac64/levels" "$T/lv2"
+
+# The drivers. GNU parallel on this host, 2 jobs, options passed through.
+if command -v parallel >/dev/null; then
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 "$T/th" --flat \
+	    < "$T/frac.tp" > "$T/th.tp" 2>"$T/th.err" || fail "tiled-hydro: $(cat "$T/th.err")"
+	assert_same "tiled-hydro --flat = tfill --flat" <(body "$T/frac100flat.w") <(body "$T/th.tp")
+	assert_eq "tiled-hydro cleans up" "$(ls "$T/th" 2>/dev/null | wc -l)" 0
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 --sshlogin : -s 64 -k "$T/th2" \
+	    < "$T/dem.tp" > "$T/th2.tp" 2>"$T/th.err" || fail "tiled-hydro --sshlogin: $(cat "$T/th.err")"
+	assert_same "tiled-hydro --sshlogin : = tfill" <(body "$T/dem64.w") <(body "$T/th2.tp")
+	assert_eq "tiled-hydro -k keeps the tiles" "$(ls "$T/th2"/*.filled | wc -l)" 42
+else fail "GNU parallel is not installed (scripts/install-deps)"; fi
+
+# Slurm: the job script's modes run by hand with the array index set as
+# Slurm sets it (3 array tasks for 42 tiles), then submit with a stand-in
+# sbatch that records its arguments: arrays and the dependency chain.
+slurm=$ROOT/scripts/tiled-hydro.slurm
+run_prog ttile -q -s 64 "$T/sl" < "$T/dem.tp"
+for i in 2 0 1; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" prepare "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" solve "$T/sl"
+for i in 1 2 0; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" finish "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/sl.tp"
+assert_same "slurm phases by hand = tfill" <(body "$T/dem64.w") <(body "$T/sl.tp")
+mkdir -p "$T/fake"
+cat > "$T/fake/sbatch" <<'SB'
+#!/bin/sh
+n=$(( $(cat "$SBLOG.n" 2>/dev/null || echo 100) + 1 )); echo $n > "$SBLOG.n"
+echo "$*" | sed "s|[^ ]*/tiled-hydro.slurm|SCRIPT|; s|$SBDIR|DIR|g" >> "$SBLOG"
+echo "$n;cluster"
+SB
+chmod +x "$T/fake/sbatch"
+SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 PATH=$T/fake:$PATH "$slurm" submit "$T/sl" "$T/out.tp" --flat 2>/dev/null
+assert_eq "slurm submit: four jobs chained by afterok" "$(tr '\n' '|' < "$T/sb.log")" \
+"--parsable --array=0-15 SCRIPT prepare DIR/sl --flat|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl --flat|\
+--parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl --flat|--parsable --dependency=afterok:103 SCRIPT mosaic DIR/sl DIR/out.tp|"
+expect_err 1 "tiled-hydro.slurm: $T/none/manifest: no such manifest" "slurm without manifest" "$slurm" solve "$T/none"
+
+# A tile cache of 0 (every relax from the tile file) and of 1 MiB (about
+# 12 of the 30 tiles of 100; the rest written out as .solve files and read
+# back): the same levels, and no .solve file is left.
+run_prog tfill --tile-cache 0 --tile-solve "$T/frac100/manifest" > "$T/lv0"
+assert_same "--tile-cache 0: same levels" "$T/frac100/levels" "$T/lv0"
+run_prog tfill --tile-cache 1 --tile-solve "$T/frac100/manifest" > "$T/lv1"
+assert_same "--tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
+run_prog tfill -j 2 --tile-cache 1 --tile-solve "$T/frac100/manifest" > "$T/lv1"
+assert_same "-j 2 --tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
+assert_eq "no .solve files left" "$(ls "$T/frac100" | grep -c 'solve$')" 0
+expect_err 2 "tfill: --tile-cache goes with --tile-solve" "cache with prepare" \
+    run_prog tfill --tile-cache 5 --tile-prepare "$T/frac100/r0_c0.tp"
+
+# Errors
+f=$T/frac64/r1_c1.tp
+expect_err 2 "tfill: the TILE operand is missing" "prepare without tile" run_prog tfill --tile-prepare
+expect_err 2 "tfill: give one of --tile-prepare, --tile-solve and --tile-finish" "two phases" \
+    run_prog tfill --tile-prepare --tile-solve "$f"
+expect_err 2 "tfill: --depth goes with --tile-finish, not this phase" "depth with prepare" \
+    run_prog tfill --depth --tile-prepare "$f"
+expect_err 2 "tfill: --threads goes with --tile-solve, not this phase" "threads with finish" \
+    run_prog tfill -j 2 --tile-finish "$T/frac64/levels" "$f"
+expect_err 2 "tfill: --tile-size goes with a whole grid, not a tile phase" "tile size with a phase" \
+    run_prog tfill --tile-size 64 --tile-prepare "$f"
+expect_err 2 "tfill: --method: the tile phases use priority-flood" "method with phase" \
+    run_prog tfill -m planchon-darboux --tile-prepare "$f"
+expect_err 2 "tfill: unexpected argument" "two operands" run_prog tfill --tile-prepare "$f" "$f"
+expect_err 1 "tfill: $T/nope.tp: No such file" "missing tile" run_prog tfill --tile-prepare "$T/nope.tp"
+cp "$T/frac.tp" "$T/frac64/whole.tp"
+expect_err 1 "tfill: $T/frac64/whole.tp: tile r0_c0 should be 64x64, not 600x500" "not a tile" \
+    run_prog tfill --tile-prepare "$T/frac64/whole.tp"
+expect_err 1 "tfill: $T/frac64/levels: the levels were solved with rule, epsilon and sea 'next 0 none', not 'flat 0 none'" \
+    "finish with another rule" run_prog tfill --flat --tile-finish "$T/frac64/levels" "$f"
+expect_err 1 "tfill: $T/frac100/levels: the levels are of another tiling" "levels of another tiling" \
+    run_prog tfill --tile-finish "$T/frac100/levels" "$f"
+run_prog tfill --flat --tile-prepare "$f" > "$f.edge"
+expect_err 1 "tfill: $f.edge: the edge file was made with rule, epsilon and sea 'flat 0 none', not 'next 0 none'" \
+    "an edge of another rule" run_prog tfill --tile-solve "$T/frac64/manifest"
+head -c 100 "$T/frac64/r0_c0.tp.edge" > "$f.edge"
+expect_err 1 "tfill: $f.edge: edge file: the ring is truncated" "truncated edge" \
+    run_prog tfill --tile-solve "$T/frac64/manifest"
+rm "$f.edge"
+expect_err 1 "tfill: $f.edge: No such file" "missing edge" run_prog tfill --tile-solve "$T/frac64/manifest"
+head -c $(( $(head -1 "$T/frac64/levels" | wc -c) + 1000 )) "$T/frac64/levels" > "$T/lv"
+expect_err 1 "tfill: $T/lv: the levels file is truncated" "truncated levels" \
+    run_prog tfill --tile-finish "$T/lv" "$f"
+finish

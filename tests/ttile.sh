@@ -1,0 +1,95 @@
+#!/bin/bash
+# ttile and tmosaic: tiles are windows of the whole with their own ORIGIN,
+# the manifest describes them, and the mosaic of the tiles is the input.
+. "$(dirname "$0")/common.sh"
+
+# 7 x 5 grid, two bands: h = 10*row + col, m = -h; CELLSIZE 30.
+py '
+r, c = np.mgrid[0:5, 0:7]
+h = (10 * r + c).astype("<f4")
+write(np.stack([h, -h], axis=1), "h m",
+      ["CELLSIZE 30", "ORIGIN 500000 4649776", "CRS EPSG:32633", "HISTORY tnoise"])' > "$T/in.tp"
+vals() { values "$1" | tr '\n' ' '; }
+
+ok "cut 3x3" run_prog ttile --size 3 "$T/t" < "$T/in.tp"
+assert_eq "tile files" "$(cd "$T/t" && ls | tr '\n' ' ')" \
+    "manifest r0_c0.tp r0_c1.tp r0_c2.tp r1_c0.tp r1_c1.tp r1_c2.tp "
+assert_eq "manifest" "$(sed -n 1,8p "$T/t/manifest" | tr '\n' '|')" \
+    "TERRAPIPE-TILES 1|WIDTH 7|HEIGHT 5|TILESIZE 3|CELLSIZE 30|ORIGIN 500000 4649776|CRS EPSG:32633|BANDS h m|"
+assert_eq "tile list" "$(sed -n '9,$p' "$T/t/manifest" | tr '\n' '|')" \
+    "TILE 0 0 r0_c0.tp|TILE 0 1 r0_c1.tp|TILE 0 2 r0_c2.tp|TILE 1 0 r1_c0.tp|TILE 1 1 r1_c1.tp|TILE 1 2 r1_c2.tp|END|"
+# tile r1_c2: cols 6..6, rows 3..4 (the narrow corner); origin moved by
+# 6 and 3 cells of 30
+assert_eq "corner tile size" "$(header "$T/t/r1_c2.tp" WIDTH)x$(header "$T/t/r1_c2.tp" HEIGHT)" 1x2
+assert_eq "corner tile origin" "$(header "$T/t/r1_c2.tp" ORIGIN)" "500180 4649686"
+assert_eq "corner tile values" "$(vals "$T/t/r1_c2.tp")" "36 -36 46 -46 "
+assert_eq "tile history" "$(header_lines "$T/t/r0_c1.tp" | grep HISTORY | tr '\n' '|')" \
+    "HISTORY tnoise|HISTORY ttile --size 3 $T/t|"
+# a tile is the tcrop window of the whole
+run_prog tcrop -w 3,0,3,3 < "$T/in.tp" > "$T/w.tp"
+assert_same "tile = tcrop window" <(body "$T/t/r0_c1.tp") <(body "$T/w.tp")
+assert_eq "tile origin = tcrop origin" "$(header "$T/t/r0_c1.tp" ORIGIN)" "$(header "$T/w.tp" ORIGIN)"
+
+run_prog tmosaic "$T/t/manifest" > "$T/m.tp"
+assert_same "round trip body" <(body "$T/in.tp") <(body "$T/m.tp")
+assert_eq "round trip header" "$(header_lines "$T/m.tp" | tr '\n' '|')" \
+    "$(header_lines "$T/in.tp" | tr '\n' '|')HISTORY ttile --size 3 $T/t|HISTORY tmosaic $T/t/manifest|"
+
+# one tile bigger than the grid; tile size 1
+run_prog ttile -s 100 "$T/big" < "$T/in.tp"
+assert_eq "one tile" "$(grep -c '^TILE ' "$T/big/manifest")" 1
+run_prog tmosaic "$T/big/manifest" > "$T/m.tp"
+assert_same "one tile round trip" <(body "$T/in.tp") <(body "$T/m.tp")
+run_prog ttile -s 1 -q "$T/one" < "$T/in.tp"
+assert_eq "35 tiles of 1" "$(grep -c '^TILE ' "$T/one/manifest")" 35
+run_prog tmosaic -q "$T/one/manifest" > "$T/m.tp"
+assert_same "1-cell tiles round trip" <(body "$T/in.tp") <(body "$T/m.tp")
+
+# Larger, with NaN, tile size not dividing: byte-identical round trip; a
+# point stage on a tile equals the window of it on the whole.
+run_prog tnoise --size 333x250 --seed 5 --cellsize 30 --origin 400000,5000000 > "$T/n.tp"
+run_prog ttile -s 64 "$T/n" < "$T/n.tp"
+run_prog tmosaic "$T/n/manifest" > "$T/nm.tp"
+assert_same "333x250 by 64 round trip" <(body "$T/n.tp") <(body "$T/nm.tp")
+run_prog tnoise --size 64x64 --seed 5 --cellsize 30 \
+    --origin "$(header "$T/n/r2_c3.tp" ORIGIN | tr ' ' ,)" > "$T/gen.tp"
+assert_same "tnoise at a tile's ORIGIN = the tile" <(body "$T/n/r2_c3.tp") <(body "$T/gen.tp")
+
+# --suffix: tiles processed one by one, then joined
+for f in "$T"/t/r*.tp; do run_prog tband --rename h=height < "$f" > "$f.x"; done
+run_prog tmosaic --suffix .x "$T/t/manifest" > "$T/s.tp"
+assert_eq "suffix: bands of the processed tiles" "$(header "$T/s.tp" BANDS)" "height m"
+assert_same "suffix body" <(body "$T/in.tp") <(body "$T/s.tp")
+
+# errors
+expect_err 2 "ttile: --size is required" "no size" run_prog ttile "$T/q" < "$T/in.tp"
+expect_err 2 "ttile: the output directory is missing" "no dir" run_prog ttile -s 3 < "$T/in.tp"
+expect_err 2 "ttile: --size" "size 0" run_prog ttile -s 0 "$T/q" < "$T/in.tp"
+expect_err 2 "tmosaic: the manifest is missing" "no manifest" run_prog tmosaic
+: > "$T/file"
+expect_err 1 "ttile: $T/file: not a directory" "dir is a file" run_prog ttile -s 3 "$T/file" < "$T/in.tp"
+head -c 300 "$T/in.tp" > "$T/trunc.tp"
+expect_err 1 "ttile: .*truncated" "truncated input" run_prog ttile -s 3 "$T/tr" < "$T/trunc.tp"
+assert_eq "no manifest after a failure" "$(ls "$T/tr" 2>/dev/null | grep -c manifest)" 0
+expect_err 1 "tmosaic: $T/none: No such file" "missing manifest" run_prog tmosaic "$T/none"
+rm "$T/t/r1_c1.tp"
+expect_err 1 "tmosaic: $T/t/r1_c1.tp: No such file" "missing tile" run_prog tmosaic "$T/t/manifest"
+cp "$T/t/r0_c0.tp" "$T/t/r1_c1.tp"
+expect_err 1 "tmosaic: $T/t/r1_c1.tp: it is tile r0_c0 of the manifest" "tile in the wrong place" \
+    run_prog tmosaic "$T/t/manifest"
+run_prog ttile -s 3 "$T/t2" < "$T/in.tp"
+run_prog tband --drop m < "$T/t2/r1_c0.tp" > "$T/x" && mv "$T/x" "$T/t2/r1_c0.tp"
+expect_err 1 "r1_c0.tp: its bands or CRS differ from the first tile's" "bands differ" \
+    run_prog tmosaic "$T/t2/manifest"
+bad() { printf "$1" > "$T/bad"; expect_err 1 "tmosaic: $T/bad: $2" "$3" run_prog tmosaic "$T/bad"; }
+bad 'TERRAPIPE 1\n' "not a tile manifest" "not a manifest"
+bad 'TERRAPIPE-TILES 1\nWIDTH 0\n' "manifest WIDTH" "width 0"
+bad 'TERRAPIPE-TILES 1\nWIDTH 2\nHEIGHT 1\nTILESIZE 1\nCELLSIZE 1\nORIGIN 0 1\nBANDS h\nTILE 0 0 a\nTILE 0 2 b\nEND\n' \
+    "manifest line 9: expected TILE 0 1 (row order)" "tile out of order"
+bad 'TERRAPIPE-TILES 1\nWIDTH 1\nHEIGHT 1\nTILESIZE 1\nCELLSIZE 1\nORIGIN 0 1\nBANDS h\nTILE 0 0 ../a\nEND\n' \
+    "manifest line 8: bad tile file name" "path in a tile name"
+bad 'TERRAPIPE-TILES 1\nWIDTH 1\nHEIGHT 1\nTILESIZE 1\nCELLSIZE 1\nORIGIN 0 1\nBANDS h\nTILE 0 0 a\n' \
+    "manifest line 9: expected END after the 1 tiles" "no END"
+bad 'TERRAPIPE-TILES 1\nWIDTH 1\nHEIGHT 1\nTILESIZE 1\nCELLSIZE 1\nORIGIN 0 1\nBANDS h\nTILE 0 0 a\nEND' \
+    "manifest line 9: no newline at the end" "no final newline"
+finish
