@@ -1,0 +1,449 @@
+/*
+ * tp_droplet.h - one droplet of the batch-synchronous erosion, written once
+ * in the common subset of C11 and OpenCL C: tp_erode_batch.c includes it for
+ * the CPU, and the library embeds it ahead of tp_erode.cl as the kernel's
+ * source, so both run the same operations in the same order.
+ *
+ * The model is tp_erode.h's (Lague with its faults fixed, keep-mass, the
+ * brush centred to 1/TP_DL_SUB cell, the sea and nodata left alone), with
+ * three differences the batch form needs:
+ *  - a droplet reads the heights as they were at its batch's start (the
+ *    snapshot), its own earlier changes included: it does not see them;
+ *  - what it takes and lays down goes to a delta grid of 64-bit integers,
+ *    fixed-point with `scale` units per height unit, added atomically;
+ *    integer sums do not depend on the order, so neither do the bytes;
+ *  - the brush weights max(0, 1 - d/r) are computed per step from the
+ *    droplet's position, in float, and renormalised over the usable cells.
+ * Its load is an integer too: every unit it takes it lays down or carries
+ * off, so eroded = deposited + lost holds exactly in integer units.
+ *
+ * Float rules both sides keep: no contraction (FP_CONTRACT OFF here,
+ * -ffp-contract=off for C), divide and sqrt correctly rounded (the kernel
+ * is built with -cl-fp32-correctly-rounded-divide-sqrt), no other maths
+ * function, conversions float -> integer truncating and integer -> float
+ * to nearest (C's and OpenCL's defaults).
+ */
+#ifndef TP_DROPLET_H
+#define TP_DROPLET_H
+
+#ifdef __OPENCL_VERSION__
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL FP_CONTRACT OFF
+typedef long tp_dl_i64;
+typedef ulong tp_dl_u64;
+typedef uint tp_dl_u32;
+typedef long tp_dl_cell;	/* a delta grid cell, added to atomically */
+#define TP_DL_FN
+#define TP_DL_G __global
+#define TP_DL_ADD(p, v) atom_add((p), (v))
+#define TP_DL_SQRT(v) sqrt(v)
+#else
+#include <math.h>
+#include <stdatomic.h>
+#include <stdint.h>
+typedef int64_t tp_dl_i64;
+typedef uint64_t tp_dl_u64;
+typedef uint32_t tp_dl_u32;
+typedef _Atomic int64_t tp_dl_cell;
+#define TP_DL_FN static inline
+#define TP_DL_G
+#define TP_DL_ADD(p, v) atomic_fetch_add_explicit((p), (v), \
+	memory_order_relaxed)
+#define TP_DL_SQRT(v) sqrtf(v)
+#endif
+
+#define TP_DL_SUB	16	/* brush centre steps per cell (TP_ERODE_SUB) */
+#define TP_DL_HMAX	1e30f	/* larger heights are nodata (TP_ERODE_HMAX) */
+#define TP_DL_SPEED_MAX	1e6f
+
+/* Everything a droplet needs; the host fills it (tp_erode_batch_params)
+ * and passes it by value to the kernel: 64-bit fields first, then 32-bit
+ * ones, an even count of them, so C and OpenCL C lay it out alike. */
+struct tp_dl_params {
+	tp_dl_i64 width, height;	/* the grid, rows packed */
+	tp_dl_u64 seed;			/* spawn positions */
+	tp_dl_i64 qmax;		/* the most one contribution may hold */
+	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
+	float	floor;		/* lowest usable input height */
+	float	lo;		/* usable heights: [lo, TP_DL_HMAX] */
+	float	inertia, gmix, kcap, mincap, kero, kdep, wkeep, grav;
+	float	water0, speed0;
+	float	radius;		/* brush radius, cells */
+	float	scale;		/* fixed-point units per height unit */
+	float	qmaxf;		/* qmax as a float, not above it */
+	int	reach;		/* brush rows -reach .. reach */
+	int	lifetime, keep_mass;
+};
+
+/* One droplet's totals, in fixed-point units (left: droplets). */
+struct tp_dl_tally {
+	tp_dl_i64 eroded, deposited, lost, left, bad;
+};
+
+/* ---- spawn positions, exactly as tp_erode_spawn ---- */
+
+TP_DL_FN tp_dl_u64
+tp_dl_mix64(tp_dl_u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9UL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebUL;
+	return x ^ (x >> 31);
+}
+
+TP_DL_FN tp_dl_u32
+tp_dl_mulberry32(tp_dl_u32 *s)
+{
+	tp_dl_u32 t = (*s += 0x6D2B79F5u);
+
+	t = (t ^ (t >> 15)) * (t | 1u);
+	t ^= t + (t ^ (t >> 7)) * (t | 61u);
+	return t ^ (t >> 14);
+}
+
+/* (u >> 8) / 2^24 * (n - 1) rounded once to float, below n - 1: the
+ * product of two integers under 2^24 is exact in 64 bits, and the power of
+ * two scales it exactly, so no double is needed for tp_erode_spawn's
+ * bits. */
+TP_DL_FN float
+tp_dl_spawn_axis(tp_dl_u32 u, tp_dl_i64 n)
+{
+	union { float f; tp_dl_u32 u; } lim;
+	float v = (float)((tp_dl_u64)(u >> 8) * (tp_dl_u64)(n - 1)) *
+	    5.9604644775390625e-8f;	/* 2^-24 */
+
+	lim.f = (float)(n - 1);
+	if (v < lim.f)
+		return v;
+	lim.u -= 1;		/* nextafterf(lim, 0): lim >= 1 */
+	return lim.f;
+}
+
+TP_DL_FN void
+tp_dl_spawn(tp_dl_u64 seed, tp_dl_u64 i, tp_dl_i64 width, tp_dl_i64 height,
+    float *x, float *y)
+{
+	tp_dl_u64 key = tp_dl_mix64(i + tp_dl_mix64(seed + 0x9e3779b97f4a7c15UL));
+	tp_dl_u32 s = (tp_dl_u32)(key >> 32);
+
+	*x = tp_dl_spawn_axis(tp_dl_mulberry32(&s), width);
+	*y = tp_dl_spawn_axis(tp_dl_mulberry32(&s), height);
+}
+
+/* ---- the grid ---- */
+
+TP_DL_FN int
+tp_dl_usable(float lo, float v)
+{
+	return v <= TP_DL_HMAX && v >= lo;	/* NaN fails */
+}
+
+TP_DL_FN int
+tp_dl_cell_ok(const struct tp_dl_params *p, const TP_DL_G float *z,
+    tp_dl_i64 x, tp_dl_i64 y)
+{
+	return x >= 0 && x < p->width && y >= 0 && y < p->height &&
+	    tp_dl_usable(p->lo, z[y * p->width + x]);
+}
+
+TP_DL_FN int
+tp_dl_inside(const struct tp_dl_params *p, float x, float y)
+{
+	return x >= 0 && x < p->wlim && y >= 0 && y < p->hlim;
+}
+
+/* Height and gradient at (x, y) inside the grid, as tp_erode's sample();
+ * 0 when a corner of its cell is not usable. */
+TP_DL_FN int
+tp_dl_sample(const struct tp_dl_params *p, const TP_DL_G float *z, float x,
+    float y, float *h, float *gx, float *gy)
+{
+	tp_dl_i64 ix = (tp_dl_i64)x, iy = (tp_dl_i64)y, o = iy * p->width + ix;
+	float fx = x - (float)ix, fy = y - (float)iy;
+	float a = z[o], b = z[o + 1], c = z[o + p->width];
+	float d = z[o + p->width + 1];
+
+	if (!(tp_dl_usable(p->lo, a) && tp_dl_usable(p->lo, b) &&
+	    tp_dl_usable(p->lo, c) && tp_dl_usable(p->lo, d)))
+		return 0;
+	*gx = (b - a) + ((d - c) - (b - a)) * fy;
+	*gy = (c - a) + ((d - b) - (c - a)) * fx;
+	*h = a + (b - a) * fx + *gy * fy;
+	return 1;
+}
+
+/* v height units as fixed-point, truncated; an amount the range cannot
+ * hold (or a NaN) marks the tally bad and counts 0. */
+TP_DL_FN tp_dl_i64
+tp_dl_fix(const struct tp_dl_params *p, float v, struct tp_dl_tally *t)
+{
+	float s = v * p->scale;
+
+	if (!(s <= p->qmaxf)) {
+		t->bad = 1;
+		return 0;
+	}
+	return s > 0 ? (tp_dl_i64)s : 0;
+}
+
+TP_DL_FN void
+tp_dl_add(const struct tp_dl_params *p, TP_DL_G tp_dl_cell *delta,
+    tp_dl_i64 x, tp_dl_i64 y, tp_dl_i64 q)
+{
+	if (q != 0)
+		TP_DL_ADD(delta + y * p->width + x, q);
+}
+
+/* ---- the brush ---- */
+
+/* The brush at (x, y): its first cell (x0, y0), which may lie off the
+ * grid, and the centre's offset (cx, cy) from cell (x0 + reach, y0 +
+ * reach), rounded to 1/TP_DL_SUB as tp_erode's brush_block. */
+struct tp_dl_brush {
+	tp_dl_i64 x0, y0;
+	float	cx, cy;
+};
+
+TP_DL_FN struct tp_dl_brush
+tp_dl_brush_at(const struct tp_dl_params *p, float x, float y)
+{
+	struct tp_dl_brush b;
+	tp_dl_i64 ix = (tp_dl_i64)x, iy = (tp_dl_i64)y;
+	int qx = (int)((x - (float)ix) * TP_DL_SUB + 0.5f);
+	int qy = (int)((y - (float)iy) * TP_DL_SUB + 0.5f);
+
+	if (qx >= TP_DL_SUB) {
+		ix++;
+		qx = 0;
+	}
+	if (qy >= TP_DL_SUB) {
+		iy++;
+		qy = 0;
+	}
+	b.x0 = ix - p->reach;
+	b.y0 = iy - p->reach;
+	b.cx = (float)qx / TP_DL_SUB;
+	b.cy = (float)qy / TP_DL_SUB;
+	return b;
+}
+
+/* The raw weight of brush cell (i, k): 1 - d/r inside the circle, else 0. */
+TP_DL_FN float
+tp_dl_weight(const struct tp_dl_params *p, const struct tp_dl_brush *b,
+    int i, int k)
+{
+	float u = (float)(i - p->reach) - b->cx;
+	float v = (float)(k - p->reach) - b->cy;
+	float d = TP_DL_SQRT(u * u + v * v);
+
+	return d < p->radius ? 1 - d / p->radius : 0;
+}
+
+/* The weights of the brush's usable cells, summed in row order. */
+TP_DL_FN float
+tp_dl_brush_sum(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const struct tp_dl_brush *b)
+{
+	int i, k, rows = 2 * p->reach + 1;
+	float sum = 0, w;
+
+	for (k = 0; k < rows; k++)
+		for (i = 0; i < rows; i++) {
+			w = tp_dl_weight(p, b, i, k);
+			if (w > 0 && tp_dl_cell_ok(p, z, b->x0 + i, b->y0 + k))
+				sum += w;
+		}
+	return sum;
+}
+
+/* Take amt through the brush at (x, y), each share at most what its cell
+ * holds above the floor in the snapshot; returns the units taken. */
+TP_DL_FN tp_dl_i64
+tp_dl_erode(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, float x, float y, float amt,
+    struct tp_dl_tally *t)
+{
+	struct tp_dl_brush b = tp_dl_brush_at(p, x, y);
+	float sum = tp_dl_brush_sum(p, z, &b), w, want, avail;
+	int i, k, rows = 2 * p->reach + 1;
+	tp_dl_i64 got = 0, q, cx, cy;
+
+	if (!(sum > 0))
+		return 0;
+	for (k = 0; k < rows; k++)
+		for (i = 0; i < rows; i++) {
+			cx = b.x0 + i;
+			cy = b.y0 + k;
+			w = tp_dl_weight(p, &b, i, k);
+			if (!(w > 0 && tp_dl_cell_ok(p, z, cx, cy)))
+				continue;
+			want = amt * (w / sum);
+			avail = z[cy * p->width + cx] - p->floor;
+			want = want < avail ? want : avail;
+			q = tp_dl_fix(p, want, t);
+			tp_dl_add(p, delta, cx, cy, -q);
+			got += q;
+		}
+	return got;
+}
+
+/* Lay exactly q units through the brush at (x, y), shared by weight and
+ * truncated, the rest to the heaviest cell; returns the units laid (0 when
+ * no cell of the brush is usable). */
+TP_DL_FN tp_dl_i64
+tp_dl_spread(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, float x, float y, tp_dl_i64 q,
+    struct tp_dl_tally *t)
+{
+	struct tp_dl_brush b = tp_dl_brush_at(p, x, y);
+	float sum = tp_dl_brush_sum(p, z, &b), w, wbest = 0;
+	float amt = (float)q / p->scale;
+	int i, k, rows = 2 * p->reach + 1;
+	tp_dl_i64 left = q, s, cx, cy, bx = 0, by = 0;
+
+	if (q <= 0 || !(sum > 0))
+		return 0;
+	for (k = 0; k < rows; k++)
+		for (i = 0; i < rows; i++) {
+			cx = b.x0 + i;
+			cy = b.y0 + k;
+			w = tp_dl_weight(p, &b, i, k);
+			if (!(w > 0 && tp_dl_cell_ok(p, z, cx, cy)))
+				continue;
+			if (w > wbest) {
+				wbest = w;
+				bx = cx;
+				by = cy;
+			}
+			s = tp_dl_fix(p, amt * (w / sum), t);
+			s = s < left ? s : left;
+			tp_dl_add(p, delta, cx, cy, s);
+			left -= s;
+		}
+	tp_dl_add(p, delta, bx, by, left);
+	return q;
+}
+
+/* Lay down amt, at most q units (the load), bilinearly on the four corners
+ * of the cell holding (x, y) as tp_erode's deposit(); returns the units
+ * laid. */
+TP_DL_FN tp_dl_i64
+tp_dl_deposit(const struct tp_dl_params *p, TP_DL_G tp_dl_cell *delta,
+    float x, float y, float amt, tp_dl_i64 q, struct tp_dl_tally *t)
+{
+	tp_dl_i64 ix = (tp_dl_i64)x, iy = (tp_dl_i64)y, s[4], left, all;
+	float fx = x - (float)ix, fy = y - (float)iy;
+	int j;
+
+	all = tp_dl_fix(p, amt, t);
+	all = all < q ? all : q;
+	s[0] = tp_dl_fix(p, amt * (1 - fx) * (1 - fy), t);
+	s[1] = tp_dl_fix(p, amt * fx * (1 - fy), t);
+	s[2] = tp_dl_fix(p, amt * (1 - fx) * fy, t);
+	left = all;
+	for (j = 0; j < 3; j++) {
+		s[j] = s[j] < left ? s[j] : left;
+		left -= s[j];
+	}
+	s[3] = left;
+	tp_dl_add(p, delta, ix, iy, s[0]);
+	tp_dl_add(p, delta, ix + 1, iy, s[1]);
+	tp_dl_add(p, delta, ix, iy + 1, s[2]);
+	tp_dl_add(p, delta, ix + 1, iy + 1, s[3]);
+	return all;
+}
+
+/* ---- one droplet ---- */
+
+/* A droplet whose load of sed units ends at (x, y): laid through the brush
+ * with keep-mass, else lost. */
+TP_DL_FN void
+tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, float x, float y, tp_dl_i64 sed,
+    struct tp_dl_tally *t)
+{
+	tp_dl_i64 laid = p->keep_mass ? tp_dl_spread(p, z, delta, x, y, sed, t)
+	    : 0;
+
+	t->deposited += laid;
+	t->lost += sed - laid;
+}
+
+/* Droplet `index` over the snapshot z, adding to delta and t. The grid is
+ * at least 2 x 2. */
+TP_DL_FN void
+tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, tp_dl_i64 index, struct tp_dl_tally *t)
+{
+	float x, y, dx = 0, dy = 0, speed = p->speed0, water = p->water0;
+	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt, sedf;
+	tp_dl_i64 sed = 0, q;
+	int step;
+
+	tp_dl_spawn(p->seed, (tp_dl_u64)index, p->width, p->height, &x, &y);
+	if (!tp_dl_sample(p, z, x, y, &h, &gx, &gy)) {
+		t->left++;
+		return;
+	}
+	for (step = 0; step < p->lifetime; step++) {
+		dx = dx * p->inertia - gx * p->gmix;
+		dy = dy * p->inertia - gy * p->gmix;
+		len = TP_DL_SQRT(dx * dx + dy * dy);
+		if (len == 0)
+			break;		/* on a flat: it dies here */
+		dx /= len;
+		dy /= len;
+		nx = x + dx;
+		ny = y + dy;
+		if (!tp_dl_inside(p, nx, ny) ||
+		    !tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy)) {
+			t->left++;
+			t->lost += sed;
+			return;
+		}
+		dh = nh - h;
+		sedf = (float)sed / p->scale;
+		cap = -dh * speed * water * p->kcap;
+		if (!(cap > p->mincap))
+			cap = p->mincap;
+		if (sedf > cap || dh > 0) {
+			amt = dh > 0 ? (dh < sedf ? dh : sedf) :
+			    (sedf - cap) * p->kdep;
+			q = tp_dl_deposit(p, delta, x, y, amt, sed, t);
+			sed -= q;
+			t->deposited += q;
+		} else {
+			amt = (cap - sedf) * p->kero;
+			amt = amt < -dh ? amt : -dh;
+			q = tp_dl_erode(p, z, delta, x, y,
+			    amt * (float)(p->kero > 0), t);
+			sed += q;
+			t->eroded += q;
+		}
+		speed = speed * speed - dh * p->grav;
+		speed = speed > 0 ? TP_DL_SQRT(speed) : 0;
+		if (!(speed < TP_DL_SPEED_MAX))
+			speed = TP_DL_SPEED_MAX;
+		water *= p->wkeep;
+		x = nx;
+		y = ny;
+		/* the snapshot does not change: the next step's sample at
+		 * (x, y) is this one */
+		h = nh;
+		gx = ngx;
+		gy = ngy;
+	}
+	tp_dl_end(p, z, delta, x, y, sed, t);
+}
+
+/* Cell value v after delta d: the floor bounds it (droplets of one batch
+ * may together take more than a cell had above it). */
+TP_DL_FN float
+tp_dl_apply(const struct tp_dl_params *p, float v, tp_dl_i64 d)
+{
+	v = v + (float)d / p->scale;
+	return v < p->floor ? p->floor : v;
+}
+
+#endif
