@@ -268,20 +268,26 @@ erode(struct args *a, float *z, const tp_grid *g, size_t stride,
 {
 	tp_cl_opts c = { a->cl_device, 0, 0 };
 	tp_cl_device d;
+	tp_erode_tally t;
+	int gpu = a->device == DEV_GPU ||
+	    (a->device == DEV_AUTO && tp_cl_have_gpu());
 
-	if (a->device == DEV_GPU || (a->device == DEV_AUTO && tp_cl_have_gpu())) {
-		if (tp_erode_cl(z, g->h.width, g->h.height, stride, &a->o, &c,
-		    st, NULL, &d, e) < 0)
-			return -1;
-		if (a->stats)
-			fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n",
-			    cli_prog(), d.index, d.name, d.platform);
-		return 0;
-	}
-	if (a->batch_sync)
-		return tp_erode_batch(z, g->h.width, g->h.height, stride, &a->o,
-		    st, NULL, e);
-	return tp_erode(z, g->h.width, g->h.height, stride, &a->o, st, e);
+	if (!gpu && !a->batch_sync)
+		return tp_erode(z, g->h.width, g->h.height, stride, &a->o, st, e);
+	if (gpu && tp_erode_cl(z, g->h.width, g->h.height, stride, &a->o, &c,
+	    st, &t, &d, e) < 0)
+		return -1;
+	if (!gpu && tp_erode_batch(z, g->h.width, g->h.height, stride, &a->o,
+	    st, &t, e) < 0)
+		return -1;
+	if (gpu && a->stats)
+		fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n", cli_prog(),
+		    d.index, d.name, d.platform);
+	if (a->stats)
+		fprintf(stderr, "%s: batch-synchronous: %.9g put back where "
+		    "batches took cells below the lowest land\n", cli_prog(),
+		    (double)t.raised / tp_erode_batch_scale(&a->o));
+	return 0;
 }
 
 int

@@ -296,7 +296,7 @@ setup(struct clrun *r, cl_device_id id, const float *plane, size_t n,
 	    NULL, &err);
 	if (r->delta == NULL)
 		return cl_fail(e, "clCreateBuffer (deltas)", err);
-	r->tally = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, 5 * sizeof(cl_long),
+	r->tally = clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, 6 * sizeof(cl_long),
 	    NULL, &err);
 	if (r->tally == NULL)
 		return cl_fail(e, "clCreateBuffer (totals)", err);
@@ -316,16 +316,15 @@ global_size(size_t n, size_t local)
 	return local > 0 ? (n + local - 1) / local * local : n;
 }
 
-/* Droplets [first, first + k): run, read the totals, apply. */
+/* Droplets [first, first + k): run, apply, read the totals. */
 static int
 one_batch(struct clrun *r, const struct tp_dl_params *p, size_t n,
     int64_t first, int64_t k, size_t local, tp_erode_tally *t, tp_err *e)
 {
 	static const cl_long zero = 0;
-	cl_long f = first, kk = k, cells = (cl_long)n, add[5];
-	int64_t add64[5];
-	size_t g = global_size((size_t)k, local);
-	size_t ga = global_size(n, local > 0 ? local : 0);
+	cl_long f = first, kk = k, cells = (cl_long)n, add[6];
+	int64_t add64[6];
+	size_t g = global_size((size_t)k, local), ga = global_size(n, local);
 	const size_t *lp = local > 0 ? &local : NULL;
 	cl_int err;
 	int i;
@@ -334,25 +333,21 @@ one_batch(struct clrun *r, const struct tp_dl_params *p, size_t n,
 	    sizeof add, 0, NULL, NULL);
 	err |= clSetKernelArg(r->drops, 4, sizeof f, &f);
 	err |= clSetKernelArg(r->drops, 5, sizeof kk, &kk);
+	err |= clSetKernelArg(r->apply, 4, sizeof cells, &cells);
 	if (err != CL_SUCCESS)
-		return cl_fail(e, "setting the droplet kernel's arguments", err);
+		return cl_fail(e, "setting the kernels' arguments", err);
 	if ((err = clEnqueueNDRangeKernel(r->q, r->drops, 1, NULL, &g, lp, 0,
 	    NULL, NULL)) != CL_SUCCESS)
 		return cl_fail(e, "running the droplet kernel", err);
-	if ((err = clEnqueueReadBuffer(r->q, r->tally, CL_TRUE, 0, sizeof add,
-	    add, 0, NULL, NULL)) != CL_SUCCESS)
-		return cl_fail(e, "reading the totals", err);
-	for (i = 0; i < 5; i++)
-		add64[i] = add[i];
-	if (tp_erode_batch_tally(t, add64, p, e) < 0)
-		return -1;
-	if ((err = clSetKernelArg(r->apply, 3, sizeof cells, &cells)) !=
-	    CL_SUCCESS)
-		return cl_fail(e, "setting the apply kernel's arguments", err);
 	if ((err = clEnqueueNDRangeKernel(r->q, r->apply, 1, NULL, &ga, lp, 0,
 	    NULL, NULL)) != CL_SUCCESS)
 		return cl_fail(e, "running the apply kernel", err);
-	return 0;
+	if ((err = clEnqueueReadBuffer(r->q, r->tally, CL_TRUE, 0, sizeof add,
+	    add, 0, NULL, NULL)) != CL_SUCCESS)
+		return cl_fail(e, "reading the totals", err);
+	for (i = 0; i < 6; i++)
+		add64[i] = add[i];
+	return tp_erode_batch_tally(t, add64, p, e);
 }
 
 static int
@@ -369,7 +364,8 @@ run(struct clrun *r, const struct tp_dl_params *p, const tp_erode_opts *o,
 	err |= clSetKernelArg(r->drops, 3, sizeof *p, p);
 	err |= clSetKernelArg(r->apply, 0, sizeof r->z, &r->z);
 	err |= clSetKernelArg(r->apply, 1, sizeof r->delta, &r->delta);
-	err |= clSetKernelArg(r->apply, 2, sizeof *p, p);
+	err |= clSetKernelArg(r->apply, 2, sizeof r->tally, &r->tally);
+	err |= clSetKernelArg(r->apply, 3, sizeof *p, p);
 	if (err != CL_SUCCESS)
 		return cl_fail(e, "setting the kernels' arguments", err);
 	for (first = 0; first < o->droplets; first += batch) {
@@ -410,7 +406,7 @@ tp_erode_cl(float *z, int64_t width, int64_t height, size_t stride,
 {
 	struct tp_dl_params p;
 	struct clrun r;
-	tp_erode_tally tally = { 0, 0, 0, 0 };
+	tp_erode_tally tally = { 0, 0, 0, 0, 0 };
 	tp_cl_device d;
 	cl_device_id id = NULL;
 	int64_t batch = tp_erode_batch_size(o, width, height), y;

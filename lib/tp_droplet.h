@@ -438,12 +438,21 @@ tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
 }
 
 /* Cell value v after delta d: the floor bounds it (droplets of one batch
- * may together take more than a cell had above it). */
+ * may together take more than a cell had above it); *raised receives the
+ * units the floor put back. */
 TP_DL_FN float
-tp_dl_apply(const struct tp_dl_params *p, float v, tp_dl_i64 d)
+tp_dl_apply(const struct tp_dl_params *p, float v, tp_dl_i64 d,
+    tp_dl_i64 *raised)
 {
+	float r;
+
 	v = v + (float)d / p->scale;
-	return v < p->floor ? p->floor : v;
+	*raised = 0;
+	if (!(v < p->floor))
+		return v;
+	r = (p->floor - v) * p->scale;
+	*raised = r < p->qmaxf ? (tp_dl_i64)r : p->qmax;
+	return p->floor;
 }
 
 #endif

@@ -31,19 +31,22 @@ tp_erode_drops(__global const float *z, __global long *delta,
 		atom_add(&tally[4], t.bad);
 }
 
-/* The batch's end: the deltas into the heights, and cleared. */
+/* The batch's end: the deltas into the heights, and cleared; what the
+ * floor puts back goes to tally[5]. */
 __kernel void
 tp_erode_apply(__global float *z, __global long *delta,
-    struct tp_dl_params p, long ncells)
+    __global long *tally, struct tp_dl_params p, long ncells)
 {
 	long i = (long)get_global_id(0);
-	long d;
+	long d, raised;
 
 	if (i >= ncells)
 		return;
 	d = delta[i];
 	if (d != 0) {
-		z[i] = tp_dl_apply(&p, z[i], d);
+		z[i] = tp_dl_apply(&p, z[i], d, &raised);
 		delta[i] = 0;
+		if (raised != 0)
+			atom_add(&tally[5], raised);
 	}
 }

@@ -20,8 +20,8 @@ tp_erode_batch_size(const tp_erode_opts *o, int64_t width, int64_t height)
 	int64_t b = o->batch;
 
 	if (b <= 0) {
-		b = width * height / 16;
-		b = b < 4096 ? 4096 : b > 262144 ? 262144 : b;
+		b = width * height / 64;
+		b = b < 64 ? 64 : b > 262144 ? 262144 : b;
 	}
 	return b < o->droplets ? b : o->droplets > 0 ? o->droplets : 1;
 }
@@ -45,6 +45,12 @@ usable_range(const float *z, int64_t width, int64_t height, size_t stride,
 		}
 }
 
+double
+tp_erode_batch_scale(const tp_erode_opts *o)
+{
+	return (double)(float)(TP_ERODE_BATCH_UNITS / o->zscale);
+}
+
 /* qmax and the check that lifetime droplet steps over the height range
  * stay within it. */
 static int
@@ -57,7 +63,7 @@ fixed_range(struct tp_dl_params *p, const tp_erode_opts *o, int64_t batch,
 	if (!(scale < FLT_MAX))
 		return tp_err_set(e, "fixed-point range: zscale %g is too small "
 		    "for %g units per model unit", o->zscale, TP_ERODE_BATCH_UNITS);
-	p->scale = (float)scale;
+	p->scale = (float)tp_erode_batch_scale(o);
 	p->qmax = INT64_MAX / (2 * batch);
 	f = (float)p->qmax;
 	while ((double)f > (double)p->qmax)
@@ -127,7 +133,7 @@ add_total(int64_t *t, int64_t v, tp_err *e)
 }
 
 int
-tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[5],
+tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[6],
     const struct tp_dl_params *p, tp_err *e)
 {
 	if (add[4] != 0)
@@ -138,7 +144,8 @@ tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[5],
 	if (add_total(&t->eroded, add[0], e) < 0 ||
 	    add_total(&t->deposited, add[1], e) < 0 ||
 	    add_total(&t->lost, add[2], e) < 0 ||
-	    add_total(&t->left, add[3], e) < 0)
+	    add_total(&t->left, add[3], e) < 0 ||
+	    add_total(&t->raised, add[5], e) < 0)
 		return -1;
 	return 0;
 }
@@ -163,7 +170,7 @@ struct job {
 	float	*z;
 	tp_dl_cell *delta;
 	int64_t	first;
-	int64_t	(*acc)[5];	/* per worker */
+	int64_t	(*acc)[6];	/* per worker: add[] of tp_erode_batch_tally */
 };
 
 static void
@@ -187,14 +194,14 @@ static void
 apply_part(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	struct job *j = ctx;
-	int64_t i;
+	int64_t i, raised;
 
-	(void)worker;
 	for (i = begin; i < end; i++) {
 		int64_t d = atomic_load_explicit(&j->delta[i],
 		    memory_order_relaxed);
 		if (d != 0) {
-			j->z[i] = tp_dl_apply(j->p, j->z[i], d);
+			j->z[i] = tp_dl_apply(j->p, j->z[i], d, &raised);
+			j->acc[worker][5] += raised;
 			atomic_store_explicit(&j->delta[i], 0,
 			    memory_order_relaxed);
 		}
@@ -203,28 +210,28 @@ apply_part(void *ctx, int64_t begin, int64_t end, int worker)
 
 /* The per-worker sums of acc into add (integer: any order). */
 static void
-sum_workers(int64_t (*acc)[5], int threads, int64_t add[5])
+sum_workers(int64_t (*acc)[6], int threads, int64_t add[6])
 {
 	int w, k;
 
-	for (k = 0; k < 5; k++)
+	for (k = 0; k < 6; k++)
 		add[k] = 0;
 	for (w = 0; w < threads; w++)
-		for (k = 0; k < 5; k++)
+		for (k = 0; k < 6; k++)
 			add[k] += acc[w][k];
 }
 
 void
 tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
-    tp_dl_cell *delta, int64_t first, int64_t n, int threads, int64_t add[5])
+    tp_dl_cell *delta, int64_t first, int64_t n, int threads, int64_t add[6])
 {
-	int64_t (*acc)[5];
+	int64_t (*acc)[6];
 	struct job j;
 
 	threads = tp_par_threads(threads);
 	/* one set of sums per worker; on no memory, one thread does all */
 	if ((acc = calloc((size_t)threads, sizeof *acc)) == NULL) {
-		int64_t one[1][5] = { { 0 } };
+		int64_t one[1][6] = { { 0 } };
 		j = (struct job){ p, (float *)(uintptr_t)z, delta, first, one };
 		drops_part(&j, 0, n, 0);
 		sum_workers(one, 1, add);
@@ -236,34 +243,53 @@ tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
 	free(acc);
 }
 
+/* Apply and clear the deltas of the packed plane z on `threads` threads
+ * (acc: one row each); add[5] receives what the floor put back. */
+static void
+apply_all(const struct tp_dl_params *p, float *z, tp_dl_cell *delta,
+    int64_t (*acc)[6], int threads, int64_t add[6])
+{
+	struct job j = { p, z, delta, 0, acc };
+	int w;
+
+	for (w = 0; w < threads; w++)
+		acc[w][5] = 0;
+	tp_par_for(threads, p->width * p->height, 65536, apply_part, &j);
+	for (w = 0, add[5] = 0; w < threads; w++)
+		add[5] += acc[w][5];
+}
+
 /* The batches over the packed plane z. */
 static int
 run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
     int64_t batch, tp_erode_tally *t, tp_err *e)
 {
 	size_t n = (size_t)p->width * (size_t)p->height, bytes;
+	int threads = tp_par_threads(o->threads), rc = 0;
+	int64_t first, add[6], (*acc)[6];
 	tp_dl_cell *delta;
-	int64_t first, add[5];
-	struct job j;
-	int rc = 0;
 
 	if (tp_mul_size(n, sizeof *delta, &bytes, "delta grid", e) < 0)
 		return -1;
-	if ((delta = calloc(n, sizeof *delta)) == NULL)
+	delta = calloc(n, sizeof *delta);
+	acc = calloc((size_t)threads, sizeof *acc);
+	if (delta == NULL || acc == NULL) {
+		free(delta);
+		free(acc);
 		return tp_err_set(e, "out of memory for the delta grid "
 		    "(%zu bytes)", bytes);
-	j = (struct job){ p, z, delta, 0, NULL };
+	}
 	for (first = 0; first < o->droplets && rc == 0; first += batch) {
 		int64_t k = o->droplets - first < batch ? o->droplets - first :
 		    batch;
-		tp_erode_batch_drops(p, z, delta, first, k, o->threads, add);
-		if ((rc = tp_erode_batch_tally(t, add, p, e)) == 0)
-			tp_par_for(tp_par_threads(o->threads), (int64_t)n, 65536,
-			    apply_part, &j);
+		tp_erode_batch_drops(p, z, delta, first, k, threads, add);
+		apply_all(p, z, delta, acc, threads, add);
+		rc = tp_erode_batch_tally(t, add, p, e);
 		if (o->progress != NULL)
 			o->progress(o->pctx, first + k, o->droplets);
 	}
 	free(delta);
+	free(acc);
 	return rc;
 }
 
@@ -273,7 +299,7 @@ tp_erode_batch(float *z, int64_t width, int64_t height, size_t stride,
     tp_err *e)
 {
 	struct tp_dl_params p;
-	tp_erode_tally tally = { 0, 0, 0, 0 };
+	tp_erode_tally tally = { 0, 0, 0, 0, 0 };
 	int64_t batch = tp_erode_batch_size(o, width, height);
 	float *plane = z;
 	int rc = 0;

@@ -30,10 +30,16 @@
 #define TP_ERODE_BATCH_UNITS	1e6	/* fixed-point units per model unit */
 
 /* Totals in fixed-point units (left: droplets): eroded = deposited + lost
- * exactly, and the deltas applied summed to deposited - eroded. */
+ * exactly, and the deltas summed to deposited - eroded. raised: what the
+ * floor put back where a batch's droplets together took a cell below the
+ * lowest usable input height (rounded, and outside that balance). */
 typedef struct tp_erode_tally {
-	int64_t	eroded, deposited, lost, left;
+	int64_t	eroded, deposited, lost, left, raised;
 } tp_erode_tally;
+
+/* Fixed-point units per height unit for these options: a tally's scale
+ * (a float's value). */
+double	tp_erode_batch_scale(const tp_erode_opts *o);
 
 /* The droplets of one batch for these options and this grid. */
 int64_t	tp_erode_batch_size(const tp_erode_opts *o, int64_t width,
@@ -46,9 +52,10 @@ int	tp_erode_batch_params(struct tp_dl_params *p, const float *z,
 	    int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, int64_t batch, tp_err *e);
 
-/* Add one batch's tally to *t; -1 with a message when a droplet went past
- * the fixed-point range (bad) or a total past 2^63 units. */
-int	tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[5],
+/* Add one batch's tally (eroded, deposited, lost, left, bad, raised) to
+ * *t; -1 with a message when a droplet went past the fixed-point range
+ * (bad) or a total past 2^63 units. */
+int	tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[6],
 	    const struct tp_dl_params *p, tp_err *e);
 
 /* The stats of tp_erode.h from a tally, in height units. */
@@ -62,10 +69,11 @@ int	tp_erode_batch(float *z, int64_t width, int64_t height, size_t stride,
 	    tp_err *e);
 
 /* One batch of n droplets from index first over the packed plane z
- * (params p), adding to delta (width x height, zero at the start) and to
- * add (eroded, deposited, lost, left, bad), without applying: for tests. */
+ * (params p), adding to delta (width x height, zero at the start) and
+ * setting add (eroded, deposited, lost, left, bad; raised 0), without
+ * applying: for tests. */
 void	tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
 	    tp_dl_cell *delta, int64_t first, int64_t n, int threads,
-	    int64_t add[5]);
+	    int64_t add[6]);
 
 #endif

@@ -92,7 +92,7 @@ START_TEST(test_mass_balance_exact)
 		tp_erode_opts o;
 		struct tp_dl_params p;
 		tp_dl_cell *delta = calloc(W * H, sizeof *delta);
-		int64_t add[5], sum = 0;
+		int64_t add[6], sum = 0;
 		tp_err e;
 
 		ck_assert_ptr_nonnull(delta);
@@ -289,8 +289,8 @@ START_TEST(test_range_at_run_time)
 	tp_erode_opts o;
 	struct tp_dl_params p;
 	tp_dl_cell *delta = calloc(W * H, sizeof *delta);
-	tp_erode_tally t = { 0, 0, 0, 0 };
-	int64_t add[5];
+	tp_erode_tally t = { 0, 0, 0, 0, 0 };
+	int64_t add[6];
 	tp_err e;
 
 	ck_assert_ptr_nonnull(delta);
