@@ -2,6 +2,7 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,21 @@ device_needs(cl_device_id id, tp_cl_device *d)
 		strcat(d->missing, " denormals");
 }
 
+/* A string of the platform (id NULL) or the device, cut to fit out. */
+static void
+info_str(cl_platform_id pl, cl_device_id id, cl_uint what, char *out,
+    size_t len)
+{
+	char buf[1024];
+	cl_int err;
+
+	buf[0] = '\0';
+	err = id == NULL ? clGetPlatformInfo(pl, what, sizeof buf - 1, buf, NULL)
+	    : clGetDeviceInfo(id, what, sizeof buf - 1, buf, NULL);
+	buf[err == CL_SUCCESS ? sizeof buf - 1 : 0] = '\0';
+	snprintf(out, len, "%s", buf);
+}
+
 static void
 device_info(cl_platform_id pl, cl_device_id id, int index, tp_cl_device *d)
 {
@@ -65,11 +81,9 @@ device_info(cl_platform_id pl, cl_device_id id, int index, tp_cl_device *d)
 
 	memset(d, 0, sizeof *d);
 	d->index = index;
-	clGetPlatformInfo(pl, CL_PLATFORM_NAME, sizeof d->platform - 1,
-	    d->platform, NULL);
-	clGetDeviceInfo(id, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
-	clGetDeviceInfo(id, CL_DEVICE_VERSION, sizeof d->version - 1,
-	    d->version, NULL);
+	info_str(pl, NULL, CL_PLATFORM_NAME, d->platform, sizeof d->platform);
+	info_str(pl, id, CL_DEVICE_NAME, d->name, sizeof d->name);
+	info_str(pl, id, CL_DEVICE_VERSION, d->version, sizeof d->version);
 	clGetDeviceInfo(id, CL_DEVICE_TYPE, sizeof type, &type, NULL);
 	clGetDeviceInfo(id, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
 	clGetDeviceInfo(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof alloc, &alloc,
