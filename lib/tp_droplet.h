@@ -370,71 +370,102 @@ tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
 	t->lost += sed - laid;
 }
 
+/* A droplet on its way: position, direction, speed, water, load (units)
+ * and the height and gradient of the snapshot where it is. */
+struct tp_dl_drop {
+	float	x, y, dx, dy, speed, water, h, gx, gy;
+	tp_dl_i64 sed;
+};
+
+/* Erode or deposit where d is, heading dh to the next position, as
+ * tp_erode's drop_step. */
+TP_DL_FN void
+tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, float dh,
+    struct tp_dl_tally *t)
+{
+	float sedf = (float)d->sed / p->scale, cap, amt;
+	tp_dl_i64 q;
+
+	cap = -dh * d->speed * d->water * p->kcap;
+	if (!(cap > p->mincap))		/* also when 0 * inf made a NaN */
+		cap = p->mincap;
+	if (sedf > cap || dh > 0) {
+		amt = dh > 0 ? (dh < sedf ? dh : sedf) : (sedf - cap) * p->kdep;
+		q = tp_dl_deposit(p, delta, d->x, d->y, amt, d->sed, t);
+		d->sed -= q;
+		t->deposited += q;
+	} else {
+		amt = (cap - sedf) * p->kero;
+		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
+		q = tp_dl_erode(p, z, delta, d->x, d->y,
+		    amt * (float)(p->kero > 0), t);
+		d->sed += q;
+		t->eroded += q;
+		if (t->eroded > p->qmax)
+			t->bad = 1;	/* past the range a batch can sum */
+	}
+}
+
+/* Move d one step; 1 while it lives on, 0 when it died on the grid (on a
+ * flat), -1 when it left the grid or ran into nodata or the sea. */
+TP_DL_FN int
+tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
+    TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, struct tp_dl_tally *t)
+{
+	float nh, ngx, ngy, nx, ny, len, dh;
+
+	d->dx = d->dx * p->inertia - d->gx * p->gmix;
+	d->dy = d->dy * p->inertia - d->gy * p->gmix;
+	len = TP_DL_SQRT(d->dx * d->dx + d->dy * d->dy);
+	if (len == 0)
+		return 0;
+	d->dx /= len;
+	d->dy /= len;
+	nx = d->x + d->dx;
+	ny = d->y + d->dy;
+	if (!tp_dl_inside(p, nx, ny) ||
+	    !tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy))
+		return -1;
+	dh = nh - d->h;
+	tp_dl_work(p, z, delta, d, dh, t);
+	d->speed = d->speed * d->speed - dh * p->grav;
+	d->speed = d->speed > 0 ? TP_DL_SQRT(d->speed) : 0;
+	if (!(d->speed < TP_DL_SPEED_MAX))
+		d->speed = TP_DL_SPEED_MAX;
+	d->water *= p->wkeep;
+	d->x = nx;
+	d->y = ny;
+	/* the snapshot does not change: the next step's sample is this one */
+	d->h = nh;
+	d->gx = ngx;
+	d->gy = ngy;
+	return 1;
+}
+
 /* Droplet `index` over the snapshot z, adding to delta and t. The grid is
  * at least 2 x 2. */
 TP_DL_FN void
 tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
     TP_DL_G tp_dl_cell *delta, tp_dl_i64 index, struct tp_dl_tally *t)
 {
-	float x, y, dx = 0, dy = 0, speed = p->speed0, water = p->water0;
-	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt, sedf;
-	tp_dl_i64 sed = 0, q;
-	int step;
+	struct tp_dl_drop d;
+	int step, live = 1;
 
-	tp_dl_spawn(p->seed, (tp_dl_u64)index, p->width, p->height, &x, &y);
-	if (!tp_dl_sample(p, z, x, y, &h, &gx, &gy)) {
+	tp_dl_spawn(p->seed, (tp_dl_u64)index, p->width, p->height, &d.x, &d.y);
+	d.dx = d.dy = 0;
+	d.speed = p->speed0;
+	d.water = p->water0;
+	d.sed = 0;
+	if (!tp_dl_sample(p, z, d.x, d.y, &d.h, &d.gx, &d.gy))
+		live = -1;		/* spawned in nodata or the sea */
+	for (step = 0; step < p->lifetime && live == 1; step++)
+		live = tp_dl_step(p, z, delta, &d, t);
+	if (live == -1) {
 		t->left++;
-		return;
-	}
-	for (step = 0; step < p->lifetime; step++) {
-		dx = dx * p->inertia - gx * p->gmix;
-		dy = dy * p->inertia - gy * p->gmix;
-		len = TP_DL_SQRT(dx * dx + dy * dy);
-		if (len == 0)
-			break;		/* on a flat: it dies here */
-		dx /= len;
-		dy /= len;
-		nx = x + dx;
-		ny = y + dy;
-		if (!tp_dl_inside(p, nx, ny) ||
-		    !tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy)) {
-			t->left++;
-			t->lost += sed;
-			return;
-		}
-		dh = nh - h;
-		sedf = (float)sed / p->scale;
-		cap = -dh * speed * water * p->kcap;
-		if (!(cap > p->mincap))
-			cap = p->mincap;
-		if (sedf > cap || dh > 0) {
-			amt = dh > 0 ? (dh < sedf ? dh : sedf) :
-			    (sedf - cap) * p->kdep;
-			q = tp_dl_deposit(p, delta, x, y, amt, sed, t);
-			sed -= q;
-			t->deposited += q;
-		} else {
-			amt = (cap - sedf) * p->kero;
-			amt = amt < -dh ? amt : -dh;
-			q = tp_dl_erode(p, z, delta, x, y,
-			    amt * (float)(p->kero > 0), t);
-			sed += q;
-			t->eroded += q;
-		}
-		speed = speed * speed - dh * p->grav;
-		speed = speed > 0 ? TP_DL_SQRT(speed) : 0;
-		if (!(speed < TP_DL_SPEED_MAX))
-			speed = TP_DL_SPEED_MAX;
-		water *= p->wkeep;
-		x = nx;
-		y = ny;
-		/* the snapshot does not change: the next step's sample at
-		 * (x, y) is this one */
-		h = nh;
-		gx = ngx;
-		gy = ngy;
-	}
-	tp_dl_end(p, z, delta, x, y, sed, t);
+		t->lost += d.sed;
+	} else
+		tp_dl_end(p, z, delta, d.x, d.y, d.sed, t);
 }
 
 /* Cell value v after delta d: the floor bounds it (droplets of one batch
