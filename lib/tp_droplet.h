@@ -26,7 +26,7 @@
 #ifndef TP_DROPLET_H
 #define TP_DROPLET_H
 
-#ifdef __OPENCL_VERSION__
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL FP_CONTRACT OFF
 typedef long tp_dl_i64;
