@@ -200,7 +200,7 @@ struct clrun {
 	cl_command_queue q;
 	cl_program prog;
 	cl_kernel drops, apply;
-	cl_mem z, delta, tally;
+	cl_mem z, delta, tally, sums;
 };
 
 static void
@@ -212,6 +212,8 @@ clrun_free(struct clrun *r)
 		clReleaseMemObject(r->delta);
 	if (r->tally)
 		clReleaseMemObject(r->tally);
+	if (r->sums)
+		clReleaseMemObject(r->sums);
 	if (r->drops)
 		clReleaseKernel(r->drops);
 	if (r->apply)
@@ -288,12 +290,14 @@ build(struct clrun *r, cl_device_id id, tp_err *e)
 	return 0;
 }
 
-/* Context, queue, program and buffers for n cells, the heights copied in. */
+/* Context, queue, program and buffers for n cells, the heights and the
+ * brush sums copied in. */
 static int
-setup(struct clrun *r, cl_device_id id, const float *plane, size_t n,
-    tp_err *e)
+setup(struct clrun *r, const struct tp_dl_params *p, cl_device_id id,
+    const float *plane, size_t n, tp_err *e)
 {
 	static const cl_long zero = 0;
+	float sums[TP_DL_SUB * TP_DL_SUB];
 	cl_int err;
 
 	if ((r->ctx = clCreateContext(NULL, 1, &id, NULL, NULL, &err)) == NULL)
@@ -314,6 +318,11 @@ setup(struct clrun *r, cl_device_id id, const float *plane, size_t n,
 	    NULL, &err);
 	if (r->tally == NULL)
 		return cl_fail(e, "clCreateBuffer (totals)", err);
+	tp_dl_brush_sums(p, sums);
+	r->sums = clCreateBuffer(r->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+	    sizeof sums, sums, &err);
+	if (r->sums == NULL)
+		return cl_fail(e, "clCreateBuffer (brush sums)", err);
 	if ((err = clEnqueueWriteBuffer(r->q, r->z, CL_TRUE, 0,
 	    n * sizeof(float), plane, 0, NULL, NULL)) != CL_SUCCESS)
 		return cl_fail(e, "clEnqueueWriteBuffer", err);
@@ -345,8 +354,8 @@ one_batch(struct clrun *r, const struct tp_dl_params *p, size_t n,
 
 	err = clEnqueueFillBuffer(r->q, r->tally, &zero, sizeof zero, 0,
 	    sizeof add, 0, NULL, NULL);
-	err |= clSetKernelArg(r->drops, 4, sizeof f, &f);
-	err |= clSetKernelArg(r->drops, 5, sizeof kk, &kk);
+	err |= clSetKernelArg(r->drops, 5, sizeof f, &f);
+	err |= clSetKernelArg(r->drops, 6, sizeof kk, &kk);
 	err |= clSetKernelArg(r->apply, 4, sizeof cells, &cells);
 	if (err != CL_SUCCESS)
 		return cl_fail(e, "setting the kernels' arguments", err);
@@ -375,7 +384,8 @@ run(struct clrun *r, const struct tp_dl_params *p, const tp_erode_opts *o,
 	err = clSetKernelArg(r->drops, 0, sizeof r->z, &r->z);
 	err |= clSetKernelArg(r->drops, 1, sizeof r->delta, &r->delta);
 	err |= clSetKernelArg(r->drops, 2, sizeof r->tally, &r->tally);
-	err |= clSetKernelArg(r->drops, 3, sizeof *p, p);
+	err |= clSetKernelArg(r->drops, 3, sizeof r->sums, &r->sums);
+	err |= clSetKernelArg(r->drops, 4, sizeof *p, p);
 	err |= clSetKernelArg(r->apply, 0, sizeof r->z, &r->z);
 	err |= clSetKernelArg(r->apply, 1, sizeof r->delta, &r->delta);
 	err |= clSetKernelArg(r->apply, 2, sizeof r->tally, &r->tally);
@@ -441,7 +451,7 @@ tp_erode_cl(float *z, int64_t width, int64_t height, size_t stride,
 	if ((plane = tp_erode_snapshot(z, width, height, stride, e)) == NULL)
 		return -1;
 	memset(&r, 0, sizeof r);
-	rc = setup(&r, id, plane, n, e);
+	rc = setup(&r, &p, id, plane, n, e);
 	if (rc == 0)
 		rc = run(&r, &p, o, c, batch, plane, n, &tally, e);
 	clrun_free(&r);

@@ -35,6 +35,7 @@ typedef uint tp_dl_u32;
 typedef long tp_dl_cell;	/* a delta grid cell, added to atomically */
 #define TP_DL_FN
 #define TP_DL_G __global
+#define TP_DL_K __constant
 #define TP_DL_ADD(p, v) atom_add((p), (v))
 #define TP_DL_SQRT(v) sqrt(v)
 #else
@@ -47,6 +48,7 @@ typedef uint32_t tp_dl_u32;
 typedef _Atomic int64_t tp_dl_cell;
 #define TP_DL_FN static inline
 #define TP_DL_G
+#define TP_DL_K
 #define TP_DL_ADD(p, v) atomic_fetch_add_explicit((p), (v), \
 	memory_order_relaxed)
 #define TP_DL_SQRT(v) sqrtf(v)
@@ -73,6 +75,7 @@ struct tp_dl_params {
 	float	qmaxf;		/* qmax as a float, not above it */
 	int	reach;		/* brush rows -reach .. reach */
 	int	lifetime, keep_mass;
+	int	nodata;		/* some cells are not usable (nodata, sea) */
 };
 
 /* One droplet's totals, in fixed-point units (left: droplets). */
@@ -203,6 +206,7 @@ tp_dl_add(const struct tp_dl_params *p, TP_DL_G tp_dl_cell *delta,
 struct tp_dl_brush {
 	tp_dl_i64 x0, y0;
 	float	cx, cy;
+	int	q;		/* the centre: qy * TP_DL_SUB + qx */
 };
 
 TP_DL_FN struct tp_dl_brush
@@ -225,6 +229,7 @@ tp_dl_brush_at(const struct tp_dl_params *p, float x, float y)
 	b.y0 = iy - p->reach;
 	b.cx = (float)qx / TP_DL_SUB;
 	b.cy = (float)qy / TP_DL_SUB;
+	b.q = qy * TP_DL_SUB + qx;
 	return b;
 }
 
@@ -240,9 +245,10 @@ tp_dl_weight(const struct tp_dl_params *p, const struct tp_dl_brush *b,
 	return d < p->radius ? 1 - d / p->radius : 0;
 }
 
-/* The weights of the brush's usable cells, summed in row order. */
+/* The weights of brush b whose cells pass ok (all when z is NULL), summed
+ * in row order. */
 TP_DL_FN float
-tp_dl_brush_sum(const struct tp_dl_params *p, const TP_DL_G float *z,
+tp_dl_brush_add(const struct tp_dl_params *p, const TP_DL_G float *z,
     const struct tp_dl_brush *b)
 {
 	int i, k, rows = 2 * p->reach + 1;
@@ -251,21 +257,52 @@ tp_dl_brush_sum(const struct tp_dl_params *p, const TP_DL_G float *z,
 	for (k = 0; k < rows; k++)
 		for (i = 0; i < rows; i++) {
 			w = tp_dl_weight(p, b, i, k);
-			if (w > 0 && tp_dl_cell_ok(p, z, b->x0 + i, b->y0 + k))
+			if (w > 0 && (z == 0 ||
+			    tp_dl_cell_ok(p, z, b->x0 + i, b->y0 + k)))
 				sum += w;
 		}
 	return sum;
+}
+
+/* The whole brush's sum for each of the TP_DL_SUB^2 centres into sums:
+ * the same operations as tp_dl_brush_add over usable cells, done once. */
+TP_DL_FN void
+tp_dl_brush_sums(const struct tp_dl_params *p, float *sums)
+{
+	struct tp_dl_brush b;
+
+	b.x0 = b.y0 = 0;
+	for (b.q = 0; b.q < TP_DL_SUB * TP_DL_SUB; b.q++) {
+		b.cx = (float)(b.q % TP_DL_SUB) / TP_DL_SUB;
+		b.cy = (float)(b.q / TP_DL_SUB) / TP_DL_SUB;
+		sums[b.q] = tp_dl_brush_add(p, 0, &b);
+	}
+}
+
+/* The weights of the brush's usable cells, summed in row order: from the
+ * table when the whole block lies on the grid and the grid is all usable. */
+TP_DL_FN float
+tp_dl_brush_sum(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums, const struct tp_dl_brush *b)
+{
+	int rows = 2 * p->reach + 1;
+
+	if (!p->nodata && b->x0 >= 0 && b->y0 >= 0 &&
+	    b->x0 + rows <= p->width && b->y0 + rows <= p->height)
+		return sums[b->q];
+	return tp_dl_brush_add(p, z, b);
 }
 
 /* Take amt through the brush at (x, y), each share at most what its cell
  * holds above the floor in the snapshot; returns the units taken. */
 TP_DL_FN tp_dl_i64
 tp_dl_erode(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, float x, float y, float amt,
     struct tp_dl_tally *t)
 {
 	struct tp_dl_brush b = tp_dl_brush_at(p, x, y);
-	float sum = tp_dl_brush_sum(p, z, &b), w, want, avail;
+	float sum = tp_dl_brush_sum(p, z, sums, &b), w, want, avail;
 	int i, k, rows = 2 * p->reach + 1;
 	tp_dl_i64 got = 0, q, cx, cy;
 
@@ -293,11 +330,12 @@ tp_dl_erode(const struct tp_dl_params *p, const TP_DL_G float *z,
  * no cell of the brush is usable). */
 TP_DL_FN tp_dl_i64
 tp_dl_spread(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, float x, float y, tp_dl_i64 q,
     struct tp_dl_tally *t)
 {
 	struct tp_dl_brush b = tp_dl_brush_at(p, x, y);
-	float sum = tp_dl_brush_sum(p, z, &b), w, wbest = 0;
+	float sum = tp_dl_brush_sum(p, z, sums, &b), w, wbest = 0;
 	float amt = (float)q / p->scale;
 	int i, k, rows = 2 * p->reach + 1;
 	tp_dl_i64 left = q, s, cx, cy, bx = 0, by = 0;
@@ -360,10 +398,11 @@ tp_dl_deposit(const struct tp_dl_params *p, TP_DL_G tp_dl_cell *delta,
  * with keep-mass, else lost. */
 TP_DL_FN void
 tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, float x, float y, tp_dl_i64 sed,
     struct tp_dl_tally *t)
 {
-	tp_dl_i64 laid = p->keep_mass ? tp_dl_spread(p, z, delta, x, y, sed, t)
+	tp_dl_i64 laid = p->keep_mass ? tp_dl_spread(p, z, sums, delta, x, y, sed, t)
 	    : 0;
 
 	t->deposited += laid;
@@ -381,6 +420,7 @@ struct tp_dl_drop {
  * tp_erode's drop_step. */
 TP_DL_FN void
 tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, float dh,
     struct tp_dl_tally *t)
 {
@@ -398,7 +438,7 @@ tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
 	} else {
 		amt = (cap - sedf) * p->kero;
 		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
-		q = tp_dl_erode(p, z, delta, d->x, d->y,
+		q = tp_dl_erode(p, z, sums, delta, d->x, d->y,
 		    amt * (float)(p->kero > 0), t);
 		d->sed += q;
 		t->eroded += q;
@@ -411,6 +451,7 @@ tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
  * flat), -1 when it left the grid or ran into nodata or the sea. */
 TP_DL_FN int
 tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, struct tp_dl_tally *t)
 {
 	float nh, ngx, ngy, nx, ny, len, dh;
@@ -428,7 +469,7 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
 	    !tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy))
 		return -1;
 	dh = nh - d->h;
-	tp_dl_work(p, z, delta, d, dh, t);
+	tp_dl_work(p, z, sums, delta, d, dh, t);
 	d->speed = d->speed * d->speed - dh * p->grav;
 	d->speed = d->speed > 0 ? TP_DL_SQRT(d->speed) : 0;
 	if (!(d->speed < TP_DL_SPEED_MAX))
@@ -447,6 +488,7 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
  * at least 2 x 2. */
 TP_DL_FN void
 tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums,
     TP_DL_G tp_dl_cell *delta, tp_dl_i64 index, struct tp_dl_tally *t)
 {
 	struct tp_dl_drop d;
@@ -460,12 +502,12 @@ tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
 	if (!tp_dl_sample(p, z, d.x, d.y, &d.h, &d.gx, &d.gy))
 		live = -1;		/* spawned in nodata or the sea */
 	for (step = 0; step < p->lifetime && live == 1; step++)
-		live = tp_dl_step(p, z, delta, &d, t);
+		live = tp_dl_step(p, z, sums, delta, &d, t);
 	if (live == -1) {
 		t->left++;
 		t->lost += d.sed;
 	} else
-		tp_dl_end(p, z, delta, d.x, d.y, d.sed, t);
+		tp_dl_end(p, z, sums, delta, d.x, d.y, d.sed, t);
 }
 
 /* Cell value v after delta d: the floor bounds it (droplets of one batch

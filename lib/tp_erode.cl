@@ -7,18 +7,20 @@
  */
 #pragma OPENCL FP_CONTRACT OFF
 
-/* Droplets first .. first + n - 1 of the batch over the snapshot z; their
- * totals go to tally (eroded, deposited, lost, left, bad). */
+/* Droplets first .. first + n - 1 of the batch over the snapshot z (sums:
+ * tp_dl_brush_sums); their totals go to tally (eroded, deposited, lost,
+ * left, bad). */
 __kernel void
 tp_erode_drops(__global const float *z, __global long *delta,
-    __global long *tally, struct tp_dl_params p, long first, long n)
+    __global long *tally, __constant float *sums, struct tp_dl_params p,
+    long first, long n)
 {
 	long i = (long)get_global_id(0);
 	struct tp_dl_tally t = { 0, 0, 0, 0, 0 };
 
 	if (i >= n)
 		return;
-	tp_dl_run(&p, z, delta, first + i, &t);
+	tp_dl_run(&p, z, sums, delta, first + i, &t);
 	if (t.eroded != 0)
 		atom_add(&tally[0], t.eroded);
 	if (t.deposited != 0)

@@ -26,20 +26,24 @@ tp_erode_batch_size(const tp_erode_opts *o, int64_t width, int64_t height)
 	return b < o->droplets ? b : o->droplets > 0 ? o->droplets : 1;
 }
 
-/* The lowest and highest usable heights (*hi < *lo when there are none). */
+/* The lowest and highest usable heights (*hi < *lo when there are none),
+ * and whether some are not usable. */
 static void
 usable_range(const float *z, int64_t width, int64_t height, size_t stride,
-    float lo, float *min, float *max)
+    float lo, float *min, float *max, int *nodata)
 {
 	int64_t x, y;
 
 	*min = INFINITY;
 	*max = -INFINITY;
+	*nodata = 0;
 	for (y = 0; y < height; y++)
 		for (x = 0; x < width; x++) {
 			float v = z[(size_t)y * stride + (size_t)x];
-			if (!tp_dl_usable(lo, v))
+			if (!tp_dl_usable(lo, v)) {
+				*nodata = 1;
 				continue;
+			}
 			*min = v < *min ? v : *min;
 			*max = v > *max ? v : *max;
 		}
@@ -104,7 +108,8 @@ tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
 	p->lo = tp_d8_sea_below(o->sea_level);
 	if (!(p->lo > -TP_DL_HMAX))
 		p->lo = -TP_DL_HMAX;
-	usable_range(z, width, height, stride, p->lo, &p->floor, &hi);
+	usable_range(z, width, height, stride, p->lo, &p->floor, &hi,
+	    &p->nodata);
 	/* as tp_erode's model_init: rounded to float, then scaled */
 	p->inertia = (float)o->inertia;
 	p->gmix = (float)(1 - o->inertia) / (float)o->zscale;
@@ -167,6 +172,7 @@ tp_erode_batch_stats(const tp_erode_tally *t, const struct tp_dl_params *p,
 
 struct job {
 	const struct tp_dl_params *p;
+	const float *sums;	/* tp_dl_brush_sums */
 	float	*z;
 	tp_dl_cell *delta;
 	int64_t	first;
@@ -181,7 +187,7 @@ drops_part(void *ctx, int64_t begin, int64_t end, int worker)
 
 	for (i = begin; i < end; i++) {
 		struct tp_dl_tally t = { 0, 0, 0, 0, 0 };
-		tp_dl_run(j->p, j->z, j->delta, j->first + i, &t);
+		tp_dl_run(j->p, j->z, j->sums, j->delta, j->first + i, &t);
 		a[0] += t.eroded;
 		a[1] += t.deposited;
 		a[2] += t.lost;
@@ -222,8 +228,9 @@ sum_workers(int64_t (*acc)[6], int threads, int64_t add[6])
 }
 
 void
-tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
-    tp_dl_cell *delta, int64_t first, int64_t n, int threads, int64_t add[6])
+tp_erode_batch_drops(const struct tp_dl_params *p, const float *sums,
+    const float *z, tp_dl_cell *delta, int64_t first, int64_t n, int threads,
+    int64_t add[6])
 {
 	int64_t (*acc)[6];
 	struct job j;
@@ -232,12 +239,13 @@ tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
 	/* one set of sums per worker; on no memory, one thread does all */
 	if ((acc = calloc((size_t)threads, sizeof *acc)) == NULL) {
 		int64_t one[1][6] = { { 0 } };
-		j = (struct job){ p, (float *)(uintptr_t)z, delta, first, one };
+		j = (struct job){ p, sums, (float *)(uintptr_t)z, delta, first,
+		    one };
 		drops_part(&j, 0, n, 0);
 		sum_workers(one, 1, add);
 		return;
 	}
-	j = (struct job){ p, (float *)(uintptr_t)z, delta, first, acc };
+	j = (struct job){ p, sums, (float *)(uintptr_t)z, delta, first, acc };
 	tp_par_for(threads, n, 64, drops_part, &j);
 	sum_workers(acc, threads, add);
 	free(acc);
@@ -249,7 +257,7 @@ static void
 apply_all(const struct tp_dl_params *p, float *z, tp_dl_cell *delta,
     int64_t (*acc)[6], int threads, int64_t add[6])
 {
-	struct job j = { p, z, delta, 0, acc };
+	struct job j = { p, NULL, z, delta, 0, acc };
 	int w;
 
 	for (w = 0; w < threads; w++)
@@ -267,6 +275,7 @@ run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
 	size_t n = (size_t)p->width * (size_t)p->height, bytes;
 	int threads = tp_par_threads(o->threads), rc = 0;
 	int64_t first, add[6], (*acc)[6];
+	float sums[TP_DL_SUB * TP_DL_SUB];
 	tp_dl_cell *delta;
 
 	if (tp_mul_size(n, sizeof *delta, &bytes, "delta grid", e) < 0)
@@ -279,10 +288,11 @@ run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
 		return tp_err_set(e, "out of memory for the delta grid "
 		    "(%zu bytes)", bytes);
 	}
+	tp_dl_brush_sums(p, sums);
 	for (first = 0; first < o->droplets && rc == 0; first += batch) {
 		int64_t k = o->droplets - first < batch ? o->droplets - first :
 		    batch;
-		tp_erode_batch_drops(p, z, delta, first, k, threads, add);
+		tp_erode_batch_drops(p, sums, z, delta, first, k, threads, add);
 		apply_all(p, z, delta, acc, threads, add);
 		rc = tp_erode_batch_tally(t, add, p, e);
 		if (o->progress != NULL)

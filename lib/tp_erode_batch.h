@@ -69,11 +69,11 @@ int	tp_erode_batch(float *z, int64_t width, int64_t height, size_t stride,
 	    tp_err *e);
 
 /* One batch of n droplets from index first over the packed plane z
- * (params p), adding to delta (width x height, zero at the start) and
- * setting add (eroded, deposited, lost, left, bad; raised 0), without
- * applying: for tests. */
-void	tp_erode_batch_drops(const struct tp_dl_params *p, const float *z,
-	    tp_dl_cell *delta, int64_t first, int64_t n, int threads,
-	    int64_t add[6]);
+ * (params p, sums from tp_dl_brush_sums), adding to delta (width x height,
+ * zero at the start) and setting add (eroded, deposited, lost, left, bad;
+ * raised 0), without applying: for tests. */
+void	tp_erode_batch_drops(const struct tp_dl_params *p, const float *sums,
+	    const float *z, tp_dl_cell *delta, int64_t first, int64_t n,
+	    int threads, int64_t add[6]);
 
 #endif

@@ -93,13 +93,15 @@ START_TEST(test_mass_balance_exact)
 		struct tp_dl_params p;
 		tp_dl_cell *delta = calloc(W * H, sizeof *delta);
 		int64_t add[6], sum = 0;
+		float sums[TP_DL_SUB * TP_DL_SUB];
 		tp_err e;
 
 		ck_assert_ptr_nonnull(delta);
 		opts_set(&o, k);
 		ck_assert_int_eq(tp_erode_batch_params(&p, z, W, H, W, &o, 4096,
 		    &e), 0);
-		tp_erode_batch_drops(&p, z, delta, 0, 4096, 2, add);
+		tp_dl_brush_sums(&p, sums);
+		tp_erode_batch_drops(&p, sums, z, delta, 0, 4096, 2, add);
 		for (int i = 0; i < W * H; i++)
 			sum += delta[i];
 		ck_assert_msg(add[0] > 100000, "set %d eroded %lld", k,
@@ -291,6 +293,7 @@ START_TEST(test_range_at_run_time)
 	tp_dl_cell *delta = calloc(W * H, sizeof *delta);
 	tp_erode_tally t = { 0, 0, 0, 0, 0 };
 	int64_t add[6];
+	float sums[TP_DL_SUB * TP_DL_SUB];
 	tp_err e;
 
 	ck_assert_ptr_nonnull(delta);
@@ -298,7 +301,8 @@ START_TEST(test_range_at_run_time)
 	ck_assert_int_eq(tp_erode_batch_params(&p, z, W, H, W, &o, 1000, &e), 0);
 	p.qmax = 1000;
 	p.qmaxf = 1000;
-	tp_erode_batch_drops(&p, z, delta, 0, 1000, 1, add);
+	tp_dl_brush_sums(&p, sums);
+	tp_erode_batch_drops(&p, sums, z, delta, 0, 1000, 1, add);
 	ck_assert_int_gt(add[4], 0);
 	ck_assert_int_eq(tp_erode_batch_tally(&t, add, &p, &e), -1);
 	ck_assert_str_eq(e.msg, "fixed-point range: a droplet took more than "
