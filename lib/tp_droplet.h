@@ -60,7 +60,7 @@ typedef _Atomic int64_t tp_dl_cell;
 
 /* Everything a droplet needs; the host fills it (tp_erode_batch_params)
  * and passes it by value to the kernel: 64-bit fields first, then 32-bit
- * ones, an even count of them, so C and OpenCL C lay it out alike. */
+ * ones, no padding but at the end, so C and OpenCL C lay it out alike. */
 struct tp_dl_params {
 	tp_dl_i64 width, height;	/* the grid, rows packed */
 	tp_dl_u64 seed;			/* spawn positions */
