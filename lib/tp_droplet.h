@@ -4,9 +4,10 @@
  * the CPU, and the library embeds it ahead of tp_erode.cl as the kernel's
  * source, so both run the same operations in the same order.
  *
- * The model is tp_erode.h's (Lague with its faults fixed, keep-mass, the
- * brush centred to 1/TP_DL_SUB cell, the sea and nodata left alone), with
- * three differences the batch form needs:
+ * The model is tp_erode.h's (Lague with its faults fixed, the brush
+ * centred to 1/TP_DL_SUB cell for erosion and deposits, keep-mass laying an
+ * ending droplet's load along its last steps, the sea and nodata left
+ * alone), with three differences the batch form needs:
  *  - a droplet reads the heights as they were at its batch's start (the
  *    snapshot), its own earlier changes included: it does not see them;
  *  - what it takes and lays down goes to a delta grid of 64-bit integers,
@@ -363,66 +364,52 @@ tp_dl_spread(const struct tp_dl_params *p, const TP_DL_G float *z,
 	return q;
 }
 
-/* Lay down amt, at most q units (the load), bilinearly on the four corners
- * of the cell holding (x, y) as tp_erode's deposit(); returns the units
- * laid. */
-TP_DL_FN tp_dl_i64
-tp_dl_deposit(const struct tp_dl_params *p, TP_DL_G tp_dl_cell *delta,
-    float x, float y, float amt, tp_dl_i64 q, struct tp_dl_tally *t)
-{
-	tp_dl_i64 ix = (tp_dl_i64)x, iy = (tp_dl_i64)y, s[4], left, all;
-	float fx = x - (float)ix, fy = y - (float)iy;
-	int j;
-
-	all = tp_dl_fix(p, amt, t);
-	all = all < q ? all : q;
-	s[0] = tp_dl_fix(p, amt * (1 - fx) * (1 - fy), t);
-	s[1] = tp_dl_fix(p, amt * fx * (1 - fy), t);
-	s[2] = tp_dl_fix(p, amt * (1 - fx) * fy, t);
-	left = all;
-	for (j = 0; j < 3; j++) {
-		s[j] = s[j] < left ? s[j] : left;
-		left -= s[j];
-	}
-	s[3] = left;
-	tp_dl_add(p, delta, ix, iy, s[0]);
-	tp_dl_add(p, delta, ix + 1, iy, s[1]);
-	tp_dl_add(p, delta, ix, iy + 1, s[2]);
-	tp_dl_add(p, delta, ix + 1, iy + 1, s[3]);
-	return all;
-}
-
 /* ---- one droplet ---- */
 
-/* A droplet whose load of sed units ends at (x, y): laid through the brush
- * with keep-mass, else lost. */
-TP_DL_FN void
-tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
-    const TP_DL_K float *sums,
-    TP_DL_G tp_dl_cell *delta, float x, float y, tp_dl_i64 sed,
-    struct tp_dl_tally *t)
-{
-	tp_dl_i64 laid = p->keep_mass ? tp_dl_spread(p, z, sums, delta, x, y, sed, t)
-	    : 0;
+#define TP_DL_TRAIL	32	/* steps an ending droplet's load goes back */
 
-	t->deposited += laid;
-	t->lost += sed - laid;
-}
-
-/* A droplet on its way: position, direction, speed, water, load (units)
- * and the height and gradient of the snapshot where it is. */
+/* A droplet on its way: position, direction, speed, water, load (units),
+ * the height and gradient of the snapshot where it is, its steps, and the
+ * start positions of its last TP_DL_TRAIL steps (step k at k % TRAIL). */
 struct tp_dl_drop {
 	float	x, y, dx, dy, speed, water, h, gx, gy;
 	tp_dl_i64 sed;
+	int	step;
+	float	tx[TP_DL_TRAIL], ty[TP_DL_TRAIL];
 };
 
+/* The end of d, as tp_erode's drop_die: with keep-mass its load is laid
+ * back along the start positions of its last min(step, TRAIL) steps, an
+ * equal share (in units, the remainder one each to the first) through the
+ * brush at each, or at its position when it took no step; else it is
+ * lost. */
+TP_DL_FN void
+tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
+    const TP_DL_K float *sums, TP_DL_G tp_dl_cell *delta,
+    const struct tp_dl_drop *d, struct tp_dl_tally *t)
+{
+	int n = d->step < TP_DL_TRAIL ? d->step : TP_DL_TRAIL, k;
+	tp_dl_i64 laid = 0, each, rest;
+
+	if (p->keep_mass && d->sed > 0 && n == 0)
+		laid = tp_dl_spread(p, z, sums, delta, d->x, d->y, d->sed, t);
+	else if (p->keep_mass && d->sed > 0) {
+		each = d->sed / n;
+		rest = d->sed - each * n;
+		for (k = 0; k < n; k++)
+			laid += tp_dl_spread(p, z, sums, delta, d->tx[k],
+			    d->ty[k], each + (k < rest), t);
+	}
+	t->deposited += laid;
+	t->lost += d->sed - laid;
+}
+
 /* Erode or deposit where d is, heading dh to the next position, as
- * tp_erode's drop_step. */
+ * tp_erode's drop_step: deposits go through the brush too. */
 TP_DL_FN void
 tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
-    const TP_DL_K float *sums,
-    TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, float dh,
-    struct tp_dl_tally *t)
+    const TP_DL_K float *sums, TP_DL_G tp_dl_cell *delta,
+    struct tp_dl_drop *d, float dh, struct tp_dl_tally *t)
 {
 	float sedf = (float)d->sed / p->scale, cap, amt;
 	tp_dl_i64 q;
@@ -432,7 +419,9 @@ tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
 		cap = p->mincap;
 	if (sedf > cap || dh > 0) {
 		amt = dh > 0 ? (dh < sedf ? dh : sedf) : (sedf - cap) * p->kdep;
-		q = tp_dl_deposit(p, delta, d->x, d->y, amt, d->sed, t);
+		q = tp_dl_fix(p, amt, t);
+		q = tp_dl_spread(p, z, sums, delta, d->x, d->y,
+		    q < d->sed ? q : d->sed, t);
 		d->sed -= q;
 		t->deposited += q;
 	} else {
@@ -447,12 +436,13 @@ tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
 	}
 }
 
-/* Move d one step; 1 while it lives on, 0 when it died on the grid (on a
- * flat), -1 when it left the grid or ran into nodata or the sea. */
+/* Move d one step; 1 while it lives on, 0 when it ends on the grid (on a
+ * flat, or its next step would leave the grid: counted as left, its load
+ * kept), -1 when it runs into nodata or the sea (gone, its load with it). */
 TP_DL_FN int
 tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
-    const TP_DL_K float *sums,
-    TP_DL_G tp_dl_cell *delta, struct tp_dl_drop *d, struct tp_dl_tally *t)
+    const TP_DL_K float *sums, TP_DL_G tp_dl_cell *delta,
+    struct tp_dl_drop *d, struct tp_dl_tally *t)
 {
 	float nh, ngx, ngy, nx, ny, len, dh;
 
@@ -461,12 +451,16 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
 	len = TP_DL_SQRT(d->dx * d->dx + d->dy * d->dy);
 	if (len == 0)
 		return 0;
-	d->dx /= len;
-	d->dy /= len;
+	len = 1 / len;
+	d->dx *= len;
+	d->dy *= len;
 	nx = d->x + d->dx;
 	ny = d->y + d->dy;
-	if (!tp_dl_inside(p, nx, ny) ||
-	    !tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy))
+	if (!tp_dl_inside(p, nx, ny)) {
+		t->left++;
+		return 0;
+	}
+	if (!tp_dl_sample(p, z, nx, ny, &nh, &ngx, &ngy))
 		return -1;
 	dh = nh - d->h;
 	tp_dl_work(p, z, sums, delta, d, dh, t);
@@ -475,8 +469,11 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
 	if (!(d->speed < TP_DL_SPEED_MAX))
 		d->speed = TP_DL_SPEED_MAX;
 	d->water *= p->wkeep;
+	d->tx[d->step % TP_DL_TRAIL] = d->x;
+	d->ty[d->step % TP_DL_TRAIL] = d->y;
 	d->x = nx;
 	d->y = ny;
+	d->step++;
 	/* the snapshot does not change: the next step's sample is this one */
 	d->h = nh;
 	d->gx = ngx;
@@ -488,26 +485,27 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
  * at least 2 x 2. */
 TP_DL_FN void
 tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
-    const TP_DL_K float *sums,
-    TP_DL_G tp_dl_cell *delta, tp_dl_i64 index, struct tp_dl_tally *t)
+    const TP_DL_K float *sums, TP_DL_G tp_dl_cell *delta, tp_dl_i64 index,
+    struct tp_dl_tally *t)
 {
 	struct tp_dl_drop d;
-	int step, live = 1;
+	int live = 1;
 
 	tp_dl_spawn(p->seed, (tp_dl_u64)index, p->width, p->height, &d.x, &d.y);
 	d.dx = d.dy = 0;
 	d.speed = p->speed0;
 	d.water = p->water0;
 	d.sed = 0;
+	d.step = 0;
 	if (!tp_dl_sample(p, z, d.x, d.y, &d.h, &d.gx, &d.gy))
 		live = -1;		/* spawned in nodata or the sea */
-	for (step = 0; step < p->lifetime && live == 1; step++)
+	while (live == 1 && d.step < p->lifetime)
 		live = tp_dl_step(p, z, sums, delta, &d, t);
 	if (live == -1) {
 		t->left++;
 		t->lost += d.sed;
 	} else
-		tp_dl_end(p, z, sums, delta, d.x, d.y, d.sed, t);
+		tp_dl_end(p, z, sums, delta, &d, t);
 }
 
 /* Cell value v after delta d: the floor bounds it (droplets of one batch
