@@ -79,6 +79,11 @@ LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
 SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
 LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+# terode --device gpu: the OpenCL ICD loader, for terode and its test
+# suite only (tp_cl.o is the one object of the archive that calls OpenCL).
+LDLIBS_terode	= -lOpenCL
+LDLIBS_erode_batch = -lOpenCL
+CFLAGS_tp_cl	= -I$(OBJ_DIR)/gen
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
 CFLAGS_tp_noise	= -O3
@@ -140,6 +145,17 @@ $(CHECKBIN): $(OBJ_DIR)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) \
 	    $(LDLIBS_$(subst check_,,$*)) $(CHECK_LIBS) $(LDLIBS)
+
+# The erosion kernel embedded in tp_cl.o: lib/tp_droplet.h (the droplet,
+# shared with the CPU path) and lib/tp_erode.cl as two C strings.
+$(OBJ_DIR)/lib/tp_cl.o: $(OBJ_DIR)/gen/tp_erode_cl.inc
+$(OBJ_DIR)/gen/tp_erode_cl.inc: lib/tp_droplet.h lib/tp_erode.cl
+	@mkdir -p $(@D)
+	@{ echo 'static const char tp_droplet_src[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/tp_droplet.h; \
+	  echo ';'; echo 'static const char tp_erode_cl_src[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/tp_erode.cl; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
 
 deps:
 	@scripts/install-deps check

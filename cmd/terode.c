@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tp_cl.h"
 #include "tp_erode.h"
+#include "tp_erode_batch.h"
 #include "tp_stream.h"
 #include "tp_thermal.h"
 
@@ -16,7 +18,9 @@ static const char usage[] =
     "usage: terode [-q] [-b NAME] [-n N] [-s SEED] [-r R] [--lifetime N]\n"
     "              [--zscale Z|auto] [--sediment] [--thermal N] [--talus S]\n"
     "              [--sea LEVEL | --no-sea] [--sea-floor] [--stats] [-j N]\n"
-    "              [model options] < in > out\n";
+    "              [--device cpu|gpu|auto] [--batch-sync] [--cl-device N]\n"
+    "              [model options] < in > out\n"
+    "       terode --list-devices\n";
 
 static const char help[] =
     "Erode a heightfield with water droplets (Lague's model, with its faults\n"
@@ -52,6 +56,14 @@ static const char help[] =
     "      --talus S         stable drop per cell, model units (default: 0.01)\n"
     "      --batch N         droplets per round, 0 = automatic (default: 0)\n"
     "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
+    "      --device D        cpu: on the processors (default); gpu: batch-\n"
+    "                        synchronous, through OpenCL; auto: gpu when an\n"
+    "                        OpenCL GPU is present, else cpu\n"
+    "      --batch-sync      on the CPU, the batch-synchronous model of gpu:\n"
+    "                        the same bytes as --device gpu\n"
+    "      --cl-device N     OpenCL device N of --list-devices (default: the\n"
+    "                        first GPU, else the first device)\n"
+    "      --list-devices    print the OpenCL platforms and devices, and exit\n"
     "      --progress        draw the progress bar even when stderr is no terminal\n"
     "      --stats           print a summary line on stderr\n"
     "  -q, --quiet           no progress bar, no summary, no warning\n"
@@ -62,8 +74,11 @@ enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
 	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED, OPT_ZSCALE,
 	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
-	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION
+	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION,
+	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES
 };
+
+enum { DEV_CPU, DEV_GPU, DEV_AUTO };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -96,6 +111,10 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "batch-sync", no_argument, NULL, OPT_BATCH_SYNC },
+	{ "cl-device", required_argument, NULL, OPT_CL_DEVICE },
+	{ "list-devices", no_argument, NULL, OPT_LIST_DEVICES },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -107,6 +126,7 @@ struct args {
 	int	sea_floor;
 	double	talus;
 	cli_sea	sea;
+	int	device, device_set, batch_sync, cl_device, list_devices;
 };
 
 /* The current option's value as a number in [lo, hi], or exit 2. */
@@ -122,6 +142,19 @@ num(const char *opt, int64_t lo, int64_t hi)
 	return cli_int(opt, optarg, lo, hi);
 }
 
+static int
+device_kind(const char *s)
+{
+	if (strcmp(s, "cpu") == 0)
+		return DEV_CPU;
+	if (strcmp(s, "gpu") == 0)
+		return DEV_GPU;
+	if (strcmp(s, "auto") == 0)
+		return DEV_AUTO;
+	cli_usage("--device: '%s' is not cpu, gpu or auto", s);
+	return DEV_CPU;
+}
+
 static void
 parse(struct args *a, int argc, char **argv)
 {
@@ -132,6 +165,7 @@ parse(struct args *a, int argc, char **argv)
 	tp_erode_defaults(o);
 	a->band = "height";
 	a->talus = 0.01;
+	a->cl_device = -1;
 	while ((ch = cli_getopt(argc, argv, "b:hj:n:qr:s:", longopts)) != -1) {
 		switch (ch) {
 		case 'b': a->band = optarg; break;
@@ -180,11 +214,26 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_PROGRESS: a->progress = 1; break;
 		case OPT_STATS: a->stats = 1; break;
 		case OPT_VERSION: cli_version();
+		case OPT_DEVICE:
+			a->device = device_kind(optarg);
+			a->device_set = 1;
+			break;
+		case OPT_BATCH_SYNC: a->batch_sync = 1; break;
+		case OPT_CL_DEVICE:
+			a->cl_device = (int)num("--cl-device", 0, 1000);
+			break;
+		case OPT_LIST_DEVICES: a->list_devices = 1; break;
 		default: cli_bad_option();
 		}
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (a->cl_device >= 0 && a->device == DEV_CPU) {
+		if (a->device_set)
+			cli_usage("--cl-device: OpenCL runs with --device gpu "
+			    "or auto, not cpu");
+		a->device = DEV_GPU;
+	}
 }
 
 static void
@@ -212,6 +261,56 @@ zscale_warning(const float *z, const tp_grid *g, size_t stride)
 	    lo, hi);
 }
 
+/* --list-devices: one line a device, and what it lacks for the kernel. */
+static void
+list_devices(void)
+{
+	tp_cl_device *d;
+	tp_err e;
+	int n, i;
+
+	if (tp_cl_devices(&d, &n, &e) < 0)
+		cli_fail(&e);
+	for (i = 0; i < n; i++) {
+		printf("%d: %s: %s (%s, %s, %.0f MiB)\n", d[i].index,
+		    d[i].platform, d[i].name, d[i].gpu ? "GPU" : "not a GPU",
+		    d[i].version, (double)d[i].mem / 1048576);
+		if (d[i].missing[0] != '\0')
+			printf("   lacks for terode:%s\n", d[i].missing);
+	}
+	free(d);
+	exit(0);
+}
+
+/* The erosion on the device the options chose. */
+static int
+erode(struct args *a, float *z, const tp_grid *g, size_t stride,
+    tp_erode_stats *st, tp_err *e)
+{
+	tp_cl_opts c = { a->cl_device, 0, 0 };
+	tp_cl_device d;
+	tp_erode_tally t;
+	int gpu = a->device == DEV_GPU ||
+	    (a->device == DEV_AUTO && tp_cl_have_gpu());
+
+	if (!gpu && !a->batch_sync)
+		return tp_erode(z, g->h.width, g->h.height, stride, &a->o, st, e);
+	if (gpu && tp_erode_cl(z, g->h.width, g->h.height, stride, &a->o, &c,
+	    st, &t, &d, e) < 0)
+		return -1;
+	if (!gpu && tp_erode_batch(z, g->h.width, g->h.height, stride, &a->o,
+	    st, &t, e) < 0)
+		return -1;
+	if (gpu && a->stats)
+		fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n", cli_prog(),
+		    d.index, d.name, d.platform);
+	if (a->stats)
+		fprintf(stderr, "%s: batch-synchronous: %.9g put back where "
+		    "batches took cells below the lowest land\n", cli_prog(),
+		    (double)t.raised / tp_erode_batch_scale(&a->o));
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -228,6 +327,8 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, usage);
 	parse(&a, argc, argv);
+	if (a.list_devices)
+		list_devices();
 	if (a.sediment && strcmp(a.band, "sediment") == 0)
 		cli_usage("--sediment: the eroded band cannot also be the "
 		    "sediment band");
@@ -253,7 +354,7 @@ main(int argc, char **argv)
 		p.on = 1;
 	a.o.progress = cli_progress_cb;
 	a.o.pctx = &p;
-	if (tp_erode(z, g.h.width, g.h.height, stride, &a.o, &st, &e) < 0)
+	if (erode(&a, z, &g, stride, &st, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);
 	if (tp_thermal(z, g.h.width, g.h.height, stride, a.thermal,

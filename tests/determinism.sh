@@ -37,6 +37,7 @@ same_j tflow "$T/filled" tflow -q -r 40
 run_prog tisland -q --sea 0.3 < "$T/small" > "$T/sea"
 same_j terode-sea "$T/sea" terode -q -n 20000 -s 9
 same_j tuplift-sea "$T/sea" tuplift -q -s 10 --n 1.5 -z 100
+same_j terode-batch-sync "$T/sea" terode -q -n 20000 -s 9 --batch-sync
 run_prog tnoise -q --band moisture -S 8 < "$T/in" > "$T/wet"
 same_j tbiome "$T/wet" tbiome -q -z 3000
 same_j tbiome-climate "$T/wet" tbiome -q -z 3000 --climate

@@ -1,4 +1,4 @@
-/* fuzz-libs: -Wl,--wrap=exit,--wrap=fclose,--wrap=cli_binary_stdout,--wrap=cli_open_input,--wrap=cli_read_grid,--wrap=cli_input_band,--wrap=tp_reader_open */
+/* fuzz-libs: -Wl,--wrap=exit,--wrap=fclose,--wrap=cli_binary_stdout,--wrap=cli_open_input,--wrap=cli_read_grid,--wrap=cli_input_band,--wrap=tp_reader_open -lOpenCL */
 /* fuzz-cmds: tband tcrop terode tfill tflow tgeotiff timport tinfo tisland tnoise tridge tshape tterrace tview */
 /*
  * fuzz_options.c - libFuzzer target: the option parsing of every program.
