@@ -31,7 +31,8 @@ static int nkept, parsed;
  * bytes: HISTORY leaves them out, so runs differing only in these make
  * identical files. */
 static const char *const silent_opts[] = {
-	"threads", "quiet", "verbose", "progress", "stats", NULL
+	"threads", "quiet", "verbose", "progress", "stats", "cl-device",
+	"tile-size", "tile-cache", NULL
 };
 
 void
