@@ -248,6 +248,10 @@ if command -v parallel >/dev/null; then
 	    < "$T/dem.tp" > "$T/th2.tp" 2>"$T/th.err" || fail "tiled-hydro --sshlogin: $(cat "$T/th.err")"
 	assert_same "tiled-hydro --sshlogin : = tfill" <(body "$T/dem64.w") <(body "$T/th2.tp")
 	assert_eq "tiled-hydro -k keeps the tiles" "$(ls "$T/th2"/*.filled | wc -l)" 42
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 -f -r 100 "$T/th3" \
+	    < "$T/dem.tp" > "$T/th3.tp" 2>"$T/th.err" || fail "tiled-hydro -f: $(cat "$T/th.err")"
+	assert_same "tiled-hydro -f -r = tfill | tflow -r" <(body "$T/fdem64.w") <(body "$T/th3.tp")
+	assert_eq "tiled-hydro -f cleans up" "$(ls "$T/th3" 2>/dev/null | wc -l)" 0
 else fail "GNU parallel is not installed (scripts/install-deps)"; fi
 
 # Slurm: the job script's modes run by hand with the array index set as
@@ -264,6 +268,15 @@ for i in 1 2 0; do
 done
 PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/sl.tp"
 assert_same "slurm phases by hand = tfill" <(body "$T/dem64.w") <(body "$T/sl.tp")
+for i in 1 0 2; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-prepare "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" flow-solve "$T/sl"
+for i in 2 1 0; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-finish "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/slf.tp" .filled.flowed
+assert_same "slurm flow phases by hand = tflow" <(body "$T/fdem100.w") <(body "$T/slf.tp")
 mkdir -p "$T/fake"
 cat > "$T/fake/sbatch" <<'SB'
 #!/bin/sh
@@ -276,6 +289,15 @@ SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 PATH=$T/fake:$PATH "$slurm" submit "$T/
 assert_eq "slurm submit: four jobs chained by afterok" "$(tr '\n' '|' < "$T/sb.log")" \
 "--parsable --array=0-15 SCRIPT prepare DIR/sl --flat|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl --flat|\
 --parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl --flat|--parsable --dependency=afterok:103 SCRIPT mosaic DIR/sl DIR/out.tp|"
+rm -f "$T/sb.log" "$T/sb.log.n"
+SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 TH_FLOW=1 TH_RIVERS=9 PATH=$T/fake:$PATH "$slurm" submit "$T/sl" "$T/out.tp" 2>/dev/null
+assert_eq "slurm submit TH_FLOW=1: seven jobs chained" "$(tr '\n' '|' < "$T/sb.log")" \
+"--parsable --array=0-15 SCRIPT prepare DIR/sl|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:103 SCRIPT flow-prepare DIR/sl|\
+--parsable --dependency=afterok:104 SCRIPT flow-solve DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:105 SCRIPT flow-finish DIR/sl -r 9|\
+--parsable --dependency=afterok:106 SCRIPT mosaic DIR/sl DIR/out.tp .filled.flowed|"
 expect_err 1 "tiled-hydro.slurm: $T/none/manifest: no such manifest" "slurm without manifest" "$slurm" solve "$T/none"
 
 # A tile cache of 0 (every relax from the tile file) and of 1 MiB (about
