@@ -40,7 +40,8 @@ static const char help[] =
     "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
     "                       in metres at each row's latitude (default: auto,\n"
     "                       yes for geographic EPSG codes such as 4326)\n"
-    "  -j, --threads N      threads (default: 0 = all processors)\n"
+    "  -j, --threads N      threads (default: 0 = all processors); given, 4\n"
+    "                       or more: the accumulation runs in tiles on them\n"
     "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
     "                       accumulation (Freeman 1991, exponent 1.1)\n"
     "      --min-basin CELLS\n"
@@ -63,6 +64,8 @@ static const char help[] =
     "                       name, S, then .fedge (default: none)\n"
     "      --tile-finish SOLVE  flow and dir of tile TILE (ttile) with the\n"
     "                       solved inflows\n"
+    "      --tile-size N    with -j: accumulate in tiles of N x N cells\n"
+    "                       (default 1024)\n"
     "      --tile-prepare   directions and flow of tile TILE alone (its\n"
     "                       neighbours read for their edge heights); its\n"
     "                       edge file on stdout\n"
@@ -74,7 +77,7 @@ static const char help[] =
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
-    OPT_SOLVE, OPT_FINISH };
+    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
@@ -95,6 +98,7 @@ static const struct option longopts[] = {
 	{ "suffix", required_argument, NULL, OPT_SUFFIX },
 	{ "tile-finish", required_argument, NULL, OPT_FINISH },
 	{ "tile-prepare", no_argument, NULL, OPT_PREPARE },
+	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
 	{ "tile-solve", no_argument, NULL, OPT_SOLVE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -120,6 +124,7 @@ typedef struct opts {
 	int	phase, threads_set;
 	const char *solve;	/* --tile-finish */
 	const char *suffix;	/* --suffix, NULL: not given */
+	int64_t	tile_size;	/* 0: not given */
 } opts;
 
 /* "--order KIND" as "--order=KIND", the only way getopt passes an optional
@@ -169,6 +174,8 @@ check_phase(const opts *o, int operands, const char *first)
 			cli_usage("unexpected argument '%s'", first);
 		if (o->suffix != NULL)
 			cli_usage("--suffix goes with --tile-solve");
+		if (o->tile_size != 0 && !o->threads_set)
+			cli_usage("--tile-size goes with --threads");
 		return;
 	}
 	if (operands != 1)
@@ -176,8 +183,9 @@ check_phase(const opts *o, int operands, const char *first)
 		    "give one TILE");
 	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
 		cli_usage("the tile phases make flow, dir and river only");
-	if (o->threads_set)
-		cli_usage("--threads goes with a whole grid, not a tile phase");
+	if (o->threads_set || o->tile_size != 0)
+		cli_usage("--threads and --tile-size go with a whole grid, not "
+		    "a tile phase");
 	if (o->suffix != NULL && o->phase != SOLVE)
 		cli_usage("--suffix goes with --tile-solve");
 	if (o->phase != FINISH && (o->rivers >= 0 || o->grass))
@@ -247,6 +255,10 @@ parse(int argc, char **argv, opts *o)
 			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_SUFFIX: o->suffix = optarg; break;
+		case OPT_TILE_SIZE:
+			o->tile_size = cli_int("--tile-size", optarg, 1,
+			    TP_MAX_DIM);
+			break;
 		case OPT_PREPARE: set_phase(o, PREPARE); break;
 		case OPT_SOLVE: set_phase(o, SOLVE); break;
 		case OPT_FINISH: set_phase(o, FINISH);
@@ -366,6 +378,24 @@ dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
 		cli_fail(&j.e[1]);
 	if (o->outlet)
 		watershed(g, o, dir, idx[0], idx[at[2]]);
+}
+
+/* The flow band: whole, or in tiles on threads with -j N of 4 or more
+ * (or --tile-size): a tile is counted twice, alone and with its inflows,
+ * so fewer threads would not gain. The same bytes. */
+static int
+accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
+    const tp_geo_grid *geo, double sea, float *acc, size_t stride,
+    tp_err *e)
+{
+	tp_flopts fo = { .geo = *geo, .sea_level = sea, .area = o->area };
+	int n = tp_par_threads(o->threads);
+
+	if (!o->threads_set || n == 1 || (n < 4 && o->tile_size == 0))
+		return tp_flow_accumulate(dir, w, h, geo, o->area, o->threads,
+		    acc, stride, e);
+	return tp_flowtile_grid(dir, w, h, &fo, o->tile_size ? o->tile_size :
+	    1024, o->threads, acc, stride, e);
 }
 
 /* The manifest beside path (or path itself, is_manifest); returns its
@@ -549,8 +579,8 @@ main(int argc, char **argv)
 	    o.threads, dir, &st, &e) < 0)
 		cli_fail(&e);
 	cli_timer_lap(&tm, "directions");
-	if (tp_flow_accumulate(dir, w, h, &geo, o.area, o.threads,
-	    tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
+	if (accumulate(&o, dir, w, h, &geo, sea, tp_grid_band(&g, idx[0]),
+	    stride, &e) < 0 ||
 	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir, w, h,
 	    &geo, TP_FLOW_MFD_EXPONENT, o.area, o.threads,
 	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))

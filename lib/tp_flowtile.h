@@ -126,10 +126,23 @@ void	tp_fledge_free(tp_fledge *ed);
  * written as a solve file. */
 int	tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
 	    tp_err *e);
+/* The same into memory: in gets every tile's ring, tiles in row order. */
+int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
+	    uint64_t *in, tp_err *e);
 /* Tile (row, col)'s inflows from a solve file made on ts's tiling into in
  * (room for its ring). */
 int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
 	    int64_t col, uint64_t *in, tp_err *e);
+
+/* In one process: the D8 accumulation of a whole grid's directions dir
+ * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
+ * threads (<= 0: all processors): each tile counted alone, the solve,
+ * each tile again with its inflows. The bytes of tp_flow_accumulate;
+ * where o cannot be tiled exactly (tp_flopts_check), it is called
+ * instead. */
+int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
+	    const tp_flopts *o, int64_t size, int threads, float *acc,
+	    size_t astride, tp_err *e);
 
 /* Files: the tile stream at path (band `band`) is found in ts by its
  * ORIGIN; its neighbours are read from the manifest's directory dir under

@@ -165,6 +165,22 @@ graph_pass(graph *g, tp_err *e)
 }
 
 int
+tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges, uint64_t *in,
+    tp_err *e)
+{
+	graph g;
+	int rc;
+
+	if (graph_alloc(&g, ts, edges, e) < 0)
+		return -1;
+	if ((rc = graph_pass(&g, e)) == 0)
+		memcpy(in, g.in, (size_t)g.off[ts->rows * ts->cols] *
+		    sizeof *in);
+	graph_free(&g);
+	return rc;
+}
+
+int
 tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
     tp_err *e)
 {

@@ -103,6 +103,22 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 	tp_header_free(&hd);
 }
 
+/* tp_flowtile_grid on 2 threads: the flow of z in tiles of size. */
+static void
+in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
+    float *flow)
+{
+	uint8_t *dir = malloc((size_t)w * (size_t)h);
+	tp_err e;
+
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &o->geo,
+	    o->sea_level, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(tp_flowtile_grid(dir, w, h, o, size, 2, flow,
+	    (size_t)w, &e), 0);
+	free(dir);
+}
+
 /* Whole and tiled agree to the byte on z, for tiles of lo .. hi. */
 static void
 same_as_whole(const float *z, int w, int h, int lo, int hi,
@@ -116,6 +132,8 @@ same_as_whole(const float *z, int w, int h, int lo, int hi,
 	ck_assert(a && b && ca && cb);
 	whole(z, w, h, o, a, ca);
 	for (size = lo; size <= hi; size++) {
+		in_memory(z, w, h, size, o, b);
+		ck_assert_mem_eq(a, b, n * 4);
 		tiled(z, w, h, size, o, b, cb);
 		for (i = 0; i < n; i++)
 			if (memcmp(a + i, b + i, 4) != 0 ||

@@ -195,10 +195,24 @@ fsame fflat "$T/flat.tp" 50
 expect_err 1 "tflow: $T/ffe/r1_c1.tp: cell 64,110 (column, row) on the tile's edge has no lower neighbour: a flat or sink across tiles is not supported (fill with the default rule)" \
     "flat across a tile edge" flowtiled ffe "$T/flat.tp" 64
 
-# Threads: the whole grid on 1 and 2 threads, the same bytes
-run_prog tflow -j 1 -r 100 < "$T/dem64.w" > "$T/fj1"
-run_prog tflow -j 2 -r 100 < "$T/dem64.w" > "$T/fj2"
-assert_same "tflow -j 2 = -j 1" "$T/fj1" "$T/fj2"
+# Threads: the whole grid on 1 and 2 threads (rows), and in tiles on
+# threads (-j 4, or --tile-size), every tile size, the same bytes; with
+# flats (the directions come from the whole grid), nodata, sea and area.
+for in in "$T/dem64.w" "$T/flat.tp" "$T/sea64.w"; do
+	run_prog tflow -q -j 1 -r 100 < "$in" > "$T/fj1"
+	for a in "2" "4" "2 --tile-size 64" "3 --tile-size 37" "2 --tile-size 1"; do
+		run_prog tflow -q -j $a -r 100 < "$in" > "$T/fj2"
+		assert_same "tflow -j $a = -j 1 ($(basename "$in"))" <(body "$T/fj1") <(body "$T/fj2")
+	done
+done
+run_prog tflow -q -j 1 --area -g no < "$T/dem64.w" > "$T/fj1"
+run_prog tflow -q -j 2 --tile-size 50 --area -g no < "$T/dem64.w" > "$T/fj2"
+assert_same "tflow -j 2 --tile-size 50 --area = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+run_prog tflow -q -j 2 --tile-size 50 --area < "$T/dem64.w" > "$T/fj2"
+run_prog tflow -q -j 1 --area < "$T/dem64.w" > "$T/fj1"
+assert_same "tflow -j 2 --tile-size 50 --area geographic (whole sums) = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+expect_err 2 "tflow: --tile-size goes with --threads" "tile size without threads" \
+    run_prog tflow --tile-size 64
 
 # Errors of the flow phases
 f=$T/ffrac64/r1_c1.tp
@@ -207,7 +221,7 @@ expect_err 2 "tflow: give one of --tile-prepare, --tile-solve and --tile-finish"
     run_prog tflow --tile-prepare --tile-solve "$f"
 expect_err 2 "tflow: the tile phases make flow, dir and river only" "mfd with a phase" \
     run_prog tflow -m --tile-finish "$T/ffrac64/solve" "$f"
-expect_err 2 "tflow: --threads goes with a whole grid, not a tile phase" "threads with a phase" \
+expect_err 2 "tflow: --threads and --tile-size go with a whole grid, not a tile phase" "threads with a phase" \
     run_prog tflow -j 2 --tile-prepare "$f"
 expect_err 2 "tflow: --suffix goes with --tile-solve" "suffix with prepare" \
     run_prog tflow --suffix .x --tile-prepare "$f"
