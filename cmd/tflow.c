@@ -16,7 +16,8 @@
 static const char usage[] =
     "usage: tflow [-amqv] [-b BAND] [--basins] [-c CODES] [-g GEO] [-j N]\n"
     "             [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
-    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R] < in > out\n"
+    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R]\n"
+    "             [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
     "             --tile-prepare TILE > TILE.fedge\n"
     "       tflow [--suffix S] --tile-solve MANIFEST > SOLVE\n"
