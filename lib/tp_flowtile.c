@@ -451,6 +451,15 @@ tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 			tp_fledge_free(ed);
 			return -1;
 		}
+	/* an exit must be a cell that drains out (the solve relies on it) */
+	for (r = 0; r < ed->n; r++)
+		if (ed->r[r].exit >= 0 && ed->r[ed->r[r].exit].out == 0) {
+			tp_err_set(e, "flow edge file: ring cell %lld leaves "
+			    "by cell %lld, which does not drain out",
+			    (long long)r, (long long)ed->r[r].exit);
+			tp_fledge_free(ed);
+			return -1;
+		}
 	return 0;
 }
 

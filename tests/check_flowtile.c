@@ -271,6 +271,11 @@ START_TEST(test_parse)
 	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + 3, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells, 13 "
 	    "expected");
+	buf[hl] = 1;
+	memset(buf + hl + 8, 0, 4);	/* exit 0, but it drains nowhere */
+	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_str_eq(e.msg, "flow edge file: ring cell 0 leaves by cell 0, "
+	    "which does not drain out");
 	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)"x\n", 2,
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
