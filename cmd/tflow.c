@@ -423,7 +423,8 @@ open_tiles(tp_tileset *ts, const char *path, int is_manifest)
 
 /* Tile t's inflows from the solve file at path. */
 static uint64_t *
-read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t)
+read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
+    const char *key)
 {
 	uint64_t *in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof *in);
 	tp_err e;
@@ -433,7 +434,7 @@ read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t)
 		cli_die("out of memory");
 	if ((f = fopen(path, "rb")) == NULL)
 		cli_die("%s: %s", path, strerror(errno));
-	if (tp_flsolve_read(f, ts, t->row, t->col, in, &e) < 0)
+	if (tp_flsolve_read(f, ts, t->row, t->col, key, in, &e) < 0)
 		cli_die("%s: %s", path, e.msg);
 	fclose(f);
 	return in;
@@ -486,13 +487,16 @@ tile_phase(const opts *o, const char *path, int argc, char **argv)
 	if (tp_fljob_load(&ts, dir, path, o->band, &g, &t, &e) < 0 ||
 	    tp_fltile_dirs(&t, &fo, &e) < 0)
 		cli_die("%s: %s", path, e.msg);
+	tp_flopts_key(&fo, ed.key);
 	if (o->phase == FINISH)
-		in = read_inflows(o->solve, &ts, &t);
+		in = read_inflows(o->solve, &ts, &t, ed.key);
 	if (tp_fltile_accumulate(&t, in, &e) < 0)
 		cli_fail(&e);
 	if (o->phase == PREPARE) {
-		if (tp_fltile_edge(&t, &ed, &e) < 0 ||
-		    tp_fledge_write(stdout, &ed, &e) < 0)
+		if (tp_fltile_edge(&t, &ed, &e) < 0)
+			cli_fail(&e);
+		tp_flopts_key(&fo, ed.key);
+		if (tp_fledge_write(stdout, &ed, &e) < 0)
 			cli_fail(&e);
 		tp_fledge_free(&ed);
 		cli_close_stdout();

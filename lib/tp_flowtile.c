@@ -64,6 +64,17 @@ tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y)
 	return -1;
 }
 
+void
+tp_flopts_key(const tp_flopts *o, char *key)
+{
+	if (o->sea_level == -INFINITY)
+		snprintf(key, TP_FLKEY_MAX, "none,%s", o->geo.geographic ?
+		    "geographic" : "projected");
+	else
+		snprintf(key, TP_FLKEY_MAX, "%.17g,%s", o->sea_level,
+		    o->geo.geographic ? "geographic" : "projected");
+}
+
 int
 tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e)
 {
@@ -293,6 +304,7 @@ tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
 {
 	int64_t r, x, y, i;
 
+	ed->key[0] = '\0';
 	ed->row = t->row;
 	ed->col = t->col;
 	ed->w = t->w;
@@ -358,9 +370,9 @@ tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e)
 	unsigned char b[TP_FLEDGE_REC];
 	int64_t r;
 
-	if (fprintf(f, "%s %lld %lld %lld %lld\n", TP_FLEDGE_MAGIC,
+	if (fprintf(f, "%s %lld %lld %lld %lld %s\n", TP_FLEDGE_MAGIC,
 	    (long long)ed->row, (long long)ed->col, (long long)ed->w,
-	    (long long)ed->h) < 0)
+	    (long long)ed->h, ed->key) < 0)
 		return tp_err_set(e, "write error");
 	for (r = 0; r < ed->n; r++) {
 		put_le(b, ed->r[r].count, 8);
@@ -395,8 +407,8 @@ parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
 		return tp_err_set(e, "not a flow edge file");
 	line[n] = '\0';
 	end = -1;
-	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld%n", &v[0],
-	    &v[1], &v[2], &v[3], &end) != 4 || end != (int)n)
+	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld %47s%n", &v[0],
+	    &v[1], &v[2], &v[3], ed->key, &end) != 5 || end != (int)n)
 		return tp_err_set(e, "not a flow edge file");
 	if (v[0] < 0 || v[1] < 0 || v[0] >= TP_TILE_MAX ||
 	    v[1] >= TP_TILE_MAX || v[2] < 1 || v[3] < 1 ||

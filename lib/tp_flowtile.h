@@ -31,11 +31,14 @@
  * sums of per-row areas depend on the order of the additions.
  *
  * Files (text line, then little-endian binary):
- *   "TERRAPIPE-FLOWEDGE 1 ROW COL W H\n" then per ring cell (ring order
+ *   "TERRAPIPE-FLOWEDGE 1 ROW COL W H KEY\n" then per ring cell (ring order
  *   below): uint64 count, int32 exit ring index (-1: none), uint8 the
  *   direction out of the tile (0: it drains inside or ends).
- *   "TERRAPIPE-FLOWSOLVE 1 ROWS COLS\n" then every tile's ring, tiles in
+ *   "TERRAPIPE-FLOWSOLVE 1 ROWS COLS KEY\n" then every tile's ring, tiles in
  *   row order: uint64 what enters each ring cell from other tiles.
+ * KEY is the options the directions depend on, SEA,GEO: the sea level
+ * (%.17g) or "none", then "geographic" or "projected"; every phase checks
+ * it against its own.
  * Ring order: the top row west to east, the bottom row (when h > 1), the
  * west column without its corners, the east column (when w > 1) likewise.
  *
@@ -55,6 +58,7 @@
 #define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 1"
 #define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 1"
 #define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
+#define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
 
 /* The whole grid's geometry and options, the same for every tile. */
 typedef struct tp_flopts {
@@ -80,6 +84,7 @@ typedef struct tp_flring {
 
 typedef struct tp_fledge {
 	int64_t	row, col, w, h, n;
+	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
 	tp_flring *r;		/* n = tp_flring_len(w, h) */
 } tp_fledge;
 
@@ -90,6 +95,8 @@ void	tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
 	    int64_t *y);
 int64_t	tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 
+/* The key of o in key (TP_FLKEY_MAX bytes). */
+void	tp_flopts_key(const tp_flopts *o, char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
 int	tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e);
 
@@ -122,17 +129,17 @@ int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 	    tp_err *e);
 void	tp_fledge_free(tp_fledge *ed);
 
-/* The solve: the edges of every tile of ts (row-major) into the inflows,
- * written as a solve file. */
+/* The solve: the edges of every tile of ts (row-major, all with the key
+ * of the first) into the inflows, written as a solve file. */
 int	tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
 	    tp_err *e);
 /* The same into memory: in gets every tile's ring, tiles in row order. */
 int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
 	    uint64_t *in, tp_err *e);
-/* Tile (row, col)'s inflows from a solve file made on ts's tiling into in
- * (room for its ring). */
+/* Tile (row, col)'s inflows from a solve file made on ts's tiling with
+ * options key into in (room for its ring). */
 int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
-	    int64_t col, uint64_t *in, tp_err *e);
+	    int64_t col, const char *key, uint64_t *in, tp_err *e);
 
 /* In one process: the D8 accumulation of a whole grid's directions dir
  * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on

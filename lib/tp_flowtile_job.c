@@ -192,8 +192,8 @@ tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
 	if (graph_alloc(&g, ts, edges, e) < 0)
 		return -1;
 	rc = graph_pass(&g, e);
-	if (rc == 0 && fprintf(out, "%s %lld %lld\n", TP_FLSOLVE_MAGIC,
-	    (long long)ts->rows, (long long)ts->cols) < 0)
+	if (rc == 0 && fprintf(out, "%s %lld %lld %s\n", TP_FLSOLVE_MAGIC,
+	    (long long)ts->rows, (long long)ts->cols, edges[0].key) < 0)
 		rc = tp_err_set(e, "write error");
 	for (v = 0; v < g.off[ts->rows * ts->cols] && rc == 0; v++) {
 		for (k = 0; k < 8; k++)
@@ -207,9 +207,9 @@ tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
 
 int
 tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
-    uint64_t *in, tp_err *e)
+    const char *key, uint64_t *in, tp_err *e)
 {
-	char line[128];
+	char line[128], got[TP_FLKEY_MAX];
 	long long rows, cols;
 	int64_t t, skip = 0, total = 0, n, i, k;
 	unsigned char b[8];
@@ -217,9 +217,12 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	int end = -1;
 
 	if (fgets(line, sizeof line, f) == NULL ||
-	    sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld\n%n", &rows, &cols,
-	    &end) != 2 || end != (int)strlen(line))
+	    sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld %47s\n%n", &rows, &cols,
+	    got, &end) != 3 || end != (int)strlen(line))
 		return tp_err_set(e, "not a flow solve file");
+	if (strcmp(got, key) != 0)
+		return tp_err_set(e, "solved with sea and geometry '%s', not "
+		    "'%s'", got, key);
 	if (rows != ts->rows || cols != ts->cols)
 		return tp_err_set(e, "made for %lldx%lld tiles, the manifest "
 		    "has %lldx%lld", rows, cols, (long long)ts->rows,
@@ -386,6 +389,9 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 			    (long long)ed[t].row, (long long)ed[t].col,
 			    (long long)ed[t].w, (long long)ed[t].h,
 			    (long long)(t / ts->cols), (long long)(t % ts->cols));
+		if (rc == 0 && strcmp(ed[t].key, ed[0].key) != 0)
+			rc = tp_err_set(e, "made with sea and geometry '%s', "
+			    "tile 0,0's with '%s'", ed[t].key, ed[0].key);
 		if (rc < 0)
 			about(path, e);
 		free(path);

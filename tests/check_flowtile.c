@@ -70,6 +70,7 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 		prepare(&ts, k, z, o, &t);
 		ck_assert_int_eq(tp_fltile_accumulate(&t, NULL, &e), 0);
 		ck_assert_int_eq(tp_fltile_edge(&t, &ed[k], &e), 0);
+		tp_flopts_key(o, ed[k].key);
 		f = open_memstream(&buf, &len);
 		ck_assert_int_eq(tp_fledge_write(f, &ed[k], &e), 0);
 		fclose(f);
@@ -86,8 +87,8 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 		prepare(&ts, k, z, o, &t);
 		ck_assert_ptr_nonnull(in = malloc((size_t)ed[k].n * 8));
 		f = fmemopen(buf, len, "rb");
-		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col, in, &e),
-		    0);
+		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col,
+		    ed[k].key, in, &e), 0);
 		fclose(f);
 		ck_assert_int_eq(tp_fltile_accumulate(&t, in, &e), 0);
 		tp_fltile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
@@ -252,7 +253,7 @@ END_TEST
 
 START_TEST(test_parse)
 {
-	const char *ok = "TERRAPIPE-FLOWEDGE 1 0 0 1 1\n";
+	const char *ok = "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n";
 	unsigned char buf[64];
 	size_t hl = strlen(ok);
 	tp_fledge ed;

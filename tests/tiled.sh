@@ -240,7 +240,7 @@ expect_err 1 "tflow: $T/ffrac64/whole.tp: tile r0_c0 should be 64x64, not 600x50
 expect_err 1 "tflow: $T/ffrac100/solve: made for 5x6 tiles, the manifest has 8x10" \
     "solve of another tiling" run_prog tflow --tile-finish "$T/ffrac100/solve" "$f"
 head -c 100 "$f.fedge" > "$T/fe" && mv "$T/fe" "$f.fedge"
-expect_err 1 "tflow: $f.fedge: flow edge file: 69 bytes of ring cells, 3276 expected" "truncated flow edge" \
+expect_err 1 "tflow: $f.fedge: flow edge file: 54 bytes of ring cells, 3276 expected" "truncated flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
 cp "$T/ffrac64/r0_c0.tp.fedge" "$f.fedge"
 expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifest's tile 1,1" \
@@ -248,6 +248,13 @@ expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifes
 rm "$f.fedge"
 expect_err 1 "tflow: $f.fedge: No such file or directory" "missing flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
+# every phase checks the sea and geometry the others used
+run_prog tflow --sea 0.5 --tile-prepare "$f" > "$f.fedge"
+expect_err 1 "tflow: $f.fedge: made with sea and geometry '0.5,projected', tile 0,0's with 'none,projected'" \
+    "edge with another sea" run_prog tflow --tile-solve "$T/ffrac64/manifest"
+run_prog tflow --tile-prepare "$f" > "$f.fedge"
+expect_err 1 "tflow: $T/ffrac64/solve: solved with sea and geometry 'none,projected', not 'none,geographic'" \
+    "finish with another geometry" run_prog tflow -g yes --tile-finish "$T/ffrac64/solve" "$f"
 head -c 1000 "$T/ffrac64/solve" > "$T/fs"
 expect_err 1 "tflow: $T/fs: a flow solve file of the wrong size" "truncated solve" \
     run_prog tflow --tile-finish "$T/fs" "$f"
