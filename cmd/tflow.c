@@ -1,4 +1,5 @@
 /* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,13 +9,20 @@
 #include "cli.h"
 #include "tp_basin.h"
 #include "tp_flow.h"
+#include "tp_flowtile.h"
 #include "tp_order.h"
 #include "tp_par.h"
 
 static const char usage[] =
     "usage: tflow [-amqv] [-b BAND] [--basins] [-c CODES] [-g GEO] [-j N]\n"
     "             [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
-    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R] < in > out\n";
+    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R]\n"
+    "             [--tile-size N] < in > out\n"
+    "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
+    "             --tile-prepare TILE > TILE.fedge\n"
+    "       tflow [--suffix S] --tile-solve MANIFEST > SOLVE\n"
+    "       tflow [-aq] [-b BAND] [-c CODES] [-g GEO] [-r T] [--sea LEVEL]\n"
+    "             [--no-sea] --tile-finish SOLVE TILE > out\n";
 
 static const char help[] =
     "Add the bands 'flow' (cells draining through each cell, itself\n"
@@ -33,7 +41,8 @@ static const char help[] =
     "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
     "                       in metres at each row's latitude (default: auto,\n"
     "                       yes for geographic EPSG codes such as 4326)\n"
-    "  -j, --threads N      threads (default: 0 = all processors)\n"
+    "  -j, --threads N      threads (default: 0 = all processors); given, 4\n"
+    "                       or more: the accumulation runs in tiles on them\n"
     "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
     "                       accumulation (Freeman 1991, exponent 1.1)\n"
     "      --min-basin CELLS\n"
@@ -52,12 +61,24 @@ static const char help[] =
     "                       recorded as SEALEVEL in the output\n"
     "      --snap R         with --outlet: move it to the cell of highest\n"
     "                       flow within R cells (default: 0)\n"
+    "      --suffix S       --tile-solve: the edge files are each tile's\n"
+    "                       name, S, then .fedge (default: none)\n"
+    "      --tile-finish SOLVE  flow and dir of tile TILE (ttile) with the\n"
+    "                       solved inflows\n"
+    "      --tile-size N    with -j: accumulate in tiles of N x N cells\n"
+    "                       (default 1024)\n"
+    "      --tile-prepare   directions and flow of tile TILE alone (its\n"
+    "                       neighbours read for their edge heights); its\n"
+    "                       edge file on stdout\n"
+    "      --tile-solve     the inflows across the edges of MANIFEST's\n"
+    "                       tiles, from their edge files\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
-    OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP };
+    OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
+    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
@@ -75,6 +96,11 @@ static const struct option longopts[] = {
 	{ "rivers", required_argument, NULL, 'r' },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "snap", required_argument, NULL, OPT_SNAP },
+	{ "suffix", required_argument, NULL, OPT_SUFFIX },
+	{ "tile-finish", required_argument, NULL, OPT_FINISH },
+	{ "tile-prepare", no_argument, NULL, OPT_PREPARE },
+	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
+	{ "tile-solve", no_argument, NULL, OPT_SOLVE },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -85,6 +111,7 @@ static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
 static const char *const orders[] = { "strahler", "shreve", NULL };
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
+enum { WHOLE, PREPARE, SOLVE, FINISH };	/* the phase */
 
 typedef struct opts {
 	const char *band;
@@ -95,6 +122,10 @@ typedef struct opts {
 	int	basins, outlet;
 	int64_t	min_basin, snap;	/* -1: not given */
 	double	ox, oy;		/* --outlet */
+	int	phase, threads_set;
+	const char *solve;	/* --tile-finish */
+	const char *suffix;	/* --suffix, NULL: not given */
+	int64_t	tile_size;	/* 0: not given */
 } opts;
 
 /* "--order KIND" as "--order=KIND", the only way getopt passes an optional
@@ -135,6 +166,43 @@ check_pairs(const opts *o)
 		cli_usage("--basins and --outlet both make the band 'basin'");
 }
 
+/* A tile phase's one operand, and the options it does not take. */
+static void
+check_phase(const opts *o, int operands, const char *first)
+{
+	if (o->phase == WHOLE) {
+		if (operands > 0)
+			cli_usage("unexpected argument '%s'", first);
+		if (o->suffix != NULL)
+			cli_usage("--suffix goes with --tile-solve");
+		if (o->tile_size != 0 && !o->threads_set)
+			cli_usage("--tile-size goes with --threads");
+		return;
+	}
+	if (operands != 1)
+		cli_usage(o->phase == SOLVE ? "--tile-solve needs one MANIFEST" :
+		    "give one TILE");
+	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
+		cli_usage("the tile phases make flow, dir and river only");
+	if (o->threads_set || o->tile_size != 0)
+		cli_usage("--threads and --tile-size go with a whole grid, not "
+		    "a tile phase");
+	if (o->suffix != NULL && o->phase != SOLVE)
+		cli_usage("--suffix goes with --tile-solve");
+	if (o->phase != FINISH && (o->rivers >= 0 || o->grass))
+		cli_usage("--rivers and --dir-codes go with --tile-finish");
+}
+
+/* Record one tile phase: a second one is misuse. */
+static void
+set_phase(opts *o, int phase)
+{
+	if (o->phase != WHOLE && o->phase != phase)
+		cli_usage("give one of --tile-prepare, --tile-solve and "
+		    "--tile-finish");
+	o->phase = phase;
+}
+
 static void
 parse(int argc, char **argv, opts *o)
 {
@@ -159,7 +227,9 @@ parse(int argc, char **argv, opts *o)
 		case 'g': o->geo = cli_choice("--geographic", optarg, geos);
 			break;
 		case 'h': cli_help(help);
-		case 'j': o->threads = cli_threads(optarg); break;
+		case 'j': o->threads = cli_threads(optarg);
+			o->threads_set = 1;
+			break;
 		case 'm': o->mfd = 1; break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': o->quiet = 1; break;
@@ -185,12 +255,21 @@ parse(int argc, char **argv, opts *o)
 			o->snap = cli_int("--snap", optarg, 0, TP_MAX_DIM);
 			break;
 		case 'v': o->verbose = 1; break;
+		case OPT_SUFFIX: o->suffix = optarg; break;
+		case OPT_TILE_SIZE:
+			o->tile_size = cli_int("--tile-size", optarg, 1,
+			    TP_MAX_DIM);
+			break;
+		case OPT_PREPARE: set_phase(o, PREPARE); break;
+		case OPT_SOLVE: set_phase(o, SOLVE); break;
+		case OPT_FINISH: set_phase(o, FINISH);
+			o->solve = optarg;
+			break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
 		}
 	}
-	if (optind < argc)
-		cli_usage("unexpected argument '%s'", argv[optind]);
+	check_phase(o, argc - optind, argv[optind]);
 	check_pairs(o);
 }
 
@@ -302,6 +381,154 @@ dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
 		watershed(g, o, dir, idx[0], idx[at[2]]);
 }
 
+/* The flow band: whole, or in tiles on threads with -j N of 4 or more
+ * (or --tile-size): a tile is counted twice, alone and with its inflows,
+ * so fewer threads would not gain. The same bytes. */
+static int
+accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
+    const tp_geo_grid *geo, double sea, float *acc, size_t stride,
+    tp_err *e)
+{
+	tp_flopts fo = { .geo = *geo, .sea_level = sea, .area = o->area };
+	int n = tp_par_threads(o->threads);
+
+	if (!o->threads_set || n == 1 || (n < 4 && o->tile_size == 0))
+		return tp_flow_accumulate(dir, w, h, geo, o->area, o->threads,
+		    acc, stride, e);
+	return tp_flowtile_grid(dir, w, h, &fo, o->tile_size ? o->tile_size :
+	    1024, o->threads, acc, stride, e);
+}
+
+/* The manifest beside path (or path itself, is_manifest); returns its
+ * directory. */
+static char *
+open_tiles(tp_tileset *ts, const char *path, int is_manifest)
+{
+	char *dir, *m;
+	tp_err e;
+
+	if ((dir = tp_tile_dir(path)) == NULL)
+		cli_die("out of memory");
+	if (is_manifest)
+		m = strdup(path);
+	else if ((m = malloc(strlen(dir) + sizeof "/manifest")) != NULL)
+		sprintf(m, "%s/manifest", dir);
+	if (m == NULL)
+		cli_die("out of memory");
+	if (tp_tileset_load(ts, m, &e) < 0)
+		cli_fail(&e);
+	free(m);
+	return dir;
+}
+
+/* Tile t's inflows from the solve file at path. */
+static uint64_t *
+read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
+    const char *key)
+{
+	uint64_t *in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof *in);
+	tp_err e;
+	FILE *f;
+
+	if (in == NULL)
+		cli_die("out of memory");
+	if ((f = fopen(path, "rb")) == NULL)
+		cli_die("%s: %s", path, strerror(errno));
+	if (tp_flsolve_read(f, ts, t->row, t->col, key, in, &e) < 0)
+		cli_die("%s: %s", path, e.msg);
+	fclose(f);
+	return in;
+}
+
+/* --tile-finish's bands: flow, river, dir. */
+static void
+finish_bands(const opts *o, tp_grid *g, const tp_fltile *t,
+    const tp_flopts *fo, const int idx[])
+{
+	size_t stride = tp_grid_stride(g);
+
+	tp_fltile_flow(t, fo, tp_grid_band(g, idx[0]), stride);
+	if (o->rivers >= 0)
+		tp_flow_rivers(tp_grid_band(g, idx[0]), t->dir, t->w, t->h,
+		    stride, o->rivers, tp_grid_band(g, idx[2]));
+	tp_flow_codes(t->dir, t->w, t->h, o->grass, 1,
+	    tp_grid_band(g, idx[1]), stride);
+}
+
+/* --tile-prepare TILE and --tile-finish SOLVE TILE. */
+static void
+tile_phase(const opts *o, const char *path, int argc, char **argv)
+{
+	const char *add[3] = { "flow", "dir", "river" };
+	int idx[3], nadd = o->phase == PREPARE ? 0 : o->rivers >= 0 ? 3 : 2;
+	uint64_t *in = NULL;
+	tp_tileset ts;
+	tp_fltile t;
+	tp_fledge ed;
+	tp_flopts fo;
+	tp_grid g;
+	tp_err e;
+	char *dir;
+	FILE *f;
+
+	cli_binary_stdout();
+	if ((f = fopen(path, "rb")) == NULL)
+		cli_die("%s: %s", path, strerror(errno));
+	if (tp_grid_read_adding(&g, f, add, nadd, idx, &e) < 0)
+		cli_die("%s: %s", path, e.msg);
+	fclose(f);
+	dir = open_tiles(&ts, path, 0);
+	fo.geo = geometry(&g, o->geo);
+	fo.geo.north = ts.origin_y;	/* rows count from the grid's top */
+	fo.sea_level = cli_sea_level(&o->sea, &g.h, o->phase == FINISH);
+	fo.area = o->area;
+	if (tp_flopts_check(&fo, &ts, &e) < 0)
+		cli_fail(&e);
+	if (tp_fljob_load(&ts, dir, path, o->band, &g, &t, &e) < 0 ||
+	    tp_fltile_dirs(&t, &fo, &e) < 0)
+		cli_die("%s: %s", path, e.msg);
+	tp_flopts_key(&fo, ed.key);
+	if (o->phase == FINISH)
+		in = read_inflows(o->solve, &ts, &t, ed.key);
+	if (tp_fltile_accumulate(&t, in, &e) < 0)
+		cli_fail(&e);
+	if (o->phase == PREPARE) {
+		if (tp_fltile_edge(&t, &ed, &e) < 0)
+			cli_fail(&e);
+		tp_flopts_key(&fo, ed.key);
+		if (tp_fledge_write(stdout, &ed, &e) < 0)
+			cli_fail(&e);
+		tp_fledge_free(&ed);
+		cli_close_stdout();
+	} else {
+		finish_bands(o, &g, &t, &fo, idx);
+		cli_write_grid(&g, argc, argv);
+	}
+	free(in);
+	tp_fltile_free(&t);
+	tp_grid_free(&g);
+	tp_tileset_free(&ts);
+	free(dir);
+}
+
+/* --tile-solve MANIFEST. */
+static void
+solve_phase(const opts *o, const char *manifest)
+{
+	tp_tileset ts;
+	tp_err e;
+	char *dir;
+
+	cli_binary_stdout();
+	dir = open_tiles(&ts, manifest, 1);
+	if (tp_fljob_solve(&ts, dir, o->suffix ? o->suffix : "", stdout,
+	    &e) < 0)
+		cli_fail(&e);
+	cli_close_stdout();
+	tp_tileset_free(&ts);
+	free(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -333,6 +560,14 @@ main(int argc, char **argv)
 	for (i = 0; i < nadd; i++)
 		if (strcmp(o.band, add[i]) == 0)
 			cli_usage("--band: '%s' is an output band", o.band);
+	if (o.phase == SOLVE) {
+		solve_phase(&o, argv[optind]);
+		return 0;
+	}
+	if (o.phase != WHOLE) {
+		tile_phase(&o, argv[optind], argc, argv);
+		return 0;
+	}
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, nadd, idx);
@@ -349,8 +584,8 @@ main(int argc, char **argv)
 	    o.threads, dir, &st, &e) < 0)
 		cli_fail(&e);
 	cli_timer_lap(&tm, "directions");
-	if (tp_flow_accumulate(dir, w, h, &geo, o.area, o.threads,
-	    tp_grid_band(&g, idx[0]), stride, &e) < 0 ||
+	if (accumulate(&o, dir, w, h, &geo, sea, tp_grid_band(&g, idx[0]),
+	    stride, &e) < 0 ||
 	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir, w, h,
 	    &geo, TP_FLOW_MFD_EXPONENT, o.area, o.threads,
 	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))

@@ -7,6 +7,9 @@
 #    (phases of many tiles run one process at a time, so wall = the sum),
 #    CPU seconds, the largest peak RSS of one process, and the bytes that
 #    cross between phases (edge files, levels).
+# 2b. Flow: the filled grid's tiled flow accumulation (tflow's phases) at
+#    4, 16 and 64 tiles beside the whole-grid tflow: wall, CPU, peak RSS
+#    per process, edge and solve bytes, the same bytes as tflow.
 # 3. Scale: a SIZE x SIZE grid (default 32768: 4 GiB of float32) made by
 #    tnoise straight into tiles of 4096, filled tiled, each process's peak
 #    RSS against 2 GiB; wall time and cells/s beside the whole-grid tfill
@@ -27,7 +30,7 @@ while [ $# -gt 0 ]; do
 	*) echo "bench-tiled: unknown argument '$1'"; exit 2 ;;
 	esac
 done
-for p in tfill tnoise ttile tmosaic; do
+for p in tfill tflow tnoise ttile tmosaic; do
 	[ -x "$bin/$p" ] || { echo "bench-tiled: no $bin/$p"; exit 1; }
 done
 [ -x /usr/bin/time ] || { echo "bench-tiled: needs /usr/bin/time"; exit 1; }
@@ -86,6 +89,27 @@ for ts in $((n / 2)) $((n / 4)) $((n / 8)); do
 	report solve "$tmp/solve.log"
 	report finish "$tmp/fin.log"
 	report tmosaic "$tmp/mos.log"
+	rm -rf "$d"
+done
+
+# 2b. Flow on the filled grid, whole and in tiles.
+rm -f "$tmp"/*.log
+run_phase "$tmp/fwhole.log" sh -c "'$bin/tflow' -q -j 1 < '$tmp/j1.tp' > '$tmp/fw.tp'"
+awk '{ printf "  whole-grid tflow -j 1 on the filled grid: wall %.2f s  cpu %.2f s  peak RSS %.1f MiB\n", $1, $2, $3 / 1024 }' "$tmp/fwhole.log"
+fbytes=$((n * n * 12))
+for ts in $((n / 2)) $((n / 4)) $((n / 8)); do
+	d=$tmp/f$ts
+	rm -f "$tmp"/*.log
+	"$bin/ttile" -q -s $ts "$d" < "$tmp/j1.tp"
+	for f in "$d"/r*.tp; do run_phase "$tmp/prep.log" sh -c "'$bin/tflow' --tile-prepare '$f' > '$f.fedge'"; done
+	run_phase "$tmp/solve.log" sh -c "'$bin/tflow' --tile-solve '$d/manifest' > '$d/flow.solve'"
+	for f in "$d"/r*.tp; do run_phase "$tmp/fin.log" sh -c "'$bin/tflow' --tile-finish '$d/flow.solve' '$f' > '$f.flowed'"; done
+	"$bin/tmosaic" -q --suffix .flowed "$d/manifest" > "$tmp/m.tp"
+	cmp -s <(tail -c $fbytes "$tmp/fw.tp") <(tail -c $fbytes "$tmp/m.tp") && same=yes || same=NO
+	echo "  flow, $(ls "$d"/r*.tp | grep -c 'tp$') tiles of $ts: edge files $(($(cat "$d"/*.fedge | wc -c) / 1024)) KiB, solve $(($(wc -c < "$d/flow.solve") / 1024)) KiB; same bytes as tflow: $same"
+	report prepare "$tmp/prep.log"
+	report solve "$tmp/solve.log"
+	report finish "$tmp/fin.log"
 	rm -rf "$d"
 done
 [ $quick = 1 ] && exit 0

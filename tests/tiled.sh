@@ -123,6 +123,142 @@ assert_eq "-j keeps HISTORY free of threads" "$(header_lines "$T/j.tp" | grep -c
 run_prog tfill -j 2 --tile-solve "$T/frac64/manifest" > "$T/lv2"
 assert_same "--tile-solve -j 2 = -j 1" "$T/frac64/levels" "$T/lv2"
 
+# Tiled flow: ttile a filled grid, then tflow --tile-prepare / --tile-solve
+# / --tile-finish as separate processes in shuffled tile order, then
+# tmosaic, equals the whole-grid tflow (flow, dir, river) byte for byte.
+# flowtiled NAME IN SIZE [TFLOW OPTIONS]: the tiled flow of IN in $T/NAME.t
+flowtiled() {
+	local name=$1 in=$2 size=$3 f a
+	shift 3
+	local prep=() skip=
+	for a in "$@"; do	# the options prepare takes: all but -r T, -c C
+		if [ -n "$skip" ]; then skip=; continue; fi
+		case $a in -r|-c) skip=1 ;; *) prep+=("$a") ;; esac
+	done
+	rm -rf "$T/$name"
+	run_prog ttile -q --size "$size" "$T/$name" < "$in" || return 1
+	for f in $(ls "$T/$name"/r*.tp | shuf --random-source=<(yes 3)); do
+		run_prog tflow "${prep[@]}" --tile-prepare "$f" > "$f.fedge" || return 1
+	done
+	run_prog tflow --tile-solve "$T/$name/manifest" > "$T/$name/solve" || return 1
+	for f in $(ls "$T/$name"/r*.tp | shuf --random-source=<(yes 4)); do
+		run_prog tflow "$@" --tile-finish "$T/$name/solve" "$f" > "$f.flowed" || return 1
+	done
+	run_prog tmosaic -q --suffix .flowed "$T/$name/manifest" > "$T/$name.t"
+}
+
+# fsame NAME IN SIZE [TFLOW OPTIONS]: tiled flow equals whole (bodies).
+fsame() {
+	local name=$1 in=$2 size=$3
+	shift 3
+	run_prog tflow -q "$@" < "$in" > "$T/$name.w"
+	if flowtiled "$name" "$in" "$size" "$@"; then
+		assert_same "$name: tiled flow = whole" <(body "$T/$name.w") <(body "$T/$name.t")
+	else fail "$name: a tiled flow phase failed"; fi
+}
+
+fsame ffrac64 "$T/frac64.w" 64
+fsame ffrac100 "$T/frac100.w" 100 -r 50 -c grass
+fsame ffrac1024 "$T/frac1024.w" 1024
+fsame fdem64 "$T/dem64.w" 64 -r 100
+fsame fdem100 "$T/dem64.w" 100
+fsame fdemarea "$T/dem64.w" 100 --area -g no
+fsame fsea "$T/sea64.w" 64
+fsame fseaopt "$T/sea64.w" 50 --sea 0.3 -r 20
+fsame fvalley "$T/valley64.w" 64
+assert_eq "flow crosses tile edges: inflows in the solve file" "$(py '
+d = open(sys.argv[1], "rb").read()
+v = np.frombuffer(d[d.index(b"\n") + 1:], "<u8")
+print(int(np.count_nonzero(v)) > 100, int(v.max()) > 1000)' "$T/fdem64/solve")" "True True"
+assert_eq "ffrac100: the flow at the outlets sums to the cells" "$(py '
+f = band(sys.argv[1], "flow"); d = band(sys.argv[1], "dir")
+print(int(np.sum(f[d < 0], dtype=np.float64)), f.size)' "$T/ffrac100.t")" "300000 300000"
+# The real pipeline: the fill's own tiles (r*.tp.filled), no mosaic between
+for f in $(ls "$T/frac64"/r*.tp.filled | shuf --random-source=<(yes 5)); do
+	run_prog tflow --tile-prepare "$f" > "$f.fedge"
+done
+run_prog tflow --suffix .filled --tile-solve "$T/frac64/manifest" > "$T/frac64/fsolve"
+for f in "$T/frac64"/r*.tp.filled; do
+	run_prog tflow --tile-finish "$T/frac64/fsolve" "$f" > "$f.flowed"
+done
+run_prog tmosaic -q --suffix .filled.flowed "$T/frac64/manifest" > "$T/ff.t"
+assert_same "tfill tiles then tflow tiles = whole tflow" <(body "$T/ffrac64.w") <(body "$T/ff.t")
+
+# Flats: one inside a tile is resolved as on the whole grid; one on a
+# tile's edge is refused, naming its cell.
+py '
+z = np.add.outer(np.arange(150.0), np.arange(170.0)).astype("<f4")
+z[20:30, 20:30] = 40
+z[110:120, 60:70] = 170
+sys.stdout.buffer.write(stream_bytes(170, 150, "height", [], z.tobytes()))' > "$T/flat.tp"
+fsame fflat "$T/flat.tp" 50
+expect_err 1 "tflow: $T/ffe/r1_c1.tp: cell 64,110 (column, row) on the tile's edge has no lower neighbour: a flat or sink across tiles is not supported (fill with the default rule)" \
+    "flat across a tile edge" flowtiled ffe "$T/flat.tp" 64
+
+# Threads: the whole grid on 1 and 2 threads (rows), and in tiles on
+# threads (-j 4, or --tile-size), every tile size, the same bytes; with
+# flats (the directions come from the whole grid), nodata, sea and area.
+for in in "$T/dem64.w" "$T/flat.tp" "$T/sea64.w"; do
+	run_prog tflow -q -j 1 -r 100 < "$in" > "$T/fj1"
+	for a in "2" "4" "2 --tile-size 64" "3 --tile-size 37" "2 --tile-size 1"; do
+		run_prog tflow -q -j $a -r 100 < "$in" > "$T/fj2"
+		assert_same "tflow -j $a = -j 1 ($(basename "$in"))" <(body "$T/fj1") <(body "$T/fj2")
+	done
+done
+run_prog tflow -q -j 1 --area -g no < "$T/dem64.w" > "$T/fj1"
+run_prog tflow -q -j 2 --tile-size 50 --area -g no < "$T/dem64.w" > "$T/fj2"
+assert_same "tflow -j 2 --tile-size 50 --area = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+run_prog tflow -q -j 2 --tile-size 50 --area < "$T/dem64.w" > "$T/fj2"
+run_prog tflow -q -j 1 --area < "$T/dem64.w" > "$T/fj1"
+assert_same "tflow -j 2 --tile-size 50 --area geographic (whole sums) = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+expect_err 2 "tflow: --tile-size goes with --threads" "tile size without threads" \
+    run_prog tflow --tile-size 64
+
+# Errors of the flow phases
+f=$T/ffrac64/r1_c1.tp
+expect_err 2 "tflow: give one TILE" "flow prepare without tile" run_prog tflow --tile-prepare
+expect_err 2 "tflow: give one of --tile-prepare, --tile-solve and --tile-finish" "two flow phases" \
+    run_prog tflow --tile-prepare --tile-solve "$f"
+expect_err 2 "tflow: the tile phases make flow, dir and river only" "mfd with a phase" \
+    run_prog tflow -m --tile-finish "$T/ffrac64/solve" "$f"
+expect_err 2 "tflow: --threads and --tile-size go with a whole grid, not a tile phase" "threads with a phase" \
+    run_prog tflow -j 2 --tile-prepare "$f"
+expect_err 2 "tflow: --suffix goes with --tile-solve" "suffix with prepare" \
+    run_prog tflow --suffix .x --tile-prepare "$f"
+expect_err 2 "tflow: --rivers and --dir-codes go with --tile-finish" "rivers with prepare" \
+    run_prog tflow -r 5 --tile-prepare "$f"
+expect_err 2 "tflow: unexpected argument" "whole grid with an operand" run_prog tflow "$f"
+expect_err 1 "tflow: --area on a geographic grid is not exact tile by tile (its sums depend on their order)" \
+    "area geographic" run_prog tflow --area --tile-prepare "$T/fdem64/r0_c0.tp"
+mv "$T/ffrac64/r2_c1.tp" "$T/ffrac64/x"
+expect_err 1 "tflow: $f: $T/ffrac64/r2_c1.tp: No such file or directory (a neighbour tile)" \
+    "missing neighbour" run_prog tflow --tile-prepare "$f"
+mv "$T/ffrac64/x" "$T/ffrac64/r2_c1.tp"
+cp "$T/frac.tp" "$T/ffrac64/whole.tp"
+expect_err 1 "tflow: $T/ffrac64/whole.tp: tile r0_c0 should be 64x64, not 600x500" "flow: not a tile" \
+    run_prog tflow --tile-prepare "$T/ffrac64/whole.tp"
+expect_err 1 "tflow: $T/ffrac100/solve: made for 5x6 tiles, the manifest has 8x10" \
+    "solve of another tiling" run_prog tflow --tile-finish "$T/ffrac100/solve" "$f"
+head -c 100 "$f.fedge" > "$T/fe" && mv "$T/fe" "$f.fedge"
+expect_err 1 "tflow: $f.fedge: flow edge file: 54 bytes of ring cells, 3276 expected" "truncated flow edge" \
+    run_prog tflow --tile-solve "$T/ffrac64/manifest"
+cp "$T/ffrac64/r0_c0.tp.fedge" "$f.fedge"
+expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifest's tile 1,1" \
+    "edge of another tile" run_prog tflow --tile-solve "$T/ffrac64/manifest"
+rm "$f.fedge"
+expect_err 1 "tflow: $f.fedge: No such file or directory" "missing flow edge" \
+    run_prog tflow --tile-solve "$T/ffrac64/manifest"
+# every phase checks the sea and geometry the others used
+run_prog tflow --sea 0.5 --tile-prepare "$f" > "$f.fedge"
+expect_err 1 "tflow: $f.fedge: made with sea and geometry '0.5,projected', tile 0,0's with 'none,projected'" \
+    "edge with another sea" run_prog tflow --tile-solve "$T/ffrac64/manifest"
+run_prog tflow --tile-prepare "$f" > "$f.fedge"
+expect_err 1 "tflow: $T/ffrac64/solve: solved with sea and geometry 'none,projected', not 'none,geographic'" \
+    "finish with another geometry" run_prog tflow -g yes --tile-finish "$T/ffrac64/solve" "$f"
+head -c 1000 "$T/ffrac64/solve" > "$T/fs"
+expect_err 1 "tflow: $T/fs: a flow solve file of the wrong size" "truncated solve" \
+    run_prog tflow --tile-finish "$T/fs" "$f"
+
 # The drivers. GNU parallel on this host, 2 jobs, options passed through.
 if command -v parallel >/dev/null; then
 	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 "$T/th" --flat \
@@ -133,6 +269,10 @@ if command -v parallel >/dev/null; then
 	    < "$T/dem.tp" > "$T/th2.tp" 2>"$T/th.err" || fail "tiled-hydro --sshlogin: $(cat "$T/th.err")"
 	assert_same "tiled-hydro --sshlogin : = tfill" <(body "$T/dem64.w") <(body "$T/th2.tp")
 	assert_eq "tiled-hydro -k keeps the tiles" "$(ls "$T/th2"/*.filled | wc -l)" 42
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 -f -r 100 "$T/th3" \
+	    < "$T/dem.tp" > "$T/th3.tp" 2>"$T/th.err" || fail "tiled-hydro -f: $(cat "$T/th.err")"
+	assert_same "tiled-hydro -f -r = tfill | tflow -r" <(body "$T/fdem64.w") <(body "$T/th3.tp")
+	assert_eq "tiled-hydro -f cleans up" "$(ls "$T/th3" 2>/dev/null | wc -l)" 0
 else fail "GNU parallel is not installed (scripts/install-deps)"; fi
 
 # Slurm: the job script's modes run by hand with the array index set as
@@ -149,6 +289,15 @@ for i in 1 2 0; do
 done
 PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/sl.tp"
 assert_same "slurm phases by hand = tfill" <(body "$T/dem64.w") <(body "$T/sl.tp")
+for i in 1 0 2; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-prepare "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" flow-solve "$T/sl"
+for i in 2 1 0; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-finish "$T/sl"
+done
+PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/slf.tp" .filled.flowed
+assert_same "slurm flow phases by hand = tflow" <(body "$T/fdem100.w") <(body "$T/slf.tp")
 mkdir -p "$T/fake"
 cat > "$T/fake/sbatch" <<'SB'
 #!/bin/sh
@@ -161,6 +310,15 @@ SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 PATH=$T/fake:$PATH "$slurm" submit "$T/
 assert_eq "slurm submit: four jobs chained by afterok" "$(tr '\n' '|' < "$T/sb.log")" \
 "--parsable --array=0-15 SCRIPT prepare DIR/sl --flat|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl --flat|\
 --parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl --flat|--parsable --dependency=afterok:103 SCRIPT mosaic DIR/sl DIR/out.tp|"
+rm -f "$T/sb.log" "$T/sb.log.n"
+SBLOG=$T/sb.log SBDIR=$T TH_ARRAY_MAX=16 TH_FLOW=1 TH_RIVERS=9 PATH=$T/fake:$PATH "$slurm" submit "$T/sl" "$T/out.tp" 2>/dev/null
+assert_eq "slurm submit TH_FLOW=1: seven jobs chained" "$(tr '\n' '|' < "$T/sb.log")" \
+"--parsable --array=0-15 SCRIPT prepare DIR/sl|--parsable --dependency=afterok:101 SCRIPT solve DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:102 SCRIPT finish DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:103 SCRIPT flow-prepare DIR/sl|\
+--parsable --dependency=afterok:104 SCRIPT flow-solve DIR/sl|\
+--parsable --array=0-15 --dependency=afterok:105 SCRIPT flow-finish DIR/sl -r 9|\
+--parsable --dependency=afterok:106 SCRIPT mosaic DIR/sl DIR/out.tp .filled.flowed|"
 expect_err 1 "tiled-hydro.slurm: $T/none/manifest: no such manifest" "slurm without manifest" "$slurm" solve "$T/none"
 
 # A tile cache of 0 (every relax from the tile file) and of 1 MiB (about

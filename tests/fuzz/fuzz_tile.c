@@ -1,6 +1,7 @@
 /* fuzz-libs: */
 /* fuzz_tile.c - libFuzzer target: the tile manifest parser (ttile, tmosaic,
- * tfill's tile phases) and the edge-file parser (tfill --tile-solve) must
+ * tfill's tile phases) and the edge-file parsers (tfill and tflow
+ * --tile-solve) must
  * turn any bytes into a result or an error, never a crash; a manifest they
  * accept, written out again, must parse back to the same tiles (abort()
  * otherwise). */
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "tp_filltile.h"
+#include "tp_flowtile.h"
 #include "tp_tile.h"
 
 static void
@@ -44,6 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tp_tileset ts;
 	tp_fedge ed;
+	tp_fledge fl;
 
 	if (tp_tileset_parse(&ts, (const char *)data, size, NULL) == 0) {
 		/* cap the work a huge but valid grid of tiles would take */
@@ -53,5 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (tp_fedge_parse(&ed, data, size, NULL) == 0)
 		tp_fring_free(&ed.ring);
+	if (tp_fledge_parse(&fl, data, size, NULL) == 0)
+		tp_fledge_free(&fl);
 	return 0;
 }
