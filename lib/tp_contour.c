@@ -40,27 +40,6 @@ zat(const builder *b, int64_t x, int64_t y)
 	return b->z[(size_t)y * b->stride + (size_t)x];
 }
 
-static int
-grow(void *pp, size_t *cap, size_t need, size_t sz, tp_err *e)
-{
-	void **p = pp, *np;
-	size_t nc = *cap ? *cap : 256;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need) {
-		if (nc > SIZE_MAX / 2 / sz)
-			return tp_err_set(e, "out of memory");
-		nc *= 2;
-	}
-	if ((np = realloc(*p, nc * sz)) == NULL)
-		return tp_err_set(e, "out of memory: contours need %.1f MiB",
-		    (double)nc * (double)sz / 1048576.0);
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 /* The segments of level k in square (x, y), corners v[4] clockwise from
  * the north-west. */
 static int
@@ -82,7 +61,8 @@ square(builder *b, int64_t x, int64_t y, const double v[4], int64_t k,
 		}
 	if (n == 0)
 		return 0;
-	if (grow(&b->s, &b->cs_, b->ns + 2, sizeof *b->s, e) < 0)
+	if (tp_grow(&b->s, &b->cs_, b->ns + 2, sizeof *b->s,
+	    256, "contours", e) < 0)
 		return -1;
 	if (n == 2) {
 		i = up[0] ? 0 : 1;
@@ -194,7 +174,8 @@ add_point(builder *b, int64_t k, int64_t side, tp_err *e)
 	if (l->npts > 0 && o->xy[2 * (o->npts - 1)] == x &&
 	    o->xy[2 * (o->npts - 1) + 1] == y)
 		return 0;
-	if (grow(&o->xy, &b->cpt, 2 * (o->npts + 1), sizeof *o->xy, e) < 0)
+	if (tp_grow(&o->xy, &b->cpt, 2 * (o->npts + 1), sizeof *o->xy,
+	    256, "contours", e) < 0)
 		return -1;
 	o->xy[2 * o->npts] = x;
 	o->xy[2 * o->npts + 1] = y;
@@ -211,7 +192,8 @@ chain(builder *b, size_t i, const int64_t *next, uint8_t *used, tp_err *e)
 	tp_cline *l;
 	int64_t j = (int64_t)i;
 
-	if (grow(&o->line, &b->cline, o->n + 1, sizeof *o->line, e) < 0)
+	if (tp_grow(&o->line, &b->cline, o->n + 1, sizeof *o->line,
+	    256, "contours", e) < 0)
 		return -1;
 	l = &o->line[o->n];
 	memset(l, 0, sizeof *l);

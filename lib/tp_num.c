@@ -167,3 +167,25 @@ tp_format_double(char *buf, size_t n, double v)
 	}
 	snprintf(buf, n, "%.17g", v);
 }
+
+int
+tp_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
+    const char *what, tp_err *e)
+{
+	void **p = pp, *np;
+	size_t nc = *cap ? *cap : first;
+
+	if (need <= *cap)
+		return 0;
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2 / sz)
+			return tp_err_set(e, "out of memory: %s", what);
+		nc *= 2;
+	}
+	if ((np = realloc(*p, nc * sz)) == NULL)
+		return tp_err_set(e, "out of memory: %s need %.1f MiB", what,
+		    (double)nc * (double)sz / 1048576.0);
+	*p = np;
+	*cap = nc;
+	return 0;
+}

@@ -38,6 +38,12 @@ int tp_mul_size(size_t a, size_t b, size_t *out, const char *what, tp_err *e);
 /* Refuse an allocation of bytes that cannot fit in this machine's memory,
  * with a message giving the size it would need. */
 int tp_check_mem(uint64_t bytes, const char *what, tp_err *e);
+/* Grow the array *pp, of *cap elements of sz bytes, to hold need of them:
+ * capacities double from first. what names the array in the message
+ * when memory runs out ("contours need 12.0 MiB"). *pp and *cap are left
+ * as they were on failure. */
+int tp_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
+    const char *what, tp_err *e);
 
 /* Write a double with the fewest digits that read back to the same value. */
 void tp_format_double(char *buf, size_t n, double v);

@@ -61,28 +61,6 @@ label(const tracer *t, int64_t x, int64_t y)
 	return t->lab[(size_t)y * t->stride + (size_t)x];
 }
 
-/* Grow *p (of *cap elements of size sz) to hold need. */
-static int
-grow(void *pp, size_t *cap, size_t need, size_t sz, tp_err *e)
-{
-	void **p = pp, *np;
-	size_t nc = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return 0;
-	while (nc < need) {
-		if (nc > SIZE_MAX / 2 / sz)
-			return tp_err_set(e, "out of memory");
-		nc *= 2;
-	}
-	if ((np = realloc(*p, nc * sz)) == NULL)
-		return tp_err_set(e, "out of memory: polygons need %.1f MiB",
-		    (double)nc * (double)sz / 1048576.0);
-	*p = np;
-	*cap = nc;
-	return 0;
-}
-
 /* Flood-fill component id from cell s. */
 static int
 fill(tracer *t, int64_t s, uint32_t id, int64_t **stack, size_t *cap,
@@ -108,7 +86,8 @@ fill(tracer *t, int64_t s, uint32_t id, int64_t **stack, size_t *cap,
 			    t->comp[ny * t->w + nx] != NONE)
 				continue;
 			t->comp[ny * t->w + nx] = id;
-			if (grow(stack, cap, top + 1, sizeof **stack, e) < 0)
+			if (tp_grow(stack, cap, top + 1, sizeof **stack,
+			    64, "polygons", e) < 0)
 				return -1;
 			(*stack)[top++] = ny * t->w + nx;
 		}
@@ -148,7 +127,7 @@ components(tracer *t, tp_err *e)
 
 	for (c = 0; c < cells; c++)
 		t->comp[c] = NONE;
-	if (grow(&stack, &cap, 64, sizeof *stack, e) < 0)
+	if (tp_grow(&stack, &cap, 64, sizeof *stack, 64, "polygons", e) < 0)
 		return -1;
 	for (c = 0; c < cells; c++) {
 		l = t->lab[(size_t)(c / t->w) * t->stride + (size_t)(c % t->w)];
@@ -219,7 +198,8 @@ turn(const tracer *t, int64_t i, int64_t j, int d)
 static int
 push_pt(tracer *t, int64_t v, tp_err *e)
 {
-	if (grow(&t->pt, &t->cpt, t->npt + 1, sizeof *t->pt, e) < 0)
+	if (tp_grow(&t->pt, &t->cpt, t->npt + 1, sizeof *t->pt,
+	    64, "polygons", e) < 0)
 		return -1;
 	t->pt[t->npt++] = v;
 	return 0;
@@ -251,7 +231,8 @@ ring(tracer *t, int64_t v0, int d0, tp_err *e)
 		d = nd;
 	}
 	if (push_pt(t, v0, e) < 0 ||
-	    grow(&t->ring, &t->cring, t->nring + 1, sizeof *t->ring, e) < 0)
+	    tp_grow(&t->ring, &t->cring, t->nring + 1, sizeof *t->ring,
+	    64, "polygons", e) < 0)
 		return -1;
 	r = &t->ring[t->nring++];
 	r->comp = comp_at(t, v0 % vw, v0 / vw, d0);

@@ -108,6 +108,30 @@ START_TEST(test_ranges)
 END_TEST
 
 /* What tp_format_double writes always reads back under the rule. */
+/* Capacities double from first until need fits; a size that cannot be
+ * counted in size_t is refused with the array's name, the array kept. */
+START_TEST(test_grow)
+{
+	double *v = NULL;
+	size_t cap = 0;
+	tp_err e;
+
+	ck_assert_int_eq(tp_grow(&v, &cap, 5, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_uint_eq(cap, 8);
+	v[7] = 1;
+	ck_assert_int_eq(tp_grow(&v, &cap, 8, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_uint_eq(cap, 8);
+	ck_assert_int_eq(tp_grow(&v, &cap, 9, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_uint_eq(cap, 16);
+	ck_assert_double_eq(v[7], 1);
+	ck_assert_int_eq(tp_grow(&v, &cap, SIZE_MAX / 4, sizeof *v, 4, "rows",
+	    &e), -1);
+	ck_assert_str_eq(e.msg, "out of memory: rows");
+	ck_assert_uint_eq(cap, 16);
+	free(v);
+}
+END_TEST
+
 START_TEST(test_format_reads_back)
 {
 	static const double vals[] = { 0, -0.0, 0.1, -84.41375, 1e308, -1e-300,
@@ -134,6 +158,7 @@ main(void)
 	tcase_add_loop_test(c, test_rule, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(c, test_ranges);
 	tcase_add_test(c, test_format_reads_back);
+	tcase_add_test(c, test_grow);
 	suite_add_tcase(s, c);
 	return tp_test_run(s);
 }
