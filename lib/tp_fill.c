@@ -484,36 +484,48 @@ tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
 	return tp_fill_pf_sea(z, w, h, stride, o, -INFINITY, st, e);
 }
 
-int
-tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
-    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+/* The queue of a Priority-Flood over plane z, with no cell closed yet:
+ * the plane checked, its closed bits allocated. */
+static int
+flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_err *e)
 {
-	tp_fill_stats dummy;
-	flood_q f;
 	size_t span;
-	int r = -1, out;
 
-	if (st == NULL)
-		st = &dummy;
-	memset(st, 0, sizeof *st);
 	if (check_plane(w, h, stride, o, sea_level, e) < 0)
 		return -1;
 	span = (size_t)(h - 1) * stride + (size_t)w;
 	if ((uint64_t)span > EDGE_BIT)
 		return tp_err_set(e, "plane of %zu samples is too large to fill "
 		    "(at most 2^31)", span);
-	memset(&f, 0, sizeof f);
-	if ((f.cl = calloc(span / 64 + 1, sizeof *f.cl)) == NULL)
+	memset(f, 0, sizeof *f);
+	if ((f->cl = calloc(span / 64 + 1, sizeof *f->cl)) == NULL)
 		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
 		    span / 8 / 1048576.0);
-	f.z = z;
-	f.w = w;
-	f.h = h;
-	f.stride = stride;
-	f.o = o;
-	f.sea = tp_d8_sea_below(sea_level);
-	tp_d8_offsets((ptrdiff_t)stride, f.off);
-	heap_init(&f.hp);
+	f->z = z;
+	f->w = w;
+	f->h = h;
+	f->stride = stride;
+	f->o = o;
+	f->sea = tp_d8_sea_below(sea_level);
+	tp_d8_offsets((ptrdiff_t)stride, f->off);
+	heap_init(&f->hp);
+	return 0;
+}
+
+int
+tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	flood_q f;
+	int r = -1, out;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (flood_init(&f, z, w, h, stride, o, sea_level, e) < 0)
+		return -1;
 	if (ring_reserve(&f.q, 4096, e) < 0 ||
 	    seed_border(&f, st, &out, e) < 0 ||
 	    (out && seed_nan(&f, st, e) < 0))
@@ -725,32 +737,15 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 {
 	tp_fill_stats dummy;
 	flood_q f;
-	size_t span;
 	int r = -1;
 
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	if (check_plane(w, h, stride, o, sea_level, e) < 0)
-		return -1;
 	if (w < 3 || h < 3)
 		return tp_err_set(e, "a plane with a halo needs 3x3 cells");
-	span = (size_t)(h - 1) * stride + (size_t)w;
-	if ((uint64_t)span > EDGE_BIT)
-		return tp_err_set(e, "plane of %zu samples is too large to fill "
-		    "(at most 2^31)", span);
-	memset(&f, 0, sizeof f);
-	if ((f.cl = calloc(span / 64 + 1, sizeof *f.cl)) == NULL)
-		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
-		    span / 8 / 1048576.0);
-	f.z = z;
-	f.w = w;
-	f.h = h;
-	f.stride = stride;
-	f.o = o;
-	f.sea = tp_d8_sea_below(sea_level);
-	tp_d8_offsets((ptrdiff_t)stride, f.off);
-	heap_init(&f.hp);
+	if (flood_init(&f, z, w, h, stride, o, sea_level, e) < 0)
+		return -1;
 	close_halo(&f, st);
 	if (ring_reserve(&f.q, 4096, e) < 0 || seed_nan(&f, st, e) < 0)
 		goto out;
