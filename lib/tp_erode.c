@@ -657,10 +657,8 @@ run_tile(const struct model *m, const float *sx, const float *sy,
 
 /* ---- set-up ---- */
 
-/* The range [*lo, *hi] of the heights usable(min, v), and whether some
- * are not. */
-static void
-scan(const float *z, int64_t width, int64_t height, size_t stride,
+void
+tp_erode_scan(const float *z, int64_t width, int64_t height, size_t stride,
     float min, float *lo, float *hi, int *nodata)
 {
 	int64_t x, y;
@@ -689,7 +687,8 @@ tp_erode_extent(const float *z, int64_t width, int64_t height, size_t stride,
 	float l, h;
 	int nodata;
 
-	scan(z, width, height, stride, -TP_ERODE_HMAX, &l, &h, &nodata);
+	tp_erode_scan(z, width, height, stride, -TP_ERODE_HMAX, &l, &h,
+	    &nodata);
 	*lo = h >= l ? l : 0;
 	*hi = h >= l ? h : 0;
 	return h >= l;
@@ -792,7 +791,8 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	m->lo = tp_d8_sea_below(o->sea_level);
 	if (!(m->lo > -TP_ERODE_HMAX))
 		m->lo = -TP_ERODE_HMAX;
-	scan(z, width, height, stride, m->lo, &m->floor, &hi, &m->nodata);
+	tp_erode_scan(z, width, height, stride, m->lo, &m->floor, &hi,
+	    &m->nodata);
 	/* Parameters first rounded to float, then scaled: with a power of two
 	 * zscale the whole model then scales exactly, bit for bit. */
 	m->inertia = (float)o->inertia;

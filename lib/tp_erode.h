@@ -146,6 +146,13 @@ void	tp_erode_add_change(float *s, const float *z, const float *orig,
 void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 	    int64_t height, float *x, float *y);
 
+/* The range [*lo, *hi] of the heights droplets work on above min (finite,
+ * at most TP_ERODE_HMAX, at least min: the sea's bound, or -TP_ERODE_HMAX
+ * without a sea; *hi < *lo when there are none), and whether some cells
+ * are not such heights (*nodata). */
+void	tp_erode_scan(const float *z, int64_t width, int64_t height,
+	    size_t stride, float min, float *lo, float *hi, int *nodata);
+
 /* The smallest and largest value of the plane that tp_erode_valid takes
  * into *lo and *hi; 0 (and both 0) when there is none. */
 int	tp_erode_extent(const float *z, int64_t width, int64_t height,

@@ -26,29 +26,6 @@ tp_erode_batch_size(const tp_erode_opts *o, int64_t width, int64_t height)
 	return b < o->droplets ? b : o->droplets > 0 ? o->droplets : 1;
 }
 
-/* The lowest and highest usable heights (*hi < *lo when there are none),
- * and whether some are not usable. */
-static void
-usable_range(const float *z, int64_t width, int64_t height, size_t stride,
-    float lo, float *min, float *max, int *nodata)
-{
-	int64_t x, y;
-
-	*min = INFINITY;
-	*max = -INFINITY;
-	*nodata = 0;
-	for (y = 0; y < height; y++)
-		for (x = 0; x < width; x++) {
-			float v = z[(size_t)y * stride + (size_t)x];
-			if (!tp_dl_usable(lo, v)) {
-				*nodata = 1;
-				continue;
-			}
-			*min = v < *min ? v : *min;
-			*max = v > *max ? v : *max;
-		}
-}
-
 double
 tp_erode_batch_scale(const tp_erode_opts *o)
 {
@@ -108,7 +85,7 @@ tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
 	p->lo = tp_d8_sea_below(o->sea_level);
 	if (!(p->lo > -TP_DL_HMAX))
 		p->lo = -TP_DL_HMAX;
-	usable_range(z, width, height, stride, p->lo, &p->floor, &hi,
+	tp_erode_scan(z, width, height, stride, p->lo, &p->floor, &hi,
 	    &p->nodata);
 	/* as tp_erode's model_init: rounded to float, then scaled */
 	p->inertia = (float)o->inertia;
