@@ -106,7 +106,7 @@ def shrink_size(m):
 
 def tnoise(m):
     s = m.group(0)
-    if "--band" in s:
+    if re.search(r"(^|\s)(--band|-b)(\s|=)", s):
         return s
     size = re.search(r"(-s|--size)\s+(\d+)x(\d+)", s)
     if size is None:
