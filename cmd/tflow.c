@@ -8,14 +8,15 @@
 
 #include "cli.h"
 #include "tp_basin.h"
+#include "tp_carve.h"
 #include "tp_flow.h"
 #include "tp_flowtile.h"
 #include "tp_order.h"
 #include "tp_par.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [--basins] [-c CODES] [-g GEO] [-j N]\n"
-    "             [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
+    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve] [-c CODES] [-g GEO]\n"
+    "             [-j N] [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
     "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R]\n"
     "             [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
@@ -35,6 +36,9 @@ static const char help[] =
     "      --basins         add a band 'basin': a label per outlet, 1, 2, ...\n"
     "                       in row-major order of the outlet cells; 0 on the\n"
     "                       sea\n"
+    "      --carve          route water out of depressions along their\n"
+    "                       least-cost path, as GRASS r.watershed does:\n"
+    "                       for heights tfill has not filled\n"
     "  -c, --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
@@ -78,12 +82,13 @@ static const char help[] =
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
-    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE };
+    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
 	{ "band", required_argument, NULL, 'b' },
 	{ "basins", no_argument, NULL, OPT_BASINS },
+	{ "carve", no_argument, NULL, OPT_CARVE },
 	{ "dir-codes", required_argument, NULL, 'c' },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
@@ -115,7 +120,7 @@ enum { WHOLE, PREPARE, SOLVE, FINISH };	/* the phase */
 
 typedef struct opts {
 	const char *band;
-	int	area, grass, geo, threads, mfd, quiet, verbose;
+	int	area, grass, geo, threads, mfd, quiet, verbose, carve;
 	double	rivers;		/* < 0: no river band */
 	cli_sea	sea;
 	int	order;		/* -1: none, else TP_ORDER_* */
@@ -164,6 +169,9 @@ check_pairs(const opts *o)
 		cli_usage("--snap needs --outlet");
 	if (o->basins && o->outlet)
 		cli_usage("--basins and --outlet both make the band 'basin'");
+	if (o->carve && o->mfd)
+		cli_usage("--carve routes single-flow D8 only; MFD needs "
+		    "filled heights (tfill, without --carve)");
 }
 
 /* A tile phase's one operand, and the options it does not take. */
@@ -184,6 +192,9 @@ check_phase(const opts *o, int operands, const char *first)
 		    "give one TILE");
 	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
 		cli_usage("the tile phases make flow, dir and river only");
+	if (o->carve)
+		cli_usage("--carve needs the whole grid; the tile phases take "
+		    "filled tiles");
 	if (o->threads_set || o->tile_size != 0)
 		cli_usage("--threads and --tile-size go with a whole grid, not "
 		    "a tile phase");
@@ -243,6 +254,7 @@ parse(int argc, char **argv, opts *o)
 			    cli_choice("--order", optarg, orders);
 			break;
 		case OPT_BASINS: o->basins = 1; break;
+		case OPT_CARVE: o->carve = 1; break;
 		case OPT_MIN_BASIN:
 			o->min_basin = cli_int("--min-basin", optarg, 1,
 			    INT64_MAX);
@@ -580,8 +592,9 @@ main(int argc, char **argv)
 		cli_die("out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
 	cli_timer_lap(&tm, "read");
-	if (tp_flow_d8_sea(tp_grid_band(&g, band), w, h, stride, &geo, sea,
-	    o.threads, dir, &st, &e) < 0)
+	if ((o.carve ? tp_carve_d8(tp_grid_band(&g, band), w, h, stride, &geo,
+	    sea, dir, &st, &e) : tp_flow_d8_sea(tp_grid_band(&g, band), w, h,
+	    stride, &geo, sea, o.threads, dir, &st, &e)) < 0)
 		cli_fail(&e);
 	cli_timer_lap(&tm, "directions");
 	if (accumulate(&o, dir, w, h, &geo, sea, tp_grid_band(&g, idx[0]),

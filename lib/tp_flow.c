@@ -17,9 +17,8 @@ is_step(uint8_t d)
 	return d >= 1 && d <= 8;
 }
 
-/* 1 / distance to neighbour k = 1..8 for row y. */
-static void
-inv_dist(const tp_geo_grid *g, int64_t y, double inv[9])
+void
+tp_flow_inv_dist(const tp_geo_grid *g, int64_t y, double inv[9])
 {
 	double dx, dy;
 	int k;
@@ -118,7 +117,7 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	(void)worker;
 	tp_d8_offsets((ptrdiff_t)c->stride, off);
 	for (y = begin; y < end; y++) {
-		inv_dist(c->g, y, inv);
+		tp_flow_inv_dist(c->g, y, inv);
 		d = c->dir + (size_t)y * (size_t)c->w;
 		if (y == 0 || y == c->h - 1 || c->w < 3) {
 			for (x = 0; x < c->w; x++)
@@ -608,7 +607,7 @@ tp_flow_mfd(const float *z, size_t stride, const uint8_t *dir, int64_t w,
 		goto out;
 	}
 	for (y = 0; y < h; y++)
-		inv_dist(g, y, inv[y]);
+		tp_flow_inv_dist(g, y, inv[y]);
 	tp_par_for(tp_par_threads(threads), h, 16, donor_rows, &c);
 	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &c.s);
 	for (i = 0; i < n && rc == 0; i++)

@@ -53,6 +53,10 @@ typedef struct tp_flow_stats {
 	int64_t	sinks;		/* cells left without outflow */
 } tp_flow_stats;
 
+/* inv[k] = 1 / the distance to neighbour k = 1..8 of a cell of row y
+ * (inv[0] = 0): the weights of tp_flow_d8's drops. */
+void	tp_flow_inv_dist(const tp_geo_grid *g, int64_t y, double inv[9]);
+
 /* D8 directions of z into dir (w * h bytes), flats resolved; threads <= 0
  * means all processors. Same bytes on any thread count. */
 int	tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,

@@ -1,0 +1,47 @@
+/*
+ * tp_carve.h - D8 directions on a surface that was not filled: water
+ * leaves each depression along its least-cost path, the way GRASS's
+ * r.watershed and r.stream.extract route it (their "A* search").
+ *
+ * A Priority-Flood (Barnes, Lehman and Mulla 2014) runs from the outlets
+ * (tp_flow.h's: valid cells on the border or next to a NaN cell, and sea
+ * cells) over the unchanged heights, lowest cell first, equal heights in
+ * the order they were reached. Nothing is raised: a cell lower than the
+ * one that reached it (inside a depression) is taken next, so the flood
+ * runs down into the depression and then spreads up from its bottom.
+ *
+ * When a cell is taken, it drains to the neighbour, among those taken
+ * before it, with the steepest drop (tp_flow.h's measure and tie order);
+ * when none of them is lower (a flat, or a depression's bottom) it drains
+ * to the neighbour that reached it. Every cell thus drains to a cell taken
+ * earlier, so the directions have no cycle and every valid cell reaches an
+ * outlet: no sinks. On a surface without depressions the drop rule gives
+ * tp_flow_d8's directions off flats; inside a depression the path out
+ * climbs from its bottom to its spill point along the lowest way, as a
+ * breach cut through the rim would run, instead of crossing a filled lake.
+ *
+ * An outlet keeps its way out (TP_D8_OUT | k, k its first neighbour off
+ * the grid or NaN) unless a neighbour taken before it is lower; a sea cell
+ * stays TP_D8_SEA. Single-threaded; the result depends only on the plane.
+ * Memory: dir, and 24 bytes per cell waiting in the flood's heap (the
+ * flood's front: about the grid's perimeter, more on wide flats).
+ */
+#ifndef TP_CARVE_H
+#define TP_CARVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tp_err.h"
+#include "tp_flow.h"
+#include "tp_geo.h"
+
+/* Directions of the w x h plane z (row stride `stride`) into dir (w * h
+ * bytes, tp_d8.h's direction bytes); sea_level -INFINITY: no sea. In st,
+ * flats counts the cells drained through the neighbour that reached them
+ * (across flats and out of depressions); sinks is 0. */
+int	tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
+	    const tp_geo_grid *g, double sea_level, uint8_t *dir,
+	    tp_flow_stats *st, tp_err *e);
+
+#endif
