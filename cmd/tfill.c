@@ -362,10 +362,16 @@ main(int argc, char **argv)
 	if (o.method == PLANCHON_DARBOUX)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
-	else if (o.threads != 1 || o.tile_size != 0)
-		snprintf(sweeps, sizeof sweeps, ", %lld tile relaxations",
-		    (long long)st.sweeps);
-	if (o.verbose)
+	if (o.verbose && (o.threads != 1 || o.tile_size != 0))
+		/* tiles count no cells: the whole grid's seeds and raised
+		 * cells are not the sums of the tiles' */
+		cli_timer_report(&tm, "%lldx%lld in tiles of %lld, %lld tile "
+		    "relaxations, %.1f Mcells/s", (long long)g.h.width,
+		    (long long)g.h.height, (long long)(o.tile_size ?
+		    o.tile_size : 1024), (long long)st.sweeps,
+		    (double)(g.h.width * g.h.height) /
+		    cli_timer_wall(&tm, "fill") / 1e6);
+	else if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld sea, "
 		    "%lld seeds, %lld raised%s, %.1f Mcells/s",
 		    (long long)g.h.width, (long long)g.h.height,

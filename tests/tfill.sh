@@ -83,6 +83,9 @@ assert_eq "DEM: volume raised (SAGA, GRASS: 34124)" \
     "$(stat "$T/flat" height 'int((a.astype(float) - o).sum())')" 34124
 run_prog tfill --verbose < "$T/orig" > "$T/next" 2>"$T/err"
 grep -q "raised" "$T/err" && pass || fail "--verbose prints counts"
+run_prog tfill --verbose -j 2 --tile-size 64 < "$T/orig" > /dev/null 2>"$T/err"
+grep -q "in tiles of 64, [0-9]* tile relaxations" "$T/err" && ! grep -q "valid" "$T/err" &&
+    pass || fail "--verbose in tiles: $(cat "$T/err")"
 assert_eq "DEM: flat-raised cells are raised by default" \
     "$(stat "$T/next" height 'bool(((a > o) | ~(b > o)).all())' "$T/flat")" True
 assert_eq "DEM: next-float heights 0 to 0.01 m above flat" \
