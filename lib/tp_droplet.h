@@ -59,6 +59,15 @@ typedef _Atomic int64_t tp_dl_cell;
 #define TP_DL_HMAX	1e30f	/* larger heights are nodata (TP_ERODE_HMAX) */
 #define TP_DL_SPEED_MAX	1e6f
 
+/* The model's coefficients: the options rounded to float, then scaled by
+ * zscale, so that a power-of-two zscale scales the whole model bit for
+ * bit. tp_erode_coefs fills them, for the sequential model and the
+ * batches alike. */
+struct tp_dl_coef {
+	float	inertia, gmix, kcap, mincap, kero, kdep, wkeep, grav;
+	float	water0, speed0;
+};
+
 /* Everything a droplet needs; the host fills it (tp_erode_batch_params)
  * and passes it by value to the kernel: 64-bit fields first, then 32-bit
  * ones, no padding but at the end, so C and OpenCL C lay it out alike. */
@@ -69,8 +78,7 @@ struct tp_dl_params {
 	float	wlim, hlim;	/* positions lie in [0, wlim) x [0, hlim) */
 	float	floor;		/* lowest usable input height */
 	float	lo;		/* usable heights: [lo, TP_DL_HMAX] */
-	float	inertia, gmix, kcap, mincap, kero, kdep, wkeep, grav;
-	float	water0, speed0;
+	struct tp_dl_coef k;
 	float	radius;		/* brush radius, cells */
 	float	scale;		/* fixed-point units per height unit */
 	float	qmaxf;		/* qmax as a float, not above it */
@@ -414,21 +422,21 @@ tp_dl_work(const struct tp_dl_params *p, const TP_DL_G float *z,
 	float sedf = (float)d->sed / p->scale, cap, amt;
 	tp_dl_i64 q;
 
-	cap = -dh * d->speed * d->water * p->kcap;
-	if (!(cap > p->mincap))		/* also when 0 * inf made a NaN */
-		cap = p->mincap;
+	cap = -dh * d->speed * d->water * p->k.kcap;
+	if (!(cap > p->k.mincap))		/* also when 0 * inf made a NaN */
+		cap = p->k.mincap;
 	if (sedf > cap || dh > 0) {
-		amt = dh > 0 ? (dh < sedf ? dh : sedf) : (sedf - cap) * p->kdep;
+		amt = dh > 0 ? (dh < sedf ? dh : sedf) : (sedf - cap) * p->k.kdep;
 		q = tp_dl_fix(p, amt, t);
 		q = tp_dl_spread(p, z, sums, delta, d->x, d->y,
 		    q < d->sed ? q : d->sed, t);
 		d->sed -= q;
 		t->deposited += q;
 	} else {
-		amt = (cap - sedf) * p->kero;
+		amt = (cap - sedf) * p->k.kero;
 		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
 		q = tp_dl_erode(p, z, sums, delta, d->x, d->y,
-		    amt * (float)(p->kero > 0), t);
+		    amt * (float)(p->k.kero > 0), t);
 		d->sed += q;
 		t->eroded += q;
 		if (t->eroded > p->qmax)
@@ -446,8 +454,8 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
 {
 	float nh, ngx, ngy, nx, ny, len, dh;
 
-	d->dx = d->dx * p->inertia - d->gx * p->gmix;
-	d->dy = d->dy * p->inertia - d->gy * p->gmix;
+	d->dx = d->dx * p->k.inertia - d->gx * p->k.gmix;
+	d->dy = d->dy * p->k.inertia - d->gy * p->k.gmix;
 	len = TP_DL_SQRT(d->dx * d->dx + d->dy * d->dy);
 	if (len == 0)
 		return 0;
@@ -464,11 +472,11 @@ tp_dl_step(const struct tp_dl_params *p, const TP_DL_G float *z,
 		return -1;
 	dh = nh - d->h;
 	tp_dl_work(p, z, sums, delta, d, dh, t);
-	d->speed = d->speed * d->speed - dh * p->grav;
+	d->speed = d->speed * d->speed - dh * p->k.grav;
 	d->speed = d->speed > 0 ? TP_DL_SQRT(d->speed) : 0;
 	if (!(d->speed < TP_DL_SPEED_MAX))
 		d->speed = TP_DL_SPEED_MAX;
-	d->water *= p->wkeep;
+	d->water *= p->k.wkeep;
 	d->tx[d->step % TP_DL_TRAIL] = d->x;
 	d->ty[d->step % TP_DL_TRAIL] = d->y;
 	d->x = nx;
@@ -493,8 +501,8 @@ tp_dl_run(const struct tp_dl_params *p, const TP_DL_G float *z,
 
 	tp_dl_spawn(p->seed, (tp_dl_u64)index, p->width, p->height, &d.x, &d.y);
 	d.dx = d.dy = 0;
-	d.speed = p->speed0;
-	d.water = p->water0;
+	d.speed = p->k.speed0;
+	d.water = p->k.water0;
 	d.sed = 0;
 	d.step = 0;
 	if (!tp_dl_sample(p, z, d.x, d.y, &d.h, &d.gx, &d.gy))

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tp_d8.h"
+#include "tp_droplet.h"
 #include "tp_erode.h"
 #include "tp_num.h"
 #include "tp_par.h"
@@ -38,14 +39,7 @@ struct model {
 	float	floor;		/* lowest usable input height */
 	float	lo;		/* usable heights: [lo, TP_ERODE_HMAX] */
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
-	float	inertia;
-	float	gmix;		/* (1 - inertia) / zscale */
-	float	kcap;		/* capacity factor */
-	float	mincap;		/* min_capacity * zscale */
-	float	kero, kdep;
-	float	wkeep;		/* 1 - evaporation */
-	float	grav;		/* gravity / zscale */
-	float	water0, speed0;
+	struct tp_dl_coef k;	/* tp_erode_coefs */
 	int	lifetime, keep_mass;
 	tp_simd_level simd;
 };
@@ -482,8 +476,8 @@ drop_init(const struct model *m, struct drop *d, float x, float y,
 	d->x = x;
 	d->y = y;
 	d->dx = d->dy = 0;
-	d->speed = m->speed0;
-	d->water = m->water0;
+	d->speed = m->k.speed0;
+	d->water = m->k.water0;
 	d->sed = 0;
 	d->step = 0;
 	a->droplets++;
@@ -530,8 +524,8 @@ drop_step(const struct model *m, struct drop *d, struct trail *t,
 
 	if (!sample(m, d->x, d->y, &h, &gx, &gy))
 		goto gone;	/* only at the spawn point */
-	d->dx = d->dx * m->inertia - gx * m->gmix;
-	d->dy = d->dy * m->inertia - gy * m->gmix;
+	d->dx = d->dx * m->k.inertia - gx * m->k.gmix;
+	d->dy = d->dy * m->k.inertia - gy * m->k.gmix;
 	len = sqrtf(d->dx * d->dx + d->dy * d->dy);
 	if (len == 0)
 		goto end;	/* on a flat: it dies here */
@@ -547,27 +541,27 @@ drop_step(const struct model *m, struct drop *d, struct trail *t,
 	if (!sample(m, nx, ny, &nh, &ngx, &ngy))
 		goto gone;
 	dh = nh - h;
-	cap = -dh * d->speed * d->water * m->kcap;
-	if (!(cap > m->mincap))		/* also when 0 * inf made a NaN */
-		cap = m->mincap;
+	cap = -dh * d->speed * d->water * m->k.kcap;
+	if (!(cap > m->k.mincap))		/* also when 0 * inf made a NaN */
+		cap = m->k.mincap;
 	if (d->sed > cap || dh > 0) {
 		amt = dh > 0 ? (dh < d->sed ? dh : d->sed) :
-		    (d->sed - cap) * m->kdep;
+		    (d->sed - cap) * m->k.kdep;
 		d->sed -= amt;
 		spread(m, d->x, d->y, amt);
 		a->deposited += amt;
 	} else {
-		amt = (cap - d->sed) * m->kero;
+		amt = (cap - d->sed) * m->k.kero;
 		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
-		amt = erode(m, d->x, d->y, amt * (m->kero > 0));
+		amt = erode(m, d->x, d->y, amt * (m->k.kero > 0));
 		d->sed += amt;
 		a->eroded += amt;
 	}
-	d->speed = d->speed * d->speed - dh * m->grav;
+	d->speed = d->speed * d->speed - dh * m->k.grav;
 	d->speed = d->speed > 0 ? sqrtf(d->speed) : 0;
 	if (!(d->speed < SPEED_MAX))	/* huge gravity on a huge drop */
 		d->speed = SPEED_MAX;
-	d->water *= m->wkeep;
+	d->water *= m->k.wkeep;
 	t->x[d->step % TRAIL] = d->x;
 	t->y[d->step % TRAIL] = d->y;
 	d->x = nx;
@@ -768,6 +762,23 @@ model_free(struct model *m)
 	free(m->clear);
 }
 
+void
+tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
+{
+	/* rounded to float first, then scaled: with a power of two zscale
+	 * the whole model then scales exactly, bit for bit */
+	k->inertia = (float)o->inertia;
+	k->gmix = (float)(1 - o->inertia) / (float)o->zscale;
+	k->kcap = (float)o->capacity;
+	k->mincap = (float)o->min_capacity * (float)o->zscale;
+	k->kero = (float)o->erode;
+	k->kdep = (float)o->deposit;
+	k->wkeep = (float)(1 - o->evaporation);
+	k->grav = (float)o->gravity / (float)o->zscale;
+	k->water0 = (float)o->water;
+	k->speed0 = (float)o->speed;
+}
+
 static int
 model_init(struct model *m, float *z, int64_t width, int64_t height,
     size_t stride, const tp_erode_opts *o, tp_err *e)
@@ -793,18 +804,7 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 		m->lo = -TP_ERODE_HMAX;
 	tp_erode_scan(z, width, height, stride, m->lo, &m->floor, &hi,
 	    &m->nodata);
-	/* Parameters first rounded to float, then scaled: with a power of two
-	 * zscale the whole model then scales exactly, bit for bit. */
-	m->inertia = (float)o->inertia;
-	m->gmix = (float)(1 - o->inertia) / (float)o->zscale;
-	m->kcap = (float)o->capacity;
-	m->mincap = (float)o->min_capacity * (float)o->zscale;
-	m->kero = (float)o->erode;
-	m->kdep = (float)o->deposit;
-	m->wkeep = (float)(1 - o->evaporation);
-	m->grav = (float)o->gravity / (float)o->zscale;
-	m->water0 = (float)o->water;
-	m->speed0 = (float)o->speed;
+	tp_erode_coefs(o, &m->k);
 	m->lifetime = o->lifetime;
 	m->keep_mass = o->keep_mass;
 	/* the options may ask for less than the processor has, never more */

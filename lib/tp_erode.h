@@ -115,6 +115,12 @@ void	tp_erode_defaults(tp_erode_opts *o);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
+/* The model's coefficients from the options (tp_droplet.h's struct
+ * tp_dl_coef), the one place they are rounded and scaled: the sequential
+ * model and the batches (tp_erode_batch) both take them from here. */
+struct tp_dl_coef;
+void	tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k);
+
 /* Erode the width x height plane z (row y starts at z + y * stride) in
  * place. Cells failing tp_erode_valid (NaN, infinities, the -3.4e38 some
  * DEMs use) are nodata, and sea cells are treated alike: droplets treat

@@ -87,17 +87,7 @@ tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
 		p->lo = -TP_DL_HMAX;
 	tp_erode_scan(z, width, height, stride, p->lo, &p->floor, &hi,
 	    &p->nodata);
-	/* as tp_erode's model_init: rounded to float, then scaled */
-	p->inertia = (float)o->inertia;
-	p->gmix = (float)(1 - o->inertia) / (float)o->zscale;
-	p->kcap = (float)o->capacity;
-	p->mincap = (float)o->min_capacity * (float)o->zscale;
-	p->kero = (float)o->erode;
-	p->kdep = (float)o->deposit;
-	p->wkeep = (float)(1 - o->evaporation);
-	p->grav = (float)o->gravity / (float)o->zscale;
-	p->water0 = (float)o->water;
-	p->speed0 = (float)o->speed;
+	tp_erode_coefs(o, &p->k);
 	p->radius = (float)o->radius;
 	p->reach = (int)ceil(o->radius);
 	p->lifetime = o->lifetime;
