@@ -10,6 +10,7 @@
 
 #include "tp_feature.h"
 #include "tp_featprep.h"
+#include "tp_file.h"
 #include "tp_num.h"
 
 static const char *
@@ -370,35 +371,17 @@ tp_features_parse(tp_features *fs, const char *name, const char *text,
 int
 tp_features_read_file(tp_features *fs, const char *path, tp_err *e)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *p;
-	size_t n = 0, cap = 0, got;
-	int rc;
+	char *buf;
+	size_t n;
+	int rc = tp_file_read(path, TP_FEATURE_FILE_MAX, &buf, &n);
 
-	if (f == NULL)
-		return tp_err_set(e, "cannot open %s: %s", path, strerror(errno));
-	do {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			if (cap > TP_FEATURE_FILE_MAX + 1 ||
-			    (p = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(f);
-				return tp_err_set(e, cap > TP_FEATURE_FILE_MAX + 1 ?
-				    "%s is over 1 GiB" : "out of memory reading %s",
-				    path);
-			}
-			buf = p;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		return tp_err_set(e, "cannot read %s", path);
-	}
-	fclose(f);
+	if (rc == TP_FILE_BIG)
+		return tp_err_set(e, "%s is over 1 GiB", path);
+	if (rc < 0 && errno == ENOMEM)
+		return tp_err_set(e, "out of memory reading %s", path);
+	if (rc < 0)
+		return tp_err_set(e, "cannot open %s: %s", path,
+		    strerror(errno));
 	rc = tp_features_parse(fs, path, buf, n, e);
 	free(buf);
 	return rc;

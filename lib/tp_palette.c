@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_file.h"
 #include "tp_num.h"
 #include "tp_palette.h"
 
@@ -206,25 +207,16 @@ tp_palette_parse(tp_palette *p, const char *text, size_t len, tp_err *e)
 int
 tp_palette_load(tp_palette *p, const char *path, tp_err *e)
 {
-	enum { MAX = 1 << 20 };
 	char *buf;
 	size_t len;
-	FILE *f;
-	int r;
+	int r = tp_file_read(path, (size_t)1 << 20, &buf, &len);
 
-	if ((f = fopen(path, "rb")) == NULL)
-		return tp_err_set(e, "%s: %s", path, strerror(errno));
-	if ((buf = malloc(MAX + 1)) == NULL) {
-		fclose(f);
-		return tp_err_set(e, "out of memory for the table");
-	}
-	len = fread(buf, 1, MAX + 1, f);
-	if (ferror(f))
-		r = tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if (len > MAX)
-		r = tp_err_set(e, "%s: longer than 1 MiB: not a biome table",
+	if (r == TP_FILE_BIG)
+		return tp_err_set(e, "%s: longer than 1 MiB: not a biome table",
 		    path);
-	else if ((r = tp_palette_parse(p, buf, len, e)) < 0 && e != NULL) {
+	if (r < 0)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	if ((r = tp_palette_parse(p, buf, len, e)) < 0 && e != NULL) {
 		/* The parser's message, prefixed: not formatted from e->msg
 		 * into itself, which overlaps. */
 		char msg[TP_ERR_MAX];
@@ -233,7 +225,6 @@ tp_palette_load(tp_palette *p, const char *path, tp_err *e)
 		r = tp_err_set(e, "%s: %s", path, msg);
 	}
 	free(buf);
-	fclose(f);
 	return r;
 }
 

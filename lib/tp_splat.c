@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_file.h"
 #include "tp_num.h"
 #include "tp_splat.h"
 
-#define FILE_MAX	(1 << 20)
+#define FILE_MAX	((size_t)1 << 20)
 
 /* One line's NAME SLOT. */
 static int
@@ -105,25 +106,15 @@ tp_splat_load(tp_splat_groups *g, const char *path, tp_err *e)
 {
 	char *buf;
 	size_t len;
-	FILE *f;
-	int r;
+	int r = tp_file_read(path, FILE_MAX, &buf, &len);
 
-	if ((f = fopen(path, "rb")) == NULL)
-		return tp_err_set(e, "%s: %s", path, strerror(errno));
-	if ((buf = malloc(FILE_MAX + 1)) == NULL) {
-		fclose(f);
-		return tp_err_set(e, "out of memory for the biome groups");
-	}
-	len = fread(buf, 1, FILE_MAX + 1, f);
-	if (ferror(f))
-		r = tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if (len > FILE_MAX)
-		r = tp_err_set(e, "%s: longer than 1 MiB: not a biome groups "
+	if (r == TP_FILE_BIG)
+		return tp_err_set(e, "%s: longer than 1 MiB: not a biome groups "
 		    "file", path);
-	else
-		r = tp_splat_parse(g, buf, len, path, e);
+	if (r < 0)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	r = tp_splat_parse(g, buf, len, path, e);
 	free(buf);
-	fclose(f);
 	return r;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tp_file.h"
 #include "tp_num.h"
 #include "tp_outfile.h"
 #include "tp_tile.h"
@@ -330,41 +331,23 @@ tp_tileset_parse(tp_tileset *ts, const char *buf, size_t len, tp_err *e)
 int
 tp_tileset_load(tp_tileset *ts, const char *path, tp_err *e)
 {
-	size_t n = 0, cap = 65536;
-	char *buf = NULL, *nb;
-	FILE *f;
+	char *buf;
+	size_t n;
 	int r;
 
 	memset(ts, 0, sizeof *ts);
-	if ((f = fopen(path, "rb")) == NULL)
+	r = tp_file_read(path, TP_TILE_MANIFEST_MAX, &buf, &n);
+	if (r == TP_FILE_BIG || (r < 0 && errno == ENOMEM))
+		return tp_err_set(e, "%s: too large for a manifest", path);
+	if (r < 0)
 		return tp_err_set(e, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (n == cap || buf == NULL) {
-			if (buf != NULL)
-				cap *= 2;
-			if (cap > TP_TILE_MANIFEST_MAX ||
-			    (nb = realloc(buf, cap)) == NULL) {
-				free(buf);
-				fclose(f);
-				return tp_err_set(e, "%s: too large for a "
-				    "manifest", path);
-			}
-			buf = nb;
-		}
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-	}
-	if (ferror(f))
-		r = tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if ((r = tp_tileset_parse(ts, buf, n, e)) < 0 && e != NULL) {
+	if ((r = tp_tileset_parse(ts, buf, n, e)) < 0 && e != NULL) {
 		char m[TP_ERR_MAX];
 
 		snprintf(m, sizeof m, "%s", e->msg);
 		tp_err_set(e, "%s: %s", path, m);
 	}
 	free(buf);
-	fclose(f);
 	return r;
 }
 
