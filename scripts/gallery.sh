@@ -83,9 +83,9 @@ gdal_translate -q -of PNG -outsize 512 512 "$M.png" "$out/18-textured.png"
 rm -f "$out/18-textured.png.aux.xml"
 # The noise of 01-noise after droplets, and after stream-power evolution
 # with its rivers (tuplift, then the biome map's river band).
-show uplift-2-droplets "" "$N | terode -q"
+show 20-droplets "" "$N | terode -q"
 U="$N | tuplift -q | tfill -q --depth | tflow -q --rivers 300 | tnoise -q --band moisture -S 8 | tbiome -q --top 95 --rock-slope 89"
-show uplift-3-tuplift "-b biome" "$U"
+show 21-tuplift "-b biome" "$U"
 # tvector: the island's river network as a GeoPackage, coloured by Strahler
 # order over its tview picture (burnt in by GDAL, scripts/gallery-rivers.py).
 R="$E | tfill -q | tflow -q --rivers 2000"
