@@ -11,9 +11,10 @@
 #    4, 16 and 64 tiles beside the whole-grid tflow: wall, CPU, peak RSS
 #    per process, edge and solve bytes, the same bytes as tflow.
 # 3. Scale: a SIZE x SIZE grid (default 32768: 4 GiB of float32) made by
-#    tnoise straight into tiles of 4096, filled tiled, each process's peak
-#    RSS against 2 GiB; wall time and cells/s beside the whole-grid tfill
-#    at 8192 x 8192.
+#    tnoise straight into tiles of 4096, filled tiled, then its flow
+#    accumulated tiled from the filled tiles; each process's peak RSS
+#    against 2 GiB; wall time and cells/s beside the whole-grid tfill and
+#    tflow at 8192 x 8192.
 # Figures only: nothing here passes or fails on time.
 # usage: scripts/bench-tiled.sh BINDIR [--size N] [--quick]
 #   --size N   the scale run's side (e.g. 8192 to keep CI short)
@@ -119,8 +120,10 @@ w=8192
 "$bin/tnoise" -q --size ${w}x$w --seed 7 --octaves 10 --cellsize 30 > "$tmp/g.tp"
 rm -f "$tmp"/*.log
 run_phase "$tmp/whole.log" sh -c "'$bin/tfill' < '$tmp/g.tp' > '$tmp/o.tp'"
+run_phase "$tmp/fwhole8.log" sh -c "'$bin/tflow' < '$tmp/o.tp' > /dev/null"
 rm -f "$tmp/g.tp" "$tmp/o.tp"
 awk -v n=$w '{ printf "  whole-grid tfill %dx%d: wall %.1f s, %.1f Mcells/s, peak RSS %.0f MiB\n", n, n, $1, n * n / $1 / 1e6, $3 / 1024 }' "$tmp/whole.log"
+awk -v n=$w '{ printf "  whole-grid tflow %dx%d: wall %.1f s, cpu %.1f s, %.1f Mcells/s, peak RSS %.0f MiB\n", n, n, $1, $2, n * n / $1 / 1e6, $3 / 1024 }' "$tmp/fwhole8.log"
 d=$tmp/big
 run_phase "$tmp/bcut.log" sh -c "'$bin/tnoise' -q --size ${size}x$size --seed 7 --octaves 10 --cellsize 30 | '$bin/ttile' -q -s 4096 '$d'"
 for f in "$d"/r*.tp; do run_phase "$tmp/bprep.log" sh -c "'$bin/tfill' --tile-prepare '$f' > '$f.edge'"; done
@@ -140,3 +143,19 @@ cat "$tmp/bprep.log" "$tmp/bsolve.log" "$tmp/bfin.log" | awk -v n=$size '
     { w += $1; if ($3 > r) r = $3 }
     END { printf "  fill phases: wall %.1f s, %.1f Mcells/s on one core, largest process %.0f MiB (%s 2 GiB)\n",
 	w, n * n / w / 1e6, r / 1024, r < 2097152 ? "under" : "OVER" }'
+
+# 3b. Flow at scale, from the filled tiles (r*.tp.filled) as they are.
+for f in "$d"/r*.tp.filled; do run_phase "$tmp/fprep.log" sh -c "'$bin/tflow' --tile-prepare '$f' > '$f.fedge'"; done
+run_phase "$tmp/fsolve.log" sh -c "'$bin/tflow' --suffix .filled --tile-solve '$d/manifest' > '$d/flow.solve'"
+# (a tile's finish reads its neighbours' edges: the filled tiles stay)
+for f in "$d"/r*.tp.filled; do run_phase "$tmp/ffin.log" sh -c "'$bin/tflow' --tile-finish '$d/flow.solve' '$f' > '$f.flowed'"; done
+run_phase "$tmp/fmos.log" sh -c "'$bin/tmosaic' -q --suffix .filled.flowed '$d/manifest' | '$bin/tinfo' --no-hist > '$tmp/finfo'"
+echo "  tiled tflow ${size}x$size from the filled tiles, one process at a time: flow at most $(awk '/^band flow/ { f = 1 } f && $1 == "max" { print $2; exit }' "$tmp/finfo") cells"
+report prepare "$tmp/fprep.log"
+report solve "$tmp/fsolve.log"
+report finish "$tmp/ffin.log"
+report "tmosaic|tinfo" "$tmp/fmos.log"
+cat "$tmp/fprep.log" "$tmp/fsolve.log" "$tmp/ffin.log" | awk -v n=$size '
+    { w += $1; c += $2; if ($3 > r) r = $3 }
+    END { printf "  flow phases: wall %.1f s, cpu %.1f s, %.1f Mcells/s a CPU second, largest process %.0f MiB (%s 2 GiB)\n",
+	w, c, n * n / c / 1e6, r / 1024, r < 2097152 ? "under" : "OVER" }'
