@@ -114,8 +114,9 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, double *dx,
 			    2 * (double)d[x] + (double)d[x + 1]));
 		}
 	for (int i = 0; i < n; i++)
-		if ((i < lo || i >= hi || isnan(dx[i]) || isnan(dy[i])) &&
-		    !isnan(m[x0 + i]))
+		if (isnan(m[x0 + i]))
+			dx[i] = dy[i] = NAN;	/* a hole: never left unset */
+		else if (i < lo || i >= hi || isnan(dx[i]) || isnan(dy[i]))
 			grad_edge(alg, r, x0 + i, &dx[i], &dy[i]);
 }
 
@@ -154,8 +155,9 @@ curvature_run(const tp_slope *s, const struct rowset *r, int64_t x0, int n,
 		    &pl[i]);
 	}
 	for (int i = 0; i < n; i++)
-		if ((i < lo || i >= hi || isnan(pc[i]) || isnan(pl[i])) &&
-		    !isnan(m[x0 + i]))
+		if (isnan(m[x0 + i]))
+			pc[i] = pl[i] = NAN;	/* a hole: never left unset */
+		else if (i < lo || i >= hi || isnan(pc[i]) || isnan(pl[i]))
 			curvature_edge(s, r, x0 + i, &pc[i], &pl[i]);
 }
 
@@ -182,7 +184,10 @@ row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 	for (int64_t x0 = 0; x0 < r->width; x0 += CHUNK) {
 		int n = r->width - x0 < CHUNK ? (int)(r->width - x0) : CHUNK;
 
-		grad_run(s->alg, r, x0, n, dx, dy);
+		/* Only the outputs asked for are computed (tslope --only):
+		 * the curvatures alone need no gradient. */
+		if (o->slope != NULL || o->aspect != NULL || o->shade != NULL)
+			grad_run(s->alg, r, x0, n, dx, dy);
 		if (o->slope != NULL)
 			for (int i = 0; i < n; i++)
 				o->slope[x0 + i] = (float)tp_grad_slope(dx[i], dy[i]);
