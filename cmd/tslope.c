@@ -15,7 +15,7 @@
 static const char usage[] =
     "usage: tslope [-q] [--alg horn|zt] [--altitude DEG] [--azimuth DEG]\n"
     "              [-b BAND] [--curvature] [--hillshade] [-j N]\n"
-    "              [--scale S] [-z Z] < in > out\n";
+    "              [--only LIST] [--scale S] [-z Z] < in > out\n";
 
 static const char help[] =
     "Add the bands 'slope' (degrees) and 'aspect' (degrees clockwise from\n"
@@ -23,13 +23,17 @@ static const char help[] =
     "'profc' and 'planc', with --hillshade 'shade'; see tslope(1).\n"
     "      --alg horn|zt    gradient of Horn or Zevenbergen-Thorne\n"
     "                       (default: horn)\n"
-    "      --altitude DEG   --hillshade: the sun's altitude (default: 45)\n"
-    "      --azimuth DEG    --hillshade: the sun's azimuth, clockwise from\n"
-    "                       north (default: 315)\n"
+    "      --altitude DEG   --hillshade or --only shade: the sun's\n"
+    "                       altitude (default: 45)\n"
+    "      --azimuth DEG    --hillshade or --only shade: the sun's\n"
+    "                       azimuth, clockwise from north (default: 315)\n"
     "  -b, --band BAND      the heights (default: height)\n"
     "      --curvature      add profile and plan curvature (1/m)\n"
     "      --hillshade      add gdaldem's hillshade grey, 1 .. 255\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0)\n"
+    "      --only LIST      write only these of slope, aspect, profc,\n"
+    "                       planc, shade, in this order, and not the\n"
+    "                       input's bands\n"
     "  -q, --quiet          no progress bar\n"
     "      --scale S        metres per map unit, as gdaldem -s (default:\n"
     "                       1, or on a geographic grid each row's metres)\n"
@@ -38,7 +42,7 @@ static const char help[] =
     "      --version        print the version\n";
 
 enum { OPT_ALG = 256, OPT_ALTITUDE, OPT_AZIMUTH, OPT_CURVATURE, OPT_HILLSHADE,
-    OPT_SCALE, OPT_VERSION };
+    OPT_ONLY, OPT_SCALE, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "alg", required_argument, NULL, OPT_ALG },
@@ -48,6 +52,7 @@ static const struct option longopts[] = {
 	{ "curvature", no_argument, NULL, OPT_CURVATURE },
 	{ "hillshade", no_argument, NULL, OPT_HILLSHADE },
 	{ "threads", required_argument, NULL, 'j' },
+	{ "only", required_argument, NULL, OPT_ONLY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "zscale", required_argument, NULL, 'z' },
@@ -58,16 +63,19 @@ static const struct option longopts[] = {
 
 static const char *const algs[] = { "horn", "zt", NULL };
 
-struct opts {
-	const char *band;
-	double	altitude, azimuth, scale, zscale;
-	int	alg, curvature, hillshade, threads, quiet;
-};
-
 /* The output bands, in the order they are added. */
 enum { B_SLOPE, B_ASPECT, B_PROFC, B_PLANC, B_SHADE, NOUT };
 static const char *const outname[NOUT] = {
 	"slope", "aspect", "profc", "planc", "shade"
+};
+#define OUTNAMES	"slope, aspect, profc, planc, shade"
+
+struct opts {
+	const char *band;
+	double	altitude, azimuth, scale, zscale;
+	int	alg, curvature, hillshade, threads, quiet;
+	int	nonly;		/* bands in --only; 0: no --only */
+	int	only[NOUT];	/* --only's bands (B_*), in its order */
 };
 
 struct job {
@@ -76,7 +84,50 @@ struct job {
 	size_t	nin;		/* floats in an input row */
 	int	height;		/* input band */
 	int	out[NOUT];	/* output band, -1 when not wanted */
+	int	copy;		/* the input's bands are written first */
 };
+
+/* --only A,B,...: each a name of outname, none twice. */
+static void
+parse_only(struct opts *o, const char *arg)
+{
+	const char *p = arg, *comma;
+
+	o->nonly = 0;
+	for (;;) {
+		size_t n;
+		int k;
+
+		comma = strchr(p, ',');
+		n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		for (k = 0; k < NOUT; k++)
+			if (strlen(outname[k]) == n &&
+			    strncmp(p, outname[k], n) == 0)
+				break;
+		if (k == NOUT)
+			cli_usage("--only: '%.*s' is not one of " OUTNAMES,
+			    (int)(n < 64 ? n : 64), p);
+		for (int i = 0; i < o->nonly; i++)
+			if (o->only[i] == k)
+				cli_usage("--only: '%s' is listed twice: name "
+				    "each of " OUTNAMES " at most once",
+				    outname[k]);
+		o->only[o->nonly++] = k;
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+}
+
+/* 1 when --only lists band k. */
+static int
+only_has(const struct opts *o, int k)
+{
+	for (int i = 0; i < o->nonly; i++)
+		if (o->only[i] == k)
+			return 1;
+	return 0;
+}
 
 static void
 parse(int argc, char **argv, struct opts *o)
@@ -99,6 +150,7 @@ parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_CURVATURE: o->curvature = 1; break;
 		case OPT_HILLSHADE: o->hillshade = 1; break;
+		case OPT_ONLY: parse_only(o, optarg); break;
 		case OPT_SCALE: o->scale = cli_double("--scale", optarg, 1e-12, 1e12); break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -106,8 +158,33 @@ parse(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (!o->hillshade && (!isnan(o->altitude) || !isnan(o->azimuth)))
+	if (o->nonly > 0 && (o->curvature || o->hillshade))
+		cli_usage("--only names the bands: list profc, planc or shade "
+		    "there, without --curvature or --hillshade");
+	if (isnan(o->altitude) && isnan(o->azimuth))
+		return;
+	if (o->nonly > 0 && !only_has(o, B_SHADE))
+		cli_usage("--altitude and --azimuth need shade in --only");
+	if (o->nonly == 0 && !o->hillshade)
 		cli_usage("--altitude and --azimuth need --hillshade");
+}
+
+/* With --only, the output header's bands are --only's alone, in its
+ * order; every other key of the input's header stays. */
+static void
+only_bands(struct job *j, tp_header *oh, const struct opts *o)
+{
+	tp_err e;
+
+	while (oh->nbands > 0)
+		tp_header_drop_band(oh, oh->nbands - 1);
+	for (int k = 0; k < NOUT; k++)
+		j->out[k] = -1;
+	for (int i = 0; i < o->nonly; i++)
+		if ((j->out[o->only[i]] = tp_header_add_band(oh,
+		    outname[o->only[i]], &e)) < 0)
+			cli_fail(&e);
+	j->copy = 0;
 }
 
 /* The output header's bands: each wanted one added, or reused when the
@@ -118,6 +195,11 @@ add_bands(struct job *j, tp_header *oh, const struct opts *o)
 	int want[NOUT] = { 1, 1, o->curvature, o->curvature, o->hillshade };
 	tp_err e;
 
+	if (o->nonly > 0) {
+		only_bands(j, oh, o);
+		return;
+	}
+	j->copy = 1;
 	for (int k = 0; k < NOUT; k++) {
 		j->out[k] = -1;
 		if (!want[k])
@@ -151,7 +233,7 @@ slope_row(void *ctx, int64_t y, const float *up, const float *mid,
 	tp_slope_out so;
 
 	(void)worker;
-	if (out != mid)
+	if (j->copy && out != mid)
 		memcpy(out, mid, j->nin * sizeof *out);
 	so.slope = band_row(j, out, j->out[B_SLOPE]);
 	so.aspect = band_row(j, out, j->out[B_ASPECT]);
@@ -204,7 +286,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { "height", NAN, NAN, NAN, 1, TP_SLOPE_HORN, 0, 0,
-	    0, 0 };
+	    0, 0, 0, { 0 } };
 	struct job j;
 	tp_header oh;
 	tp_reader r;

@@ -79,6 +79,31 @@ grad_edge(int alg, const struct rowset *r, int64_t x, double *dx,
 		tp_grad_horn(z, r->fx, r->fy, dx, dy);
 }
 
+/* 1 when cells lo .. hi - 1 hold a NaN gradient or centre height (m is
+ * the row from cell x0): a branch-free pass the compiler vectorises, so a
+ * row without holes skips the cell-by-cell test below. */
+INLINE int
+nan_among(const double *dx, const double *dy, const float *m, int lo,
+    int hi)
+{
+	int bad = 0;
+
+	for (int i = lo; i < hi; i++)
+		bad |= isnan(dx[i]) | isnan(dy[i]) | isnan(m[i]);
+	return bad;
+}
+
+/* Cell i of grad_run that the 3 x 3 loop did not give, or gave NaN. */
+INLINE void
+grad_fix(int alg, const struct rowset *r, int64_t x0, int i, double *dx,
+    double *dy)
+{
+	if (isnan(r->mid[x0 + i]))
+		dx[i] = dy[i] = NAN;	/* a hole: never left unset */
+	else
+		grad_edge(alg, r, x0 + i, &dx[i], &dy[i]);
+}
+
 /* The gradients of cells x0 .. x0 + n - 1. Inside the grid straight from
  * the rows, in loops the compiler vectorises; the edges and a NaN there
  * (a NaN neighbour) through grad_edge, whose arithmetic is the same: Horn
@@ -113,10 +138,17 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, double *dx,
 			    (double)u[x + 1]) - ((double)d[x - 1] +
 			    2 * (double)d[x] + (double)d[x + 1]));
 		}
+	if (!nan_among(dx, dy, m + x0, lo, hi)) {
+		for (int i = 0; i < lo; i++)
+			grad_fix(alg, r, x0, i, dx, dy);
+		for (int i = hi; i < n; i++)
+			grad_fix(alg, r, x0, i, dx, dy);
+		return;
+	}
 	for (int i = 0; i < n; i++)
-		if ((i < lo || i >= hi || isnan(dx[i]) || isnan(dy[i])) &&
-		    !isnan(m[x0 + i]))
-			grad_edge(alg, r, x0 + i, &dx[i], &dy[i]);
+		if (i < lo || i >= hi || isnan(m[x0 + i]) || isnan(dx[i]) ||
+		    isnan(dy[i]))
+			grad_fix(alg, r, x0, i, dx, dy);
 }
 
 /* Profile and plan curvature of cell x through its window: edges and NaN
@@ -154,8 +186,9 @@ curvature_run(const tp_slope *s, const struct rowset *r, int64_t x0, int n,
 		    &pl[i]);
 	}
 	for (int i = 0; i < n; i++)
-		if ((i < lo || i >= hi || isnan(pc[i]) || isnan(pl[i])) &&
-		    !isnan(m[x0 + i]))
+		if (isnan(m[x0 + i]))
+			pc[i] = pl[i] = NAN;	/* a hole: never left unset */
+		else if (i < lo || i >= hi || isnan(pc[i]) || isnan(pl[i]))
 			curvature_edge(s, r, x0 + i, &pc[i], &pl[i]);
 }
 
@@ -182,7 +215,10 @@ row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 	for (int64_t x0 = 0; x0 < r->width; x0 += CHUNK) {
 		int n = r->width - x0 < CHUNK ? (int)(r->width - x0) : CHUNK;
 
-		grad_run(s->alg, r, x0, n, dx, dy);
+		/* Only the outputs asked for are computed (tslope --only):
+		 * the curvatures alone need no gradient. */
+		if (o->slope != NULL || o->aspect != NULL || o->shade != NULL)
+			grad_run(s->alg, r, x0, n, dx, dy);
 		if (o->slope != NULL)
 			for (int i = 0; i < n; i++)
 				o->slope[x0 + i] = (float)tp_grad_slope(dx[i], dy[i]);

@@ -5,9 +5,11 @@
 # it (a first pass for the range, then back to the start), r16 for Unity
 # (rows written south first at their own offsets), and from a pipe (the
 # band held). Each is run twice; prints both wall times, their median (of
-# two: the mean), two ratios: to cat, and to writing the heightmap's
+# two: the mean), three ratios: to cat, to writing the heightmap's
 # bytes into a file with head -c (what the file system costs: writing a
-# file is often slower than reading one from the page cache), and the
+# file is often slower than reading one from the page cache), and to cat
+# copying the whole stream into a file (cat IN > FILE: reading and
+# writing as texport -f r32 does, with no work between), and the
 # program's CPU seconds (user + system) against cat's, the figure that
 # other work on the machine disturbs least. The files go to a scratch
 # directory beside the stream and are removed after each run. Never
@@ -55,7 +57,7 @@ measure() {
 	rm -f "$D"/out*
 	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f\n", b - a, $1 + $2 }' "$TF"
 }
-base= wbase= cbase=
+base= wbase= cbase= copy=
 run() {
 	local name=$1 a b m
 	shift
@@ -64,18 +66,22 @@ run() {
 	m=$(awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " "); split(b, y, " ")
 	    printf "%.3f %.3f", (x[1] + y[1]) / 2, (x[2] + y[2]) / 2 }')
 	if [ -z "$base" ]; then base=${m% *} cbase=${m#* }
-	elif [ -z "$wbase" ]; then wbase=${m% *}; fi
+	elif [ -z "$wbase" ]; then wbase=${m% *}
+	elif [ -z "$copy" ]; then copy=${m% *}; fi
 	awk -v n="$name" -v a="$a" -v b="$b" -v m="$m" -v c="$base" \
-	    -v cc="$cbase" -v w="${wbase:-${m% *}}" -v by="$bytes" 'BEGIN {
+	    -v cc="$cbase" -v w="${wbase:-${m% *}}" -v by="$bytes" \
+	    -v cp="$copy" 'BEGIN {
 	    split(a, x, " "); split(b, y, " "); split(m, z, " ")
 	    printf "%-34s %6.3f s %6.3f s  median %6.3f s %5.2f x cat %5.2f x write" \
-	    "  cpu %5.2f s %s\n", n, x[1], y[1], z[1], z[1] / c, z[1] / w, z[2],
+	    " %s  cpu %5.2f s %s\n", n, x[1], y[1], z[1], z[1] / c, z[1] / w,
+	    (cp > 0 ? sprintf("%5.2f x copy", z[1] / cp) : "    - x copy"), z[2],
 	    (cc > 0 ? sprintf("%5.1f x cat", z[2] / cc) : "(cat ~0)") }'
 }
 printf 'bench-export: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s cores\n' \
     "$SIZE" "$SIZE" "$bytes" "$(awk -v b="$bytes" 'BEGIN { print b / 2^30 }')" "$(nproc)"
 run "cat > /dev/null" cat
 run "head -c 2WH > file (write)" sh -c "head -c $((SIZE * SIZE * 2)) > $D/out.raw"
+run "cat IN > FILE (copy)" sh -c "cat > $D/out.copy"
 run "texport -f r16 -z 0,1800" "$BIN/texport" -q -f r16 -z 0,1800 "$D/out.r16"
 run "texport -f pgm -z 0,1800" "$BIN/texport" -q -f pgm -z 0,1800 "$D/out.pgm"
 run "texport -f r32 -z 0,1800" "$BIN/texport" -q -f r32 -z 0,1800 "$D/out.r32"

@@ -8,6 +8,10 @@
 # through a pipe (| cat > /dev/null) but gdaldem, which writes a file.
 # tslope writes three times the bytes it reads (five with the options), so
 # cat of three times the input is the floor it is compared with as well.
+# tslope --only slope and --only aspect write one band, as gdaldem does:
+# 1 GiB in and 1 GiB out, as cat; a ratio line compares each with cat,
+# both through a default (64 KiB) pipe and through a 1 MiB one, the size
+# every terrapipe stage widens its pipes to (cat leaves them alone).
 # Never asserts timing. BENCH_SLOPE_SIZE=N makes an N x N stream instead.
 set -eu
 BIN=$(cd "${1:-bin}" && pwd)
@@ -51,7 +55,7 @@ measure() {
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f\n", b - a, $1 + $2 }' "$TF"
 }
-base= cbase=
+base= cbase= last=
 run() {
 	local name=$1 a b
 	shift
@@ -69,6 +73,8 @@ run() {
 		    m / c, cpu, (cc > 0 ? sprintf("%6.2f x cat", cpu / cc) : "  (cat ~0)"),
 		    c, cc }')
 	printf '%s\n' "${line%%|*}"
+	last=$(awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " ")
+	    split(b, y, " "); printf "%.3f", (x[1] + y[1]) / 2 }')
 	if [ -z "$base" ]; then
 		base=${line##*|}; cbase=${base#* }; base=${base% *}
 	fi
@@ -81,6 +87,19 @@ run "cat (3 x the bytes: tslope's out)" cat - "$F" "$F"
 run "tslope" "$BIN/tslope" -q
 run "tslope -j 1" "$BIN/tslope" -q -j 1
 run "tslope --hillshade --curvature" "$BIN/tslope" -q --hillshade --curvature
+# cat with its output pipe widened to 1 MiB first (F_SETPIPE_SZ, 1031).
+run "cat (1 MiB pipe)" /usr/bin/python3 -c 'import fcntl, os
+fcntl.fcntl(1, 1031, 1 << 20); os.execvp("cat", ["cat"])'
+cat1m=$last
+run "tslope --only slope" "$BIN/tslope" -q --only slope
+only_slope=$last
+run "tslope --only aspect" "$BIN/tslope" -q --only aspect
+only_aspect=$last
+for r in "slope $only_slope" "aspect $only_aspect"; do
+	awk -v n="${r% *}" -v t="${r#* }" -v c="$base" -v w="$cat1m" 'BEGIN {
+	    printf "ratio: tslope --only %-6s %5.2f x cat (64 KiB pipe), %5.2f x cat" \
+		" (1 MiB pipe); the goal is within 1.5\n", n, t / c, t / w }'
+done
 if command -v gdaldem > /dev/null; then
 	FILE=1
 	run "gdaldem slope (GeoTIFF out)" gdaldem slope -q "$D/in.vrt" "$D/out.tif"

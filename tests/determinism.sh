@@ -43,6 +43,7 @@ same_j tbiome "$T/wet" tbiome -q -z 3000
 same_j tbiome-climate "$T/wet" tbiome -q -z 3000 --climate
 same_j tbiome-wind "$T/wet" tbiome -q -z 3000 --climate --wind 250
 same_j tslope "$T/in" tslope -q -z 3000 --curvature --hillshade
+same_j tslope-only "$T/in" tslope -q -z 3000 --only aspect,planc,slope
 printf 'base 0.1\nhill 530000 4592000 0.8 9000\nridge 505000 4598000 560000 4590000 0.3 2000\ncliff 520000 4588000 540000 4589000 0.2 3000 400\nplateau 550000 4594000 4000 -0.1 900\nresidual 3 0.05 5000 5\n' > "$T/feat.txt"
 same_j tfeature /dev/null tfeature -q "$T/feat.txt" -s 2100x520 -c 30 \
     --origin 500000,4600000

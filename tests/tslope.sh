@@ -329,4 +329,71 @@ assert_eq "tbiome reads the slope band alike" "$(py '
 a, b = band(sys.argv[1], "biome"), band(sys.argv[2], "biome")
 print(a.tobytes() == b.tobytes(), bool((a == 16).any()))' "$T/b1" "$T/b2")" "True True"
 
+# --- --only: the products alone, as gdaldem writes one ----------------------
+# Each band equals tslope's own with the input's bands dropped by tband,
+# byte for byte: on the warped DEM, the DEM itself (geographic), the DEM
+# with nodata holes and the fractal of several batches, Horn and ZT.
+only_vs_tband() { # NAME INPUT ONLY-LIST OPTIONS...: --only = tslope | tband -k
+	local name=$1 in=$2 list=$3 full=
+	shift 3
+	case ,$list, in *,prof*|*,plan*) full="$full --curvature";; esac
+	case ,$list, in *,shade,*) full="$full --hillshade";; esac
+	run_prog tslope -q --only "$list" "$@" < "$in" > "$T/o1"
+	run_prog tslope -q $full "$@" < "$in" | run_prog tband -k "$list" > "$T/o2"
+	assert_eq "$name: bands" "$(header "$T/o1" BANDS)" "${list//,/ }"
+	assert_same "$name: = tslope | tband -k $list" <(body "$T/o1") <(body "$T/o2")
+}
+only_vs_tband "DEM slope" "$T/utm" slope
+only_vs_tband "DEM aspect,slope" "$T/utm" aspect,slope
+only_vs_tband "DEM zt" "$T/utm" slope,aspect --alg zt
+only_vs_tband "DEM curvature alone" "$T/utm" planc,profc
+only_vs_tband "DEM zt shade,profc" "$T/utm" shade,profc --alg zt --azimuth 135
+only_vs_tband "geographic slope" "$T/geo" slope
+only_vs_tband "nodata aspect" "$T/nd" aspect
+only_vs_tband "fractal slope" "$T/big" slope -z 3000
+only_vs_tband "fractal all" "$T/big" shade,planc,aspect,profc,slope -z 3000 --alg zt
+# One band in, one out: as many bytes as the input's body, none its own.
+run_prog tslope -q --only slope < "$T/big" > "$T/o1"
+assert_eq "--only slope: the input's size, other bytes" "$(py '
+a, b = body(sys.argv[1]), body(sys.argv[2])
+print(len(a) == len(b) == 2100 * 520 * 4, a != b)' "$T/o1" "$T/big")" "True True"
+run_prog tslope -q --only aspect,slope -z 3000 -j 1 < "$T/big" > "$T/j1"
+run_prog tslope -q --only aspect,slope -z 3000 -j 2 < "$T/big" > "$T/j2"
+assert_same "--only -j 1 = -j 2" "$T/j1" "$T/j2"
+# Against gdaldem, as above: its slope and aspect files, one product each.
+run_prog tslope --only slope < "$T/utm" > "$T/s"
+gdaldem slope -q -compute_edges "$T/utm.tif" "$T/g_slope.tif"
+read -r d n <<< "$(vsgdal "$T/g_slope.tif" "$T/s" slope)"
+assert_near "--only slope vs gdaldem slope" "$d" 0 1e-4
+run_prog tslope --only aspect --alg zt < "$T/utm" > "$T/s"
+gdaldem aspect -q -compute_edges -alg ZevenbergenThorne "$T/utm.tif" "$T/g_aspect.tif"
+r=$(vsgdal "$T/g_aspect.tif" "$T/s" aspect)
+assert_near "--only aspect --alg zt vs gdaldem aspect ($r)" "${r#*, }" 0 1e-4
+# The plane by hand: the shade alone with the sun moved (129, above).
+run_prog tslope --only shade --azimuth 135 --altitude 30 < "$T/plane" > "$T/p"
+assert_eq "--only shade by hand" "$(header "$T/p" BANDS) $(at "$T/p" shade | cut -d' ' -f6)" \
+    "shade 129.0000"
+# The header keeps every key but BANDS, in order, and appends HISTORY.
+mkstream 4 3 height "CELLSIZE 10" "ORIGIN 500 900" "CRS EPSG:32633" \
+    "SEALEVEL 5" "UNITS m" "HISTORY timport dem.tif" < <(values "$T/plane") > "$T/k"
+run_prog tslope --only slope,aspect < "$T/k" > "$T/p"
+assert_eq "--only keeps the header" "$(header_lines "$T/p")" \
+    "$(header_lines "$T/k" | sed 's/^BANDS .*/BANDS slope aspect/')
+HISTORY tslope --only slope,aspect"
+# The heights may be named slope: the input's bands are not written.
+mkstream 4 3 slope "CELLSIZE 10" < <(values "$T/plane") |
+    run_prog tslope -b slope --only slope > "$T/p"
+assert_eq "-b slope --only slope" "$(header "$T/p" BANDS) $(at "$T/p" slope | cut -d' ' -f6)" \
+    "slope 26.5651"
+expect_err 2 "^tslope: --only: 'curvature' is not one of slope, aspect, profc, planc, shade$" \
+    "--only unknown" run_prog tslope --only slope,curvature < "$T/plane"
+expect_err 2 "^tslope: --only: '' is not one of slope, aspect, profc, planc, shade$" \
+    "--only empty name" run_prog tslope --only slope, < "$T/plane"
+expect_err 2 "^tslope: --only: 'slope' is listed twice: name each of slope, aspect, profc, planc, shade at most once$" \
+    "--only duplicate" run_prog tslope --only slope,aspect,slope < "$T/plane"
+expect_err 2 "^tslope: --only names the bands: list profc, planc or shade there, without --curvature or --hillshade$" \
+    "--only with --hillshade" run_prog tslope --only shade --hillshade < "$T/plane"
+expect_err 2 "^tslope: --altitude and --azimuth need shade in --only$" \
+    "--only without shade, --azimuth" run_prog tslope --only slope --azimuth 90 < "$T/plane"
+
 finish
