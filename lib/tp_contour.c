@@ -149,8 +149,10 @@ static int
 link_end(tp_contour_stream *s, const sq *q, int64_t k, uint32_t g, int i,
     int start, tp_err *e)
 {
-	queue *wq = i == 0 ? &s->down[s->rd] : i == 3 ? &s->east :
-	    i == 1 ? &s->east : &s->down[1 - s->rd];
+	/* left and right: the side between two squares; top: the lower
+	 * sides of the row before; bottom: those of this row */
+	queue *wq = i == 1 || i == 3 ? &s->east : i == 0 ?
+	    &s->down[s->rd] : &s->down[1 - s->rd];
 	wait w = { .x = i == 1 ? q->x + 1 : q->x, .k = k, .seg = g,
 	    .start = start };
 	const wait *m;

@@ -27,10 +27,11 @@
  * as a line's end when that square has no lines. The lines are assembled
  * at the end, in the order above.
  *
- * Memory: two rows of the band (8 bytes per column), 48 bytes per crossing
- * of the sides waiting between two rows, 40 bytes per square side
- * crossed, at all levels together, kept to the end, where the lines take
- * 16 bytes per point: O(width + the lines' points), never the grid.
+ * Memory: two rows of the band (8 bytes per column), 40 bytes per crossing
+ * of the sides of the row of squares at hand (the ends waiting for their
+ * neighbour), 40 bytes per square side crossed, at all levels together,
+ * kept to the end, where the lines take 16 bytes per point: O(width + the
+ * lines' points), never the grid.
  */
 #ifndef TP_CONTOUR_H
 #define TP_CONTOUR_H
