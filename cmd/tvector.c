@@ -1,4 +1,8 @@
-/* tvector - rivers, basins and contours of a stream as GeoPackage or GeoJSON. */
+/*
+ * tvector - rivers, basins and contours of a stream as GeoPackage or
+ * GeoJSON. Basins and contours alone are taken row by row; rivers read the
+ * grid whole.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,54 +122,68 @@ parse(int argc, char **argv, opts *o)
 
 /* Band `name`, or exit 1 saying what makes it. */
 static int
-need(const tp_grid *g, const char *name, const char *why)
+need(const tp_header *h, const char *name, const char *why)
 {
-	int b = tp_header_band(&g->h, name);
+	int b = tp_header_band(h, name);
 
 	if (b < 0)
 		cli_die("the input has no band '%s' (%s)", name, why);
 	return b;
 }
 
-static void
-read_input(tp_grid *g)
-{
-	tp_err e;
-
-	if (isatty(STDIN_FILENO))
-		cli_usage("standard input is a terminal: pipe a stream in");
-	if (tp_grid_read(g, stdin, &e) < 0)
-		cli_fail(&e);
-}
-
 /* The band indices the layers asked for read. */
 static void
-bands(const tp_grid *g, const opts *o, tp_vector_opts *vo)
+bands(const tp_header *h, const opts *o, tp_vector_opts *vo)
 {
 	memset(vo, 0, sizeof *vo);
 	vo->dir = vo->river = vo->labels = -1;
-	vo->order = tp_header_band(&g->h, "order");
-	vo->flow = tp_header_band(&g->h, "flow");
-	vo->height = tp_header_band(&g->h, o->band);
+	vo->order = tp_header_band(h, "order");
+	vo->flow = tp_header_band(h, "flow");
+	vo->height = tp_header_band(h, o->band);
 	vo->grass = o->grass;
 	vo->base = o->base;
 	vo->interval = o->interval;
 	if (o->rivers) {
-		vo->dir = need(g, "dir", "tflow makes it");
-		vo->river = need(g, "river", "tflow --rivers makes it");
+		vo->dir = need(h, "dir", "tflow makes it");
+		vo->river = need(h, "river", "tflow --rivers makes it");
 	}
 	if (o->basins)
-		vo->labels = need(g, o->labels, "the labels for --basins");
+		vo->labels = need(h, o->labels, "the labels for --basins");
 	if (o->interval > 0)
-		vo->height = need(g, o->band, "the band to contour");
+		vo->height = need(h, o->band, "the band to contour");
 }
 
-typedef int (*layer_fn)(tp_vecfile *, const tp_grid *,
+/* What the layers are made from: the grid (rivers), the rows taken. */
+typedef struct source {
+	const tp_grid *g;
+	tp_vector_acc *a;
+} source;
+
+typedef int (*layer_fn)(tp_vecfile *, const source *,
     const tp_vector_opts *, tp_err *);
+
+static int
+rivers(tp_vecfile *vf, const source *s, const tp_vector_opts *vo, tp_err *e)
+{
+	return tp_vector_rivers(vf, s->g, vo, e);
+}
+
+static int
+basins(tp_vecfile *vf, const source *s, const tp_vector_opts *vo, tp_err *e)
+{
+	return tp_vector_acc_basins(s->a, vf, vo, e);
+}
+
+static int
+contours(tp_vecfile *vf, const source *s, const tp_vector_opts *vo,
+    tp_err *e)
+{
+	return tp_vector_acc_contours(s->a, vf, vo, e);
+}
 
 /* One layer, with its progress bar and timing. */
 static void
-layer(tp_vecfile *vf, const tp_grid *g, tp_vector_opts *vo, layer_fn fn,
+layer(tp_vecfile *vf, const source *s, tp_vector_opts *vo, layer_fn fn,
     const char *name, int quiet, cli_timer *tm, int64_t *count)
 {
 	cli_progress p;
@@ -175,7 +193,7 @@ layer(tp_vecfile *vf, const tp_grid *g, tp_vector_opts *vo, layer_fn fn,
 	vo->progress = cli_progress_cb;
 	vo->pctx = &p;
 	vo->count = count;
-	if (fn(vf, g, vo, &e) < 0) {
+	if (fn(vf, s, vo, &e) < 0) {
 		tp_vecfile_abort(vf);
 		cli_fail(&e);
 	}
@@ -183,13 +201,64 @@ layer(tp_vecfile *vf, const tp_grid *g, tp_vector_opts *vo, layer_fn fn,
 	cli_timer_lap(tm, name);
 }
 
+/* The rows of the stream into a, a progress bar by rows. */
+static void
+read_rows(tp_reader *r, tp_vector_acc *a, tp_vector_opts *vo, int quiet)
+{
+	cli_progress p;
+	tp_err e;
+
+	cli_progress_init(&p, "read", quiet);
+	vo->progress = cli_progress_cb;
+	vo->pctx = &p;
+	if (tp_vector_acc_read(a, r, vo, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+}
+
+/* Read the input: whole for rivers (their reaches need every cell above
+ * them), else row by row into the basins and contours. */
+static void
+read_input(const opts *o, tp_grid *g, tp_reader *r, tp_vector_opts *vo,
+    source *s)
+{
+	tp_err e;
+
+	if (isatty(STDIN_FILENO))
+		cli_usage("standard input is a terminal: pipe a stream in");
+	memset(s, 0, sizeof *s);
+	if (o->rivers) {
+		if (tp_grid_read(g, stdin, &e) < 0)
+			cli_fail(&e);
+		bands(&g->h, o, vo);
+		s->g = g;
+	} else {
+		if (tp_reader_open(r, stdin, &e) < 0)
+			cli_fail(&e);
+		bands(&r->h, o, vo);
+	}
+	if ((o->basins || o->interval > 0) && tp_vector_acc_new(&s->a,
+	    s->g != NULL ? &g->h : &r->h, vo, o->basins, o->interval > 0,
+	    &e) < 0)
+		cli_fail(&e);
+	if (s->a == NULL)
+		return;
+	if (s->g == NULL)
+		read_rows(r, s->a, vo, o->quiet);
+	else if (tp_vector_acc_grid(s->a, g, &e) < 0)
+		cli_fail(&e);
+}
+
 int
 main(int argc, char **argv)
 {
 	int64_t n[3] = { 0, 0, 0 };
 	tp_vector_opts vo;
+	const tp_header *h;
 	tp_vecfile *vf;
 	cli_timer tm;
+	tp_reader r;
+	source s;
 	tp_grid g;
 	tp_err e;
 	int tmp;
@@ -198,32 +267,33 @@ main(int argc, char **argv)
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
 	cli_timer_start(&tm);
-	read_input(&g);
-	bands(&g, &o, &vo);
+	read_input(&o, &g, &r, &vo, &s);
+	h = s.g != NULL ? &g.h : &r.h;
 	cli_timer_lap(&tm, "read");
 	/* From here a signal removes the temporary file, then ends us. */
 	cli_outfile_hold();
-	if (tp_vecfile_create(&vf, o.out, o.fmt, tp_header_epsg(&g.h), &e) < 0)
+	if (tp_vecfile_create(&vf, o.out, o.fmt, tp_header_epsg(h), &e) < 0)
 		cli_fail(&e);
 	tmp = cli_outfile_watch(tp_vecfile_tmpname(vf));
 	if (o.rivers)
-		layer(vf, &g, &vo, tp_vector_rivers, "rivers", o.quiet, &tm,
-		    &n[0]);
+		layer(vf, &s, &vo, rivers, "rivers", o.quiet, &tm, &n[0]);
 	if (o.basins)
-		layer(vf, &g, &vo, tp_vector_basins, "basins", o.quiet, &tm,
-		    &n[1]);
+		layer(vf, &s, &vo, basins, "basins", o.quiet, &tm, &n[1]);
 	if (o.interval > 0)
-		layer(vf, &g, &vo, tp_vector_contours, "contours", o.quiet,
-		    &tm, &n[2]);
+		layer(vf, &s, &vo, contours, "contours", o.quiet, &tm, &n[2]);
 	if (tp_vecfile_close(vf, &e) < 0)
 		cli_fail(&e);
 	cli_outfile_forget(tmp);
 	cli_timer_lap(&tm, "write");
 	if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld reaches, %lld basins, "
-		    "%lld contour lines", (long long)g.h.width,
-		    (long long)g.h.height, (long long)n[0], (long long)n[1],
+		    "%lld contour lines", (long long)h->width,
+		    (long long)h->height, (long long)n[0], (long long)n[1],
 		    (long long)n[2]);
-	tp_grid_free(&g);
+	tp_vector_acc_free(s.a);
+	if (s.g != NULL)
+		tp_grid_free(&g);
+	else
+		tp_reader_free(&r);
 	return 0;
 }

@@ -18,8 +18,20 @@
  * level, open lines before closed rings, each in the row-major order of
  * its first square side, so the output depends only on the grid.
  *
- * Memory: 24 bytes per square side crossed, at all levels together, and
- * 16 per point of the lines.
+ * Streamed: the band comes a row at a time (tp_contour_stream_row) and
+ * only the previous row is kept. The squares of each row pair are cut in
+ * turn; a segment's ends on the row's lower sides, and on the side it
+ * shares with the next square, wait in queues (in the order of the sides,
+ * then of the levels, which is the order the next squares ask for them)
+ * and are linked to their neighbour's segment when it is made, or left
+ * as a line's end when that square has no lines. The lines are assembled
+ * at the end, in the order above.
+ *
+ * Memory: two rows of the band (8 bytes per column), 40 bytes per crossing
+ * of the sides of the row of squares at hand (the ends waiting for their
+ * neighbour), 40 bytes per square side crossed, at all levels together,
+ * kept to the end, where the lines take 16 bytes per point: O(width + the
+ * lines' points), never the grid.
  */
 #ifndef TP_CONTOUR_H
 #define TP_CONTOUR_H
@@ -52,5 +64,20 @@ int	tp_contour_run(const float *z, int64_t w, int64_t h, size_t stride,
 	    double base, double interval, double x0, double y0, double cs,
 	    tp_contours *out, tp_err *e);
 void	tp_contour_free(tp_contours *c);
+
+/* The same, row by row: _new for a w x h band (the arguments as above),
+ * then h calls of _row with row y's w values, then _end, which fills out;
+ * _free in every case. tp_contour_run is this on the plane's rows after a
+ * check of its whole range; here the range is checked as rows arrive. */
+typedef struct tp_contour_stream tp_contour_stream;
+
+int	tp_contour_stream_new(tp_contour_stream **sp, int64_t w, int64_t h,
+	    double base, double interval, double x0, double y0, double cs,
+	    tp_err *e);
+int	tp_contour_stream_row(tp_contour_stream *s, const float *row,
+	    tp_err *e);
+int	tp_contour_stream_end(tp_contour_stream *s, tp_contours *out,
+	    tp_err *e);
+void	tp_contour_stream_free(tp_contour_stream *s);
 
 #endif

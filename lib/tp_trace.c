@@ -1,21 +1,37 @@
 /*
- * tp_trace.c - region polygons traced on cell edges (see tp_trace.h).
+ * tp_trace.c - region polygons traced on cell edges, row by row (see
+ * tp_trace.h).
  *
- * 1. Components: 4-connected cells of equal label, numbered in row-major
- *    order of their first cells (a flood fill with an explicit stack).
+ * 1. Pieces: as each row arrives, a cell takes the piece of its west
+ *    neighbour or, failing that, its north one when it has their label,
+ *    else starts a piece; a cell with both unites their pieces (a
+ *    union-find whose roots are the pieces started first, so a
+ *    component's root is the piece of its first cell in row-major order,
+ *    and numbering the roots in order numbers the components as a flood
+ *    fill in row-major order would).
  * 2. Edges: every cell side between different labels (or the grid's
- *    border, or NaN) is a directed edge with its cell on the left, one bit
- *    per lattice vertex and direction (E, N, W, S).
- * 3. Rings: from each unused edge, in row-major order of vertices, follow
- *    the edges keeping the cell on the left. At a vertex where the two
- *    cells of the label touch only diagonally, turning left keeps the ring
- *    around one cell's component, turning right joins the two: the rings
- *    stay simple when the turn is right exactly when both cells are of the
- *    same component (then they are joined elsewhere, and the two rings
- *    through the corner are its outer boundary and a hole, or two holes).
- * 4. Each ring belongs to the component of the cell on its left; its sign
- *    tells exterior from hole. Rings are sorted by label, component and
- *    sign into regions.
+ *    border, or NaN) is a directed edge with its cell on the left. At each
+ *    vertex the edges arriving are linked to the edges leaving: straight
+ *    on, or turning (a corner, the rings' points). Vertices come row by
+ *    row, west to east, so of a vertex's four edges the north and west
+ *    ones were seen at their other end already, and hold the corner
+ *    waiting for its successor (arriving) or predecessor (leaving); the
+ *    south and east ones are left holding this vertex's.
+ * 3. Pinches: where two cells of the label touch only diagonally, turning
+ *    left keeps the ring around one cell's component, turning right joins
+ *    the two: the rings stay simple when the turn is right exactly when
+ *    both cells are of the same component (then they are joined
+ *    elsewhere, and the two rings through the corner are its outer
+ *    boundary and a hole, or two holes). That is known only at the end:
+ *    both corners turn left and are noted; at the end, where the pieces
+ *    are one component, they trade their successors and turn right.
+ * 4. Rings: the cycles of corners, each from its corner at its first
+ *    vertex in row-major order (there it leaves east or south, and it
+ *    passes there once), in the order of those vertices and then of the
+ *    directions, as a scan of the vertices would find them. Each ring
+ *    belongs to the component of the cells on its left; its sign tells
+ *    exterior from hole. Rings are sorted by label, component and sign
+ *    into regions.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -25,6 +41,47 @@
 #include "tp_trace.h"
 
 #define NONE	UINT32_MAX
+#define MAX_SIDE	((int64_t)1 << 30)
+
+/* A piece of a component: where it started, its cells, its cell of most
+ * flow (the first in row-major order on a tie). */
+typedef struct piece {
+	uint32_t parent;
+	float	label;
+	float	flow;
+	int64_t	cells;
+	int64_t	first;
+	int64_t	outlet;		/* -1: none */
+} piece;
+
+/* A ring's turn at vertex v: it leaves by dir; next, the turn after. */
+typedef struct corner {
+	int64_t	v;
+	uint32_t next;
+	uint32_t piece;		/* a piece of the component on its left */
+	uint8_t	dir;
+	uint8_t	seen;
+} corner;
+
+/* Two corners at a vertex where cells of pieces p1 and p2 touch only
+ * diagonally: they trade successors if the pieces are one component. */
+typedef struct pinch {
+	uint32_t c1, c2, p1, p2;
+} pinch;
+
+struct tp_trace_stream {
+	int64_t	w, h, y;	/* y: the rows seen */
+	float	*lab[2];	/* rows y - 1 and y, a NaN either side */
+	uint32_t *pc[2];	/* their cells' pieces, NONE either side */
+	uint32_t *open_s, *open_n;	/* per vertex column: the corner on
+					 * the edge below going S, N */
+	piece	*p;
+	size_t	np, cp;
+	corner	*c;
+	size_t	nc, cc;
+	pinch	*pi;
+	size_t	npi, cpi;
+};
 
 typedef struct ringrec {
 	uint32_t comp;
@@ -32,212 +89,456 @@ typedef struct ringrec {
 	size_t	pt0, n;
 } ringrec;
 
+/* The component table and the rings, as order() and assemble() want
+ * them. */
 typedef struct tracer {
-	const float *lab;
-	int64_t	w, h;
-	size_t	stride;
-	uint32_t *comp;		/* per cell, NONE on NaN */
 	float	*clabel;	/* per component */
-	int64_t	*ccells, *cfirst;
+	int64_t	*ccells, *cfirst, *coutlet;
+	float	*cflow;
 	uint32_t *rank;		/* component -> position in label order */
 	uint32_t ncomp;
-	size_t	ccomp;		/* room in clabel, ccells, cfirst */
-	uint8_t	*bits;		/* per vertex: edges leaving it */
-	int64_t	*pt;		/* ring corners as traced */
-	size_t	npt, cpt;
+	int64_t	*pt;		/* ring corners, ring by ring */
+	size_t	npt;
 	ringrec	*ring;
-	size_t	nring, cring;
+	size_t	nring;
 } tracer;
 
-static const int di[4] = { 1, 0, -1, 0 }, dj[4] = { 0, -1, 0, 1 };
-/* corner q of vertex (i, j): NE, NW, SW, SE */
-static const int ci[4] = { 0, -1, -1, 0 }, cj[4] = { -1, -1, 0, 0 };
-
-static float
-label(const tracer *t, int64_t x, int64_t y)
+static uint32_t
+find(piece *p, uint32_t a)
 {
-	if (x < 0 || y < 0 || x >= t->w || y >= t->h)
-		return NAN;
-	return t->lab[(size_t)y * t->stride + (size_t)x];
+	while (p[a].parent != a) {
+		p[a].parent = p[p[a].parent].parent;
+		a = p[a].parent;
+	}
+	return a;
 }
 
-/* Flood-fill component id from cell s. */
+/* The root of a union is the piece started first. */
+static void
+unite(piece *p, uint32_t a, uint32_t b)
+{
+	a = find(p, a);
+	b = find(p, b);
+	if (a < b)
+		p[b].parent = a;
+	else if (b < a)
+		p[a].parent = b;
+}
+
 static int
-fill(tracer *t, int64_t s, uint32_t id, int64_t **stack, size_t *cap,
+new_piece(tp_trace_stream *t, float l, int64_t cell, uint32_t *id,
     tp_err *e)
 {
-	float l = t->lab[(size_t)(s / t->w) * t->stride + (size_t)(s % t->w)];
-	size_t top = 0;
-	int64_t c, x, y, nx, ny;
-	int k;
-
-	t->comp[s] = id;
-	t->ccells[id] = 0;
-	(*stack)[top++] = s;
-	while (top > 0) {
-		c = (*stack)[--top];
-		t->ccells[id]++;
-		x = c % t->w;
-		y = c / t->w;
-		for (k = 0; k < 4; k++) {
-			nx = x + di[k];
-			ny = y + dj[k];
-			if (label(t, nx, ny) != l ||
-			    t->comp[ny * t->w + nx] != NONE)
-				continue;
-			t->comp[ny * t->w + nx] = id;
-			if (tp_grow(stack, cap, top + 1, sizeof **stack,
-			    64, "polygons", e) < 0)
-				return -1;
-			(*stack)[top++] = ny * t->w + nx;
-		}
-	}
-	return 0;
-}
-
-/* Twice the room for components (a checkerboard has one per cell). */
-static int
-grow_comps(tracer *t, tp_err *e)
-{
-	size_t n = t->ccomp ? 2 * t->ccomp : 1024;
-	void *a, *b, *c;
-
-	a = realloc(t->clabel, n * sizeof *t->clabel);
-	if (a != NULL)
-		t->clabel = a;
-	b = realloc(t->ccells, n * sizeof *t->ccells);
-	if (b != NULL)
-		t->ccells = b;
-	c = realloc(t->cfirst, n * sizeof *t->cfirst);
-	if (c != NULL)
-		t->cfirst = c;
-	if (a == NULL || b == NULL || c == NULL)
-		return tp_err_set(e, "out of memory: %zu polygons", n / 2);
-	t->ccomp = n;
-	return 0;
-}
-
-static int
-components(tracer *t, tp_err *e)
-{
-	int64_t c, cells = t->w * t->h, *stack = NULL;
-	size_t cap = 0;
-	uint32_t n = 0;
-	float l;
-
-	for (c = 0; c < cells; c++)
-		t->comp[c] = NONE;
-	if (tp_grow(&stack, &cap, 64, sizeof *stack, 64, "polygons", e) < 0)
+	if (t->np >= NONE)
+		return tp_err_set(e, "polygons: more than %u parts",
+		    (unsigned)NONE - 1);
+	if (tp_grow(&t->p, &t->cp, t->np + 1, sizeof *t->p, 1024,
+	    "polygons", e) < 0)
 		return -1;
-	for (c = 0; c < cells; c++) {
-		l = t->lab[(size_t)(c / t->w) * t->stride + (size_t)(c % t->w)];
-		if (isnan(l) || t->comp[c] != NONE)
+	t->p[t->np] = (piece){ (uint32_t)t->np, l, NAN, 0, cell, -1 };
+	*id = (uint32_t)t->np++;
+	return 0;
+}
+
+/* The pieces of row y's cells (lab[1], pc[1]) from row y - 1's. */
+static int
+pieces(tp_trace_stream *t, const float *flow, tp_err *e)
+{
+	const float *up = t->lab[0], *cur = t->lab[1];
+	const uint32_t *upn = t->pc[0];
+	uint32_t *curn = t->pc[1], n = NONE;
+	int64_t i, cell = t->y * t->w - 1;
+	float l, v;
+
+	for (i = 1; i <= t->w; i++) {
+		if (isnan(l = cur[i])) {
+			curn[i] = NONE;
 			continue;
-		if (n == t->ccomp && grow_comps(t, e) < 0) {
-			free(stack);
-			return -1;
 		}
-		t->clabel[n] = l;
-		t->cfirst[n] = c;
-		if (fill(t, c, n, &stack, &cap, e) < 0) {
-			free(stack);
+		if (cur[i - 1] == l) {
+			n = curn[i - 1];
+			/* with the cell north-west of l too, west and north
+			 * are one piece already */
+			if (up[i] == l && up[i - 1] != l)
+				unite(t->p, n, upn[i]);
+		} else if (up[i] == l)
+			n = upn[i];
+		else if (new_piece(t, l, cell + i, &n, e) < 0)
 			return -1;
+		curn[i] = n;
+		t->p[n].cells++;
+		if (flow != NULL && !isnan(v = flow[i - 1]) &&
+		    (t->p[n].outlet < 0 || v > t->p[n].flow)) {
+			t->p[n].flow = v;
+			t->p[n].outlet = cell + i;
 		}
-		n++;
 	}
-	free(stack);
-	t->ncomp = n;
 	return 0;
 }
 
-/* The edge bits: each side of a cell that borders another label. */
+static int
+new_corner(tp_trace_stream *t, int64_t v, int dir, uint32_t piece_,
+    uint32_t *id, tp_err *e)
+{
+	if (t->nc >= NONE)
+		return tp_err_set(e, "polygons: more than %u ring corners",
+		    (unsigned)NONE - 1);
+	if (tp_grow(&t->c, &t->cc, t->nc + 1, sizeof *t->c, 1024,
+	    "polygons", e) < 0)
+		return -1;
+	t->c[t->nc] = (corner){ v, NONE, piece_, (uint8_t)dir, 0 };
+	*id = (uint32_t)t->nc++;
+	return 0;
+}
+
+static int
+lost(const tp_trace_stream *t, int64_t i, tp_err *e)
+{
+	return tp_err_set(e, "polygon tracing lost its way at vertex %lld, "
+	    "%lld", (long long)i, (long long)t->y);
+}
+
+/* The edges at a vertex: the four ways in (direction din, E N W S), the
+ * ones seen from their other end (west, north) holding their corner; of
+ * the ways out (dout), north and west hold theirs. Corners q around the
+ * vertex: NE, NW, SW, SE; the cell left of a way in is q = din + 1. */
+typedef struct vtx {
+	float	l[4];
+	uint32_t pc[4];
+	uint32_t in[4], out[4];	/* the corners the edges hold */
+	uint32_t cor[4];	/* the corner made per way in */
+	int	pinch[4];
+} vtx;
+
+/* Link the way in din at vertex v (column i) to its way out. */
+static int
+link_in(tp_trace_stream *t, vtx *x, int64_t i, int64_t v, int din,
+    tp_err *e)
+{
+	float l = x->l[(din + 1) & 3];
+	int p = x->l[din] == l, q = x->l[(din + 3) & 3] == l, dout;
+	uint32_t k = NONE;
+
+	if (!p) {
+		/* a diagonal of l: turn left, relinked at the end if one
+		 * component */
+		dout = (din + 1) & 3;
+		x->pinch[din] = q;
+	} else
+		dout = q ? (din + 3) & 3 : din;
+	if (dout == din) {	/* straight on: the edge ahead holds it */
+		x->out[din] = x->in[din];
+		return 0;
+	}
+	if (new_corner(t, v, dout, x->pc[(din + 1) & 3], &k, e) < 0)
+		return -1;
+	x->cor[din] = k;
+	if (din == 0 || din == 3) {	/* arriving from a seen vertex */
+		if (x->in[din] == NONE)
+			return lost(t, i, e);
+		t->c[x->in[din]].next = k;
+	} else
+		x->out[din] = k;
+	if (dout == 1 || dout == 2) {	/* leaving to a seen vertex */
+		if (x->in[dout] == NONE)
+			return lost(t, i, e);
+		t->c[k].next = x->in[dout];
+	} else
+		x->out[dout] = k;
+	return 0;
+}
+
+static int
+add_pinch(tp_trace_stream *t, const vtx *x, int din, tp_err *e)
+{
+	if (tp_grow(&t->pi, &t->cpi, t->npi + 1, sizeof *t->pi, 256,
+	    "polygons", e) < 0)
+		return -1;
+	t->pi[t->npi++] = (pinch){ x->cor[din], x->cor[din + 2],
+	    x->pc[(din + 1) & 3], x->pc[(din + 3) & 3] };
+	return 0;
+}
+
+/* Vertex i of the row: in[] and out[] are indexed by the way in or out:
+ * the edge west holds, going E, the corner before (in[0]) and, going W,
+ * the corner after (in[2]); the edge north, going S, the corner before
+ * (in[3]) and, going N, the corner after (in[1]). They leave out[0],
+ * out[2] (edge east) and out[1], out[3] (edge south). */
+static int
+vertex(tp_trace_stream *t, int64_t i, uint32_t *east, uint32_t *west,
+    tp_err *e)
+{
+	const float *up = t->lab[0], *cur = t->lab[1];
+	const uint32_t *upn = t->pc[0], *curn = t->pc[1];
+	int64_t v = t->y * (t->w + 1) + i;
+	vtx x = { .l = { up[i + 1], up[i], cur[i], cur[i + 1] },
+	    .pc = { upn[i + 1], upn[i], curn[i], curn[i + 1] },
+	    .in = { *east, t->open_n[i], *west, t->open_s[i] },
+	    .out = { NONE, NONE, NONE, NONE } };
+	int din;
+
+	for (din = 0; din < 4; din++) {
+		float l = x.l[(din + 1) & 3];
+
+		if (!isnan(l) && x.l[(din + 2) & 3] != l &&
+		    link_in(t, &x, i, v, din, e) < 0)
+			return -1;
+	}
+	for (din = 0; din < 2; din++)
+		if (x.pinch[din] && add_pinch(t, &x, din, e) < 0)
+			return -1;
+	*east = x.out[0];
+	*west = x.out[2];
+	t->open_n[i] = x.out[1];
+	t->open_s[i] = x.out[3];
+	return 0;
+}
+
+/* Vertex row y, between label rows y - 1 and y. */
+static int
+vertices(tp_trace_stream *t, tp_err *e)
+{
+	const float *up = t->lab[0], *cur = t->lab[1];
+	uint32_t east = NONE, west = NONE;
+	int64_t i;
+	float a;
+
+	for (i = 0; i <= t->w; i++) {
+		a = up[i];
+		/* inside a region, or outside all: no edges */
+		if ((a == up[i + 1] && a == cur[i] && a == cur[i + 1]) ||
+		    (isnan(a) && isnan(up[i + 1]) && isnan(cur[i]) &&
+		    isnan(cur[i + 1])))
+			continue;
+		if (vertex(t, i, &east, &west, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+tp_trace_stream_new(tp_trace_stream **tp, int64_t w, int64_t h, tp_err *e)
+{
+	tp_trace_stream *t;
+	size_t n, k;
+	int j;
+
+	*tp = NULL;
+	if (w < 0 || h < 0 || w > MAX_SIDE || h > MAX_SIDE)
+		return tp_err_set(e, "polygons: bad size %lldx%lld",
+		    (long long)w, (long long)h);
+	n = (size_t)w + 2;
+	if ((t = calloc(1, sizeof *t)) == NULL)
+		return tp_err_set(e, "out of memory");
+	*tp = t;
+	t->w = w;
+	t->h = h;
+	for (j = 0; j < 2; j++) {
+		t->lab[j] = malloc(n * sizeof *t->lab[j]);
+		t->pc[j] = malloc(n * sizeof *t->pc[j]);
+	}
+	t->open_s = malloc(n * sizeof *t->open_s);
+	t->open_n = malloc(n * sizeof *t->open_n);
+	if (t->lab[0] == NULL || t->lab[1] == NULL || t->pc[0] == NULL ||
+	    t->pc[1] == NULL || t->open_s == NULL || t->open_n == NULL)
+		return tp_err_set(e, "out of memory");
+	for (k = 0; k < n; k++) {
+		t->lab[0][k] = t->lab[1][k] = NAN;
+		t->pc[0][k] = t->pc[1][k] = NONE;
+		t->open_s[k] = t->open_n[k] = NONE;
+	}
+	return 0;
+}
+
 static void
-edges(tracer *t)
+swap_rows(tp_trace_stream *t)
 {
-	int64_t x, y, vw = t->w + 1;
-	float l;
+	float *l = t->lab[0];
+	uint32_t *p = t->pc[0];
 
-	for (y = 0; y < t->h; y++)
-		for (x = 0; x < t->w; x++) {
-			l = label(t, x, y);
-			if (isnan(l))
-				continue;
-			if (label(t, x, y + 1) != l)
-				t->bits[(y + 1) * vw + x] |= 1;	/* E */
-			if (label(t, x + 1, y) != l)
-				t->bits[(y + 1) * vw + x + 1] |= 2;	/* N */
-			if (label(t, x, y - 1) != l)
-				t->bits[y * vw + x + 1] |= 4;	/* W */
-			if (label(t, x - 1, y) != l)
-				t->bits[y * vw + x] |= 8;	/* S */
-		}
+	t->lab[0] = t->lab[1];
+	t->lab[1] = l;
+	t->pc[0] = t->pc[1];
+	t->pc[1] = p;
 }
 
-static uint32_t
-comp_at(const tracer *t, int64_t i, int64_t j, int q)
+int
+tp_trace_stream_row(tp_trace_stream *t, const float *lab, const float *flow,
+    tp_err *e)
 {
-	return t->comp[(j + cj[q]) * t->w + i + ci[q]];
-}
-
-/* The direction to leave vertex (i, j) by, arriving in direction d with
- * the cell A (corner d + 1) on the left. */
-static int
-turn(const tracer *t, int64_t i, int64_t j, int d)
-{
-	int qa = (d + 1) % 4, qp = d, qq = (d + 3) % 4;
-	float l = label(t, i + ci[qa], j + cj[qa]);
-	int p = label(t, i + ci[qp], j + cj[qp]) == l;
-	int q = label(t, i + ci[qq], j + cj[qq]) == l;
-
-	if (!p)
-		return q && comp_at(t, i, j, qq) == comp_at(t, i, j, qa) ?
-		    (d + 3) % 4 : (d + 1) % 4;
-	return q ? (d + 3) % 4 : d;
-}
-
-static int
-push_pt(tracer *t, int64_t v, tp_err *e)
-{
-	if (tp_grow(&t->pt, &t->cpt, t->npt + 1, sizeof *t->pt,
-	    64, "polygons", e) < 0)
+	if (t->y >= t->h)
+		return tp_err_set(e, "polygons: more than %lld rows",
+		    (long long)t->h);
+	memcpy(t->lab[1] + 1, lab, (size_t)t->w * sizeof *lab);
+	if (pieces(t, flow, e) < 0 || vertices(t, e) < 0)
 		return -1;
-	t->pt[t->npt++] = v;
+	swap_rows(t);
+	t->y++;
 	return 0;
 }
 
-/* Follow the ring that leaves vertex v0 in direction d0. */
+/* Whether piece a's outlet beats b's: more flow, or as much earlier. */
 static int
-ring(tracer *t, int64_t v0, int d0, tp_err *e)
+better(float fa, int64_t a, float fb, int64_t b)
 {
-	int64_t vw = t->w + 1, v = v0;
-	size_t pt0 = t->npt;
-	ringrec *r;
-	int d = d0, nd;
+	return a >= 0 && (b < 0 || fa > fb || (fa == fb && a < b));
+}
 
-	if (push_pt(t, v0, e) < 0)
-		return -1;
-	for (;;) {
-		if (!(t->bits[v] & (1 << d)))
-			return tp_err_set(e, "polygon tracing lost its way at "
-			    "vertex %lld, %lld", (long long)(v % vw),
-			    (long long)(v / vw));
-		t->bits[v] &= (uint8_t)~(1 << d);
-		v += di[d] + dj[d] * vw;
-		nd = turn(t, v % vw, v / vw, d);
-		if (v == v0 && nd == d0)
-			break;
-		if (nd != d && push_pt(t, v, e) < 0)
-			return -1;
-		d = nd;
+/* Number the components (the roots, in order) into cid[piece], their
+ * labels, cells, first cells and outlets into tr. */
+static int
+components(tp_trace_stream *t, tracer *tr, uint32_t *cid, tp_err *e)
+{
+	uint32_t id, r, n = 0, c;
+	piece *p = t->p;
+
+	for (id = 0; id < t->np; id++) {
+		if ((r = find(p, id)) == id) {
+			cid[id] = n++;
+			continue;
+		}
+		p[r].cells += p[id].cells;
+		if (better(p[id].flow, p[id].outlet, p[r].flow, p[r].outlet)) {
+			p[r].flow = p[id].flow;
+			p[r].outlet = p[id].outlet;
+		}
 	}
-	if (push_pt(t, v0, e) < 0 ||
-	    tp_grow(&t->ring, &t->cring, t->nring + 1, sizeof *t->ring,
-	    64, "polygons", e) < 0)
+	tr->ncomp = n;
+	tr->clabel = malloc(((size_t)n + 1) * sizeof *tr->clabel);
+	tr->cflow = malloc(((size_t)n + 1) * sizeof *tr->cflow);
+	tr->ccells = malloc(((size_t)n + 1) * sizeof *tr->ccells);
+	tr->cfirst = malloc(((size_t)n + 1) * sizeof *tr->cfirst);
+	tr->coutlet = malloc(((size_t)n + 1) * sizeof *tr->coutlet);
+	tr->rank = malloc(((size_t)n + 1) * sizeof *tr->rank);
+	if (tr->clabel == NULL || tr->cflow == NULL || tr->ccells == NULL ||
+	    tr->cfirst == NULL || tr->coutlet == NULL || tr->rank == NULL)
+		return tp_err_set(e, "out of memory: %u polygons", n);
+	for (id = 0; id < t->np; id++) {
+		r = find(p, id);
+		cid[id] = c = cid[r];
+		if (r != id)
+			continue;
+		tr->clabel[c] = p[id].label;
+		tr->ccells[c] = p[id].cells;
+		tr->cfirst[c] = p[id].first;
+		tr->cflow[c] = p[id].flow;
+		tr->coutlet[c] = p[id].outlet;
+	}
+	return 0;
+}
+
+/* Where two diagonal cells are one component, their corners turn right:
+ * each takes the other's way out. */
+static void
+relink(tp_trace_stream *t)
+{
+	corner *a, *b, s;
+	size_t k;
+
+	for (k = 0; k < t->npi; k++) {
+		if (find(t->p, t->pi[k].p1) != find(t->p, t->pi[k].p2))
+			continue;
+		a = &t->c[t->pi[k].c1];
+		b = &t->c[t->pi[k].c2];
+		s = *a;
+		a->next = b->next;
+		a->dir = b->dir;
+		b->next = s.next;
+		b->dir = s.dir;
+	}
+}
+
+typedef struct rstart {
+	int64_t	key;		/* first vertex * 4 + direction */
+	uint32_t c;
+} rstart;
+
+static int
+cmp_start(const void *pa, const void *pb)
+{
+	const rstart *a = pa, *b = pb;
+
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* The cycles of corners, each from its least vertex. */
+static int
+cycles(tp_trace_stream *t, rstart **sp, size_t *np, tp_err *e)
+{
+	rstart *s = NULL;
+	size_t n = 0, cap = 0, k;
+	uint32_t c, best;
+	int64_t key, bkey;
+
+	for (k = 0; k < t->nc; k++) {
+		if (t->c[k].seen)
+			continue;
+		best = (uint32_t)k;
+		bkey = INT64_MAX;
+		c = (uint32_t)k;
+		do {
+			if (c == NONE || t->c[c].seen) {
+				free(s);
+				return tp_err_set(e, "polygon tracing lost its "
+				    "way at vertex %lld, %lld", (long long)
+				    (t->c[k].v % (t->w + 1)), (long long)
+				    (t->c[k].v / (t->w + 1)));
+			}
+			t->c[c].seen = 1;
+			key = t->c[c].v * 4 + t->c[c].dir;
+			if (key < bkey) {
+				bkey = key;
+				best = c;
+			}
+			c = t->c[c].next;
+		} while (c != k);
+		if (tp_grow(&s, &cap, n + 1, sizeof *s, 256, "polygons",
+		    e) < 0) {
+			free(s);
+			return -1;
+		}
+		s[n++] = (rstart){ bkey, best };
+	}
+	if (n > 0)
+		qsort(s, n, sizeof *s, cmp_start);
+	*sp = s;
+	*np = n;
+	return 0;
+}
+
+/* The rings' points, ring by ring in the order found, into tr. */
+static int
+rings(tp_trace_stream *t, tracer *tr, const uint32_t *cid, tp_err *e)
+{
+	rstart *s = NULL;
+	size_t n = 0, k;
+	uint32_t c;
+
+	relink(t);
+	if (cycles(t, &s, &n, e) < 0)
 		return -1;
-	r = &t->ring[t->nring++];
-	r->comp = comp_at(t, v0 % vw, v0 / vw, d0);
-	r->pt0 = pt0;
-	r->n = t->npt - pt0;
+	tr->ring = malloc((n + 1) * sizeof *tr->ring);
+	tr->pt = malloc((t->nc + n + 1) * sizeof *tr->pt);
+	if (tr->ring == NULL || tr->pt == NULL) {
+		free(s);
+		return tp_err_set(e, "out of memory: %zu ring corners",
+		    t->nc);
+	}
+	for (k = 0; k < n; k++) {
+		ringrec *r = &tr->ring[k];
+
+		r->pt0 = tr->npt;
+		r->comp = cid[t->c[s[k].c].piece];
+		c = s[k].c;
+		do {
+			tr->pt[tr->npt++] = t->c[c].v;
+			c = t->c[c].next;
+		} while (c != s[k].c);
+		tr->pt[tr->npt++] = t->c[c].v;
+		r->n = tr->npt - r->pt0;
+	}
+	tr->nring = n;
+	free(s);
 	return 0;
 }
 
@@ -347,6 +648,8 @@ assemble(tracer *t, tp_regions *out, tp_err *e)
 			if (g == NULL || g->label != t->clabel[id]) {
 				g = &out->reg[out->n++];
 				memset(g, 0, sizeof *g);
+				g->outlet = -1;
+				g->max_flow = NAN;
 				g->label = t->clabel[id];
 				g->first = t->cfirst[id];
 				g->poly0 = out->npoly;
@@ -355,6 +658,11 @@ assemble(tracer *t, tp_regions *out, tp_err *e)
 			}
 			g->npolys++;
 			g->cells += t->ccells[id];
+			if (better(t->cflow[id], t->coutlet[id], g->max_flow,
+			    g->outlet)) {
+				g->max_flow = t->cflow[id];
+				g->outlet = t->coutlet[id];
+			}
 			p = out->npoly++;
 			prev = q->comp;
 		} else if (q->area2 >= 0)
@@ -375,58 +683,98 @@ assemble(tracer *t, tp_regions *out, tp_err *e)
 	return 0;
 }
 
+static void
+tracer_free(tracer *tr)
+{
+	free(tr->clabel);
+	free(tr->cflow);
+	free(tr->ccells);
+	free(tr->cfirst);
+	free(tr->coutlet);
+	free(tr->rank);
+	free(tr->pt);
+	free(tr->ring);
+}
+
+/* After the last row: the vertices below it, then the components, the
+ * rings and the regions. */
+int
+tp_trace_stream_end(tp_trace_stream *t, tp_regions *out, tp_err *e)
+{
+	tracer tr;
+	uint32_t *cid = NULL;
+	int64_t i;
+	int rc = -1;
+
+	memset(out, 0, sizeof *out);
+	memset(&tr, 0, sizeof tr);
+	out->w = t->w;
+	out->h = t->h;
+	if (t->y != t->h)
+		return tp_err_set(e, "polygons: %lld rows of %lld",
+		    (long long)t->y, (long long)t->h);
+	for (i = 0; i < t->w + 2; i++) {
+		t->lab[1][i] = NAN;
+		t->pc[1][i] = NONE;
+	}
+	if (vertices(t, e) < 0)
+		return -1;
+	if ((cid = malloc((t->np + 1) * sizeof *cid)) == NULL) {
+		tp_err_set(e, "out of memory: %zu polygon parts", t->np);
+		goto out;
+	}
+	if (components(t, &tr, cid, e) < 0 || rings(t, &tr, cid, e) < 0)
+		goto out;
+	/* the corners are points now */
+	free(t->c);
+	t->c = NULL;
+	t->nc = t->cc = 0;
+	if (order(&tr, out, e) < 0 || assemble(&tr, out, e) < 0)
+		goto out;
+	rc = 0;
+out:
+	free(cid);
+	tracer_free(&tr);
+	if (rc < 0)
+		tp_trace_free(out);
+	return rc;
+}
+
+void
+tp_trace_stream_free(tp_trace_stream *t)
+{
+	if (t == NULL)
+		return;
+	free(t->lab[0]);
+	free(t->lab[1]);
+	free(t->pc[0]);
+	free(t->pc[1]);
+	free(t->open_s);
+	free(t->open_n);
+	free(t->p);
+	free(t->c);
+	free(t->pi);
+	free(t);
+}
+
 int
 tp_trace_labels(const float *lab, int64_t w, int64_t h, size_t stride,
     tp_regions *out, tp_err *e)
 {
-	tracer t = { .lab = lab, .w = w, .h = h, .stride = stride };
-	size_t cells, verts;
-	int64_t v;
-	int d, rc = -1;
+	tp_trace_stream *t;
+	int64_t y;
+	int rc = -1;
 
 	memset(out, 0, sizeof *out);
-	out->w = w;
-	out->h = h;
-	if (tp_mul_size((size_t)w, (size_t)h, &cells, "the grid", e) < 0 ||
-	    tp_mul_size((size_t)w + 1, (size_t)h + 1, &verts, "the grid",
-	    e) < 0 || tp_check_mem((uint64_t)cells * 4 + verts, "polygons",
-	    e) < 0)
-		return -1;
-	if (cells >= NONE)
-		return tp_err_set(e, "polygons: more than %u cells",
-		    (unsigned)NONE - 1);
-	t.comp = malloc(cells * sizeof *t.comp);
-	t.bits = calloc(verts, 1);
-	if (t.comp == NULL || t.bits == NULL) {
-		tp_err_set(e, "out of memory: polygons need %.1f MiB",
-		    ((double)cells * 4 + (double)verts) / 1048576.0);
+	if (tp_trace_stream_new(&t, w, h, e) < 0)
 		goto out;
-	}
-	if (components(&t, e) < 0)
-		goto out;
-	if ((t.rank = malloc(((size_t)t.ncomp + 1) * sizeof *t.rank)) == NULL) {
-		tp_err_set(e, "out of memory");
-		goto out;
-	}
-	edges(&t);
-	for (v = 0; v < (int64_t)verts; v++)
-		for (d = 0; d < 4; d++)
-			if ((t.bits[v] & (1 << d)) && ring(&t, v, d, e) < 0)
-				goto out;
-	if (order(&t, out, e) < 0 || assemble(&t, out, e) < 0)
-		goto out;
-	rc = 0;
+	for (y = 0; y < h; y++)
+		if (tp_trace_stream_row(t, lab + (size_t)y * stride, NULL,
+		    e) < 0)
+			goto out;
+	rc = tp_trace_stream_end(t, out, e);
 out:
-	free(t.comp);
-	free(t.clabel);
-	free(t.ccells);
-	free(t.cfirst);
-	free(t.rank);
-	free(t.bits);
-	free(t.pt);
-	free(t.ring);
-	if (rc < 0)
-		tp_trace_free(out);
+	tp_trace_stream_free(t);
 	return rc;
 }
 

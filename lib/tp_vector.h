@@ -19,6 +19,12 @@
  * contours (LineString, tp_contour.h): fields level and closed (1 for a
  * ring).
  *
+ * Basins and contours need only a window of rows: a tp_vector_acc takes
+ * the stream's rows one by one (tp_vector_acc_row, or tp_vector_acc_read
+ * from a reader) and writes the layers after the last; memory is O(width
+ * + the features' points). Rivers need the whole grid (a reach's
+ * upstream count depends on every cell above it).
+ *
  * Lengths and areas are in map units, but for a geographic grid (degrees)
  * the rivers' are in metres and square metres, measured as tflow does
  * (tp_geo.h); the basins' areas stay in square degrees.
@@ -48,5 +54,25 @@ int	tp_vector_basins(tp_vecfile *vf, const tp_grid *g,
 	    const tp_vector_opts *o, tp_err *e);
 int	tp_vector_contours(tp_vecfile *vf, const tp_grid *g,
 	    const tp_vector_opts *o, tp_err *e);
+
+/* The basins (when basins, from o->labels and o->flow) and the contours
+ * (when contours, of o->height) of a stream with header h, taken row by
+ * row: rows in the stream's layout (tp_row_band). */
+typedef struct tp_vector_acc tp_vector_acc;
+
+int	tp_vector_acc_new(tp_vector_acc **ap, const tp_header *h,
+	    const tp_vector_opts *o, int basins, int contours, tp_err *e);
+int	tp_vector_acc_row(tp_vector_acc *a, const float *row, tp_err *e);
+/* Every row of r (then tp_reader_finish), o->progress told of the rows. */
+int	tp_vector_acc_read(tp_vector_acc *a, tp_reader *r,
+	    const tp_vector_opts *o, tp_err *e);
+/* Every row of g. */
+int	tp_vector_acc_grid(tp_vector_acc *a, const tp_grid *g, tp_err *e);
+/* After the last row: the layers into vf. */
+int	tp_vector_acc_basins(tp_vector_acc *a, tp_vecfile *vf,
+	    const tp_vector_opts *o, tp_err *e);
+int	tp_vector_acc_contours(tp_vector_acc *a, tp_vecfile *vf,
+	    const tp_vector_opts *o, tp_err *e);
+void	tp_vector_acc_free(tp_vector_acc *a);
 
 #endif

@@ -8,7 +8,8 @@
 # as GeoTIFFs (tgeotiff).
 #   rivers: tvector -r (reaches with order, areas, lengths) against
 #           r.thin + r.to.vect type=line on the river band;
-#   basins: tvector -b (polygons with holes) against r.to.vect type=area.
+#   basins: tvector -b (polygons with holes) against r.to.vect type=area;
+#   contours: tvector -c 0.02 (marching squares), tvector's figure only.
 # Medians of 2 runs (the mean of the two), wall and CPU (user + system)
 # seconds of the whole run, CPU the steadier on a shared machine:
 # tvector's includes reading the stream and writing the GeoPackage, the
@@ -52,14 +53,17 @@ rm -f "$tmp/filled.tp"
 "$bin/tgeotiff" -q -b river "$tmp/river.tif" < "$tmp/in.tp"
 "$bin/tgeotiff" -q -b basin "$tmp/basin.tif" < "$tmp/in.tp"
 
-for layer in r b; do
-	t1=$(measure sh -c "'$bin/tvector' -q -$layer '$tmp/o$layer.gpkg' < '$tmp/in.tp'")
-	t2=$(measure sh -c "'$bin/tvector' -q -$layer '$tmp/o$layer.gpkg' < '$tmp/in.tp'")
+for layer in r b c; do
+	arg=-$layer
+	[ $layer = c ] && arg="-c 0.02"
+	t1=$(measure sh -c "'$bin/tvector' -q $arg '$tmp/o$layer.gpkg' < '$tmp/in.tp'")
+	t2=$(measure sh -c "'$bin/tvector' -q $arg '$tmp/o$layer.gpkg' < '$tmp/in.tp'")
 	eval "tv_$layer=\"$t1 $t2\""
 done
 feat() { ogrinfo -so "$1" "$2" 2>/dev/null | sed -n 's/^Feature Count: //p'; }
 echo "  tvector --rivers   $(median2 $tv_r)  ($(feat "$tmp/or.gpkg" rivers) reaches)"
 echo "  tvector --basins   $(median2 $tv_b)  ($(feat "$tmp/ob.gpkg" basins) labels, $labels)"
+echo "  tvector -c 0.02    $(median2 $tv_c)  ($(feat "$tmp/oc.gpkg" contours) lines)"
 
 if ! command -v grass >/dev/null 2>&1; then
 	echo "  GRASS: not installed (scripts/install-deps check), skipped"

@@ -363,4 +363,133 @@ print(sorted(g) == sorted(t), len(g), bad)' "$T/gdal$off.gpkg" "$T/tp$off.gpkg")
 	    "True 8 []"
 done
 
+# --- Streaming: basins and contours from rows as they come ----------------
+# Without --rivers the stream is read row by row; with it, whole, and the
+# same code is fed from the grid. same_streamed NAME STREAM OPTS...: the
+# basins and contours tables of the two GeoPackages hold the same rows,
+# byte for byte (fid, geometry blob, fields), and are not empty; and a
+# GeoJSON of each layer, streamed, holds the same features as the
+# whole-grid GeoPackage's layer (coordinates and fields exactly).
+same_streamed() {
+	local name=$1 in=$2 bo=$3 co=$4 tables=""
+	[ -n "$bo" ] && tables=basins
+	[ -n "$co" ] && tables="$tables contours"
+	ok "$name streamed" run_prog tvector -q $bo $co "$T/s-$name.gpkg" < "$in"
+	ok "$name whole" run_prog tvector -q -r $bo $co "$T/w-$name.gpkg" < "$in"
+	assert_eq "$name: streamed GeoPackage = whole" "$(vpy '
+import sqlite3
+a, b = sqlite3.connect(sys.argv[1]), sqlite3.connect(sys.argv[2])
+out = []
+for t in sys.argv[3:]:
+    q = "SELECT * FROM \"%s\" ORDER BY fid" % t
+    ra, rb = a.execute(q).fetchall(), b.execute(q).fetchall()
+    out.append(len(ra) > 0 and ra == rb)
+print(all(out))' "$T/s-$name.gpkg" "$T/w-$name.gpkg" $tables)" True
+	for l in $tables; do
+		local o=$bo
+		[ $l = contours ] && o=$co
+		ok "$name $l GeoJSON" run_prog tvector -q $o "$T/s-$name-$l.geojson" < "$in"
+		assert_eq "$name: streamed GeoJSON $l = whole" "$(vpy '
+from osgeo import ogr
+ds = ogr.Open(sys.argv[1]); name = ds.GetLayer(0).GetName(); ds = None
+j = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[1], name)]
+w = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[2], sys.argv[3])]
+print(len(j) > 0 and j == w)' "$T/s-$name-$l.geojson" "$T/w-$name.gpkg" $l)" True
+	done
+}
+
+# (a) The real DEM: tflow's basins, contours at 100 and 25.
+same_streamed dem "$T/tf" -b "-c 100"
+same_streamed dem25 "$T/tf" "" "-c 25"
+
+# (b), (c) Label grids made here, with empty dir and river bands so the
+# whole-grid run has its (empty) rivers: a checkerboard; rings of 1, 2, 1
+# around a 3, with a 2 and a 4 touching them at corners; NaN holes; one
+# row; one column. Heights for contours are the labels times 10.
+vpy '
+grids = {
+ "checker": (np.indices((9, 11)).sum(0) % 2).astype(float) + 1,
+ "nested": np.array([
+  [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4],
+  [1, 2, 2, 2, 2, 2, 2, 2, 1, 4, 1],
+  [1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1],
+  [1, 2, 1, 2, 2, 2, 1, 2, 1, 1, 1],
+  [1, 2, 1, 2, 3, 2, 1, 2, 1, 1, 1],
+  [1, 2, 1, 2, 2, 2, 1, 2, 1, 1, 1],
+  [1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1],
+  [1, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1],
+  [1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1],
+  [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4]], float),
+}
+rng = np.random.default_rng(15)
+a = rng.integers(1, 4, (12, 14)).astype(float)
+a[3:6, 4:8] = np.nan; a[0, 0] = np.nan; a[11, 5:] = np.nan
+grids["nanholes"] = a
+grids["row"] = rng.integers(1, 4, (1, 17)).astype(float)
+grids["col"] = rng.integers(1, 4, (17, 1)).astype(float)
+for name, lab in grids.items():
+    z = np.stack([lab, lab * 10, np.full(lab.shape, np.nan), np.zeros(lab.shape)], axis=1)
+    write(z, "basin height dir river", ["CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"],
+          out=sys.argv[1] + "/grid-" + name)' "$T"
+for g in checker nested nanholes; do
+	same_streamed "$g" "$T/grid-$g" -b "-c 5"
+	assert_eq "$g polygons" "$(check_basins "$T/grid-$g" "$T/s-$g.gpkg" basin)" ok
+done
+for g in row col; do
+	same_streamed "$g" "$T/grid-$g" -b ""
+	assert_eq "$g polygons" "$(check_basins "$T/grid-$g" "$T/s-$g.gpkg" basin)" ok
+	ok "$g contours" run_prog tvector -q -c 5 "$T/c-$g.gpkg" < "$T/grid-$g"
+	assert_eq "$g: no contour lines in one row or column" "$(ogrinfo -so "$T/c-$g.gpkg" contours |
+	    sed -n 's/^Feature Count: //p')" 0
+done
+
+# The streamed path's own errors: a truncated or overlong stream leaves no
+# file; an infinite height is refused with its place.
+expect_exit 1 "truncated stream" run_prog tvector -b "$T/o.gpkg" < "$T/trunc"
+[ ! -e "$T/o.gpkg" ] && pass || fail "a failed streamed run left $T/o.gpkg"
+{ cat "$T/grid-row"; printf 'xxxx'; } > "$T/long"
+expect_exit 1 "" run_prog tvector -c 5 "$T/o.gpkg" < "$T/long"
+[ ! -e "$T/o.gpkg" ] && pass || fail "an overlong stream left $T/o.gpkg"
+vpy 'write(np.array([[0, 1, 2], [3, np.inf, 5]]), "height")' > "$T/inf"
+expect_err 1 "tvector: contours: infinite value at column 1, row 1" \
+    "infinite height" run_prog tvector -c 1 "$T/o.geojson" < "$T/inf"
+
+# Memory: the streamed layers hold a window of rows, not the grid. A
+# 4096-wide stream, flat but for a stepped cone in its first 200 rows
+# (so the lines and rings are the same however long, but for the flat
+# ground's, which is the grid's edge), 1024 and 8192 rows:
+# the peak RSS of tvector -b -c grows by less than 16 MiB, where reading
+# the grid whole would add 112 MiB (7168 rows of 16 KiB). The figure is
+# not a timing: allocations are deterministic, the slack is for the C
+# library's arenas and page rounding. Not under valgrind or a sanitizer,
+# whose allocators keep freed memory.
+if [ -z "$MEMCHECK" ] && ! nm "$TP_BIN/tvector" 2>/dev/null | grep -q __asan_init &&
+    [ -x /usr/bin/time ]; then
+	for rows in 1024 8192; do
+		vpy '
+w, h = 4096, int(sys.argv[1])
+y, x = np.indices((200, w))
+top = np.floor(np.clip(100 - np.hypot(x - 300, y - 100), 0, None) / 10).astype("<f4")
+sys.stdout.buffer.write(stream_bytes(w, h, "height", ["CELLSIZE 1", "ORIGIN 0 0"]))
+sys.stdout.buffer.write(top.tobytes())
+zero = np.zeros((h - 200) * w, "<f4").tobytes()
+sys.stdout.buffer.write(zero)' "$rows" > "$T/mem"
+		/usr/bin/time -f %M -o "$T/rss$rows" tvector -q -b -l height -c 1 \
+		    "$T/mem$rows.gpkg" < "$T/mem" || fail "memory run $rows"
+	done
+	rm -f "$T/mem"
+	assert_eq "memory: same features at 1024 and 8192 rows" "$(vpy '
+out = []
+for t in "basins", "contours":
+    # (all but the flat ground, label 0, whose ring is the grid edge)
+    a = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[1], t) if f.get("label") != 0]
+    b = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[2], t) if f.get("label") != 0]
+    out.append(len(a) >= 9 and a == b)
+print(out)' "$T/mem1024.gpkg" "$T/mem8192.gpkg")" "[True, True]"
+	d=$(( $(cat "$T/rss8192") - $(cat "$T/rss1024") ))
+	[ -n "${TP_VERBOSE:-}" ] && echo "tvector: peak RSS $(cat "$T/rss1024") KiB at 1024 rows, $(cat "$T/rss8192") KiB at 8192" >&2
+	[ "$d" -lt 16384 ] && pass ||
+	    fail "memory: peak RSS grew by $d KiB from 1024 to 8192 rows"
+fi
+
 finish
