@@ -20,10 +20,10 @@ static const char help[] =
     "code, the band names, the height unit (UNITS) and HISTORY lines as GDAL\n"
     "metadata. The file appears whole or not at all.\n"
     "  -b, --band NAMES     bands to write, comma-separated, as the samples\n"
-    "                       of one file (default: height); a lone band named\n"
-    "                       biome is written as Byte codes with a palette,\n"
-    "                       its class names in OUT.tif.aux.xml and a QGIS\n"
-    "                       style in OUT.qml\n"
+    "                       of one file (default: height, or the stream's\n"
+    "                       only band); a lone band named biome is written\n"
+    "                       as Byte codes with a palette, its class names in\n"
+    "                       OUT.tif.aux.xml and a QGIS style in OUT.qml\n"
     "      --bigtiff WHEN   auto, yes, no (default: auto: when the file\n"
     "                       could pass 4 GiB)\n"
     "  -c, --compress CODEC deflate, zstd, lzw, none (default: deflate;\n"
@@ -155,7 +155,7 @@ int
 main(int argc, char **argv)
 {
 	const char *out;
-	const char *list = "height";
+	const char *list = NULL;	/* -b; NULL: height, or the only band */
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
@@ -214,6 +214,10 @@ main(int argc, char **argv)
 	setenv("PROJ_DEBUG", "0", 0);
 
 	cli_open_input(&r);
+	/* A stream of one band (tslope --only slope, tband -k flow) is
+	 * written as it is without naming it. */
+	if (list == NULL)
+		list = r.h.nbands == 1 ? r.h.band[0] : "height";
 	o.nbands = band_list(&r.h, list, bands);
 	o.bands = bands;
 	check_bands(&r.h, &o);

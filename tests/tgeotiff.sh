@@ -386,4 +386,16 @@ echo "1 2 3 4 5 6 7 8" | mkstream 2 4 height "CELLSIZE 30" "CRS EPSG:4326" >"$T/
 ok "geographic CRS, 30-unit cells" run_prog tgeotiff "$T/geo.tif" <"$T/geo.tp"
 assert_eq "geographic extent warning" "$(cat "$T/.err")" \
     "tgeotiff: warning: a geographic CRS EPSG:4326 in degrees, but the grid spans x 0..60, y 0..120, outside longitudes -180..360 and latitudes -90..90 (a cell size in metres needs a projected CRS, e.g. a UTM zone)"
+# Without -b: the height band, or a stream's only band whatever its name;
+# two bands and neither named height is an error naming height.
+run_prog tnoise -q -s 6x4 -S 2 | run_prog tband -r height=slope > "$T/one.tp"
+run_prog tgeotiff -q "$T/one.tp" "$T/one.tif"
+assert_eq "the only band, unnamed" "$(py '
+from osgeo import gdal
+d = gdal.Open(sys.argv[1]); b = d.GetRasterBand(1)
+print(d.RasterCount, b.GetDescription(), bool((b.ReadAsArray() == band(sys.argv[2], "slope")).all()))' \
+    "$T/one.tif" "$T/one.tp")" "1 slope True"
+run_prog tnoise -q -s 6x4 -S 2 | run_prog tnoise -q -b moisture | run_prog tband -r height=slope > "$T/two.tp"
+expect_err 1 "tgeotiff: the input has no band 'height'" "two bands, no height" \
+    run_prog tgeotiff "$T/two.tp" "$T/two.tif"
 finish
