@@ -1,5 +1,4 @@
 /* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +9,8 @@
 #include "tp_basin.h"
 #include "tp_carve.h"
 #include "tp_flow.h"
-#include "tp_flowtile.h"
+#include "tp_flowtile_job.h"
+#include "tp_network.h"
 #include "tp_order.h"
 #include "tp_par.h"
 
@@ -341,54 +341,26 @@ watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
 		    (long long)cells);
 }
 
-/* --order and --basins, which share nothing but dir: one task each, on
- * two threads when there are two. */
-typedef struct net_job {
-	tp_grid	*g;
-	const opts *o;
-	const uint8_t *dir;
-	float	*river, *order, *basin;
-	int	rc[2];
-	tp_err	e[2];
-} net_job;
-
-static void
-net_task(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	net_job *j = ctx;
-	size_t stride = tp_grid_stride(j->g);
-	int64_t w = j->g->h.width, h = j->g->h.height, i;
-
-	(void)worker;
-	for (i = begin; i < end; i++) {
-		if (i == 0 && j->order != NULL)
-			j->rc[0] = tp_order(j->dir, j->river, w, h, stride,
-			    j->o->order, j->order, &j->e[0]);
-		if (i == 1 && j->basin != NULL)
-			j->rc[1] = tp_basins(j->dir, w, h, j->o->min_basin,
-			    j->basin, stride, NULL, &j->e[1]);
-	}
-}
-
-/* The bands made from dir: order, basin. at[]: where river, order and
- * basin are in idx[], or -1. */
+/* The bands made from dir: order and basin (on two threads when there are
+ * two), or --outlet's basin. at[]: where river, order and basin are in
+ * idx[], or -1. */
 static void
 dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
     const int at[])
 {
-	net_job j = { .g = g, .o = o, .dir = dir };
+	tp_network_opts n = { .kind = o->order, .min_basin = o->min_basin,
+	    .threads = o->threads };
+	tp_err e;
 
 	if (o->order >= 0) {
-		j.river = tp_grid_band(g, idx[at[0]]);
-		j.order = tp_grid_band(g, idx[at[1]]);
+		n.river = tp_grid_band(g, idx[at[0]]);
+		n.order = tp_grid_band(g, idx[at[1]]);
 	}
 	if (o->basins)
-		j.basin = tp_grid_band(g, idx[at[2]]);
-	tp_par_for(tp_par_threads(o->threads) > 1 ? 2 : 1, 2, 1, net_task, &j);
-	if (j.rc[0] < 0)
-		cli_fail(&j.e[0]);
-	if (j.rc[1] < 0)
-		cli_fail(&j.e[1]);
+		n.basin = tp_grid_band(g, idx[at[2]]);
+	if (tp_network(dir, g->h.width, g->h.height, tp_grid_stride(g), &n,
+	    &e) < 0)
+		cli_fail(&e);
 	if (o->outlet)
 		watershed(g, o, dir, idx[0], idx[at[2]]);
 }
@@ -411,134 +383,47 @@ accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
 	    1024, o->threads, acc, stride, e);
 }
 
-/* The manifest beside path (or path itself, is_manifest); returns its
- * directory. */
-static char *
-open_tiles(tp_tileset *ts, const char *path, int is_manifest)
-{
-	char *dir, *m;
-	tp_err e;
-
-	if ((dir = tp_tile_dir(path)) == NULL)
-		cli_die("out of memory");
-	if (is_manifest)
-		m = strdup(path);
-	else if ((m = malloc(strlen(dir) + sizeof "/manifest")) != NULL)
-		sprintf(m, "%s/manifest", dir);
-	if (m == NULL)
-		cli_die("out of memory");
-	if (tp_tileset_load(ts, m, &e) < 0)
-		cli_fail(&e);
-	free(m);
-	return dir;
-}
-
-/* Tile t's inflows from the solve file at path. */
-static uint64_t *
-read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
-    const char *key)
-{
-	uint64_t *in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof *in);
-	tp_err e;
-	FILE *f;
-
-	if (in == NULL)
-		cli_die("out of memory");
-	if ((f = fopen(path, "rb")) == NULL)
-		cli_die("%s: %s", path, strerror(errno));
-	if (tp_flsolve_read(f, ts, t->row, t->col, key, in, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	fclose(f);
-	return in;
-}
-
-/* --tile-finish's bands: flow, river, dir. */
-static void
-finish_bands(const opts *o, tp_grid *g, const tp_fltile *t,
-    const tp_flopts *fo, const int idx[])
-{
-	size_t stride = tp_grid_stride(g);
-
-	tp_fltile_flow(t, fo, tp_grid_band(g, idx[0]), stride);
-	if (o->rivers >= 0)
-		tp_flow_rivers(tp_grid_band(g, idx[0]), t->dir, t->w, t->h,
-		    stride, o->rivers, tp_grid_band(g, idx[2]));
-	tp_flow_codes(t->dir, t->w, t->h, o->grass, 1,
-	    tp_grid_band(g, idx[1]), stride);
-}
-
 /* --tile-prepare TILE and --tile-finish SOLVE TILE. */
 static void
 tile_phase(const opts *o, const char *path, int argc, char **argv)
 {
-	const char *add[3] = { "flow", "dir", "river" };
-	int idx[3], nadd = o->phase == PREPARE ? 0 : o->rivers >= 0 ? 3 : 2;
-	uint64_t *in = NULL;
-	tp_tileset ts;
-	tp_fltile t;
-	tp_fledge ed;
+	int finish = o->phase == FINISH;
+	tp_fltask k;
 	tp_flopts fo;
-	tp_grid g;
 	tp_err e;
-	char *dir;
-	FILE *f;
 
 	cli_binary_stdout();
-	if ((f = fopen(path, "rb")) == NULL)
-		cli_die("%s: %s", path, strerror(errno));
-	if (tp_grid_read_adding(&g, f, add, nadd, idx, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	fclose(f);
-	dir = open_tiles(&ts, path, 0);
-	fo.geo = geometry(&g, o->geo);
-	fo.geo.north = ts.origin_y;	/* rows count from the grid's top */
-	fo.sea_level = cli_sea_level(&o->sea, &g.h, o->phase == FINISH);
+	if (tp_fltask_open(&k, path, !finish ? 0 : o->rivers >= 0 ? 3 : 2,
+	    &e) < 0)
+		cli_fail(&e);
+	fo.geo = geometry(&k.g, o->geo);
+	fo.geo.north = k.ts.origin_y;	/* rows count from the grid's top */
+	fo.sea_level = cli_sea_level(&o->sea, &k.g.h, finish);
 	fo.area = o->area;
-	if (tp_flopts_check(&fo, &ts, &e) < 0)
+	if (tp_fltask_run(&k, o->band, &fo, finish ? o->solve : NULL, &e) < 0)
 		cli_fail(&e);
-	if (tp_fljob_load(&ts, dir, path, o->band, &g, &t, &e) < 0 ||
-	    tp_fltile_dirs(&t, &fo, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	tp_flopts_key(&fo, ed.key);
-	if (o->phase == FINISH)
-		in = read_inflows(o->solve, &ts, &t, ed.key);
-	if (tp_fltile_accumulate(&t, in, &e) < 0)
-		cli_fail(&e);
-	if (o->phase == PREPARE) {
-		if (tp_fltile_edge(&t, &ed, &e) < 0)
+	if (!finish) {
+		if (tp_fltask_edge(&k, stdout, &e) < 0)
 			cli_fail(&e);
-		tp_flopts_key(&fo, ed.key);
-		if (tp_fledge_write(stdout, &ed, &e) < 0)
-			cli_fail(&e);
-		tp_fledge_free(&ed);
 		cli_close_stdout();
 	} else {
-		finish_bands(o, &g, &t, &fo, idx);
-		cli_write_grid(&g, argc, argv);
+		tp_fltask_finish(&k, &fo, o->rivers, o->grass);
+		cli_write_grid(&k.g, argc, argv);
 	}
-	free(in);
-	tp_fltile_free(&t);
-	tp_grid_free(&g);
-	tp_tileset_free(&ts);
-	free(dir);
+	tp_fltask_free(&k);
 }
 
 /* --tile-solve MANIFEST. */
 static void
 solve_phase(const opts *o, const char *manifest)
 {
-	tp_tileset ts;
 	tp_err e;
-	char *dir;
 
 	cli_binary_stdout();
-	dir = open_tiles(&ts, manifest, 1);
-	if (tp_fljob_solve(&ts, dir, o->suffix ? o->suffix : "", stdout,
+	if (tp_fltask_solve(manifest, o->suffix ? o->suffix : "", stdout,
 	    &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
-	tp_tileset_free(&ts);
-	free(dir);
 }
 
 int
