@@ -279,14 +279,26 @@ sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
 	write_sidecar(o->out, &in);
 }
 
+/* A lib loop on the threads asked for, with a progress bar labelled label
+ * in p (cli_progress_done after it). */
+static tp_export_loop
+bar(const struct opts *o, cli_progress *p, const char *label)
+{
+	tp_export_loop l = { .threads = o->threads,
+	    .progress = cli_progress_cb, .pctx = p };
+
+	cli_progress_init(p, label, o->quiet);
+	return l;
+}
+
 /* The range to quantise by: --zrange, or the band's (a first pass over a
  * file, or the band held from a pipe). *nan: NaN seen, or -1 when they are
  * counted while writing. */
 static void
 find_range(tp_export_src *s, struct opts *o, off_t start, int *nan)
 {
-	tp_export_loop l = { .progress = cli_progress_cb };
 	tp_export_range rg;
+	tp_export_loop l;
 	cli_progress p;
 	tp_err e;
 	int rc;
@@ -295,8 +307,7 @@ find_range(tp_export_src *s, struct opts *o, off_t start, int *nan)
 		*nan = -1;
 		return;
 	}
-	l.pctx = &p;
-	cli_progress_init(&p, "range", o->quiet);
+	l = bar(o, &p, "range");
 	rc = tp_export_src_range(s, start, &rg, &l, &e);
 	cli_progress_done(&p);
 	if (rc < 0)
@@ -312,14 +323,10 @@ write_heights(tp_export_src *s, tp_export_writer *w, const struct opts *o,
 {
 	tp_export_quant q = { .format = (tp_export_format)o->format,
 	    .lo = o->lo, .hi = o->hi, .width = ow, .height = oh };
-	tp_export_loop l = { .threads = o->threads,
-	    .progress = cli_progress_cb };
 	cli_progress p;
-	int64_t nan;
+	tp_export_loop l = bar(o, &p, "export");
+	int64_t nan = tp_export_heights(s, w, &q, &l, e);
 
-	l.pctx = &p;
-	cli_progress_init(&p, "export", o->quiet);
-	nan = tp_export_heights(s, w, &q, &l, e);
 	cli_progress_done(&p);
 	return nan;
 }
@@ -391,13 +398,10 @@ static int
 splat_rows(const struct opts *o, tp_reader *r, int b, tp_splat *sp,
     tp_png_writer **png, int npic, tp_err *e)
 {
-	tp_export_loop l = { .progress = cli_progress_cb };
 	cli_progress p;
-	int rc;
+	tp_export_loop l = bar(o, &p, "splat");
+	int rc = tp_export_splat(r, b, sp, png, npic, &l, e);
 
-	l.pctx = &p;
-	cli_progress_init(&p, "splat", o->quiet);
-	rc = tp_export_splat(r, b, sp, png, npic, &l, e);
 	cli_progress_done(&p);
 	return rc;
 }
@@ -460,14 +464,10 @@ normal_rows(const struct opts *o, tp_export_src *s, tp_png_writer *png,
 	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
 	tp_geo_grid geo = { .cellsize = h->cellsize, .north = h->origin_y,
 	    .geographic = tp_geo_header_geographic(h) };
-	tp_export_loop l = { .threads = o->threads,
-	    .progress = cli_progress_cb };
 	cli_progress p;
-	int rc;
+	tp_export_loop l = bar(o, &p, "normal");
+	int rc = tp_export_normals(s, png, &no, &geo, &l, e);
 
-	l.pctx = &p;
-	cli_progress_init(&p, "normal", o->quiet);
-	rc = tp_export_normals(s, png, &no, &geo, &l, e);
 	cli_progress_done(&p);
 	return rc;
 }
