@@ -298,59 +298,61 @@ geometry(const tp_grid *g, int geo)
 
 /* The cell of world point (x, y); off the grid, a failure naming the
  * grid's extent. */
-static void
-outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy)
+static int
+outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy,
+    tp_err *e)
 {
 	double fx = floor((x - h->origin_x) / h->cellsize),
 	    fy = floor((h->origin_y - y) / h->cellsize);
 
 	if (!(fx >= 0 && fx < (double)h->width && fy >= 0 &&
 	    fy < (double)h->height))
-		cli_die("--outlet %.10g,%.10g lies outside the grid: x %.10g "
-		    "to %.10g, y %.10g to %.10g", x, y, h->origin_x,
-		    h->origin_x + (double)h->width * h->cellsize,
+		return tp_err_set(e, "--outlet %.10g,%.10g lies outside the "
+		    "grid: x %.10g to %.10g, y %.10g to %.10g", x, y,
+		    h->origin_x, h->origin_x + (double)h->width * h->cellsize,
 		    h->origin_y - (double)h->height * h->cellsize,
 		    h->origin_y);
 	*cx = (int64_t)fx;
 	*cy = (int64_t)fy;
+	return 0;
 }
 
 /* --outlet: snap it, say where it went, mark its watershed. */
-static void
+static int
 watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
-    int ibasin)
+    int ibasin, tp_err *e)
 {
-	int64_t cx, cy, sx, sy, r = o->snap < 0 ? 0 : o->snap, cells;
+	int64_t cx = 0, cy = 0, sx, sy, r = o->snap < 0 ? 0 : o->snap, cells;
 	size_t stride = tp_grid_stride(g);
 	const float *flow = tp_grid_band(g, iflow);
-	tp_err e;
 
-	outlet_cell(&g->h, o->ox, o->oy, &cx, &cy);
+	if (outlet_cell(&g->h, o->ox, o->oy, &cx, &cy, e) < 0)
+		return -1;
 	if (tp_basin_snap(flow, dir, g->h.width, g->h.height, stride, cx, cy,
 	    r, &sx, &sy) < 0)
-		cli_die("--outlet %.10g,%.10g: no land within %lld cells",
-		    o->ox, o->oy, (long long)r);
+		return tp_err_set(e, "--outlet %.10g,%.10g: no land within %lld "
+		    "cells", o->ox, o->oy, (long long)r);
 	if (tp_basin_watershed(dir, g->h.width, g->h.height, sx, sy,
-	    tp_grid_band(g, ibasin), stride, &cells, &e) < 0)
-		cli_fail(&e);
+	    tp_grid_band(g, ibasin), stride, &cells, e) < 0)
+		return -1;
 	if (!o->quiet)
 		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
 		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
 		    tp_cell_x(&g->h, sx), tp_cell_y(&g->h, sy), (long long)sx,
 		    (long long)sy, flow[(size_t)sy * stride + (size_t)sx],
 		    (long long)cells);
+	return 0;
 }
 
 /* The bands made from dir: order and basin (on two threads when there are
  * two), or --outlet's basin. at[]: where river, order and basin are in
  * idx[], or -1. */
-static void
+static int
 dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
-    const int at[])
+    const int at[], tp_err *e)
 {
 	tp_network_opts n = { .kind = o->order, .min_basin = o->min_basin,
 	    .threads = o->threads };
-	tp_err e;
 
 	if (o->order >= 0) {
 		n.river = tp_grid_band(g, idx[at[0]]);
@@ -359,10 +361,9 @@ dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
 	if (o->basins)
 		n.basin = tp_grid_band(g, idx[at[2]]);
 	if (tp_network(dir, g->h.width, g->h.height, tp_grid_stride(g), &n,
-	    &e) < 0)
-		cli_fail(&e);
-	if (o->outlet)
-		watershed(g, o, dir, idx[0], idx[at[2]]);
+	    e) < 0)
+		return -1;
+	return o->outlet ? watershed(g, o, dir, idx[0], idx[at[2]], e) : 0;
 }
 
 /* The flow band: whole, or in tiles on threads with -j N of 4 or more
@@ -492,7 +493,10 @@ main(int argc, char **argv)
 		tp_flow_rivers(tp_grid_band(&g, idx[0]), dir, w, h, stride,
 		    o.rivers, tp_grid_band(&g, idx[iriver]));
 	cli_timer_lap(&tm, "accumulation");
-	dir_bands(&g, &o, dir, idx, at);
+	if (dir_bands(&g, &o, dir, idx, at, &e) < 0) {
+		free(dir);
+		cli_fail(&e);
+	}
 	if (o.order >= 0 || at[2] >= 0)
 		cli_timer_lap(&tm, "order and basins");
 	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
