@@ -187,10 +187,9 @@ check_combinations(const struct opts *o)
 static const char *
 units(const tp_header *h)
 {
-	for (size_t i = 0; i < h->nextra; i++)
-		if (strncmp(h->extra[i], "UNITS ", 6) == 0)
-			return h->extra[i] + 6;
-	return "";
+	const char *u = tp_header_units(h);
+
+	return u != NULL ? u : "";
 }
 
 /* Metres a cell spans: CELLSIZE, or a geographic grid's north-south cell
