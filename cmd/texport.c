@@ -192,19 +192,6 @@ units(const tp_header *h)
 	return u != NULL ? u : "";
 }
 
-/* Metres a cell spans: CELLSIZE, or a geographic grid's north-south cell
- * at its middle row. */
-static double
-cell_metres(const tp_header *h)
-{
-	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
-	double dx, dy;
-
-	tp_geo_spacing(&g, h->height / 2, &dx, &dy);
-	return dy;
-}
-
 /* OUT.json, put in place at once. */
 static void
 write_sidecar(const char *out, const tp_export_info *in)
@@ -265,7 +252,7 @@ static void
 sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
     int nan)
 {
-	double cm = cell_metres(h);
+	double cm = tp_export_cell_metres(h);
 	tp_export_info in = { .width = ow, .height = oh,
 	    .cellsize = h->cellsize, .cellsize_m = cm,
 	    .origin_x = h->origin_x, .origin_y = h->origin_y, .crs = h->crs,

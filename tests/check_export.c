@@ -613,6 +613,26 @@ START_TEST(normal_batches)
 }
 END_TEST
 
+/* The sidecar's metres a cell: CELLSIZE when projected; on EPSG:4326 a
+ * 1/1200 degree cell on the equator spans 1/1200 of WGS84's 110574.27 m
+ * a degree north-south there (a (1 - e^2) pi / 180), 92.145 m. */
+START_TEST(cell_metres)
+{
+	tp_header h;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 4, 1, &e), 0);
+	h.cellsize = 30;
+	ck_assert(tp_export_cell_metres(&h) == 30);
+	strcpy(h.crs, "EPSG:4326");
+	h.cellsize = 1.0 / 1200;
+	h.origin_y = h.cellsize / 2;	/* row 0's centre on the equator */
+	ck_assert_double_eq_tol(tp_export_cell_metres(&h), 110574.27 / 1200,
+	    0.001);
+	tp_header_free(&h);
+}
+END_TEST
+
 /* Splat pictures: OUT, then _k before the last part's extension. */
 START_TEST(pic_names)
 {
@@ -661,6 +681,7 @@ main(void)
 	tcase_add_test(rw, heights);
 	tcase_add_test(rw, normal_batches);
 	tcase_add_test(rw, pic_names);
+	tcase_add_test(ex, cell_metres);
 	suite_add_tcase(s, ex);
 	suite_add_tcase(s, en);
 	suite_add_tcase(s, sp);
