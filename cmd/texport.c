@@ -11,12 +11,12 @@
 #include "cli_outfile.h"
 #include "tp_engine.h"
 #include "tp_export.h"
+#include "tp_export_rows.h"
 #include "tp_geo.h"
 #include "tp_normalmap.h"
 #include "tp_num.h"
 #include "tp_outfile.h"
 #include "tp_palette.h"
-#include "tp_par.h"
 #include "tp_png.h"
 #include "tp_sidecar.h"
 #include "tp_splat.h"
@@ -104,16 +104,6 @@ struct opts {
 	double	lo, hi, zscale;
 };
 
-/* Where band rows come from: the stream, or the band held whole. */
-struct source {
-	tp_reader *r;
-	int	band;
-	float	*plane;		/* width * height, or NULL: read r */
-	float	*rows;		/* a batch of whole stream rows */
-	int64_t	batch;		/* rows it holds */
-	int64_t	next;		/* next row to hand out */
-};
-
 static void
 parse_options(int argc, char **argv, struct opts *o)
 {
@@ -193,247 +183,13 @@ check_combinations(const struct opts *o)
 		cli_usage("%s", e.msg);
 }
 
-/* The next n rows of the band into out (width each). */
-static int
-band_rows(struct source *s, float *out, int64_t n, tp_err *e)
-{
-	const tp_header *h = &s->r->h;
-	size_t w = (size_t)h->width, per = tp_row_floats(h);
-	int64_t got;
-
-	if (s->plane != NULL) {
-		memcpy(out, s->plane + (size_t)s->next * w, (size_t)n * w *
-		    sizeof *out);
-		s->next += n;
-		return 0;
-	}
-	while (n > 0) {
-		int64_t k = n < s->batch ? n : s->batch;
-
-		if (tp_reader_rows(s->r, s->rows, k, &got, e) < 0)
-			return -1;
-		for (int64_t i = 0; i < k; i++)
-			memcpy(out + (size_t)i * w, s->rows + (size_t)i * per +
-			    (size_t)s->band * w, w * sizeof *out);
-		out += (size_t)k * w;
-		n -= k;
-		s->next += k;
-	}
-	return 0;
-}
-
-/* A batch buffer for band_rows reading whole stream rows. */
-static void
-source_init(struct source *s, tp_reader *r, int band)
-{
-	size_t per = tp_row_floats(&r->h);
-
-	s->r = r;
-	s->band = band;
-	s->next = 0;
-	s->batch = tp_batch_rows(per * sizeof(float), r->h.height);
-	if (s->rows == NULL && (s->rows = malloc((size_t)s->batch * per *
-	    sizeof(float))) == NULL)
-		cli_die("out of memory for a batch of rows");
-}
-
-/* The band's range, by a pass over the stream; NaN cells counted. */
-static void
-scan_range(struct source *s, const struct opts *o, tp_export_range *rg)
-{
-	int64_t h = s->r->h.height, w = s->r->h.width;
-	cli_progress p;
-	float *buf;
-	tp_err e;
-
-	if ((buf = malloc((size_t)s->batch * (size_t)w * sizeof *buf)) == NULL)
-		cli_die("out of memory for a batch of rows");
-	cli_progress_init(&p, "range", o->quiet);
-	while (s->next < h) {
-		int64_t n = h - s->next < s->batch ? h - s->next : s->batch;
-
-		if (band_rows(s, buf, n, &e) < 0)
-			cli_fail(&e);
-		tp_export_range_add(rg, buf, (size_t)(n * w));
-		cli_progress_cb(&p, s->next, h);
-	}
-	cli_progress_done(&p);
-	free(buf);
-}
-
-/* Hold the band whole (a pipe: no second pass), finding its range. */
-static void
-hold_band(struct source *s, tp_export_range *rg, const struct opts *o)
-{
-	const tp_header *h = &s->r->h;
-	uint64_t bytes = (uint64_t)h->width * (uint64_t)h->height * 4;
-	float *plane;
-	tp_err e;
-
-	if (tp_check_mem(bytes, "holding the band from a pipe (--zrange "
-	    "streams it)", &e) < 0)
-		cli_fail(&e);
-	if ((plane = malloc((size_t)bytes)) == NULL)
-		cli_die("out of memory for the band: %llu bytes (give --zrange "
-		    "to stream it)", (unsigned long long)bytes);
-	if (band_rows(s, plane, h->height, &e) < 0 ||
-	    tp_reader_finish(s->r, &e) < 0)
-		cli_fail(&e);
-	(void)o;
-	tp_export_range_add(rg, plane, (size_t)(bytes / 4));
-	s->plane = plane;
-	s->next = 0;
-}
-
-/* The range to quantise by: --zrange, a first pass over a file (then back
- * to its start), or the band held from a pipe. */
-static void
-find_range(struct source *s, struct opts *o, off_t start, int *nan)
-{
-	tp_export_range rg;
-	tp_err e;
-
-	tp_export_range_init(&rg);
-	if (o->zrange) {
-		*nan = -1;	/* counted while writing */
-		return;
-	}
-	if (start < 0) {
-		hold_band(s, &rg, o);
-	} else {
-		scan_range(s, o, &rg);
-		if (tp_reader_finish(s->r, &e) < 0)
-			cli_fail(&e);
-		tp_reader_free(s->r);
-		if (fseeko(stdin, start, SEEK_SET) < 0)
-			cli_die("cannot go back to the start of the input");
-		cli_open_input(s->r);
-		s->next = 0;
-	}
-	tp_export_range_get(&rg, &o->lo, &o->hi);
-	*nan = rg.nan > 0;
-}
-
-/* Point at the next n (<= s->batch) rows of the band, in place: in the
- * held band, or in a batch of stream rows read now. */
-static int
-band_ptrs(struct source *s, const float **rows, int64_t n, tp_err *e)
-{
-	const tp_header *h = &s->r->h;
-	size_t w = (size_t)h->width, per = tp_row_floats(h);
-	int64_t got;
-
-	if (s->plane != NULL) {
-		for (int64_t i = 0; i < n; i++)
-			rows[i] = s->plane + (size_t)(s->next + i) * w;
-	} else {
-		if (tp_reader_rows(s->r, s->rows, n, &got, e) < 0)
-			return -1;
-		for (int64_t i = 0; i < n; i++)
-			rows[i] = s->rows + (size_t)i * per + (size_t)s->band * w;
-	}
-	s->next += n;
-	return 0;
-}
-
-/* The encoding of one batch: each row cut or padded to the output width
- * (the last sample repeated), encoded in place in out. */
-struct encode_job {
-	const float **in;	/* n rows of the band, in_w each */
-	int64_t	in_w, out_w;
-	tp_export_format f;
-	double	lo, hi;
-	unsigned char *out;	/* n rows of out_w samples */
-	size_t	sb;		/* bytes a sample */
-	int64_t	*nan;		/* NaN cells seen, per worker */
-};
-
-static void
-encode_rows(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	struct encode_job *j = ctx;
-	int64_t n = j->in_w < j->out_w ? j->in_w : j->out_w;
-
-	for (int64_t y = begin; y < end; y++) {
-		unsigned char *o = j->out + (size_t)y * (size_t)j->out_w * j->sb;
-
-		j->nan[worker] += (int64_t)tp_export_encode(j->f, j->in[y],
-		    (size_t)n, j->lo, j->hi, o);
-		for (int64_t x = n; x < j->out_w; x++)	/* --pad */
-			memcpy(o + (size_t)x * j->sb, o + (size_t)(n - 1) *
-			    j->sb, j->sb);
-	}
-}
-
-/* Fitted batches of the band into w: ow x oh of the stream's rows, the
- * last row repeated past its end (--pad). Returns the NaN count. */
-static int64_t
-write_heights(struct source *s, tp_export_writer *w, const struct opts *o,
-    int64_t ow, int64_t oh, tp_err *e)
-{
-	int64_t iw = s->r->h.width, ih = s->r->h.height, nan = 0, y = 0;
-	int threads = tp_par_threads(o->threads);
-	struct encode_job j = { .in_w = iw, .out_w = ow, .f = (tp_export_format)
-	    o->format, .lo = o->lo, .hi = o->hi, .sb = tp_export_sample_bytes(
-	    (tp_export_format)o->format) };
-	int64_t nb = s->batch;
-	float *last = malloc((size_t)iw * sizeof *last);
-	cli_progress p;
-	int rc = 0;
-
-	j.in = malloc((size_t)nb * sizeof *j.in);
-	j.out = malloc((size_t)nb * (size_t)ow * j.sb);
-	j.nan = calloc((size_t)threads, sizeof *j.nan);
-	if (last == NULL || j.in == NULL || j.out == NULL || j.nan == NULL)
-		rc = tp_err_set(e, "out of memory for a batch of rows");
-	cli_progress_init(&p, "export", o->quiet);
-	while (rc == 0 && y < oh) {
-		int64_t n = oh - y < nb ? oh - y : nb;
-		int64_t fresh = y >= ih ? 0 : ih - y < n ? ih - y : n;
-
-		if (fresh > 0 && (rc = band_ptrs(s, j.in, fresh, e)) == 0 &&
-		    oh > ih)	/* --pad: keep the last row */
-			memcpy(last, j.in[fresh - 1], (size_t)iw * sizeof *last);
-		for (int64_t i = fresh; i < n; i++)
-			j.in[i] = last;
-		if (rc == 0) {
-			tp_par_for(threads, n, 1, encode_rows, &j);
-			rc = tp_export_write_rows(w, j.out, n, e);
-		}
-		y += n;
-		cli_progress_cb(&p, y, oh);
-	}
-	cli_progress_done(&p);
-	for (int i = 0; i < threads && j.nan != NULL; i++)
-		nan += j.nan[i];
-	free(j.in);
-	free(j.nan);
-	free(j.out);
-	free(last);
-	return rc < 0 ? -1 : nan;
-}
-
 /* The value of the header's UNITS line, or "". */
 static const char *
 units(const tp_header *h)
 {
-	for (size_t i = 0; i < h->nextra; i++)
-		if (strncmp(h->extra[i], "UNITS ", 6) == 0)
-			return h->extra[i] + 6;
-	return "";
-}
+	const char *u = tp_header_units(h);
 
-/* Metres a cell spans: CELLSIZE, or a geographic grid's north-south cell
- * at its middle row. */
-static double
-cell_metres(const tp_header *h)
-{
-	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
-	double dx, dy;
-
-	tp_geo_spacing(&g, h->height / 2, &dx, &dy);
-	return dy;
+	return u != NULL ? u : "";
 }
 
 /* OUT.json, put in place at once. */
@@ -496,7 +252,7 @@ static void
 sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
     int nan)
 {
-	double cm = cell_metres(h);
+	double cm = tp_export_cell_metres(h);
 	tp_export_info in = { .width = ow, .height = oh,
 	    .cellsize = h->cellsize, .cellsize_m = cm,
 	    .origin_x = h->origin_x, .origin_y = h->origin_y, .crs = h->crs,
@@ -509,10 +265,62 @@ sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
 	write_sidecar(o->out, &in);
 }
 
+/* A lib loop on the threads asked for, with a progress bar labelled label
+ * in p (cli_progress_done after it). */
+static tp_export_loop
+bar(const struct opts *o, cli_progress *p, const char *label)
+{
+	tp_export_loop l = { .threads = o->threads,
+	    .progress = cli_progress_cb, .pctx = p };
+
+	cli_progress_init(p, label, o->quiet);
+	return l;
+}
+
+/* The range to quantise by: --zrange, or the band's (a first pass over a
+ * file, or the band held from a pipe). *nan: NaN seen, or -1 when they are
+ * counted while writing. */
+static void
+find_range(tp_export_src *s, struct opts *o, off_t start, int *nan)
+{
+	tp_export_range rg;
+	tp_export_loop l;
+	cli_progress p;
+	tp_err e;
+	int rc;
+
+	if (o->zrange) {
+		*nan = -1;
+		return;
+	}
+	l = bar(o, &p, "range");
+	rc = tp_export_src_range(s, start, &rg, &l, &e);
+	cli_progress_done(&p);
+	if (rc < 0)
+		cli_fail(&e);
+	tp_export_range_get(&rg, &o->lo, &o->hi);
+	*nan = rg.nan > 0;
+}
+
+/* The band's rows through the writer; the NaN samples encoded. */
+static int64_t
+write_heights(tp_export_src *s, tp_export_writer *w, const struct opts *o,
+    int64_t ow, int64_t oh, tp_err *e)
+{
+	tp_export_quant q = { .format = (tp_export_format)o->format,
+	    .lo = o->lo, .hi = o->hi, .width = ow, .height = oh };
+	cli_progress p;
+	tp_export_loop l = bar(o, &p, "export");
+	int64_t nan = tp_export_heights(s, w, &q, &l, e);
+
+	cli_progress_done(&p);
+	return nan;
+}
+
 static void
 heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
 {
-	struct source s = { 0 };
+	tp_export_src s;
 	int64_t ow, oh, nan;
 	tp_export_writer *w;
 	int b, tmp, hasnan;
@@ -522,9 +330,8 @@ heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
 	if ((b = tp_header_band(&r->h, o->band)) < 0)
 		cli_die("the input has no band '%s'", o->band);
 	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &ow, &oh,
-	    &e) < 0)
+	    &e) < 0 || tp_export_src_init(&s, r, b, &e) < 0)
 		cli_fail(&e);
-	source_init(&s, r, b);
 	find_range(&s, o, start, &hasnan);
 	if (tp_header_copy(&h, &r->h, &e) < 0 ||
 	    cli_history(&h, argc, argv, &e) < 0)
@@ -534,9 +341,7 @@ heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
 	    tp_engine_flip(o->engine), software, &h, &e) < 0)
 		cli_fail(&e);
 	tmp = cli_outfile_watch(tp_export_tmpname(w));
-	if ((nan = write_heights(&s, w, o, ow, oh, &e)) < 0 ||
-	    (s.plane == NULL && (tp_reader_skip_rest(r, &e) < 0 ||
-	    tp_reader_finish(r, &e) < 0))) {
+	if ((nan = write_heights(&s, w, o, ow, oh, &e)) < 0) {
 		tp_export_abort(w);
 		cli_fail(&e);
 	}
@@ -546,28 +351,7 @@ heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
 	sidecar(o, &r->h, ow, oh, hasnan < 0 ? nan > 0 : hasnan);
 	say_range(o, units(&r->h));
 	tp_header_free(&h);
-	free(s.plane);
-	free(s.rows);
-}
-
-/* Picture k of a splat map: OUT.png, then OUT_1.png, OUT_2.png, ... */
-static char *
-pic_name(const char *out, int k)
-{
-	const char *base = strrchr(out, '/'), *dot;
-	size_t n = strlen(out) + 16, at;
-	char *s = malloc(n);
-
-	if (s == NULL)
-		cli_die("out of memory");
-	base = base == NULL ? out : base + 1;
-	dot = strrchr(base, '.');
-	at = dot == NULL || dot == base ? strlen(out) : (size_t)(dot - out);
-	if (k == 0)
-		snprintf(s, n, "%s", out);
-	else
-		snprintf(s, n, "%.*s_%d%s", (int)at, out, k, out + at);
-	return s;
+	tp_export_src_free(&s);
 }
 
 static void
@@ -575,38 +359,6 @@ abort_pics(tp_png_writer **png, int n)
 {
 	for (int k = 0; k < n; k++)
 		tp_png_abort(png[k]);
-}
-
-/* Rows of the biome band through the window into the pictures. */
-static int
-splat_rows(tp_reader *r, int b, tp_splat *sp, tp_png_writer **png, int npic,
-    int quiet, tp_err *e)
-{
-	size_t w = (size_t)r->h.width;
-	float *row = malloc(tp_row_floats(&r->h) * sizeof *row);
-	uint8_t *out = malloc((size_t)npic * w * 4);
-	cli_progress p;
-	int rc = 0;
-
-	if (row == NULL || out == NULL)
-		rc = tp_err_set(e, "out of memory for a row");
-	cli_progress_init(&p, "splat", quiet);
-	while (rc == 0 && sp->out < r->h.height) {
-		if (!tp_splat_ready(sp))
-			rc = tp_reader_row(r, row, e) < 0 ? -1 :
-			    tp_splat_push(sp, tp_row_band(row, &r->h, b), e);
-		while (rc == 0 && tp_splat_ready(sp)) {
-			tp_splat_take(sp, out);
-			for (int k = 0; rc == 0 && k < npic; k++)
-				rc = tp_png_write_row(png[k], out + (size_t)k *
-				    w * 4, e);
-		}
-		cli_progress_cb(&p, sp->out, r->h.height);
-	}
-	cli_progress_done(&p);
-	free(row);
-	free(out);
-	return rc < 0 ? -1 : tp_reader_finish(r, e);
 }
 
 /* The groups file bound to the stream's biome table. */
@@ -625,6 +377,19 @@ load_groups(const struct opts *o, const tp_header *h)
 		cli_fail(&e);
 	free(pal);
 	return g;
+}
+
+/* The rows into the pictures, a progress bar over them. */
+static int
+splat_rows(const struct opts *o, tp_reader *r, int b, tp_splat *sp,
+    tp_png_writer **png, int npic, tp_err *e)
+{
+	cli_progress p;
+	tp_export_loop l = bar(o, &p, "splat");
+	int rc = tp_export_splat(r, b, sp, png, npic, &l, e);
+
+	cli_progress_done(&p);
+	return rc;
 }
 
 static void
@@ -647,8 +412,10 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 		cli_fail(&e);
 	cli_outfile_hold();
 	for (int k = 0; k < npic; k++) {
-		char *name = pic_name(o->out, k);
+		char *name = tp_export_pic_name(o->out, k);
 
+		if (name == NULL)
+			cli_die("out of memory");
 		if (tp_png_create(&png[k], name, (uint32_t)r->h.width,
 		    (uint32_t)r->h.height, 4, software, &h, &e) < 0) {
 			abort_pics(png, k);
@@ -658,7 +425,7 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 		free(name);
 	}
 	cli_outfile_watch(NULL);
-	if (splat_rows(r, b, &sp, png, npic, o->quiet, &e) < 0) {
+	if (splat_rows(o, r, b, &sp, png, npic, &e) < 0) {
 		abort_pics(png, npic);
 		cli_fail(&e);
 	}
@@ -674,85 +441,27 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 	free(g);
 }
 
-/* A batch of normal-map rows: rows y0 .. y0 + n - 1 from the band rows
- * first .. held in buf. */
-struct normal_job {
-	const float *buf;
-	int64_t	first, y0, width, height;
-	tp_normal_opts no;
-	tp_geo_grid geo;
-	uint8_t	*out;
-};
-
-static void
-normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	struct normal_job *j = ctx;
-	size_t w = (size_t)j->width;
-
-	(void)worker;
-	for (int64_t i = begin; i < end; i++) {
-		int64_t y = j->y0 + i;
-		const float *mid = j->buf + (size_t)(y - j->first) * w;
-		double dx, dy;
-
-		tp_geo_spacing(&j->geo, y, &dx, &dy);
-		tp_normal_row(&j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
-		    j->height ? mid + w : NULL, j->width, dx, dy, j->out +
-		    (size_t)i * w * 3);
-	}
-}
-
-/* Batches of the band with a row of halo each side, their normals in
- * parallel, the rows written in order. */
+/* The normals of the band's rows into png, a progress bar over them. */
 static int
-normal_batches(struct source *s, struct normal_job *j, tp_png_writer *png,
-    const struct opts *o, tp_err *e)
+normal_rows(const struct opts *o, tp_export_src *s, tp_png_writer *png,
+    tp_err *e)
 {
-	int64_t nb = s->batch, have = 0, h = j->height;
-	size_t w = (size_t)j->width;
-	float *buf = malloc((size_t)(nb + 2) * w * sizeof *buf);
-	int threads = tp_par_threads(o->threads), rc = 0;
+	const tp_header *h = &s->r->h;
+	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
+	tp_geo_grid geo = { .cellsize = h->cellsize, .north = h->origin_y,
+	    .geographic = tp_geo_header_geographic(h) };
 	cli_progress p;
+	tp_export_loop l = bar(o, &p, "normal");
+	int rc = tp_export_normals(s, png, &no, &geo, &l, e);
 
-	j->out = malloc((size_t)nb * w * 3);
-	j->buf = buf;
-	if (buf == NULL || j->out == NULL)
-		rc = tp_err_set(e, "out of memory for a batch of rows");
-	cli_progress_init(&p, "normal", o->quiet);
-	for (j->first = j->y0 = 0; rc == 0 && j->y0 < h;) {
-		int64_t last = j->y0 + nb < h - 1 ? j->y0 + nb : h - 1;
-		int64_t n = h - j->y0 < nb ? h - j->y0 : nb, drop;
-
-		rc = band_rows(s, buf + (size_t)have * w, last - j->first + 1 -
-		    have, e);
-		have = last - j->first + 1;
-		if (rc == 0)
-			tp_par_for(threads, n, 1, normal_rows, j);
-		for (int64_t i = 0; rc == 0 && i < n; i++)
-			rc = tp_png_write_row(png, j->out + (size_t)i * w * 3, e);
-		j->y0 += n;
-		drop = j->y0 - 1 - j->first;
-		memmove(buf, buf + (size_t)drop * w, (size_t)(have - drop) * w *
-		    sizeof *buf);
-		j->first += drop;
-		have -= drop;
-		cli_progress_cb(&p, j->y0, h);
-	}
 	cli_progress_done(&p);
-	free(buf);
-	free(j->out);
-	return rc < 0 ? -1 : tp_reader_finish(s->r, e);
+	return rc;
 }
 
 static void
 normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
-	struct source s = { 0 };
-	struct normal_job j = { .width = r->h.width, .height = r->h.height,
-	    .no = { .zscale = o->zscale, .y_down = o->ydown },
-	    .geo = { .cellsize = r->h.cellsize, .north = r->h.origin_y,
-	    .geographic = tp_geo_header_geographic(&r->h) } };
+	tp_export_src s;
 	tp_png_writer *png;
 	tp_header h;
 	tp_err e;
@@ -760,8 +469,8 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 
 	if ((b = tp_header_band(&r->h, o->band)) < 0)
 		cli_die("the input has no band '%s'", o->band);
-	source_init(&s, r, b);
-	if (tp_header_copy(&h, &r->h, &e) < 0 ||
+	if (tp_export_src_init(&s, r, b, &e) < 0 ||
+	    tp_header_copy(&h, &r->h, &e) < 0 ||
 	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
 	cli_outfile_hold();
@@ -769,7 +478,7 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 	    (uint32_t)r->h.height, 3, software, &h, &e) < 0)
 		cli_fail(&e);
 	id = cli_outfile_watch(tp_png_tmpname(png));
-	if (normal_batches(&s, &j, png, o, &e) < 0) {
+	if (normal_rows(o, &s, png, &e) < 0) {
 		tp_png_abort(png);
 		cli_fail(&e);
 	}
@@ -777,7 +486,7 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 		cli_fail(&e);
 	cli_outfile_forget(id);
 	tp_header_free(&h);
-	free(s.rows);
+	tp_export_src_free(&s);
 }
 
 int

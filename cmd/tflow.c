@@ -1,5 +1,4 @@
 /* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
-#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +9,8 @@
 #include "tp_basin.h"
 #include "tp_carve.h"
 #include "tp_flow.h"
-#include "tp_flowtile.h"
+#include "tp_flowtile_job.h"
+#include "tp_network.h"
 #include "tp_order.h"
 #include "tp_par.h"
 
@@ -298,99 +298,72 @@ geometry(const tp_grid *g, int geo)
 
 /* The cell of world point (x, y); off the grid, a failure naming the
  * grid's extent. */
-static void
-outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy)
+static int
+outlet_cell(const tp_header *h, double x, double y, int64_t *cx, int64_t *cy,
+    tp_err *e)
 {
 	double fx = floor((x - h->origin_x) / h->cellsize),
 	    fy = floor((h->origin_y - y) / h->cellsize);
 
 	if (!(fx >= 0 && fx < (double)h->width && fy >= 0 &&
 	    fy < (double)h->height))
-		cli_die("--outlet %.10g,%.10g lies outside the grid: x %.10g "
-		    "to %.10g, y %.10g to %.10g", x, y, h->origin_x,
-		    h->origin_x + (double)h->width * h->cellsize,
+		return tp_err_set(e, "--outlet %.10g,%.10g lies outside the "
+		    "grid: x %.10g to %.10g, y %.10g to %.10g", x, y,
+		    h->origin_x, h->origin_x + (double)h->width * h->cellsize,
 		    h->origin_y - (double)h->height * h->cellsize,
 		    h->origin_y);
 	*cx = (int64_t)fx;
 	*cy = (int64_t)fy;
+	return 0;
 }
 
 /* --outlet: snap it, say where it went, mark its watershed. */
-static void
+static int
 watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
-    int ibasin)
+    int ibasin, tp_err *e)
 {
-	int64_t cx, cy, sx, sy, r = o->snap < 0 ? 0 : o->snap, cells;
+	int64_t cx = 0, cy = 0, sx, sy, r = o->snap < 0 ? 0 : o->snap, cells;
 	size_t stride = tp_grid_stride(g);
 	const float *flow = tp_grid_band(g, iflow);
-	tp_err e;
 
-	outlet_cell(&g->h, o->ox, o->oy, &cx, &cy);
+	if (outlet_cell(&g->h, o->ox, o->oy, &cx, &cy, e) < 0)
+		return -1;
 	if (tp_basin_snap(flow, dir, g->h.width, g->h.height, stride, cx, cy,
 	    r, &sx, &sy) < 0)
-		cli_die("--outlet %.10g,%.10g: no land within %lld cells",
-		    o->ox, o->oy, (long long)r);
+		return tp_err_set(e, "--outlet %.10g,%.10g: no land within %lld "
+		    "cells", o->ox, o->oy, (long long)r);
 	if (tp_basin_watershed(dir, g->h.width, g->h.height, sx, sy,
-	    tp_grid_band(g, ibasin), stride, &cells, &e) < 0)
-		cli_fail(&e);
+	    tp_grid_band(g, ibasin), stride, &cells, e) < 0)
+		return -1;
 	if (!o->quiet)
 		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
 		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
 		    tp_cell_x(&g->h, sx), tp_cell_y(&g->h, sy), (long long)sx,
 		    (long long)sy, flow[(size_t)sy * stride + (size_t)sx],
 		    (long long)cells);
+	return 0;
 }
 
-/* --order and --basins, which share nothing but dir: one task each, on
- * two threads when there are two. */
-typedef struct net_job {
-	tp_grid	*g;
-	const opts *o;
-	const uint8_t *dir;
-	float	*river, *order, *basin;
-	int	rc[2];
-	tp_err	e[2];
-} net_job;
-
-static void
-net_task(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	net_job *j = ctx;
-	size_t stride = tp_grid_stride(j->g);
-	int64_t w = j->g->h.width, h = j->g->h.height, i;
-
-	(void)worker;
-	for (i = begin; i < end; i++) {
-		if (i == 0 && j->order != NULL)
-			j->rc[0] = tp_order(j->dir, j->river, w, h, stride,
-			    j->o->order, j->order, &j->e[0]);
-		if (i == 1 && j->basin != NULL)
-			j->rc[1] = tp_basins(j->dir, w, h, j->o->min_basin,
-			    j->basin, stride, NULL, &j->e[1]);
-	}
-}
-
-/* The bands made from dir: order, basin. at[]: where river, order and
- * basin are in idx[], or -1. */
-static void
+/* The bands made from dir: order and basin (on two threads when there are
+ * two), or --outlet's basin. at[]: where river, order and basin are in
+ * idx[], or -1. */
+static int
 dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
-    const int at[])
+    const int at[], tp_err *e)
 {
-	net_job j = { .g = g, .o = o, .dir = dir };
+	tp_network_opts n = { .kind = o->order, .min_basin = o->min_basin,
+	    .threads = o->threads };
 
 	if (o->order >= 0) {
-		j.river = tp_grid_band(g, idx[at[0]]);
-		j.order = tp_grid_band(g, idx[at[1]]);
+		n.river = tp_grid_band(g, idx[at[0]]);
+		n.order = tp_grid_band(g, idx[at[1]]);
 	}
 	if (o->basins)
-		j.basin = tp_grid_band(g, idx[at[2]]);
-	tp_par_for(tp_par_threads(o->threads) > 1 ? 2 : 1, 2, 1, net_task, &j);
-	if (j.rc[0] < 0)
-		cli_fail(&j.e[0]);
-	if (j.rc[1] < 0)
-		cli_fail(&j.e[1]);
-	if (o->outlet)
-		watershed(g, o, dir, idx[0], idx[at[2]]);
+		n.basin = tp_grid_band(g, idx[at[2]]);
+	if (tp_network(dir, g->h.width, g->h.height, tp_grid_stride(g), &n,
+	    e) < 0)
+		return -1;
+	return o->outlet ? watershed(g, o, dir, idx[0], idx[at[2]], e) : 0;
 }
 
 /* The flow band: whole, or in tiles on threads with -j N of 4 or more
@@ -411,134 +384,47 @@ accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
 	    1024, o->threads, acc, stride, e);
 }
 
-/* The manifest beside path (or path itself, is_manifest); returns its
- * directory. */
-static char *
-open_tiles(tp_tileset *ts, const char *path, int is_manifest)
-{
-	char *dir, *m;
-	tp_err e;
-
-	if ((dir = tp_tile_dir(path)) == NULL)
-		cli_die("out of memory");
-	if (is_manifest)
-		m = strdup(path);
-	else if ((m = malloc(strlen(dir) + sizeof "/manifest")) != NULL)
-		sprintf(m, "%s/manifest", dir);
-	if (m == NULL)
-		cli_die("out of memory");
-	if (tp_tileset_load(ts, m, &e) < 0)
-		cli_fail(&e);
-	free(m);
-	return dir;
-}
-
-/* Tile t's inflows from the solve file at path. */
-static uint64_t *
-read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
-    const char *key)
-{
-	uint64_t *in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof *in);
-	tp_err e;
-	FILE *f;
-
-	if (in == NULL)
-		cli_die("out of memory");
-	if ((f = fopen(path, "rb")) == NULL)
-		cli_die("%s: %s", path, strerror(errno));
-	if (tp_flsolve_read(f, ts, t->row, t->col, key, in, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	fclose(f);
-	return in;
-}
-
-/* --tile-finish's bands: flow, river, dir. */
-static void
-finish_bands(const opts *o, tp_grid *g, const tp_fltile *t,
-    const tp_flopts *fo, const int idx[])
-{
-	size_t stride = tp_grid_stride(g);
-
-	tp_fltile_flow(t, fo, tp_grid_band(g, idx[0]), stride);
-	if (o->rivers >= 0)
-		tp_flow_rivers(tp_grid_band(g, idx[0]), t->dir, t->w, t->h,
-		    stride, o->rivers, tp_grid_band(g, idx[2]));
-	tp_flow_codes(t->dir, t->w, t->h, o->grass, 1,
-	    tp_grid_band(g, idx[1]), stride);
-}
-
 /* --tile-prepare TILE and --tile-finish SOLVE TILE. */
 static void
 tile_phase(const opts *o, const char *path, int argc, char **argv)
 {
-	const char *add[3] = { "flow", "dir", "river" };
-	int idx[3], nadd = o->phase == PREPARE ? 0 : o->rivers >= 0 ? 3 : 2;
-	uint64_t *in = NULL;
-	tp_tileset ts;
-	tp_fltile t;
-	tp_fledge ed;
+	int finish = o->phase == FINISH;
+	tp_fltask k;
 	tp_flopts fo;
-	tp_grid g;
 	tp_err e;
-	char *dir;
-	FILE *f;
 
 	cli_binary_stdout();
-	if ((f = fopen(path, "rb")) == NULL)
-		cli_die("%s: %s", path, strerror(errno));
-	if (tp_grid_read_adding(&g, f, add, nadd, idx, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	fclose(f);
-	dir = open_tiles(&ts, path, 0);
-	fo.geo = geometry(&g, o->geo);
-	fo.geo.north = ts.origin_y;	/* rows count from the grid's top */
-	fo.sea_level = cli_sea_level(&o->sea, &g.h, o->phase == FINISH);
+	if (tp_fltask_open(&k, path, !finish ? 0 : o->rivers >= 0 ? 3 : 2,
+	    &e) < 0)
+		cli_fail(&e);
+	fo.geo = geometry(&k.g, o->geo);
+	fo.geo.north = k.ts.origin_y;	/* rows count from the grid's top */
+	fo.sea_level = cli_sea_level(&o->sea, &k.g.h, finish);
 	fo.area = o->area;
-	if (tp_flopts_check(&fo, &ts, &e) < 0)
+	if (tp_fltask_run(&k, o->band, &fo, finish ? o->solve : NULL, &e) < 0)
 		cli_fail(&e);
-	if (tp_fljob_load(&ts, dir, path, o->band, &g, &t, &e) < 0 ||
-	    tp_fltile_dirs(&t, &fo, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	tp_flopts_key(&fo, ed.key);
-	if (o->phase == FINISH)
-		in = read_inflows(o->solve, &ts, &t, ed.key);
-	if (tp_fltile_accumulate(&t, in, &e) < 0)
-		cli_fail(&e);
-	if (o->phase == PREPARE) {
-		if (tp_fltile_edge(&t, &ed, &e) < 0)
+	if (!finish) {
+		if (tp_fltask_edge(&k, stdout, &e) < 0)
 			cli_fail(&e);
-		tp_flopts_key(&fo, ed.key);
-		if (tp_fledge_write(stdout, &ed, &e) < 0)
-			cli_fail(&e);
-		tp_fledge_free(&ed);
 		cli_close_stdout();
 	} else {
-		finish_bands(o, &g, &t, &fo, idx);
-		cli_write_grid(&g, argc, argv);
+		tp_fltask_finish(&k, &fo, o->rivers, o->grass);
+		cli_write_grid(&k.g, argc, argv);
 	}
-	free(in);
-	tp_fltile_free(&t);
-	tp_grid_free(&g);
-	tp_tileset_free(&ts);
-	free(dir);
+	tp_fltask_free(&k);
 }
 
 /* --tile-solve MANIFEST. */
 static void
 solve_phase(const opts *o, const char *manifest)
 {
-	tp_tileset ts;
 	tp_err e;
-	char *dir;
 
 	cli_binary_stdout();
-	dir = open_tiles(&ts, manifest, 1);
-	if (tp_fljob_solve(&ts, dir, o->suffix ? o->suffix : "", stdout,
+	if (tp_fltask_solve(manifest, o->suffix ? o->suffix : "", stdout,
 	    &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
-	tp_tileset_free(&ts);
-	free(dir);
 }
 
 int
@@ -607,7 +493,10 @@ main(int argc, char **argv)
 		tp_flow_rivers(tp_grid_band(&g, idx[0]), dir, w, h, stride,
 		    o.rivers, tp_grid_band(&g, idx[iriver]));
 	cli_timer_lap(&tm, "accumulation");
-	dir_bands(&g, &o, dir, idx, at);
+	if (dir_bands(&g, &o, dir, idx, at, &e) < 0) {
+		free(dir);
+		cli_fail(&e);
+	}
 	if (o.order >= 0 || at[2] >= 0)
 		cli_timer_lap(&tm, "order and basins");
 	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),

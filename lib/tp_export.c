@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "tp_export.h"
+#include "tp_geo.h"
 #include "tp_num.h"
 #include "tp_outfile.h"
 #include "tp_png.h"
@@ -298,6 +299,17 @@ const char *
 tp_export_tmpname(const tp_export_writer *w)
 {
 	return w->png != NULL ? tp_png_tmpname(w->png) : w->out.tmp;
+}
+
+double
+tp_export_cell_metres(const tp_header *h)
+{
+	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
+	    .geographic = tp_geo_header_geographic(h) };
+	double dx, dy;
+
+	tp_geo_spacing(&g, h->height / 2, &dx, &dy);
+	return dy;
 }
 
 /* json_object_set_new, remembering a failure in *bad. */

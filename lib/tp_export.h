@@ -96,6 +96,10 @@ typedef struct tp_export_info {
 	double	hint[8];
 } tp_export_info;
 
+/* The sidecar's cellsize_m for a stream with header h: CELLSIZE, or on a
+ * geographic grid the north-south metres of a cell at its middle row. */
+double	tp_export_cell_metres(const tp_header *h);
+
 /* The sidecar's JSON text (free()), or NULL when out of memory. */
 char	*tp_export_json(const tp_export_info *in);
 

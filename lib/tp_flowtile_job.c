@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "tp_d8.h"
+#include "tp_flow.h"
 #include "tp_flowtile.h"
+#include "tp_flowtile_job.h"
 
 /* The solve's graph: a node per ring cell of every tile. */
 typedef struct graph {
@@ -402,5 +404,152 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 		tp_fledge_free(&ed[t]);
 	free(ed);
 	free(sfx);
+	return rc;
+}
+
+/* The manifest beside path (or path itself, is_manifest) into ts; its
+ * directory into *dir. */
+static int
+open_tiles(tp_tileset *ts, char **dir, const char *path, int is_manifest,
+    tp_err *e)
+{
+	char *m = NULL;
+	int rc;
+
+	if ((*dir = tp_tile_dir(path)) == NULL)
+		return tp_err_set(e, "out of memory");
+	if (is_manifest)
+		m = strdup(path);
+	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
+		sprintf(m, "%s/manifest", *dir);
+	if (m == NULL) {
+		free(*dir);
+		*dir = NULL;
+		return tp_err_set(e, "out of memory");
+	}
+	rc = tp_tileset_load(ts, m, e);
+	free(m);
+	if (rc < 0) {
+		free(*dir);
+		*dir = NULL;
+	}
+	return rc;
+}
+
+int
+tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
+{
+	static const char *const add[3] = { "flow", "dir", "river" };
+	FILE *f;
+	int rc;
+
+	memset(k, 0, sizeof *k);
+	k->path = path;
+	if ((f = fopen(path, "rb")) == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	rc = tp_grid_read_adding(&k->g, f, add, nadd, k->idx, e);
+	fclose(f);
+	if (rc < 0)
+		return about(path, e);
+	if (open_tiles(&k->ts, &k->dir, path, 0, e) < 0) {
+		tp_grid_free(&k->g);
+		return -1;
+	}
+	return 0;
+}
+
+/* Tile t's inflows from the solve file at path into *in (allocated). */
+static int
+read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
+    const char *key, uint64_t **in, tp_err *e)
+{
+	FILE *f;
+	int rc;
+
+	if ((*in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof **in)) ==
+	    NULL)
+		return tp_err_set(e, "out of memory");
+	if ((f = fopen(path, "rb")) == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	rc = tp_flsolve_read(f, ts, t->row, t->col, key, *in, e);
+	fclose(f);
+	return rc < 0 ? about(path, e) : 0;
+}
+
+int
+tp_fltask_run(tp_fltask *k, const char *band, const tp_flopts *o,
+    const char *solve, tp_err *e)
+{
+	uint64_t *in = NULL;
+	int rc;
+
+	if (tp_flopts_check(o, &k->ts, e) < 0)
+		return -1;
+	if (tp_fljob_load(&k->ts, k->dir, k->path, band, &k->g, &k->t, e) < 0)
+		return about(k->path, e);
+	if (tp_fltile_dirs(&k->t, o, e) < 0)
+		return about(k->path, e);
+	tp_flopts_key(o, k->key);
+	if (solve != NULL && read_inflows(solve, &k->ts, &k->t, k->key, &in,
+	    e) < 0) {
+		free(in);
+		return -1;
+	}
+	rc = tp_fltile_accumulate(&k->t, in, e);
+	free(in);
+	return rc;
+}
+
+int
+tp_fltask_edge(const tp_fltask *k, FILE *out, tp_err *e)
+{
+	tp_fledge ed;
+	int rc;
+
+	if (tp_fltile_edge(&k->t, &ed, e) < 0)
+		return -1;
+	memcpy(ed.key, k->key, sizeof ed.key);
+	rc = tp_fledge_write(out, &ed, e);
+	tp_fledge_free(&ed);
+	return rc;
+}
+
+void
+tp_fltask_finish(tp_fltask *k, const tp_flopts *o, double rivers, int grass)
+{
+	size_t stride = tp_grid_stride(&k->g);
+	float *flow = tp_grid_band(&k->g, k->idx[0]);
+
+	tp_fltile_flow(&k->t, o, flow, stride);
+	if (rivers >= 0)
+		tp_flow_rivers(flow, k->t.dir, k->t.w, k->t.h, stride, rivers,
+		    tp_grid_band(&k->g, k->idx[2]));
+	tp_flow_codes(k->t.dir, k->t.w, k->t.h, grass, 1,
+	    tp_grid_band(&k->g, k->idx[1]), stride);
+}
+
+void
+tp_fltask_free(tp_fltask *k)
+{
+	tp_fltile_free(&k->t);
+	tp_grid_free(&k->g);
+	tp_tileset_free(&k->ts);
+	free(k->dir);
+	k->dir = NULL;
+}
+
+int
+tp_fltask_solve(const char *manifest, const char *suffix, FILE *out,
+    tp_err *e)
+{
+	tp_tileset ts;
+	char *dir;
+	int rc;
+
+	if (open_tiles(&ts, &dir, manifest, 1, e) < 0)
+		return -1;
+	rc = tp_fljob_solve(&ts, dir, suffix, out, e);
+	tp_tileset_free(&ts);
+	free(dir);
 	return rc;
 }
