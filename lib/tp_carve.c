@@ -11,11 +11,11 @@
 #define UNSEEN	0xff	/* dir byte of a cell the flood has not reached */
 #define TAKEN	0x80	/* set on a cell's dir byte when the flood takes it */
 
-/* A cell waiting in the flood: taken lowest z first, then first pushed. */
+/* A cell waiting in the flood: key (its height's order, then the order
+ * it was pushed in) and index. Taken lowest key first. */
 typedef struct ent {
-	float	z;
-	uint64_t seq;
-	size_t	i;
+	uint64_t key;
+	uint64_t i;
 } ent;
 
 typedef struct flood {
@@ -24,22 +24,29 @@ typedef struct flood {
 	size_t	stride;
 	uint8_t	*dir;
 	double	*inv;		/* 9 per row: tp_flow_inv_dist */
-	ent	*a;		/* binary heap, a[0] its top */
+	ent	*a;		/* 4-ary heap, a[0] its top */
 	size_t	n, cap;
-	uint64_t seq;
+	uint32_t seq;		/* pushes so far: fewer than 2^32 cells */
 } flood;
 
-static int
-before(const ent *p, const ent *q)
+/* Heights as unsigned keys in the order of the floats (-0 as +0, which
+ * compare equal), so one integer comparison orders height, then push. */
+static uint64_t
+key_of(float v, uint32_t seq)
 {
-	return p->z < q->z || (p->z == q->z && p->seq < q->seq);
+	uint32_t u;
+
+	v += 0.0f;
+	memcpy(&u, &v, sizeof u);
+	u = u & 0x80000000u ? ~u : u | 0x80000000u;
+	return (uint64_t)u << 32 | seq;
 }
 
 static int
 push(flood *f, size_t i, tp_err *e)
 {
-	ent v = { f->z[(i / (size_t)f->w) * f->stride + i % (size_t)f->w],
-	    f->seq++, i };
+	ent v = { key_of(f->z[(i / (size_t)f->w) * f->stride +
+	    i % (size_t)f->w], f->seq++), i };
 	size_t c, p;
 
 	if (f->n == f->cap) {
@@ -53,7 +60,7 @@ push(flood *f, size_t i, tp_err *e)
 		f->a = a;
 		f->cap = cap;
 	}
-	for (c = f->n++; c > 0 && before(&v, &f->a[p = (c - 1) / 2]); c = p)
+	for (c = f->n++; c > 0 && v.key < f->a[p = (c - 1) / 4].key; c = p)
 		f->a[c] = f->a[p];
 	f->a[c] = v;
 	return 0;
@@ -62,16 +69,18 @@ push(flood *f, size_t i, tp_err *e)
 static size_t
 pop(flood *f)
 {
-	size_t top = f->a[0].i, c = 0, k;
+	size_t top = f->a[0].i, c = 0, k, m, end;
 	ent last = f->a[--f->n];
 
-	while ((k = 2 * c + 1) < f->n) {
-		if (k + 1 < f->n && before(&f->a[k + 1], &f->a[k]))
-			k++;
-		if (!before(&f->a[k], &last))
+	while ((k = 4 * c + 1) < f->n) {
+		end = k + 4 < f->n ? k + 4 : f->n;
+		for (m = k++; k < end; k++)
+			if (f->a[k].key < f->a[m].key)
+				m = k;
+		if (!(f->a[m].key < last.key))
 			break;
-		f->a[c] = f->a[k];
-		c = k;
+		f->a[c] = f->a[m];
+		c = m;
 	}
 	f->a[c] = last;
 	return top;
@@ -178,6 +187,10 @@ tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
 		    (long long)w, (long long)h, stride);
 	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
 		return tp_err_set(e, "cell size must be positive");
+	if ((uint64_t)w * (uint64_t)h >= (uint64_t)1 << 32)
+		return tp_err_set(e, "least-cost routing: %lldx%lld is 2^32 cells or "
+		    "more",
+		    (long long)w, (long long)h);
 	if ((size_t)h > SIZE_MAX / (9 * sizeof *f.inv) ||
 	    (f.inv = malloc((size_t)h * 9 * sizeof *f.inv)) == NULL)
 		return tp_err_set(e, "out of memory: %lld rows of distances",

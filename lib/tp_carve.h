@@ -23,8 +23,9 @@
  * An outlet keeps its way out (TP_D8_OUT | k, k its first neighbour off
  * the grid or NaN) unless a neighbour taken before it is lower; a sea cell
  * stays TP_D8_SEA. Single-threaded; the result depends only on the plane.
- * Memory: dir, and 24 bytes per cell waiting in the flood's heap (the
- * flood's front: about the grid's perimeter, more on wide flats).
+ * Grids of fewer than 2^32 cells. Memory: dir, 72 bytes a row, and 16
+ * bytes per cell waiting in the flood's heap (its front: about the grid's
+ * perimeter, more on wide flats and in deep depressions).
  */
 #ifndef TP_CARVE_H
 #define TP_CARVE_H

@@ -199,6 +199,11 @@ START_TEST(test_bad_plane)
 	ck_assert_int_eq(tp_carve_d8(z, 2, 2, 2, &bad, -INFINITY, dir, NULL,
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "cell size must be positive");
+	/* refused before the plane is touched */
+	ck_assert_int_eq(tp_carve_d8(NULL, INT64_C(1) << 30, 4,
+	    (size_t)1 << 30, &UNIT, -INFINITY, NULL, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "least-cost routing: 1073741824x4 is 2^32 "
+	    "cells or more");
 }
 END_TEST
 
