@@ -182,15 +182,11 @@ tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	if (w < 1 || h < 1 || stride < (size_t)w)
-		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
-		    (long long)w, (long long)h, stride);
-	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
-		return tp_err_set(e, "cell size must be positive");
+	if (tp_flow_check_plane(w, h, stride, g, e) < 0)
+		return -1;
 	if ((uint64_t)w * (uint64_t)h >= (uint64_t)1 << 32)
-		return tp_err_set(e, "least-cost routing: %lldx%lld is 2^32 cells or "
-		    "more",
-		    (long long)w, (long long)h);
+		return tp_err_set(e, "least-cost routing: %lldx%lld is 2^32 "
+		    "cells or more", (long long)w, (long long)h);
 	if ((size_t)h > SIZE_MAX / (9 * sizeof *f.inv) ||
 	    (f.inv = malloc((size_t)h * 9 * sizeof *f.inv)) == NULL)
 		return tp_err_set(e, "out of memory: %lld rows of distances",

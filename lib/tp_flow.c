@@ -203,6 +203,18 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 }
 
 int
+tp_flow_check_plane(int64_t w, int64_t h, size_t stride, const tp_geo_grid *g,
+    tp_err *e)
+{
+	if (w < 1 || h < 1 || stride < (size_t)w)
+		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
+		    (long long)w, (long long)h, stride);
+	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
+		return tp_err_set(e, "cell size must be positive");
+	return 0;
+}
+
+int
 tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, int threads, uint8_t *dir, tp_flow_stats *st,
     tp_err *e)
@@ -224,11 +236,8 @@ tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	if (w < 1 || h < 1 || stride < (size_t)w)
-		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
-		    (long long)w, (long long)h, stride);
-	if (!(g->cellsize > 0) || !isfinite(g->cellsize))
-		return tp_err_set(e, "cell size must be positive");
+	if (tp_flow_check_plane(w, h, stride, g, e) < 0)
+		return -1;
 	tp_par_for(tp_par_threads(threads), h, 16, d8_rows, &c);
 	n = (size_t)w * (size_t)h;
 	for (i = 0; i < n; i++) {

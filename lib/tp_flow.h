@@ -53,6 +53,11 @@ typedef struct tp_flow_stats {
 	int64_t	sinks;		/* cells left without outflow */
 } tp_flow_stats;
 
+/* 0 for a plane directions can be found on: w, h >= 1, stride >= w, a
+ * positive finite cell size; else -1 with the message. */
+int	tp_flow_check_plane(int64_t w, int64_t h, size_t stride,
+	    const tp_geo_grid *g, tp_err *e);
+
 /* inv[k] = 1 / the distance to neighbour k = 1..8 of a cell of row y
  * (inv[0] = 0): the weights of tp_flow_d8's drops. */
 void	tp_flow_inv_dist(const tp_geo_grid *g, int64_t y, double inv[9]);
