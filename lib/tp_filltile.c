@@ -167,26 +167,75 @@ bheap_pop(bheap *h)
 	return top;
 }
 
+/* A FIFO of heap entries, a ring that doubles when full: the cells a
+ * relaxation raises to the step of the cell it took, whose keys come in
+ * order, so they need no heap. */
+typedef struct fifo {
+	uint64_t *a;
+	size_t	head, n, cap;	/* cap a power of two */
+} fifo;
+
+static int
+fifo_push(fifo *q, uint64_t v, tp_err *e)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 4096, k;
+		uint64_t *a = cap > SIZE_MAX / sizeof *a ? NULL :
+		    malloc(cap * sizeof *a);
+
+		if (a == NULL)
+			return tp_err_set(e, "out of memory: the relax queue "
+			    "needs %.1f MiB", cap * 8 / 1048576.0);
+		for (k = 0; k < q->n; k++)
+			a[k] = q->a[(q->head + k) & (q->cap - 1)];
+		free(q->a);
+		q->a = a;
+		q->head = 0;
+		q->cap = cap;
+	}
+	q->a[(q->head + q->n++) & (q->cap - 1)] = v;
+	return 0;
+}
+
+/* The next entry in key order: the FIFO's head unless the heap's top is
+ * lower. One of them holds an entry. */
+static uint64_t
+next_entry(bheap *h, fifo *q)
+{
+	uint64_t v;
+
+	if (q->n > 0 && (h->n == 0 || q->a[q->head] >> 32 <= h->a[0] >> 32)) {
+		v = q->a[q->head];
+		q->head = (q->head + 1) & (q->cap - 1);
+		q->n--;
+		return v;
+	}
+	return bheap_pop(h);
+}
+
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
  * max(z(n), step(f(c))), z(n) itself on a tie, as tp_fill.c's visit. The
- * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). */
+ * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). A
+ * neighbour raised to the step waits in the FIFO: the steps of cells
+ * taken in key order come in key order. */
 static int
 relax_run(tp_ftile *t, const tp_ftgrid *g, bheap *h, tp_err *e)
 {
 	ptrdiff_t off[9];
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
-	uint64_t top;
+	fifo q = { NULL, 0, 0, 0 };
+	uint64_t top, v;
 	size_t i, n;
-	int k;
+	int k, r = 0;
 
 	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
-	while (h->n > 0) {
-		top = bheap_pop(h);
+	while (r == 0 && (h->n > 0 || q.n > 0)) {
+		top = next_entry(h, &q);
 		i = (size_t)(uint32_t)top;
 		if (fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
 		s = tp_fill_step(&g->o, t->f[i]);
-		for (k = 1; k <= 8; k++) {
+		for (k = 1; k <= 8 && r == 0; k++) {
 			n = (size_t)((ptrdiff_t)i + off[k]);
 			zn = t->z[n];
 			if (outside(zn, sea))
@@ -194,13 +243,14 @@ relax_run(tp_ftile *t, const tp_ftgrid *g, bheap *h, tp_err *e)
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
 				t->f[n] = c;
-				if (bheap_push(h, (uint64_t)fkey(c) << 32 | n,
-				    e) < 0)
-					return -1;
+				v = (uint64_t)fkey(c) << 32 | n;
+				r = c == s ? fifo_push(&q, v, e) :
+				    bheap_push(h, v, e);
 			}
 		}
 	}
-	return 0;
+	free(q.a);
+	return r;
 }
 
 int
