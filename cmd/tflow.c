@@ -427,37 +427,94 @@ solve_phase(const opts *o, const char *manifest)
 	cli_close_stdout();
 }
 
+/* The bands tflow adds, in order, and where each is once read. */
+typedef struct outs {
+	const char *name[6];
+	int	n, idx[6];
+	int	at[3];		/* river, order and basin in name[], or -1 */
+	int	mfd;		/* mfd in name[], or -1 */
+} outs;
+
+static void
+outs_init(outs *b, const opts *o)
+{
+	int i;
+
+	memset(b, 0, sizeof *b);
+	b->name[0] = "flow";
+	b->name[1] = "dir";
+	b->n = 2;
+	b->at[0] = b->at[1] = b->at[2] = b->mfd = -1;
+	if (o->rivers >= 0)
+		b->name[b->at[0] = b->n++] = "river";
+	if (o->mfd)
+		b->name[b->mfd = b->n++] = "mfd";
+	if (o->order >= 0)
+		b->name[b->at[1] = b->n++] = "order";
+	if (o->basins || o->outlet)
+		b->name[b->at[2] = b->n++] = "basin";
+	for (i = 0; i < b->n; i++)
+		if (strcmp(o->band, b->name[i]) == 0)
+			cli_usage("--band: '%s' is an output band", o->band);
+}
+
+/* Directions, flow, and the bands made from them, of the whole grid g
+ * (its height band `band`). */
+static void
+route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
+    tp_flow_stats *st)
+{
+	int64_t w = g->h.width, h = g->h.height;
+	size_t stride = tp_grid_stride(g);
+	tp_geo_grid geo = geometry(g, o->geo);
+	double sea = cli_sea_level(&o->sea, &g->h, 1);
+	const float *z = tp_grid_band(g, band);
+	uint8_t *dir;
+	tp_err e;
+
+	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
+		cli_die("out of memory: directions need %.1f MiB",
+		    (double)w * (double)h / 1048576.0);
+	cli_timer_lap(tm, "read");
+	if ((o->carve ? tp_carve_d8(z, w, h, stride, &geo, sea, dir, st, &e) :
+	    tp_flow_d8_sea(z, w, h, stride, &geo, sea, o->threads, dir, st,
+	    &e)) < 0)
+		cli_fail(&e);
+	cli_timer_lap(tm, "directions");
+	if (accumulate(o, dir, w, h, &geo, sea, tp_grid_band(g, b->idx[0]),
+	    stride, &e) < 0 || (o->mfd && tp_flow_mfd(z, stride, dir, w, h,
+	    &geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
+	    tp_grid_band(g, b->idx[b->mfd]), stride, &e) < 0))
+		cli_fail(&e);
+	if (b->at[0] >= 0)
+		tp_flow_rivers(tp_grid_band(g, b->idx[0]), dir, w, h, stride,
+		    o->rivers, tp_grid_band(g, b->idx[b->at[0]]));
+	cli_timer_lap(tm, "accumulation");
+	if (dir_bands(g, o, dir, b->idx, b->at, &e) < 0) {
+		free(dir);
+		cli_fail(&e);
+	}
+	if (o->order >= 0 || b->at[2] >= 0)
+		cli_timer_lap(tm, "order and basins");
+	tp_flow_codes(dir, w, h, o->grass, o->threads,
+	    tp_grid_band(g, b->idx[1]), stride);
+	free(dir);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *add[6] = { "flow", "dir", NULL, NULL, NULL, NULL };
-	int idx[6], nadd = 2, band, iriver = -1, imfd = -1, i;
-	int at[3] = { -1, -1, -1 };	/* river, order and basin in add[] */
 	tp_flow_stats st;
-	tp_geo_grid geo;
 	cli_timer tm;
 	tp_grid g;
-	tp_err e;
-	uint8_t *dir;
-	int64_t w, h;
-	size_t stride;
-	double sea;
+	outs b;
 	opts o;
+	int band;
 
 	cli_init(argc, argv, usage);
 	join_order(&argc, argv);
 	parse(argc, argv, &o);
-	if (o.rivers >= 0)
-		add[at[0] = iriver = nadd++] = "river";
-	if (o.mfd)
-		add[imfd = nadd++] = "mfd";
-	if (o.order >= 0)
-		add[at[1] = nadd++] = "order";
-	if (o.basins || o.outlet)
-		add[at[2] = nadd++] = "basin";
-	for (i = 0; i < nadd; i++)
-		if (strcmp(o.band, add[i]) == 0)
-			cli_usage("--band: '%s' is an output band", o.band);
+	outs_init(&b, &o);
 	if (o.phase == SOLVE) {
 		solve_phase(&o, argv[optind]);
 		return 0;
@@ -466,54 +523,23 @@ main(int argc, char **argv)
 		tile_phase(&o, argv[optind], argc, argv);
 		return 0;
 	}
-
 	cli_timer_start(&tm);
-	band = cli_read_grid(&g, o.band, add, nadd, idx);
-	sea = cli_sea_level(&o.sea, &g.h, 1);
-	w = g.h.width;
-	h = g.h.height;
-	stride = tp_grid_stride(&g);
-	geo = geometry(&g, o.geo);
-	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
-		cli_die("out of memory: directions need %.1f MiB",
-		    (double)w * (double)h / 1048576.0);
-	cli_timer_lap(&tm, "read");
-	if ((o.carve ? tp_carve_d8(tp_grid_band(&g, band), w, h, stride, &geo,
-	    sea, dir, &st, &e) : tp_flow_d8_sea(tp_grid_band(&g, band), w, h,
-	    stride, &geo, sea, o.threads, dir, &st, &e)) < 0)
-		cli_fail(&e);
-	cli_timer_lap(&tm, "directions");
-	if (accumulate(&o, dir, w, h, &geo, sea, tp_grid_band(&g, idx[0]),
-	    stride, &e) < 0 ||
-	    (o.mfd && tp_flow_mfd(tp_grid_band(&g, band), stride, dir, w, h,
-	    &geo, TP_FLOW_MFD_EXPONENT, o.area, o.threads,
-	    tp_grid_band(&g, idx[imfd]), stride, &e) < 0))
-		cli_fail(&e);
-	if (iriver >= 0)
-		tp_flow_rivers(tp_grid_band(&g, idx[0]), dir, w, h, stride,
-		    o.rivers, tp_grid_band(&g, idx[iriver]));
-	cli_timer_lap(&tm, "accumulation");
-	if (dir_bands(&g, &o, dir, idx, at, &e) < 0) {
-		free(dir);
-		cli_fail(&e);
-	}
-	if (o.order >= 0 || at[2] >= 0)
-		cli_timer_lap(&tm, "order and basins");
-	tp_flow_codes(dir, w, h, o.grass, o.threads, tp_grid_band(&g, idx[1]),
-	    stride);
-	free(dir);
+	band = cli_read_grid(&g, o.band, b.name, b.n, b.idx);
+	route(&g, band, &o, &b, &tm, &st);
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
 	if (st.sinks > 0 && !o.quiet)
 		fprintf(stderr, "%s: warning: %lld cells have no outflow "
-		    "(run tfill first)\n", cli_prog(), (long long)st.sinks);
+		    "(fill them with tfill first, or route through them with "
+		    "--carve)\n", cli_prog(), (long long)st.sinks);
 	if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets "
-		    "(%lld sea), %lld on flats, %lld sinks%s", (long long)w,
-		    (long long)h, (long long)st.valid, (long long)st.outlets,
-		    (long long)st.sea,
-		    (long long)st.flats, (long long)st.sinks,
-		    geo.geographic ? ", geographic" : "");
+		    "(%lld sea), %lld on flats, %lld sinks%s",
+		    (long long)g.h.width, (long long)g.h.height,
+		    (long long)st.valid, (long long)st.outlets,
+		    (long long)st.sea, (long long)st.flats,
+		    (long long)st.sinks, geometry(&g, o.geo).geographic ?
+		    ", geographic" : "");
 	tp_grid_free(&g);
 	return 0;
 }
