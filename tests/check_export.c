@@ -16,6 +16,7 @@
 #include "tp_export_rows.h"
 #include "tp_normalmap.h"
 #include "tp_splat.h"
+#include "tp_test.h"
 
 /* Levels: floor((v - lo) 65535 / (hi - lo) + 0.5), clamped; NaN 0. */
 START_TEST(levels)
@@ -660,8 +661,6 @@ main(void)
 	TCase *ex = tcase_create("export"), *en = tcase_create("engine");
 	TCase *sp = tcase_create("splat"), *nm = tcase_create("normal");
 	TCase *rw = tcase_create("rows");
-	SRunner *r;
-	int failed;
 
 	tcase_add_test(ex, levels);
 	tcase_add_test(ex, levels_round_trip);
@@ -687,9 +686,5 @@ main(void)
 	suite_add_tcase(s, sp);
 	suite_add_tcase(s, nm);
 	suite_add_tcase(s, rw);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

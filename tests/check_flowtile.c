@@ -288,8 +288,6 @@ main(void)
 {
 	Suite *s = suite_create("flowtile");
 	TCase *core = tcase_create("core");
-	SRunner *sr;
-	int nf;
 
 	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_ring);
@@ -298,9 +296,5 @@ main(void)
 	tcase_add_test(core, test_flats);
 	tcase_add_test(core, test_parse);
 	suite_add_tcase(s, core);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

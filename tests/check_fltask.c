@@ -263,16 +263,10 @@ main(void)
 {
 	Suite *s = suite_create("fltask");
 	TCase *tc = tcase_create("core");
-	SRunner *r;
-	int failed;
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_add_test(tc, phases_on_files);
 	tcase_add_test(tc, missing_files);
 	suite_add_tcase(s, tc);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

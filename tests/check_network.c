@@ -8,6 +8,7 @@
 #include "tp_d8.h"
 #include "tp_network.h"
 #include "tp_order.h"
+#include "tp_test.h"
 
 /*
  * Directions as in check_order.c: '1'..'8' flow to neighbour k (1 E, 2 SE,
@@ -126,16 +127,10 @@ main(void)
 {
 	Suite *s = suite_create("network");
 	TCase *tc = tcase_create("core");
-	SRunner *r;
-	int failed;
 
 	tcase_add_test(tc, order_and_basins);
 	tcase_add_test(tc, one_band);
 	tcase_add_test(tc, failures);
 	suite_add_tcase(s, tc);
-	r = srunner_create(s);
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed == 0 ? 0 : 1;
+	return tp_test_run(s);
 }

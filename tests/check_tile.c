@@ -145,17 +145,11 @@ main(void)
 {
 	Suite *s = suite_create("tile");
 	TCase *core = tcase_create("core");
-	SRunner *sr;
-	int nf;
 
 	tcase_add_test(core, test_geometry);
 	tcase_add_test(core, test_manifest_round_trip);
 	tcase_add_test(core, test_manifest_errors);
 	tcase_add_test(core, test_dir);
 	suite_add_tcase(s, core);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	nf = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return nf == 0 ? 0 : 1;
+	return tp_test_run(s);
 }
