@@ -554,3 +554,15 @@ cli_timer_report(const cli_timer *t, const char *fmt, ...)
 		    t->name[i], t->wall[i], t->cpu[i]);
 	fputc('\n', stderr);
 }
+
+const char *
+cli_out_file(int argc, char **argv, const char *out, const char *what)
+{
+	if (optind < argc && out == NULL)
+		out = argv[optind++];
+	if (optind < argc)
+		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (out == NULL)
+		cli_usage("give %s", what);
+	return out;
+}

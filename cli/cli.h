@@ -34,6 +34,12 @@ noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 noreturn void cli_fail(const tp_err *e);
 /* "prog: message", the usage and a --help hint on stderr, exit 2. */
 noreturn void cli_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The file a program writes: out (-o) or else the one operand left after
+ * the options; any other operand, or none at all, is misuse ("give
+ * WHAT"). */
+const char *cli_out_file(int argc, char **argv, const char *out,
+	    const char *what);
 /* The usage for an unknown option (getopt has printed its complaint). */
 noreturn void cli_bad_option(void);
 /* "prog (terrapipe) VERSION" on stdout, exit 0. */

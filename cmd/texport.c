@@ -147,12 +147,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		default: cli_bad_option();
 		}
 	}
-	if (optind < argc && o->out == NULL)
-		o->out = argv[optind++];
-	if (optind < argc)
-		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (o->out == NULL)
-		cli_usage("give the file to write (-o OUT)");
+	o->out = cli_out_file(argc, argv, o->out, "the file to write (-o OUT)");
 }
 
 /* The options that only some formats take. */

@@ -145,12 +145,7 @@ parse(int argc, char **argv, struct opts *o)
 		default: cli_bad_option();
 		}
 	}
-	if (optind < argc && o->out == NULL)
-		o->out = argv[optind++];
-	if (optind < argc)
-		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (o->out == NULL)
-		cli_usage("give the picture to write (-o OUT.png or OUT.tif)");
+	o->out = cli_out_file(argc, argv, o->out, "the picture to write (-o OUT.png or OUT.tif)");
 	if (o->materials == NULL)
 		cli_usage("give the materials (--materials FILE)");
 }

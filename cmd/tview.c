@@ -224,12 +224,7 @@ parse(int argc, char **argv, struct opts *o)
 		default: cli_bad_option();
 		}
 	}
-	if (optind < argc && o->out == NULL)
-		o->out = argv[optind++];
-	if (optind < argc)
-		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (o->out == NULL)
-		cli_usage("give the PNG to write (-o OUT.png)");
+	o->out = cli_out_file(argc, argv, o->out, "the PNG to write (-o OUT.png)");
 	if (o->log && !o->grey)
 		cli_usage("--log goes with --band");
 	if (o->shade && o->grey && o->log)
