@@ -5,6 +5,7 @@
 #include "tp_filter.h"
 #include "tp_num.h"
 #include "tp_par.h"
+#include "tp_wbehind.h"
 
 struct batch {
 	tp_row_fn	fn;
@@ -51,31 +52,43 @@ tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 	struct batch b = { fn, ctx, 0, NULL, NULL, 0, 0 };
 	int64_t rows, got, n;
 	int threads = tp_par_threads(o != NULL ? o->threads : 0);
-	float *in = NULL;
-	int rc = -1;
+	float *in = NULL, *out[2] = { NULL, NULL };
+	tp_wbehind wb;
+	int rc = -1, k = 0;
 
+	tp_wbehind_init(&wb, w);
 	b.nin = r != NULL ? tp_row_floats(&r->h) : 0;
 	b.nout = tp_row_floats(out_h);
 	rows = tp_batch_rows((b.nin + b.nout) * sizeof(float), out_h->height);
 	if ((b.nin > 0 && (in = alloc_floats(b.nin * (size_t)rows, e)) == NULL) ||
-	    (b.out = alloc_floats(b.nout * (size_t)rows, e)) == NULL)
+	    (out[0] = alloc_floats(b.nout * (size_t)rows, e)) == NULL ||
+	    (out[1] = alloc_floats(b.nout * (size_t)rows, e)) == NULL)
 		goto done;
 	b.in = in;
-	for (b.row0 = 0; b.row0 < out_h->height; b.row0 += n) {
+	for (b.row0 = 0; b.row0 < out_h->height; b.row0 += n, k ^= 1) {
 		n = out_h->height - b.row0 < rows ? out_h->height - b.row0 : rows;
 		if (r != NULL && tp_reader_rows(r, in, n, &got, e) < 0)
 			goto done;
+		/* Into the buffer the write before last has left. */
+		b.out = out[k];
 		tp_par_for(threads, n, 1, batch_rows, &b);
-		if (tp_writer_rows(w, b.out, n, e) < 0)
+		if (tp_wbehind_put(&wb, b.out, n, e) < 0)
 			goto done;
 		if (o != NULL && o->progress != NULL)
 			o->progress(o->pctx, b.row0 + n, out_h->height);
 	}
-	if ((r == NULL || tp_reader_finish(r, e) == 0) && tp_writer_finish(w, e) == 0)
+	if (tp_wbehind_wait(&wb, e) == 0 &&
+	    (r == NULL || tp_reader_finish(r, e) == 0) &&
+	    tp_writer_finish(w, e) == 0)
 		rc = 0;
 done:
+	if (rc < 0) {
+		tp_err ignored;
+		tp_wbehind_wait(&wb, &ignored);
+	}
 	free(in);
-	free(b.out);
+	free(out[0]);
+	free(out[1]);
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 
 #include "tp_num.h"
 #include "tp_par.h"
+#include "tp_wbehind.h"
 #include "tp_window.h"
 
 struct job {
@@ -68,18 +69,21 @@ tp_window_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 	    tp_row_floats(&r->h), tp_row_floats(out_h) };
 	int threads = tp_par_threads(o != NULL ? o->threads : 0);
 	int64_t rows, n, H = r->h.height;
-	float *in;
-	int rc = -1;
+	float *in, *out[2] = { NULL, NULL };
+	tp_wbehind wb;
+	int rc = -1, k = 0;
 
+	tp_wbehind_init(&wb, w);
 	rows = tp_batch_rows((j.nin + j.nout) * sizeof(float), H);
 	in = alloc_rows(j.nin, rows + 2, e);
-	if (in == NULL || (j.out = alloc_rows(j.nout, rows, e)) == NULL)
+	if (in == NULL || (out[0] = alloc_rows(j.nout, rows, e)) == NULL ||
+	    (out[1] = alloc_rows(j.nout, rows, e)) == NULL)
 		goto done;
 	j.in = in;
 	/* Slot 0 is the row above the batch, slot n + 1 the row below. */
 	if (read_rows(r, in, j.nin, 1, 0, rows + 1, e) < 0)
 		goto done;
-	for (j.row0 = 0; j.row0 < H; j.row0 += n) {
+	for (j.row0 = 0; j.row0 < H; j.row0 += n, k ^= 1) {
 		n = H - j.row0 < rows ? H - j.row0 : rows;
 		if (j.row0 > 0) {
 			memmove(in, in + (size_t)rows * j.nin,
@@ -88,16 +92,25 @@ tp_window_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 			    e) < 0)
 				goto done;
 		}
+		/* The batch before is still being written from the other
+		 * buffer; the one before that is done (put waited). */
+		j.out = out[k];
 		tp_par_for(threads, n, 1, job_rows, &j);
-		if (tp_writer_rows(w, j.out, n, e) < 0)
+		if (tp_wbehind_put(&wb, j.out, n, e) < 0)
 			goto done;
 		if (o != NULL && o->progress != NULL)
 			o->progress(o->pctx, j.row0 + n, H);
 	}
-	if (tp_reader_finish(r, e) == 0 && tp_writer_finish(w, e) == 0)
+	if (tp_wbehind_wait(&wb, e) == 0 && tp_reader_finish(r, e) == 0 &&
+	    tp_writer_finish(w, e) == 0)
 		rc = 0;
 done:
+	if (rc < 0) {
+		tp_err ignored;
+		tp_wbehind_wait(&wb, &ignored);
+	}
 	free(in);
-	free(j.out);
+	free(out[0]);
+	free(out[1]);
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "tp_filter.h"
 #include "tp_test.h"
+#include "tp_window.h"
 
 /* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 349 output rows of a
  * generator, so 800 rows take three batches. Every value is an integer
@@ -269,6 +270,108 @@ START_TEST(trailing)
 }
 END_TEST
 
+/* Window fn: the sum of the cell's column, up + mid + down, a missing
+ * row counting 0; worker must be one of the threads. */
+struct wsum {
+	int64_t	width;
+	int	threads, badworker;
+};
+
+static void
+column_sum(void *ctx, int64_t y, const float *up, const float *mid,
+    const float *down, float *out, int worker)
+{
+	struct wsum *c = ctx;
+
+	if (worker < 0 || worker >= c->threads)
+		c->badworker = 1;	/* racy, but only ever set to 1 */
+	for (int64_t x = 0; x < c->width; x++)
+		out[x] = (up != NULL ? up[x] : 0) + mid[x] +
+		    (down != NULL ? down[x] : 0);
+}
+
+/* tp_window_run over the generator's three batches, on 1, 2 and 3
+ * threads: cell (x, y) of rows y - 1, y, y + 1 sums to 3 (y * 1000 + x)
+ * inside and drops the missing row at the two ends. The batches are
+ * written behind the computing of the next, from two buffers taken in
+ * turn, so a buffer reused too early would show here. */
+START_TEST(window_sums)
+{
+	size_t len, olen;
+	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len), *out;
+
+	for (int t = 1; t <= 3; t++) {
+		struct wsum c = { W, t, 0 };
+		tp_filter_opts o = { t, NULL, NULL };
+		FILE *in = fmemopen(buf, len, "r"), *of;
+		int64_t wrong = 0;
+		tp_reader r;
+		tp_writer w;
+		tp_grid g;
+		tp_err e;
+
+		of = open_memstream(&out, &olen);
+		ck_assert_ptr_nonnull(in);
+		ck_assert_ptr_nonnull(of);
+		ck_assert_int_eq(tp_reader_open(&r, in, &e), 0);
+		ck_assert_int_eq(tp_writer_open(&w, of, &r.h, &e), 0);
+		ck_assert_msg(tp_window_run(&r, &w, &r.h, column_sum, &c, &o,
+		    &e) == 0, "%s", e.msg);
+		tp_writer_free(&w);
+		tp_reader_free(&r);
+		fclose(in);
+		ck_assert_int_eq(fclose(of), 0);
+		read_back(&g, out, olen);
+		for (int64_t y = 0; y < H; y++)
+			for (int64_t x = 0; x < W; x++) {
+				double v = 3 * (y * 1000 + x);
+
+				v -= y == 0 ? x - 1000 : 0;	/* no row -1 */
+				v -= y == H - 1 ? H * 1000 + x : 0;
+				wrong += g.data[y * W + x] != (float)v;
+			}
+		ck_assert_int_eq(wrong, 0);
+		ck_assert_int_eq(c.badworker, 0);
+		tp_grid_free(&g);
+		free(out);
+	}
+	free(buf);
+}
+END_TEST
+
+/* A full disk under both loops: -1 and the write error, not a crash or
+ * a hang, whichever batch the write fails in. */
+START_TEST(write_fails)
+{
+	size_t len;
+	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len);
+
+	for (int loop = 0; loop < 2; loop++) {
+		struct wsum c = { W, 2, 0 };
+		tp_filter_opts o = { 2, NULL, NULL };
+		FILE *in = fmemopen(buf, len, "r"), *of = fopen("/dev/full", "w");
+		tp_reader r;
+		tp_writer w;
+		tp_err e;
+		int rc;
+
+		ck_assert_ptr_nonnull(in);
+		ck_assert_ptr_nonnull(of);
+		ck_assert_int_eq(tp_reader_open(&r, in, &e), 0);
+		ck_assert_int_eq(tp_writer_open(&w, of, &r.h, &e), 0);
+		rc = loop == 0 ? tp_filter_band(&r, &w, 0, neg_row, NULL, &o, &e) :
+		    tp_window_run(&r, &w, &r.h, column_sum, &c, &o, &e);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(strstr(e.msg, "write error") != NULL, "%s", e.msg);
+		tp_writer_free(&w);
+		tp_reader_free(&r);
+		fclose(in);
+		fclose(of);
+	}
+	free(buf);
+}
+END_TEST
+
 static Suite *
 filter_suite(void)
 {
@@ -283,10 +386,12 @@ filter_suite(void)
 	tcase_set_timeout(errors, 60);
 	tcase_add_test(core, generator_values);
 	tcase_add_test(core, band_round_trip);
+	tcase_add_test(core, window_sums);
 	tcase_add_test(limits, one_cell);
 	tcase_add_test(limits, row_wider_than_batch);
 	tcase_add_test(errors, truncated);
 	tcase_add_test(errors, trailing);
+	tcase_add_test(errors, write_fails);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);
