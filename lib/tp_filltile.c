@@ -8,6 +8,7 @@
 
 #include "tp_d8.h"
 #include "tp_filltile.h"
+#include "tp_kheap.h"
 #include "tp_par.h"
 
 int
@@ -113,60 +114,6 @@ tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
 	    g->sea_level, st, e);
 }
 
-/* A binary min-heap of (fkey(value) << 32 | plane index). */
-typedef struct bheap {
-	uint64_t *a;
-	size_t	n, cap;
-} bheap;
-
-static inline uint32_t
-fkey(float v)
-{
-	uint32_t b;
-
-	memcpy(&b, &v, sizeof b);
-	return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-static int
-bheap_push(bheap *h, uint64_t v, tp_err *e)
-{
-	size_t i, p;
-	uint64_t *a;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? h->cap * 2 : 4096;
-
-		if ((a = realloc(h->a, cap * sizeof *a)) == NULL)
-			return tp_err_set(e, "out of memory: the relax queue "
-			    "needs %.1f MiB", cap * 8 / 1048576.0);
-		h->a = a;
-		h->cap = cap;
-	}
-	for (i = h->n++; i > 0 && h->a[p = (i - 1) / 2] > v; i = p)
-		h->a[i] = h->a[p];
-	h->a[i] = v;
-	return 0;
-}
-
-static uint64_t
-bheap_pop(bheap *h)
-{
-	uint64_t top = h->a[0], last = h->a[--h->n];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < h->n) {
-		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
-			c++;
-		if (h->a[c] >= last)
-			break;
-		h->a[i] = h->a[c];
-		i = c;
-	}
-	h->a[i] = last;
-	return top;
-}
-
 /* A FIFO of heap entries, a ring that doubles when full: the cells a
  * relaxation raises to the step of the cell it took, whose keys come in
  * order, so they need no heap. */
@@ -200,7 +147,7 @@ fifo_push(fifo *q, uint64_t v, tp_err *e)
 /* The next entry in key order: the FIFO's head unless the heap's top is
  * lower. One of them holds an entry. */
 static uint64_t
-next_entry(bheap *h, fifo *q)
+next_entry(tp_kheap *h, fifo *q)
 {
 	uint64_t v;
 
@@ -210,7 +157,7 @@ next_entry(bheap *h, fifo *q)
 		q->n--;
 		return v;
 	}
-	return bheap_pop(h);
+	return tp_kheap_pop(h);
 }
 
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
@@ -219,7 +166,7 @@ next_entry(bheap *h, fifo *q)
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_ftile *t, const tp_ftgrid *g, bheap *h, tp_err *e)
+relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kheap *h, tp_err *e)
 {
 	ptrdiff_t off[9];
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
@@ -232,7 +179,7 @@ relax_run(tp_ftile *t, const tp_ftgrid *g, bheap *h, tp_err *e)
 	while (r == 0 && (h->n > 0 || q.n > 0)) {
 		top = next_entry(h, &q);
 		i = (size_t)(uint32_t)top;
-		if (fkey(t->f[i]) != (uint32_t)(top >> 32))
+		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
 		s = tp_fill_step(&g->o, t->f[i]);
 		for (k = 1; k <= 8 && r == 0; k++) {
@@ -243,9 +190,9 @@ relax_run(tp_ftile *t, const tp_ftgrid *g, bheap *h, tp_err *e)
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
 				t->f[n] = c;
-				v = (uint64_t)fkey(c) << 32 | n;
+				v = (uint64_t)tp_kheap_fkey(c) << 32 | n;
 				r = c == s ? fifo_push(&q, v, e) :
-				    bheap_push(h, v, e);
+				    tp_kheap_push(h, v, "the relax queue", e);
 			}
 		}
 	}
@@ -258,7 +205,7 @@ tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
     tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
-	bheap h = { NULL, 0, 0 };
+	tp_kheap h = { NULL, 0, 0 };
 	int64_t k;
 	int r = 0;
 
@@ -266,12 +213,13 @@ tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
 		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
 		if (s[k].v < t->f[i]) {
 			t->f[i] = s[k].v;
-			r = bheap_push(&h, (uint64_t)fkey(s[k].v) << 32 | i, e);
+			r = tp_kheap_push(&h, tp_kheap_key(s[k].v, i),
+			    "the relax queue", e);
 		}
 	}
 	if (r == 0)
 		r = relax_run(t, g, &h, e);
-	free(h.a);
+	tp_kheap_free(&h);
 	return r;
 }
 
@@ -310,9 +258,8 @@ tp_fring_free(tp_fring *r)
 	r->z = r->f = NULL;
 }
 
-/* Index in the ring arrays of border cell (x, y). */
-static inline size_t
-ring_at(int64_t w, int64_t h, int64_t x, int64_t y)
+size_t
+tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y)
 {
 	if (y == 0)
 		return (size_t)x;
@@ -369,7 +316,8 @@ candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 		if (nc == col && nrow == row)
 			continue;
 		nr = &rings[nrow * g->cols + nc];
-		i = ring_at(nr->w, nr->h, gx - nc * g->tw, gy - nrow * g->th);
+		i = tp_fring_at(nr->w, nr->h, gx - nc * g->tw,
+		    gy - nrow * g->th);
 		zn = nr->z[i];
 		fn = nr->f[i];
 		if (outside(zn, sea))
@@ -403,7 +351,7 @@ scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
 		 * the two ends */
 		step = (y == 0 || y == r->h - 1) ? 1 : (r->w > 1 ? r->w - 1 : 1);
 		for (x = 0; x < r->w; x += step) {
-			i = ring_at(r->w, r->h, x, y);
+			i = tp_fring_at(r->w, r->h, x, y);
 			zp = r->z[i];
 			if (outside(zp, sea))
 				continue;

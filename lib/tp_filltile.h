@@ -104,6 +104,9 @@ void	tp_ftile_store(const tp_ftile *t, float *dst, size_t stride);
 
 int	tp_fring_alloc(tp_fring *r, int64_t w, int64_t h, tp_err *e);
 void	tp_fring_free(tp_fring *r);
+/* Index in the ring arrays of border cell (x, y) of a w x h tile: a
+ * corner's first place (top or bottom row). */
+size_t	tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y);
 /* The ring of a tile's current state. */
 void	tp_fring_get(tp_fring *r, const tp_ftile *t);
 
@@ -132,9 +135,23 @@ int	tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
 int	tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g,
 	    int threads, int64_t *rounds, tp_err *e);
 
+/* A tile's ring graph, made with the flat rule (tp_fillgraph.h): ring
+ * cells a < b (their tp_fring_at places) meet inside the tile at level s. */
+typedef struct tp_fgedge {
+	int32_t	a, b;
+	float	s;
+} tp_fgedge;
+
+typedef struct tp_fgraph {
+	tp_fgedge *e;
+	int64_t	n;
+} tp_fgraph;
+
 /* Files. An edge file (prepare) and a levels file (solve) begin with one
- * text line and go on in little-endian float32:
- *   "TERRAPIPE-EDGE 1 ROW COL W H RULE EPSILON SEA\n"  ring z, ring f
+ * text line and go on in little-endian binary:
+ *   "TERRAPIPE-EDGE 2 ROW COL W H RULE EPSILON SEA\n"  ring z, ring f
+ *       (float32), then the ring graph: an int64 count and per edge int32
+ *       a, int32 b, float32 s (no edges but with the flat rule)
  *   "TERRAPIPE-LEVELS 1 ROWS COLS RULE EPSILON SEA\n"   every tile's ring
  *                                                      F, in row order
  * RULE is next, epsilon or flat; EPSILON the float (0 unless epsilon);
@@ -144,12 +161,15 @@ typedef struct tp_fedge {
 	tp_fill_opts o;
 	double	sea_level;
 	tp_fring ring;
+	tp_fgraph graph;
 } tp_fedge;
 
+/* gr: the tile's ring graph, NULL for none. */
 int	tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-	    const tp_fring *r, tp_err *e);
-/* Read an edge file; its ring is allocated. */
+	    const tp_fring *r, const tp_fgraph *gr, tp_err *e);
+/* Read an edge file; its ring and graph are allocated. */
 int	tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e);
+void	tp_fedge_free(tp_fedge *ed);
 /* The same from memory (fuzzing). */
 int	tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len,
 	    tp_err *e);
@@ -182,6 +202,8 @@ typedef struct tp_ftjob {
 	uint64_t *used;		/* per tile: when last relaxed */
 	uint64_t clock;
 	int64_t	loads;		/* solve: tiles read from their files */
+	/* solve with the flat rule: on the ring graphs, no tile read */
+	int64_t	ring_cells, graph_edges;
 	pthread_mutex_t lock;	/* the cache, among the solve's threads */
 } tp_ftjob;
 
@@ -194,7 +216,8 @@ int	tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out,
 	    tp_err *e);
 /* Solve: read every tile's edge file (its name + ".edge"), relax tiles
  * (read from their files) until the rings hold their levels, write the
- * levels file. */
+ * levels file. With the flat rule no tile is read: the rings and their
+ * graphs are solved at once (tp_fillgraph.h). */
 int	tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e);
 /* Finish: fill the tile's band in place from the levels file. */
 int	tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels,

@@ -64,19 +64,68 @@ format_opts(char *buf, size_t n, const tp_fill_opts *o, double sea)
 	    TP_FILL_EPSILON ? (double)o->epsilon : 0.0, s);
 }
 
+/* v as n little-endian bytes at p. */
+static void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t
+get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The ring graph: its count, then 12 bytes an edge. */
+static int
+write_graph(FILE *f, const tp_fgraph *gr, tp_err *e)
+{
+	unsigned char b[12];
+	int64_t n = gr != NULL ? gr->n : 0, k;
+	uint32_t s;
+
+	put_le(b, (uint64_t)n, 8);
+	if (fwrite(b, 1, 8, f) != 8)
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	for (k = 0; k < n; k++) {
+		memcpy(&s, &gr->e[k].s, sizeof s);
+		put_le(b, (uint32_t)gr->e[k].a, 4);
+		put_le(b + 4, (uint32_t)gr->e[k].b, 4);
+		put_le(b + 8, s, 4);
+		if (fwrite(b, 1, 12, f) != 12)
+			return tp_err_set(e, "write error: %s", strerror(errno));
+	}
+	return 0;
+}
+
 int
 tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-    const tp_fring *r, tp_err *e)
+    const tp_fring *r, const tp_fgraph *gr, tp_err *e)
 {
 	char opts[160];
 	size_t n = (size_t)(2 * r->w + 2 * r->h);
 
 	format_opts(opts, sizeof opts, &g->o, g->sea_level);
-	fprintf(f, "TERRAPIPE-EDGE 1 %lld %lld %lld %lld %s\n", (long long)row,
+	fprintf(f, "TERRAPIPE-EDGE 2 %lld %lld %lld %lld %s\n", (long long)row,
 	    (long long)col, (long long)r->w, (long long)r->h, opts);
 	if (write_floats(f, r->z, n, e) < 0 || write_floats(f, r->f, n, e) < 0)
 		return -1;
-	return 0;
+	return write_graph(f, gr, e);
+}
+
+void
+tp_fedge_free(tp_fedge *ed)
+{
+	tp_fring_free(&ed->ring);
+	free(ed->graph.e);
+	ed->graph.e = NULL;
+	ed->graph.n = 0;
 }
 
 /* Split the header line into at most max words. */
@@ -137,6 +186,60 @@ first_line(const unsigned char *buf, size_t len, char *line, const char *what,
 	return (int)(nl - buf + 1);
 }
 
+/* Edge k's places must name two cells of the ring, each at its
+ * tp_fring_at place, a < b, and its level must be a number. */
+static int
+edge_ok(const tp_fring *r, const tp_fgedge *g)
+{
+	int64_t w = r->w, h = r->h, n = 2 * w + 2 * h, p[2] = { g->a, g->b };
+	int64_t x, y;
+
+	if (!(g->a >= 0 && g->a < g->b && g->b < n) || isnan(g->s))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		x = p[k] < 2 * w ? p[k] % w : p[k] < 2 * w + h ? 0 : w - 1;
+		y = p[k] < w ? 0 : p[k] < 2 * w ? h - 1 : p[k] < 2 * w + h ?
+		    p[k] - 2 * w : p[k] - 2 * w - h;
+		if (tp_fring_at(w, h, x, y) != (size_t)p[k])
+			return 0;
+	}
+	return 1;
+}
+
+/* The ring graph after the ring (len bytes at p): its count and edges,
+ * exactly; edges only with the flat rule. */
+static int
+parse_graph(tp_fedge *ed, const unsigned char *p, size_t len, tp_err *e)
+{
+	uint64_t n = get_le(p, 8), k, s;
+	tp_fgedge *g;
+
+	if (n > (len - 8) / 12 || len - 8 != n * 12)
+		return tp_err_set(e, "edge file: the ring graph is %s",
+		    n > (len - 8) / 12 ? "truncated" : "followed by more bytes");
+	if (n > 0 && ed->o.rule != TP_FILL_FLAT)
+		return tp_err_set(e, "edge file: a ring graph is made with the "
+		    "flat rule only");
+	if (n == 0)
+		return 0;
+	if ((g = malloc((size_t)n * sizeof *g)) == NULL)
+		return tp_err_set(e, "out of memory for a ring graph");
+	for (k = 0; k < n; k++, p += 12) {
+		g[k].a = (int32_t)(uint32_t)get_le(p + 8, 4);
+		g[k].b = (int32_t)(uint32_t)get_le(p + 12, 4);
+		s = get_le(p + 16, 4);
+		memcpy(&g[k].s, &(uint32_t){ (uint32_t)s }, sizeof g[k].s);
+		if (!edge_ok(&ed->ring, &g[k])) {
+			free(g);
+			return tp_err_set(e, "edge file: ring graph edge %llu "
+			    "is not of this ring", (unsigned long long)k);
+		}
+	}
+	ed->graph.e = g;
+	ed->graph.n = (int64_t)n;
+	return 0;
+}
+
 int
 tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 {
@@ -148,9 +251,11 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	memset(ed, 0, sizeof *ed);
 	if ((used = first_line(buf, len, line, "edge file", e)) < 0)
 		return -1;
-	if (words(line, w, 10) != 9 || strcmp(w[0], "TERRAPIPE-EDGE") != 0 ||
-	    strcmp(w[1], "1") != 0)
+	if (words(line, w, 10) != 9 || strcmp(w[0], "TERRAPIPE-EDGE") != 0)
 		return tp_err_set(e, "not an edge file (tfill --tile-prepare)");
+	if (strcmp(w[1], "2") != 0)
+		return tp_err_set(e, "edge file of another version (%.8s, not "
+		    "2): prepare the tile again", w[1]);
 	for (i = 0; i < 4; i++)
 		if (tp_parse_int64(w[2 + i], i < 2 ? 0 : 1, TP_MAX_DIM, &v[i],
 		    NULL) < 0)
@@ -160,10 +265,8 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	ed->row = v[0];
 	ed->col = v[1];
 	n = (size_t)(2 * v[2] + 2 * v[3]);
-	if (len - (size_t)used != 2 * n * sizeof(float))
-		return tp_err_set(e, "edge file: the ring is %s",
-		    len - (size_t)used < 2 * n * sizeof(float) ? "truncated" :
-		    "followed by more bytes");
+	if (len - (size_t)used < 2 * n * sizeof(float) + 8)
+		return tp_err_set(e, "edge file: the ring is truncated");
 	if (tp_fring_alloc(&ed->ring, v[2], v[3], e) < 0)
 		return -1;
 	memcpy(ed->ring.z, buf + used, n * sizeof(float));
@@ -171,6 +274,11 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	if (!little_endian()) {
 		swap4(ed->ring.z, n);
 		swap4(ed->ring.f, n);
+	}
+	if (parse_graph(ed, buf + used + 2 * n * sizeof(float),
+	    len - (size_t)used - 2 * n * sizeof(float), e) < 0) {
+		tp_fedge_free(ed);
+		return -1;
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tp_fillgraph.h"
 #include "tp_filltile.h"
 
 int
@@ -44,15 +45,19 @@ tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out, tp_err *e)
 	int64_t row, col;
 	tp_ftile t;
 	tp_fring r = { 0, 0, NULL, NULL };
+	tp_fgraph gr = { NULL, 0 };
 	int ret = -1;
 
 	if (load(j, tile, &t, &row, &col, e) < 0)
 		return -1;
 	if (tp_ftile_prepare(&t, &j->g, NULL, e) == 0 &&
-	    tp_fring_alloc(&r, t.w, t.h, e) == 0) {
+	    tp_fring_alloc(&r, t.w, t.h, e) == 0 &&
+	    (j->g.o.rule != TP_FILL_FLAT ||
+	    tp_fgraph_build(&t, j->g.sea_level, &gr, e) == 0)) {
 		tp_fring_get(&r, &t);
-		ret = tp_fedge_write(out, &j->g, row, col, &r, e);
+		ret = tp_fedge_write(out, &j->g, row, col, &r, &gr, e);
 	}
+	tp_fgraph_free(&gr);
 	tp_fring_free(&r);
 	tp_ftile_free(&t);
 	return ret;
@@ -250,8 +255,10 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 	return 0;
 }
 
+/* Every tile's edge file: rings[t] its ring, graphs[t] (NULL: not kept)
+ * its ring graph. */
 static int
-read_edges(tp_ftjob *j, tp_fring *rings, tp_err *e)
+read_edges(tp_ftjob *j, tp_fring *rings, tp_fgraph *graphs, tp_err *e)
 {
 	int64_t t, n = j->g.rows * j->g.cols;
 	tp_fedge ed;
@@ -272,7 +279,7 @@ read_edges(tp_ftjob *j, tp_fring *rings, tp_err *e)
 		fclose(f);
 		if (r == 0 && (r = tp_fedge_check(&ed, &j->g, t / j->g.cols,
 		    t % j->g.cols, e)) < 0)
-			tp_fring_free(&ed.ring);
+			tp_fedge_free(&ed);
 		if (r < 0) {
 			about(path, e);
 			free(path);
@@ -280,8 +287,35 @@ read_edges(tp_ftjob *j, tp_fring *rings, tp_err *e)
 		}
 		free(path);
 		rings[t] = ed.ring;
+		if (graphs != NULL)
+			graphs[t] = ed.graph;
+		else
+			tp_fgraph_free(&ed.graph);
 	}
 	return 0;
+}
+
+/* The flat rule's solve: on the rings and their graphs, no tile read. */
+static int
+solve_graph(tp_ftjob *j, tp_fring *rings, FILE *out, tp_err *e)
+{
+	int64_t t, n = j->g.rows * j->g.cols;
+	tp_fgraph *graphs = calloc((size_t)n, sizeof *graphs);
+	int r = -1;
+
+	if (graphs == NULL)
+		return tp_err_set(e, "out of memory for %lld ring graphs",
+		    (long long)n);
+	if (read_edges(j, rings, graphs, e) == 0 &&
+	    tp_fgraph_solve(&j->g, rings, graphs, e) == 0)
+		r = tp_flevels_write(out, &j->g, rings, e);
+	for (t = 0; t < n; t++) {
+		j->ring_cells += 2 * rings[t].w + 2 * rings[t].h;
+		j->graph_edges += graphs[t].n;
+		tp_fgraph_free(&graphs[t]);
+	}
+	free(graphs);
+	return r;
 }
 
 int
@@ -293,6 +327,13 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 
 	if (rings == NULL)
 		return tp_err_set(e, "out of memory for %lld rings", (long long)n);
+	if (j->g.o.rule == TP_FILL_FLAT) {
+		r = solve_graph(j, rings, out, e);
+		for (t = 0; t < n; t++)
+			tp_fring_free(&rings[t]);
+		free(rings);
+		return r;
+	}
 	if (j->cache_bytes > 0) {
 		j->cache = calloc((size_t)n, sizeof *j->cache);
 		j->used = calloc((size_t)n, sizeof *j->used);
@@ -306,7 +347,7 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 			j->spilled = NULL;
 		}
 	}
-	if (read_edges(j, rings, e) == 0 &&
+	if (read_edges(j, rings, NULL, e) == 0 &&
 	    tp_ftgrid_solve(&j->g, rings, relax_file, j, j->threads,
 	    &j->rounds, e) == 0)
 		r = tp_flevels_write(out, &j->g, rings, e);

@@ -10,8 +10,11 @@
 # 2b. Flow: the filled grid's tiled flow accumulation (tflow's phases) at
 #    4, 16 and 64 tiles beside the whole-grid tflow: wall, CPU, peak RSS
 #    per process, edge and solve bytes, the same bytes as tflow.
+#    Part 2 also prepares and solves each tiling with --flat, whose solve
+#    runs on the tiles' ring graphs.
 # 3. Scale: a SIZE x SIZE grid (default 32768: 4 GiB of float32) made by
-#    tnoise straight into tiles of 4096, filled tiled, then its flow
+#    tnoise straight into tiles of 4096, filled tiled (and its --flat
+#    prepare and solve, the solve reading edge files only), then its flow
 #    accumulated tiled from the filled tiles; each process's peak RSS
 #    against 2 GiB; wall time and cells/s beside the whole-grid tfill and
 #    tflow at 8192 x 8192.
@@ -90,7 +93,14 @@ for ts in $((n / 2)) $((n / 4)) $((n / 8)); do
 	report solve "$tmp/solve.log"
 	report finish "$tmp/fin.log"
 	report tmosaic "$tmp/mos.log"
-	rm -rf "$d"
+	# the flat rule: prepare adds each tile's ring graph, the solve reads
+	# only the edge files
+	for f in "$d"/r*.tp; do run_phase "$tmp/fprep.log" sh -c "'$bin/tfill' --flat --tile-prepare '$f' > '$f.edge'"; done
+	run_phase "$tmp/fsolve.log" sh -c "'$bin/tfill' -v --flat --tile-solve '$d/manifest' > '$d/levels' 2> '$tmp/solve.err'"
+	echo "    --flat: $(sed 's/^tfill: //' "$tmp/solve.err"); edge files $(($(cat "$d"/*.edge | wc -c) / 1024)) KiB"
+	report prepare "$tmp/fprep.log"
+	report solve "$tmp/fsolve.log"
+	rm -rf "$d" "$tmp/fprep.log" "$tmp/fsolve.log"
 done
 
 # 2b. Flow on the filled grid, whole and in tiles.
@@ -128,6 +138,16 @@ d=$tmp/big
 run_phase "$tmp/bcut.log" sh -c "'$bin/tnoise' -q --size ${size}x$size --seed 7 --octaves 10 --cellsize 30 | '$bin/ttile' -q -s 4096 '$d'"
 for f in "$d"/r*.tp; do run_phase "$tmp/bprep.log" sh -c "'$bin/tfill' --tile-prepare '$f' > '$f.edge'"; done
 run_phase "$tmp/bsolve.log" sh -c "'$bin/tfill' -v --tile-solve '$d/manifest' > '$d/levels' 2> '$tmp/solve.err'"
+# The flat rule's solve on the same tiles: ring graphs, no tile read.
+for f in "$d"/r*.tp; do run_phase "$tmp/gprep.log" sh -c "'$bin/tfill' --flat --tile-prepare '$f' > '$f.gedge'"; done
+mkdir "$d/g"
+for f in "$d"/r*.tp; do mv "$f.gedge" "$d/g/$(basename "$f").edge"; done
+cp "$d/manifest" "$d/g/" && ln "$d/r0_c0.tp" "$d/g/r0_c0.tp"
+run_phase "$tmp/gsolve.log" sh -c "'$bin/tfill' -v --flat --tile-solve '$d/g/manifest' > /dev/null 2> '$tmp/gsolve.err'"
+echo "  --flat at ${size}x$size: $(sed 's/^tfill: //' "$tmp/gsolve.err"); edge files $(($(cat "$d"/g/*.edge | wc -c) / 1048576)) MiB"
+report prepare "$tmp/gprep.log"
+report solve "$tmp/gsolve.log"
+rm -rf "$d/g"
 for f in "$d"/r*.tp; do
 	run_phase "$tmp/bfin.log" sh -c "'$bin/tfill' --tile-finish '$d/levels' '$f' > '$f.filled'"
 	rm -f "$f"

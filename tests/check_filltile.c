@@ -144,9 +144,9 @@ START_TEST(test_files)
 		r.f[i] = i == 3 ? INFINITY : (float)i + 0.5f;
 	}
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 2, &r, &e), 0);
+	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 2, &r, NULL, &e), 0);
 	fclose(f);
-	ck_assert_str_eq(strtok(buf, "\n"), "TERRAPIPE-EDGE 1 1 2 2 3 epsilon "
+	ck_assert_str_eq(strtok(buf, "\n"), "TERRAPIPE-EDGE 2 1 2 2 3 epsilon "
 	    "9.99999975e-05 0.25");
 	buf[strlen(buf)] = '\n';
 	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), 0);

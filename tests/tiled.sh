@@ -43,6 +43,24 @@ same frac100 "$T/frac.tp" 100
 same frac100flat "$T/frac.tp" 100 --flat
 same frac64eps "$T/frac.tp" 64 --epsilon 0.001
 same frac1024 "$T/frac2.tp" 1024
+# --flat solves on the tiles' ring graphs alone: 30 tiles of 33 with lakes
+# across many of them, and the solve again with every tile but r0_c0
+# (whose header names the sea) taken away gives the same levels.
+same frac33flat "$T/frac.tp" 33 --flat
+mkdir "$T/away"
+mv "$T"/frac100flat/r*_c*.tp "$T/away/" && mv "$T/away/r0_c0.tp" "$T/frac100flat/"
+run_prog tfill -v --flat --tile-solve "$T/frac100flat/manifest" > "$T/lvg" 2> "$T/err"
+assert_same "--flat: the solve reads no tile" "$T/frac100flat/levels" "$T/lvg"
+assert_eq "--flat: the solve says so" "$(cat "$T/err")" \
+    "tfill: 30 tiles solved on their ring graphs (12000 ring cells, $(py 'import struct
+n = 0
+for r in range(5):
+    for c in range(6):
+        d = open("%s/frac100flat/r%d_c%d.tp.edge" % (sys.argv[1], r, c), "rb").read()
+        w, h = (int(v) for v in d[:d.index(b"\n")].split()[4:6])
+        n += struct.unpack("<q", d[d.index(b"\n") + 1 + 8 * (w + h) * 2:][:8])[0]
+print(n)' "$T") edges), no tile read"
+mv "$T"/away/*.tp "$T/frac100flat/"
 assert_eq "levels: a ring level per border cell of each tile" \
     "$(py 'import os
 n = sum(2 * min(100, 600 - c) + 2 * min(100, 500 - r) for r in range(0, 500, 100) for c in range(0, 600, 100))

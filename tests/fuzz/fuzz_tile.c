@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tp_tileset_free(&ts);
 	}
 	if (tp_fedge_parse(&ed, data, size, NULL) == 0)
-		tp_fring_free(&ed.ring);
+		tp_fedge_free(&ed);
 	if (tp_fledge_parse(&fl, data, size, NULL) == 0)
 		tp_fledge_free(&fl);
 	return 0;
