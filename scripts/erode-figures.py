@@ -5,7 +5,10 @@ Prints one line: local maxima before and after (cells higher than all
 eight neighbours, border cells compared with those they have), the net
 volume change as a share of the eroded volume (the sum of the lowering
 over the cells that were lowered), and the 50th, 90th and 99th percentile
-of the lowering over all cells, in the heights' unit.
+of the lowering over all cells, in the heights' unit, and the 99th less the
+50th: how far the deepest cuts go below the lowering of the typical cell,
+which a model that deletes what it erodes (most of its cells lowered)
+and one that keeps it (its median cell barely moved) can be compared by.
 Reads terrapipe streams (the first band) or raw little-endian float32
 planes given as PATH:WIDTHxHEIGHT.
 """
@@ -47,8 +50,8 @@ def main():
     net = (b.sum() - a.sum()) / eroded if eroded > 0 else 0.0
     p50, p90, p99 = np.percentile(low, [50, 90, 99])
     print("%-16s maxima %6d -> %6d  net volume %+8.4f%% of eroded  "
-          "lowering p50 %.5f p90 %.5f p99 %.5f" %
-          (label, maxima(a), maxima(b), 100 * net, p50, p90, p99))
+          "lowering p50 %.5f p90 %.5f p99 %.5f  p99 - p50 %.5f" %
+          (label, maxima(a), maxima(b), 100 * net, p50, p90, p99, p99 - p50))
 
 
 main()
