@@ -19,6 +19,7 @@
 
 #include "tp_d8.h"
 #include "tp_fill.h"
+#include "tp_kheap.h"
 
 /* Heap entries carry this bit on cells of the grid border, whose
  * neighbours need bounds checks (only seeds are on the border). */
@@ -55,151 +56,6 @@ tp_fill_step(const tp_fill_opts *o, float v)
 	default:
 		return tp_fill_next_up(v);
 	}
-}
-
-/* The float's order as an unsigned integer (NaN never gets here). */
-static inline uint32_t
-fkey(float v)
-{
-	uint32_t b;
-
-	memcpy(&b, &v, sizeof b);
-	return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
-}
-
-/*
- * A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990) of (key << 32 |
- * index), key = fkey(height). It needs every key pushed to be >= the last
- * key popped, which holds here because cells leave the flood in
- * non-decreasing height. Bucket 0 holds keys equal to `last`, bucket b > 0
- * keys whose highest bit differing from `last` is bit b - 1. Each bucket
- * keeps its minimum, so the heap's minimum is known without popping (the
- * FIFO of depression cells is compared with it). Push is O(1); a key moves
- * down at most 32 buckets over its life. Fully deterministic.
- */
-#define NBUCKET 33
-
-typedef struct bucket {
-	uint64_t *a;
-	size_t	n, cap;
-} bucket;
-
-typedef struct heap {
-	bucket	b[NBUCKET];
-	uint32_t bmin[NBUCKET];	/* smallest key in each bucket */
-	uint64_t bent[NBUCKET];	/* and its entry */
-	uint64_t mask;		/* bit b set when bucket b is not empty */
-	uint32_t last;		/* the key last popped */
-	size_t	n;		/* keys held */
-} heap;
-
-static void
-heap_init(heap *h)
-{
-	int i;
-
-	memset(h, 0, sizeof *h);
-	for (i = 0; i < NBUCKET; i++)
-		h->bmin[i] = UINT32_MAX;
-}
-
-static void
-heap_free(heap *h)
-{
-	int i;
-
-	for (i = 0; i < NBUCKET; i++)
-		free(h->b[i].a);
-}
-
-static inline int
-bucket_of(uint32_t key, uint32_t last)
-{
-	return key == last ? 0 : 32 - __builtin_clz(key ^ last);
-}
-
-/* Room for `more` keys in every bucket they could go to. */
-static int
-bucket_reserve(bucket *b, size_t more, tp_err *e)
-{
-	size_t cap = b->cap ? b->cap : 1024;
-	uint64_t *a;
-
-	if (b->n + more <= b->cap)
-		return 0;
-	while (cap < b->n + more)
-		cap *= 2;
-	if ((a = realloc(b->a, cap * sizeof *a)) == NULL)
-		return tp_err_set(e, "out of memory: the fill queue needs %.1f MiB",
-		    cap * sizeof *a / 1048576.0);
-	b->a = a;
-	b->cap = cap;
-	return 0;
-}
-
-static inline int
-heap_push(heap *h, uint64_t v, tp_err *e)
-{
-	uint32_t key = (uint32_t)(v >> 32);
-	int i = bucket_of(key, h->last);
-	bucket *b = &h->b[i];
-
-	if (b->n == b->cap && bucket_reserve(b, 1, e) < 0)
-		return -1;
-	b->a[b->n++] = v;
-	if (key < h->bmin[i]) {
-		h->bmin[i] = key;
-		h->bent[i] = v;
-	}
-	h->mask |= UINT64_C(1) << i;
-	h->n++;
-	return 0;
-}
-
-/* The smallest key; the heap must not be empty. */
-static inline uint32_t
-heap_min(const heap *h)
-{
-	return h->bmin[__builtin_ctzll(h->mask)];
-}
-
-/* The entry heap_pop would return now; the heap must not be empty. */
-static inline uint64_t
-heap_peek(const heap *h)
-{
-	int i = __builtin_ctzll(h->mask);
-
-	return i == 0 ? h->b[0].a[h->b[0].n - 1] : h->bent[i];
-}
-
-/* Pop a smallest entry: refill bucket 0 from the lowest bucket first. */
-static inline int
-heap_pop(heap *h, uint64_t *out, tp_err *e)
-{
-	bucket *b0 = &h->b[0], *src;
-	size_t k, n;
-	int i;
-
-	if (b0->n == 0) {
-		i = __builtin_ctzll(h->mask);
-		src = &h->b[i];
-		h->last = h->bmin[i];
-		n = src->n;
-		src->n = 0;
-		h->bmin[i] = UINT32_MAX;
-		h->mask &= ~(UINT64_C(1) << i);
-		h->n -= n;
-		for (k = 0; k < n; k++)
-			if (heap_push(h, src->a[k], e) < 0)
-				return -1;
-	}
-	*out = b0->a[--b0->n];
-	h->n--;
-	if (b0->n == 0) {
-		h->mask &= ~UINT64_C(1);
-		h->bmin[0] = UINT32_MAX;
-	}
-	return 0;
 }
 
 /* A FIFO ring of indices, capacity a power of two. */
@@ -285,7 +141,7 @@ typedef struct flood_q {
 	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
-	heap	hp;		/* cells on slopes, by height */
+	tp_rheap hp;		/* cells on slopes, by height */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
 } flood_q;
@@ -294,7 +150,7 @@ static inline int
 push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 {
 	set_closed(f->cl, i);
-	return heap_push(&f->hp, (uint64_t)fkey(f->z[i]) << 32 | i | edge, e);
+	return tp_rheap_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
 }
 
 /* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
@@ -398,14 +254,14 @@ next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
 	uint64_t v;
 
 	if (f->q.n > 0 && (f->hp.n == 0 ||
-	    fkey(f->z[f->q.a[f->q.head]]) <= heap_min(&f->hp))) {
+	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <= tp_rheap_min(&f->hp))) {
 		*c = ring_pop(&f->q);
 		*edge = 0;
 		return 1;
 	}
 	if (f->hp.n == 0)
 		return 0;
-	if (heap_pop(&f->hp, &v, e) < 0)
+	if (tp_rheap_pop(&f->hp, &v, e) < 0)
 		return -1;
 	*c = (uint32_t)v & ~EDGE_BIT;
 	*edge = (uint32_t)v & EDGE_BIT;
@@ -438,7 +294,7 @@ ALWAYS_INLINE void
 prefetch_next(const flood_q *f)
 {
 	if (f->hp.n > 0)
-		prefetch_cell(f, (uint32_t)heap_peek(&f->hp) & ~EDGE_BIT);
+		prefetch_cell(f, (uint32_t)tp_rheap_peek(&f->hp) & ~EDGE_BIT);
 	if (f->q.n > PREFETCH_AHEAD)
 		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
 		    (f->q.cap - 1)]);
@@ -509,7 +365,7 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 	f->o = o;
 	f->sea = tp_d8_sea_below(sea_level);
 	tp_d8_offsets((ptrdiff_t)stride, f->off);
-	heap_init(&f->hp);
+	tp_rheap_init(&f->hp);
 	return 0;
 }
 
@@ -534,7 +390,7 @@ tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	heap_free(&f.hp);
+	tp_rheap_free(&f.hp);
 	free(f.q.a);
 	return r;
 }
@@ -754,7 +610,7 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	heap_free(&f.hp);
+	tp_rheap_free(&f.hp);
 	free(f.q.a);
 	return r;
 }

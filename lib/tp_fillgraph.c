@@ -8,7 +8,8 @@
 #include "tp_fillgraph.h"
 #include "tp_kheap.h"
 
-enum { HALO = -2, OPEN = -1 };
+/* Labels: a ring place, DONE added once the cell is taken out. */
+enum { HALO = -2, OPEN = -1, DONE = 0x40000000 };
 
 static inline int
 outside(float v, float sea)
@@ -117,12 +118,21 @@ pairs_edges(const pairs *p, tp_fgraph *gr, tp_err *e)
 
 /* ---- one tile: the flood from every ring cell at once ---- */
 
+/* The flood's queue: cells on slopes in a radix heap by level, cells a
+ * depression takes at the level of the cell that took them in a FIFO
+ * (their levels come in order); the lowest first, the FIFO on a tie. */
+typedef struct rqueue {
+	tp_rheap h;
+	tp_kfifo f;
+} rqueue;
+
+#define AHEAD	8	/* FIFO places prefetched ahead */
+
 /* Labels over the halo plane: HALO for the halo and the cells outside
  * (NaN, sea), each ring cell its own place, OPEN the rest; ring cells
  * queued at their heights. */
 static int
-seed_ring(const tp_ftile *t, float sea, int32_t *lab, float *lev,
-    tp_kheap *h, tp_err *e)
+seed_ring(const tp_ftile *t, float sea, int32_t *lab, rqueue *q, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2), i;
 	int64_t x, y, step;
@@ -143,43 +153,94 @@ seed_ring(const tp_ftile *t, float sea, int32_t *lab, float *lev,
 			if (lab[i] != OPEN)
 				continue;
 			lab[i] = (int32_t)tp_fring_at(t->w, t->h, x, y);
-			lev[i] = t->z[i];
-			if (tp_kheap_push(h, tp_kheap_key(lev[i], i),
-			    "the ring flood", e) < 0)
+			if (tp_rheap_push(&q->h, tp_kheap_key(t->z[i], i), e) < 0)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-static int
-flood(const tp_ftile *t, int32_t *lab, float *lev, tp_kheap *h, pairs *p,
+/* A key's float again (tp_kheap_fkey's inverse). */
+static inline float
+key_level(uint64_t k)
+{
+	uint32_t b = (uint32_t)(k >> 32);
+	float v;
+
+	b = (b & 0x80000000u) ? (b & 0x7fffffffu) : ~b;
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* Start loading the rows around a cell likely to come soon: the flood is
+ * bound by these cache misses, not by its queue. */
+static inline void
+prefetch(const tp_ftile *t, const int32_t *lab, size_t c)
+{
+	size_t ps = (size_t)t->w + 2;
+
+	for (int k = -1; k <= 1; k++) {
+		__builtin_prefetch(lab + c + (size_t)k * ps);
+		__builtin_prefetch(t->z + c + (size_t)k * ps);
+	}
+}
+
+static inline int
+next(const tp_ftile *t, const int32_t *lab, rqueue *q, uint64_t *top,
     tp_err *e)
 {
+	if (q->f.n > AHEAD)
+		prefetch(t, lab, (uint32_t)q->f.a[(q->f.head + AHEAD) &
+		    (q->f.cap - 1)]);
+	if (q->f.n > 0 && (q->h.n == 0 ||
+	    (uint32_t)(q->f.a[q->f.head] >> 32) <= tp_rheap_min(&q->h))) {
+		*top = tp_kfifo_pop(&q->f);
+		return 0;
+	}
+	if (tp_rheap_pop(&q->h, top, e) < 0)
+		return -1;
+	if (q->h.n > 0)
+		prefetch(t, lab, (uint32_t)tp_rheap_peek(&q->h));
+	return 0;
+}
+
+/* The flood. A cell's level is its key's; a cell taken at the level of
+ * the cell that took it waits in the FIFO, the rest in the heap. Two
+ * neighbours of different labels meet at the level of the one taken out
+ * later, found when it is taken out (the other is DONE then). */
+static int
+flood(const tp_ftile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
+{
 	ptrdiff_t off[9];
+	uint64_t top;
 	size_t i, nb;
-	int32_t L;
-	float c;
-	int k;
+	int32_t L, me;
+	float lev;
+	int k, r;
 
 	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
-	while (h->n > 0) {
-		i = (size_t)(uint32_t)tp_kheap_pop(h);
+	while (q->h.n + q->f.n > 0) {
+		if (next(t, lab, q, &top, e) < 0)
+			return -1;
+		i = (size_t)(uint32_t)top;
+		lev = key_level(top);
+		me = lab[i];
+		lab[i] = me | DONE;
 		for (k = 1; k <= 8; k++) {
 			nb = (size_t)((ptrdiff_t)i + off[k]);
 			if ((L = lab[nb]) == HALO)
 				continue;
 			if (L == OPEN) {
-				lab[nb] = lab[i];
-				lev[nb] = t->z[nb] > lev[i] ? t->z[nb] : lev[i];
-				if (tp_kheap_push(h, tp_kheap_key(lev[nb], nb),
-				    "the ring flood", e) < 0)
+				lab[nb] = me;
+				r = t->z[nb] > lev ? tp_rheap_push(&q->h,
+				    tp_kheap_key(t->z[nb], nb), e) :
+				    tp_kfifo_push(&q->f, tp_kheap_key(lev, nb),
+				    "the ring flood", e);
+				if (r < 0)
 					return -1;
-			} else if (L != lab[i]) {
-				c = lev[nb] > lev[i] ? lev[nb] : lev[i];
-				if (pairs_put(p, lab[i], L, c, e) < 0)
-					return -1;
-			}
+			} else if ((L & DONE) && (L & ~DONE) != me &&
+			    pairs_put(p, me, L & ~DONE, lev, e) < 0)
+				return -1;
 		}
 	}
 	return 0;
@@ -191,30 +252,29 @@ tp_fgraph_build(const tp_ftile *t, double sea_level, tp_fgraph *gr,
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 	float sea = tp_d8_sea_below(sea_level);
-	int32_t *lab = NULL;
-	float *lev = NULL;
-	tp_kheap h = { NULL, 0, 0 };
+	int32_t *lab;
+	rqueue q;
 	pairs p = { NULL, NULL, 0, 0 };
 	int r = -1;
 
 	gr->e = NULL;
 	gr->n = 0;
-	if (n >= (size_t)1 << 32)
-		return tp_err_set(e, "a tile of %zu cells is too large for a "
-		    "ring graph", n);
-	lab = malloc(n * sizeof *lab);
-	lev = malloc(n * sizeof *lev);
-	if (lab == NULL || lev == NULL)
+	if (n >= (size_t)1 << 32 || 2 * (t->w + t->h) >= DONE)
+		return tp_err_set(e, "a tile of %lldx%lld cells is too large "
+		    "for a ring graph", (long long)t->w, (long long)t->h);
+	tp_rheap_init(&q.h);
+	memset(&q.f, 0, sizeof q.f);
+	if ((lab = malloc(n * sizeof *lab)) == NULL)
 		tp_err_set(e, "out of memory: a ring graph needs %.1f MiB",
-		    (double)n * 8 / 1048576.0);
-	else if (seed_ring(t, sea, lab, lev, &h, e) == 0 &&
-	    flood(t, lab, lev, &h, &p, e) == 0)
+		    (double)n * 4 / 1048576.0);
+	else if (seed_ring(t, sea, lab, &q, e) == 0 &&
+	    flood(t, lab, &q, &p, e) == 0)
 		r = pairs_edges(&p, gr, e);
 	free(lab);
-	free(lev);
 	free(p.key);
 	free(p.s);
-	tp_kheap_free(&h);
+	tp_rheap_free(&q.h);
+	tp_kfifo_free(&q.f);
 	return r;
 }
 

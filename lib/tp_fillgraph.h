@@ -23,7 +23,7 @@
  * from where its lake spills, which one level per edge cannot carry:
  * their solve relaxes tiles (tp_ftgrid_solve).
  *
- * Memory: build, 8 bytes a cell of the tile and its queue; solve, about
+ * Memory: build, 4 bytes a cell of the tile and its queue; solve, about
  * 20 bytes a ring cell and 28 an edge (a tile's graph has 2 to 3 edges a
  * ring cell) and its queue, nothing of the tiles' insides: 97 MiB for
  * 64 tiles of 4096 x 4096.

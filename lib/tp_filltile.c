@@ -114,70 +114,23 @@ tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
 	    g->sea_level, st, e);
 }
 
-/* A FIFO of heap entries, a ring that doubles when full: the cells a
- * relaxation raises to the step of the cell it took, whose keys come in
- * order, so they need no heap. */
-typedef struct fifo {
-	uint64_t *a;
-	size_t	head, n, cap;	/* cap a power of two */
-} fifo;
-
-static int
-fifo_push(fifo *q, uint64_t v, tp_err *e)
-{
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 4096, k;
-		uint64_t *a = cap > SIZE_MAX / sizeof *a ? NULL :
-		    malloc(cap * sizeof *a);
-
-		if (a == NULL)
-			return tp_err_set(e, "out of memory: the relax queue "
-			    "needs %.1f MiB", cap * 8 / 1048576.0);
-		for (k = 0; k < q->n; k++)
-			a[k] = q->a[(q->head + k) & (q->cap - 1)];
-		free(q->a);
-		q->a = a;
-		q->head = 0;
-		q->cap = cap;
-	}
-	q->a[(q->head + q->n++) & (q->cap - 1)] = v;
-	return 0;
-}
-
-/* The next entry in key order: the FIFO's head unless the heap's top is
- * lower. One of them holds an entry. */
-static uint64_t
-next_entry(tp_kheap *h, fifo *q)
-{
-	uint64_t v;
-
-	if (q->n > 0 && (h->n == 0 || q->a[q->head] >> 32 <= h->a[0] >> 32)) {
-		v = q->a[q->head];
-		q->head = (q->head + 1) & (q->cap - 1);
-		q->n--;
-		return v;
-	}
-	return tp_kheap_pop(h);
-}
-
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
  * max(z(n), step(f(c))), z(n) itself on a tie, as tp_fill.c's visit. The
  * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). A
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kheap *h, tp_err *e)
+relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kqueue *q, tp_err *e)
 {
 	ptrdiff_t off[9];
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
-	fifo q = { NULL, 0, 0, 0 };
 	uint64_t top, v;
 	size_t i, n;
 	int k, r = 0;
 
 	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
-	while (r == 0 && (h->n > 0 || q.n > 0)) {
-		top = next_entry(h, &q);
+	while (r == 0 && tp_kqueue_len(q) > 0) {
+		top = tp_kqueue_pop(q);
 		i = (size_t)(uint32_t)top;
 		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
@@ -190,13 +143,13 @@ relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kheap *h, tp_err *e)
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
 				t->f[n] = c;
-				v = (uint64_t)tp_kheap_fkey(c) << 32 | n;
-				r = c == s ? fifo_push(&q, v, e) :
-				    tp_kheap_push(h, v, "the relax queue", e);
+				v = tp_kheap_key(c, n);
+				r = c == s ?
+				    tp_kqueue_fifo(q, v, "the relax queue", e) :
+				    tp_kheap_push(&q->h, v, "the relax queue", e);
 			}
 		}
 	}
-	free(q.a);
 	return r;
 }
 
@@ -205,7 +158,7 @@ tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
     tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
-	tp_kheap h = { NULL, 0, 0 };
+	tp_kqueue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
 	int64_t k;
 	int r = 0;
 
@@ -213,13 +166,13 @@ tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
 		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
 		if (s[k].v < t->f[i]) {
 			t->f[i] = s[k].v;
-			r = tp_kheap_push(&h, tp_kheap_key(s[k].v, i),
+			r = tp_kheap_push(&q.h, tp_kheap_key(s[k].v, i),
 			    "the relax queue", e);
 		}
 	}
 	if (r == 0)
-		r = relax_run(t, g, &h, e);
-	tp_kheap_free(&h);
+		r = relax_run(t, g, &q, e);
+	tp_kqueue_free(&q);
 	return r;
 }
 
