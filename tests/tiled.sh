@@ -313,6 +313,10 @@ if command -v parallel >/dev/null; then
 	    < "$T/dem.tp" > "$T/th3.tp" 2>"$T/th.err" || fail "tiled-hydro -f: $(cat "$T/th.err")"
 	assert_same "tiled-hydro -f -r = tfill | tflow -r" <(body "$T/fdem64.w") <(body "$T/th3.tp")
 	assert_eq "tiled-hydro -f cleans up" "$(ls "$T/th3" 2>/dev/null | wc -l)" 0
+	# --flat: the lakes' flats cross the tiles of 64 in the flow phases too
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 64 -f -r 200 "$T/th4" --flat \
+	    < "$T/frac.tp" > "$T/th4.tp" 2>"$T/th.err" || fail "tiled-hydro -f --flat: $(cat "$T/th.err")"
+	assert_same "tiled-hydro -f --flat = tfill --flat | tflow" <(body "$T/fflatfrac64.w") <(body "$T/th4.tp")
 else fail "GNU parallel is not installed (scripts/install-deps)"; fi
 
 # Slurm: the job script's modes run by hand with the array index set as
