@@ -9,6 +9,7 @@
 #include "tp_d8.h"
 #include "tp_flow.h"
 #include "tp_flowtile.h"
+#include "tp_flowtile_flat.h"
 #include "tp_flowtile_job.h"
 
 /* The solve's graph: a node per ring cell of every tile. */
@@ -363,6 +364,17 @@ put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
 	return rc;
 }
 
+/* Whether tile (row, col) has a cell in t's halo. */
+static int
+in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
+{
+	tp_tile_rect r = tp_tile_at(ts, row, col);
+
+	return r.x0 < t->x0 + t->w + TP_FLHALO && r.x0 + r.w > t->x0 -
+	    TP_FLHALO && r.y0 < t->y0 + t->h + TP_FLHALO && r.y0 + r.h >
+	    t->y0 - TP_FLHALO;
+}
+
 int
 tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
     const char *band, tp_grid *tile, tp_fltile *t, tp_err *e)
@@ -384,11 +396,14 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 		return -1;
 	tp_fltile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
 	    t->h, t->x0, t->y0);
-	for (dr = -1; dr <= 1; dr++)
-		for (dc = -1; dc <= 1; dc++) {
+	/* the tiles the halo reaches: the eight around, and two away only
+	 * where tiles are one cell wide */
+	for (dr = -TP_FLHALO; dr <= TP_FLHALO; dr++)
+		for (dc = -TP_FLHALO; dc <= TP_FLHALO; dc++) {
 			if ((dr == 0 && dc == 0) || row + dr < 0 ||
 			    col + dc < 0 || row + dr >= ts->rows ||
-			    col + dc >= ts->cols)
+			    col + dc >= ts->cols ||
+			    !in_halo(ts, t, row + dr, col + dc))
 				continue;
 			if (put_neighbour(ts, dir, base + strlen(name), band,
 			    row + dr, col + dc, t, e) < 0) {

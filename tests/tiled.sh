@@ -216,6 +216,15 @@ for k, r in enumerate(range(16, 191, 16)):
 z[190, 191] = 5
 write(z, extra=["CELLSIZE 1"])' > "$T/zz.tp"
 for s in 64 50 100 73; do fsame "fzz$s" "$T/zz.tp" "$s" -r 1000; done
+# tiles of one cell (a tile's two-cell halo reaches two tiles away) and of
+# two, on a small grid of plateaus
+py '
+z = np.array([[3, 3, 3, 3, 2, 2, 2, 2, 4], [3, 1, 1, 3, 2, 2, 2, 2, 4],
+              [3, 1, 1, 1, 1, 2, 5, 5, 4], [3, 3, 3, 3, 1, 2, 5, 5, 4],
+              [6, 6, 6, 6, 1, 1, 1, 1, 0], [6, 6, 6, 6, 6, 6, 6, 6, 6],
+              [6, 2, 2, 2, 2, 2, 2, 2, 6]])
+write(z, extra=["CELLSIZE 1"])' > "$T/small.tp"
+for s in 1 2 3; do fsame "fsmall$s" "$T/small.tp" "$s"; done
 assert_eq "zigzag: every tile of 64 sends its flats to the solve" \
     "$(for f in "$T"/fzz64/r*.tp.fedge; do head -1 "$f" | awk '{print $NF}'; done | sort | uniq -c | awk '{print $1, $2}')" "9 1"
 assert_eq "zigzag: all 192 x 192 = 36864 cells reach the outlet, none without a direction" "$(py '
