@@ -419,7 +419,7 @@ parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
 	    strncmp(line, TP_FLEDGE_MAGIC " ", sizeof TP_FLEDGE_MAGIC) != 0)
 		return tp_err_set(e, "a flow edge file of version %d, not %s: "
 		    "prepare the tile again", ver,
-		    TP_FLEDGE_MAGIC + sizeof TP_FLEDGE_NAME - 1);
+		    &TP_FLEDGE_MAGIC[sizeof TP_FLEDGE_NAME - 1]);
 	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld %47s %d%n",
 	    &v[0], &v[1], &v[2], &v[3], ed->key, plane, &end) != 6 ||
 	    end != (int)n || (*plane != 0 && *plane != 1))

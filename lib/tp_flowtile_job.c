@@ -269,7 +269,7 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	    strncmp(line, TP_FLSOLVE_MAGIC " ", sizeof TP_FLSOLVE_MAGIC) != 0)
 		return tp_err_set(e, "a flow solve file of version %d, not %s: "
 		    "solve again", ver,
-		    TP_FLSOLVE_MAGIC + sizeof TP_FLSOLVE_NAME - 1);
+		    &TP_FLSOLVE_MAGIC[sizeof TP_FLSOLVE_NAME - 1]);
 	if (sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld %47s\n%n", &rows, &cols,
 	    got, &end) != 3 || end != (int)strlen(line))
 		return tp_err_set(e, "not a flow solve file");
