@@ -307,6 +307,8 @@ tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
 	ed->h = t->h;
 	ed->n = tp_flring_len(t->w, t->h);
 	ed->plane = NULL;
+	ed->src = NULL;
+	ed->flats = t->ringflat;
 	if ((ed->r = calloc((size_t)ed->n, sizeof *ed->r)) == NULL)
 		return tp_err_set(e, "out of memory: a tile's ring");
 	if (t->ringflat && tp_fltile_plane(t, &ed->plane) < 0) {
@@ -394,8 +396,10 @@ tp_fledge_free(tp_fledge *ed)
 {
 	free(ed->r);
 	free(ed->plane);
+	free(ed->src);
 	ed->r = NULL;
 	ed->plane = NULL;
+	ed->src = NULL;
 }
 
 /* The header line: magic, four numbers, the key and the plane flag;
@@ -501,6 +505,7 @@ tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 		    (long long)ed->n * TP_FLEDGE_REC + (long long)np);
 	if (plane && parse_plane(ed, buf + len - np, e) < 0)
 		return -1;
+	ed->flats = plane;
 	if ((ed->r = malloc((size_t)ed->n * sizeof *ed->r)) == NULL) {
 		tp_fledge_free(ed);
 		return tp_err_set(e, "out of memory: a tile's ring");

@@ -112,6 +112,9 @@ typedef struct tp_fledge {
 	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
 	tp_flring *r;		/* n = tp_flring_len(w, h) */
 	uint8_t	*plane;		/* NULL, or 2 w h bytes: codes, neighbours */
+	int	flats;		/* it has a plane, in plane or in src */
+	char	*src;		/* the file the solve reads the plane from
+				 * again when it needs it (plane NULL) */
 } tp_fledge;
 
 /* Ring cells of a w x h tile; cell i of the ring; the ring index of
@@ -162,7 +165,10 @@ void	tp_fledge_free(tp_fledge *ed);
 /* The flats across tiles: the edges with planes get their flat cells'
  * distances, their records counted again with the flats resolved; rd and
  * rdir (every tile's ring, tiles in row order) the ring cells' distances
- * and directions (TP_FLFAR and 0 where not flat). */
+ * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
+ * ring's distances fell searches its flats again from its seeds and the
+ * distances across its edges, until none falls; one plane is held at a
+ * time (read again from src where plane is NULL). */
 int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
 	    uint8_t *rdir, tp_err *e);
 

@@ -253,15 +253,21 @@ tp_fltile_plane(const tp_fltile *t, uint8_t **plane)
 }
 
 /*
- * The solve: one breadth-first search over the planes of every tile that
- * has them, in global cell indices, then each such tile's flats resolved
- * and its ring records counted again.
+ * The solve, in rounds over the tiles with planes: each holds its ring's
+ * distances (rd) and codes (rc) for the others to read; relaxing one reads
+ * its plane, takes across each edge the neighbour's ring distance plus 1
+ * as a source, searches the tile (flat_dist) and keeps its ring's
+ * distances; one whose ring fell wakes its neighbours. Distances only
+ * fall, so the rounds end, at the whole grid's distances (each tile's are
+ * least given its border's, and its border's given its neighbours').
  */
 typedef struct fsolve {
 	const tp_tileset *ts;
 	tp_fledge *ed;
-	uint32_t **dist;	/* per tile with a plane, w x h */
-	int64_t	*q, nq;
+	uint32_t **rd;		/* per tile with a plane: its ring's distances */
+	uint8_t	**rc;		/* and its ring's codes (flat or not) */
+	int64_t	*work, head, count;	/* tiles to relax, a ring buffer */
+	unsigned char *queued;
 } fsolve;
 
 static void
@@ -269,164 +275,294 @@ fsolve_free(fsolve *f)
 {
 	int64_t t;
 
-	for (t = 0; f->dist != NULL && t < f->ts->rows * f->ts->cols; t++)
-		free(f->dist[t]);
-	free(f->dist);
-	free(f->q);
+	for (t = 0; t < f->ts->rows * f->ts->cols; t++) {
+		if (f->rd != NULL)
+			free(f->rd[t]);
+		if (f->rc != NULL)
+			free(f->rc[t]);
+	}
+	free(f->rd);
+	free(f->rc);
+	free(f->work);
+	free(f->queued);
 }
 
-/* The tile of global cell (gx, gy) and its index in it. */
-static int64_t
-locate(const fsolve *f, int64_t gx, int64_t gy, int64_t *i)
+/* Tile t's plane into *p: edges' own, or read again from its file
+ * (*owned: to free). */
+static int
+plane_of(const fsolve *f, int64_t t, const uint8_t **p, uint8_t **owned,
+    tp_err *e)
 {
-	int64_t t = gy / f->ts->size * f->ts->cols + gx / f->ts->size;
-	tp_tile_rect r = tp_tile_at(f->ts, t / f->ts->cols, t % f->ts->cols);
+	tp_fledge tmp;
+	FILE *fp;
+	int rc;
 
-	*i = (gy - r.y0) * r.w + (gx - r.x0);
-	return t;
+	*owned = NULL;
+	if ((*p = f->ed[t].plane) != NULL)
+		return 0;
+	if (f->ed[t].src == NULL || (fp = fopen(f->ed[t].src, "rb")) == NULL)
+		return tp_err_set(e, "tile %lld,%lld: its edge file's flats "
+		    "cannot be read again", (long long)f->ed[t].row,
+		    (long long)f->ed[t].col);
+	rc = tp_fledge_read(&tmp, fp, e);
+	fclose(fp);
+	if (rc < 0)
+		return -1;
+	*p = *owned = tmp.plane;
+	tmp.plane = NULL;
+	tp_fledge_free(&tmp);
+	if (*p == NULL)
+		return tp_err_set(e, "tile %lld,%lld: its edge file lost its "
+		    "flats", (long long)f->ed[t].row, (long long)f->ed[t].col);
+	return 0;
 }
 
-/* Distances allocated (TP_FLFAR), seeds at 1 in the queue. */
+/* Tile t as a tp_fltile over plane p: codes, neighbours; no heights. */
+static void
+plane_tile(const fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl)
+{
+	const tp_fledge *ed = &f->ed[t];
+	tp_tile_rect r = tp_tile_at(f->ts, ed->row, ed->col);
+
+	*tl = (tp_fltile){ .row = ed->row, .col = ed->col, .x0 = r.x0,
+	    .y0 = r.y0, .w = r.w, .h = r.h, .pre = (uint8_t *)p,
+	    .adj = (uint8_t *)p + r.w * r.h };
+}
+
+/* Ring distances FAR, ring codes from each plane, every tile queued. */
 static int
 fsolve_open(fsolve *f, tp_err *e)
 {
-	int64_t nt = f->ts->rows * f->ts->cols, t, i, n, total = 0;
-	tp_tile_rect r;
+	int64_t nt = f->ts->rows * f->ts->cols, t, r, x, y;
+	const uint8_t *p;
+	uint8_t *owned;
+	tp_fltile tl;
 
-	if ((f->dist = calloc((size_t)nt, sizeof *f->dist)) == NULL)
+	f->rd = calloc((size_t)nt, sizeof *f->rd);
+	f->rc = calloc((size_t)nt, sizeof *f->rc);
+	f->work = malloc((size_t)nt * sizeof *f->work);
+	f->queued = calloc((size_t)nt, 1);
+	if (f->rd == NULL || f->rc == NULL || f->work == NULL ||
+	    f->queued == NULL)
 		return tp_err_set(e, "out of memory: the flats of %lld tiles",
 		    (long long)nt);
-	for (t = 0; t < nt; t++)
-		if (f->ed[t].plane != NULL)
-			total += f->ed[t].w * f->ed[t].h;
-	if ((f->q = malloc((size_t)total * sizeof *f->q + 1)) == NULL)
-		return tp_err_set(e, "out of memory: flats of %lld cells",
-		    (long long)total);
 	for (t = 0; t < nt; t++) {
-		if (f->ed[t].plane == NULL)
+		if (!f->ed[t].flats)
 			continue;
-		n = f->ed[t].w * f->ed[t].h;
-		if ((f->dist[t] = malloc((size_t)n * sizeof **f->dist)) ==
-		    NULL)
-			return tp_err_set(e, "out of memory: flats of %lld "
-			    "cells", (long long)total);
-		r = tp_tile_at(f->ts, t / f->ts->cols, t % f->ts->cols);
-		for (i = 0; i < n; i++) {
-			f->dist[t][i] = TP_FLFAR;
-			if ((f->ed[t].plane[i] & 0xf0) != TP_FLSEED)
-				continue;
-			f->dist[t][i] = 1;
-			f->q[f->nq++] = (r.y0 + i / r.w) * f->ts->width + r.x0 +
-			    i % r.w;
+		if ((f->rd[t] = malloc((size_t)f->ed[t].n * sizeof **f->rd)) ==
+		    NULL || (f->rc[t] = malloc((size_t)f->ed[t].n)) == NULL)
+			return tp_err_set(e, "out of memory: a tile's flats");
+		if (plane_of(f, t, &p, &owned, e) < 0)
+			return -1;
+		plane_tile(f, t, p, &tl);
+		for (r = 0; r < f->ed[t].n; r++) {
+			tp_flring_cell(tl.w, tl.h, r, &x, &y);
+			f->rd[t][r] = TP_FLFAR;
+			f->rc[t][r] = p[y * tl.w + x];
 		}
+		free(owned);
+		f->work[f->count++] = t;
+		f->queued[t] = 1;
 	}
 	return 0;
 }
 
-/* Neighbour k of global cell (gx, gy), a flat cell of a tile with a
- * plane: its tile and index, or -1 with *e set. */
+/* Neighbour k of cell (x, y) of tile t, across its edge: its tile and
+ * ring index, or -1 with *e set where it is no flat cell of a tile with
+ * a plane. */
 static int64_t
-flat_neighbour(const fsolve *f, int64_t gx, int64_t gy, int k, int64_t *j,
-    tp_err *e)
+across(const fsolve *f, const tp_fltile *tl, int64_t x, int64_t y, int k,
+    int64_t *j, tp_err *e)
 {
-	int64_t nx = gx + tp_d8_dx[k], ny = gy + tp_d8_dy[k], b;
+	int64_t gx = tl->x0 + x + tp_d8_dx[k], gy = tl->y0 + y + tp_d8_dy[k],
+	    b;
+	tp_tile_rect r;
 
-	if (nx >= 0 && ny >= 0 && nx < f->ts->width && ny < f->ts->height) {
-		b = locate(f, nx, ny, j);
-		if (f->ed[b].plane != NULL && tp_flat_code(f->ed[b].plane[*j]))
+	if (gx >= 0 && gy >= 0 && gx < f->ts->width && gy < f->ts->height) {
+		b = gy / f->ts->size * f->ts->cols + gx / f->ts->size;
+		r = tp_tile_at(f->ts, b / f->ts->cols, b % f->ts->cols);
+		*j = tp_flring_index(r.w, r.h, gx - r.x0, gy - r.y0);
+		if (f->rd[b] != NULL && tp_flat_code(f->rc[b][*j]))
 			return b;
 	}
 	tp_err_set(e, "the edge files disagree about the flat at cell "
 	    "%lld,%lld (column, row): made from different grids?",
-	    (long long)gx, (long long)gy);
+	    (long long)(tl->x0 + x), (long long)(tl->y0 + y));
 	return -1;
 }
 
+/* The sources across tile t's edges: in[r] = the least ring distance
+ * of a flat neighbour across the edge, plus 1. */
 static int
-fsolve_bfs(fsolve *f, tp_err *e)
+inflow_dists(const fsolve *f, const tp_fltile *tl, uint32_t *in,
+    tp_err *e)
 {
-	int64_t head, g, gx, gy, t, i, b, j;
-	uint8_t adj;
+	int64_t r, x, y, i, b, j;
 	int k;
 
-	for (head = 0; head < f->nq; head++) {
-		g = f->q[head];
-		gx = g % f->ts->width;
-		gy = g / f->ts->width;
-		t = locate(f, gx, gy, &i);
-		adj = f->ed[t].plane[f->ed[t].w * f->ed[t].h + i];
+	for (r = 0; r < tp_flring_len(tl->w, tl->h); r++) {
+		in[r] = TP_FLFAR;
+		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		i = y * tl->w + x;
+		if (!tp_flat_code(tl->pre[i]))
+			continue;
 		for (k = 1; k <= 8; k++) {
-			if (!(adj >> (k - 1) & 1))
+			if (!(tl->adj[i] >> (k - 1) & 1) ||
+			    on_tile(tl->w, tl->h, x + tp_d8_dx[k],
+			    y + tp_d8_dy[k]))
 				continue;
-			if ((b = flat_neighbour(f, gx, gy, k, &j, e)) < 0)
+			if ((b = across(f, tl, x, y, k, &j, e)) < 0)
 				return -1;
-			if (f->dist[b][j] == TP_FLFAR) {
-				f->dist[b][j] = f->dist[t][i] + 1;
-				f->q[f->nq++] = g + tp_d8_dy[k] *
-				    f->ts->width + tp_d8_dx[k];
-			}
+			if (f->rd[b][j] != TP_FLFAR && f->rd[b][j] + 1 < in[r])
+				in[r] = f->rd[b][j] + 1;
 		}
 	}
 	return 0;
 }
 
-/* Flat cell i of tile t's direction by the solved distances. */
-static uint8_t
-solved_dir(const fsolve *f, int64_t t, int64_t i)
+/* Queue the tiles with planes around tile t. */
+static void
+wake(fsolve *f, int64_t t)
 {
-	const tp_fledge *ed = &f->ed[t];
-	tp_tile_rect r = tp_tile_at(f->ts, ed->row, ed->col);
-	int64_t gx = r.x0 + i % r.w, gy = r.y0 + i / r.w, j, b;
-	uint32_t d = f->dist[t][i];
-	uint8_t adj = ed->plane[ed->w * ed->h + i];
+	int64_t row = t / f->ts->cols, col = t % f->ts->cols, dr, dc, b;
+
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++) {
+			if (row + dr < 0 || col + dc < 0 ||
+			    row + dr >= f->ts->rows || col + dc >= f->ts->cols)
+				continue;
+			b = (row + dr) * f->ts->cols + col + dc;
+			if (b == t || f->rd[b] == NULL || f->queued[b])
+				continue;
+			f->queued[b] = 1;
+			f->work[(f->head + f->count++) % (f->ts->rows *
+			    f->ts->cols)] = b;
+		}
+}
+
+/* Tile t searched with the distances across its edges: tl->dist (the
+ * caller frees it); its ring's distances kept, *fell when one fell. */
+static int
+relax(fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl, int *fell,
+    tp_err *e)
+{
+	int64_t r, x, y;
+	uint32_t *in, d;
+	int rc;
+
+	plane_tile(f, t, p, tl);
+	*fell = 0;
+	if ((in = malloc((size_t)f->ed[t].n * sizeof *in + 1)) == NULL)
+		return tp_err_set(e, "out of memory: a tile's flats");
+	rc = inflow_dists(f, tl, in, e);
+	if (rc == 0)
+		rc = flat_dist(tl, in, e);
+	for (r = 0; r < f->ed[t].n && rc == 0; r++) {
+		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		d = tl->dist[y * tl->w + x];
+		if (tp_flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
+			f->rd[t][r] = d;
+			*fell = 1;
+		}
+	}
+	free(in);
+	return rc;
+}
+
+/* The rounds: till no tile's ring falls. */
+static int
+fsolve_rounds(fsolve *f, tp_err *e)
+{
+	int64_t nt = f->ts->rows * f->ts->cols, t;
+	const uint8_t *p;
+	uint8_t *owned;
+	tp_fltile tl;
+	int fell, rc;
+
+	while (f->count > 0) {
+		t = f->work[f->head];
+		f->head = (f->head + 1) % nt;
+		f->count--;
+		f->queued[t] = 0;
+		if (plane_of(f, t, &p, &owned, e) < 0)
+			return -1;
+		rc = relax(f, t, p, &tl, &fell, e);
+		free(tl.dist);
+		free(owned);
+		if (rc < 0)
+			return -1;
+		if (fell)
+			wake(f, t);
+	}
+	return 0;
+}
+
+/* Flat cell i of tl's direction: its seed's, none without a distance,
+ * else the first neighbour one nearer, in the tile or across its edge. */
+static uint8_t
+solved_dir(const fsolve *f, const tp_fltile *tl, int64_t i)
+{
+	int64_t x = i % tl->w, y = i / tl->w, nx, ny, b, j;
+	uint32_t d = tl->dist[i], dn;
 	int k;
 
-	if ((ed->plane[i] & 0xf0) == TP_FLSEED)
-		return ed->plane[i] & 0x0f;
+	if ((tl->pre[i] & 0xf0) == TP_FLSEED)
+		return tl->pre[i] & 0x0f;
 	if (d == TP_FLFAR)
 		return TP_D8_SINK;
 	for (k = 1; k <= 8; k++) {
-		if (!(adj >> (k - 1) & 1))
+		if (!(tl->adj[i] >> (k - 1) & 1))
 			continue;
-		b = locate(f, gx + tp_d8_dx[k], gy + tp_d8_dy[k], &j);
-		if (f->dist[b][j] == d - 1)
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (on_tile(tl->w, tl->h, nx, ny))
+			dn = tl->dist[ny * tl->w + nx];
+		else if ((b = across(f, tl, x, y, k, &j, NULL)) >= 0)
+			dn = f->rd[b][j];
+		else
+			continue;
+		if (dn == d - 1)
 			return (uint8_t)k;
 	}
 	return TP_D8_SINK;
 }
 
-/* Tile t's flats resolved, its ring records counted again; its ring's
- * distances and directions into rd, rdir. */
+/* Tile t's flats resolved from the solved distances, its ring records
+ * counted again; its ring's distances and directions into rd, rdir. */
 static int
-fsolve_tile(const fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir,
-    tp_err *e)
+fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	tp_fledge *ed = &f->ed[t], ne;
-	int64_t n = ed->w * ed->h, i, r, x, y;
-	tp_fltile tl = { .row = ed->row, .col = ed->col, .w = ed->w,
+	tp_fltile tl, cnt = { .row = ed->row, .col = ed->col, .w = ed->w,
 	    .h = ed->h };
-	int rc;
+	int64_t n = ed->w * ed->h, i, r, x, y;
+	const uint8_t *p;
+	uint8_t *owned;
+	int fell, rc;
 
-	if ((tl.dir = malloc((size_t)n)) == NULL ||
-	    (tl.acc = malloc((size_t)n * sizeof *tl.acc)) == NULL) {
-		tp_fltile_free(&tl);
-		return tp_err_set(e, "out of memory: a tile's flats");
-	}
-	for (i = 0; i < n; i++)
-		tl.dir[i] = tp_flat_code(ed->plane[i]) ? solved_dir(f, t, i) :
-		    ed->plane[i];
-	for (r = 0; r < ed->n; r++) {
+	if (plane_of(f, t, &p, &owned, e) < 0)
+		return -1;
+	rc = relax(f, t, p, &tl, &fell, e);
+	if (rc == 0 && ((cnt.dir = malloc((size_t)n)) == NULL ||
+	    (cnt.acc = malloc((size_t)n * sizeof *cnt.acc)) == NULL))
+		rc = tp_err_set(e, "out of memory: a tile's flats");
+	for (i = 0; i < n && rc == 0; i++)
+		cnt.dir[i] = tp_flat_code(p[i]) ? solved_dir(f, &tl, i) : p[i];
+	for (r = 0; r < ed->n && rc == 0; r++) {
 		tp_flring_cell(ed->w, ed->h, r, &x, &y);
 		i = y * ed->w + x;
-		rd[r] = tp_flat_code(ed->plane[i]) ? f->dist[t][i] : TP_FLFAR;
-		rdir[r] = tp_flat_code(ed->plane[i]) ? tl.dir[i] : 0;
+		rd[r] = tp_flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
+		rdir[r] = tp_flat_code(p[i]) ? cnt.dir[i] : 0;
 	}
-	rc = tp_fltile_accumulate(&tl, NULL, e);
-	if (rc == 0 && (rc = tp_fltile_edge(&tl, &ne, e)) == 0) {
+	if (rc == 0)
+		rc = tp_fltile_accumulate(&cnt, NULL, e);
+	if (rc == 0 && (rc = tp_fltile_edge(&cnt, &ne, e)) == 0) {
 		free(ed->r);
 		ed->r = ne.r;
 	}
-	tp_fltile_free(&tl);
+	free(tl.dist);
+	free(owned);
+	tp_fltile_free(&cnt);
 	return rc;
 }
 
@@ -440,9 +576,9 @@ tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
 
 	rc = fsolve_open(&f, e);
 	if (rc == 0)
-		rc = fsolve_bfs(&f, e);
+		rc = fsolve_rounds(&f, e);
 	for (t = 0; t < nt && rc == 0; off += edges[t].n, t++) {
-		if (edges[t].plane != NULL) {
+		if (edges[t].flats) {
 			rc = fsolve_tile(&f, t, rd + off, rdir + off, e);
 			continue;
 		}

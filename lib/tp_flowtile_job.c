@@ -457,6 +457,13 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 		if (rc == 0 && strcmp(ed[t].key, ed[0].key) != 0)
 			rc = tp_err_set(e, "made with sea and geometry '%s', "
 			    "tile 0,0's with '%s'", ed[t].key, ed[0].key);
+		/* one plane of flats at a time: the solve reads it again */
+		if (rc == 0 && ed[t].plane != NULL) {
+			free(ed[t].plane);
+			ed[t].plane = NULL;
+			if ((ed[t].src = strdup(path)) == NULL)
+				rc = tp_err_set(e, "out of memory");
+		}
 		if (rc < 0)
 			about(path, e);
 		free(path);
