@@ -28,9 +28,11 @@
  * the in-tile distance from b, over T's ring cells b). What crosses tiles
  * is D on ring cells: a tile with a flat cell on its ring adds to its edge
  * file its cells' D8 codes (seeds marked) and their same-height flat
- * neighbours (a byte each), and the solve finds D on those tiles by one
- * breadth-first search over them, gives their flat cells their
- * directions, counts them again, then solves the flow graph as above;
+ * neighbours (a byte each), and the solve finds D on their rings by
+ * rounds (a tile searched again from its seeds and the rings across its
+ * edges, plus 1, until no ring's D falls; one plane held at a time), gives
+ * their flat cells their directions, counts them again, then solves the
+ * flow graph as above;
  * each ring cell's D and direction go to the solve file, and finish runs
  * the tile's BFS from its seeds and its ring's D. Sinks (no lower
  * neighbour, no same-height neighbour, no way out) stay without a

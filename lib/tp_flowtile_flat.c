@@ -1,7 +1,7 @@
 /*
  * tp_flowtile_flat.c - flats across tiles: a tile's seeds, distances and
- * directions, and the solve's distances over the tiles a flat's ring cells
- * lie on. tp_flowtile.h says why the distances are the whole grid's.
+ * directions, and the solve's rounds over the tiles with a flat on their
+ * ring. tp_flowtile.h says why the distances are the whole grid's.
  */
 #include <stdlib.h>
 #include <string.h>
