@@ -137,9 +137,63 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	}
 }
 
+#define RING		0x80	/* found in the ring being built */
+
+/* Flat cell j, of height zu, found from cell i by step k (i to j), one
+ * ring further out: new, it takes the way back to i; found before in this
+ * ring, the first such way in code order (so the rule is one of the
+ * distances alone, not of the queue's order). */
+static inline int
+flat_reach(uint8_t *dir, size_t j, int k)
+{
+	uint8_t back = (uint8_t)tp_d8_back(k);
+
+	if (dir[j] == TP_D8_SINK) {
+		dir[j] = (uint8_t)(back | DIR_NEW | RING);
+		return 1;
+	}
+	if ((dir[j] & RING) && back < (dir[j] & 0x0f))
+		dir[j] = (uint8_t)(back | DIR_NEW | RING);
+	return 0;
+}
+
+/* Ring after ring of the flats from the seeds q[0..nq): returns the flat
+ * cells in q, each ring's cells after the previous ring's. */
+static size_t
+flat_rings(const float *z, int64_t w, int64_t h, size_t stride,
+    uint8_t *dir, size_t *q, size_t nq)
+{
+	size_t head = 0, end, i, j, r;
+	int64_t x, y, nx, ny;
+	float zu;
+	int k;
+
+	while (head < nq) {
+		for (end = nq; head < end; head++) {
+			i = q[head];
+			x = (int64_t)(i % (size_t)w);
+			y = (int64_t)(i / (size_t)w);
+			zu = z[(size_t)y * stride + (size_t)x];
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
+					continue;
+				j = (size_t)ny * (size_t)w + (size_t)nx;
+				if (z[(size_t)ny * stride + (size_t)nx] == zu &&
+				    flat_reach(dir, j, k))
+					q[nq++] = j;
+			}
+		}
+		for (r = end; r < nq; r++)
+			dir[q[r]] &= (uint8_t)~RING;
+	}
+	return nq;
+}
+
 /* Give each flat cell (no lower neighbour, not an outlet) the direction
  * to a neighbour of the same height one step closer to the flat's lower
- * edge: breadth-first from the flat cells next to a cell that drains. */
+ * edge. Its distance d: 1 next to a cell of the same height that drains
+ * (the direction to the first such neighbour), else one more than the
+ * nearest; at d >= 2 the first neighbour in code order at d - 1. */
 static int
 resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
     uint8_t *dir, tp_flow_stats *st, tp_err *e)
@@ -176,24 +230,7 @@ resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
 			}
 		}
 	}
-	/* then outward through the flat: the same neighbour scan as above,
-	 * but from the queue, one ring of the flat at a time */
-	for (head = 0; head < nq; head++) {
-		i = q[head];
-		x = (int64_t)(i % (size_t)w);
-		y = (int64_t)(i / (size_t)w);
-		zu = z[(size_t)y * stride + (size_t)x];
-		for (k = 1; k <= 8; k++) {
-			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-				continue;
-			size_t j = (size_t)ny * (size_t)w + (size_t)nx;
-			if (dir[j] == TP_D8_SINK &&
-			    z[(size_t)ny * stride + (size_t)nx] == zu) {
-				dir[j] = (uint8_t)(tp_d8_back(k) | DIR_NEW);
-				q[nq++] = j;
-			}
-		}
-	}
+	nq = flat_rings(z, w, h, stride, dir, q, nq);
 	for (head = 0; head < nq; head++)
 		dir[q[head]] &= (uint8_t)~DIR_NEW;
 	st->flats = (int64_t)nq;

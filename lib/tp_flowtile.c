@@ -8,8 +8,10 @@
 #include "tp_d8.h"
 #include "tp_flow.h"
 #include "tp_flowtile.h"
+#include "tp_flowtile_flat.h"
 
 #define DONE	0xff	/* in-degree byte of a cell already passed on */
+#define HALO	TP_FLHALO
 
 static inline int
 is_step(uint8_t d)
@@ -105,7 +107,7 @@ tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row, int64_t col,
 	t->w = r.w;
 	t->h = r.h;
 	n = (size_t)r.w * (size_t)r.h;
-	np = (size_t)(r.w + 2) * (size_t)(r.h + 2);
+	np = (size_t)(r.w + 2 * HALO) * (size_t)(r.h + 2 * HALO);
 	if (n > SIZE_MAX / 16 ||
 	    (t->z = malloc(np * sizeof *t->z)) == NULL ||
 	    (t->dir = malloc(n)) == NULL ||
@@ -125,38 +127,45 @@ tp_fltile_free(tp_fltile *t)
 	free(t->z);
 	free(t->dir);
 	free(t->acc);
+	free(t->pre);
+	free(t->adj);
+	free(t->dist);
 	t->z = NULL;
 	t->dir = NULL;
 	t->acc = NULL;
+	t->pre = NULL;
+	t->adj = NULL;
+	t->dist = NULL;
 }
 
 void
 tp_fltile_put(tp_fltile *t, const float *src, size_t stride, int64_t w,
     int64_t h, int64_t gx0, int64_t gy0)
 {
-	int64_t xa = gx0 > t->x0 - 1 ? gx0 : t->x0 - 1,
-	    xb = gx0 + w < t->x0 + t->w + 1 ? gx0 + w : t->x0 + t->w + 1,
-	    ya = gy0 > t->y0 - 1 ? gy0 : t->y0 - 1,
-	    yb = gy0 + h < t->y0 + t->h + 1 ? gy0 + h : t->y0 + t->h + 1,
+	int64_t xa = gx0 > t->x0 - HALO ? gx0 : t->x0 - HALO,
+	    xb = gx0 + w < t->x0 + t->w + HALO ? gx0 + w : t->x0 + t->w + HALO,
+	    ya = gy0 > t->y0 - HALO ? gy0 : t->y0 - HALO,
+	    yb = gy0 + h < t->y0 + t->h + HALO ? gy0 + h : t->y0 + t->h + HALO,
 	    x, y;
-	size_t pw = (size_t)t->w + 2;
+	size_t pw = (size_t)t->w + 2 * HALO;
 
 	for (y = ya; y < yb; y++)
 		for (x = xa; x < xb; x++)
-			t->z[(size_t)(y - t->y0 + 1) * pw +
-			    (size_t)(x - t->x0 + 1)] =
+			t->z[(size_t)(y - t->y0 + HALO) * pw +
+			    (size_t)(x - t->x0 + HALO)] =
 			    src[(size_t)(y - gy0) * stride + (size_t)(x - gx0)];
 }
 
-/* The D8 byte of cell (x, y) of the tile, its neighbours read from the
- * halo plane: tp_flow.c's rule (steepest drop, ties to the first; else
- * the first NaN neighbour is the way out; else a sink). */
+/* The D8 byte of cell (x, y) of the tile or of its halo's inner ring,
+ * its neighbours read from the halo plane: tp_flow.c's rule (steepest
+ * drop, ties to the first; else the first NaN neighbour is the way out;
+ * else a sink). */
 static uint8_t
 d8_cell(const tp_fltile *t, int64_t x, int64_t y, const double inv[9],
     float sea)
 {
-	size_t pw = (size_t)t->w + 2;
-	const float *zp = t->z + (size_t)(y + 1) * pw + (size_t)(x + 1);
+	size_t pw = (size_t)t->w + 2 * HALO;
+	const float *zp = t->z + (size_t)(y + HALO) * pw + (size_t)(x + HALO);
 	double zc = zp[0], best = 0, drop;
 	int k, bk = 0, out = 0;
 	float zn;
@@ -183,25 +192,19 @@ d8_cell(const tp_fltile *t, int64_t x, int64_t y, const double inv[9],
 	return out ? (uint8_t)(TP_D8_OUT | out) : TP_D8_SINK;
 }
 
-/* Flats inside the tile: tp_flow_d8_sea on the tile alone resolves them as
- * the whole grid does, the flat lying wholly inside (its directions of
- * other cells may differ from ours: only its flat cells are taken). */
-static int
-resolve_inner_flats(tp_fltile *t, const tp_flopts *o, tp_err *e)
+/* The D8 byte of halo cell (x, y) (its inner ring), for the seeds. */
+uint8_t
+tp_fltile_halo_code(const tp_fltile *t, const tp_flopts *o, int64_t x,
+    int64_t y)
 {
-	size_t n = (size_t)t->w * (size_t)t->h, i, pw = (size_t)t->w + 2;
-	uint8_t *tmp;
-	int rc;
+	double inv[9], dx, dy;
+	int k;
 
-	if ((tmp = malloc(n)) == NULL)
-		return tp_err_set(e, "out of memory: a tile's flats");
-	rc = tp_flow_d8_sea(t->z + pw + 1, t->w, t->h, pw, &o->geo,
-	    o->sea_level, 1, tmp, NULL, e);
-	for (i = 0; i < n && rc == 0; i++)
-		if (t->dir[i] == TP_D8_SINK)
-			t->dir[i] = tmp[i];
-	free(tmp);
-	return rc;
+	tp_geo_spacing(&o->geo, t->y0 + y, &dx, &dy);
+	inv[0] = 0;
+	for (k = 1; k <= 8; k++)
+		inv[k] = 1 / tp_d8_dist(k, dx, dy);
+	return d8_cell(t, x, y, inv, tp_d8_sea_below(o->sea_level));
 }
 
 int
@@ -221,19 +224,10 @@ tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e)
 		for (x = 0; x < t->w; x++) {
 			d = d8_cell(t, x, y, inv, sea);
 			t->dir[(size_t)y * (size_t)t->w + (size_t)x] = d;
-			if (d != TP_D8_SINK)
-				continue;
-			if (tp_flring_index(t->w, t->h, x, y) >= 0)
-				return tp_err_set(e, "cell %lld,%lld (column, "
-				    "row) on the tile's edge has no lower "
-				    "neighbour: a flat or sink across tiles "
-				    "is not supported (fill with the default "
-				    "rule)", (long long)(t->x0 + x),
-				    (long long)(t->y0 + y));
-			sinks++;
+			sinks += d == TP_D8_SINK;
 		}
 	}
-	return sinks ? resolve_inner_flats(t, o, e) : 0;
+	return sinks ? tp_fltile_flats(t, o, e) : 0;
 }
 
 /* Cell i's downstream neighbour in the tile, or -1. */
@@ -290,11 +284,13 @@ tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e)
 static int64_t
 exit_of(const tp_fltile *t, int64_t i)
 {
-	int64_t u;
+	int64_t u, steps = 0;
 
-	for (; (u = down(t, i)) >= 0; i = u)
-		;
-	if (!is_step(t->dir[i]))
+	/* a path longer than the tile has cells is a cycle: directions
+	 * from a damaged edge file, never from heights */
+	for (; (u = down(t, i)) >= 0 && steps <= t->w * t->h; i = u)
+		steps++;
+	if (u >= 0 || !is_step(t->dir[i]))
 		return -1;
 	return tp_flring_index(t->w, t->h, i % t->w, i / t->w);
 }
@@ -310,8 +306,15 @@ tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
 	ed->w = t->w;
 	ed->h = t->h;
 	ed->n = tp_flring_len(t->w, t->h);
+	ed->plane = NULL;
+	ed->src = NULL;
+	ed->flats = t->ringflat;
 	if ((ed->r = calloc((size_t)ed->n, sizeof *ed->r)) == NULL)
 		return tp_err_set(e, "out of memory: a tile's ring");
+	if (t->ringflat && tp_fltile_plane(t, &ed->plane) < 0) {
+		tp_fledge_free(ed);
+		return tp_err_set(e, "out of memory: a tile's flats");
+	}
 	for (r = 0; r < ed->n; r++) {
 		tp_flring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
@@ -370,9 +373,11 @@ tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e)
 	unsigned char b[TP_FLEDGE_REC];
 	int64_t r;
 
-	if (fprintf(f, "%s %lld %lld %lld %lld %s\n", TP_FLEDGE_MAGIC,
+	size_t np = 2 * (size_t)ed->w * (size_t)ed->h;
+
+	if (fprintf(f, "%s %lld %lld %lld %lld %s %d\n", TP_FLEDGE_MAGIC,
 	    (long long)ed->row, (long long)ed->col, (long long)ed->w,
-	    (long long)ed->h, ed->key) < 0)
+	    (long long)ed->h, ed->key, ed->plane != NULL) < 0)
 		return tp_err_set(e, "write error");
 	for (r = 0; r < ed->n; r++) {
 		put_le(b, ed->r[r].count, 8);
@@ -381,6 +386,8 @@ tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e)
 		if (fwrite(b, 1, sizeof b, f) != sizeof b)
 			return tp_err_set(e, "write error");
 	}
+	if (ed->plane != NULL && fwrite(ed->plane, 1, np, f) != np)
+		return tp_err_set(e, "write error");
 	return 0;
 }
 
@@ -388,18 +395,23 @@ void
 tp_fledge_free(tp_fledge *ed)
 {
 	free(ed->r);
+	free(ed->plane);
+	free(ed->src);
 	ed->r = NULL;
+	ed->plane = NULL;
+	ed->src = NULL;
 }
 
-/* The header line: magic and four numbers; *used = its bytes. */
+/* The header line: magic, four numbers, the key and the plane flag;
+ * *used = its bytes, *plane = the flag. */
 static int
 parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
-    size_t *used, tp_err *e)
+    size_t *used, int *plane, tp_err *e)
 {
 	char line[128];
 	long long v[4];
 	size_t n;
-	int end;
+	int end, ver;
 
 	for (n = 0; n < len && n < sizeof line - 1 && buf[n] != '\n'; n++)
 		line[n] = (char)buf[n];
@@ -407,8 +419,14 @@ parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
 		return tp_err_set(e, "not a flow edge file");
 	line[n] = '\0';
 	end = -1;
-	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld %47s%n", &v[0],
-	    &v[1], &v[2], &v[3], ed->key, &end) != 5 || end != (int)n)
+	if (sscanf(line, TP_FLEDGE_NAME "%d", &ver) == 1 &&
+	    strncmp(line, TP_FLEDGE_MAGIC " ", sizeof TP_FLEDGE_MAGIC) != 0)
+		return tp_err_set(e, "a flow edge file of version %d, not %s: "
+		    "prepare the tile again", ver,
+		    &TP_FLEDGE_MAGIC[sizeof TP_FLEDGE_NAME - 1]);
+	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld %47s %d%n",
+	    &v[0], &v[1], &v[2], &v[3], ed->key, plane, &end) != 6 ||
+	    end != (int)n || (*plane != 0 && *plane != 1))
 		return tp_err_set(e, "not a flow edge file");
 	if (v[0] < 0 || v[1] < 0 || v[0] >= TP_TILE_MAX ||
 	    v[1] >= TP_TILE_MAX || v[2] < 1 || v[3] < 1 ||
@@ -421,6 +439,34 @@ parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
 	ed->h = v[3];
 	ed->n = tp_flring_len(ed->w, ed->h);
 	*used = n + 1;
+	return 0;
+}
+
+/* A D8 byte as a plane may hold it. */
+static int
+plane_byte_ok(uint8_t d)
+{
+	int k = d & 0x0f;
+
+	return d == TP_D8_SINK || d == TP_D8_NODATA ||
+	    ((d & 0xf0) == 0 && k >= 1 && k <= 8) ||
+	    ((d & 0xf0) == TP_D8_OUT && k <= 8) ||
+	    ((d & 0xf0) == TP_FLSEED && k >= 1 && k <= 8);
+}
+
+/* The plane of codes and flat neighbours at p, checked. */
+static int
+parse_plane(tp_fledge *ed, const unsigned char *p, tp_err *e)
+{
+	size_t n = (size_t)ed->w * (size_t)ed->h, i;
+
+	for (i = 0; i < n; i++)
+		if (!plane_byte_ok(p[i]))
+			return tp_err_set(e, "flow edge file: bad code %d at "
+			    "cell %zu of the tile", p[i], i);
+	if ((ed->plane = malloc(2 * n)) == NULL)
+		return tp_err_set(e, "out of memory: a tile's flats");
+	memcpy(ed->plane, p, 2 * n);
 	return 0;
 }
 
@@ -445,18 +491,25 @@ int
 tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
     tp_err *e)
 {
-	size_t used = 0;
+	size_t used = 0, np;
 	int64_t r;
+	int plane = 0;
 
 	memset(ed, 0, sizeof *ed);
-	if (parse_head(ed, buf, len, &used, e) < 0)
+	if (parse_head(ed, buf, len, &used, &plane, e) < 0)
 		return -1;
-	if ((uint64_t)(len - used) != (uint64_t)ed->n * TP_FLEDGE_REC)
-		return tp_err_set(e, "flow edge file: %zu bytes of ring cells, "
-		    "%lld expected", len - used,
-		    (long long)ed->n * TP_FLEDGE_REC);
-	if ((ed->r = malloc((size_t)ed->n * sizeof *ed->r)) == NULL)
+	np = plane ? 2 * (size_t)ed->w * (size_t)ed->h : 0;
+	if ((uint64_t)(len - used) != (uint64_t)ed->n * TP_FLEDGE_REC + np)
+		return tp_err_set(e, "flow edge file: %zu bytes of ring cells "
+		    "and flats, %lld expected", len - used,
+		    (long long)ed->n * TP_FLEDGE_REC + (long long)np);
+	if (plane && parse_plane(ed, buf + len - np, e) < 0)
+		return -1;
+	ed->flats = plane;
+	if ((ed->r = malloc((size_t)ed->n * sizeof *ed->r)) == NULL) {
+		tp_fledge_free(ed);
 		return tp_err_set(e, "out of memory: a tile's ring");
+	}
 	for (r = 0; r < ed->n; r++)
 		if (parse_rec(ed, r, buf + used + (size_t)r * TP_FLEDGE_REC,
 		    e) < 0) {

@@ -19,11 +19,24 @@
  *           from other tiles. Small: proportional to the tiles' perimeters.
  *  finish   each tile again: counts with each ring cell starting at 1 plus
  *           what enters it.
- * Flats: a flat is resolved by breadth-first search toward its lower edge
- * (tp_flow.h), which the tile sees whole only when none of its cells lies
- * on the tile's ring; a tile with a flat (or a sink) on its ring is
- * refused, naming the cell. Grids filled by tfill's default rule have no
- * flats.
+ * Flats: a flat cell (no lower neighbour, not an outlet) takes its
+ * direction from its distance d through the flat to the nearest cell of
+ * the flat's lower edge (tp_flow.h), a function of the distances alone, so
+ * tiles can reproduce it. A tile holds a two-cell halo, so it knows the
+ * D8 codes of its one-cell halo and hence its own seeds (d = 1); a flat
+ * cell's distance in tile T is min(the in-tile BFS from T's seeds, D(b) +
+ * the in-tile distance from b, over T's ring cells b). What crosses tiles
+ * is D on ring cells: a tile with a flat cell on its ring adds to its edge
+ * file its cells' D8 codes (seeds marked) and their same-height flat
+ * neighbours (a byte each), and the solve finds D on their rings by
+ * rounds (a tile searched again from its seeds and the rings across its
+ * edges, plus 1, until no ring's D falls; one plane held at a time), gives
+ * their flat cells their directions, counts them again, then solves the
+ * flow graph as above;
+ * each ring cell's D and direction go to the solve file, and finish runs
+ * the tile's BFS from its seeds and its ring's D. Sinks (no lower
+ * neighbour, no same-height neighbour, no way out) stay without a
+ * direction, as on the whole grid.
  *
  * Counts are kept as 64-bit integers and rounded once, as the whole grid
  * rounds them; --area is exact on projected grids (count x cell area) of
@@ -31,11 +44,15 @@
  * sums of per-row areas depend on the order of the additions.
  *
  * Files (text line, then little-endian binary):
- *   "TERRAPIPE-FLOWEDGE 1 ROW COL W H KEY\n" then per ring cell (ring order
- *   below): uint64 count, int32 exit ring index (-1: none), uint8 the
- *   direction out of the tile (0: it drains inside or ends).
- *   "TERRAPIPE-FLOWSOLVE 1 ROWS COLS KEY\n" then every tile's ring, tiles in
- *   row order: uint64 what enters each ring cell from other tiles.
+ *   "TERRAPIPE-FLOWEDGE 2 ROW COL W H KEY P\n" then per ring cell (ring
+ *   order below): uint64 count, int32 exit ring index (-1: none), uint8
+ *   the direction out of the tile (0: it drains inside or ends); then, when
+ *   P is 1 (a flat cell on the ring), W x H bytes of the tile's D8 codes
+ *   before flats (a seed: TP_FLSEED | its direction) and W x H bytes of
+ *   same-height flat neighbours (bit k - 1: neighbour k, halo included).
+ *   "TERRAPIPE-FLOWSOLVE 2 ROWS COLS KEY\n" then every tile's ring, tiles in
+ *   row order: uint64 what enters each ring cell from other tiles, uint32
+ *   its flat distance (TP_FLFAR: none), uint8 its direction when flat.
  * KEY is the options the directions depend on, SEA,GEO: the sea level
  * (%.17g) or "none", then "geographic" or "projected"; every phase checks
  * it against its own.
@@ -55,8 +72,13 @@
 #include "tp_stream.h"
 #include "tp_tile.h"
 
-#define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 1"
-#define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 1"
+#define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 2"
+#define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 2"
+#define TP_FLEDGE_NAME	"TERRAPIPE-FLOWEDGE "	/* any version */
+#define TP_FLSOLVE_NAME	"TERRAPIPE-FLOWSOLVE "
+#define TP_FLSOLVE_REC	13	/* bytes per ring cell in a solve file */
+#define TP_FLSEED	0x40	/* a flat cell at distance 1, in a plane */
+#define TP_FLFAR	UINT32_MAX	/* no distance: not flat, or no way */
 #define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
 #define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
 
@@ -70,9 +92,14 @@ typedef struct tp_flopts {
 /* One tile. */
 typedef struct tp_fltile {
 	int64_t	row, col, x0, y0, w, h;
-	float	*z;		/* (w + 2) x (h + 2): the tile and its halo */
+	float	*z;		/* (w + 4) x (h + 4): the tile and its halo */
 	uint8_t	*dir;		/* w x h, tp_d8.h bytes */
 	uint64_t *acc;		/* w x h counts */
+	uint8_t	*pre;		/* w x h codes before flats, seeds marked;
+				 * NULL: no flat cell */
+	uint8_t	*adj;		/* w x h same-height flat neighbours */
+	uint32_t *dist;		/* w x h flat distances */
+	int	ringflat;	/* a flat cell (or sink) on the ring */
 } tp_fltile;
 
 /* One ring cell of an edge file. */
@@ -86,6 +113,10 @@ typedef struct tp_fledge {
 	int64_t	row, col, w, h, n;
 	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
 	tp_flring *r;		/* n = tp_flring_len(w, h) */
+	uint8_t	*plane;		/* NULL, or 2 w h bytes: codes, neighbours */
+	int	flats;		/* it has a plane, in plane or in src */
+	char	*src;		/* the file the solve reads the plane from
+				 * again when it needs it (plane NULL) */
 } tp_fledge;
 
 /* Ring cells of a w x h tile; cell i of the ring; the ring index of
@@ -109,9 +140,13 @@ void	tp_fltile_free(tp_fltile *t);
  * halo. */
 void	tp_fltile_put(tp_fltile *t, const float *src, size_t stride,
 	    int64_t w, int64_t h, int64_t gx0, int64_t gy0);
-/* The directions, as the whole grid's; fails on a flat or sink on the
- * ring. */
+/* The directions, as the whole grid's save on flats that reach the ring
+ * (those from the tile's own seeds only, till tp_fltile_solved). */
 int	tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e);
+/* The flats again with the solve's distances rd and directions rdir of
+ * the ring cells (tp_flsolve_read): then the whole grid's directions. */
+int	tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
+	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
  * NULL: 1). */
 int	tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e);
@@ -129,17 +164,30 @@ int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 	    tp_err *e);
 void	tp_fledge_free(tp_fledge *ed);
 
+/* The flats across tiles: the edges with planes get their flat cells'
+ * distances, their records counted again with the flats resolved; rd and
+ * rdir (every tile's ring, tiles in row order) the ring cells' distances
+ * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
+ * ring's distances fell searches its flats again from its seeds and the
+ * distances across its edges, until none falls; one plane is held at a
+ * time (read again from src where plane is NULL). */
+int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
+	    uint8_t *rdir, tp_err *e);
+
 /* The solve: the edges of every tile of ts (row-major, all with the key
  * of the first) into the inflows, written as a solve file. */
-int	tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
+int	tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out,
 	    tp_err *e);
-/* The same into memory: in gets every tile's ring, tiles in row order. */
+/* The same into memory: in gets every tile's ring, tiles in row order
+ * (edges without planes: no flats across tiles). */
 int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
 	    uint64_t *in, tp_err *e);
-/* Tile (row, col)'s inflows from a solve file made on ts's tiling with
- * options key into in (room for its ring). */
+/* Tile (row, col)'s inflows, ring distances and directions from a solve
+ * file made on ts's tiling with options key into in, rd, rdir (room for
+ * its ring). */
 int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
-	    int64_t col, const char *key, uint64_t *in, tp_err *e);
+	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
+	    uint8_t *rdir, tp_err *e);
 
 /* In one process: the D8 accumulation of a whole grid's directions dir
  * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on

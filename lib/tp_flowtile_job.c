@@ -9,6 +9,7 @@
 #include "tp_d8.h"
 #include "tp_flow.h"
 #include "tp_flowtile.h"
+#include "tp_flowtile_flat.h"
 #include "tp_flowtile_job.h"
 
 /* The solve's graph: a node per ring cell of every tile. */
@@ -182,44 +183,94 @@ tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges, uint64_t *in,
 	return rc;
 }
 
-int
-tp_flsolve(const tp_tileset *ts, const tp_fledge *edges, FILE *out,
-    tp_err *e)
+/* One ring cell of a solve file. */
+static int
+solve_rec(FILE *out, uint64_t in, uint32_t d, uint8_t dir, tp_err *e)
 {
-	unsigned char b[8];
-	int64_t v;
-	graph g;
-	int k, rc;
+	unsigned char b[TP_FLSOLVE_REC];
+	int k;
 
-	if (graph_alloc(&g, ts, edges, e) < 0)
-		return -1;
-	rc = graph_pass(&g, e);
-	if (rc == 0 && fprintf(out, "%s %lld %lld %s\n", TP_FLSOLVE_MAGIC,
-	    (long long)ts->rows, (long long)ts->cols, edges[0].key) < 0)
-		rc = tp_err_set(e, "write error");
-	for (v = 0; v < g.off[ts->rows * ts->cols] && rc == 0; v++) {
-		for (k = 0; k < 8; k++)
-			b[k] = (unsigned char)(g.in[v] >> (8 * k));
-		if (fwrite(b, 1, 8, out) != 8)
-			rc = tp_err_set(e, "write error");
+	for (k = 0; k < 8; k++)
+		b[k] = (unsigned char)(in >> (8 * k));
+	for (k = 0; k < 4; k++)
+		b[8 + k] = (unsigned char)(d >> (8 * k));
+	b[12] = dir;
+	if (fwrite(b, 1, sizeof b, out) != sizeof b)
+		return tp_err_set(e, "write error");
+	return 0;
+}
+
+int
+tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out, tp_err *e)
+{
+	int64_t v, n = 0, t;
+	uint32_t *rd;
+	uint8_t *rdir;
+	graph g;
+	int rc;
+
+	for (t = 0; t < ts->rows * ts->cols; t++)
+		n += edges[t].n;
+	rd = malloc((size_t)n * sizeof *rd + 1);
+	rdir = malloc((size_t)n + 1);
+	if (rd == NULL || rdir == NULL) {
+		free(rd);
+		free(rdir);
+		return tp_err_set(e, "out of memory: the flats' rings");
 	}
-	graph_free(&g);
+	rc = tp_flflat_solve(ts, edges, rd, rdir, e);
+	if (rc == 0 && (rc = graph_alloc(&g, ts, edges, e)) == 0) {
+		rc = graph_pass(&g, e);
+		if (rc == 0 && fprintf(out, "%s %lld %lld %s\n",
+		    TP_FLSOLVE_MAGIC, (long long)ts->rows,
+		    (long long)ts->cols, edges[0].key) < 0)
+			rc = tp_err_set(e, "write error");
+		for (v = 0; v < n && rc == 0; v++)
+			rc = solve_rec(out, g.in[v], rd[v], rdir[v], e);
+		graph_free(&g);
+	}
+	free(rd);
+	free(rdir);
 	return rc;
+}
+
+/* Ring cell i of a solve file into in, rd, rdir. */
+static void
+read_rec(const unsigned char *b, int64_t i, uint64_t *in, uint32_t *rd,
+    uint8_t *rdir)
+{
+	int k;
+
+	in[i] = 0;
+	for (k = 7; k >= 0; k--)
+		in[i] = in[i] << 8 | b[k];
+	rd[i] = 0;
+	for (k = 3; k >= 0; k--)
+		rd[i] = rd[i] << 8 | b[8 + k];
+	rdir[i] = b[12] <= 8 ? b[12] : 0;	/* a direction or none */
+	if (rd[i] == 0)		/* distances start at 1 */
+		rd[i] = TP_FLFAR;
 }
 
 int
 tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
-    const char *key, uint64_t *in, tp_err *e)
+    const char *key, uint64_t *in, uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	char line[128], got[TP_FLKEY_MAX];
 	long long rows, cols;
-	int64_t t, skip = 0, total = 0, n, i, k;
-	unsigned char b[8];
+	int64_t t, skip = 0, total = 0, n, i;
+	unsigned char b[TP_FLSOLVE_REC];
 	long pos;
-	int end = -1;
+	int end = -1, ver;
 
-	if (fgets(line, sizeof line, f) == NULL ||
-	    sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld %47s\n%n", &rows, &cols,
+	if (fgets(line, sizeof line, f) == NULL)
+		return tp_err_set(e, "not a flow solve file");
+	if (sscanf(line, TP_FLSOLVE_NAME "%d", &ver) == 1 &&
+	    strncmp(line, TP_FLSOLVE_MAGIC " ", sizeof TP_FLSOLVE_MAGIC) != 0)
+		return tp_err_set(e, "a flow solve file of version %d, not %s: "
+		    "solve again", ver,
+		    &TP_FLSOLVE_MAGIC[sizeof TP_FLSOLVE_NAME - 1]);
+	if (sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld %47s\n%n", &rows, &cols,
 	    got, &end) != 3 || end != (int)strlen(line))
 		return tp_err_set(e, "not a flow solve file");
 	if (strcmp(got, key) != 0)
@@ -238,18 +289,16 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	}
 	pos = ftell(f);
 	if (pos < 0 || fseek(f, 0, SEEK_END) != 0 ||
-	    ftell(f) != pos + 8 * (long)total)
+	    ftell(f) != pos + TP_FLSOLVE_REC * (long)total)
 		return tp_err_set(e, "a flow solve file of the wrong size");
-	if (fseek(f, pos + 8 * (long)skip, SEEK_SET) != 0)
+	if (fseek(f, pos + TP_FLSOLVE_REC * (long)skip, SEEK_SET) != 0)
 		return tp_err_set(e, "%s", strerror(errno));
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 	n = tp_flring_len(r.w, r.h);
 	for (i = 0; i < n; i++) {
-		if (fread(b, 1, 8, f) != 8)
+		if (fread(b, 1, sizeof b, f) != sizeof b)
 			return tp_err_set(e, "a short flow solve file");
-		in[i] = 0;
-		for (k = 7; k >= 0; k--)
-			in[i] = in[i] << 8 | b[k];
+		read_rec(b, i, in, rd, rdir);
 	}
 	return 0;
 }
@@ -315,6 +364,17 @@ put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
 	return rc;
 }
 
+/* Whether tile (row, col) has a cell in t's halo. */
+static int
+in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
+{
+	tp_tile_rect r = tp_tile_at(ts, row, col);
+
+	return r.x0 < t->x0 + t->w + TP_FLHALO && r.x0 + r.w > t->x0 -
+	    TP_FLHALO && r.y0 < t->y0 + t->h + TP_FLHALO && r.y0 + r.h >
+	    t->y0 - TP_FLHALO;
+}
+
 int
 tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
     const char *band, tp_grid *tile, tp_fltile *t, tp_err *e)
@@ -336,11 +396,14 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 		return -1;
 	tp_fltile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
 	    t->h, t->x0, t->y0);
-	for (dr = -1; dr <= 1; dr++)
-		for (dc = -1; dc <= 1; dc++) {
+	/* the tiles the halo reaches: the eight around, and two away only
+	 * where tiles are one cell wide */
+	for (dr = -TP_FLHALO; dr <= TP_FLHALO; dr++)
+		for (dc = -TP_FLHALO; dc <= TP_FLHALO; dc++) {
 			if ((dr == 0 && dc == 0) || row + dr < 0 ||
 			    col + dc < 0 || row + dr >= ts->rows ||
-			    col + dc >= ts->cols)
+			    col + dc >= ts->cols ||
+			    !in_halo(ts, t, row + dr, col + dc))
 				continue;
 			if (put_neighbour(ts, dir, base + strlen(name), band,
 			    row + dr, col + dc, t, e) < 0) {
@@ -394,6 +457,13 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 		if (rc == 0 && strcmp(ed[t].key, ed[0].key) != 0)
 			rc = tp_err_set(e, "made with sea and geometry '%s', "
 			    "tile 0,0's with '%s'", ed[t].key, ed[0].key);
+		/* one plane of flats at a time: the solve reads it again */
+		if (rc == 0 && ed[t].plane != NULL) {
+			free(ed[t].plane);
+			ed[t].plane = NULL;
+			if ((ed[t].src = strdup(path)) == NULL)
+				rc = tp_err_set(e, "out of memory");
+		}
 		if (rc < 0)
 			about(path, e);
 		free(path);
@@ -458,22 +528,33 @@ tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
 	return 0;
 }
 
-/* Tile t's inflows from the solve file at path into *in (allocated). */
+/* Tile t's inflows from the solve file at path into *in (allocated), its
+ * flats resolved with the ring's distances and directions. */
 static int
-read_inflows(const char *path, const tp_tileset *ts, const tp_fltile *t,
+read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
     const char *key, uint64_t **in, tp_err *e)
 {
-	FILE *f;
-	int rc;
+	size_t n = (size_t)tp_flring_len(t->w, t->h);
+	uint32_t *rd = malloc(n * sizeof *rd);
+	uint8_t *rdir = malloc(n);
+	FILE *f = NULL;
+	int rc = -1;
 
-	if ((*in = malloc((size_t)tp_flring_len(t->w, t->h) * sizeof **in)) ==
-	    NULL)
-		return tp_err_set(e, "out of memory");
-	if ((f = fopen(path, "rb")) == NULL)
-		return tp_err_set(e, "%s: %s", path, strerror(errno));
-	rc = tp_flsolve_read(f, ts, t->row, t->col, key, *in, e);
-	fclose(f);
-	return rc < 0 ? about(path, e) : 0;
+	if ((*in = malloc(n * sizeof **in)) == NULL || rd == NULL ||
+	    rdir == NULL)
+		tp_err_set(e, "out of memory");
+	else if ((f = fopen(path, "rb")) == NULL)
+		tp_err_set(e, "%s: %s", path, strerror(errno));
+	else if ((rc = tp_flsolve_read(f, ts, t->row, t->col, key, *in, rd,
+	    rdir, e)) < 0)
+		about(path, e);
+	else
+		rc = tp_fltile_solved(t, rd, rdir, e);
+	if (f != NULL)
+		fclose(f);
+	free(rd);
+	free(rdir);
+	return rc;
 }
 
 int

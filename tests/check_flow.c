@@ -89,11 +89,19 @@ START_TEST(test_flat)
 	ck_assert_float_eq(acc[10], 25);
 	ck_assert_int_eq(dir[11], 5);		/* (1,2) west to the 1 */
 	ck_assert_int_eq(dir[6], 4);		/* (1,1) south-west */
-	/* breadth-first: (2,2) is next to (1,3), which drains; (3,2) is
-	 * two steps out and reached first from (2,1), its north-west */
+	/* Distances by hand: (2,1), (2,2), (2,3) are 1, each next to a 5 of
+	 * column 1 that drains, taking the first such neighbour in code
+	 * order E, SE, S, SW, W, NW, N, NE: SW, SW, W. Column 3 is at 2 and
+	 * takes its first neighbour at 1: (3,1) sees 9, 9, (3,2) at 2, then
+	 * (2,2) to the SW: 4; (3,2) sees 9, 9, (3,3) at 2, then (2,3) SW: 4;
+	 * (3,3) sees 9, 9, 9, 9, then (2,3) to the W: 5. A queue would have
+	 * given (3,1) W and (3,2) NW, to (2,1), which discovers them first. */
+	ck_assert_int_eq(dir[7], 4);
 	ck_assert_int_eq(dir[12], 4);
-	ck_assert_int_eq(dir[13], 6);
-	ck_assert_int_eq(dir[8], 5);
+	ck_assert_int_eq(dir[17], 5);
+	ck_assert_int_eq(dir[8], 4);
+	ck_assert_int_eq(dir[13], 4);
+	ck_assert_int_eq(dir[18], 5);
 }
 END_TEST
 

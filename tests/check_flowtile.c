@@ -60,6 +60,8 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t *in;
+	uint32_t *rd;
+	uint8_t *rdir;
 	tp_err e;
 	FILE *f;
 
@@ -86,10 +88,15 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 	for (k = nt - 1; k >= 0; k--) {	/* finish, in another order */
 		prepare(&ts, k, z, o, &t);
 		ck_assert_ptr_nonnull(in = malloc((size_t)ed[k].n * 8));
+		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 4));
+		ck_assert_ptr_nonnull(rdir = malloc((size_t)ed[k].n));
 		f = fmemopen(buf, len, "rb");
 		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col,
-		    ed[k].key, in, &e), 0);
+		    ed[k].key, in, rd, rdir, &e), 0);
 		fclose(f);
+		ck_assert_int_eq(tp_fltile_solved(&t, rd, rdir, &e), 0);
+		free(rd);
+		free(rdir);
 		ck_assert_int_eq(tp_fltile_accumulate(&t, in, &e), 0);
 		tp_fltile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
 		tp_flow_codes(t.dir, t.w, t.h, 1, 1, codes + t.y0 * w + t.x0,
@@ -212,17 +219,13 @@ START_TEST(test_geographic_sea)
 }
 END_TEST
 
-/* A flat inside a tile is resolved as on the whole grid; one on its ring
- * is refused. */
+/* Flats inside a tile and across tile edges, tiles of every size: the
+ * whole grid's directions and flow to the byte. */
 START_TEST(test_flats)
 {
 	tp_flopts o = { .geo = { .cellsize = 1, .north = 12 },
 	    .sea_level = -INFINITY };
-	tp_header hd = tp_test_header(12, 12, 1, 0, 12);
 	float z[144];
-	tp_tileset ts;
-	tp_fltile t;
-	tp_err e;
 	int x, y;
 
 	for (y = 0; y < 12; y++)
@@ -231,29 +234,39 @@ START_TEST(test_flats)
 	for (y = 7; y < 10; y++)
 		for (x = 7; x < 10; x++)
 			z[y * 12 + x] = 14;
-	same_as_whole(z, 12, 12, 6, 6, &o);	/* inside tile 1,1 */
-	ck_assert_int_eq(tp_tileset_init(&ts, &hd, 6, &e), 0);
-	ck_assert_int_eq(tp_fltile_init(&t, &ts, 1, 1, &e), 0);
-	tp_fltile_put(&t, z, 12, 12, 12, 0, 0);
-	ck_assert_int_eq(tp_fltile_dirs(&t, &o, &e), 0);	/* inside */
-	tp_fltile_free(&t);
-	tp_tileset_free(&ts);
-	ck_assert_int_eq(tp_tileset_init(&ts, &hd, 8, &e), 0);
-	ck_assert_int_eq(tp_fltile_init(&t, &ts, 1, 1, &e), 0);
-	tp_fltile_put(&t, z, 12, 12, 12, 0, 0);
-	ck_assert_int_eq(tp_fltile_dirs(&t, &o, &e), -1);
-	ck_assert_str_eq(e.msg, "cell 8,8 (column, row) on the tile's edge "
-	    "has no lower neighbour: a flat or sink across tiles is not "
-	    "supported (fill with the default rule)");
-	tp_fltile_free(&t);
-	tp_tileset_free(&ts);
-	tp_header_free(&hd);
+	same_as_whole(z, 12, 12, 1, 13, &o);
+}
+END_TEST
+
+/* Noise filled with flat lakes, and noise rounded to integers (plateaus
+ * and sinks, unfilled). */
+START_TEST(test_lakes)
+{
+	static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
+	tp_flopts o = { .geo = { .cellsize = 1, .north = 23 },
+	    .sea_level = -INFINITY };
+	int w = 29, h = 23, i;
+	float *z = malloc((size_t)w * (size_t)h * sizeof *z);
+	uint64_t s = 991 + (uint64_t)_i;
+	tp_err e;
+
+	ck_assert_ptr_nonnull(z);
+	for (i = 0; i < w * h; i++)
+		z[i] = _i == 2 ? floorf(tp_test_urand(&s) * 3) :
+		    tp_test_urand(&s);
+	if (_i == 1)
+		z[tp_test_rnd(&s) % (uint64_t)(w * h)] = NAN;
+	if (_i != 2)
+		ck_assert_int_eq(tp_fill_pf_sea(z, w, h, (size_t)w, &FLAT,
+		    -INFINITY, NULL, &e), 0);
+	same_as_whole(z, w, h, 1, 12, &o);
+	free(z);
 }
 END_TEST
 
 START_TEST(test_parse)
 {
-	const char *ok = "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n";
+	const char *ok = "TERRAPIPE-FLOWEDGE 2 0 0 1 1 none,projected 0\n";
 	unsigned char buf[64];
 	size_t hl = strlen(ok);
 	tp_fledge ed;
@@ -270,8 +283,8 @@ START_TEST(test_parse)
 	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: bad ring cell 0");
 	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + 3, &e), -1);
-	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells, 13 "
-	    "expected");
+	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells and "
+	    "flats, 13 expected");
 	buf[hl] = 1;
 	memset(buf + hl + 8, 0, 4);	/* exit 0, but it drains nowhere */
 	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
@@ -280,6 +293,10 @@ START_TEST(test_parse)
 	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)"x\n", 2,
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
+	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)
+	    "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n", 44, &e), -1);
+	ck_assert_str_eq(e.msg, "a flow edge file of version 1, not 2: "
+	    "prepare the tile again");
 }
 END_TEST
 
@@ -294,6 +311,7 @@ main(void)
 	tcase_add_loop_test(core, test_noise, 0, 3);
 	tcase_add_test(core, test_geographic_sea);
 	tcase_add_test(core, test_flats);
+	tcase_add_loop_test(core, test_lakes, 0, 3);
 	tcase_add_test(core, test_parse);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);

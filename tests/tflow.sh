@@ -44,6 +44,43 @@ echo "9 9 9 9 9  9 5 5 5 9  1 5 5 5 9  9 5 5 5 9  9 9 9 9 9" |
 run_prog tflow -v < "$T/flat" > "$T/o" 2> "$T/err"
 assert_eq "flat: all water reaches the outlet" "$(stat "$T/o" 'flow[2, 0]')" 25.0
 grep -q "6 on flats, 0 sinks" "$T/err" && pass || fail "flat counts: $(cat "$T/err")"
+# The flat rule against a brute force in Python on integer heights (flats
+# and sinks everywhere): distance d from the flat cells next to a cell of
+# the same height that drains (d = 1, the first such neighbour in the order
+# E, SE, S, SW, W, NW, N, NE), then the first neighbour at d - 1.
+py '
+rng = np.random.default_rng(5)
+write(np.floor(rng.random((60, 70)) * 3), extra=["CELLSIZE 1"])' > "$T/ints"
+run_prog tflow -q < "$T/ints" > "$T/o"
+assert_eq "flats: every flat cell as the brute force says" "$(py '
+from collections import deque
+z = band(sys.argv[1], "height"); d = band(sys.argv[2], "dir")
+h, w = z.shape
+steps = [ESRI[c] for c in (1, 2, 4, 8, 16, 32, 64, 128)]
+def nb(y, x):
+    for k, (dy, dx) in enumerate(steps):
+        if 0 <= y + dy < h and 0 <= x + dx < w:
+            yield k, y + dy, x + dx
+def flat(y, x):
+    n = list(nb(y, x))
+    return len(n) == 8 and all(z[v, u] >= z[y, x] for _, v, u in n)
+F = {(y, x) for y in range(h) for x in range(w) if flat(y, x)}
+D, want, q = {}, {}, deque()
+for y, x in sorted(F):
+    for k, v, u in nb(y, x):
+        if z[v, u] == z[y, x] and (v, u) not in F:
+            D[y, x] = 1; want[y, x] = k; q.append((y, x)); break
+while q:
+    y, x = q.popleft()
+    for k, v, u in nb(y, x):
+        if (v, u) in F and z[v, u] == z[y, x] and (v, u) not in D:
+            D[v, u] = D[y, x] + 1; q.append((v, u))
+for c in F:
+    if c in D and D[c] > 1:
+        want[c] = next(k for k, v, u in nb(*c) if D.get((v, u)) == D[c] - 1 and z[v, u] == z[c])
+codes = [1, 2, 4, 8, 16, 32, 64, 128]
+bad = sum(d[c] != (codes[want[c]] if c in want else 0) for c in F)
+print(len(F) > 500, sum(1 for c in D if D[c] > 2) > 50, bad)' "$T/ints" "$T/o")" "True True 0"
 
 # Rivers and area: a 4-cell ramp, 30 m cells: 900, 1800, 2700, 3600 m^2.
 echo "4 3 2 1" | mkstream 4 1 height "CELLSIZE 30" > "$T/ramp"

@@ -186,7 +186,7 @@ fsame fseaopt "$T/sea64.w" 50 --sea 0.3 -r 20
 fsame fvalley "$T/valley64.w" 64
 assert_eq "flow crosses tile edges: inflows in the solve file" "$(py '
 d = open(sys.argv[1], "rb").read()
-v = np.frombuffer(d[d.index(b"\n") + 1:], "<u8")
+v = np.frombuffer(d[d.index(b"\n") + 1:], [("in", "<u8"), ("d", "<u4"), ("dir", "u1")])["in"]
 print(int(np.count_nonzero(v)) > 100, int(v.max()) > 1000)' "$T/fdem64/solve")" "True True"
 assert_eq "ffrac100: the flow at the outlets sums to the cells" "$(py '
 f = band(sys.argv[1], "flow"); d = band(sys.argv[1], "dir")
@@ -202,21 +202,57 @@ done
 run_prog tmosaic -q --suffix .filled.flowed "$T/frac64/manifest" > "$T/ff.t"
 assert_same "tfill tiles then tflow tiles = whole tflow" <(body "$T/ffrac64.w") <(body "$T/ff.t")
 
-# Flats: one inside a tile is resolved as on the whole grid; one on a
-# tile's edge is refused, naming its cell.
+# Flats: inside a tile, and across tile edges (each ring cell's distance
+# through the flat to its lower edge crosses in the solve), tile sizes 50,
+# 64, 100 and 73 (which divides no side).
 py '
 z = np.add.outer(np.arange(150.0), np.arange(170.0)).astype("<f4")
 z[20:30, 20:30] = 40
 z[110:120, 60:70] = 170
 sys.stdout.buffer.write(stream_bytes(170, 150, "height", [], z.tobytes()))' > "$T/flat.tp"
 fsame fflat "$T/flat.tp" 50
-expect_err 1 "tflow: $T/ffe/r1_c1.tp: cell 64,110 (column, row) on the tile's edge has no lower neighbour: a flat or sink across tiles is not supported (fill with the default rule)" \
-    "flat across a tile edge" flowtiled ffe "$T/flat.tp" 64
+fsame fflat64 "$T/flat.tp" 64 -r 20
+# tfill --flat's lakes on the fractal and on the real DEM (nodata, sea)
+for s in 50 64 100 73; do fsame "fflatfrac$s" "$T/frac100flat.w" "$s" -r 200; done
+for s in 64 73; do fsame "fflatdem$s" "$T/dem100flat.w" "$s"; done
+fsame fflatsea "$T/dem100flat.w" 100 --sea 400
+# integer heights (plateaus and sinks, unfilled)
+py '
+h, a = read(sys.argv[1])
+write(np.round(a[:, 0, :] / 3), extra=["CELLSIZE 30"])' "$T/dem.tp" > "$T/int.tp"
+for s in 50 64 100 73; do fsame "fint$s" "$T/int.tp" "$s" -c grass; done
+# a flat zigzag corridor through 3x3 tiles of 64, walls 1 cell thick,
+# its only outlet in the south-east corner tile: shortest paths cross the
+# tile edges at x = 64 and 128 back and forth
+py '
+z = np.full((192, 192), 10.0)
+z[0, :] = z[-1, :] = z[:, 0] = z[:, -1] = 20
+for k, r in enumerate(range(16, 191, 16)):
+    z[r, 1:191] = 20
+    if k % 2: z[r, 2:6] = 10
+    else: z[r, 186:190] = 10
+z[190, 191] = 5
+write(z, extra=["CELLSIZE 1"])' > "$T/zz.tp"
+for s in 64 50 100 73; do fsame "fzz$s" "$T/zz.tp" "$s" -r 1000; done
+# tiles of one cell (a tile's two-cell halo reaches two tiles away) and of
+# two, on a small grid of plateaus
+py '
+z = np.array([[3, 3, 3, 3, 2, 2, 2, 2, 4], [3, 1, 1, 3, 2, 2, 2, 2, 4],
+              [3, 1, 1, 1, 1, 2, 5, 5, 4], [3, 3, 3, 3, 1, 2, 5, 5, 4],
+              [6, 6, 6, 6, 1, 1, 1, 1, 0], [6, 6, 6, 6, 6, 6, 6, 6, 6],
+              [6, 2, 2, 2, 2, 2, 2, 2, 6]])
+write(z, extra=["CELLSIZE 1"])' > "$T/small.tp"
+for s in 1 2 3; do fsame "fsmall$s" "$T/small.tp" "$s"; done
+assert_eq "zigzag: every tile of 64 sends its flats to the solve" \
+    "$(for f in "$T"/fzz64/r*.tp.fedge; do head -1 "$f" | awk '{print $NF}'; done | sort | uniq -c | awk '{print $1, $2}')" "9 1"
+assert_eq "zigzag: all 192 x 192 = 36864 cells reach the outlet, none without a direction" "$(py '
+f = band(sys.argv[1], "flow"); d = band(sys.argv[1], "dir")
+print(int(f[190, 191]), int(np.count_nonzero(d == 0)))' "$T/fzz64.t")" "36864 0"
 
 # Threads: the whole grid on 1 and 2 threads (rows), and in tiles on
 # threads (-j 4, or --tile-size), every tile size, the same bytes; with
 # flats (the directions come from the whole grid), nodata, sea and area.
-for in in "$T/dem64.w" "$T/flat.tp" "$T/sea64.w"; do
+for in in "$T/dem64.w" "$T/flat.tp" "$T/sea64.w" "$T/zz.tp" "$T/int.tp" "$T/frac100flat.w"; do
 	run_prog tflow -q -j 1 -r 100 < "$in" > "$T/fj1"
 	for a in "2" "4" "2 --tile-size 64" "3 --tile-size 37" "2 --tile-size 1"; do
 		run_prog tflow -q -j $a -r 100 < "$in" > "$T/fj2"
@@ -258,7 +294,7 @@ expect_err 1 "tflow: $T/ffrac64/whole.tp: tile r0_c0 should be 64x64, not 600x50
 expect_err 1 "tflow: $T/ffrac100/solve: made for 5x6 tiles, the manifest has 8x10" \
     "solve of another tiling" run_prog tflow --tile-finish "$T/ffrac100/solve" "$f"
 head -c 100 "$f.fedge" > "$T/fe" && mv "$T/fe" "$f.fedge"
-expect_err 1 "tflow: $f.fedge: flow edge file: 54 bytes of ring cells, 3276 expected" "truncated flow edge" \
+expect_err 1 "tflow: $f.fedge: flow edge file: 52 bytes of ring cells and flats, 3276 expected" "truncated flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
 cp "$T/ffrac64/r0_c0.tp.fedge" "$f.fedge"
 expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifest's tile 1,1" \
@@ -273,6 +309,19 @@ expect_err 1 "tflow: $f.fedge: made with sea and geometry '0.5,projected', tile 
 run_prog tflow --tile-prepare "$f" > "$f.fedge"
 expect_err 1 "tflow: $T/ffrac64/solve: solved with sea and geometry 'none,projected', not 'none,geographic'" \
     "finish with another geometry" run_prog tflow -g yes --tile-finish "$T/ffrac64/solve" "$f"
+sed '1s/FLOWEDGE 2/FLOWEDGE 1/' "$T/ffrac64/r0_c0.tp.fedge" > "$f.fedge"
+expect_err 1 "tflow: $f.fedge: a flow edge file of version 1, not 2: prepare the tile again" \
+    "flow edge of another version" run_prog tflow --tile-solve "$T/ffrac64/manifest"
+run_prog tflow --tile-prepare "$f" > "$f.fedge"
+sed '1s/FLOWSOLVE 2/FLOWSOLVE 1/' "$T/ffrac64/solve" > "$T/fs"
+expect_err 1 "tflow: $T/fs: a flow solve file of version 1, not 2: solve again" \
+    "flow solve of another version" run_prog tflow --tile-finish "$T/fs" "$f"
+# a flat tile's edge swapped for one without flats: the flat's neighbours
+# on the tiles around it disagree
+run_prog ttile -q --size 64 "$T/zzx" < "$T/frac64.w"
+run_prog tflow --tile-prepare "$T/zzx/r1_c1.tp" > "$T/fzz64/r1_c1.tp.fedge"
+expect_err 1 "tflow: the edge files disagree about the flat at cell 63,127 (column, row): made from different grids?" \
+    "flat edges that disagree" run_prog tflow --tile-solve "$T/fzz64/manifest"
 head -c 1000 "$T/ffrac64/solve" > "$T/fs"
 expect_err 1 "tflow: $T/fs: a flow solve file of the wrong size" "truncated solve" \
     run_prog tflow --tile-finish "$T/fs" "$f"
@@ -291,6 +340,10 @@ if command -v parallel >/dev/null; then
 	    < "$T/dem.tp" > "$T/th3.tp" 2>"$T/th.err" || fail "tiled-hydro -f: $(cat "$T/th.err")"
 	assert_same "tiled-hydro -f -r = tfill | tflow -r" <(body "$T/fdem64.w") <(body "$T/th3.tp")
 	assert_eq "tiled-hydro -f cleans up" "$(ls "$T/th3" 2>/dev/null | wc -l)" 0
+	# --flat: the lakes' flats cross the tiles of 64 in the flow phases too
+	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 64 -f -r 200 "$T/th4" --flat \
+	    < "$T/frac.tp" > "$T/th4.tp" 2>"$T/th.err" || fail "tiled-hydro -f --flat: $(cat "$T/th.err")"
+	assert_same "tiled-hydro -f --flat = tfill --flat | tflow" <(body "$T/fflatfrac64.w") <(body "$T/th4.tp")
 else fail "GNU parallel is not installed (scripts/install-deps)"; fi
 
 # Slurm: the job script's modes run by hand with the array index set as

@@ -1,7 +1,7 @@
 /* fuzz-libs: */
 /* fuzz_tile.c - libFuzzer target: the tile manifest parser (ttile, tmosaic,
  * tfill's tile phases) and the edge-file parsers (tfill and tflow
- * --tile-solve) must
+ * --tile-solve, whose flow solve runs on a one-tile edge) must
  * turn any bytes into a result or an error, never a crash; a manifest they
  * accept, written out again, must parse back to the same tiles (abort()
  * otherwise). */
@@ -41,6 +41,28 @@ manifest_through(const tp_tileset *ts)
 	free(buf);
 }
 
+/* A flow edge file of tile 0,0 that parses is solved as a grid of one
+ * tile: its flats' planes (codes and neighbours from the file, cycles
+ * among them too) must give a result or an error. */
+static void
+flow_solve(tp_fledge *fl)
+{
+	tp_tileset ts;
+	FILE *f;
+
+	if (fl->row != 0 || fl->col != 0 || fl->w * fl->h > 1 << 16)
+		return;
+	memset(&ts, 0, sizeof ts);
+	ts.width = fl->w;
+	ts.height = fl->h;
+	ts.size = fl->w > fl->h ? fl->w : fl->h;
+	ts.rows = ts.cols = 1;
+	if ((f = fopen("/dev/null", "wb")) == NULL)
+		return;
+	(void)tp_flsolve(&ts, fl, f, NULL);
+	fclose(f);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -56,7 +78,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (tp_fedge_parse(&ed, data, size, NULL) == 0)
 		tp_fedge_free(&ed);
-	if (tp_fledge_parse(&fl, data, size, NULL) == 0)
+	if (tp_fledge_parse(&fl, data, size, NULL) == 0) {
+		flow_solve(&fl);
 		tp_fledge_free(&fl);
+	}
 	return 0;
 }

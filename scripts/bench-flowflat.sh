@@ -1,0 +1,65 @@
+#!/bin/bash
+# bench-flowflat: tflow's tile phases on flats that cross tile edges.
+#
+# A rough grid (tnoise, 10 octaves) filled with tfill --flat, so its lakes
+# are flat and many cross tile edges; the whole-grid tflow -j 1 beside the
+# tile phases (one process at a time, so wall = the sum) at 16 and 64
+# tiles: wall, CPU and the largest peak RSS per phase, the bytes of the
+# edge and solve files, the tiles that send their flats, the same bytes.
+# Figures only: nothing here passes or fails on time.
+# usage: scripts/bench-flowflat.sh BINDIR [--size N]   (default 4096)
+set -u
+bin=${1:-bin}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+shift || true
+n=4096
+while [ $# -gt 0 ]; do
+	case $1 in
+	--size) n=$2; shift 2 ;;
+	*) echo "bench-flowflat: unknown argument '$1'"; exit 2 ;;
+	esac
+done
+for p in tfill tflow tnoise ttile tmosaic; do
+	[ -x "$bin/$p" ] || { echo "bench-flowflat: no $bin/$p"; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "bench-flowflat: needs /usr/bin/time"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tp-bench-flowflat.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# run_phase LOG CMD...: wall, CPU and peak RSS (KiB) appended to LOG.
+run_phase() {
+	local log=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" || { echo "bench-flowflat: $* failed"; exit 1; }
+	awk '{ print $1, $2 + $3, $4 }' "$tmp/t" >> "$log"
+}
+# report NAME LOG: wall and CPU summed, RSS the largest.
+report() {
+	awk -v name="$1" '{ w += $1; c += $2; if ($3 > r) r = $3 }
+	    END { printf "    %-8s wall %7.2f s  cpu %7.2f s  peak RSS %6.1f MiB\n", name, w, c, r / 1024 }' "$2"
+}
+
+"$bin/tnoise" -q --size ${n}x$n --seed 7 --octaves 10 --cellsize 30 |
+    "$bin/tfill" -q --flat > "$tmp/g.tp"
+echo "bench-flowflat: ${n}x$n rough grid filled with tfill --flat, $(nproc) cores"
+run_phase "$tmp/whole.log" sh -c "'$bin/tflow' -q -j 1 < '$tmp/g.tp' > '$tmp/w.tp'"
+awk '{ printf "  whole-grid tflow -j 1: wall %.2f s  cpu %.2f s  peak RSS %.1f MiB\n", $1, $2, $3 / 1024 }' "$tmp/whole.log"
+fbytes=$((n * n * 8))
+for ts in $((n / 4)) $((n / 8)); do
+	d=$tmp/f$ts
+	rm -f "$tmp"/p.log "$tmp"/s.log "$tmp"/f.log
+	"$bin/ttile" -q -s $ts "$d" < "$tmp/g.tp"
+	for f in "$d"/r*.tp; do run_phase "$tmp/p.log" sh -c "'$bin/tflow' --tile-prepare '$f' > '$f.fedge'"; done
+	run_phase "$tmp/s.log" sh -c "'$bin/tflow' --tile-solve '$d/manifest' > '$d/flow.solve'"
+	for f in "$d"/r*.tp; do run_phase "$tmp/f.log" sh -c "'$bin/tflow' --tile-finish '$d/flow.solve' '$f' > '$f.flowed'"; done
+	"$bin/tmosaic" -q --suffix .flowed "$d/manifest" > "$tmp/m.tp"
+	cmp -s <(tail -c $fbytes "$tmp/w.tp") <(tail -c $fbytes "$tmp/m.tp") && same=yes || same=NO
+	nt=$(ls "$d"/r*.tp | grep -c 'tp$')
+	flat=$(for f in "$d"/r*.tp.fedge; do head -1 "$f"; done | awk '$NF == 1' | wc -l)
+	echo "  $nt tiles of $ts ($flat send their flats): edge files $(($(cat "$d"/*.fedge | wc -c) / 1024)) KiB, solve $(($(wc -c < "$d/flow.solve") / 1024)) KiB; same bytes as tflow: $same"
+	report prepare "$tmp/p.log"
+	report solve "$tmp/s.log"
+	report finish "$tmp/f.log"
+	awk -v w="$(awk '{ print $1 }' "$tmp/whole.log")" '{ s += $1 } END { if (w > 0) printf "    phases / whole: %.2fx wall\n", s / w }' "$tmp/p.log" "$tmp/s.log" "$tmp/f.log"
+	rm -rf "$d"
+done
