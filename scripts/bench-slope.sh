@@ -3,8 +3,8 @@
 # one band of rough fBm heights, 30 m cells) through cat, tslope (slope and
 # aspect), tslope --hillshade --curvature and gdaldem slope on the same
 # cells (a VRT over the stream's samples, written as a GeoTIFF beside it).
-# Each is run twice; prints both wall times, their median (of two: the
-# mean), the CPU seconds (user + sys, median) and the ratios to cat, all
+# Each is run three times; prints the wall times, their median, the CPU
+# seconds (user + sys, median) and the ratios to cat, all
 # through a pipe (| cat > /dev/null) but gdaldem, which writes a file.
 # tslope writes three times the bytes it reads (five with the options), so
 # cat of three times the input is the floor it is compared with as well.
@@ -56,27 +56,34 @@ measure() {
 	awk -v a="$t0" -v b="$t1" '{ printf "%.3f %.2f\n", b - a, $1 + $2 }' "$TF"
 }
 base= cbase= last=
+# run NAME CMD...: three runs; the median of three, since a lone slow run
+# of cat (a busy pipe) would otherwise move every ratio
 run() {
-	local name=$1 a b
+	local name=$1 a b c
 	shift
 	a=$(measure "$@")
 	rm -f "$D/out.tif"
 	b=$(measure "$@")
 	rm -f "$D/out.tif"
-	read -r line < <(awk -v n="$name" -v a="$a" -v b="$b" -v by="$bytes" \
-	    -v c="$base" -v cc="$cbase" 'BEGIN {
-		split(a, x, " "); split(b, y, " ")
-		m = (x[1] + y[1]) / 2; cpu = (x[2] + y[2]) / 2
+	c=$(measure "$@")
+	rm -f "$D/out.tif"
+	read -r line < <(awk -v n="$name" -v a="$a" -v b="$b" -v d="$c" \
+	    -v by="$bytes" -v c="$base" -v cc="$cbase" '
+	function med(p, q, r) { if (p > q) { t = p; p = q; q = t }
+		return r < p ? p : (r > q ? q : r) }
+	BEGIN {
+		split(a, x, " "); split(b, y, " "); split(d, z, " ")
+		m = med(x[1], y[1], z[1]); cpu = med(x[2], y[2], z[2])
 		if (c == "") { c = m; cc = cpu }
-		printf "%-34s %7.3f s %7.3f s  median %7.3f s %6.0f MiB/s %6.2f x cat" \
-		    "  cpu %6.2f s %s|%s %s\n", n, x[1], y[1], m, by / 1048576 / m,
-		    m / c, cpu, (cc > 0 ? sprintf("%6.2f x cat", cpu / cc) : "  (cat ~0)"),
-		    c, cc }')
+		printf "%-34s %6.3f %6.3f %6.3f s  median %6.3f s %5.0f MiB/s %5.2f x cat" \
+		    "  cpu %5.2f s %s|%s %s|%.3f\n", n, x[1], y[1], z[1], m,
+		    by / 1048576 / m, m / c, cpu,
+		    (cc > 0 ? sprintf("%5.2f x cat", cpu / cc) : " (cat ~0)"),
+		    c, cc, m }')
 	printf '%s\n' "${line%%|*}"
-	last=$(awk -v a="$a" -v b="$b" 'BEGIN { split(a, x, " ")
-	    split(b, y, " "); printf "%.3f", (x[1] + y[1]) / 2 }')
+	last=${line##*|}
 	if [ -z "$base" ]; then
-		base=${line##*|}; cbase=${base#* }; base=${base% *}
+		base=${line#*|}; base=${base%|*}; cbase=${base#* }; base=${base% *}
 	fi
 }
 printf 'bench-slope: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s cores\n' \
