@@ -177,11 +177,14 @@ key_level(uint64_t k)
 static inline void
 prefetch(const tp_ftile *t, const int32_t *lab, size_t c)
 {
-	size_t ps = (size_t)t->w + 2;
+	ptrdiff_t ps = (ptrdiff_t)t->w + 2, at;
 
+	/* c is inside the tile, so the rows above and below are the
+	 * halo's at worst */
 	for (int k = -1; k <= 1; k++) {
-		__builtin_prefetch(lab + c + (size_t)k * ps);
-		__builtin_prefetch(t->z + c + (size_t)k * ps);
+		at = (ptrdiff_t)c + k * ps;
+		__builtin_prefetch(lab + at);
+		__builtin_prefetch(t->z + at);
 	}
 }
 
