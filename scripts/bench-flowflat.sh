@@ -26,18 +26,8 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tp-bench-flowflat.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# run_phase LOG CMD...: wall, CPU and peak RSS (KiB) appended to LOG.
-run_phase() {
-	local log=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" || { echo "bench-flowflat: $* failed"; exit 1; }
-	awk '{ print $1, $2 + $3, $4 }' "$tmp/t" >> "$log"
-}
-# report NAME LOG: wall and CPU summed, RSS the largest.
-report() {
-	awk -v name="$1" '{ w += $1; c += $2; if ($3 > r) r = $3 }
-	    END { printf "    %-8s wall %7.2f s  cpu %7.2f s  peak RSS %6.1f MiB\n", name, w, c, r / 1024 }' "$2"
-}
+me=bench-flowflat
+. "$(dirname "$0")/phase-timing.sh"
 
 "$bin/tnoise" -q --size ${n}x$n --seed 7 --octaves 10 --cellsize 30 |
     "$bin/tfill" -q --flat > "$tmp/g.tp"

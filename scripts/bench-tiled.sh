@@ -63,18 +63,8 @@ cmp -s <(tail -c $((n * n * 4)) "$tmp/j1.tp") <(tail -c $((n * n * 4)) "$tmp/o.t
 echo "  tfill -j 1: fill ${t1% *} s (cpu ${t1#* } s)"
 echo "  tfill -j 2: fill ${t2% *} s (cpu ${t2#* } s), tiles of 1024: $(awk -v a="${t1% *}" -v b="${t2% *}" 'BEGIN { printf "%.2f", a / b }')x faster, same bytes: $same"
 
-# run_phase LOG CMD...: run under /usr/bin/time, append "wall cpu rss_kb".
-run_phase() {
-	local log=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" || { echo "bench-tiled: $* failed"; exit 1; }
-	awk '{ print $1, $2 + $3, $4 }' "$tmp/t" >> "$log"
-}
-# report NAME LOG: wall and CPU summed, RSS the largest.
-report() {
-	awk -v name="$1" '{ w += $1; c += $2; if ($3 > r) r = $3 }
-	    END { printf "    %-8s wall %7.2f s  cpu %7.2f s  peak RSS %6.1f MiB\n", name, w, c, r / 1024 }' "$2"
-}
+me=bench-tiled
+. "$(dirname "$0")/phase-timing.sh"
 
 echo "  phases, one process at a time (whole-grid tfill: fill ${t1% *} s)"
 for ts in $((n / 2)) $((n / 4)) $((n / 8)); do
