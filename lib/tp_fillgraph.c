@@ -304,15 +304,6 @@ typedef struct solve {
 	tp_kheap h;
 } solve;
 
-/* Border cell (x, y) of a w x h tile at ring place i. */
-static void
-ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
-{
-	*x = i < 2 * w ? i % w : i < 2 * w + h ? 0 : w - 1;
-	*y = i < w ? 0 : i < 2 * w ? h - 1 : i < 2 * w + h ? i - 2 * w :
-	    i - 2 * w - h;
-}
-
 /* The tile holding node u. */
 static int64_t
 tile_of(const solve *s, int64_t u)
@@ -329,9 +320,10 @@ tile_of(const solve *s, int64_t u)
 	return lo;
 }
 
-/* Calls fn(s, u, zu, v) for every neighbour v of node u (height zu) in
- * another tile; v = -1 when that cell is outside (NaN or sea). */
-typedef int (*cross_fn)(solve *s, int64_t u, float zu, int64_t v,
+/* Calls fn(s, u, zu, v, zv) for every neighbour v (height zv) of node u
+ * (height zu) in another tile; v = -1 when that cell is outside (NaN or
+ * sea). */
+typedef int (*cross_fn)(solve *s, int64_t u, float zu, int64_t v, float zv,
     tp_err *e);
 
 static int
@@ -342,7 +334,7 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 	const tp_fring *r = &s->rings[t], *nrg;
 	int k;
 
-	ring_cell(r->w, r->h, u - s->off[t], &x, &y);
+	tp_fring_cell(r->w, r->h, u - s->off[t], &x, &y);
 	for (k = 1; k <= 8; k++) {
 		gx = (t % g->cols) * g->tw + x + tp_d8_dx[k];
 		gy = (t / g->cols) * g->th + y + tp_d8_dy[k];
@@ -356,7 +348,7 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 		j = (int64_t)tp_fring_at(nrg->w, nrg->h, gx - nc * g->tw,
 		    gy - nr * g->th);
 		if (fn(s, u, r->z[u - s->off[t]], outside(nrg->z[j], s->sea) ?
-		    -1 : s->off[nt] + j, e) < 0)
+		    -1 : s->off[nt] + j, nrg->z[j], e) < 0)
 			return -1;
 	}
 	return 0;
@@ -364,8 +356,9 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 
 /* A ring cell beside an outside cell of another tile is a seed. */
 static int
-seed_cross(solve *s, int64_t u, float zu, int64_t v, tp_err *e)
+seed_cross(solve *s, int64_t u, float zu, int64_t v, float zv, tp_err *e)
 {
+	(void)zv;
 	(void)e;
 	if (v < 0 && zu < s->dist[u])
 		s->dist[u] = zu;
@@ -384,16 +377,11 @@ lower(solve *s, int64_t v, float c, tp_err *e)
 
 /* A step into v takes max(z(v), level of u), as tp_fill's flat rule. */
 static int
-step_cross(solve *s, int64_t u, float zu, int64_t v, tp_err *e)
+step_cross(solve *s, int64_t u, float zu, int64_t v, float zv, tp_err *e)
 {
-	int64_t t;
-	float zv;
-
 	(void)zu;
 	if (v < 0)
 		return 0;
-	t = tile_of(s, v);
-	zv = s->rings[t].z[v - s->off[t]];
 	return lower(s, v, zv > s->dist[u] ? zv : s->dist[u], e);
 }
 
@@ -408,7 +396,7 @@ init_nodes(solve *s, tp_err *e)
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
-			ring_cell(r->w, r->h, i, &x, &y);
+			tp_fring_cell(r->w, r->h, i, &x, &y);
 			s->dist[s->off[t] + i] = tp_fring_at(r->w, r->h, x, y) ==
 			    (size_t)i && !outside(r->z[i], s->sea) ? r->f[i] :
 			    NAN;
@@ -500,7 +488,7 @@ store(solve *s)
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
-			ring_cell(r->w, r->h, i, &x, &y);
+			tp_fring_cell(r->w, r->h, i, &x, &y);
 			int64_t c = (int64_t)tp_fring_at(r->w, r->h, x, y);
 
 			if (!isnan(s->dist[s->off[t] + c]))

@@ -224,6 +224,14 @@ tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y)
 }
 
 void
+tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
+{
+	*x = i < 2 * w ? i % w : i < 2 * w + h ? 0 : w - 1;
+	*y = i < w ? 0 : i < 2 * w ? h - 1 : i < 2 * w + h ? i - 2 * w :
+	    i - 2 * w - h;
+}
+
+void
 tp_fring_get(tp_fring *r, const tp_ftile *t)
 {
 	size_t ps = (size_t)t->w + 2, p;

@@ -107,6 +107,9 @@ void	tp_fring_free(tp_fring *r);
 /* Index in the ring arrays of border cell (x, y) of a w x h tile: a
  * corner's first place (top or bottom row). */
 size_t	tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y);
+/* Border cell (x, y) at ring place i (0 <= i < 2w + 2h); a corner's
+ * second place gives the corner, whose tp_fring_at is its first. */
+void	tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y);
 /* The ring of a tile's current state. */
 void	tp_fring_get(tp_fring *r, const tp_ftile *t);
 

@@ -197,9 +197,7 @@ edge_ok(const tp_fring *r, const tp_fgedge *g)
 	if (!(g->a >= 0 && g->a < g->b && g->b < n) || isnan(g->s))
 		return 0;
 	for (int k = 0; k < 2; k++) {
-		x = p[k] < 2 * w ? p[k] % w : p[k] < 2 * w + h ? 0 : w - 1;
-		y = p[k] < w ? 0 : p[k] < 2 * w ? h - 1 : p[k] < 2 * w + h ?
-		    p[k] - 2 * w : p[k] - 2 * w - h;
+		tp_fring_cell(w, h, p[k], &x, &y);
 		if (tp_fring_at(w, h, x, y) != (size_t)p[k])
 			return 0;
 	}
