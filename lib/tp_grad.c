@@ -68,6 +68,29 @@ tp_grad_window(const float *up, const float *mid, const float *down,
 }
 
 void
+tp_grad_float(int zt, const double z[9], double fx, double fy, float *dx,
+    float *dy)
+{
+	float f[9];
+	double a, b;
+
+	for (int k = 0; k < 9; k++)
+		f[k] = (float)z[k];	/* floats already: exact */
+	if (zt)
+		tp_grad_zt_f(f, (float)fx, (float)fy, dx, dy);
+	else
+		tp_grad_horn_f(f, (float)fx, (float)fy, dx, dy);
+	if (!isnan(*dx) && !isnan(*dy))
+		return;
+	if (zt)
+		tp_grad_zt(z, fx, fy, &a, &b);
+	else
+		tp_grad_horn(z, fx, fy, &a, &b);
+	*dx = (float)a;
+	*dy = (float)b;
+}
+
+void
 tp_grad_sun_init(tp_grad_sun *s, double azimuth, double altitude)
 {
 	double alt = altitude * TP_GRAD_RAD, az = azimuth * TP_GRAD_RAD;

@@ -118,6 +118,66 @@ tp_grad_atan2(double y, double x)
 	return y < 0 ? -r : r;
 }
 
+/*
+ * The slope in float. tslope's slope band is the one output whose cost is
+ * all arithmetic (an arctangent and a square root a cell), and float does
+ * it eight cells to a vector instead of four. Exact enough: Horn's sums
+ * below take differences of neighbouring heights first, and each float
+ * difference is correctly rounded, so the gradient's error is relative to
+ * the height differences, not to the heights (integer heights, as in Int16
+ * DEMs, give an exact sum); the arctangent is within 1 ulp of float.
+ */
+
+/* Horn's gradient of the float window z in float:
+ *   dz/dx = fx (((z2 - z0) + 2 (z5 - z3)) + (z8 - z6))
+ *   dz/dy = fy (((z0 - z6) + 2 (z1 - z7)) + (z2 - z8)) */
+static inline void
+tp_grad_horn_f(const float z[9], float fx, float fy, float *dx, float *dy)
+{
+	*dx = fx * (((z[2] - z[0]) + 2 * (z[5] - z[3])) + (z[8] - z[6]));
+	*dy = fy * (((z[0] - z[6]) + 2 * (z[1] - z[7])) + (z[2] - z[8]));
+}
+
+/* Zevenbergen and Thorne's gradient of the float window z in float. */
+static inline void
+tp_grad_zt_f(const float z[9], float fx, float fy, float *dx, float *dy)
+{
+	*dx = fx * (z[5] - z[3]);
+	*dy = fy * (z[1] - z[7]);
+}
+
+/* The float gradient of window z (from tp_grad_window: floats, so exact
+ * in float), Zevenbergen-Thorne's when zt, else Horn's; where the float
+ * sums overflow (heights differing by more than 1e38) the double gradient
+ * rounded to float, so a valid cell never gets a NaN slope. */
+void	tp_grad_float(int zt, const double z[9], double fx, double fy,
+	    float *dx, float *dy);
+
+/* atan(a) in float for a >= 0 (+inf included), reduced as tp_grad_atan;
+ * on |x| <= tan(pi/8) x + x^3 P(x^2), P of degree 3 fitted for this file
+ * (near-minimax relative error at Chebyshev nodes), within 0.87 ulp of
+ * float there. */
+static inline float
+tp_grad_atanf(float a)
+{
+	int big = a > 2.41421366f, mid = a > 0.414213568f;
+	float num = big ? -1.0f : mid ? a - 1 : a;
+	float den = big ? a : mid ? a + 1 : 1.0f;
+	float base = big ? 1.57079637f : mid ? 0.785398185f : 0.0f;
+	float x = num / den, t = x * x;
+	float p = -0.333329558f + t * (0.199779257f + t * (-0.13879846f +
+	    t * 0.0806029812f));
+
+	return base + (x + x * t * p);
+}
+
+/* Slope in degrees, in float, of gradient (dx, dy). */
+static inline float
+tp_grad_slope_f(float dx, float dy)
+{
+	return tp_grad_atanf(sqrtf(dx * dx + dy * dy)) * 57.2957802f;
+}
+
 /* Slope in degrees of gradient (dx, dy). */
 static inline double
 tp_grad_slope(double dx, double dy)
@@ -134,6 +194,24 @@ tp_grad_aspect(double dx, double dy)
 {
 	float a = (float)(tp_grad_atan2(-dy, -dx) / TP_GRAD_RAD);
 
+	a = a > 90.0f ? 450.0f - a : 90.0f - a;
+	a = a == 360.0f ? 0.0f : a;
+	return dx == 0 && dy == 0 ? -1.0f : a;
+}
+
+/* tp_grad_aspect in float. The quadrant is turned in degrees, where 90,
+ * 180 and 450 are exact, rather than in radians, where float's pi is off
+ * by a third of an ulp: the azimuth is within 2 ulp of float. */
+static inline float
+tp_grad_aspect_f(float dx, float dy)
+{
+	float x = -dx, y = -dy, ax = fabsf(x), ay = fabsf(y), a;
+	int swap = ay > ax;
+
+	a = tp_grad_atanf((swap ? ax : ay) / (swap ? ay : ax)) * 57.2957802f;
+	a = swap ? 90.0f - a : a;
+	a = x < 0 ? 180.0f - a : a;
+	a = y < 0 ? -a : a;		/* the angle from east, -180 .. 180 */
 	a = a > 90.0f ? 450.0f - a : 90.0f - a;
 	a = a == 360.0f ? 0.0f : a;
 	return dx == 0 && dy == 0 ? -1.0f : a;

@@ -79,6 +79,17 @@ grad_edge(int alg, const struct rowset *r, int64_t x, double *dx,
 		tp_grad_horn(z, r->fx, r->fy, dx, dy);
 }
 
+/* grad_edge in float, for the slope (tp_grad_float). */
+static void
+grad_edge_f(int alg, const struct rowset *r, int64_t x, float *dx,
+    float *dy)
+{
+	double z[9];
+
+	window(r, x, z);
+	tp_grad_float(alg == TP_SLOPE_ZT, z, r->fx, r->fy, dx, dy);
+}
+
 /* 1 when cells lo .. hi - 1 hold a NaN gradient or centre height (m is
  * the row from cell x0): a branch-free pass the compiler vectorises, so a
  * row without holes skips the cell-by-cell test below. */
@@ -151,6 +162,62 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, double *dx,
 			grad_fix(alg, r, x0, i, dx, dy);
 }
 
+/* Cell i of grad_run_f that the 3 x 3 loop did not give, or gave NaN. */
+INLINE void
+grad_fix_f(int alg, const struct rowset *r, int64_t x0, int i, float *dx,
+    float *dy)
+{
+	if (isnan(r->mid[x0 + i]))
+		dx[i] = dy[i] = NAN;	/* a hole: never left unset */
+	else
+		grad_edge_f(alg, r, x0 + i, &dx[i], &dy[i]);
+}
+
+/* grad_run in float (tp_grad.h's tp_grad_horn_f and tp_grad_zt_f), for
+ * the slope: the same loops, eight cells to an AVX2 vector. */
+INLINE void
+grad_run_f(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
+    float *dy)
+{
+	const float *u = r->up, *m = r->mid, *d = r->down;
+	float fx = (float)r->fx, fy = (float)r->fy;
+	int lo = 0, hi = 0, bad = 0;
+
+	if (u != NULL && d != NULL) {
+		lo = x0 == 0 ? 1 : 0;
+		hi = x0 + n == r->width ? n - 1 : n;
+	}
+	if (alg == TP_SLOPE_ZT)
+		for (int i = lo; i < hi; i++) {
+			int64_t x = x0 + i;
+
+			dx[i] = fx * (m[x + 1] - m[x - 1]);
+			dy[i] = fy * (u[x] - d[x]);
+		}
+	else
+		for (int i = lo; i < hi; i++) {
+			int64_t x = x0 + i;
+
+			dx[i] = fx * (((u[x + 1] - u[x - 1]) + 2 * (m[x + 1] -
+			    m[x - 1])) + (d[x + 1] - d[x - 1]));
+			dy[i] = fy * (((u[x - 1] - d[x - 1]) + 2 * (u[x] -
+			    d[x])) + (u[x + 1] - d[x + 1]));
+		}
+	for (int i = lo; i < hi; i++)
+		bad |= isnan(dx[i]) | isnan(dy[i]) | isnan(m[x0 + i]);
+	if (!bad) {
+		for (int i = 0; i < lo; i++)
+			grad_fix_f(alg, r, x0, i, dx, dy);
+		for (int i = hi; i < n; i++)
+			grad_fix_f(alg, r, x0, i, dx, dy);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (i < lo || i >= hi || isnan(m[x0 + i]) || isnan(dx[i]) ||
+		    isnan(dy[i]))
+			grad_fix_f(alg, r, x0, i, dx, dy);
+}
+
 /* Profile and plan curvature of cell x through its window: edges and NaN
  * neighbours. */
 static void
@@ -211,20 +278,24 @@ INLINE void
 row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 {
 	double dx[CHUNK], dy[CHUNK];
+	float gx[CHUNK], gy[CHUNK];
 
 	for (int64_t x0 = 0; x0 < r->width; x0 += CHUNK) {
 		int n = r->width - x0 < CHUNK ? (int)(r->width - x0) : CHUNK;
 
 		/* Only the outputs asked for are computed (tslope --only):
 		 * the curvatures alone need no gradient. */
-		if (o->slope != NULL || o->aspect != NULL || o->shade != NULL)
-			grad_run(s->alg, r, x0, n, dx, dy);
+		if (o->slope != NULL || o->aspect != NULL)
+			grad_run_f(s->alg, r, x0, n, gx, gy);
 		if (o->slope != NULL)
 			for (int i = 0; i < n; i++)
-				o->slope[x0 + i] = (float)tp_grad_slope(dx[i], dy[i]);
+				o->slope[x0 + i] = tp_grad_slope_f(gx[i], gy[i]);
 		if (o->aspect != NULL)
 			for (int i = 0; i < n; i++)
-				o->aspect[x0 + i] = tp_grad_aspect(dx[i], dy[i]);
+				o->aspect[x0 + i] = tp_grad_aspect_f(gx[i],
+				    gy[i]);
+		if (o->shade != NULL)
+			grad_run(s->alg, r, x0, n, dx, dy);
 		if (o->shade != NULL)
 			for (int i = 0; i < n; i++)
 				o->shade[x0 + i] = (float)tp_grad_shade(&s->sun,
