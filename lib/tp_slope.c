@@ -1,4 +1,5 @@
 /* tp_slope.c - slope, aspect, curvature and hillshade of a row. */
+#include <float.h>
 #include <math.h>
 
 #include "tp_simd.h"
@@ -65,49 +66,34 @@ window(const struct rowset *r, int64_t x, double z[9])
 		tp_grad_window(r->up, r->mid, r->down, r->width, x, z);
 }
 
-/* The gradient of cell x through its window: edges and NaN neighbours. */
-static void
-grad_edge(int alg, const struct rowset *r, int64_t x, double *dx,
-    double *dy)
+/* v within float's finite range, NaN kept: a gradient past it (heights
+ * 1e38 apart, or tiny cells) still gives a slope of 90 degrees and a
+ * shade, where infinity would give the shade a NaN. */
+INLINE float
+clamp(float v)
 {
-	double z[9];
-
-	window(r, x, z);
-	if (alg == TP_SLOPE_ZT)
-		tp_grad_zt(z, r->fx, r->fy, dx, dy);
-	else
-		tp_grad_horn(z, r->fx, r->fy, dx, dy);
+	return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : v;
 }
 
-/* grad_edge in float, for the slope (tp_grad_float). */
+/* The gradient of cell x through its window: edges and NaN neighbours
+ * (tp_grad_float: the window's heights are floats, so the arithmetic is
+ * that of the loops below). */
 static void
-grad_edge_f(int alg, const struct rowset *r, int64_t x, float *dx,
+grad_edge(int alg, const struct rowset *r, int64_t x, float *dx,
     float *dy)
 {
 	double z[9];
 
 	window(r, x, z);
 	tp_grad_float(alg == TP_SLOPE_ZT, z, r->fx, r->fy, dx, dy);
-}
-
-/* 1 when cells lo .. hi - 1 hold a NaN gradient or centre height (m is
- * the row from cell x0): a branch-free pass the compiler vectorises, so a
- * row without holes skips the cell-by-cell test below. */
-INLINE int
-nan_among(const double *dx, const double *dy, const float *m, int lo,
-    int hi)
-{
-	int bad = 0;
-
-	for (int i = lo; i < hi; i++)
-		bad |= isnan(dx[i]) | isnan(dy[i]) | isnan(m[i]);
-	return bad;
+	*dx = clamp(*dx);
+	*dy = clamp(*dy);
 }
 
 /* Cell i of grad_run that the 3 x 3 loop did not give, or gave NaN. */
 INLINE void
-grad_fix(int alg, const struct rowset *r, int64_t x0, int i, double *dx,
-    double *dy)
+grad_fix(int alg, const struct rowset *r, int64_t x0, int i, float *dx,
+    float *dy)
 {
 	if (isnan(r->mid[x0 + i]))
 		dx[i] = dy[i] = NAN;	/* a hole: never left unset */
@@ -115,68 +101,12 @@ grad_fix(int alg, const struct rowset *r, int64_t x0, int i, double *dx,
 		grad_edge(alg, r, x0 + i, &dx[i], &dy[i]);
 }
 
-/* The gradients of cells x0 .. x0 + n - 1. Inside the grid straight from
- * the rows, in loops the compiler vectorises; the edges and a NaN there
- * (a NaN neighbour) through grad_edge, whose arithmetic is the same: Horn
- * or Zevenbergen-Thorne on the heights as doubles, in the same order. */
+/* The gradients of cells x0 .. x0 + n - 1 in float (tp_grad.h's
+ * tp_grad_horn_f and tp_grad_zt_f). Inside the grid straight from the
+ * rows, in loops the compiler vectorises, eight cells to an AVX2 vector;
+ * the edges and a NaN there (a NaN neighbour) through grad_edge. */
 INLINE void
-grad_run(int alg, const struct rowset *r, int64_t x0, int n, double *dx,
-    double *dy)
-{
-	const float *u = r->up, *m = r->mid, *d = r->down;
-	double fx = r->fx, fy = r->fy;
-	int lo = 0, hi = 0;
-
-	if (u != NULL && d != NULL) {
-		lo = x0 == 0 ? 1 : 0;
-		hi = x0 + n == r->width ? n - 1 : n;
-	}
-	if (alg == TP_SLOPE_ZT)
-		for (int i = lo; i < hi; i++) {
-			int64_t x = x0 + i;
-
-			dx[i] = fx * ((double)m[x + 1] - (double)m[x - 1]);
-			dy[i] = fy * ((double)u[x] - (double)d[x]);
-		}
-	else
-		for (int i = lo; i < hi; i++) {
-			int64_t x = x0 + i;
-
-			dx[i] = fx * (((double)u[x + 1] + 2 * (double)m[x + 1] +
-			    (double)d[x + 1]) - ((double)u[x - 1] +
-			    2 * (double)m[x - 1] + (double)d[x - 1]));
-			dy[i] = fy * (((double)u[x - 1] + 2 * (double)u[x] +
-			    (double)u[x + 1]) - ((double)d[x - 1] +
-			    2 * (double)d[x] + (double)d[x + 1]));
-		}
-	if (!nan_among(dx, dy, m + x0, lo, hi)) {
-		for (int i = 0; i < lo; i++)
-			grad_fix(alg, r, x0, i, dx, dy);
-		for (int i = hi; i < n; i++)
-			grad_fix(alg, r, x0, i, dx, dy);
-		return;
-	}
-	for (int i = 0; i < n; i++)
-		if (i < lo || i >= hi || isnan(m[x0 + i]) || isnan(dx[i]) ||
-		    isnan(dy[i]))
-			grad_fix(alg, r, x0, i, dx, dy);
-}
-
-/* Cell i of grad_run_f that the 3 x 3 loop did not give, or gave NaN. */
-INLINE void
-grad_fix_f(int alg, const struct rowset *r, int64_t x0, int i, float *dx,
-    float *dy)
-{
-	if (isnan(r->mid[x0 + i]))
-		dx[i] = dy[i] = NAN;	/* a hole: never left unset */
-	else
-		grad_edge_f(alg, r, x0 + i, &dx[i], &dy[i]);
-}
-
-/* grad_run in float (tp_grad.h's tp_grad_horn_f and tp_grad_zt_f), for
- * the slope: the same loops, eight cells to an AVX2 vector. */
-INLINE void
-grad_run_f(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
+grad_run(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
     float *dy)
 {
 	const float *u = r->up, *m = r->mid, *d = r->down;
@@ -203,19 +133,22 @@ grad_run_f(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
 			dy[i] = fy * (((u[x - 1] - d[x - 1]) + 2 * (u[x] -
 			    d[x])) + (u[x + 1] - d[x + 1]));
 		}
-	for (int i = lo; i < hi; i++)
+	for (int i = lo; i < hi; i++) {
+		dx[i] = clamp(dx[i]);
+		dy[i] = clamp(dy[i]);
 		bad |= isnan(dx[i]) | isnan(dy[i]) | isnan(m[x0 + i]);
+	}
 	if (!bad) {
 		for (int i = 0; i < lo; i++)
-			grad_fix_f(alg, r, x0, i, dx, dy);
+			grad_fix(alg, r, x0, i, dx, dy);
 		for (int i = hi; i < n; i++)
-			grad_fix_f(alg, r, x0, i, dx, dy);
+			grad_fix(alg, r, x0, i, dx, dy);
 		return;
 	}
 	for (int i = 0; i < n; i++)
 		if (i < lo || i >= hi || isnan(m[x0 + i]) || isnan(dx[i]) ||
 		    isnan(dy[i]))
-			grad_fix_f(alg, r, x0, i, dx, dy);
+			grad_fix(alg, r, x0, i, dx, dy);
 }
 
 /* Profile and plan curvature of cell x through its window: edges and NaN
@@ -277,16 +210,16 @@ holes(const struct rowset *r, int64_t x0, int n, const tp_slope_out *o)
 INLINE void
 row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 {
-	double dx[CHUNK], dy[CHUNK];
 	float gx[CHUNK], gy[CHUNK];
+	double pc[CHUNK], pl[CHUNK];
 
 	for (int64_t x0 = 0; x0 < r->width; x0 += CHUNK) {
 		int n = r->width - x0 < CHUNK ? (int)(r->width - x0) : CHUNK;
 
 		/* Only the outputs asked for are computed (tslope --only):
 		 * the curvatures alone need no gradient. */
-		if (o->slope != NULL || o->aspect != NULL)
-			grad_run_f(s->alg, r, x0, n, gx, gy);
+		if (o->slope != NULL || o->aspect != NULL || o->shade != NULL)
+			grad_run(s->alg, r, x0, n, gx, gy);
 		if (o->slope != NULL)
 			for (int i = 0; i < n; i++)
 				o->slope[x0 + i] = tp_grad_slope_f(gx[i], gy[i]);
@@ -295,20 +228,16 @@ row(const tp_slope *s, const struct rowset *r, const tp_slope_out *o)
 				o->aspect[x0 + i] = tp_grad_aspect_f(gx[i],
 				    gy[i]);
 		if (o->shade != NULL)
-			grad_run(s->alg, r, x0, n, dx, dy);
-		if (o->shade != NULL)
 			for (int i = 0; i < n; i++)
 				o->shade[x0 + i] = (float)tp_grad_shade(&s->sun,
-				    dx[i], dy[i]);
+				    gx[i], gy[i]);
 		if (o->profc != NULL || o->planc != NULL) {
-			/* The gradients are used: their arrays take the
-			 * profile and plan curvatures. */
-			curvature_run(s, r, x0, n, dx, dy);
+			curvature_run(s, r, x0, n, pc, pl);
 			for (int i = 0; i < n; i++) {
 				if (o->profc != NULL)
-					o->profc[x0 + i] = (float)dx[i];
+					o->profc[x0 + i] = (float)pc[i];
 				if (o->planc != NULL)
-					o->planc[x0 + i] = (float)dy[i];
+					o->planc[x0 + i] = (float)pl[i];
 			}
 		}
 		holes(r, x0, n, o);

@@ -38,6 +38,18 @@ assert_eq "plane shade" "$(at "$T/p" shade | cut -d' ' -f2,3,5-8)" \
 assert_eq "heights unchanged" "$(py '
 print(band(sys.argv[1], "height").tobytes() == band(sys.argv[2], "height").tobytes())' \
     "$T/plane" "$T/p")" True
+# A cliff past float's range: heights 1e38 apart over 1 mm cells make a
+# gradient float cannot hold; it is taken as the largest float, so the
+# ground is 90 degrees steep, faces south (180) and is in shadow from the
+# north-west sun (grey 1), never NaN.
+mkstream 3 3 height "CELLSIZE 0.001" > "$T/cliff" <<'EOF2'
+1e38 1e38 1e38
+0 0 0
+-1e38 -1e38 -1e38
+EOF2
+run_prog tslope --hillshade --alg horn < "$T/cliff" > "$T/p"
+assert_eq "cliff" "$(at "$T/p" slope | cut -d' ' -f5) $(at "$T/p" aspect |
+    cut -d' ' -f5) $(at "$T/p" shade | cut -d' ' -f5)" "90.0000 180.0000 1.0000"
 # Zevenbergen-Thorne: the same plane, the same gradient off the corners.
 run_prog tslope --alg zt < "$T/plane" > "$T/p"
 assert_eq "zt slope" "$(at "$T/p" slope | cut -d' ' -f6)" 26.5651
