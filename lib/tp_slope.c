@@ -75,6 +75,13 @@ clamp(float v)
 	return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : v;
 }
 
+/* 0 for NaN and infinities: the cells grad_run sends to grad_fix. */
+INLINE int
+in_range(float v)
+{
+	return fabsf(v) <= FLT_MAX;
+}
+
 /* The gradient of cell x through its window: edges and NaN neighbours
  * (tp_grad_float: the window's heights are floats, so the arithmetic is
  * that of the loops below). */
@@ -133,11 +140,8 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
 			dy[i] = fy * (((u[x - 1] - d[x - 1]) + 2 * (u[x] -
 			    d[x])) + (u[x + 1] - d[x + 1]));
 		}
-	for (int i = lo; i < hi; i++) {
-		dx[i] = clamp(dx[i]);
-		dy[i] = clamp(dy[i]);
-		bad |= isnan(dx[i]) | isnan(dy[i]) | isnan(m[x0 + i]);
-	}
+	for (int i = lo; i < hi; i++)
+		bad |= !in_range(dx[i]) | !in_range(dy[i]) | isnan(m[x0 + i]);
 	if (!bad) {
 		for (int i = 0; i < lo; i++)
 			grad_fix(alg, r, x0, i, dx, dy);
@@ -146,8 +150,8 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
 		return;
 	}
 	for (int i = 0; i < n; i++)
-		if (i < lo || i >= hi || isnan(m[x0 + i]) || isnan(dx[i]) ||
-		    isnan(dy[i]))
+		if (i < lo || i >= hi || isnan(m[x0 + i]) || !in_range(dx[i]) ||
+		    !in_range(dy[i]))
 			grad_fix(alg, r, x0, i, dx, dy);
 }
 
