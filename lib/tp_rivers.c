@@ -47,6 +47,23 @@ flow(const tracer *t, size_t i)
 	return t->acc[(i / (size_t)t->w) * t->astride + i % (size_t)t->w];
 }
 
+/* 1 when cell i lies on the border or next to a NaN cell: an outlet of
+ * the flood (the steepest rule may have turned it inward). */
+static int
+at_edge(const tracer *t, size_t i)
+{
+	int64_t x = (int64_t)(i % (size_t)t->w), y = (int64_t)(i / (size_t)t->w);
+	int k;
+
+	if (x == 0 || y == 0 || x == t->w - 1 || y == t->h - 1)
+		return 1;
+	for (k = 1; k <= 8; k++)
+		if (isnan(t->z[(size_t)(y + tp_d8_dy[k]) * t->stride +
+		    (size_t)(x + tp_d8_dx[k])]))
+			return 1;
+	return 0;
+}
+
 /* A new reach beginning at cell i. */
 static int
 new_reach(tracer *t, size_t i, tp_err *e)
@@ -104,7 +121,7 @@ visit(tracer *t, size_t i, tp_err *e)
 	size_t m;
 
 	t->state[i] |= VISITED;
-	if (t->dir[i] & TP_D8_OUT)
+	if ((t->dir[i] & TP_D8_OUT) || at_edge(t, i))
 		return 0;	/* an outlet: rivers end here */
 	if ((k = weigh(t, i, &start)) == 0)
 		k = t->dir[i];

@@ -22,8 +22,9 @@
  *
  * A river thus follows the lower neighbour of largest flow rather than
  * the flood's direction, and a tributary flowing beside a river joins it.
- * Outlets (tp_d8.h's TP_D8_OUT and TP_D8_SEA cells) end the rivers that
- * reach them and begin none.
+ * Outlets (tp_d8.h's TP_D8_OUT and TP_D8_SEA cells, and any cell on the
+ * border or next to a NaN cell, which the steepest rule may turn inward)
+ * end the rivers that reach them and begin none; their directions stay.
  *
  * Then the river is thinned reach by reach (a reach: from a head or a
  * confluence, a cell two or more rivers run into, down to the cell before

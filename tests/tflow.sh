@@ -544,6 +544,18 @@ for y, x in zip(*np.nonzero(r)):
 print(bad, drain_check(d, np.isfinite(b["height"]), GRASS), bool((b["order"][r] >= 1).all()))
 EOF2
 )" "0 ok True"
+# Traced on the steepest rule too, whose border cells may drain inward:
+# rivers end at the border all the same, and dir still drains everywhere.
+run_prog tflow --carve -r 150 --river-rule trace -c grass < "$T/raw" > "$T/ts"
+assert_eq "--carve --river-rule trace: drains, rivers continue inside" \
+    "$(py - "$T/ts" <<'EOF2'
+b = bands(sys.argv[1]); r = b["river"] == 1; d = b["dir"]; bad = 0
+for y, x in zip(*np.nonzero(r[1:-1, 1:-1])):
+    dy, dx = GRASS[float(d[y + 1, x + 1])]
+    bad += not r[y + 1 + dy, x + 1 + dx]
+print(drain_check(d, np.isfinite(b["height"]), GRASS), bad, int(r.sum()) > 5000)
+EOF2
+)" "ok 0 True"
 expect_err 2 "^tflow: --river-rule trace needs --carve" "trace without --carve" \
     run_prog tflow -r 5 --river-rule trace < "$T/tr"
 expect_err 2 "^tflow: --river-rule needs --rivers" "--river-rule without -r" \
