@@ -579,8 +579,7 @@ main(int argc, char **argv)
 	outs b;
 	opts o;
 	int band;
-
-	static char joined[2][32];
+	static char joined[2][32];	/* --order=KIND, --carve=RULE */
 
 	cli_init(argc, argv, usage);
 	join_word(&argc, argv, "--order", orders, joined[0], sizeof joined[0]);
