@@ -13,12 +13,13 @@
 #include "tp_network.h"
 #include "tp_order.h"
 #include "tp_par.h"
+#include "tp_rivers.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve] [-c CODES] [-g GEO]\n"
-    "             [-j N] [--min-basin CELLS] [--no-sea] [--order [KIND]]\n"
-    "             [--outlet X,Y] [-r T] [--sea LEVEL] [--snap R]\n"
-    "             [--tile-size N] < in > out\n"
+    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-c CODES]\n"
+    "             [-g GEO] [-j N] [--min-basin CELLS] [--no-sea]\n"
+    "             [--order [KIND]] [--outlet X,Y] [-r T] [--river-rule RULE]\n"
+    "             [--sea LEVEL] [--snap R] [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
     "             --tile-prepare TILE > TILE.fedge\n"
     "       tflow [--suffix S] --tile-solve MANIFEST > SOLVE\n"
@@ -36,9 +37,12 @@ static const char help[] =
     "      --basins         add a band 'basin': a label per outlet, 1, 2, ...\n"
     "                       in row-major order of the outlet cells; 0 on the\n"
     "                       sea\n"
-    "      --carve          route water out of depressions along their\n"
+    "      --carve [RULE]   route water out of depressions along their\n"
     "                       least-cost path, as GRASS r.watershed does:\n"
-    "                       for heights tfill has not filled\n"
+    "                       for heights tfill has not filled; a cell drains\n"
+    "                       down the steepest drop to a cell the search took\n"
+    "                       before it (steepest), or always to the cell that\n"
+    "                       reached it (first) (default: steepest)\n"
     "  -c, --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
@@ -61,6 +65,12 @@ static const char help[] =
     "  -q, --quiet          no warning about sinks, no word on the outlet\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
     "                       (0 on the sea)\n"
+    "      --river-rule RULE\n"
+    "                       with --rivers: threshold (flow >= T) or, with\n"
+    "                       --carve, trace (rivers begin at heads of flow\n"
+    "                       >= T and follow the lower neighbour of largest\n"
+    "                       flow, as GRASS r.stream.extract draws them; dir\n"
+    "                       follows them) (default: threshold)\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
     "      --snap R         with --outlet: move it to the cell of highest\n"
@@ -82,13 +92,13 @@ static const char help[] =
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
-    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE };
+    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE, OPT_RIVER_RULE };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
 	{ "band", required_argument, NULL, 'b' },
 	{ "basins", no_argument, NULL, OPT_BASINS },
-	{ "carve", no_argument, NULL, OPT_CARVE },
+	{ "carve", optional_argument, NULL, OPT_CARVE },
 	{ "dir-codes", required_argument, NULL, 'c' },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
@@ -99,6 +109,7 @@ static const struct option longopts[] = {
 	{ "outlet", required_argument, NULL, OPT_OUTLET },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rivers", required_argument, NULL, 'r' },
+	{ "river-rule", required_argument, NULL, OPT_RIVER_RULE },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "snap", required_argument, NULL, OPT_SNAP },
 	{ "suffix", required_argument, NULL, OPT_SUFFIX },
@@ -115,12 +126,18 @@ static const struct option longopts[] = {
 static const char *const codes[] = { "esri", "grass", NULL };
 static const char *const geos[] = { "auto", "yes", "no", NULL };
 static const char *const orders[] = { "strahler", "shreve", NULL };
+/* in the order of TP_CARVE_* */
+static const char *const carves[] = { "steepest", "first", NULL };
+static const char *const river_rules[] = { "threshold", "trace", NULL };
+enum { RIVER_THRESHOLD, RIVER_TRACE };	/* the order of river_rules[] */
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
 enum { WHOLE, PREPARE, SOLVE, FINISH };	/* the phase */
 
 typedef struct opts {
 	const char *band;
-	int	area, grass, geo, threads, mfd, quiet, verbose, carve;
+	int	area, grass, geo, threads, mfd, quiet, verbose;
+	int	carve;		/* 0: no, else 1 + TP_CARVE_* */
+	int	river_rule;	/* -1: not given, else RIVER_* */
 	double	rivers;		/* < 0: no river band */
 	cli_sea	sea;
 	int	order;		/* -1: none, else TP_ORDER_* */
@@ -135,19 +152,20 @@ typedef struct opts {
 
 /* "--order KIND" as "--order=KIND", the only way getopt passes an optional
  * argument: tflow takes no operands, so a word naming a kind after
- * --order can only be its argument. */
+ * --order can only be its argument. The same for "--carve RULE". */
 static void
-join_order(int *argc, char **argv)
+join_word(int *argc, char **argv, const char *opt,
+    const char *const words[], char *joined, size_t size)
 {
-	static char joined[32];
-	int i;
+	int i, k;
 
 	for (i = 1; i + 1 < *argc; i++) {
-		if (strcmp(argv[i], "--order") != 0 ||
-		    (strcmp(argv[i + 1], "strahler") != 0 &&
-		    strcmp(argv[i + 1], "shreve") != 0))
+		for (k = 0; words[k] != NULL; k++)
+			if (strcmp(argv[i + 1], words[k]) == 0)
+				break;
+		if (strcmp(argv[i], opt) != 0 || words[k] == NULL)
 			continue;
-		snprintf(joined, sizeof joined, "--order=%s", argv[i + 1]);
+		snprintf(joined, size, "%s=%s", opt, argv[i + 1]);
 		argv[i] = joined;
 		/* the words after it, and argv's closing NULL, move down */
 		memmove(argv + i + 1, argv + i + 2,
@@ -169,6 +187,11 @@ check_pairs(const opts *o)
 		cli_usage("--snap needs --outlet");
 	if (o->basins && o->outlet)
 		cli_usage("--basins and --outlet both make the band 'basin'");
+	if (o->river_rule >= 0 && o->rivers < 0)
+		cli_usage("--river-rule needs --rivers");
+	if (o->river_rule == RIVER_TRACE && !o->carve)
+		cli_usage("--river-rule trace needs --carve (the order its "
+		    "search took the cells in)");
 	if (o->carve && o->mfd)
 		cli_usage("--carve routes single-flow D8 only; MFD needs "
 		    "filled heights (tfill, without --carve)");
@@ -223,6 +246,7 @@ parse(int argc, char **argv, opts *o)
 	o->band = "height";
 	o->rivers = -1;
 	o->order = -1;
+	o->river_rule = -1;
 	o->min_basin = o->snap = -1;
 	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
 	    longopts)) != -1) {
@@ -254,7 +278,14 @@ parse(int argc, char **argv, opts *o)
 			    cli_choice("--order", optarg, orders);
 			break;
 		case OPT_BASINS: o->basins = 1; break;
-		case OPT_CARVE: o->carve = 1; break;
+		case OPT_CARVE:
+			o->carve = 1 + (optarg == NULL ? TP_CARVE_STEEPEST :
+			    cli_choice("--carve", optarg, carves));
+			break;
+		case OPT_RIVER_RULE:
+			o->river_rule = cli_choice("--river-rule", optarg,
+			    river_rules);
+			break;
 		case OPT_MIN_BASIN:
 			o->min_basin = cli_int("--min-basin", optarg, 1,
 			    INT64_MAX);
@@ -458,6 +489,46 @@ outs_init(outs *b, const opts *o)
 			cli_usage("--band: '%s' is an output band", o->band);
 }
 
+/* The directions of the plane z into dir, and with --river-rule trace
+ * the order the search took the cells in (*order, to free). */
+static void
+directions(const opts *o, const float *z, int64_t w, int64_t h,
+    size_t stride, const tp_geo_grid *geo, double sea, uint8_t *dir,
+    uint32_t **order, tp_flow_stats *st)
+{
+	size_t cells = (size_t)w * (size_t)h;
+	tp_err e;
+
+	*order = NULL;
+	if (o->river_rule == RIVER_TRACE && (cells > SIZE_MAX /
+	    sizeof **order || (*order = malloc(cells * sizeof **order)) ==
+	    NULL))
+		cli_die("out of memory: the search's order needs %.1f MiB",
+		    (double)cells * 4 / 1048576.0);
+	if ((o->carve ? tp_carve_rule(z, w, h, stride, geo, sea, o->carve - 1,
+	    dir, *order, st, &e) : tp_flow_d8_sea(z, w, h, stride, geo, sea,
+	    o->threads, dir, st, &e)) < 0)
+		cli_fail(&e);
+}
+
+/* The river band: flow >= T, or traced from the search's order. */
+static void
+rivers(tp_grid *g, const opts *o, const outs *b, const float *z,
+    const uint32_t *order, const tp_flow_stats *st, uint8_t *dir)
+{
+	int64_t w = g->h.width, h = g->h.height;
+	size_t stride = tp_grid_stride(g);
+	const float *acc = tp_grid_band(g, b->idx[0]);
+	float *river = tp_grid_band(g, b->idx[b->at[0]]);
+	tp_err e;
+
+	if (o->river_rule != RIVER_TRACE)
+		tp_flow_rivers(acc, dir, w, h, stride, o->rivers, river);
+	else if (tp_rivers_trace(z, stride, acc, stride, order,
+	    (size_t)st->valid, w, h, o->rivers, dir, river, stride, &e) < 0)
+		cli_fail(&e);
+}
+
 /* Directions, flow, and the bands made from them, of the whole grid g
  * (its height band `band`). */
 static void
@@ -469,6 +540,7 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 	tp_geo_grid geo = geometry(g, o->geo);
 	double sea = cli_sea_level(&o->sea, &g->h, 1);
 	const float *z = tp_grid_band(g, band);
+	uint32_t *order;
 	uint8_t *dir;
 	tp_err e;
 
@@ -476,10 +548,7 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 		cli_die("out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
 	cli_timer_lap(tm, "read");
-	if ((o->carve ? tp_carve_d8(z, w, h, stride, &geo, sea, dir, st, &e) :
-	    tp_flow_d8_sea(z, w, h, stride, &geo, sea, o->threads, dir, st,
-	    &e)) < 0)
-		cli_fail(&e);
+	directions(o, z, w, h, stride, &geo, sea, dir, &order, st);
 	cli_timer_lap(tm, "directions");
 	if (accumulate(o, dir, w, h, &geo, sea, tp_grid_band(g, b->idx[0]),
 	    stride, &e) < 0 || (o->mfd && tp_flow_mfd(z, stride, dir, w, h,
@@ -487,8 +556,8 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 	    tp_grid_band(g, b->idx[b->mfd]), stride, &e) < 0))
 		cli_fail(&e);
 	if (b->at[0] >= 0)
-		tp_flow_rivers(tp_grid_band(g, b->idx[0]), dir, w, h, stride,
-		    o->rivers, tp_grid_band(g, b->idx[b->at[0]]));
+		rivers(g, o, b, z, order, st, dir);
+	free(order);
 	cli_timer_lap(tm, "accumulation");
 	if (dir_bands(g, o, dir, b->idx, b->at, &e) < 0) {
 		free(dir);
@@ -510,9 +579,11 @@ main(int argc, char **argv)
 	outs b;
 	opts o;
 	int band;
+	static char joined[2][32];	/* --order=KIND, --carve=RULE */
 
 	cli_init(argc, argv, usage);
-	join_order(&argc, argv);
+	join_word(&argc, argv, "--order", orders, joined[0], sizeof joined[0]);
+	join_word(&argc, argv, "--carve", carves, joined[1], sizeof joined[1]);
 	parse(argc, argv, &o);
 	outs_init(&b, &o);
 	if (o.phase == SOLVE) {

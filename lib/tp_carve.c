@@ -20,6 +20,9 @@ typedef struct ent {
 
 typedef struct flood {
 	const float *z;
+	int	rule;		/* TP_CARVE_* */
+	uint32_t *order;	/* the cells as taken, or NULL */
+	size_t	taken;
 	int64_t	w, h;
 	size_t	stride;
 	uint8_t	*dir;
@@ -42,13 +45,24 @@ key_of(float v, uint32_t seq)
 	return (uint64_t)u << 32 | seq;
 }
 
+/* The first rule's key: the height's level (tp_carve_level) as an
+ * unsigned 32-bit integer in the order of the levels, then the push. */
+static uint64_t
+key_first(float v, uint32_t seq)
+{
+	return (uint64_t)((uint32_t)(int32_t)tp_carve_level(v) ^ 0x80000000u)
+	    << 32 | seq;
+}
+
 static int
 push(flood *f, size_t i, tp_err *e)
 {
-	ent v = { key_of(f->z[(i / (size_t)f->w) * f->stride +
-	    i % (size_t)f->w], f->seq++), i };
+	float zi = f->z[(i / (size_t)f->w) * f->stride + i % (size_t)f->w];
+	ent v = { f->rule == TP_CARVE_FIRST ? key_first(zi, f->seq) :
+	    key_of(zi, f->seq), i };
 	size_t c, p;
 
+	f->seq++;
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 1024;
 		ent *a = cap > SIZE_MAX / sizeof *a ? NULL :
@@ -168,12 +182,102 @@ take(flood *f, size_t i, tp_flow_stats *st, tp_err *e)
 	return 0;
 }
 
+/* 1 when neighbour j is valid and not yet taken: the first rule weighs the
+ * slopes to such cells only, as a search that has not finished them. */
+static int
+open_cell(const flood *f, size_t j)
+{
+	return f->dir[j] == UNSEEN || (f->dir[j] != TP_D8_NODATA &&
+	    !(f->dir[j] & TAKEN));
+}
+
+/* The rise from level a up to level b over a step of inverse length inv;
+ * 0 where b is not higher. */
+static double
+rise(double a, double b, double inv)
+{
+	return b > a ? (b - a) * inv : 0;
+}
+
+/* The first rule on a diagonal neighbour (k even) of level zd above the
+ * cell (x, y) of level zc: 1 when it is to wait, because it rises more
+ * steeply from one of the two side neighbours it shares with the cell (a
+ * valid one not yet taken) than from the cell itself. That side neighbour
+ * will then reach it, and the search keeps no bias to diagonals. */
+static int
+wait_diagonal(const flood *f, int64_t x, int64_t y, int k, double zc,
+    double zd, const double inv[9])
+{
+	double up = (zd - zc) * inv[k];
+	int s, side[2] = { k - 1, k % 8 + 1 };
+	int64_t nx, ny;
+
+	for (s = 0; s < 2; s++) {
+		if (!tp_d8_inside(x, y, side[s], f->w, f->h, &nx, &ny))
+			continue;
+		size_t j = (size_t)ny * (size_t)f->w + (size_t)nx;
+
+		/* the step from that side cell to the diagonal runs along
+		 * the other side's axis */
+		if (open_cell(f, j) && up < rise(tp_carve_level(zat(f, nx, ny)),
+		    zd, inv[side[1 - s]]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Take cell i by the first rule: it keeps the direction to the neighbour
+ * that reached it; it reaches its unseen neighbours in the order S, N, W,
+ * E, NE, SW, SE, NW (a diagonal one above it may wait, wait_diagonal). */
+static int
+take_first(flood *f, size_t i, tp_flow_stats *st, tp_err *e)
+{
+	static const int visit[8] = { TP_D8_S, TP_D8_N, TP_D8_W, TP_D8_E,
+	    TP_D8_NE, TP_D8_SW, TP_D8_SE, TP_D8_NW };
+	int64_t x = (int64_t)(i % (size_t)f->w), y = (int64_t)(i / (size_t)f->w);
+	int64_t nx, ny;
+	const double *inv = f->inv + 9 * y;
+	double zc = tp_carve_level(zat(f, x, y));
+	int n, k;
+
+	for (n = 0; n < 8; n++) {
+		k = visit[n];
+		if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+			continue;
+		size_t j = (size_t)ny * (size_t)f->w + (size_t)nx;
+		double zn = tp_carve_level(zat(f, nx, ny));
+
+		if (f->dir[j] != UNSEEN || (k % 2 == 0 && zn > zc &&
+		    wait_diagonal(f, x, y, k, zc, zn, inv)))
+			continue;
+		f->dir[j] = (uint8_t)tp_d8_back(k);
+		if (push(f, j, e) < 0)
+			return -1;
+	}
+	k = f->dir[i];
+	if (!(k & TP_D8_OUT) && tp_carve_level(zat(f, x + tp_d8_dx[k],
+	    y + tp_d8_dy[k])) >= zc)
+		st->flats++;
+	f->dir[i] |= TAKEN;
+	return 0;
+}
+
 int
 tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, double sea_level, uint8_t *dir,
     tp_flow_stats *st, tp_err *e)
 {
-	flood f = { .z = z, .w = w, .h = h, .stride = stride, .dir = dir };
+	return tp_carve_rule(z, w, h, stride, g, sea_level, TP_CARVE_STEEPEST,
+	    dir, NULL, st, e);
+}
+
+int
+tp_carve_rule(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_geo_grid *g, double sea_level, int rule, uint8_t *dir,
+    uint32_t *order, tp_flow_stats *st, tp_err *e)
+{
+	flood f = { .z = z, .w = w, .h = h, .stride = stride, .dir = dir,
+	    .rule = rule, .order = order };
 	tp_flow_stats dummy;
 	size_t i, n;
 	int rc = -1;
@@ -195,9 +299,14 @@ tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
 		tp_flow_inv_dist(g, y, f.inv + 9 * y);
 	if (seed(&f, tp_d8_sea_below(sea_level), st, e) < 0)
 		goto out;
-	while (f.n > 0)
-		if (take(&f, pop(&f), st, e) < 0)
+	while (f.n > 0) {
+		i = pop(&f);
+		if (order != NULL)
+			order[f.taken++] = (uint32_t)i;
+		if ((rule == TP_CARVE_FIRST ? take_first(&f, i, st, e) :
+		    take(&f, i, st, e)) < 0)
 			goto out;
+	}
 	n = (size_t)w * (size_t)h;
 	for (i = 0; i < n; i++) {
 		if (dir[i] != TP_D8_NODATA)

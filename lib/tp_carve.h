@@ -30,6 +30,7 @@
 #ifndef TP_CARVE_H
 #define TP_CARVE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,5 +45,45 @@
 int	tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, double sea_level, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);
+
+/*
+ * The rule a cell's direction is chosen by, when the flood takes it:
+ *
+ * TP_CARVE_STEEPEST: the one above (tp_carve_d8).
+ *
+ * TP_CARVE_FIRST: the neighbour that reached it, always, as GRASS's A*
+ * search gives it (r.stream.extract, r.watershed). The flood then orders
+ * heights by their level (tp_carve_level: whole thousandths of the height
+ * unit, so 0.0004 apart ties), equal levels by push; a taken cell reaches
+ * its unseen neighbours in the order S, N, W, E, NE, SW, SE, NW, but
+ * leaves a diagonal one above it unseen when it rises more steeply from
+ * one of the two side neighbours the two share (one valid and not yet
+ * taken): that side neighbour will reach it instead, which keeps the
+ * search from favouring diagonals. Outlets keep their way out. In st,
+ * flats counts the cells whose reaching neighbour is not lower.
+ */
+enum { TP_CARVE_STEEPEST, TP_CARVE_FIRST };
+
+/* tp_carve_d8 by `rule`; order, when not NULL (w * h entries), receives
+ * the valid cells' indices (y * w + x) in the order the flood took them:
+ * st->valid entries, each cell's direction pointing to one before it. */
+int	tp_carve_rule(const float *z, int64_t w, int64_t h, size_t stride,
+	    const tp_geo_grid *g, double sea_level, int rule, uint8_t *dir,
+	    uint32_t *order, tp_flow_stats *st, tp_err *e);
+
+/* A height's level for TP_CARVE_FIRST: v x 1000 rounded half away from
+ * zero to a whole number, clamped to 32-bit integers (as GRASS stores
+ * floating-point heights); NaN: 0. */
+static inline double
+tp_carve_level(float v)
+{
+	double x = (double)v * 1000.0;
+
+	if (!(x > -2147483647.0))
+		return isnan(x) ? 0 : -2147483647.0;
+	if (x > 2147483647.0)
+		return 2147483647.0;
+	return x >= 0 ? floor(x + 0.5) : ceil(x - 0.5);
+}
 
 #endif

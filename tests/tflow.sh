@@ -490,6 +490,155 @@ print((ours & g).sum() >= 0.95 * g.sum(), ours.sum() <= 1.05 * g.sum(), g.sum() 
 EOF
 )" "True True True"
 
+# --carve first and --river-rule trace on grids worked by hand (the same
+# as tests/check_rivers.c; r.stream.extract agrees, below). The centre 10
+# of a 3x3: the flood takes NE 2 first, and from there the centre is 5.66
+# up per unit of distance, more than its rise from the side cells N and E
+# (2), so NE reaches it and the first rule drains it NE (ESRI 128); the
+# steepest drop is W 3 (16). With E 3, the centre rises 7 from E: NE leaves
+# it for E, which reaches it next (1).
+mkstream 3 3 height <<< "12 8 2 3 10 8 12 12 12" > "$T/f1"
+mkstream 3 3 height <<< "12 8 2 12 10 3 12 12 12" > "$T/f2"
+assert_eq "--carve first: the neighbour that reached it, not the steepest" \
+    "$(run_prog tflow --carve first < "$T/f1" | stat /dev/stdin 'int(dir[1, 1])') $(run_prog tflow --carve < "$T/f1" | stat /dev/stdin 'int(dir[1, 1])') $(run_prog tflow --carve=first < "$T/f2" | stat /dev/stdin 'int(dir[1, 1])')" \
+    "128 16 1"
+run_prog tflow --carve steepest -g no -r 150 < "$T/raw" > "$T/cs"
+cmp -s <(body "$T/carve") <(body "$T/cs") && pass ||
+    fail "--carve steepest and --carve differ"
+# A tributary from the north-east: (3,1) 80, flow 4, is the head; (2,1) 30,
+# reached by the flood from W (flow 6), has lower neighbours W and SW of
+# flow 6 and S of flow 4: the last of the largest in the order S, N, W, E,
+# NE, SW, SE, NW is SW, so the river and its dir leave the flood's W for SW
+# (ESRI 8) and end at the outlet 0. Threshold 4 marks the six cells of
+# flow >= 4 instead.
+mkstream 6 5 height <<< "99 99 99 99 99 99 99 10 30 80 85 99 0 5 10 90 90 99
+99 99 95 95 95 99 99 99 99 99 99 99" > "$T/tr"
+run_prog tflow --carve first -r 4 --river-rule trace < "$T/tr" > "$T/tr1"
+run_prog tflow --carve first -r 4 < "$T/tr" > "$T/tr2"
+assert_eq "--river-rule trace: the largest flow, not dir" "$(stat "$T/tr1" \
+    'np.argwhere(river == 1).tolist(), int(dir[1, 2]), int(dir[1, 3])')|$(stat \
+    "$T/tr2" 'int(river.sum()), int(dir[1, 2])')" \
+    "([[1, 2], [1, 3], [2, 0], [2, 1]], 8, 16)|(6, 16)"
+# Thinning: a pit of two 5s drains over 6 to the notch 3; the river runs
+# from (1,2) E to (2,2), then S up to 6; 6 is a neighbour of (1,2), so
+# (2,2) is left out and (1,2) points SE (2) past it.
+mkstream 5 5 height <<< "9 9 9 9 9 9 7 7 7 9 9 5 5 7 9 9 7 6 7 9 9 9 3 9 9" > "$T/th"
+run_prog tflow --carve first -r 2 --river-rule trace < "$T/th" > "$T/th1"
+assert_eq "--river-rule trace: thinned" "$(stat "$T/th1" \
+    'np.argwhere(river == 1).tolist(), int(dir[2, 1]), int(dir[2, 2])')" \
+    "([[2, 1], [3, 2], [4, 2]], 2, 4)"
+# The traced river on the real DEM: the same bytes on 1 and 2 threads;
+# order and basins follow the moved directions: every river cell's dir
+# leads to a river cell or out (drain_check: every cell reaches an outlet).
+run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 1 -c grass < "$T/raw" > "$T/t1"
+run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 2 -c grass < "$T/raw" > "$T/t2"
+cmp -s <(body "$T/t1") <(body "$T/t2") && pass ||
+    fail "--river-rule trace: -j 1 and -j 2 differ"
+assert_eq "--river-rule trace: dir along the rivers" "$(py - "$T/t1" <<'EOF2'
+b = bands(sys.argv[1]); r = b["river"] == 1; d = b["dir"]
+H, W = r.shape; bad = 0
+for y, x in zip(*np.nonzero(r)):
+    if d[y, x] > 0:
+        dy, dx = GRASS[float(d[y, x])]
+        bad += not r[y + dy, x + dx]
+print(bad, drain_check(d, np.isfinite(b["height"]), GRASS), bool((b["order"][r] >= 1).all()))
+EOF2
+)" "0 ok True"
+# Traced on the steepest rule too, whose border cells may drain inward:
+# rivers end at the border all the same, and dir still drains everywhere.
+run_prog tflow --carve -r 150 --river-rule trace -c grass < "$T/raw" > "$T/ts"
+assert_eq "--carve --river-rule trace: drains, rivers continue inside" \
+    "$(py - "$T/ts" <<'EOF2'
+b = bands(sys.argv[1]); r = b["river"] == 1; d = b["dir"]; bad = 0
+for y, x in zip(*np.nonzero(r[1:-1, 1:-1])):
+    dy, dx = GRASS[float(d[y + 1, x + 1])]
+    bad += not r[y + 1 + dy, x + 1 + dx]
+print(drain_check(d, np.isfinite(b["height"]), GRASS), bad, int(r.sum()) > 5000)
+EOF2
+)" "ok 0 True"
+expect_err 2 "^tflow: --river-rule trace needs --carve" "trace without --carve" \
+    run_prog tflow -r 5 --river-rule trace < "$T/tr"
+expect_err 2 "^tflow: --river-rule needs --rivers" "--river-rule without -r" \
+    run_prog tflow --carve --river-rule trace < "$T/tr"
+expect_err 2 "^tflow: --river-rule: 'x' is not one of threshold, trace" \
+    "bad river rule" run_prog tflow --carve -r 5 --river-rule x < "$T/tr"
+expect_err 2 "^tflow: --carve: 'deepest' is not one of steepest, first" \
+    "bad carve rule" run_prog tflow --carve=deepest < "$T/tr"
+
+# --river-rule trace against r.stream.extract on the same unfilled DEM,
+# threshold 150, d8cut=0, square cells (-g no, as GRASS measures in
+# degrees here): the same stream cells, and on the river cells off the
+# border the same directions (r.stream.extract's direction map; on the
+# border GRASS codes the way out by the side, tflow by the first
+# neighbour off the grid). Total length counted the same way on both:
+# each stream cell's step (1 or sqrt 2 cells) to the stream cell its
+# direction leads to. Then in metres: tvector --rivers (lines continued to
+# the confluence below) against v.to.db on r.stream.extract's own
+# stream_vector (the same rule) and on r.to.vect of its stream raster
+# (which does not join lines at confluences), both within 1%. The hand
+# grids above give the same stream cells in r.stream.extract.
+run_prog tflow --carve first -g no -r 150 --river-rule trace -c grass < "$T/raw" > "$T/tg"
+rm -f "$T/tg.gpkg"
+ok "tvector --rivers on the traced rivers" run_prog tvector -q -r -d grass "$T/tg.gpkg" < "$T/tg"
+py - "$T" <<'EOF2'
+from osgeo import gdal
+for name in ("tr", "th"):
+    z = band(sys.argv[1] + "/" + name, "height")
+    d = gdal.GetDriverByName("GTiff").Create(sys.argv[1] + "/" + name + ".tif",
+        z.shape[1], z.shape[0], 1, gdal.GDT_Int16)
+    d.SetGeoTransform((0, 1, 0, z.shape[0], 0, -1))
+    d.GetRasterBand(1).WriteArray(z.astype(np.int16))
+    d = None
+EOF2
+cat > "$T/se3.sh" <<'EOF2'
+len() { v.to.db -p map="$1" type=line option=length units=meters --quiet |
+    awk -F'|' '$1 ~ /^[0-9]+$/ { s += $2 } END { printf "%.1f\n", s }'; }
+r.in.gdal -o input="$1" output=z --quiet && g.region raster=z || exit 1
+r.stream.extract elevation=z threshold=150 d8cut=0 stream_raster=st \
+    direction=sd stream_vector=sv --quiet || exit 1
+r.to.vect input=st output=rv type=line --quiet || exit 1
+r.out.gdal input=st output="$2/gst.tif" format=GTiff type=Int32 --quiet -c
+r.out.gdal input=sd output="$2/gsd.tif" format=GTiff type=Int32 --quiet -c
+echo "$(len sv) $(len rv)" > "$2/glen"
+for g in tr:4 th:2; do
+    r.in.gdal -o input="$2/${g%:*}.tif" output=h --quiet --o &&
+        g.region raster=h || exit 1
+    r.stream.extract elevation=h threshold=${g#*:} d8cut=0 stream_raster=hs \
+        --quiet --o || exit 1
+    r.out.gdal input=hs output="$2/${g%:*}.st.tif" format=GTiff type=Int32 \
+        --quiet -c --o
+done
+EOF2
+grass --tmp-location EPSG:4326 --exec bash "$T/se3.sh" "$DATA/jacksboro_fault_dem.tif" \
+    "$T" > "$T/grass3.log" 2>&1 ||
+    fail "GRASS r.stream.extract (trace): $(tail -3 "$T/grass3.log")"
+assert_eq "--river-rule trace = r.stream.extract" "$(py - "$T" <<'EOF2'
+import sqlite3
+from osgeo import gdal
+t = sys.argv[1]
+b = bands(t + "/tg"); ours = b["river"] == 1; d = b["dir"]
+g = gdal.Open(t + "/gst.tif").ReadAsArray() > 0
+gd = gdal.Open(t + "/gsd.tif").ReadAsArray()
+H, W = ours.shape
+inner = np.zeros_like(ours); inner[1:-1, 1:-1] = True
+def length(riv, dd):
+    n = 0.0
+    for y, x in zip(*np.nonzero(riv)):
+        if dd[y, x] > 0:
+            dy, dx = GRASS[float(dd[y, x])]
+            if 0 <= y + dy < H and 0 <= x + dx < W and riv[y + dy, x + dx]:
+                n += np.sqrt(2) if dx and dy else 1
+    return n
+lo, lg = length(ours, d), length(g, gd)
+sv, rv = map(float, open(t + "/glen").read().split())
+tv = sqlite3.connect(t + "/tg.gpkg").execute("select sum(length) from rivers").fetchone()[0]
+hand = [(band(t + "/" + n + "1", "river") == 1).tolist() ==
+        (gdal.Open(t + "/" + n + ".st.tif").ReadAsArray() > 0).tolist() for n in ("tr", "th")]
+print(int(g.sum()) > 5000, int((ours & g).sum()) == int(g.sum()) == int(ours.sum()),
+      bool((d[ours & inner] == gd[ours & inner]).all()), abs(lo / lg - 1) < 0.01,
+      abs(tv / sv - 1) < 0.01, abs(tv / rv - 1) < 0.01, hand)
+EOF2
+)" "True True True True True True [True, True]"
 expect_exit 2 "bad geographic" run_prog tflow -g maybe
 expect_exit 2 "band is an output" run_prog tflow -b flow
 head -c $(( $(body_offset "$T/east") + 10 )) "$T/east" > "$T/trunc"
