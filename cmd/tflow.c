@@ -150,6 +150,14 @@ typedef struct opts {
 	int64_t	tile_size;	/* 0: not given */
 } opts;
 
+/* The bands tflow adds, in order, and where each is once read. */
+typedef struct outs {
+	const char *name[6];
+	int	n, idx[6];
+	int	at[3];		/* river, order and basin in name[], or -1 */
+	int	mfd;		/* mfd in name[], or -1 */
+} outs;
+
 /* "--order KIND" as "--order=KIND", the only way getopt passes an optional
  * argument: tflow takes no operands, so a word naming a kind after
  * --order can only be its argument. The same for "--carve RULE". */
@@ -375,12 +383,26 @@ watershed(tp_grid *g, const opts *o, const uint8_t *dir, int iflow,
 	return 0;
 }
 
+/* What the flow band and the plain river band are made from. */
+struct flow_work {
+	tp_grid	*g;
+	const opts *o;
+	const outs *b;
+	const float *z;
+	uint8_t	*dir;
+	const tp_geo_grid *geo;
+	double	sea;
+	cli_timer *tm;
+};
+
+static int	flow_bands(void *ctx, tp_err *e);
+
 /* The bands made from dir: order and basin (on two threads when there are
  * two), or --outlet's basin. at[]: where river, order and basin are in
  * idx[], or -1. */
 static int
 dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
-    const int at[], tp_err *e)
+    const int at[], struct flow_work *fw, tp_err *e)
 {
 	tp_network_opts n = { .kind = o->order, .min_basin = o->min_basin,
 	    .threads = o->threads };
@@ -391,8 +413,8 @@ dir_bands(tp_grid *g, const opts *o, const uint8_t *dir, const int idx[],
 	}
 	if (o->basins)
 		n.basin = tp_grid_band(g, idx[at[2]]);
-	if (tp_network(dir, g->h.width, g->h.height, tp_grid_stride(g), &n,
-	    e) < 0)
+	if (tp_network_after(dir, g->h.width, g->h.height, tp_grid_stride(g),
+	    &n, fw != NULL ? flow_bands : NULL, fw, e) < 0)
 		return -1;
 	return o->outlet ? watershed(g, o, dir, idx[0], idx[at[2]], e) : 0;
 }
@@ -413,6 +435,34 @@ accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
 		    acc, stride, e);
 	return tp_flowtile_grid(dir, w, h, &fo, o->tile_size ? o->tile_size :
 	    1024, o->threads, acc, stride, e);
+}
+
+/* The flow band, --mfd's band, and the river band unless traced: before
+ * the order, and while the basins are made when fw is passed to
+ * dir_bands. Lap "accumulation" when the rivers are not traced (rivers()
+ * takes that lap then). */
+static int
+flow_bands(void *ctx, tp_err *e)
+{
+	struct flow_work *fw = ctx;
+	const opts *o = fw->o;
+	const outs *b = fw->b;
+	tp_grid *g = fw->g;
+	int64_t w = g->h.width, h = g->h.height;
+	size_t stride = tp_grid_stride(g);
+	float *acc = tp_grid_band(g, b->idx[0]);
+
+	if (accumulate(o, fw->dir, w, h, fw->geo, fw->sea, acc, stride,
+	    e) < 0 || (o->mfd && tp_flow_mfd(fw->z, stride, fw->dir, w, h,
+	    fw->geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
+	    tp_grid_band(g, b->idx[b->mfd]), stride, e) < 0))
+		return -1;
+	if (b->at[0] >= 0 && o->river_rule != RIVER_TRACE)
+		tp_flow_rivers(acc, fw->dir, w, h, stride, o->rivers,
+		    tp_grid_band(g, b->idx[b->at[0]]));
+	if (b->at[0] < 0 || o->river_rule != RIVER_TRACE)
+		cli_timer_lap(fw->tm, "accumulation");
+	return 0;
 }
 
 /* --tile-prepare TILE and --tile-finish SOLVE TILE. */
@@ -457,14 +507,6 @@ solve_phase(const opts *o, const char *manifest)
 		cli_fail(&e);
 	cli_close_stdout();
 }
-
-/* The bands tflow adds, in order, and where each is once read. */
-typedef struct outs {
-	const char *name[6];
-	int	n, idx[6];
-	int	at[3];		/* river, order and basin in name[], or -1 */
-	int	mfd;		/* mfd in name[], or -1 */
-} outs;
 
 static void
 outs_init(outs *b, const opts *o)
@@ -511,7 +553,7 @@ directions(const opts *o, const float *z, int64_t w, int64_t h,
 		cli_fail(&e);
 }
 
-/* The river band: flow >= T, or traced from the search's order. */
+/* The river band traced from the search's order (tp_rivers.h). */
 static void
 rivers(tp_grid *g, const opts *o, const outs *b, const float *z,
     const uint32_t *order, const tp_flow_stats *st, uint8_t *dir)
@@ -522,10 +564,8 @@ rivers(tp_grid *g, const opts *o, const outs *b, const float *z,
 	float *river = tp_grid_band(g, b->idx[b->at[0]]);
 	tp_err e;
 
-	if (o->river_rule != RIVER_TRACE)
-		tp_flow_rivers(acc, dir, w, h, stride, o->rivers, river);
-	else if (tp_rivers_trace(z, stride, acc, stride, order,
-	    (size_t)st->valid, w, h, o->rivers, dir, river, stride, &e) < 0)
+	if (tp_rivers_trace(z, stride, acc, stride, order, (size_t)st->valid,
+	    w, h, o->rivers, dir, river, stride, &e) < 0)
 		cli_fail(&e);
 }
 
@@ -540,8 +580,10 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 	tp_geo_grid geo = geometry(g, o->geo);
 	double sea = cli_sea_level(&o->sea, &g->h, 1);
 	const float *z = tp_grid_band(g, band);
+	struct flow_work fw;
 	uint32_t *order;
 	uint8_t *dir;
+	int together;
 	tp_err e;
 
 	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
@@ -550,16 +592,22 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 	cli_timer_lap(tm, "read");
 	directions(o, z, w, h, stride, &geo, sea, dir, &order, st);
 	cli_timer_lap(tm, "directions");
-	if (accumulate(o, dir, w, h, &geo, sea, tp_grid_band(g, b->idx[0]),
-	    stride, &e) < 0 || (o->mfd && tp_flow_mfd(z, stride, dir, w, h,
-	    &geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
-	    tp_grid_band(g, b->idx[b->mfd]), stride, &e) < 0))
-		cli_fail(&e);
-	if (b->at[0] >= 0)
-		rivers(g, o, b, z, order, st, dir);
+	fw = (struct flow_work){ g, o, b, z, dir, &geo, sea, tm };
+	/* The basins are made while the flow is, unless traced rivers are
+	 * to move dir, which the basins read. */
+	together = o->river_rule != RIVER_TRACE && (o->order >= 0 ||
+	    o->basins);
+	if (!together) {
+		if (flow_bands(&fw, &e) < 0)
+			cli_fail(&e);
+		if (b->at[0] >= 0 && o->river_rule == RIVER_TRACE) {
+			rivers(g, o, b, z, order, st, dir);
+			cli_timer_lap(tm, "accumulation");
+		}
+	}
 	free(order);
-	cli_timer_lap(tm, "accumulation");
-	if (dir_bands(g, o, dir, b->idx, b->at, &e) < 0) {
+	if (dir_bands(g, o, dir, b->idx, b->at, together ? &fw : NULL,
+	    &e) < 0) {
 		free(dir);
 		cli_fail(&e);
 	}

@@ -1,6 +1,7 @@
 /* check_network.c - unit tests of tp_network: stream order and basins of
- * a hand-drawn network on one thread and on two, each band alone, and
- * whose message comes back when they fail. */
+ * a hand-drawn network on one thread and on two, each band alone, whose
+ * message comes back when they fail, and the order after the caller's
+ * work. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -122,6 +123,59 @@ START_TEST(failures)
 }
 END_TEST
 
+/* tp_network_after: the river band is drawn by before(), so the order is
+ * right only when it runs after before(); the basins the same. A failing
+ * before() gives its message and no order. */
+struct draw_job {
+	float	*river;
+	int	fail;
+};
+
+static int
+draw_rivers(void *ctx, tp_err *e)
+{
+	struct draw_job *d = ctx;
+
+	if (d->fail)
+		return tp_err_set(e, "no flow today");
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 3; x++)
+			d->river[y * 3 + x] = rivers[y][x] == '#';
+	return 0;
+}
+
+START_TEST(after)
+{
+	static const float strahler[9] = { 1, 1, 1, 0, 2, 0, 0, 2, 0 };
+	static const float basins[9] = { 1, 1, 1, 1, 1, 2, 1, 1, 2 };
+	static const float untouched[9] = { 7, 7, 7, 7, 7, 7, 7, 7, 7 };
+	uint8_t dir[9];
+	float river[9], order[9], basin[9];
+	struct draw_job d = { river, 0 };
+	tp_err e;
+
+	for (int threads = 1; threads <= 2; threads++) {
+		tp_network_opts o = { .river = river, .order = order,
+		    .kind = TP_ORDER_STRAHLER, .basin = basin, .min_basin = -1,
+		    .threads = threads };
+
+		draw(dir, river);
+		memset(river, 0, sizeof river);	/* before() draws them */
+		ck_assert_int_eq(tp_network_after(dir, 3, 3, 3, &o,
+		    draw_rivers, &d, &e), 0);
+		planes_eq(order, strahler);
+		planes_eq(basin, basins);
+		memcpy(order, untouched, sizeof order);
+		d.fail = 1;
+		ck_assert_int_eq(tp_network_after(dir, 3, 3, 3, &o,
+		    draw_rivers, &d, &e), -1);
+		ck_assert_str_eq(e.msg, "no flow today");
+		planes_eq(order, untouched);
+		d.fail = 0;
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -131,6 +185,7 @@ main(void)
 	tcase_add_test(tc, order_and_basins);
 	tcase_add_test(tc, one_band);
 	tcase_add_test(tc, failures);
+	tcase_add_test(tc, after);
 	suite_add_tcase(s, tc);
 	return tp_test_run(s);
 }
