@@ -107,13 +107,16 @@ int	tp_body_bytes(const tp_header *h, uint64_t *bytes, tp_err *e);
 /*
  * Every loop over a stream's rows (point stages, tband, tcrop, tinfo,
  * tgeotiff, skipping) reads, works on and writes batches of about
- * TP_BATCH_BYTES of rows, input and output buffers together. 4 MiB: a
- * 16384-cell row pair is 128 KiB, so even that wide a stream gives 32 rows
+ * TP_BATCH_BYTES of rows, input and output buffers together. 2 MiB: a
+ * 16384-cell row pair is 128 KiB, so even that wide a stream gives 16 rows
  * to share between threads per batch, and each read or write moves enough
- * to amortise the system call and the pipe hand-over; yet in and out stay
- * within a last-level cache and memory stays O(width).
+ * to amortise the system call and the pipe hand-over; yet the input, the
+ * output and the batch before it being written behind (3 MiB) stay within
+ * a last-level cache, where the kernel's copies into and out of the pipes
+ * find them, and memory stays O(width). 4 MiB (6 MiB in all) made
+ * `tslope --only slope` a fifth slower through a pipe, 1 MiB a tenth.
  */
-#define TP_BATCH_BYTES	((size_t)4 << 20)
+#define TP_BATCH_BYTES	((size_t)2 << 20)
 
 /* Rows per batch for rows of row_bytes bytes (all buffers of one row):
  * TP_BATCH_BYTES / row_bytes, at least 1 and at most height (>= 1). */

@@ -10,8 +10,8 @@
 #include "tp_test.h"
 #include "tp_window.h"
 
-/* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 349 output rows of a
- * generator, so 800 rows take three batches. Every value is an integer
+/* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 174 output rows of a
+ * generator, so 800 rows take five batches. Every value is an integer
  * below 2^24: exact in float. */
 #define W	3000
 #define H	800
@@ -108,7 +108,7 @@ START_TEST(generator_values)
 				wrong += g.data[y * W + x] != (float)(y * 1000 + x);
 		ck_assert_int_eq(wrong, 0);
 		ck_assert_float_eq(g.data[(H - 1) * W + W - 1], 801999.0f);
-		ck_assert_int_eq(c.n, 3);	/* 349 + 349 + 102 rows */
+		ck_assert_int_eq(c.n, 5);	/* 4 x 174 + 104 rows of 12000 B */
 		ck_assert_int_eq(c.last, H);
 		ck_assert_int_eq(c.total, H);
 		ck_assert_int_eq(c.backwards, 0);
@@ -290,8 +290,8 @@ column_sum(void *ctx, int64_t y, const float *up, const float *mid,
 		    (down != NULL ? down[x] : 0);
 }
 
-/* tp_window_run over the generator's three batches, on 1, 2 and 3
- * threads: cell (x, y) of rows y - 1, y, y + 1 sums to 3 (y * 1000 + x)
+/* tp_window_run over the generator's rows (ten batches of up to 87 rows
+ * in and out), on 1, 2 and 3 threads: cell (x, y) of rows y - 1, y, y + 1 sums to 3 (y * 1000 + x)
  * inside and drops the missing row at the two ends. The batches are
  * written behind the computing of the next, from two buffers taken in
  * turn, so a buffer reused too early would show here. */

@@ -19,7 +19,7 @@ same_j() {
 	assert_same "$name -j 1 = -j 2" "$T/$name.j1" "$T/$name.j2"
 }
 
-# 2100 cells a row: a 4 MiB batch holds 249 rows, so 520 rows take three
+# 2100 cells a row: a 2 MiB batch holds 124 rows, so 520 rows take five
 # batches, each shared by the threads.
 run_prog tnoise -q -s 2100x520 -S 3 -w 0.3 -c 30 --origin 500000,4600000 \
     --crs EPSG:32633 > "$T/in"

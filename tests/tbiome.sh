@@ -175,7 +175,7 @@ a, b = band(sys.argv[1], "biome"), band(sys.argv[2], "biome")
 print(a.tobytes() == b.tobytes(), a[1:-1, 1:-1].tobytes() == b[1:-1, 1:-1].tobytes())' "$T/nohalo" "$T/win")" "False True"
 
 # Threads: the same bytes on one and on two, over several batches (2100
-# cells a row: 4 MiB holds about 160 rows of three bands in and out).
+# cells a row: 2 MiB holds about 80 rows of three bands in and out).
 run_prog tnoise -q -s 2100x520 -S 3 -c 30 | run_prog tnoise -q --band moisture -S 4 > "$T/big"
 run_prog tbiome -q -z 5000 -j 1 < "$T/big" > "$T/j1"
 run_prog tbiome -q -z 5000 -j 2 < "$T/big" > "$T/j2"
