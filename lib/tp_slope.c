@@ -75,11 +75,11 @@ clamp(float v)
 	return v > FLT_MAX ? FLT_MAX : v < -FLT_MAX ? -FLT_MAX : v;
 }
 
-/* 0 for NaN and infinities: the cells grad_run sends to grad_fix. */
+/* 1 for NaN and infinities: the cells grad_run sends to grad_fix. */
 INLINE int
-in_range(float v)
+off_range(float v)
 {
-	return fabsf(v) <= FLT_MAX;
+	return !(fabsf(v) <= FLT_MAX);
 }
 
 /* The gradient of cell x through its window: edges and NaN neighbours
@@ -141,7 +141,7 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
 			    d[x])) + (u[x + 1] - d[x + 1]));
 		}
 	for (int i = lo; i < hi; i++)
-		bad |= !in_range(dx[i]) | !in_range(dy[i]) | isnan(m[x0 + i]);
+		bad |= off_range(dx[i]) | off_range(dy[i]) | isnan(m[x0 + i]);
 	if (!bad) {
 		for (int i = 0; i < lo; i++)
 			grad_fix(alg, r, x0, i, dx, dy);
@@ -150,8 +150,8 @@ grad_run(int alg, const struct rowset *r, int64_t x0, int n, float *dx,
 		return;
 	}
 	for (int i = 0; i < n; i++)
-		if (i < lo || i >= hi || isnan(m[x0 + i]) || !in_range(dx[i]) ||
-		    !in_range(dy[i]))
+		if (i < lo || i >= hi || isnan(m[x0 + i]) || off_range(dx[i]) ||
+		    off_range(dy[i]))
 			grad_fix(alg, r, x0, i, dx, dy);
 }
 
