@@ -92,6 +92,8 @@ CFLAGS_tp_biome	= -O3
 # (neither changes a value: still IEEE, still no fused multiply-add).
 CFLAGS_tp_slope	= -O3 -fno-math-errno -fno-trapping-math
 CFLAGS_tp_export	= -O3
+# tp_erode: sqrtf as one instruction, no errno branch in the droplet's step.
+CFLAGS_tp_erode	= -O3 -fno-math-errno -fno-trapping-math
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj

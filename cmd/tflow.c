@@ -159,19 +159,20 @@ typedef struct outs {
 } outs;
 
 /* "--order KIND" as "--order=KIND", the only way getopt passes an optional
- * argument: tflow takes no operands, so a word naming a kind after
- * --order can only be its argument. The same for "--carve RULE". */
+ * argument. Neither option goes with the tile phases, the only ones that
+ * take operands, so any word after it that is not an option is its
+ * argument: a misspelt kind is then named as one (cli_choice), not taken
+ * for an operand. The same for "--carve RULE". */
 static void
-join_word(int *argc, char **argv, const char *opt,
-    const char *const words[], char *joined, size_t size)
+join_word(int *argc, char **argv, const char *opt, char *joined,
+    size_t size)
 {
-	int i, k;
+	int i;
 
 	for (i = 1; i + 1 < *argc; i++) {
-		for (k = 0; words[k] != NULL; k++)
-			if (strcmp(argv[i + 1], words[k]) == 0)
-				break;
-		if (strcmp(argv[i], opt) != 0 || words[k] == NULL)
+		if (strcmp(argv[i], "--") == 0)
+			return;
+		if (strcmp(argv[i], opt) != 0 || argv[i + 1][0] == '-')
 			continue;
 		snprintf(joined, size, "%s=%s", opt, argv[i + 1]);
 		argv[i] = joined;
@@ -393,6 +394,8 @@ struct flow_work {
 	const tp_geo_grid *geo;
 	double	sea;
 	cli_timer *tm;
+	const uint32_t *order;	/* the search's order, for traced rivers */
+	size_t	valid;		/* its length */
 };
 
 static int	flow_bands(void *ctx, tp_err *e);
@@ -437,10 +440,9 @@ accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
 	    1024, o->threads, acc, stride, e);
 }
 
-/* The flow band, --mfd's band, and the river band unless traced: before
- * the order, and while the basins are made when fw is passed to
- * dir_bands. Lap "accumulation" when the rivers are not traced (rivers()
- * takes that lap then). */
+/* The flow band, --mfd's band and the river band: before the order, and
+ * while the basins are made when fw is passed to dir_bands (never with
+ * traced rivers, which move dir). */
 static int
 flow_bands(void *ctx, tp_err *e)
 {
@@ -457,11 +459,15 @@ flow_bands(void *ctx, tp_err *e)
 	    fw->geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
 	    tp_grid_band(g, b->idx[b->mfd]), stride, e) < 0))
 		return -1;
-	if (b->at[0] >= 0 && o->river_rule != RIVER_TRACE)
+	if (b->at[0] >= 0 && o->river_rule == RIVER_TRACE) {
+		if (tp_rivers_trace(fw->z, stride, acc, stride, fw->order,
+		    fw->valid, w, h, o->rivers, fw->dir,
+		    tp_grid_band(g, b->idx[b->at[0]]), stride, e) < 0)
+			return -1;
+	} else if (b->at[0] >= 0)
 		tp_flow_rivers(acc, fw->dir, w, h, stride, o->rivers,
 		    tp_grid_band(g, b->idx[b->at[0]]));
-	if (b->at[0] < 0 || o->river_rule != RIVER_TRACE)
-		cli_timer_lap(fw->tm, "accumulation");
+	cli_timer_lap(fw->tm, "accumulation");
 	return 0;
 }
 
@@ -553,22 +559,6 @@ directions(const opts *o, const float *z, int64_t w, int64_t h,
 		cli_fail(&e);
 }
 
-/* The river band traced from the search's order (tp_rivers.h). */
-static void
-rivers(tp_grid *g, const opts *o, const outs *b, const float *z,
-    const uint32_t *order, const tp_flow_stats *st, uint8_t *dir)
-{
-	int64_t w = g->h.width, h = g->h.height;
-	size_t stride = tp_grid_stride(g);
-	const float *acc = tp_grid_band(g, b->idx[0]);
-	float *river = tp_grid_band(g, b->idx[b->at[0]]);
-	tp_err e;
-
-	if (tp_rivers_trace(z, stride, acc, stride, order, (size_t)st->valid,
-	    w, h, o->rivers, dir, river, stride, &e) < 0)
-		cli_fail(&e);
-}
-
 /* Directions, flow, and the bands made from them, of the whole grid g
  * (its height band `band`). */
 static void
@@ -592,20 +582,16 @@ route(tp_grid *g, int band, const opts *o, const outs *b, cli_timer *tm,
 	cli_timer_lap(tm, "read");
 	directions(o, z, w, h, stride, &geo, sea, dir, &order, st);
 	cli_timer_lap(tm, "directions");
-	fw = (struct flow_work){ g, o, b, z, dir, &geo, sea, tm };
+	fw = (struct flow_work){ g, o, b, z, dir, &geo, sea, tm, order,
+	    (size_t)st->valid };
 	/* The basins are made while the flow is, unless traced rivers are
 	 * to move dir, which the basins read. */
 	together = o->river_rule != RIVER_TRACE && (o->order >= 0 ||
 	    o->basins);
-	if (!together) {
-		if (flow_bands(&fw, &e) < 0)
-			cli_fail(&e);
-		if (b->at[0] >= 0 && o->river_rule == RIVER_TRACE) {
-			rivers(g, o, b, z, order, st, dir);
-			cli_timer_lap(tm, "accumulation");
-		}
-	}
+	if (!together && flow_bands(&fw, &e) < 0)
+		cli_fail(&e);
 	free(order);
+	fw.order = NULL;	/* dir_bands' flow_bands never traces */
 	if (dir_bands(g, o, dir, b->idx, b->at, together ? &fw : NULL,
 	    &e) < 0) {
 		free(dir);
@@ -627,11 +613,11 @@ main(int argc, char **argv)
 	outs b;
 	opts o;
 	int band;
-	static char joined[2][32];	/* --order=KIND, --carve=RULE */
+	static char joined[2][256];	/* --order=KIND, --carve=RULE */
 
 	cli_init(argc, argv, usage);
-	join_word(&argc, argv, "--order", orders, joined[0], sizeof joined[0]);
-	join_word(&argc, argv, "--carve", carves, joined[1], sizeof joined[1]);
+	join_word(&argc, argv, "--order", joined[0], sizeof joined[0]);
+	join_word(&argc, argv, "--carve", joined[1], sizeof joined[1]);
 	parse(argc, argv, &o);
 	outs_init(&b, &o);
 	if (o.phase == SOLVE) {

@@ -373,15 +373,6 @@ tp_biome_whittaker(const tp_biome *b, double t, double p)
 	return look(&b->climate, t, p);
 }
 
-double
-tp_biome_slope(const double z[9], double zscale, double ewres, double nsres)
-{
-	double dx, dy;
-
-	tp_grad_horn(z, zscale / (8 * ewres), zscale / (8 * nsres), &dx, &dy);
-	return tp_grad_slope(dx, dy);
-}
-
 void
 tp_biome_tally_init(tp_biome_tally *t)
 {

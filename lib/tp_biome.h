@@ -120,12 +120,6 @@ float	tp_biome_zone(const tp_biome *b, double e, double m);
  * precipitation p (mm/year): Whittaker's diagram; NaN when none does. */
 float	tp_biome_whittaker(const tp_biome *b, double t, double p);
 
-/* Slope in degrees of the 3x3 window z (tp_grad.h: Horn's gradient and
- * tp_grad_slope, as tslope) at spacings ewres, nsres (metres) for heights
- * times zscale. */
-double	tp_biome_slope(const double z[9], double zscale, double ewres,
-	    double nsres);
-
 /* One row's inputs: heights of rows y - 1, y, y + 1 (up and down NULL
  * beyond the grid), the other bands' samples of row y (NULL when the
  * stream lacks the band), and the row's cell spacing in metres. */

@@ -279,19 +279,21 @@ START_TEST(test_override_absent)
 END_TEST
 
 /* Rows y - 1 .. y + 1 of the plane h = gx east + gy north (metres) on a
- * grid with spacings ew, ns (metres): the slope at the centre column. */
+ * grid with spacings ew, ns (metres): the slope at the centre column by
+ * Horn's gradient, as tslope finds it. */
 static double
 plane_slope(double gx, double gy, double ew, double ns, double zscale)
 {
 	float rows[3][3];
-	double z[9];
+	double z[9], dx, dy;
 
 	for (int y = 0; y < 3; y++)
 		for (int x = 0; x < 3; x++)
 			rows[y][x] = (float)((gx * (x - 1) * ew - gy * (y - 1) *
 			    ns) / zscale + 0.5);
 	tp_grad_window(rows[0], rows[1], rows[2], 3, 1, z);
-	return tp_biome_slope(z, zscale, ew, ns);
+	tp_grad_horn(z, zscale / (8 * ew), zscale / (8 * ns), &dx, &dy);
+	return tp_grad_slope(dx, dy);
 }
 
 START_TEST(test_slope_plane)

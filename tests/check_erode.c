@@ -204,15 +204,16 @@ START_TEST(test_simd_identical)
 {
 	/* Plain C, SSE2 and AVX2 brush loops sum in the same eight lanes in
 	 * the same order: the same bytes at every vector level, for brush
-	 * rows of one (radius 3) and two (radius 4.5) blocks of eight. */
+	 * rows of one block of eight (radius 2: 5 rows; radius 3: 7 rows,
+	 * AVX2's unrolled case) and of two (radius 4.5). */
 	const int64_t w = 200, h = 170;
-	static const double radius[] = { 3, 4.5 };
+	static const double radius[] = { 2, 3, 4.5 };
 	static const tp_simd_level lv[] = { TP_SIMD_SCALAR, TP_SIMD_SSE2,
 	    TP_SIMD_AVX2 };
 	tp_erode_opts o;
 	tp_err e;
 
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < 3; r++) {
 		float *ref = hills(w, h);
 		tp_erode_defaults(&o);
 		o.droplets = 20000;

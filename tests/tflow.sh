@@ -564,6 +564,10 @@ expect_err 2 "^tflow: --river-rule: 'x' is not one of threshold, trace" \
     "bad river rule" run_prog tflow --carve -r 5 --river-rule x < "$T/tr"
 expect_err 2 "^tflow: --carve: 'deepest' is not one of steepest, first" \
     "bad carve rule" run_prog tflow --carve=deepest < "$T/tr"
+expect_err 2 "^tflow: --carve: 'deepest' is not one of steepest, first" \
+    "bad carve rule, own word" run_prog tflow --carve deepest < "$T/tr"
+expect_err 2 "^tflow: --order: 'horton' is not one of strahler, shreve" \
+    "bad order kind, own word" run_prog tflow -r 5 --order horton < "$T/tr"
 
 # --river-rule trace against r.stream.extract on the same unfilled DEM,
 # threshold 150, d8cut=0, square cells (-g no, as GRASS measures in
