@@ -283,8 +283,8 @@ main(int argc, char **argv)
 	    .zf = NAN, .az = AZIMUTH, .alt = ALTITUDE, .scale = 1 };
 	tp_reader r;
 	struct source src = { .r = &r, .nl = 1 };
-	tp_palette *pal = malloc(sizeof *pal);
-	tp_legend *leg = malloc(sizeof *leg);
+	tp_palette *pal = NULL;
+	tp_legend *leg = NULL;
 	tp_view_opts vo;
 	tp_err e;
 
@@ -293,8 +293,6 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (cli_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	if (pal == NULL || leg == NULL)
-		cli_die("out of memory for the biome table");
 	if ((src.band[0] = tp_header_band(&r.h, o.band)) < 0)
 		cli_die("the input has no band '%s'", o.band);
 	if ((src.row = malloc(tp_row_floats(&r.h) * sizeof(float))) == NULL)
@@ -308,11 +306,17 @@ main(int argc, char **argv)
 	    NAN;
 	if (isinf(vo.sea))
 		vo.sea = NAN;
-	if (vo.mode == TP_VIEW_BIOME)
+	/* allocated only when drawn: each is tens of KiB */
+	if (vo.mode == TP_VIEW_BIOME) {
+		if ((pal = malloc(sizeof *pal)) == NULL)
+			cli_die("out of memory for the biome table");
 		biome_setup(&src, &o, &vo, pal);
+	}
 	if (whole(&o, &vo, &src))
 		read_plane(&src, &o.lo, &o.hi);
 	if (o.legend) {
+		if ((leg = malloc(sizeof *leg)) == NULL)
+			cli_die("out of memory for the legend");
 		legend(&src, &vo, leg);
 		vo.legend = leg;
 	}
