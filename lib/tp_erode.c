@@ -307,9 +307,10 @@ erode_inner_sse2(float *row, size_t stride, const float *w, int rows, int bw,
 #endif
 
 #ifdef TP_HAVE_AVX2
-/* The loop of erode_inner_avx2, inlined twice: with bw the constant 8 (a
- * radius up to 3, the default) each row is one vector and the inner loop
- * goes. */
+/* The loop of erode_inner_avx2, inlined there with constant sizes where
+ * it can be: with bw 8 (a radius up to 3) each row is one vector and the
+ * inner loop goes, and with 7 rows too (radius 3, the default) the rows
+ * are unrolled. */
 static TP_AVX2 inline __attribute__((always_inline)) float
 erode_rows_avx2(float *row, size_t stride, const float *w, int rows, int bw,
     float amt, float floor)
