@@ -245,9 +245,16 @@ tp_features_parse_geojson(tp_features *fs, const char *name,
 	 * long one is a rounded coordinate rather than an error. */
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES |
 	    JSON_DECODE_INT_AS_REAL, &je);
-	if (root == NULL)
+	if (root == NULL) {
+		/* jansson quotes the text near the error, control characters
+		 * and all: each becomes '?', so the message stays one line */
+		char *c;
+		for (c = je.text; *c != '\0'; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
 		return tp_err_set(e, "%.200s:%d:%d: %s", name, je.line,
 		    je.column, je.text);
+	}
 	rc = read_collection(fs, root, name, e);
 	json_decref(root);
 	return rc;

@@ -362,6 +362,8 @@ static const struct { const char *text, *msg; } geo_errors[] = {
 	  "g.json:1:175: unexpected token near ']'" },
 	{ FC(HILL("{\"kind\": \"hill\", \"height\": 1, \"sigma\": 1}")) " x",
 	  "g.json:1:177: end of file expected near 'x'" },
+	/* the text jansson quotes holds a newline and a tab: one line still */
+	{ "{\"a\\\n\t\": 1}", "g.json:2:0: invalid escape near '\"a\\?'" },
 };
 
 START_TEST(test_geojson_errors)
