@@ -114,27 +114,24 @@ function med(a, k,   i, j, t) {
 		for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
 		a[j + 1] = t }
 	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+function line(name, t, cpu) {
+	printf "%-34s median %6.3f s %5.0f MiB/s %5.2f x cat  cpu %5.2f s\n",
+	    name, t, by / 1048576 / t, t / base, cpu }
+function ratio(name, t, r,   m) {
+	m = med(r, n)	# sorts r: r[1] is the least
+	printf "ratio: tslope --only %-6s %5.2f x cat (64 KiB pipe), %5.2f x cat" \
+	    " (1 MiB pipe, median of the rounds, %.2f to %.2f); the goal is within 1.5\n",
+	    name, t / base, m, r[1], r[n] }
 { c[NR] = $1; cc[NR] = $2; s[NR] = $3; sc[NR] = $4; a[NR] = $5; ac[NR] = $6
   rs[NR] = $3 / $1; ra[NR] = $5 / $1
   w = w sprintf(" %.3f/%.3f/%.3f", $1, $3, $5) }
 END {
 	printf "%-34s%s s\n", "rounds: cat 1 MiB/slope/aspect", w
-	printf "%-34s median %6.3f s %5.0f MiB/s %5.2f x cat  cpu %5.2f s\n",
-	    "cat (1 MiB pipe)", med(c, n), by / 1048576 / med(c, n),
-	    med(c, n) / base, med(cc, n)
-	printf "%-34s median %6.3f s %5.0f MiB/s %5.2f x cat  cpu %5.2f s\n",
-	    "tslope --only slope", med(s, n), by / 1048576 / med(s, n),
-	    med(s, n) / base, med(sc, n)
-	printf "%-34s median %6.3f s %5.0f MiB/s %5.2f x cat  cpu %5.2f s\n",
-	    "tslope --only aspect", med(a, n), by / 1048576 / med(a, n),
-	    med(a, n) / base, med(ac, n)
-	ms = med(rs, n); ma = med(ra, n)	# sorts them: [1] least
-	printf "ratio: tslope --only slope  %5.2f x cat (64 KiB pipe), %5.2f x cat" \
-	    " (1 MiB pipe, median of the rounds, %.2f to %.2f); the goal is within 1.5\n",
-	    med(s, n) / base, ms, rs[1], rs[n]
-	printf "ratio: tslope --only aspect %5.2f x cat (64 KiB pipe), %5.2f x cat" \
-	    " (1 MiB pipe, median of the rounds, %.2f to %.2f); the goal is within 1.5\n",
-	    med(a, n) / base, ma, ra[1], ra[n]
+	line("cat (1 MiB pipe)", med(c, n), med(cc, n))
+	line("tslope --only slope", med(s, n), med(sc, n))
+	line("tslope --only aspect", med(a, n), med(ac, n))
+	ratio("slope", med(s, n), rs)
+	ratio("aspect", med(a, n), ra)
 }' "$D/rounds"
 if command -v gdaldem > /dev/null; then
 	FILE=1

@@ -291,10 +291,11 @@ column_sum(void *ctx, int64_t y, const float *up, const float *mid,
 }
 
 /* tp_window_run over the generator's rows (ten batches of up to 87 rows
- * in and out), on 1, 2 and 3 threads: cell (x, y) of rows y - 1, y, y + 1 sums to 3 (y * 1000 + x)
- * inside and drops the missing row at the two ends. The batches are
- * written behind the computing of the next, from two buffers taken in
- * turn, so a buffer reused too early would show here. */
+ * in and out), on 1, 2 and 3 threads: cell (x, y) of rows y - 1, y, y + 1
+ * sums to 3 (y * 1000 + x) inside and drops the missing row at the two
+ * ends. The batches are written behind the computing of the next, from
+ * two buffers taken in turn, so a buffer reused too early would show
+ * here. */
 START_TEST(window_sums)
 {
 	size_t len, olen;
