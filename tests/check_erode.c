@@ -200,29 +200,46 @@ START_TEST(test_mass_balance)
 }
 END_TEST
 
+/* hills with a block of nodata and a hole of single NaN cells. */
+static float *
+holes(int64_t w, int64_t h)
+{
+	float *z = hills(w, h);
+
+	for (int64_t y = 40; y < 60; y++)
+		for (int64_t x = 30; x < 55; x++)
+			z[y * w + x] = NAN;
+	for (int64_t i = 7; i < w * h; i += 997)
+		z[i] = NAN;
+	return z;
+}
+
 START_TEST(test_simd_identical)
 {
 	/* Plain C, SSE2 and AVX2 brush loops sum in the same eight lanes in
-	 * the same order: the same bytes at every vector level, for brush
-	 * rows of one block of eight (radius 2: 5 rows; radius 3: 7 rows,
-	 * AVX2's unrolled case) and of two (radius 4.5). */
+	 * the same order, and the vector look does the plain one's operations
+	 * in its order: the same bytes at every vector level, for brush rows
+	 * of one block of eight (radius 2: 5 rows; radius 3: 7 rows, AVX2's
+	 * unrolled case) and of two (radius 4.5), and on grids with nodata
+	 * and a sea (droplets that end in them). */
 	const int64_t w = 200, h = 170;
-	static const double radius[] = { 2, 3, 4.5 };
+	static const double radius[] = { 2, 3, 4.5, 3, 3 };
 	static const tp_simd_level lv[] = { TP_SIMD_SCALAR, TP_SIMD_SSE2,
 	    TP_SIMD_AVX2 };
 	tp_erode_opts o;
 	tp_err e;
 
-	for (int r = 0; r < 3; r++) {
-		float *ref = hills(w, h);
+	for (int r = 0; r < 5; r++) {
+		float *ref = r < 3 ? hills(w, h) : holes(w, h);
 		tp_erode_defaults(&o);
 		o.droplets = 20000;
 		o.seed = 7;
 		o.radius = radius[r];
+		o.sea_level = r == 4 ? 0.45 : -INFINITY;
 		o.simd = lv[0];
 		ck_assert_int_eq(tp_erode(ref, w, h, (size_t)w, &o, NULL, &e), 0);
 		for (int l = 1; l < 3; l++) {
-			float *z = hills(w, h);
+			float *z = r < 3 ? hills(w, h) : holes(w, h);
 			o.simd = lv[l];
 			ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, NULL,
 			    &e), 0);
