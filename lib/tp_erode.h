@@ -128,7 +128,10 @@ void	tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k);
  * DEMs use) are nodata, and sea cells are treated alike: droplets treat
  * them as off the grid and they are never changed. No cell is lowered
  * below the lowest finite input height that is not sea. st (may be NULL)
- * receives the totals. */
+ * receives the totals. A plane whose rows start (nearly) a multiple of
+ * 4 KiB apart is eroded in a copy at a pitch that spreads them over the
+ * cache (up to 1 GiB, when it can be allocated): the same bytes, about
+ * 1.5x faster. */
 int	tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
 

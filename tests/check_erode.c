@@ -251,6 +251,46 @@ START_TEST(test_simd_identical)
 }
 END_TEST
 
+START_TEST(test_pitch_identical)
+{
+	/* Rows 1 KiB apart (256 floats) share cache sets, so tp_erode works
+	 * on a copy at another pitch: the same bytes as the same heights laid
+	 * out at a pitch it takes as it is (300), and at twice the width (a
+	 * second band between the rows, left as it was). */
+	const int64_t w = 256, h = 90;
+	float *a = hills(w, h), *b = malloc((size_t)(300 * h) * sizeof *b);
+	float *c = malloc((size_t)(2 * w * h) * sizeof *c);
+	tp_erode_opts o;
+	tp_err e;
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(c);
+	for (int64_t y = 0; y < h; y++) {
+		memcpy(b + y * 300, a + y * w, (size_t)w * sizeof *a);
+		memcpy(c + y * 2 * w, a + y * w, (size_t)w * sizeof *a);
+		for (int64_t x = 0; x < w; x++)
+			c[y * 2 * w + w + x] = (float)(y * w + x);
+	}
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.seed = 3;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode(b, w, h, 300, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode(c, w, h, (size_t)(2 * w), &o, NULL, &e), 0);
+	for (int64_t y = 0; y < h; y++) {
+		ck_assert_mem_eq(b + y * 300, a + y * w, (size_t)w * sizeof *a);
+		ck_assert_mem_eq(c + y * 2 * w, a + y * w,
+		    (size_t)w * sizeof *a);
+		for (int64_t x = 0; x < w; x++)
+			ck_assert_float_eq(c[y * 2 * w + w + x],
+			    (float)(y * w + x));
+	}
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
 START_TEST(test_threads_identical)
 {
 	const int64_t w = 300, h = 260;
@@ -716,6 +756,7 @@ erode_suite(void)
 	tcase_add_test(core, test_mass_balance);
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_simd_identical);
+	tcase_add_test(core, test_pitch_identical);
 	tcase_add_test(core, test_batch_close_to_sequential);
 	tcase_add_test(core, test_spawn);
 	tcase_add_test(core, test_thermal_spike);
