@@ -12,6 +12,8 @@
 #define SUB	TP_ERODE_SUB
 #define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
+#define PITCH_ROWS 8		/* rows kept apart in the cache (tp_erode) */
+#define PAD_MAX	((size_t)1 << 30)	/* the largest padded copy, bytes */
 /* The droplet code is inlined into one tile runner per vector level
  * (run_tile), so the AVX2 one is compiled for AVX2 throughout. */
 #define HOT static inline __attribute__((always_inline))
@@ -41,6 +43,8 @@ struct model {
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
 	struct tp_dl_coef k;	/* tp_erode_coefs */
 	int	lifetime, keep_mass;
+	float	kpos;		/* 1 when the model erodes at all, else 0 */
+	int	i32;		/* cell indices fit an int32: vector looks */
 	tp_simd_level simd;
 };
 
@@ -441,39 +445,48 @@ clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
 	return got;
 }
 
-/* Erode amt through the brush at (x, y); returns what was taken. Cells off
- * the grid or nodata are left out and the rest renormalised. */
-HOT float
-erode(const struct model *m, float x, float y, float amt)
-{
-	const brush *b = m->br;
-	int64_t x0, y0;
-	const float *blk = brush_block(b, x, y, &x0, &y0);
+/* Where the brush falls for a position: its weights (brush_block), the
+ * grid cell of their first entry and whether the plain loops apply there
+ * (block_clear). Found once per step and kept in the trail, so the load
+ * laid back along the path does not find it again. */
+struct stamp {
+	const float *w;
+	int64_t	x0, y0;
+	int	clear;
+};
 
-	if (block_clear(m, x0, y0))
-		return erode_inner(m, m->z + (size_t)y0 * m->stride +
-		    (size_t)x0, blk, amt);
-	return clipped(m, blk, x0, y0, amt, 1);
+HOT void
+stamp_at(const struct model *m, float x, float y, struct stamp *s)
+{
+	s->w = brush_block(m->br, x, y, &s->x0, &s->y0);
+	s->clear = block_clear(m, s->x0, s->y0);
 }
 
-/* Spread amt over the brush at (x, y), clipped and renormalised like the
+/* Erode amt through the brush at stamp s; returns what was taken. Cells
+ * off the grid or nodata are left out and the rest renormalised. */
+HOT float
+erode(const struct model *m, const struct stamp *s, float amt)
+{
+	if (s->clear)
+		return erode_inner(m, m->z + (size_t)s->y0 * m->stride +
+		    (size_t)s->x0, s->w, amt);
+	return clipped(m, s->w, s->x0, s->y0, amt, 1);
+}
+
+/* Spread amt over the brush at stamp s, clipped and renormalised like the
  * erosion: where a droplet dies its load is laid down as smoothly as it was
  * picked up (four corners would leave a bump per droplet). */
 HOT void
-spread(const struct model *m, float x, float y, float amt)
+spread(const struct model *m, const struct stamp *s, float amt)
 {
-	const brush *b = m->br;
-	int64_t x0, y0;
-	const float *blk = brush_block(b, x, y, &x0, &y0);
-
 	if (!(amt > 0))
 		return;
-	if (block_clear(m, x0, y0)) {
-		spread_inner(m, m->z + (size_t)y0 * m->stride + (size_t)x0,
-		    blk, amt);
+	if (s->clear) {
+		spread_inner(m, m->z + (size_t)s->y0 * m->stride +
+		    (size_t)s->x0, s->w, amt);
 		return;
 	}
-	clipped(m, blk, x0, y0, amt, 0);
+	clipped(m, s->w, s->x0, s->y0, amt, 0);
 }
 
 HOT int
@@ -482,174 +495,377 @@ inside(const struct model *m, float x, float y)
 	return x >= 0 && x < m->wlim && y >= 0 && y < m->hlim;
 }
 
-/* A droplet on its way. */
-struct drop {
-	float	x, y, dx, dy, speed, water, sed;
-	int	step;
+/* ---- droplets in lanes ---- */
+
+/* A tile's droplets run LANES at a time in lock-step: each round looks at
+ * the heights for every lane's next step at once (look_avx2 in vectors,
+ * else look_c), then carries the steps out lane by lane in lane order
+ * (lane_act). Eight independent droplets hide the latency of one
+ * droplet's chain of dependent operations, and one look serves eight.
+ * The order of reads and writes is fixed by the droplet order alone. */
+#define LANES	8
+
+/* The droplets of the lanes, one array per quantity (vector loads). */
+struct lanes {
+	float	x[LANES], y[LANES], dx[LANES], dy[LANES];
+	float	speed[LANES], water[LANES], sed[LANES];
+	int	step[LANES];
 };
 
-/* The start positions of a droplet's last TRAIL steps (step k at k %
- * TRAIL): where its load goes when it dies. Apart from struct drop so
- * that the droplet's state can stay in registers. */
+/* What each lane's next step does. */
+enum { ACT_GONE, ACT_FLAT, ACT_LEFT, ACT_DEPOSIT, ACT_ERODE };
+
+/* A look: the step's kind, the amount to deposit or the erosion wanted,
+ * and the state after the step. */
+struct looks {
+	float	amt[LANES], nx[LANES], ny[LANES], speed[LANES], water[LANES];
+	int	act[LANES];
+};
+
+/* The brush stamps of a droplet's last TRAIL steps (step k at k % TRAIL),
+ * where it eroded or deposited: where its load goes when it dies. */
 #define TRAIL	32
 struct trail {
-	float	x[TRAIL], y[TRAIL];
+	struct stamp s[TRAIL];
 };
 
+/* Lane l's next step from the heights as they are. The vector form
+ * (look_avx2) does the same operations in the same order on all lanes, so
+ * both give the same bytes. */
 HOT void
-drop_init(const struct model *m, struct drop *d, float x, float y,
+look_lane(const struct model *m, struct lanes *L, int l, struct looks *K)
+{
+	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, s, dx, dy;
+	float sed = L->sed[l], speed = L->speed[l], water = L->water[l];
+
+	if (!sample(m, L->x[l], L->y[l], &h, &gx, &gy)) {
+		K->act[l] = ACT_GONE;	/* only at the spawn point */
+		return;
+	}
+	dx = L->dx[l] * m->k.inertia - gx * m->k.gmix;
+	dy = L->dy[l] * m->k.inertia - gy * m->k.gmix;
+	len = sqrtf(dx * dx + dy * dy);
+	if (len == 0) {
+		K->act[l] = ACT_FLAT;	/* on a flat: it dies here */
+		return;
+	}
+	len = 1 / len;
+	L->dx[l] = dx *= len;
+	L->dy[l] = dy *= len;
+	nx = L->x[l] + dx;
+	ny = L->y[l] + dy;
+	if (!inside(m, nx, ny)) {
+		K->act[l] = ACT_LEFT;
+		return;
+	}
+	if (!sample(m, nx, ny, &nh, &ngx, &ngy)) {
+		K->act[l] = ACT_GONE;
+		return;
+	}
+	dh = nh - h;
+	cap = -dh * speed * water * m->k.kcap;
+	if (!(cap > m->k.mincap))		/* also when 0 * inf made a NaN */
+		cap = m->k.mincap;
+	if (sed > cap || dh > 0) {
+		K->act[l] = ACT_DEPOSIT;
+		K->amt[l] = dh > 0 ? (dh < sed ? dh : sed) :
+		    (sed - cap) * m->k.kdep;
+	} else {
+		K->act[l] = ACT_ERODE;
+		s = (cap - sed) * m->k.kero;
+		s = s < -dh ? s : -dh;	/* a NaN (inf * 0) becomes -dh */
+		K->amt[l] = s * m->kpos;
+	}
+	s = speed * speed - dh * m->k.grav;
+	s = s > 0 ? sqrtf(s) : 0;
+	K->speed[l] = s < SPEED_MAX ? s : SPEED_MAX;	/* huge gravity */
+	K->water[l] = water * m->k.wkeep;
+	K->nx[l] = nx;
+	K->ny[l] = ny;
+}
+
+static void
+look_c(const struct model *m, struct lanes *L, struct looks *K)
+{
+	int l;
+
+	for (l = 0; l < LANES; l++)
+		look_lane(m, L, l, K);
+}
+
+#ifdef TP_HAVE_AVX2
+/* Heights and gradients at eight positions inside the grid, as sample();
+ * *ok: the lanes whose four corners are usable. */
+TP_AVX2_INL void
+sample_avx2(const struct model *m, __m256 x, __m256 y, __m256 *h,
+    __m256 *gx, __m256 *gy, __m256 *ok)
+{
+	__m256i ix = _mm256_cvttps_epi32(x), iy = _mm256_cvttps_epi32(y);
+	__m256 fx = _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix));
+	__m256 fy = _mm256_sub_ps(y, _mm256_cvtepi32_ps(iy));
+	__m256i i = _mm256_add_epi32(_mm256_mullo_epi32(iy,
+	    _mm256_set1_epi32((int)m->stride)), ix);
+	const float *z = m->z, *zs = m->z + m->stride;
+	__m256 a = _mm256_i32gather_ps(z, i, 4);
+	__m256 b = _mm256_i32gather_ps(z + 1, i, 4);
+	__m256 c = _mm256_i32gather_ps(zs, i, 4);
+	__m256 d = _mm256_i32gather_ps(zs + 1, i, 4);
+	__m256 ba = _mm256_sub_ps(b, a), ca = _mm256_sub_ps(c, a);
+
+	*gx = _mm256_add_ps(ba, _mm256_mul_ps(_mm256_sub_ps(
+	    _mm256_sub_ps(d, c), ba), fy));
+	*gy = _mm256_add_ps(ca, _mm256_mul_ps(_mm256_sub_ps(
+	    _mm256_sub_ps(d, b), ca), fx));
+	*h = _mm256_add_ps(_mm256_add_ps(a, _mm256_mul_ps(ba, fx)),
+	    _mm256_mul_ps(*gy, fy));
+	*ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+	if (m->nodata) {
+		__m256 hi = _mm256_set1_ps(TP_ERODE_HMAX);
+		__m256 lo = _mm256_set1_ps(m->lo);
+		__m256 v[4] = { a, b, c, d };
+		int k;
+
+		for (k = 0; k < 4; k++)
+			*ok = _mm256_and_ps(*ok, _mm256_and_ps(
+			    _mm256_cmp_ps(v[k], hi, _CMP_LE_OQ),
+			    _mm256_cmp_ps(v[k], lo, _CMP_GE_OQ)));
+	}
+}
+
+/* The lanes' new directions (stored in L) and positions; *flat: no
+ * direction, *in: the new position lies inside the grid. */
+TP_AVX2_INL void
+move_avx2(const struct model *m, struct lanes *L, __m256 x, __m256 y,
+    __m256 gx, __m256 gy, __m256 *nx, __m256 *ny, __m256 *flat, __m256 *in)
+{
+	__m256 zero = _mm256_setzero_ps(), in_x, in_y, len;
+	__m256 inertia = _mm256_set1_ps(m->k.inertia);
+	__m256 gmix = _mm256_set1_ps(m->k.gmix);
+	__m256 dx = _mm256_sub_ps(_mm256_mul_ps(_mm256_loadu_ps(L->dx),
+	    inertia), _mm256_mul_ps(gx, gmix));
+	__m256 dy = _mm256_sub_ps(_mm256_mul_ps(_mm256_loadu_ps(L->dy),
+	    inertia), _mm256_mul_ps(gy, gmix));
+
+	len = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(dx, dx),
+	    _mm256_mul_ps(dy, dy)));
+	*flat = _mm256_cmp_ps(len, zero, _CMP_EQ_OQ);
+	len = _mm256_div_ps(_mm256_set1_ps(1), len);
+	dx = _mm256_mul_ps(dx, len);
+	dy = _mm256_mul_ps(dy, len);
+	_mm256_storeu_ps(L->dx, dx);
+	_mm256_storeu_ps(L->dy, dy);
+	*nx = _mm256_add_ps(x, dx);
+	*ny = _mm256_add_ps(y, dy);
+	in_x = _mm256_and_ps(_mm256_cmp_ps(*nx, zero, _CMP_GE_OQ),
+	    _mm256_cmp_ps(*nx, _mm256_set1_ps(m->wlim), _CMP_LT_OQ));
+	in_y = _mm256_and_ps(_mm256_cmp_ps(*ny, zero, _CMP_GE_OQ),
+	    _mm256_cmp_ps(*ny, _mm256_set1_ps(m->hlim), _CMP_LT_OQ));
+	*in = _mm256_and_ps(in_x, in_y);
+}
+
+/* From the drop dh: each lane's amount to deposit or erosion wanted, its
+ * speed and water after the step (into K); returns the depositing lanes. */
+TP_AVX2_INL __m256
+load_avx2(const struct model *m, const struct lanes *L, __m256 dh,
+    struct looks *K)
+{
+	__m256 sed = _mm256_loadu_ps(L->sed), speed = _mm256_loadu_ps(L->speed);
+	__m256 water = _mm256_loadu_ps(L->water), zero = _mm256_setzero_ps();
+	__m256 mincap = _mm256_set1_ps(m->k.mincap), smax = _mm256_set1_ps(SPEED_MAX);
+	__m256 up = _mm256_cmp_ps(dh, zero, _CMP_GT_OQ);
+	__m256 ndh = _mm256_xor_ps(dh, _mm256_set1_ps(-0.0f));
+	__m256 cap, dep, adep, want, s;
+
+	cap = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(ndh, speed), water),
+	    _mm256_set1_ps(m->k.kcap));
+	cap = _mm256_blendv_ps(mincap, cap, _mm256_cmp_ps(cap, mincap,
+	    _CMP_GT_OQ));
+	dep = _mm256_or_ps(_mm256_cmp_ps(sed, cap, _CMP_GT_OQ), up);
+	adep = _mm256_blendv_ps(_mm256_mul_ps(_mm256_sub_ps(sed, cap),
+	    _mm256_set1_ps(m->k.kdep)), _mm256_min_ps(dh, sed), up);
+	want = _mm256_min_ps(_mm256_mul_ps(_mm256_sub_ps(cap, sed),
+	    _mm256_set1_ps(m->k.kero)), ndh);
+	want = _mm256_mul_ps(want, _mm256_set1_ps(m->kpos));
+	_mm256_storeu_ps(K->amt, _mm256_blendv_ps(want, adep, dep));
+	s = _mm256_sub_ps(_mm256_mul_ps(speed, speed), _mm256_mul_ps(dh,
+	    _mm256_set1_ps(m->k.grav)));
+	s = _mm256_and_ps(_mm256_sqrt_ps(s), _mm256_cmp_ps(s, zero,
+	    _CMP_GT_OQ));
+	s = _mm256_blendv_ps(smax, s, _mm256_cmp_ps(s, smax, _CMP_LT_OQ));
+	_mm256_storeu_ps(K->speed, s);
+	_mm256_storeu_ps(K->water, _mm256_mul_ps(water,
+	    _mm256_set1_ps(m->k.wkeep)));
+	return dep;
+}
+
+/* look_lane on the eight lanes at once: the same operations in the same
+ * order, every lane computed and the outcome chosen by masks. */
+static TP_AVX2 void
+look_avx2(const struct model *m, struct lanes *L, struct looks *K)
+{
+	__m256 x = _mm256_loadu_ps(L->x), y = _mm256_loadu_ps(L->y);
+	__m256 h, gx, gy, ok1, nh, ngx, ngy, ok2, nx, ny, flat, in, dep;
+	int mok1, mflat, min, mok2, mdep, l;
+
+	sample_avx2(m, x, y, &h, &gx, &gy, &ok1);
+	move_avx2(m, L, x, y, gx, gy, &nx, &ny, &flat, &in);
+	/* lanes going off the grid look at (0, 0) instead */
+	sample_avx2(m, _mm256_and_ps(nx, in), _mm256_and_ps(ny, in), &nh,
+	    &ngx, &ngy, &ok2);
+	dep = load_avx2(m, L, _mm256_sub_ps(nh, h), K);
+	_mm256_storeu_ps(K->nx, nx);
+	_mm256_storeu_ps(K->ny, ny);
+	mok1 = _mm256_movemask_ps(ok1);
+	mflat = _mm256_movemask_ps(flat);
+	min = _mm256_movemask_ps(in);
+	mok2 = _mm256_movemask_ps(ok2);
+	mdep = _mm256_movemask_ps(dep);
+	for (l = 0; l < LANES; l++) {
+		int b = 1 << l;
+		K->act[l] = !(mok1 & b) ? ACT_GONE : mflat & b ? ACT_FLAT :
+		    !(min & b) ? ACT_LEFT : !(mok2 & b) ? ACT_GONE :
+		    mdep & b ? ACT_DEPOSIT : ACT_ERODE;
+	}
+}
+#endif
+
+/* Lane l takes droplet (x, y). */
+HOT void
+lane_init(const struct model *m, struct lanes *L, int l, float x, float y,
     tp_erode_stats *a)
 {
-	d->x = x;
-	d->y = y;
-	d->dx = d->dy = 0;
-	d->speed = m->k.speed0;
-	d->water = m->k.water0;
-	d->sed = 0;
-	d->step = 0;
+	L->x[l] = x;
+	L->y[l] = y;
+	L->dx[l] = L->dy[l] = 0;
+	L->speed[l] = m->k.speed0;
+	L->water[l] = m->k.water0;
+	L->sed[l] = 0;
+	L->step[l] = 0;
 	a->droplets++;
 }
 
-/* The end of d: with keep_mass its load is laid back along the start
- * positions of its last min(step, TRAIL) steps, an equal share through the
- * brush at each (at its position when it took no step), and counted as
- * deposited; else it is lost. Spread along the path the load fills the
- * groove the droplet cut, in a layer as smooth as the cut; dropped in one
- * place it leaves a bump, and bumps from droplets ending everywhere are a
- * grain of new local maxima all over the terrain. */
+/* The end of lane l's droplet: with keep_mass its load is laid back along
+ * the start positions of its last min(step, TRAIL) steps, an equal share
+ * through the brush at each (at its position when it took no step), and
+ * counted as deposited; else it is lost. Spread along the path the load
+ * fills the groove the droplet cut, in a layer as smooth as the cut;
+ * dropped in one place it leaves a bump, and bumps from droplets ending
+ * everywhere are a grain of new local maxima all over the terrain. */
 HOT void
-drop_die(const struct model *m, const struct drop *d, const struct trail *t,
-    tp_erode_stats *a)
+lane_die(const struct model *m, const struct lanes *L, int l,
+    const struct trail *t, tp_erode_stats *a)
 {
-	int n = d->step < TRAIL ? d->step : TRAIL, k;
-	float each;
+	int n = L->step[l] < TRAIL ? L->step[l] : TRAIL, k;
+	float sed = L->sed[l], each;
 
-	if (!m->keep_mass || !(d->sed > 0)) {
-		a->lost += d->sed;
+	if (!m->keep_mass || !(sed > 0)) {
+		a->lost += sed;
 		return;
 	}
-	a->deposited += d->sed;
+	a->deposited += sed;
 	if (n == 0) {
-		spread(m, d->x, d->y, d->sed);
+		struct stamp s;
+
+		stamp_at(m, L->x[l], L->y[l], &s);
+		spread(m, &s, sed);
 		return;
 	}
-	each = d->sed / (float)n;
+	each = sed / (float)n;
 	for (k = 0; k < n; k++)
-		spread(m, t->x[k], t->y[k], each);
+		spread(m, &t->s[k], each);
 }
 
-/* Move d one step, eroding or depositing; returns 1 while it lives and 0
- * once it has ended (drop_die placed its load or counted it lost). A
- * droplet that would leave the grid ends where it is (the edge keeps the
- * terrain's volume); one that runs into nodata or the sea is gone, its
- * load with it. */
+/* Carry out lane l's looked-at step, eroding or depositing; returns 1
+ * while its droplet lives and 0 once it has ended. A droplet that would
+ * leave the grid ends where it is (the edge keeps the terrain's volume);
+ * one that runs into nodata or the sea is gone, its load with it. */
 HOT int
-drop_step(const struct model *m, struct drop *d, struct trail *t,
-    tp_erode_stats *a)
+lane_act(const struct model *m, struct lanes *L, int l,
+    const struct looks *K, struct trail *t, tp_erode_stats *a)
 {
-	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, amt;
+	float amt = K->amt[l];
+	struct stamp *s = &t->s[(unsigned)L->step[l] % TRAIL];
 
-	if (!sample(m, d->x, d->y, &h, &gx, &gy))
-		goto gone;	/* only at the spawn point */
-	d->dx = d->dx * m->k.inertia - gx * m->k.gmix;
-	d->dy = d->dy * m->k.inertia - gy * m->k.gmix;
-	len = sqrtf(d->dx * d->dx + d->dy * d->dy);
-	if (len == 0)
-		goto end;	/* on a flat: it dies here */
-	len = 1 / len;
-	d->dx *= len;
-	d->dy *= len;
-	nx = d->x + d->dx;
-	ny = d->y + d->dy;
-	if (!inside(m, nx, ny)) {
+	switch (K->act[l]) {
+	case ACT_GONE:
 		a->left++;
-		goto end;
-	}
-	if (!sample(m, nx, ny, &nh, &ngx, &ngy))
-		goto gone;
-	dh = nh - h;
-	cap = -dh * d->speed * d->water * m->k.kcap;
-	if (!(cap > m->k.mincap))		/* also when 0 * inf made a NaN */
-		cap = m->k.mincap;
-	if (d->sed > cap || dh > 0) {
-		amt = dh > 0 ? (dh < d->sed ? dh : d->sed) :
-		    (d->sed - cap) * m->k.kdep;
-		d->sed -= amt;
-		spread(m, d->x, d->y, amt);
+		a->lost += L->sed[l];
+		return 0;
+	case ACT_LEFT:
+		a->left++;
+		lane_die(m, L, l, t, a);
+		return 0;
+	case ACT_FLAT:
+		lane_die(m, L, l, t, a);
+		return 0;
+	case ACT_DEPOSIT:
+		stamp_at(m, L->x[l], L->y[l], s);
+		L->sed[l] -= amt;
+		spread(m, s, amt);
 		a->deposited += amt;
-	} else {
-		amt = (cap - d->sed) * m->k.kero;
-		amt = amt < -dh ? amt : -dh;	/* a NaN (inf * 0) becomes -dh */
-		amt = erode(m, d->x, d->y, amt * (m->k.kero > 0));
-		d->sed += amt;
+		break;
+	default:
+		stamp_at(m, L->x[l], L->y[l], s);
+		amt = erode(m, s, amt);
+		L->sed[l] += amt;
 		a->eroded += amt;
 	}
-	d->speed = d->speed * d->speed - dh * m->k.grav;
-	d->speed = d->speed > 0 ? sqrtf(d->speed) : 0;
-	if (!(d->speed < SPEED_MAX))	/* huge gravity on a huge drop */
-		d->speed = SPEED_MAX;
-	d->water *= m->k.wkeep;
-	t->x[d->step % TRAIL] = d->x;
-	t->y[d->step % TRAIL] = d->y;
-	d->x = nx;
-	d->y = ny;
-	if (++d->step < m->lifetime)
+	L->speed[l] = K->speed[l];
+	L->water[l] = K->water[l];
+	L->x[l] = K->nx[l];
+	L->y[l] = K->ny[l];
+	if (++L->step[l] < m->lifetime)
 		return 1;
-end:
-	drop_die(m, d, t, a);
-	return 0;
-gone:
-	a->left++;
-	a->lost += d->sed;
+	lane_die(m, L, l, t, a);
 	return 0;
 }
 
-/* One droplet from (x, y), alone. */
-static void
-droplet(const struct model *m, float x, float y, tp_erode_stats *a)
-{
-	struct drop d;
-	struct trail t;
-
-	drop_init(m, &d, x, y, a);
-	while (drop_step(m, &d, &t, a))
-		;
-}
-
-/* Start droplet *next of the tile in d, if there is one left. */
+/* Lane l takes the tile's droplet *next, if one is left; else it idles at
+ * (0, 0), where its looks read the grid harmlessly. */
 HOT int
-refill(const struct model *m, struct drop *d, const float *sx, const float *sy,
-    int64_t n, int64_t *next, tp_erode_stats *a)
+refill(const struct model *m, struct lanes *L, int l, const float *sx,
+    const float *sy, int64_t n, int64_t *next, tp_erode_stats *a)
 {
-	if (*next >= n)
+	if (*next >= n) {
+		L->x[l] = L->y[l] = 0;
 		return 0;
-	drop_init(m, d, sx[*next], sy[*next], a);
+	}
+	lane_init(m, L, l, sx[*next], sy[*next], a);
 	(*next)++;
 	return 1;
 }
 
-/* The n droplets of one tile, two at a time, a step of each in turn: the
- * processor overlaps their work (a step is one long chain of dependent
- * operations). The interleaving is fixed by the droplet order alone. */
+/* The n droplets of one tile (sx, sy), LANES at a time; vec: look in
+ * AVX2 vectors. */
 HOT void
 run_tile_body(const struct model *mp, const float *sx, const float *sy,
-    int64_t n, tp_erode_stats *ap)
+    int64_t n, tp_erode_stats *ap, int vec)
 {
 	/* Local copies: stores to the grid cannot alias them, so they stay
 	 * in registers. */
 	const struct model mm = *mp, *m = &mm;
 	tp_erode_stats acc = *ap;
-	struct drop d0 = { 0 }, d1 = { 0 };
-	struct trail t0, t1;
+	struct lanes L;
+	struct looks K;
+	struct trail t[LANES];
 	int64_t next = 0;
-	int l0 = refill(m, &d0, sx, sy, n, &next, &acc);
-	int l1 = refill(m, &d1, sx, sy, n, &next, &acc);
+	int live[LANES], nlive = 0, l;
 
-	while (l0 || l1) {
-		if (l0 && !drop_step(m, &d0, &t0, &acc))
-			l0 = refill(m, &d0, sx, sy, n, &next, &acc);
-		if (l1 && !drop_step(m, &d1, &t1, &acc))
-			l1 = refill(m, &d1, sx, sy, n, &next, &acc);
+	memset(&L, 0, sizeof L);
+	for (l = 0; l < LANES; l++)
+		nlive += live[l] = refill(m, &L, l, sx, sy, n, &next, &acc);
+	while (nlive > 0) {
+#ifdef TP_HAVE_AVX2
+		if (vec)
+			look_avx2(m, &L, &K);
+		else
+#endif
+			look_c(m, &L, &K);
+		for (l = 0; l < LANES; l++)
+			if (live[l] && !lane_act(m, &L, l, &K, &t[l], &acc) &&
+			    !(live[l] = refill(m, &L, l, sx, sy, n, &next,
+			    &acc)))
+				nlive--;
 	}
 	*ap = acc;
 }
@@ -659,7 +875,7 @@ static TP_AVX2 void
 run_tile_avx2(const struct model *m, const float *sx, const float *sy,
     int64_t n, tp_erode_stats *a)
 {
-	run_tile_body(m, sx, sy, n, a);
+	run_tile_body(m, sx, sy, n, a, m->i32);
 }
 #endif
 
@@ -673,9 +889,8 @@ run_tile(const struct model *m, const float *sx, const float *sy,
 		return;
 	}
 #endif
-	run_tile_body(m, sx, sy, n, a);
+	run_tile_body(m, sx, sy, n, a, 0);
 }
-
 /* ---- set-up ---- */
 
 void
@@ -834,6 +1049,8 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	tp_erode_coefs(o, &m->k);
 	m->lifetime = o->lifetime;
 	m->keep_mass = o->keep_mass;
+	m->kpos = (float)(m->k.kero > 0);
+	m->i32 = (uint64_t)height * stride <= (uint64_t)INT32_MAX;
 	/* the options may ask for less than the processor has, never more */
 	m->simd = tp_simd_probe();
 	m->simd = o->simd < m->simd ? o->simd : m->simd;
@@ -866,9 +1083,10 @@ tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 
 	if (model_init(&m, z, width, height, stride, o, e) != 0)
 		return -1;
-	if (width >= 2 && height >= 2 && inside(&m, (float)x, (float)y))
-		droplet(&m, (float)x, (float)y, &a);
-	else {
+	if (width >= 2 && height >= 2 && inside(&m, (float)x, (float)y)) {
+		float fx = (float)x, fy = (float)y;
+		run_tile(&m, &fx, &fy, 1, &a);
+	} else {
 		a.droplets = 1;
 		a.left = 1;
 	}
@@ -1120,8 +1338,8 @@ auto_batch(int64_t width, int64_t height)
 	return b < 4096 ? 4096 : b > 262144 ? 262144 : b;
 }
 
-int
-tp_erode(float *z, int64_t width, int64_t height, size_t stride,
+static int
+erode_plane(float *z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
 {
 	struct model m;
@@ -1158,5 +1376,68 @@ out:
 	model_free(&m);
 	if (rc == 0 && st != NULL)
 		acc_add(st, &total);
+	return rc;
+}
+
+/* Whether rows a pitch of stride floats apart keep clear of each other in
+ * the processor's first-level cache and its store-to-load checks: k rows
+ * apart, for the k a brush and a droplet's recent path span, they must not
+ * start within 64 bytes of a multiple of 4 KiB. */
+static int
+pitch_ok(size_t stride)
+{
+	size_t k, r;
+
+	for (k = 1; k <= PITCH_ROWS; k++) {
+		r = k * stride * sizeof(float) % 4096;
+		if (r < 64 || r > 4096 - 64)
+			return 0;
+	}
+	return 1;
+}
+
+/* The pitch to erode at: stride when it is clear, else the least clear
+ * one from width up (in steps of 16 floats, 64 bytes); 0 when none is
+ * found near width. */
+static size_t
+quiet_pitch(int64_t width, size_t stride)
+{
+	size_t p;
+
+	if (pitch_ok(stride))
+		return stride;
+	for (p = (size_t)width; p < (size_t)width + 4096; p += 16)
+		if (pitch_ok(p))
+			return p;
+	return 0;
+}
+
+/* Rows of power-of-two widths (1024, 2048, ... floats) all fall on the
+ * same cache sets, and a brush's seven rows and a trail's stamps evict
+ * each other: droplets ran about 1.5x slower there than at 1000 wide.
+ * Such grids are eroded in a copy at a pitch that spreads the rows, when
+ * the copy is at most PAD_MAX bytes (and can be allocated); the bytes are
+ * the same either way. */
+int
+tp_erode(float *z, int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
+{
+	size_t pitch = quiet_pitch(width, stride), y;
+	float *work = NULL;
+	int rc;
+
+	if (pitch != stride && pitch != 0 && o->droplets > 0 && width >= 2 &&
+	    height >= 2 && (size_t)height <= PAD_MAX / sizeof *work / pitch)
+		work = malloc((size_t)height * pitch * sizeof *work);
+	if (work == NULL)
+		return erode_plane(z, width, height, stride, o, st, e);
+	for (y = 0; y < (size_t)height; y++)
+		memcpy(work + y * pitch, z + y * stride,
+		    (size_t)width * sizeof *work);
+	rc = erode_plane(work, width, height, pitch, o, st, e);
+	for (y = 0; rc == 0 && y < (size_t)height; y++)
+		memcpy(z + y * stride, work + y * pitch,
+		    (size_t)width * sizeof *work);
+	free(work);
 	return rc;
 }

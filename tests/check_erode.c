@@ -200,29 +200,46 @@ START_TEST(test_mass_balance)
 }
 END_TEST
 
+/* hills with a block of nodata and a hole of single NaN cells. */
+static float *
+holes(int64_t w, int64_t h)
+{
+	float *z = hills(w, h);
+
+	for (int64_t y = 40; y < 60; y++)
+		for (int64_t x = 30; x < 55; x++)
+			z[y * w + x] = NAN;
+	for (int64_t i = 7; i < w * h; i += 997)
+		z[i] = NAN;
+	return z;
+}
+
 START_TEST(test_simd_identical)
 {
 	/* Plain C, SSE2 and AVX2 brush loops sum in the same eight lanes in
-	 * the same order: the same bytes at every vector level, for brush
-	 * rows of one block of eight (radius 2: 5 rows; radius 3: 7 rows,
-	 * AVX2's unrolled case) and of two (radius 4.5). */
+	 * the same order, and the vector look does the plain one's operations
+	 * in its order: the same bytes at every vector level, for brush rows
+	 * of one block of eight (radius 2: 5 rows; radius 3: 7 rows, AVX2's
+	 * unrolled case) and of two (radius 4.5), and on grids with nodata
+	 * and a sea (droplets that end in them). */
 	const int64_t w = 200, h = 170;
-	static const double radius[] = { 2, 3, 4.5 };
+	static const double radius[] = { 2, 3, 4.5, 3, 3 };
 	static const tp_simd_level lv[] = { TP_SIMD_SCALAR, TP_SIMD_SSE2,
 	    TP_SIMD_AVX2 };
 	tp_erode_opts o;
 	tp_err e;
 
-	for (int r = 0; r < 3; r++) {
-		float *ref = hills(w, h);
+	for (int r = 0; r < 5; r++) {
+		float *ref = r < 3 ? hills(w, h) : holes(w, h);
 		tp_erode_defaults(&o);
 		o.droplets = 20000;
 		o.seed = 7;
 		o.radius = radius[r];
+		o.sea_level = r == 4 ? 0.45 : -INFINITY;
 		o.simd = lv[0];
 		ck_assert_int_eq(tp_erode(ref, w, h, (size_t)w, &o, NULL, &e), 0);
 		for (int l = 1; l < 3; l++) {
-			float *z = hills(w, h);
+			float *z = r < 3 ? hills(w, h) : holes(w, h);
 			o.simd = lv[l];
 			ck_assert_int_eq(tp_erode(z, w, h, (size_t)w, &o, NULL,
 			    &e), 0);
@@ -231,6 +248,46 @@ START_TEST(test_simd_identical)
 		}
 		free(ref);
 	}
+}
+END_TEST
+
+START_TEST(test_pitch_identical)
+{
+	/* Rows 1 KiB apart (256 floats) share cache sets, so tp_erode works
+	 * on a copy at another pitch: the same bytes as the same heights laid
+	 * out at a pitch it takes as it is (300), and at twice the width (a
+	 * second band between the rows, left as it was). */
+	const int64_t w = 256, h = 90;
+	float *a = hills(w, h), *b = malloc((size_t)(300 * h) * sizeof *b);
+	float *c = malloc((size_t)(2 * w * h) * sizeof *c);
+	tp_erode_opts o;
+	tp_err e;
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_nonnull(c);
+	for (int64_t y = 0; y < h; y++) {
+		memcpy(b + y * 300, a + y * w, (size_t)w * sizeof *a);
+		memcpy(c + y * 2 * w, a + y * w, (size_t)w * sizeof *a);
+		for (int64_t x = 0; x < w; x++)
+			c[y * 2 * w + w + x] = (float)(y * w + x);
+	}
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.seed = 3;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode(b, w, h, 300, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode(c, w, h, (size_t)(2 * w), &o, NULL, &e), 0);
+	for (int64_t y = 0; y < h; y++) {
+		ck_assert_mem_eq(b + y * 300, a + y * w, (size_t)w * sizeof *a);
+		ck_assert_mem_eq(c + y * 2 * w, a + y * w,
+		    (size_t)w * sizeof *a);
+		for (int64_t x = 0; x < w; x++)
+			ck_assert_float_eq(c[y * 2 * w + w + x],
+			    (float)(y * w + x));
+	}
+	free(a);
+	free(b);
+	free(c);
 }
 END_TEST
 
@@ -699,6 +756,7 @@ erode_suite(void)
 	tcase_add_test(core, test_mass_balance);
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_simd_identical);
+	tcase_add_test(core, test_pitch_identical);
 	tcase_add_test(core, test_batch_close_to_sequential);
 	tcase_add_test(core, test_spawn);
 	tcase_add_test(core, test_thermal_spike);
