@@ -520,6 +520,9 @@ enum { ACT_GONE, ACT_FLAT, ACT_LEFT, ACT_DEPOSIT, ACT_ERODE };
 struct looks {
 	float	amt[LANES], nx[LANES], ny[LANES], speed[LANES], water[LANES];
 	int	act[LANES];
+	/* the brush at the step's start (stamp_at): its sub-cell weights q,
+	 * its first cell (x0, y0), whether the plain loops apply there */
+	int	q[LANES], x0[LANES], y0[LANES], clear[LANES];
 };
 
 /* The brush stamps of a droplet's last TRAIL steps (step k at k % TRAIL),
@@ -537,7 +540,13 @@ look_lane(const struct model *m, struct lanes *L, int l, struct looks *K)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, s, dx, dy;
 	float sed = L->sed[l], speed = L->speed[l], water = L->water[l];
+	struct stamp st;
 
+	stamp_at(m, L->x[l], L->y[l], &st);
+	K->q[l] = (int)((st.w - m->br->w) / (m->br->rows * m->br->bw));
+	K->x0[l] = (int)st.x0;
+	K->y0[l] = (int)st.y0;
+	K->clear[l] = st.clear;
 	if (!sample(m, L->x[l], L->y[l], &h, &gx, &gy)) {
 		K->act[l] = ACT_GONE;	/* only at the spawn point */
 		return;
@@ -698,6 +707,66 @@ load_avx2(const struct model *m, const struct lanes *L, __m256 dh,
 	return dep;
 }
 
+/* stamp_at for the eight lanes (brush_block's operations, in its order),
+ * into K; clear from the bounds alone without nodata, else block_clear. */
+TP_AVX2_INL void
+stamps_avx2(const struct model *m, __m256 x, __m256 y, struct looks *K)
+{
+	const brush *b = m->br;
+	__m256 sub = _mm256_set1_ps(SUB), half = _mm256_set1_ps(0.5f);
+	__m256i ix = _mm256_cvttps_epi32(x), iy = _mm256_cvttps_epi32(y);
+	__m256i qx = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(
+	    _mm256_sub_ps(x, _mm256_cvtepi32_ps(ix)), sub), half));
+	__m256i qy = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(
+	    _mm256_sub_ps(y, _mm256_cvtepi32_ps(iy)), sub), half));
+	__m256i top = _mm256_set1_epi32(SUB - 1), reach = _mm256_set1_epi32(b->reach);
+	__m256i cx = _mm256_cmpgt_epi32(qx, top), cy = _mm256_cmpgt_epi32(qy, top);
+	__m256i x0, y0, in;
+	int l;
+
+	/* a sub-cell index of SUB is the next cell's 0 (cx, cy: -1 there) */
+	x0 = _mm256_sub_epi32(_mm256_sub_epi32(ix, cx), reach);
+	y0 = _mm256_sub_epi32(_mm256_sub_epi32(iy, cy), reach);
+	qx = _mm256_andnot_si256(cx, qx);
+	qy = _mm256_andnot_si256(cy, qy);
+	_mm256_storeu_si256((__m256i *)K->q, _mm256_add_epi32(
+	    _mm256_mullo_epi32(qy, _mm256_set1_epi32(SUB)), qx));
+	_mm256_storeu_si256((__m256i *)K->x0, x0);
+	_mm256_storeu_si256((__m256i *)K->y0, y0);
+	if (m->nodata) {
+		for (l = 0; l < LANES; l++)
+			K->clear[l] = block_clear(m, K->x0[l], K->y0[l]);
+		return;
+	}
+	in = _mm256_and_si256(_mm256_cmpgt_epi32(x0, _mm256_set1_epi32(-1)),
+	    _mm256_cmpgt_epi32(y0, _mm256_set1_epi32(-1)));
+	in = _mm256_and_si256(in, _mm256_cmpgt_epi32(_mm256_set1_epi32(
+	    (int)(m->w - b->bw + 1)), x0));
+	in = _mm256_and_si256(in, _mm256_cmpgt_epi32(_mm256_set1_epi32(
+	    (int)(m->h - b->rows + 1)), y0));
+	_mm256_storeu_si256((__m256i *)K->clear, _mm256_and_si256(in,
+	    _mm256_set1_epi32(1)));
+}
+
+/* Each lane's act from the masks, in look_lane's order of tests. */
+TP_AVX2_INL void
+acts_avx2(__m256 ok1, __m256 flat, __m256 in, __m256 ok2, __m256 dep,
+    struct looks *K)
+{
+	__m256 act = _mm256_blendv_ps(
+	    _mm256_castsi256_ps(_mm256_set1_epi32(ACT_ERODE)),
+	    _mm256_castsi256_ps(_mm256_set1_epi32(ACT_DEPOSIT)), dep);
+	__m256 gone = _mm256_castsi256_ps(_mm256_set1_epi32(ACT_GONE));
+
+	act = _mm256_blendv_ps(gone, act, ok2);
+	act = _mm256_blendv_ps(_mm256_castsi256_ps(_mm256_set1_epi32(
+	    ACT_LEFT)), act, in);
+	act = _mm256_blendv_ps(act, _mm256_castsi256_ps(_mm256_set1_epi32(
+	    ACT_FLAT)), flat);
+	act = _mm256_blendv_ps(gone, act, ok1);
+	_mm256_storeu_si256((__m256i *)K->act, _mm256_castps_si256(act));
+}
+
 /* look_lane on the eight lanes at once: the same operations in the same
  * order, every lane computed and the outcome chosen by masks. */
 static TP_AVX2 void
@@ -705,8 +774,8 @@ look_avx2(const struct model *m, struct lanes *L, struct looks *K)
 {
 	__m256 x = _mm256_loadu_ps(L->x), y = _mm256_loadu_ps(L->y);
 	__m256 h, gx, gy, ok1, nh, ngx, ngy, ok2, nx, ny, flat, in, dep;
-	int mok1, mflat, min, mok2, mdep, l;
 
+	stamps_avx2(m, x, y, K);
 	sample_avx2(m, x, y, &h, &gx, &gy, &ok1);
 	move_avx2(m, L, x, y, gx, gy, &nx, &ny, &flat, &in);
 	/* lanes going off the grid look at (0, 0) instead */
@@ -715,17 +784,7 @@ look_avx2(const struct model *m, struct lanes *L, struct looks *K)
 	dep = load_avx2(m, L, _mm256_sub_ps(nh, h), K);
 	_mm256_storeu_ps(K->nx, nx);
 	_mm256_storeu_ps(K->ny, ny);
-	mok1 = _mm256_movemask_ps(ok1);
-	mflat = _mm256_movemask_ps(flat);
-	min = _mm256_movemask_ps(in);
-	mok2 = _mm256_movemask_ps(ok2);
-	mdep = _mm256_movemask_ps(dep);
-	for (l = 0; l < LANES; l++) {
-		int b = 1 << l;
-		K->act[l] = !(mok1 & b) ? ACT_GONE : mflat & b ? ACT_FLAT :
-		    !(min & b) ? ACT_LEFT : !(mok2 & b) ? ACT_GONE :
-		    mdep & b ? ACT_DEPOSIT : ACT_ERODE;
-	}
+	acts_avx2(ok1, flat, in, ok2, dep, K);
 }
 #endif
 
@@ -775,6 +834,16 @@ lane_die(const struct model *m, const struct lanes *L, int l,
 		spread(m, &t->s[k], each);
 }
 
+/* Lane l's stamp as its look found it. */
+HOT void
+stamp_of(const struct model *m, const struct looks *K, int l, struct stamp *s)
+{
+	s->w = m->br->w + (size_t)K->q[l] * (size_t)(m->br->rows * m->br->bw);
+	s->x0 = K->x0[l];
+	s->y0 = K->y0[l];
+	s->clear = K->clear[l];
+}
+
 /* Carry out lane l's looked-at step, eroding or depositing; returns 1
  * while its droplet lives and 0 once it has ended. A droplet that would
  * leave the grid ends where it is (the edge keeps the terrain's volume);
@@ -799,13 +868,13 @@ lane_act(const struct model *m, struct lanes *L, int l,
 		lane_die(m, L, l, t, a);
 		return 0;
 	case ACT_DEPOSIT:
-		stamp_at(m, L->x[l], L->y[l], s);
+		stamp_of(m, K, l, s);
 		L->sed[l] -= amt;
 		spread(m, s, amt);
 		a->deposited += amt;
 		break;
 	default:
-		stamp_at(m, L->x[l], L->y[l], s);
+		stamp_of(m, K, l, s);
 		amt = erode(m, s, amt);
 		L->sed[l] += amt;
 		a->eroded += amt;
