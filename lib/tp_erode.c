@@ -161,10 +161,11 @@ nomem:
 	return NULL;
 }
 
-/* The brush block for position (x, y) and the grid cell of its first
- * entry (which may lie off the grid). */
-HOT const float *
-brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
+/* The sub-cell centre of the brush for position (x, y) (brush_weights
+ * gives its block) and the grid cell of the block's first entry (which
+ * may lie off the grid). */
+HOT int
+brush_place(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 {
 	int64_t ix = (int64_t)x, iy = (int64_t)y;
 	int qx = (int)((x - (float)ix) * SUB + 0.5f);
@@ -180,7 +181,14 @@ brush_block(const brush *b, float x, float y, int64_t *x0, int64_t *y0)
 	}
 	*x0 = ix - b->reach;
 	*y0 = iy - b->reach;
-	return b->w + (size_t)(qy * SUB + qx) * (size_t)(b->rows * b->bw);
+	return qy * SUB + qx;
+}
+
+/* Sub-cell centre q's weights. */
+HOT const float *
+brush_weights(const brush *b, int q)
+{
+	return b->w + (size_t)q * (size_t)(b->rows * b->bw);
 }
 
 /* A height droplets work on: tp_erode_valid and not sea. One comparison
@@ -445,7 +453,7 @@ clipped(const struct model *m, const float *blk, int64_t x0, int64_t y0,
 	return got;
 }
 
-/* Where the brush falls for a position: its weights (brush_block), the
+/* Where the brush falls for a position: its weights (brush_place), the
  * grid cell of their first entry and whether the plain loops apply there
  * (block_clear). Found once per step and kept in the trail, so the load
  * laid back along the path does not find it again. */
@@ -458,7 +466,7 @@ struct stamp {
 HOT void
 stamp_at(const struct model *m, float x, float y, struct stamp *s)
 {
-	s->w = brush_block(m->br, x, y, &s->x0, &s->y0);
+	s->w = brush_weights(m->br, brush_place(m->br, x, y, &s->x0, &s->y0));
 	s->clear = block_clear(m, s->x0, s->y0);
 }
 
@@ -540,13 +548,12 @@ look_lane(const struct model *m, struct lanes *L, int l, struct looks *K)
 {
 	float h, gx, gy, nh, ngx, ngy, nx, ny, len, dh, cap, s, dx, dy;
 	float sed = L->sed[l], speed = L->speed[l], water = L->water[l];
-	struct stamp st;
+	int64_t x0, y0;
 
-	stamp_at(m, L->x[l], L->y[l], &st);
-	K->q[l] = (int)((st.w - m->br->w) / (m->br->rows * m->br->bw));
-	K->x0[l] = (int)st.x0;
-	K->y0[l] = (int)st.y0;
-	K->clear[l] = st.clear;
+	K->q[l] = brush_place(m->br, L->x[l], L->y[l], &x0, &y0);
+	K->x0[l] = (int)x0;
+	K->y0[l] = (int)y0;
+	K->clear[l] = block_clear(m, x0, y0);
 	if (!sample(m, L->x[l], L->y[l], &h, &gx, &gy)) {
 		K->act[l] = ACT_GONE;	/* only at the spawn point */
 		return;
@@ -707,7 +714,7 @@ load_avx2(const struct model *m, const struct lanes *L, __m256 dh,
 	return dep;
 }
 
-/* stamp_at for the eight lanes (brush_block's operations, in its order),
+/* stamp_at for the eight lanes (brush_place's operations, in its order),
  * into K; clear from the bounds alone without nodata, else block_clear. */
 TP_AVX2_INL void
 stamps_avx2(const struct model *m, __m256 x, __m256 y, struct looks *K)
@@ -838,7 +845,7 @@ lane_die(const struct model *m, const struct lanes *L, int l,
 HOT void
 stamp_of(const struct model *m, const struct looks *K, int l, struct stamp *s)
 {
-	s->w = m->br->w + (size_t)K->q[l] * (size_t)(m->br->rows * m->br->bw);
+	s->w = brush_weights(m->br, K->q[l]);
 	s->x0 = K->x0[l];
 	s->y0 = K->y0[l];
 	s->clear = K->clear[l];
