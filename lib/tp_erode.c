@@ -497,6 +497,50 @@ spread(const struct model *m, const struct stamp *s, float amt)
 	clipped(m, s->w, s->x0, s->y0, amt, 0);
 }
 
+#ifdef TP_HAVE_AVX2
+/* spread() at each of the n stamps s with the same amt, in order: the
+ * load of a dying droplet along its trail (about half of all brush
+ * stamps), without a call and a test of the brush's shape for each. */
+static TP_AVX2 void
+spread_trail_avx2(const struct model *m, const struct stamp *s, int n,
+    float amt)
+{
+	const brush *b = m->br;
+	int k;
+
+	if (!(amt > 0))
+		return;
+	if (b->bw == 8 && b->rows == 7) {	/* radius 3, the default */
+		for (k = 0; k < n; k++)
+			if (s[k].clear)
+				spread_rows_avx2(m->z + (size_t)s[k].y0 *
+				    m->stride + (size_t)s[k].x0, m->stride,
+				    s[k].w, 7, 8, amt);
+			else
+				clipped(m, s[k].w, s[k].x0, s[k].y0, amt, 0);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		spread(m, &s[k], amt);
+}
+#endif
+
+/* spread() at each of the n stamps s with the same amt, in order. */
+HOT void
+spread_trail(const struct model *m, const struct stamp *s, int n, float amt)
+{
+	int k;
+
+#ifdef TP_HAVE_AVX2
+	if (m->simd >= TP_SIMD_AVX2) {
+		spread_trail_avx2(m, s, n, amt);
+		return;
+	}
+#endif
+	for (k = 0; k < n; k++)
+		spread(m, &s[k], amt);
+}
+
 HOT int
 inside(const struct model *m, float x, float y)
 {
@@ -821,7 +865,7 @@ HOT void
 lane_die(const struct model *m, const struct lanes *L, int l,
     const struct trail *t, tp_erode_stats *a)
 {
-	int n = L->step[l] < TRAIL ? L->step[l] : TRAIL, k;
+	int n = L->step[l] < TRAIL ? L->step[l] : TRAIL;
 	float sed = L->sed[l], each;
 
 	if (!m->keep_mass || !(sed > 0)) {
@@ -837,8 +881,7 @@ lane_die(const struct model *m, const struct lanes *L, int l,
 		return;
 	}
 	each = sed / (float)n;
-	for (k = 0; k < n; k++)
-		spread(m, &t->s[k], each);
+	spread_trail(m, t->s, n, each);
 }
 
 /* Lane l's stamp as its look found it. */
