@@ -497,6 +497,50 @@ spread(const struct model *m, const struct stamp *s, float amt)
 	clipped(m, s->w, s->x0, s->y0, amt, 0);
 }
 
+#ifdef TP_HAVE_AVX2
+/* spread() at each of the n stamps s with the same amt, in order: the
+ * load of a dying droplet along its trail (about half of all brush
+ * stamps), without a call and a test of the brush's shape for each. */
+static TP_AVX2 void
+spread_trail_avx2(const struct model *m, const struct stamp *s, int n,
+    float amt)
+{
+	const brush *b = m->br;
+	int k;
+
+	if (!(amt > 0))
+		return;
+	if (b->bw == 8 && b->rows == 7) {	/* radius 3, the default */
+		for (k = 0; k < n; k++)
+			if (s[k].clear)
+				spread_rows_avx2(m->z + (size_t)s[k].y0 *
+				    m->stride + (size_t)s[k].x0, m->stride,
+				    s[k].w, 7, 8, amt);
+			else
+				clipped(m, s[k].w, s[k].x0, s[k].y0, amt, 0);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		spread(m, &s[k], amt);
+}
+#endif
+
+/* spread() at each of the n stamps s with the same amt, in order. */
+HOT void
+spread_trail(const struct model *m, const struct stamp *s, int n, float amt)
+{
+	int k;
+
+#ifdef TP_HAVE_AVX2
+	if (m->simd >= TP_SIMD_AVX2) {
+		spread_trail_avx2(m, s, n, amt);
+		return;
+	}
+#endif
+	for (k = 0; k < n; k++)
+		spread(m, &s[k], amt);
+}
+
 HOT int
 inside(const struct model *m, float x, float y)
 {
@@ -821,7 +865,7 @@ HOT void
 lane_die(const struct model *m, const struct lanes *L, int l,
     const struct trail *t, tp_erode_stats *a)
 {
-	int n = L->step[l] < TRAIL ? L->step[l] : TRAIL, k;
+	int n = L->step[l] < TRAIL ? L->step[l] : TRAIL;
 	float sed = L->sed[l], each;
 
 	if (!m->keep_mass || !(sed > 0)) {
@@ -837,8 +881,7 @@ lane_die(const struct model *m, const struct lanes *L, int l,
 		return;
 	}
 	each = sed / (float)n;
-	for (k = 0; k < n; k++)
-		spread(m, &t->s[k], each);
+	spread_trail(m, t->s, n, each);
 }
 
 /* Lane l's stamp as its look found it. */
@@ -1330,17 +1373,16 @@ colour_list(struct round *r, int c)
 	return n;
 }
 
-/* Droplets [first, first + n) as round number k. */
+/* Sets round r up for droplets [first, first + n) as round number k. */
 static void
-run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
-    int64_t k, int threads, tp_erode_stats *total)
+round_begin(struct round *r, const tp_erode_opts *o, int64_t first,
+    int64_t n, int64_t k)
 {
 	const struct model *m = r->m;
 	uint64_t h = mix64(o->seed ^ mix64((uint64_t)k + 1));
 	int64_t ox = (int64_t)(h % (uint64_t)r->size);
 	int64_t oy = (int64_t)((h >> 32) % (uint64_t)r->size);
-	int64_t i, t, ntiles;
-	int c;
+	int64_t ntiles;
 
 	r->ntx = (m->w - 1 + ox) / r->size + 1;
 	r->nty = (m->h - 1 + oy) / r->size + 1;
@@ -1352,7 +1394,14 @@ run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
 	r->n = n;
 	r->ox = ox;
 	r->oy = oy;
-	tp_par_for(threads, n, 8192, spawn_part, r);
+}
+
+/* The round's spawned droplets (spawn_part) sorted by tile, stably. */
+static void
+round_sort(struct round *r)
+{
+	int64_t i, t, n = r->n, ntiles = r->ntx * r->nty;
+
 	for (i = 0; i < n; i++)
 		r->tstart[r->tile[i] + 1]++;
 	for (t = 0; t < ntiles; t++)
@@ -1363,12 +1412,54 @@ run_round(struct round *r, const tp_erode_opts *o, int64_t first, int64_t n,
 		r->sx[at] = r->sx[n + i];
 		r->sy[at] = r->sy[n + i];
 	}
-	for (c = 0; c < 4; c++) {
-		int64_t nl = colour_list(r, c);
-		tp_par_for(threads, nl, 1, run_tiles, r);
+}
+
+/* What the workers of erode_plane's team share. */
+struct crew {
+	struct round	*r;
+	const tp_erode_opts *o;
+	int64_t		batch;
+	int64_t		nl;	/* tiles in r->list */
+	tp_erode_stats	total;
+};
+
+/* Every round: worker 0 sets it up, all spawn its droplets, worker 0 sorts
+ * them by tile, and for each of the four colours worker 0 lists the tiles
+ * and all run them. One team for all rounds: a round is a few
+ * milliseconds, and starting threads for each of its five loops cost more
+ * than its serial steps. */
+static void
+erode_crew(tp_team *team, int w, void *ctx)
+{
+	struct crew *cr = ctx;
+	struct round *r = cr->r;
+	const tp_erode_opts *o = cr->o;
+	int64_t first, n, k = 0, t;
+	int c;
+
+	for (first = 0; first < o->droplets; first += cr->batch, k++) {
+		n = o->droplets - first < cr->batch ? o->droplets - first :
+		    cr->batch;
+		if (w == 0)
+			round_begin(r, o, first, n, k);
+		tp_team_sync(team, w);
+		tp_team_for(team, w, n, 8192, spawn_part, r);
+		for (c = 0; c < 4; c++) {
+			if (w == 0) {
+				if (c == 0)
+					round_sort(r);
+				cr->nl = colour_list(r, c);
+			}
+			tp_team_sync(team, w);
+			tp_team_for(team, w, cr->nl, 1, run_tiles, r);
+		}
+		if (w != 0)
+			continue;
+		for (t = 0; t < r->ntx * r->nty; t++)
+			acc_add(&cr->total, &r->tacc[t]);
+		if (o->progress != NULL)
+			o->progress(o->pctx, first + n, o->droplets);
 	}
-	for (t = 0; t < ntiles; t++)
-		acc_add(total, &r->tacc[t]);
 }
 
 static int
@@ -1420,16 +1511,17 @@ erode_plane(float *z, int64_t width, int64_t height, size_t stride,
 {
 	struct model m;
 	struct round r;
-	tp_erode_stats total = { 0 };
-	int64_t batch, first, k = 0;
+	struct crew cr;
+	int64_t batch;
 	int threads = tp_par_threads(o->threads), rc = -1;
 
 	if (st != NULL)
 		memset(st, 0, sizeof *st);
 	if (model_init(&m, z, width, height, stride, o, e) != 0)
 		return -1;
+	memset(&cr, 0, sizeof cr);
 	if (width < 2 || height < 2 || o->droplets == 0) {
-		total.droplets = total.left = width < 2 || height < 2 ?
+		cr.total.droplets = cr.total.left = width < 2 || height < 2 ?
 		    o->droplets : 0;
 		rc = 0;
 		goto out;
@@ -1439,19 +1531,20 @@ erode_plane(float *z, int64_t width, int64_t height, size_t stride,
 		batch = o->droplets;
 	if (round_alloc(&r, &m, batch, e) != 0)
 		goto free_round;
-	for (first = 0; first < o->droplets; first += batch, k++) {
-		int64_t n = o->droplets - first < batch ? o->droplets - first : batch;
-		run_round(&r, o, first, n, k, threads, &total);
-		if (o->progress != NULL)
-			o->progress(o->pctx, first + n, o->droplets);
-	}
+	cr.r = &r;
+	cr.o = o;
+	cr.batch = batch;
+	/* more workers than tiles of a colour would only wait */
+	if (threads > (r.cap_tiles + 3) / 4)
+		threads = (int)((r.cap_tiles + 3) / 4);
+	tp_team_run(threads, erode_crew, &cr);
 	rc = 0;
 free_round:
 	round_free(&r);
 out:
 	model_free(&m);
 	if (rc == 0 && st != NULL)
-		acc_add(st, &total);
+		acc_add(st, &cr.total);
 	return rc;
 }
 

@@ -2,6 +2,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tp_par.h"
@@ -72,6 +73,157 @@ tp_par_for(int threads, int64_t n, int64_t grain, tp_par_fn fn, void *ctx)
 	run(&w[0]);
 	for (i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+}
+
+/* ---- teams ---- */
+
+/* Spins of a worker waiting at a barrier before it sleeps: about 20 to
+ * 100 microseconds, longer than most waits of a loop's last chunk and
+ * short enough to cost little when threads outnumber processors. */
+#define SPINS	2048
+
+struct tp_team {
+	int		n;		/* workers */
+	atomic_int	arrived;	/* at the barrier of this generation */
+	atomic_uint	gen;		/* barriers passed */
+	atomic_int	go;		/* all threads started: n is final */
+	atomic_llong	next[2];	/* loop k hands out chunks from next[k & 1] */
+	unsigned	loops[MAX_THREADS];	/* each worker's loops so far */
+	pthread_mutex_t	mu;
+	pthread_cond_t	cv;
+	tp_team_fn	fn;
+	void		*ctx;
+};
+
+struct member {
+	tp_team	*t;
+	int	id;
+};
+
+static void
+relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+void
+tp_team_sync(tp_team *t, int worker)
+{
+	unsigned g = atomic_load(&t->gen);
+	int i;
+
+	(void)worker;
+	if (t->n == 1)
+		return;
+	if (atomic_fetch_add(&t->arrived, 1) == t->n - 1) {
+		atomic_store(&t->arrived, 0);
+		pthread_mutex_lock(&t->mu);
+		atomic_fetch_add(&t->gen, 1);
+		pthread_cond_broadcast(&t->cv);
+		pthread_mutex_unlock(&t->mu);
+		return;
+	}
+	for (i = 0; i < SPINS; i++) {
+		if (atomic_load(&t->gen) != g)
+			return;
+		relax();
+	}
+	pthread_mutex_lock(&t->mu);
+	while (atomic_load(&t->gen) == g)
+		pthread_cond_wait(&t->cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Loop k counts on next[k & 1] while worker 0 clears the other counter
+ * for loop k + 1: every worker took its last chunk of loop k - 1, which
+ * used it, before the barrier that ended that loop. */
+void
+tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
+    tp_par_fn fn, void *ctx)
+{
+	unsigned k = t->loops[worker]++;
+	atomic_llong *c = &t->next[k & 1];
+	int64_t b;
+
+	if (grain < 1)
+		grain = 1;
+	if (worker == 0)
+		atomic_store(&t->next[(k + 1) & 1], 0);
+	while ((b = atomic_fetch_add(c, grain)) < n)
+		fn(ctx, b, b + grain < n ? b + grain : n, worker);
+	tp_team_sync(t, worker);
+}
+
+int
+tp_team_size(const tp_team *t)
+{
+	return t->n;
+}
+
+static void *
+member_run(void *arg)
+{
+	struct member *w = arg;
+	tp_team *t = w->t;
+
+	pthread_mutex_lock(&t->mu);
+	while (!atomic_load(&t->go))
+		pthread_cond_wait(&t->cv, &t->mu);
+	pthread_mutex_unlock(&t->mu);
+	t->fn(t, w->id, t->ctx);
+	return NULL;
+}
+
+void
+tp_team_run(int threads, tp_team_fn fn, void *ctx)
+{
+	pthread_t tid[MAX_THREADS];
+	struct member w[MAX_THREADS];
+	tp_team t;
+	int i, started = 0;
+
+	if (threads < 1)
+		threads = 1;
+	if (threads > MAX_THREADS)
+		threads = MAX_THREADS;
+	memset(&t, 0, sizeof t);
+	t.fn = fn;
+	t.ctx = ctx;
+	atomic_init(&t.arrived, 0);
+	atomic_init(&t.gen, 0);
+	atomic_init(&t.go, 0);
+	atomic_init(&t.next[0], 0);
+	atomic_init(&t.next[1], 0);
+	t.n = 1;
+	if (threads == 1 || pthread_mutex_init(&t.mu, NULL) != 0) {
+		fn(&t, 0, ctx);		/* alone: no barrier needs the lock */
+		return;
+	}
+	if (pthread_cond_init(&t.cv, NULL) != 0) {
+		pthread_mutex_destroy(&t.mu);
+		fn(&t, 0, ctx);
+		return;
+	}
+	for (i = 1; i < threads; i++) {
+		w[i].t = &t;
+		w[i].id = i;
+		if (pthread_create(&tid[i - 1], NULL, member_run, &w[i]) != 0)
+			break;
+		started++;
+	}
+	/* the size is known only now; no one meets a barrier before go */
+	pthread_mutex_lock(&t.mu);
+	t.n = started + 1;
+	atomic_store(&t.go, 1);
+	pthread_cond_broadcast(&t.cv);
+	pthread_mutex_unlock(&t.mu);
+	fn(&t, 0, ctx);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_cond_destroy(&t.cv);
+	pthread_mutex_destroy(&t.mu);
 }
 
 int

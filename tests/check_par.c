@@ -1,5 +1,6 @@
 /* check_par.c - unit tests for lib/tp_par: every index exactly once, chunks
- * of at most grain, worker ids in range, on any thread count. */
+ * of at most grain, worker ids in range, on any thread count; a team's
+ * loops and barriers in order. */
 #include <check.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -97,6 +98,119 @@ START_TEST(limits)
 }
 END_TEST
 
+/* A team's loops: each reads what the loop before wrote at other indices
+ * and what worker 0 wrote between them, so a missing barrier or a chunk
+ * run twice or never shows in the numbers, which a plain loop checks. */
+#define TN	997
+#define TROUNDS	40
+
+struct work {
+	int64_t	a[TN], b[TN], sum;
+	atomic_int calls, bad_worker, size;
+	int	threads;
+};
+
+static void
+step_b(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	struct work *w = ctx;
+
+	if (worker < 0 || worker >= w->threads)
+		atomic_fetch_add(&w->bad_worker, 1);
+	for (int64_t i = begin; i < end; i++)
+		w->b[i] = w->a[(i + 1) % TN] + w->sum;
+}
+
+static void
+step_a(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	struct work *w = ctx;
+
+	(void)worker;
+	for (int64_t i = begin; i < end; i++)
+		w->a[i] = (w->b[i] + w->b[(i + TN - 3) % TN]) % 1000003;
+}
+
+static void
+count_call(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	struct work *w = ctx;
+
+	(void)worker;
+	atomic_fetch_add(&w->calls, (int)(end - begin));
+}
+
+static void
+crew(tp_team *t, int worker, void *ctx)
+{
+	struct work *w = ctx;
+
+	if (worker == 0)
+		atomic_store(&w->size, tp_team_size(t));
+	for (int r = 0; r < TROUNDS; r++) {
+		if (worker == 0) {		/* a serial step between loops */
+			w->sum = 0;
+			for (int64_t i = 0; i < TN; i++)
+				w->sum = (w->sum + w->a[i]) % 1009;
+		}
+		tp_team_sync(t, worker);
+		tp_team_for(t, worker, TN, 1 + r % 7, step_b, w);
+		tp_team_for(t, worker, 0, 4, count_call, w);
+		tp_team_for(t, worker, TN, r % 3, step_a, w);
+		tp_team_for(t, worker, 5, 0, count_call, w);
+	}
+}
+
+static void
+serial(int64_t *a)
+{
+	static int64_t b[TN];
+
+	for (int r = 0; r < TROUNDS; r++) {
+		int64_t sum = 0;
+		for (int64_t i = 0; i < TN; i++)
+			sum = (sum + a[i]) % 1009;
+		for (int64_t i = 0; i < TN; i++)
+			b[i] = a[(i + 1) % TN] + sum;
+		for (int64_t i = 0; i < TN; i++)
+			a[i] = (b[i] + b[(i + TN - 3) % TN]) % 1000003;
+	}
+}
+
+START_TEST(team_loops_in_order)
+{
+	static const int threads[] = { 1, 2, 3, 7, 16 };
+	static int64_t want[TN];
+
+	for (int64_t i = 0; i < TN; i++)
+		want[i] = i * 7919 % 1000;
+	serial(want);
+	for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
+		struct work *w = calloc(1, sizeof *w);
+		int size, bad_worker, calls;
+
+		ck_assert_ptr_nonnull(w);
+		w->threads = threads[k];
+		for (int64_t i = 0; i < TN; i++)
+			w->a[i] = i * 7919 % 1000;
+		tp_team_run(threads[k], crew, w);
+		size = atomic_load(&w->size);
+		bad_worker = atomic_load(&w->bad_worker);
+		calls = atomic_load(&w->calls);
+		ck_assert_int_eq(size, threads[k]);
+		ck_assert_int_eq(bad_worker, 0);
+		/* the 0-long loops call nothing, the 5-long ones 5 indices */
+		ck_assert_int_eq(calls, 5 * TROUNDS);
+		for (int64_t i = 0; i < TN; i++)
+			ck_assert_msg(w->a[i] == want[i],
+			    "%d threads: a[%lld] = %lld, want %lld", threads[k],
+			    (long long)i, (long long)w->a[i],
+			    (long long)want[i]);
+		free(w);
+	}
+}
+END_TEST
+
 static Suite *
 par_suite(void)
 {
@@ -106,6 +220,7 @@ par_suite(void)
 
 	tcase_add_test(core, every_index_once);
 	tcase_add_test(core, chunk_count);
+	tcase_add_test(core, team_loops_in_order);
 	tcase_add_test(lim, limits);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
