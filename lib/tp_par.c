@@ -109,12 +109,11 @@ relax(void)
 }
 
 void
-tp_team_sync(tp_team *t, int worker)
+tp_team_sync(tp_team *t)
 {
 	unsigned g = atomic_load(&t->gen);
 	int i;
 
-	(void)worker;
 	if (t->n == 1)
 		return;
 	if (atomic_fetch_add(&t->arrived, 1) == t->n - 1) {
@@ -153,7 +152,7 @@ tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
 		atomic_store(&t->next[(k + 1) & 1], 0);
 	while ((b = atomic_fetch_add(c, grain)) < n)
 		fn(ctx, b, b + grain < n ? b + grain : n, worker);
-	tp_team_sync(t, worker);
+	tp_team_sync(t);
 }
 
 int

@@ -36,7 +36,7 @@ void	tp_team_run(int threads, tp_team_fn fn, void *ctx);
 void	tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
 	    tp_par_fn fn, void *ctx);
 /* All workers: return when every worker has come here. */
-void	tp_team_sync(tp_team *t, int worker);
+void	tp_team_sync(tp_team *t);
 int	tp_team_size(const tp_team *t);
 
 /* Online processors, at least 1. */

@@ -153,7 +153,7 @@ crew(tp_team *t, int worker, void *ctx)
 			for (int64_t i = 0; i < TN; i++)
 				w->sum = (w->sum + w->a[i]) % 1009;
 		}
-		tp_team_sync(t, worker);
+		tp_team_sync(t);
 		tp_team_for(t, worker, TN, 1 + r % 7, step_b, w);
 		tp_team_for(t, worker, 0, 4, count_call, w);
 		tp_team_for(t, worker, TN, r % 3, step_a, w);
