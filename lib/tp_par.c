@@ -77,9 +77,10 @@ tp_par_for(int threads, int64_t n, int64_t grain, tp_par_fn fn, void *ctx)
 
 /* ---- teams ---- */
 
-/* Spins of a worker waiting at a barrier before it sleeps: about 20 to
- * 100 microseconds, longer than most waits of a loop's last chunk and
- * short enough to cost little when threads outnumber processors. */
+/* Spins of a worker waiting at a barrier before it sleeps: tens of
+ * microseconds (a pause is some 10 to 150 cycles), so a short wait for a
+ * loop's last chunk returns without a wake-up, and a worker that shares
+ * its processor with another wastes little of it. */
 #define SPINS	2048
 
 struct tp_team {
