@@ -32,7 +32,8 @@ static const char help[] =
     "  -s, --seed N          seed of the spawn positions (default: 0)\n"
     "  -r, --radius R        erosion brush radius in cells, 1..16 (default: 3)\n"
     "      --inertia F       share of the old direction kept, 0..1 (default: 0.05)\n"
-    "      --capacity F      sediment capacity factor (default: 4)\n"
+    "      --capacity F      sediment capacity factor (default: 8, or the\n"
+    "                        reference's 4 with --no-keep-mass)\n"
     "      --min-capacity F  least capacity, model units (default: 0.01)\n"
     "      --erode F         share of free capacity eroded, 0..1 (default: 0.3)\n"
     "      --deposit F       share of excess deposited, 0..1 (default: 0.3)\n"
@@ -121,7 +122,8 @@ static const struct option longopts[] = {
 struct args {
 	tp_erode_opts o;
 	const char *band;
-	int	droplets_set, zauto, zset, sediment, thermal, progress, stats;
+	int	droplets_set, zauto, zset, cap_set, sediment, thermal, progress,
+		stats;
 	int	quiet;
 	int	sea_floor;
 	double	talus;
@@ -179,7 +181,10 @@ parse(struct args *a, int argc, char **argv)
 		case 'r': o->radius = dbl("--radius", 1, TP_ERODE_MAX_RADIUS); break;
 		case 's': o->seed = (uint64_t)num("--seed", 0, INT64_MAX); break;
 		case OPT_INERTIA: o->inertia = dbl("--inertia", 0, 1); break;
-		case OPT_CAPACITY: o->capacity = dbl("--capacity", 0, 1e6); break;
+		case OPT_CAPACITY:
+			o->capacity = dbl("--capacity", 0, 1e6);
+			a->cap_set = 1;
+			break;
 		case OPT_MINCAP:
 			o->min_capacity = dbl("--min-capacity", 0, 1e6);
 			break;
@@ -228,6 +233,8 @@ parse(struct args *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
+	if (!a->cap_set)
+		o->capacity = tp_erode_capacity(o->keep_mass);
 	if (a->cl_device >= 0 && a->device == DEV_CPU) {
 		if (a->device_set)
 			cli_usage("--cl-device: OpenCL runs with --device gpu "

@@ -54,7 +54,7 @@ tp_erode_defaults(tp_erode_opts *o)
 	memset(o, 0, sizeof *o);
 	o->radius = 3;
 	o->inertia = 0.05;
-	o->capacity = 4;
+	o->capacity = tp_erode_capacity(1);
 	o->min_capacity = 0.01;
 	o->erode = 0.3;
 	o->deposit = 0.3;
@@ -67,6 +67,12 @@ tp_erode_defaults(tp_erode_opts *o)
 	o->keep_mass = 1;
 	o->sea_level = -INFINITY;
 	o->simd = tp_simd_probe();
+}
+
+double
+tp_erode_capacity(int keep_mass)
+{
+	return keep_mass ? 8 : 4;
 }
 
 static int

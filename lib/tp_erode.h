@@ -80,7 +80,8 @@ typedef struct tp_erode_opts {
 	uint64_t seed;		/* spawn positions: Mulberry32(hash(seed, i)) */
 	double	radius;		/* brush radius in cells, 1 .. MAX_RADIUS (3) */
 	double	inertia;	/* 0 .. 1: share of the old direction (0.05) */
-	double	capacity;	/* sediment capacity factor, >= 0 (4) */
+	double	capacity;	/* sediment capacity factor, >= 0
+				 * (tp_erode_capacity(keep_mass)) */
 	double	min_capacity;	/* capacity floor, model units, >= 0 (0.01) */
 	double	erode;		/* 0 .. 1: share of free capacity taken (0.3) */
 	double	deposit;	/* 0 .. 1: share of excess dropped (0.3) */
@@ -114,6 +115,12 @@ typedef struct tp_erode_stats {
 /* The reference's defaults; droplets 0, seed 0, threads 0, simd probed,
  * no sea. */
 void	tp_erode_defaults(tp_erode_opts *o);
+
+/* The default capacity factor: the reference's 4 when an ending droplet's
+ * load vanishes (keep_mass 0), 8 when it is laid back along the path,
+ * where it refills part of the groove the droplet cut: twice the
+ * capacity cuts as deep as the reference (terode(1), Keeping mass). */
+double	tp_erode_capacity(int keep_mass);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 

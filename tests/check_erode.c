@@ -50,7 +50,8 @@ pit_plane(float *z)
 START_TEST(test_droplet_by_hand)
 {
 	/* Radius 1 at a node: the brush is that node alone. A droplet from
-	 * (1, 1), lifetime 4, reference defaults otherwise:
+	 * (1, 1), lifetime 4, the reference's defaults otherwise (capacity
+	 * 4, not the 8 kept-mass droplets have by default):
 	 * step 1: dh = -0.1, capacity 0.1*1*1*4 = 0.4, erodes min(0.3*0.4,
 	 *   0.1) = 0.1 from (1,1); speed sqrt(1 + 0.1*4), water 0.99
 	 * step 2: capacity 0.1*sqrt(1.4)*0.99*4 = 0.468554, erodes
@@ -72,6 +73,7 @@ START_TEST(test_droplet_by_hand)
 
 	pit_plane(z);
 	tp_erode_defaults(&o);
+	o.capacity = tp_erode_capacity(0);	/* the reference's 4 */
 	o.radius = 1;
 	o.lifetime = 4;
 	ck_assert_int_eq(tp_erode_one(z, 8, 3, 8, &o, 1, 1, &st, &e), 0);
@@ -103,6 +105,7 @@ START_TEST(test_no_keep_mass)
 
 	pit_plane(z);
 	tp_erode_defaults(&o);
+	o.capacity = tp_erode_capacity(0);	/* the reference's 4 */
 	o.radius = 1;
 	o.lifetime = 4;
 	o.keep_mass = 0;
@@ -126,6 +129,7 @@ START_TEST(test_zscale)
 	for (int i = 0; i < 24; i++)
 		z[i] *= 1000;
 	tp_erode_defaults(&o);
+	o.capacity = tp_erode_capacity(0);	/* the reference's 4 */
 	o.radius = 1;
 	o.lifetime = 4;
 	o.zscale = 1000;
@@ -650,6 +654,7 @@ START_TEST(test_sea_by_hand)
 	pit_plane(z);
 	pit_plane(z0);
 	tp_erode_defaults(&o);
+	o.capacity = tp_erode_capacity(0);	/* the reference's 4 */
 	o.radius = 1;
 	o.lifetime = 4;
 	o.sea_level = 0.65;
