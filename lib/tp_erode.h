@@ -121,6 +121,13 @@ void	tp_erode_defaults(tp_erode_opts *o);
  * where it refills part of the groove the droplet cut: twice the
  * capacity cuts as deep as the reference (terode(1), Keeping mass). */
 double	tp_erode_capacity(int keep_mass);
+
+/* Where an ending droplet lays its load back: at every n-th of the start
+ * positions of its last steps, n = half the brush radius, rounded (2 at
+ * the default 3, 1 up to radius 2.9): brushes that wide still overlap in
+ * a smooth layer, and half the stamps cost half the time (terode(1),
+ * Capacity). */
+int	tp_erode_trail_stride(double radius);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
