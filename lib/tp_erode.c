@@ -1627,3 +1627,27 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	free(work);
 	return rc;
 }
+
+int
+tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
+{
+	size_t pitch = quiet_pitch(width, stride), w = (size_t)width, y;
+	float *p;
+	int rc;
+
+	if (pitch == stride || pitch == 0 || o->droplets == 0 || width < 2 ||
+	    height < 2 || (size_t)height > PAD_MAX / sizeof *p / pitch ||
+	    (p = realloc(*z, (size_t)height * pitch * sizeof *p)) == NULL)
+		return tp_erode(*z, width, height, stride, o, st, e);
+	*z = p;
+	/* rows move up, so the last first, then back, the first first */
+	for (y = (size_t)height - 1; y > 0; y--)
+		memmove(p + y * pitch, p + y * stride, w * sizeof *p);
+	rc = erode_plane(p, width, height, pitch, o, st, e);
+	for (y = 1; y < (size_t)height; y++)
+		memmove(p + y * stride, p + y * pitch, w * sizeof *p);
+	if ((p = realloc(*z, (size_t)height * stride * sizeof *p)) != NULL)
+		*z = p;
+	return rc;
+}

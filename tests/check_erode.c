@@ -347,6 +347,41 @@ START_TEST(test_pitch_identical)
 }
 END_TEST
 
+START_TEST(test_owned_identical)
+{
+	/* tp_erode_owned spaces the rows of a 256-wide plane out in its own
+	 * block and back: the bytes of tp_erode's copy, the block the same
+	 * size again; at a pitch erosion takes as it is (300 wide), and with
+	 * no droplets, nothing moves. */
+	const int64_t w = 256, h = 90;
+	float *a = hills(w, h), *b = hills(w, h), *c = hills(300, h);
+	float *d = hills(300, h);
+	tp_erode_opts o;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.seed = 3;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode_owned(&b, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_mem_eq(b, a, (size_t)(w * h) * sizeof *a);
+	ck_assert_int_eq(tp_erode(c, 300, h, 300, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode_owned(&d, 300, h, 300, &o, NULL, &e), 0);
+	ck_assert_mem_eq(d, c, (size_t)(300 * h) * sizeof *c);
+	o.droplets = 0;
+	free(a);
+	a = hills(w, h);
+	ck_assert_int_eq(tp_erode_owned(&a, w, h, (size_t)w, &o, NULL, &e), 0);
+	free(c);
+	c = hills(w, h);
+	ck_assert_mem_eq(a, c, (size_t)(w * h) * sizeof *a);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+END_TEST
+
 START_TEST(test_threads_identical)
 {
 	const int64_t w = 300, h = 260;
@@ -812,6 +847,7 @@ erode_suite(void)
 	tcase_add_test(core, test_zscale);
 	tcase_add_test(core, test_trail_stride);
 	tcase_add_test(core, test_mass_balance);
+	tcase_add_test(core, test_owned_identical);
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_simd_identical);
 	tcase_add_test(core, test_pitch_identical);
