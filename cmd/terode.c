@@ -291,7 +291,7 @@ list_devices(void)
 
 /* The erosion on the device the options chose. */
 static int
-erode(struct args *a, float *z, const tp_grid *g, size_t stride,
+erode(struct args *a, float *z, tp_grid *g, size_t stride,
     tp_erode_stats *st, tp_err *e)
 {
 	tp_cl_opts c = { a->cl_device, 0, 0 };
@@ -300,6 +300,10 @@ erode(struct args *a, float *z, const tp_grid *g, size_t stride,
 	int gpu = a->device == DEV_GPU ||
 	    (a->device == DEV_AUTO && tp_cl_have_gpu());
 
+	if (!gpu && !a->batch_sync && z == g->data &&
+	    stride == (size_t)g->h.width)
+		return tp_erode_owned(&g->data, g->h.width, g->h.height, stride,
+		    &a->o, st, e);
 	if (!gpu && !a->batch_sync)
 		return tp_erode(z, g->h.width, g->h.height, stride, &a->o, st, e);
 	if (gpu && tp_erode_cl(z, g->h.width, g->h.height, stride, &a->o, &c,
@@ -363,6 +367,7 @@ main(int argc, char **argv)
 	a.o.pctx = &p;
 	if (erode(&a, z, &g, stride, &st, &e) < 0)
 		cli_fail(&e);
+	z = tp_grid_band(&g, band);	/* the plane may have moved */
 	cli_progress_done(&p);
 	if (tp_thermal(z, g.h.width, g.h.height, stride, a.thermal,
 	    (double)(float)a.talus * (float)a.o.zscale, a.o.sea_level,

@@ -16,8 +16,8 @@
 #define NO_PLATFORM	(-1001)	/* CL_PLATFORM_NOT_FOUND_KHR: no ICD */
 #define BUILD_OPTS	"-cl-fp32-correctly-rounded-divide-sqrt"
 
-/* The kernel takes struct tp_dl_params by value: 4 64-bit and 21 32-bit
- * fields, 116 bytes rounded to 120 by its 8-byte alignment in C and in
+/* The kernel takes struct tp_dl_params by value: 4 64-bit and 22 32-bit
+ * fields, 120 bytes, a multiple of its 8-byte alignment in C and in
  * OpenCL C alike; a field added must keep the two in step. */
 _Static_assert(sizeof(struct tp_dl_params) == 120,
     "struct tp_dl_params changed: check its layout in OpenCL C");

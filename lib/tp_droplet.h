@@ -84,6 +84,7 @@ struct tp_dl_params {
 	float	qmaxf;		/* qmax as a float, not above it */
 	int	reach;		/* brush rows -reach .. reach */
 	int	lifetime, keep_mass;
+	int	tstride;	/* load laid at every tstride-th trail position */
 	int	nodata;		/* some cells are not usable (nodata, sea) */
 };
 
@@ -386,27 +387,28 @@ struct tp_dl_drop {
 	float	tx[TP_DL_TRAIL], ty[TP_DL_TRAIL];
 };
 
-/* The end of d, as tp_erode's drop_die: with keep-mass its load is laid
- * back along the start positions of its last min(step, TRAIL) steps, an
- * equal share (in units, the remainder one each to the first) through the
- * brush at each, or at its position when it took no step; else it is
- * lost. */
+/* The end of d, as tp_erode's lane_die: with keep-mass its load is laid
+ * back at every tstride-th of the start positions of its last
+ * min(step, TRAIL) steps, an equal share (in units, the remainder one each
+ * to the first) through the brush at each, or at its position when it took
+ * no step; else it is lost. */
 TP_DL_FN void
 tp_dl_end(const struct tp_dl_params *p, const TP_DL_G float *z,
     const TP_DL_K float *sums, TP_DL_G tp_dl_cell *delta,
     const struct tp_dl_drop *d, struct tp_dl_tally *t)
 {
-	int n = d->step < TP_DL_TRAIL ? d->step : TP_DL_TRAIL, k;
+	int n = d->step < TP_DL_TRAIL ? d->step : TP_DL_TRAIL, k, c;
 	tp_dl_i64 laid = 0, each, rest;
 
 	if (p->keep_mass && d->sed > 0 && n == 0)
 		laid = tp_dl_spread(p, z, sums, delta, d->x, d->y, d->sed, t);
 	else if (p->keep_mass && d->sed > 0) {
-		each = d->sed / n;
-		rest = d->sed - each * n;
-		for (k = 0; k < n; k++)
+		c = (n + p->tstride - 1) / p->tstride;	/* positions used */
+		each = d->sed / c;
+		rest = d->sed - each * c;
+		for (k = 0; k < n; k += p->tstride)
 			laid += tp_dl_spread(p, z, sums, delta, d->tx[k],
-			    d->ty[k], each + (k < rest), t);
+			    d->ty[k], each + (k / p->tstride < rest), t);
 	}
 	t->deposited += laid;
 	t->lost += d->sed - laid;

@@ -43,6 +43,7 @@ struct model {
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
 	struct tp_dl_coef k;	/* tp_erode_coefs */
 	int	lifetime, keep_mass;
+	int	tstride;	/* tp_erode_trail_stride */
 	float	kpos;		/* 1 when the model erodes at all, else 0 */
 	int	i32;		/* cell indices fit an int32: vector looks */
 	tp_simd_level simd;
@@ -73,6 +74,14 @@ double
 tp_erode_capacity(int keep_mass)
 {
 	return keep_mass ? 8 : 4;
+}
+
+int
+tp_erode_trail_stride(double radius)
+{
+	int n = (int)(radius / 2 + 0.5);
+
+	return n > 1 ? n : 1;
 }
 
 static int
@@ -517,7 +526,7 @@ spread_trail_avx2(const struct model *m, const struct stamp *s, int n,
 	if (!(amt > 0))
 		return;
 	if (b->bw == 8 && b->rows == 7) {	/* radius 3, the default */
-		for (k = 0; k < n; k++)
+		for (k = 0; k < n; k += m->tstride)
 			if (s[k].clear)
 				spread_rows_avx2(m->z + (size_t)s[k].y0 *
 				    m->stride + (size_t)s[k].x0, m->stride,
@@ -526,7 +535,7 @@ spread_trail_avx2(const struct model *m, const struct stamp *s, int n,
 				clipped(m, s[k].w, s[k].x0, s[k].y0, amt, 0);
 		return;
 	}
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k += m->tstride)
 		spread(m, &s[k], amt);
 }
 #endif
@@ -543,7 +552,7 @@ spread_trail(const struct model *m, const struct stamp *s, int n, float amt)
 		return;
 	}
 #endif
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k += m->tstride)
 		spread(m, &s[k], amt);
 }
 
@@ -861,8 +870,9 @@ lane_init(const struct model *m, struct lanes *L, int l, float x, float y,
 }
 
 /* The end of lane l's droplet: with keep_mass its load is laid back along
- * the start positions of its last min(step, TRAIL) steps, an equal share
- * through the brush at each (at its position when it took no step), and
+ * its path, at every tstride-th of the start positions of its last
+ * min(step, TRAIL) steps from the oldest, an equal share through the
+ * brush at each (at its position when it took no step), and
  * counted as deposited; else it is lost. Spread along the path the load
  * fills the groove the droplet cut, in a layer as smooth as the cut;
  * dropped in one place it leaves a bump, and bumps from droplets ending
@@ -886,7 +896,7 @@ lane_die(const struct model *m, const struct lanes *L, int l,
 		spread(m, &s, sed);
 		return;
 	}
-	each = sed / (float)n;
+	each = sed / (float)((n + m->tstride - 1) / m->tstride);
 	spread_trail(m, t->s, n, each);
 }
 
@@ -1174,6 +1184,7 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	tp_erode_coefs(o, &m->k);
 	m->lifetime = o->lifetime;
 	m->keep_mass = o->keep_mass;
+	m->tstride = tp_erode_trail_stride(o->radius);
 	m->kpos = (float)(m->k.kero > 0);
 	m->i32 = (uint64_t)height * stride <= (uint64_t)INT32_MAX;
 	/* the options may ask for less than the processor has, never more */
@@ -1614,5 +1625,29 @@ tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 		memcpy(z + y * stride, work + y * pitch,
 		    (size_t)width * sizeof *work);
 	free(work);
+	return rc;
+}
+
+int
+tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
+{
+	size_t pitch = quiet_pitch(width, stride), w = (size_t)width, y;
+	float *p;
+	int rc;
+
+	if (pitch == stride || pitch == 0 || o->droplets == 0 || width < 2 ||
+	    height < 2 || (size_t)height > PAD_MAX / sizeof *p / pitch ||
+	    (p = realloc(*z, (size_t)height * pitch * sizeof *p)) == NULL)
+		return tp_erode(*z, width, height, stride, o, st, e);
+	*z = p;
+	/* rows move up, so the last first, then back, the first first */
+	for (y = (size_t)height - 1; y > 0; y--)
+		memmove(p + y * pitch, p + y * stride, w * sizeof *p);
+	rc = erode_plane(p, width, height, pitch, o, st, e);
+	for (y = 1; y < (size_t)height; y++)
+		memmove(p + y * stride, p + y * pitch, w * sizeof *p);
+	if ((p = realloc(*z, (size_t)height * stride * sizeof *p)) != NULL)
+		*z = p;
 	return rc;
 }

@@ -121,6 +121,20 @@ void	tp_erode_defaults(tp_erode_opts *o);
  * where it refills part of the groove the droplet cut: twice the
  * capacity cuts as deep as the reference (terode(1), Keeping mass). */
 double	tp_erode_capacity(int keep_mass);
+
+/* tp_erode on a plane that is a malloc'ed block of height * stride floats
+ * whose only pointer is *z: where erosion would copy it to a wider pitch,
+ * the block grows instead and its rows are spaced out and back in place
+ * (no second plane in memory); *z may move. */
+int	tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
+	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
+
+/* Where an ending droplet lays its load back: at every n-th of the start
+ * positions of its last steps, n = half the brush radius, rounded (2 at
+ * the default 3, 1 up to radius 2.9): brushes that wide still overlap in
+ * a smooth layer, and half the stamps cost half the time (terode(1),
+ * Capacity). */
+int	tp_erode_trail_stride(double radius);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 

@@ -92,6 +92,7 @@ tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
 	p->reach = (int)ceil(o->radius);
 	p->lifetime = o->lifetime;
 	p->keep_mass = o->keep_mass;
+	p->tstride = tp_erode_trail_stride(o->radius);
 	return fixed_range(p, o, batch, hi, e);
 }
 

@@ -116,6 +116,58 @@ START_TEST(test_no_keep_mass)
 }
 END_TEST
 
+/* 32 x 16, falling 0.01 a cell eastward. */
+static void
+ramp_plane(float *z)
+{
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 32; x++)
+			z[y * 32 + x] = 1.0f - 0.01f * (float)x;
+}
+
+START_TEST(test_trail_stride)
+{
+	/* Radius 3 lays the load at every second start position. A droplet
+	 * from the node (10, 8) on the ramp steps east to (11, 8), then
+	 * (12, 8), and ends: its load goes back through the brush at (10, 8)
+	 * alone, so what keep-mass adds is symmetric about column 10 (with
+	 * every position used, (11, 8) would take half of it) and reaches
+	 * column 13 nowhere; what it adds is the load, all that was cut. */
+	float a[512], b[512];
+	tp_erode_opts o;
+	tp_erode_stats sa = { 0 }, sb = { 0 };
+	tp_err e;
+	double sum = 0;
+
+	ck_assert_int_eq(tp_erode_trail_stride(3), 2);
+	ck_assert_int_eq(tp_erode_trail_stride(2.9), 1);
+	ck_assert_int_eq(tp_erode_trail_stride(1), 1);
+	ck_assert_int_eq(tp_erode_trail_stride(16), 8);
+	ramp_plane(a);
+	ramp_plane(b);
+	tp_erode_defaults(&o);
+	o.lifetime = 2;
+	ck_assert_int_eq(tp_erode_one(a, 32, 16, 32, &o, 10, 8, &sa, &e), 0);
+	o.keep_mass = 0;
+	ck_assert_int_eq(tp_erode_one(b, 32, 16, 32, &o, 10, 8, &sb, &e), 0);
+	ck_assert_double_eq_tol(sa.eroded, sb.eroded, 1e-12);
+	ck_assert(sa.eroded > 0.01);
+	for (int y = 0; y < 16; y++)
+		for (int x = 0; x < 32; x++) {
+			double d = (double)a[y * 32 + x] - b[y * 32 + x];
+			sum += d;
+			if (x < 7 || x > 13 || y < 5 || y > 11)
+				ck_assert_double_eq(d, 0);
+			if (x >= 7 && x <= 13)
+				ck_assert_double_eq_tol(d, (double)a[y * 32 +
+				    20 - x] - b[y * 32 + 20 - x], 1e-6);
+		}
+	ck_assert_double_eq(a[8 * 32 + 13], b[8 * 32 + 13]);
+	ck_assert(a[8 * 32 + 10] - b[8 * 32 + 10] > 1e-3);
+	ck_assert_double_eq_tol(sum, sa.eroded, 1e-6);
+}
+END_TEST
+
 START_TEST(test_zscale)
 {
 	/* The same droplet on heights in "metres": x 1000 with zscale 1000
@@ -292,6 +344,41 @@ START_TEST(test_pitch_identical)
 	free(a);
 	free(b);
 	free(c);
+}
+END_TEST
+
+START_TEST(test_owned_identical)
+{
+	/* tp_erode_owned spaces the rows of a 256-wide plane out in its own
+	 * block and back: the bytes of tp_erode's copy, the block the same
+	 * size again; at a pitch erosion takes as it is (300 wide), and with
+	 * no droplets, nothing moves. */
+	const int64_t w = 256, h = 90;
+	float *a = hills(w, h), *b = hills(w, h), *c = hills(300, h);
+	float *d = hills(300, h);
+	tp_erode_opts o;
+	tp_err e;
+
+	tp_erode_defaults(&o);
+	o.droplets = 20000;
+	o.seed = 3;
+	ck_assert_int_eq(tp_erode(a, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode_owned(&b, w, h, (size_t)w, &o, NULL, &e), 0);
+	ck_assert_mem_eq(b, a, (size_t)(w * h) * sizeof *a);
+	ck_assert_int_eq(tp_erode(c, 300, h, 300, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode_owned(&d, 300, h, 300, &o, NULL, &e), 0);
+	ck_assert_mem_eq(d, c, (size_t)(300 * h) * sizeof *c);
+	o.droplets = 0;
+	free(a);
+	a = hills(w, h);
+	ck_assert_int_eq(tp_erode_owned(&a, w, h, (size_t)w, &o, NULL, &e), 0);
+	free(c);
+	c = hills(w, h);
+	ck_assert_mem_eq(a, c, (size_t)(w * h) * sizeof *a);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
 }
 END_TEST
 
@@ -758,7 +845,9 @@ erode_suite(void)
 	tcase_add_test(core, test_droplet_by_hand);
 	tcase_add_test(core, test_no_keep_mass);
 	tcase_add_test(core, test_zscale);
+	tcase_add_test(core, test_trail_stride);
 	tcase_add_test(core, test_mass_balance);
+	tcase_add_test(core, test_owned_identical);
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_simd_identical);
 	tcase_add_test(core, test_pitch_identical);

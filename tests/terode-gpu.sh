@@ -77,8 +77,8 @@ assert_near "grid lost what left it, less what the floor put back" "$change" \
 
 # Batch-synchronous against sequential on the noise terrain, one droplet a
 # cell, the default batch (320 here): the change maps correlate above 0.9
-# and the volumes eroded stay within 5% (measured: 1.9% apart, correlation
-# 0.996; a model that differs, keep-mass at the end point alone, was 36%
+# and the volumes eroded stay within 5% (measured: 2.0% apart, correlation
+# 0.995; a model that differs, keep-mass at the end point alone, was 36%
 # apart, 0.92, at capacity 4).
 ok "sequential" run_prog terode -q < "$T/noise.tp"; cp "$T/.out" "$T/seq.tp"
 ok "batch-sync" run_prog terode -q --batch-sync < "$T/noise.tp"; cp "$T/.out" "$T/bat.tp"

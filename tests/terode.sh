@@ -85,8 +85,8 @@ print(maxima(a), maxima(b) <= maxima(a), cut > 10, abs(b.sum() - a.sum()) < 1e-3
 # Depth: Lague's model (scripts/bench-erode-lague.c) with the same number
 # of droplets lowers the 99th-percentile cell of that terrain by 0.0209;
 # the default, whose droplets lay their load back and so carry twice the
-# reference's capacity, cuts at least as deep (0.0232), where capacity 4
-# with the load kept falls short (0.0154).
+# reference's capacity, cuts at least as deep (0.0231), where capacity 4
+# with the load kept falls short (0.0153).
 ok "capacity 4" run_prog terode -n 65536 -s 1 --capacity 4 < "$T/fbm.tp"
 cp "$T/.out" "$T/fbm4.out"
 if ${CC:-cc} -O2 -o "$T/lague" "$ROOT/scripts/bench-erode-lague.c" -lm; then
