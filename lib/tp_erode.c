@@ -1604,16 +1604,28 @@ quiet_pitch(int64_t width, size_t stride)
  * Such grids are eroded in a copy at a pitch that spreads the rows, when
  * the copy is at most PAD_MAX bytes (and can be allocated); the bytes are
  * the same either way. */
+/* The pitch to erode a plane at instead of stride, or 0 to keep it. */
+static size_t
+wider_pitch(int64_t width, int64_t height, size_t stride,
+    const tp_erode_opts *o)
+{
+	size_t pitch = quiet_pitch(width, stride);
+
+	if (pitch == stride || pitch == 0 || o->droplets == 0 || width < 2 ||
+	    height < 2 || (size_t)height > PAD_MAX / sizeof(float) / pitch)
+		return 0;
+	return pitch;
+}
+
 int
 tp_erode(float *z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
 {
-	size_t pitch = quiet_pitch(width, stride), y;
+	size_t pitch = wider_pitch(width, height, stride, o), y;
 	float *work = NULL;
 	int rc;
 
-	if (pitch != stride && pitch != 0 && o->droplets > 0 && width >= 2 &&
-	    height >= 2 && (size_t)height <= PAD_MAX / sizeof *work / pitch)
+	if (pitch != 0)
 		work = malloc((size_t)height * pitch * sizeof *work);
 	if (work == NULL)
 		return erode_plane(z, width, height, stride, o, st, e);
@@ -1632,12 +1644,12 @@ int
 tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, tp_erode_stats *st, tp_err *e)
 {
-	size_t pitch = quiet_pitch(width, stride), w = (size_t)width, y;
+	size_t pitch = wider_pitch(width, height, stride, o), w = (size_t)width;
+	size_t y;
 	float *p;
 	int rc;
 
-	if (pitch == stride || pitch == 0 || o->droplets == 0 || width < 2 ||
-	    height < 2 || (size_t)height > PAD_MAX / sizeof *p / pitch ||
+	if (pitch == 0 ||
 	    (p = realloc(*z, (size_t)height * pitch * sizeof *p)) == NULL)
 		return tp_erode(*z, width, height, stride, o, st, e);
 	*z = p;
