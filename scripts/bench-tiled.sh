@@ -3,6 +3,9 @@
 #
 # 1. Threads: tfill -j 1 against -j 2 on a 4096 x 4096 rough grid (fill
 #    time from --verbose, best of 2), the same bytes.
+# 1b. Border levels: the tiles' border cells in lakes and how many distinct
+#    levels they take with --flat (one per lake) and the default rule
+#    (scripts/border-levels.py; needs numpy).
 # 2. Phases: the grid cut into 4, 16 and 64 tiles; per phase the wall time
 #    (phases of many tiles run one process at a time, so wall = the sum),
 #    CPU seconds, the largest peak RSS of one process, and the bytes that
@@ -62,6 +65,14 @@ t2=$(fill_time -j 2)
 cmp -s <(tail -c $((n * n * 4)) "$tmp/j1.tp") <(tail -c $((n * n * 4)) "$tmp/o.tp") && same=yes || same=NO
 echo "  tfill -j 1: fill ${t1% *} s (cpu ${t1#* } s)"
 echo "  tfill -j 2: fill ${t2% *} s (cpu ${t2#* } s), tiles of 1024: $(awk -v a="${t1% *}" -v b="${t2% *}" 'BEGIN { printf "%.2f", a / b }')x faster, same bytes: $same"
+
+# What the solve must pass across tile edges under each rule.
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+	"$bin/tfill" -q --flat < "$tmp/g.tp" > "$tmp/flat.tp"
+	/usr/bin/python3 "$(dirname "$0")/border-levels.py" "$tmp/g.tp" "$tmp/j1.tp" \
+	    "$tmp/flat.tp" $((n / 2)) $((n / 4)) $((n / 8)) | sed 's/^/  /'
+	rm -f "$tmp/flat.tp"
+fi
 
 me=bench-tiled
 . "$(dirname "$0")/phase-timing.sh"
