@@ -1649,7 +1649,8 @@ tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
 	float *p;
 	int rc;
 
-	if (pitch == 0 ||
+	/* rows are spaced out in place only to a wider pitch */
+	if (pitch <= stride ||
 	    (p = realloc(*z, (size_t)height * pitch * sizeof *p)) == NULL)
 		return tp_erode(*z, width, height, stride, o, st, e);
 	*z = p;

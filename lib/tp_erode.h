@@ -129,7 +129,8 @@ double	tp_erode_capacity(int keep_mass);
 /* tp_erode on a plane that is a malloc'ed block of height * stride floats
  * whose only pointer is *z: where erosion would copy it to a wider pitch,
  * the block grows instead and its rows are spaced out and back in place
- * (no second plane in memory); *z may move. */
+ * (no second plane in memory); *z may move. A plane whose stride is
+ * already wider than that pitch is eroded in the copy, as tp_erode. */
 int	tp_erode_owned(float **z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
 

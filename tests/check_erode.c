@@ -379,6 +379,17 @@ START_TEST(test_owned_identical)
 	free(b);
 	free(c);
 	free(d);
+	/* a plane at a stride wider than the pitch erosion picks (256 cells
+	 * of a 512-float row): the rows cannot be spaced out in place, so the
+	 * copy's bytes, the block untouched past each row's 256 */
+	o.droplets = 20000;
+	a = hills(512, h);
+	b = hills(512, h);
+	ck_assert_int_eq(tp_erode(a, w, h, 512, &o, NULL, &e), 0);
+	ck_assert_int_eq(tp_erode_owned(&b, w, h, 512, &o, NULL, &e), 0);
+	ck_assert_mem_eq(b, a, (size_t)(512 * h) * sizeof *a);
+	free(a);
+	free(b);
 }
 END_TEST
 
