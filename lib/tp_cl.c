@@ -106,6 +106,8 @@ static int
 device_ids(cl_device_id **ids, tp_cl_device **info, int *n, tp_err *e)
 {
 	cl_platform_id *pl = NULL;
+	cl_device_id *nids;
+	tp_cl_device *ninfo;
 	cl_uint np = 0, nd, i, j;
 	cl_int err;
 	int k = 0, cap = 0;
@@ -130,11 +132,15 @@ device_ids(cl_device_id **ids, tp_cl_device **info, int *n, tp_err *e)
 		    CL_SUCCESS)
 			continue;	/* a platform without devices */
 		cap = k + (int)nd;
-		*ids = realloc(*ids, (size_t)cap * sizeof **ids);
-		if (info != NULL)
-			*info = realloc(*info, (size_t)cap * sizeof **info);
-		if (*ids == NULL || (info != NULL && *info == NULL))
+		if ((nids = realloc(*ids, (size_t)cap * sizeof *nids)) == NULL)
 			goto nomem;
+		*ids = nids;
+		if (info != NULL) {
+			if ((ninfo = realloc(*info, (size_t)cap *
+			    sizeof *ninfo)) == NULL)
+				goto nomem;
+			*info = ninfo;
+		}
 		if (clGetDeviceIDs(pl[i], CL_DEVICE_TYPE_ALL, nd, *ids + k,
 		    NULL) != CL_SUCCESS)
 			continue;
@@ -152,7 +158,6 @@ device_ids(cl_device_id **ids, tp_cl_device **info, int *n, tp_err *e)
 	}
 	return 0;
 nomem:
-	/* realloc failed: what it was given is lost with the array */
 	free(pl);
 	free(*ids);
 	*ids = NULL;
