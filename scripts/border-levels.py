@@ -11,18 +11,19 @@ a lake's border cells share its one spill level, which is what Barnes'
 labels carry; under the next-float rule each cell's level grows with its
 distance from the spill, so the levels are per cell, not per lake.
 """
+import os
 import sys
+
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "tests"))
+from tp import grid  # noqa: E402
 
 
 def load(path):
-    d = open(path, "rb").read()
-    i = d.index(b"\nENDHDR\n") + 8
-    hdr = dict(l.split(" ", 1) for l in d[:i].decode().splitlines()[1:-1]
-               if " " in l)
-    w, h = int(hdr["WIDTH"]), int(hdr["HEIGHT"])
-    nb = len(hdr["BANDS"].split())
-    return np.frombuffer(d[i:], "<f4", w * h * nb).reshape(h, nb, w)[:, 0, :]
+    """The first band of the stream in path, 2-D."""
+    return grid(path)[:, 0, :]
 
 
 def border_mask(h, w, t):
