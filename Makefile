@@ -5,6 +5,8 @@
 #                   libcli.a)
 #   make check      install missing Debian packages, build, run every test
 #   make purity     libterrapipe.a references no exit, printf, stderr, ...
+#   make includes   lib/'s include graph: no loop between modules or
+#                   folders, no cli/ header, a header for every .c
 #   make asan       the whole test suite under AddressSanitizer and UBSan
 #   make fuzz       libFuzzer targets, FUZZ_SECONDS each (make check runs
 #                   each for FUZZ_CHECK_SECONDS from the seeds alone)
@@ -97,7 +99,7 @@ CFLAGS_tp_erode	= -O3 -fno-math-errno -fno-trapping-math
 
 BIN_DIR	= $(O)/bin
 OBJ_DIR	= $(O)/obj
-LIBSRC	= $(sort $(wildcard lib/*.c))
+LIBSRC	= $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 LIBOBJ	= $(LIBSRC:%.c=$(OBJ_DIR)/%.o)
 LIBA	= $(OBJ_DIR)/libterrapipe.a
 # cli/ (messages, exit codes, options) in an archive of its own, so the
@@ -119,7 +121,7 @@ MAN5	= $(sort $(wildcard man/*.5))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-.PHONY: all check test unit shell lint purity asan fuzz fuzz-build bench demo \
+.PHONY: all check test unit shell lint purity includes asan fuzz fuzz-build bench demo \
 	deps install uninstall clean textures
 all: $(BIN)
 
@@ -148,15 +150,16 @@ $(CHECKBIN): $(OBJ_DIR)/tests/%: tests/%.c $(LIBA)
 	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) \
 	    $(LDLIBS_$(subst check_,,$*)) $(CHECK_LIBS) $(LDLIBS)
 
-# The erosion kernel embedded in tp_cl.o: lib/tp_droplet.h (the droplet,
-# shared with the CPU path) and lib/tp_erode.cl as two C strings.
-$(OBJ_DIR)/lib/tp_cl.o: $(OBJ_DIR)/gen/tp_erode_cl.inc
-$(OBJ_DIR)/gen/tp_erode_cl.inc: lib/tp_droplet.h lib/tp_erode.cl
+# The erosion kernel embedded in tp_cl.o: lib/erode/tp_droplet.h (the
+# droplet, shared with the CPU path) and lib/erode/tp_erode.cl as two C
+# strings.
+$(OBJ_DIR)/lib/erode/tp_cl.o: $(OBJ_DIR)/gen/tp_erode_cl.inc
+$(OBJ_DIR)/gen/tp_erode_cl.inc: lib/erode/tp_droplet.h lib/erode/tp_erode.cl
 	@mkdir -p $(@D)
 	@{ echo 'static const char tp_droplet_src[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/tp_droplet.h; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/erode/tp_droplet.h; \
 	  echo ';'; echo 'static const char tp_erode_cl_src[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/tp_erode.cl; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' lib/erode/tp_erode.cl; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 
 deps:
@@ -182,6 +185,9 @@ purity: $(LIBA)
 	if [ -n "$$bad" ]; then echo "$$bad"; \
 	    echo "purity: FAILED (lib/ must return errors, not exit or print)"; exit 1; fi; \
 	echo "purity: $(notdir $(LIBA)) references none of: $(IMPURE)"
+
+includes:
+	@scripts/check-includes
 
 lint:
 	@out=$$(mandoc -T lint -W warning $(MAN1) $(MAN5) 2>&1); \

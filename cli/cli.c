@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_num.h"
-#include "tp_par.h"
+#include "core/tp_num.h"
+#include "core/tp_par.h"
 
 /* Set once by cli_init before anything else runs. */
 static const char *prog = "terrapipe";

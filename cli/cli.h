@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <stdnoreturn.h>
 
-#include "tp_err.h"
-#include "tp_filter.h"
-#include "tp_stream.h"
+#include "core/tp_err.h"
+#include "stream/tp_filter.h"
+#include "stream/tp_stream.h"
 
 #define TP_VERSION "0.1.0"
 

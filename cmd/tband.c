@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_band.h"
+#include "stream/tp_band.h"
 
 static const char usage[] =
     "usage: tband [-k A,B,...] [-d A,B,...] [-r OLD=NEW,...] < in > out\n";

@@ -8,13 +8,13 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_biome.h"
-#include "tp_climate.h"
-#include "tp_geo.h"
-#include "tp_latitude.h"
-#include "tp_palette.h"
-#include "tp_par.h"
-#include "tp_window.h"
+#include "biome/tp_biome.h"
+#include "biome/tp_climate.h"
+#include "geo/tp_geo.h"
+#include "geo/tp_latitude.h"
+#include "biome/tp_palette.h"
+#include "core/tp_par.h"
+#include "stream/tp_window.h"
 
 #define HMAX	1e30	/* heights and levels run -HMAX .. HMAX */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_crop.h"
+#include "stream/tp_crop.h"
 
 static const char usage[] =
     "usage: tcrop -w COL,ROW,W,H | -b XMIN,YMIN,XMAX,YMAX [--clip] < in > out\n";

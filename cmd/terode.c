@@ -8,11 +8,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_cl.h"
-#include "tp_erode.h"
-#include "tp_erode_batch.h"
-#include "tp_stream.h"
-#include "tp_thermal.h"
+#include "erode/tp_cl.h"
+#include "erode/tp_erode.h"
+#include "erode/tp_erode_batch.h"
+#include "stream/tp_stream.h"
+#include "erode/tp_thermal.h"
 
 static const char usage[] =
     "usage: terode [-q] [-b NAME] [-n N] [-s SEED] [-r R] [--lifetime N]\n"

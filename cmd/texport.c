@@ -9,17 +9,17 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "tp_engine.h"
-#include "tp_export.h"
-#include "tp_export_rows.h"
-#include "tp_geo.h"
-#include "tp_normalmap.h"
-#include "tp_num.h"
-#include "tp_outfile.h"
-#include "tp_palette.h"
-#include "tp_png.h"
-#include "tp_sidecar.h"
-#include "tp_splat.h"
+#include "export/tp_engine.h"
+#include "export/tp_export.h"
+#include "export/tp_export_rows.h"
+#include "geo/tp_geo.h"
+#include "render/tp_normalmap.h"
+#include "core/tp_num.h"
+#include "core/tp_outfile.h"
+#include "biome/tp_palette.h"
+#include "io/tp_png.h"
+#include "io/tp_sidecar.h"
+#include "export/tp_splat.h"
 
 #define BLEND_MAX	1024
 #define ZSCALE_MAX	1e12

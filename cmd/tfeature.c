@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_feature.h"
-#include "tp_filter.h"
-#include "tp_fit.h"
+#include "gen/tp_feature.h"
+#include "stream/tp_filter.h"
+#include "gen/tp_fit.h"
 
 static const char usage[] =
     "usage: tfeature [-q] [-l LAYERS] [--index-cell C] [-j N] FILE -s WxH\n"

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_fill.h"
-#include "tp_filltile.h"
-#include "tp_par.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tiled/tp_filltile.h"
+#include "core/tp_par.h"
 
 static const char usage[] =
     "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-j N] [-m METHOD] [--no-sea]\n"

@@ -6,14 +6,14 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_basin.h"
-#include "tp_carve.h"
-#include "tp_flow.h"
-#include "tp_flowtile_job.h"
-#include "tp_network.h"
-#include "tp_order.h"
-#include "tp_par.h"
-#include "tp_rivers.h"
+#include "hydro/tp_basin.h"
+#include "hydro/tp_carve.h"
+#include "hydro/tp_flow.h"
+#include "hydro/tiled/tp_flowtile_job.h"
+#include "hydro/tp_network.h"
+#include "hydro/tp_order.h"
+#include "core/tp_par.h"
+#include "hydro/tp_rivers.h"
 
 static const char usage[] =
     "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-c CODES]\n"

@@ -6,8 +6,8 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "tp_geotiff.h"
-#include "tp_extent.h"
+#include "io/tp_geotiff.h"
+#include "geo/tp_extent.h"
 
 static const char usage[] =
     "usage: tgeotiff [-q] [-b NAME[,NAME...]] [--bigtiff WHEN] [-c CODEC]\n"

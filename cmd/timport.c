@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_geokeys.h"
-#include "tp_geotiff.h"
-#include "tp_hgt.h"
-#include "tp_import.h"
-#include "tp_num.h"
+#include "geo/tp_geokeys.h"
+#include "io/tp_geotiff.h"
+#include "io/tp_hgt.h"
+#include "io/tp_import.h"
+#include "core/tp_num.h"
 
 #define SAMPLES_MAX	65535		/* a TIFF's samples per pixel */
 #define CELLSIZE_MIN	1e-300

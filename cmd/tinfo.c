@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_num.h"
-#include "tp_stats.h"
+#include "core/tp_num.h"
+#include "stream/tp_stats.h"
 
 static const char usage[] =
     "usage: tinfo [-q] [-n N] [--json] [--no-hist] [FILE]\n";

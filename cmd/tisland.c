@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_filter.h"
-#include "tp_island.h"
+#include "stream/tp_filter.h"
+#include "gen/tp_island.h"
 
 static const char usage[] =
     "usage: tisland [-q] [-b NAME] [-c X,Y] [-m MIX] [-r R] [-s SHAPE]\n"

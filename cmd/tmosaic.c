@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_tile.h"
+#include "stream/tp_tile.h"
 
 static const char usage[] =
     "usage: tmosaic [-q] [-s SUFFIX] MANIFEST > out\n";

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_extent.h"
-#include "tp_filter.h"
-#include "tp_noise.h"
-#include "tp_num.h"
+#include "geo/tp_extent.h"
+#include "stream/tp_filter.h"
+#include "gen/tp_noise.h"
+#include "core/tp_num.h"
 
 static const char usage[] =
     "usage: tnoise [-Nq] [-s WxH] [-c C] [--origin X,Y] [--crs EPSG:N]\n"

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_filter.h"
-#include "tp_ridge.h"
+#include "stream/tp_filter.h"
+#include "gen/tp_ridge.h"
 
 static const char usage[] =
     "usage: tridge [-nq] [-a AMOUNT] [-b NAME] [--mask LO,HI] [-S N] [-O N]\n"

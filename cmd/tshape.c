@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_shape.h"
-#include "tp_filter.h"
-#include "tp_num.h"
+#include "gen/tp_shape.h"
+#include "stream/tp_filter.h"
+#include "core/tp_num.h"
 
 static const char usage[] =
     "usage: tshape [-q] [-b NAME] [-c PRESET | -k Y0,Y1,... | -p X0:Y0,...]\n"

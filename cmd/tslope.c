@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_geo.h"
-#include "tp_par.h"
-#include "tp_slope.h"
-#include "tp_window.h"
+#include "geo/tp_geo.h"
+#include "core/tp_par.h"
+#include "geo/tp_slope.h"
+#include "stream/tp_window.h"
 
 static const char usage[] =
     "usage: tslope [-q] [--alg horn|zt] [--altitude DEG] [--azimuth DEG]\n"

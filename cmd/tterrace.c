@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tp_filter.h"
-#include "tp_terrace.h"
+#include "stream/tp_filter.h"
+#include "gen/tp_terrace.h"
 
 static const char usage[] =
     "usage: tterrace [-q] [-b NAME] [-n] [-r RISER] [-s STEPS] [-j N]"

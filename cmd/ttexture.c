@@ -8,11 +8,11 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "tp_geotiff.h"
-#include "tp_ground.h"
-#include "tp_material.h"
-#include "tp_palette.h"
-#include "tp_png.h"
+#include "io/tp_geotiff.h"
+#include "render/tp_ground.h"
+#include "render/tp_material.h"
+#include "biome/tp_palette.h"
+#include "io/tp_png.h"
 
 #define LATTICE_MIN	1e-3
 #define LATTICE_MAX	1e3

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "tp_tile.h"
+#include "stream/tp_tile.h"
 
 static const char usage[] =
     "usage: ttile [-q] -s N OUTDIR < in\n";

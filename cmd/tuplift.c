@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "tp_spower.h"
+#include "erode/tp_spower.h"
 
 static const char usage[] =
     "usage: tuplift [-q] [-b NAME] [-d D] [-g GEO] [-j N] [-k K] [-s N]\n"

@@ -11,8 +11,8 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "tp_vecfile.h"
-#include "tp_vector.h"
+#include "vector/tp_vecfile.h"
+#include "vector/tp_vector.h"
 
 static const char usage[] =
     "usage: tvector [-bqrv] [-B NAME] [--base B] [-c INTERVAL] [-d CODES]\n"

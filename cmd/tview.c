@@ -8,11 +8,11 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "tp_legend.h"
-#include "tp_num.h"
-#include "tp_palette.h"
-#include "tp_png.h"
-#include "tp_view.h"
+#include "render/tp_legend.h"
+#include "core/tp_num.h"
+#include "biome/tp_palette.h"
+#include "io/tp_png.h"
+#include "render/tp_view.h"
 
 /* The sun of gdaldem hillshade, and the ranges of the options. */
 #define AZIMUTH		315.0	/* degrees clockwise from north */

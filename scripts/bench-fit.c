@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "tp_fit.h"
+#include "gen/tp_fit.h"
 
 static double t0;
 

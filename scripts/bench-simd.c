@@ -10,13 +10,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "tp_erode.h"
-#include "tp_island.h"
-#include "tp_noise.h"
-#include "tp_ridge.h"
-#include "tp_shape.h"
-#include "tp_simd.h"
-#include "tp_terrace.h"
+#include "erode/tp_erode.h"
+#include "gen/tp_island.h"
+#include "gen/tp_noise.h"
+#include "gen/tp_ridge.h"
+#include "gen/tp_shape.h"
+#include "core/tp_simd.h"
+#include "gen/tp_terrace.h"
 
 #define W	4096	/* samples per row */
 #define SECS	0.4	/* CPU seconds per figure, about */

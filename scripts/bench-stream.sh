@@ -5,7 +5,7 @@
 # run twice; prints both wall times, their median (of two: the mean), the
 # CPU seconds (user + sys, median) and the ratios to cat. A stage that
 # only copies should stay within 1.3 x cat. Rows move in batches of
-# TP_BATCH_BYTES (lib/tp_stream.h). Never asserts timing.
+# TP_BATCH_BYTES (lib/stream/tp_stream.h). Never asserts timing.
 # BENCH_STREAM_SIZE=N makes an N x N stream instead.
 set -eu
 BIN=$(cd "${1:-bin}" && pwd)

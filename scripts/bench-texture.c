@@ -23,10 +23,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "tp_ground.h"
-#include "tp_material.h"
-#include "tp_par.h"
-#include "tp_texture.h"
+#include "render/tp_ground.h"
+#include "render/tp_material.h"
+#include "core/tp_par.h"
+#include "render/tp_texture.h"
 
 #define TEX	64		/* texels a side, one texel a pixel */
 #define SIDE	1024		/* picture side in pixels: 16 periods */

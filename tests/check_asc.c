@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_asc.h"
+#include "io/tp_asc.h"
 #include "tp_test.h"
 
 /* Parse text as an ASCII grid into g; the return value of tp_asc_read. */

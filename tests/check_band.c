@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_band.h"
+#include "stream/tp_band.h"
 #include "tp_test.h"
 
 /* A 2 x 3 header with bands a b c. */

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_biome.h"
-#include "tp_geo.h"
-#include "tp_grad.h"
-#include "tp_simd.h"
+#include "biome/tp_biome.h"
+#include "geo/tp_geo.h"
+#include "geo/tp_grad.h"
+#include "core/tp_simd.h"
 #include "tp_test.h"
 
 #define DEG (3.14159265358979323846 / 180)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_climate.h"
-#include "tp_geo.h"
+#include "biome/tp_climate.h"
+#include "geo/tp_geo.h"
 #include "tp_test.h"
 
 #define P_MID	1550.0		/* the middle of the default 100 .. 3000 */

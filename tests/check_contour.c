@@ -3,7 +3,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "tp_contour.h"
+#include "vector/tp_contour.h"
 #include "tp_test.h"
 
 /* Cell (x, y) of a grid with origin (0, h) and cell size 1 has its centre

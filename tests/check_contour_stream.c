@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_contour.h"
+#include "vector/tp_contour.h"
 #include "tp_test.h"
 
 /* The grid: origin (0, h), cell size 1, so cell (x, y)'s centre is

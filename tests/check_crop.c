@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_crop.h"
+#include "stream/tp_crop.h"
 #include "tp_test.h"
 
 /* 10 x 8 cells of 30 m, north-west corner (1000, 2000): cell (col, row)

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tp_d8.h"
+#include "hydro/tp_d8.h"
 #include "tp_test.h"
 
 /* One row per direction k = 1..8: name, column and row step (rows run

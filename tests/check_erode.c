@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_erode.h"
-#include "tp_thermal.h"
+#include "erode/tp_erode.h"
+#include "erode/tp_thermal.h"
 #include "tp_test.h"
 
 /* A smooth, hilly test terrain in about [0, 1]. */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_cl.h"
-#include "tp_erode.h"
-#include "tp_erode_batch.h"
+#include "erode/tp_cl.h"
+#include "erode/tp_erode.h"
+#include "erode/tp_erode_batch.h"
 #include "tp_test.h"
 
 #define W 97

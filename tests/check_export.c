@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_engine.h"
-#include "tp_export.h"
-#include "tp_export_rows.h"
-#include "tp_normalmap.h"
-#include "tp_splat.h"
+#include "export/tp_engine.h"
+#include "export/tp_export.h"
+#include "export/tp_export_rows.h"
+#include "render/tp_normalmap.h"
+#include "export/tp_splat.h"
 #include "tp_test.h"
 
 /* Levels: floor((v - lo) 65535 / (hi - lo) + 0.5), clamped; NaN 0. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tp_extent.h"
+#include "geo/tp_extent.h"
 #include "tp_test.h"
 
 /* A w x w grid of cells cs with north-west corner (x, y) under crs. */

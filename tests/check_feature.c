@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_feature.h"
-#include "tp_featprep.h"
-#include "tp_noise.h"
+#include "gen/tp_feature.h"
+#include "gen/tp_featprep.h"
+#include "gen/tp_noise.h"
 #include "tp_test.h"
 
 /* fs from text; the test fails with the message when it does not parse. */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_file.h"
+#include "core/tp_file.h"
 #include "tp_test.h"
 
 /* A scratch file of n bytes 'a' + i % 26; its path in buf. */

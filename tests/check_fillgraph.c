@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_fill.h"
-#include "tp_fillgraph.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tiled/tp_fillgraph.h"
 #include "tp_test.h"
 
 static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_fill.h"
-#include "tp_filltile.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tiled/tp_filltile.h"
 #include "tp_test.h"
 
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_filter.h"
+#include "stream/tp_filter.h"
 #include "tp_test.h"
-#include "tp_window.h"
+#include "stream/tp_window.h"
 
 /* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 174 output rows of a
  * generator, so 800 rows take five batches. Every value is an integer

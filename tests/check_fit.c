@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_fit.h"
-#include "tp_noise.h"
+#include "gen/tp_fit.h"
+#include "gen/tp_noise.h"
 #include "tp_test.h"
 
 #define W	256

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_fill.h"
-#include "tp_flow.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tp_flow.h"
 #include "tp_test.h"
 
 static const tp_geo_grid UNIT = { 1, 0, 0 };

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_fill.h"
-#include "tp_flow.h"
-#include "tp_flowtile.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tp_flow.h"
+#include "hydro/tiled/tp_flowtile.h"
 #include "tp_test.h"
 
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_flow.h"
-#include "tp_flowtile_job.h"
+#include "hydro/tp_flow.h"
+#include "hydro/tiled/tp_flowtile_job.h"
 #include "tp_test.h"
 
 enum { W = 5, H = 4, SIZE = 3 };

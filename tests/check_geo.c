@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tp_geo.h"
-#include "tp_stream.h"
+#include "geo/tp_geo.h"
+#include "stream/tp_stream.h"
 #include "tp_test.h"
 
 START_TEST(test_metres_per_degree)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_geokeys.h"
+#include "geo/tp_geokeys.h"
 #include "tp_test.h"
 
 /* An Albers projection on NAD83, as GDAL writes a user-defined one. */

@@ -12,10 +12,10 @@
 #include <geovalues.h>
 #include <xtiffio.h>
 
-#include "tp_geotiff.h"
-#include "tp_import.h"
-#include "tp_png.h"
-#include "tp_tifftags.h"
+#include "io/tp_geotiff.h"
+#include "io/tp_import.h"
+#include "io/tp_png.h"
+#include "io/tp_tifftags.h"
 #include "tp_test.h"
 
 static char dir[64];

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "tp_grad.h"
+#include "geo/tp_grad.h"
 #include "tp_test.h"
 
 enum { W = 4, H = 3 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_hgt.h"
+#include "io/tp_hgt.h"
 #include "tp_test.h"
 
 START_TEST(corners)

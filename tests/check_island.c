@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tp_island.h"
+#include "gen/tp_island.h"
 #include "tp_test.h"
 
 /* One row of a constant height v through the falloff. */

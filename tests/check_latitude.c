@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_latitude.h"
+#include "geo/tp_latitude.h"
 #include "tp_test.h"
 
 /* The latitudes of every row of h, row-major; fails the test on error. */

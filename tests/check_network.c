@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "tp_d8.h"
-#include "tp_network.h"
-#include "tp_order.h"
+#include "hydro/tp_d8.h"
+#include "hydro/tp_network.h"
+#include "hydro/tp_order.h"
 #include "tp_test.h"
 
 /*

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_noise.h"
+#include "gen/tp_noise.h"
 #include "tp_test.h"
 
 #define NK 3

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_num.h"
+#include "core/tp_num.h"
 #include "tp_test.h"
 
 /* A string, whether it is a number and a whole number, and its value. */

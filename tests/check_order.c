@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_d8.h"
-#include "tp_fill.h"
-#include "tp_flow.h"
-#include "tp_order.h"
+#include "hydro/tp_d8.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tp_flow.h"
+#include "hydro/tp_order.h"
 #include "tp_test.h"
 
 /*

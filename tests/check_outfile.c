@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tp_outfile.h"
+#include "core/tp_outfile.h"
 #include "tp_test.h"
 
 /* Entries in dir other than . and .. */

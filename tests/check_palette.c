@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_palette.h"
+#include "biome/tp_palette.h"
 #include "tp_test.h"
 
 static tp_palette p;

@@ -5,7 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#include "tp_par.h"
+#include "core/tp_par.h"
 #include "tp_test.h"
 
 #define NMAX	1001

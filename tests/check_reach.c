@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tp_reach.h"
+#include "vector/tp_reach.h"
 #include "tp_test.h"
 
 static const tp_geo_grid ten = { .cellsize = 10, .north = 0 };

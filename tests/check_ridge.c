@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_ridge.h"
+#include "gen/tp_ridge.h"
 #include "tp_test.h"
 
 static tp_ridge

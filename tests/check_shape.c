@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tp_shape.h"
+#include "gen/tp_shape.h"
 #include "tp_test.h"
 
 /* A small deterministic generator for the random cases. */

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tp_sidecar.h"
+#include "io/tp_sidecar.h"
 #include "tp_test.h"
 
 static tp_palette p;

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_erode.h"
-#include "tp_island.h"
-#include "tp_noise.h"
-#include "tp_ridge.h"
-#include "tp_shape.h"
-#include "tp_simd.h"
-#include "tp_terrace.h"
+#include "erode/tp_erode.h"
+#include "gen/tp_island.h"
+#include "gen/tp_noise.h"
+#include "gen/tp_ridge.h"
+#include "gen/tp_shape.h"
+#include "core/tp_simd.h"
+#include "gen/tp_terrace.h"
 #include "tp_test.h"
 
 #define N	1031	/* samples per row: not a multiple of 4 or 8 */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_spower.h"
+#include "erode/tp_spower.h"
 #include "tp_test.h"
 
 static const tp_geo_grid G100 = { 100, 0, 0 };	/* 100 m cells */

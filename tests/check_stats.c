@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tp_stats.h"
+#include "stream/tp_stats.h"
 #include "tp_test.h"
 
 static tp_stats s;

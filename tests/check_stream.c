@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_num.h"
-#include "tp_stream.h"
+#include "core/tp_num.h"
+#include "stream/tp_stream.h"
 #include "tp_test.h"
 
 /* A FILE over a copy of buf (fmemopen keeps the pointer, so copy). */

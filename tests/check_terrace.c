@@ -2,7 +2,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "tp_terrace.h"
+#include "gen/tp_terrace.h"
 #include "tp_test.h"
 
 static tp_terrace

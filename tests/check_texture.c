@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_material.h"
-#include "tp_png.h"
-#include "tp_texture.h"
+#include "render/tp_material.h"
+#include "io/tp_png.h"
+#include "render/tp_texture.h"
 #include "tp_test.h"
 
 #define SQRT3_2	0.86602540378443865

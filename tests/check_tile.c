@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_tile.h"
+#include "stream/tp_tile.h"
 #include "tp_test.h"
 
 static tp_header

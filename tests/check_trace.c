@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tp_test.h"
-#include "tp_trace.h"
+#include "vector/tp_trace.h"
 
 /* Every ring of every region: closed, simple (no vertex twice), exterior
  * counter-clockwise first, holes clockwise; the areas add up to the

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "tp_test.h"
-#include "tp_trace.h"
+#include "vector/tp_trace.h"
 
 typedef struct ref {
 	const float *lab;

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_gpkg.h"
+#include "vector/tp_gpkg.h"
 #include "tp_test.h"
-#include "tp_vecfile.h"
+#include "vector/tp_vecfile.h"
 
 START_TEST(test_format)
 {

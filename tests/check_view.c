@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_font.h"
-#include "tp_legend.h"
-#include "tp_view.h"
+#include "render/tp_font.h"
+#include "render/tp_legend.h"
+#include "render/tp_view.h"
 #include "tp_test.h"
 
 #define R2 1.4142135623730951	/* sqrt 2 */

@@ -15,7 +15,7 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "tp_stream.h"
+#include "stream/tp_stream.h"
 
 /* Next value of the xorshift64 state *s (never 0 when seeded non-zero). */
 static inline uint64_t

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_biome.h"
+#include "biome/tp_biome.h"
 
 enum { MAXD = 8, NB = 8 };
 

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_feature.h"
-#include "tp_noise.h"
+#include "gen/tp_feature.h"
+#include "gen/tp_noise.h"
 
 static int
 same(double a, double b)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 
 #include "fuzz_stream.h"
-#include "tp_geotiff.h"
-#include "tp_import.h"
+#include "io/tp_geotiff.h"
+#include "io/tp_import.h"
 
 /* A grid read: its header must go through the stream (fuzz_stream.h). */
 static void

@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_erode.h"
-#include "tp_fill.h"
-#include "tp_flow.h"
+#include "erode/tp_erode.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tp_flow.h"
 
 #define SIDE	24
 #define FIXED	12

@@ -27,9 +27,9 @@
 #include <unistd.h>
 
 #include "fuzz_stream.h"
-#include "tp_geotiff.h"
-#include "tp_sidecar.h"
-#include "tp_stream.h"
+#include "io/tp_geotiff.h"
+#include "io/tp_sidecar.h"
+#include "stream/tp_stream.h"
 
 #define FIXED	30	/* bytes before the HISTORY line */
 

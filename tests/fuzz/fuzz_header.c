@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_stream.h"
-#include "tp_stream.h"
+#include "stream/tp_stream.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

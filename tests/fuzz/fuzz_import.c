@@ -23,9 +23,9 @@
 #include <unistd.h>
 
 #include "fuzz_stream.h"
-#include "tp_geotiff.h"
-#include "tp_hgt.h"
-#include "tp_import.h"
+#include "io/tp_geotiff.h"
+#include "io/tp_hgt.h"
+#include "io/tp_import.h"
 
 #define RAW_SIDE	16
 

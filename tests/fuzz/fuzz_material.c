@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_material.h"
+#include "render/tp_material.h"
 
 static char dir[64];
 

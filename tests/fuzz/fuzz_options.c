@@ -34,7 +34,7 @@
 
 #include "cli.h"
 #include "fuzz_stream.h"
-#include "tp_stream.h"
+#include "stream/tp_stream.h"
 
 #define MAX_ARGS	64
 

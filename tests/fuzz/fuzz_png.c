@@ -28,9 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tp_import.h"
-#include "tp_png.h"
-#include "tp_view.h"
+#include "io/tp_import.h"
+#include "io/tp_png.h"
+#include "render/tp_view.h"
 
 #define SIDE	64
 #define FIXED	4

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_splat.h"
+#include "export/tp_splat.h"
 
 enum { W = 5, H = 4 };
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_stream.h"
+#include "stream/tp_stream.h"
 
 static inline int
 fuzz_same_lines(char **a, size_t na, char **b, size_t nb)

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_filltile.h"
-#include "tp_flowtile.h"
-#include "tp_tile.h"
+#include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_flowtile.h"
+#include "stream/tp_tile.h"
 
 static void
 manifest_through(const tp_tileset *ts)

@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tp_contour.h"
-#include "tp_reach.h"
-#include "tp_trace.h"
+#include "vector/tp_contour.h"
+#include "vector/tp_reach.h"
+#include "vector/tp_trace.h"
 
 #define SIDE	16
 #define CELLS	(SIDE * SIDE)

@@ -1,0 +1,128 @@
+/* tp_kheap.c - a binary min-heap of 64-bit keys. */
+#include <stdlib.h>
+
+#include "core/tp_kheap.h"
+
+int
+tp_kheap_push(tp_kheap *h, uint64_t k, const char *what, tp_err *e)
+{
+	size_t i, p;
+	uint64_t *a;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 4096;
+
+		if (cap > SIZE_MAX / sizeof *a ||
+		    (a = realloc(h->a, cap * sizeof *a)) == NULL)
+			return tp_err_set(e, "out of memory: %s needs %.1f MiB",
+			    what, (double)cap * 8 / 1048576.0);
+		h->a = a;
+		h->cap = cap;
+	}
+	for (i = h->n++; i > 0 && h->a[p = (i - 1) / 2] > k; i = p)
+		h->a[i] = h->a[p];
+	h->a[i] = k;
+	return 0;
+}
+
+uint64_t
+tp_kheap_pop(tp_kheap *h)
+{
+	uint64_t top = h->a[0], last = h->a[--h->n];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < h->n) {
+		if (c + 1 < h->n && h->a[c + 1] < h->a[c])
+			c++;
+		if (h->a[c] >= last)
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	h->a[i] = last;
+	return top;
+}
+
+void
+tp_kheap_free(tp_kheap *h)
+{
+	free(h->a);
+	h->a = NULL;
+	h->n = h->cap = 0;
+}
+
+int
+tp_kfifo_push(tp_kfifo *q, uint64_t k, const char *what, tp_err *e)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 4096, i;
+		uint64_t *a = cap > SIZE_MAX / sizeof *a ? NULL :
+		    malloc(cap * sizeof *a);
+
+		if (a == NULL)
+			return tp_err_set(e, "out of memory: %s needs %.1f MiB",
+			    what, (double)cap * 8 / 1048576.0);
+		for (i = 0; i < q->n; i++)
+			a[i] = q->a[(q->head + i) & (q->cap - 1)];
+		free(q->a);
+		q->a = a;
+		q->head = 0;
+		q->cap = cap;
+	}
+	q->a[(q->head + q->n++) & (q->cap - 1)] = k;
+	return 0;
+}
+
+void
+tp_kfifo_free(tp_kfifo *q)
+{
+	free(q->a);
+	q->a = NULL;
+	q->head = q->n = q->cap = 0;
+}
+
+uint64_t
+tp_kqueue_pop(tp_kqueue *q)
+{
+	if (q->f.n > 0 && (q->h.n == 0 || q->f.a[q->f.head] >> 32 <=
+	    q->h.a[0] >> 32))
+		return tp_kfifo_pop(&q->f);
+	return tp_kheap_pop(&q->h);
+}
+
+void
+tp_kqueue_free(tp_kqueue *q)
+{
+	tp_kheap_free(&q->h);
+	tp_kfifo_free(&q->f);
+}
+
+void
+tp_rheap_init(tp_rheap *h)
+{
+	memset(h, 0, sizeof *h);
+	for (int i = 0; i < TP_RHEAP_NB; i++)
+		h->bmin[i] = UINT32_MAX;
+}
+
+void
+tp_rheap_free(tp_rheap *h)
+{
+	for (int i = 0; i < TP_RHEAP_NB; i++)
+		free(h->b[i].a);
+}
+
+int
+tp_rheap_grow(tp_rbucket *b, tp_err *e)
+{
+	size_t cap = b->cap ? b->cap * 2 : 1024;
+	uint64_t *a;
+
+	if (cap > SIZE_MAX / sizeof *a ||
+	    (a = realloc(b->a, cap * sizeof *a)) == NULL)
+		return tp_err_set(e, "out of memory: the fill queue needs %.1f MiB",
+		    (double)cap * sizeof *a / 1048576.0);
+	b->a = a;
+	b->cap = cap;
+	return 0;
+}

@@ -1,0 +1,189 @@
+/*
+ * tp_kheap.h - a binary min-heap of 64-bit keys, for the floods over tile
+ * rings and tiles: a key is a float's order (tp_kheap_fkey) in its high
+ * 32 bits above a 32-bit index, so the lowest value comes out first and
+ * equal values by index.
+ */
+#ifndef TP_KHEAP_H
+#define TP_KHEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "core/tp_err.h"
+
+typedef struct tp_kheap {
+	uint64_t *a;
+	size_t	n, cap;
+} tp_kheap;
+
+/* An unsigned key in the order of the floats (-inf < ... < +inf). */
+static inline uint32_t
+tp_kheap_fkey(float v)
+{
+	uint32_t b;
+
+	memcpy(&b, &v, sizeof b);
+	return (b & 0x80000000u) ? ~b : (b | 0x80000000u);
+}
+
+/* The key of value v at index i (i < 2^32). */
+static inline uint64_t
+tp_kheap_key(float v, uint64_t i)
+{
+	return (uint64_t)tp_kheap_fkey(v) << 32 | i;
+}
+
+/* A FIFO of keys, a ring that doubles when full. */
+typedef struct tp_kfifo {
+	uint64_t *a;
+	size_t	head, n, cap;	/* cap a power of two */
+} tp_kfifo;
+
+/* A heap with a FIFO beside it for keys that come in order (the cells a
+ * flood raises to the level of the cell it took), which need no heap;
+ * pops merge the two by key, the FIFO first on a tie. */
+typedef struct tp_kqueue {
+	tp_kheap h;
+	tp_kfifo f;
+} tp_kqueue;
+
+/* Add k; -1 with e set when out of memory (`what` names the queue). */
+int	tp_kheap_push(tp_kheap *h, uint64_t k, const char *what, tp_err *e);
+/* Take the lowest key; the heap holds one. */
+uint64_t tp_kheap_pop(tp_kheap *h);
+void	tp_kheap_free(tp_kheap *h);
+
+int	tp_kfifo_push(tp_kfifo *q, uint64_t k, const char *what, tp_err *e);
+void	tp_kfifo_free(tp_kfifo *q);
+
+static inline uint64_t
+tp_kfifo_pop(tp_kfifo *q)
+{
+	uint64_t k = q->a[q->head];
+
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
+	return k;
+}
+
+/* Add k to the FIFO: k is not below any key it holds. */
+static inline int
+tp_kqueue_fifo(tp_kqueue *q, uint64_t k, const char *what, tp_err *e)
+{
+	return tp_kfifo_push(&q->f, k, what, e);
+}
+
+/* Take the lowest key; the queue holds one. */
+uint64_t tp_kqueue_pop(tp_kqueue *q);
+void	tp_kqueue_free(tp_kqueue *q);
+
+static inline size_t
+tp_kqueue_len(const tp_kqueue *q)
+{
+	return q->h.n + q->f.n;
+}
+
+/*
+ * A radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990) of the same keys,
+ * for floods whose cells leave in non-decreasing order: every key pushed
+ * must be >= the key last popped. Bucket 0 holds keys equal to `last`,
+ * bucket b > 0 keys whose highest bit differing from `last` is bit b - 1.
+ * Each bucket keeps its minimum, so the minimum is known without popping
+ * (a FIFO beside it can be compared with it). Push is O(1); a key moves
+ * down at most 32 buckets over its life. Fully deterministic.
+ */
+#define TP_RHEAP_NB 33
+
+typedef struct tp_rbucket {
+	uint64_t *a;
+	size_t	n, cap;
+} tp_rbucket;
+
+typedef struct tp_rheap {
+	tp_rbucket b[TP_RHEAP_NB];
+	uint32_t bmin[TP_RHEAP_NB];	/* smallest key in each bucket */
+	uint64_t bent[TP_RHEAP_NB];	/* and its entry */
+	uint64_t mask;		/* bit b set when bucket b is not empty */
+	uint32_t last;		/* the key last popped */
+	size_t	n;		/* keys held */
+} tp_rheap;
+
+void	tp_rheap_init(tp_rheap *h);
+void	tp_rheap_free(tp_rheap *h);
+/* Room for one more key in bucket b; -1 with e set when out of memory. */
+int	tp_rheap_grow(tp_rbucket *b, tp_err *e);
+
+static inline int
+tp_rheap_bucket(uint32_t key, uint32_t last)
+{
+	return key == last ? 0 : 32 - __builtin_clz(key ^ last);
+}
+
+static inline int
+tp_rheap_push(tp_rheap *h, uint64_t v, tp_err *e)
+{
+	uint32_t key = (uint32_t)(v >> 32);
+	int i = tp_rheap_bucket(key, h->last);
+	tp_rbucket *b = &h->b[i];
+
+	if (b->n == b->cap && tp_rheap_grow(b, e) < 0)
+		return -1;
+	b->a[b->n++] = v;
+	if (key < h->bmin[i]) {
+		h->bmin[i] = key;
+		h->bent[i] = v;
+	}
+	h->mask |= UINT64_C(1) << i;
+	h->n++;
+	return 0;
+}
+
+/* The smallest key; the heap must not be empty. */
+static inline uint32_t
+tp_rheap_min(const tp_rheap *h)
+{
+	return h->bmin[__builtin_ctzll(h->mask)];
+}
+
+/* The entry tp_rheap_pop would return now; the heap must not be empty. */
+static inline uint64_t
+tp_rheap_peek(const tp_rheap *h)
+{
+	int i = __builtin_ctzll(h->mask);
+
+	return i == 0 ? h->b[0].a[h->b[0].n - 1] : h->bent[i];
+}
+
+/* Pop a smallest entry: refill bucket 0 from the lowest bucket first. */
+static inline int
+tp_rheap_pop(tp_rheap *h, uint64_t *out, tp_err *e)
+{
+	tp_rbucket *b0 = &h->b[0], *src;
+	size_t k, n;
+	int i;
+
+	if (b0->n == 0) {
+		i = __builtin_ctzll(h->mask);
+		src = &h->b[i];
+		h->last = h->bmin[i];
+		n = src->n;
+		src->n = 0;
+		h->bmin[i] = UINT32_MAX;
+		h->mask &= ~(UINT64_C(1) << i);
+		h->n -= n;
+		for (k = 0; k < n; k++)
+			if (tp_rheap_push(h, src->a[k], e) < 0)
+				return -1;
+	}
+	*out = b0->a[--b0->n];
+	h->n--;
+	if (b0->n == 0) {
+		h->mask &= ~UINT64_C(1);
+		h->bmin[0] = UINT32_MAX;
+	}
+	return 0;
+}
+
+#endif

@@ -1,0 +1,199 @@
+/* tp_engine.c - game engines' heightmap sizes and import settings. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "export/tp_engine.h"
+
+/* Unreal's recommended landscape sizes (Landscape Technical Guide). */
+static const int64_t unreal[] = { 127, 253, 505, 1009, 2017, 4033, 8129 };
+#define NUNREAL	(sizeof unreal / sizeof unreal[0])
+/* Unity's and HTerrain's heightmap resolutions: 2^n + 1. */
+#define POW_MIN	33
+#define POW_MAX	4097
+
+static const char *const names[] = { "", "unity", "unreal", "godot" };
+
+const char *
+tp_engine_name(tp_engine g)
+{
+	return names[g];
+}
+
+static int
+square(tp_engine g)
+{
+	return g == TP_ENGINE_UNITY || g == TP_ENGINE_GODOT;
+}
+
+int
+tp_engine_side_ok(tp_engine g, int64_t n)
+{
+	if (g == TP_ENGINE_NONE)
+		return n >= 1;
+	if (g == TP_ENGINE_UNREAL) {
+		for (size_t i = 0; i < NUNREAL; i++)
+			if (unreal[i] == n)
+				return 1;
+		return 0;
+	}
+	return n >= POW_MIN && n <= POW_MAX && ((n - 1) & (n - 2)) == 0;
+}
+
+void
+tp_engine_nearest(tp_engine g, int64_t n, int64_t *below, int64_t *above)
+{
+	*below = *above = 0;
+	if (g == TP_ENGINE_NONE) {
+		*below = *above = n;
+		return;
+	}
+	if (g == TP_ENGINE_UNREAL) {
+		for (size_t i = 0; i < NUNREAL; i++) {
+			if (unreal[i] <= n)
+				*below = unreal[i];
+			if (unreal[i] >= n && *above == 0)
+				*above = unreal[i];
+		}
+		return;
+	}
+	for (int64_t s = POW_MIN; s <= POW_MAX; s = 2 * s - 1) {
+		if (s <= n)
+			*below = s;
+		if (s >= n && *above == 0)
+			*above = s;
+	}
+}
+
+/* "A or B", "A" or "none" for the sizes around n, into buf. */
+static const char *
+around(tp_engine g, int64_t n, char *buf, size_t len)
+{
+	int64_t lo, hi;
+
+	tp_engine_nearest(g, n, &lo, &hi);
+	if (lo > 0 && hi > 0 && lo != hi)
+		snprintf(buf, len, "%" PRId64 " or %" PRId64, lo, hi);
+	else if (lo > 0 || hi > 0)
+		snprintf(buf, len, "%" PRId64, lo > 0 ? lo : hi);
+	else
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+/* The side to fit n into: itself, the next up or the next down; 0 when
+ * there is none that way. */
+static int64_t
+side(tp_engine g, int64_t n, tp_engine_fitting fit)
+{
+	int64_t lo, hi;
+
+	if (tp_engine_side_ok(g, n))
+		return n;
+	tp_engine_nearest(g, n, &lo, &hi);
+	return fit == TP_FIT_PAD ? hi : fit == TP_FIT_CROP ? lo : 0;
+}
+
+static int
+refuse(tp_engine g, int64_t w, int64_t h, tp_err *e)
+{
+	char a[64], b[64];
+
+	if (square(g))
+		return tp_err_set(e, "%s wants a square of 2^n+1 samples "
+		    "(33 .. 4097): %" PRId64 "x%" PRId64 " does not fit; "
+		    "nearest: %s (or --pad, --crop)", names[g], w, h,
+		    around(g, w > h ? w : h, a, sizeof a));
+	return tp_err_set(e, "unreal's recommended sizes are 127, 253, 505, "
+	    "1009, 2017, 4033, 8129: %" PRId64 "x%" PRId64 " does not fit; "
+	    "nearest: width %s, height %s (or --pad, --crop)", w, h,
+	    around(g, w, a, sizeof a), around(g, h, b, sizeof b));
+}
+
+int
+tp_engine_fit(tp_engine g, int64_t w, int64_t h, tp_engine_fitting fit,
+    int64_t *ow, int64_t *oh, tp_err *e)
+{
+	int64_t n;
+
+	if (square(g)) {
+		n = fit == TP_FIT_CROP ? (w < h ? w : h) : (w > h ? w : h);
+		if (w == h || fit != TP_FIT_CHECK)
+			n = side(g, n, fit);
+		else
+			n = 0;
+		*ow = *oh = n;
+	} else {
+		*ow = side(g, w, fit);
+		*oh = side(g, h, fit);
+	}
+	if (*ow > 0 && *oh > 0)
+		return 0;
+	if (fit == TP_FIT_CHECK)
+		return refuse(g, w, h, e);
+	return tp_err_set(e, "%s: no size to %s %" PRId64 "x%" PRId64 " to",
+	    names[g], fit == TP_FIT_PAD ? "pad" : "crop", w, h);
+}
+
+int
+tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
+{
+	switch (g) {
+	case TP_ENGINE_UNITY:
+		if (f != TP_EXPORT_R16)
+			return tp_err_set(e, "unity imports raw 16-bit "
+			    "heightmaps: use -f r16");
+		break;
+	case TP_ENGINE_UNREAL:
+		if (f != TP_EXPORT_PNG16 && f != TP_EXPORT_R16)
+			return tp_err_set(e, "unreal imports 16-bit "
+			    "heightmaps: use -f png16 or -f r16");
+		break;
+	case TP_ENGINE_GODOT:
+		if (f == TP_EXPORT_PGM)
+			return tp_err_set(e, "godot imports png16, r16 and "
+			    "r32 heightmaps, not pgm");
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+int
+tp_engine_flip(tp_engine g)
+{
+	return g == TP_ENGINE_UNITY;
+}
+
+int
+tp_engine_hints(tp_engine g, int64_t w, int64_t h, double cell_m, double lo,
+    double hi, const char **name, double *v)
+{
+	int n = 0;
+
+#define HINT(s, x)	(name[n] = (s), v[n++] = (x))
+	switch (g) {
+	case TP_ENGINE_UNITY:
+		HINT("terrain_width", (double)(w - 1) * cell_m);
+		HINT("terrain_length", (double)(h - 1) * cell_m);
+		HINT("terrain_height", hi - lo);
+		HINT("position_y", lo);
+		break;
+	case TP_ENGINE_UNREAL:
+		HINT("scale_x", cell_m * 100);
+		HINT("scale_y", cell_m * 100);
+		HINT("scale_z", (hi - lo) * 100 / 512);
+		HINT("location_z", (lo + hi) / 2 * 100);
+		break;
+	case TP_ENGINE_GODOT:
+		HINT("min_height", lo);
+		HINT("max_height", hi);
+		HINT("cell_size", cell_m);
+		break;
+	default:
+		break;
+	}
+#undef HINT
+	return n;
+}

@@ -1,0 +1,379 @@
+/* tp_export_rows.c - texport's row loops: a band in batches or held
+ * whole, its range, and its rows encoded on threads and written in order. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/tp_export_rows.h"
+#include "core/tp_num.h"
+#include "core/tp_par.h"
+
+static void
+progress(const tp_export_loop *l, int64_t done, int64_t total)
+{
+	if (l->progress != NULL)
+		l->progress(l->pctx, done, total);
+}
+
+int
+tp_export_src_init(tp_export_src *s, tp_reader *r, int band, tp_err *e)
+{
+	size_t per = tp_row_floats(&r->h);
+
+	memset(s, 0, sizeof *s);
+	s->r = r;
+	s->band = band;
+	s->batch = tp_batch_rows(per * sizeof(float), r->h.height);
+	if ((s->rows = malloc((size_t)s->batch * per * sizeof(float))) == NULL)
+		return tp_err_set(e, "out of memory for a batch of rows");
+	return 0;
+}
+
+void
+tp_export_src_free(tp_export_src *s)
+{
+	free(s->plane);
+	free(s->rows);
+	s->plane = s->rows = NULL;
+}
+
+int
+tp_export_src_rows(tp_export_src *s, float *out, int64_t n, tp_err *e)
+{
+	const tp_header *h = &s->r->h;
+	size_t w = (size_t)h->width, per = tp_row_floats(h);
+	int64_t got;
+
+	if (s->plane != NULL) {
+		memcpy(out, s->plane + (size_t)s->next * w, (size_t)n * w *
+		    sizeof *out);
+		s->next += n;
+		return 0;
+	}
+	while (n > 0) {
+		int64_t k = n < s->batch ? n : s->batch;
+
+		if (tp_reader_rows(s->r, s->rows, k, &got, e) < 0)
+			return -1;
+		for (int64_t i = 0; i < k; i++)
+			memcpy(out + (size_t)i * w, s->rows + (size_t)i * per +
+			    (size_t)s->band * w, w * sizeof *out);
+		out += (size_t)k * w;
+		n -= k;
+		s->next += k;
+	}
+	return 0;
+}
+
+/* The band's range by a pass over the stream. */
+static int
+scan_range(tp_export_src *s, tp_export_range *rg, const tp_export_loop *l,
+    tp_err *e)
+{
+	int64_t h = s->r->h.height, w = s->r->h.width;
+	float *buf;
+	int rc = 0;
+
+	if ((buf = malloc((size_t)s->batch * (size_t)w * sizeof *buf)) == NULL)
+		return tp_err_set(e, "out of memory for a batch of rows");
+	while (rc == 0 && s->next < h) {
+		int64_t n = h - s->next < s->batch ? h - s->next : s->batch;
+
+		if ((rc = tp_export_src_rows(s, buf, n, e)) == 0) {
+			tp_export_range_add(rg, buf, (size_t)(n * w));
+			progress(l, s->next, h);
+		}
+	}
+	free(buf);
+	return rc;
+}
+
+/* Hold the band whole (a pipe: no second pass), finding its range. */
+static int
+hold_band(tp_export_src *s, tp_export_range *rg, tp_err *e)
+{
+	const tp_header *h = &s->r->h;
+	uint64_t bytes = (uint64_t)h->width * (uint64_t)h->height * 4;
+	float *plane;
+
+	if (tp_check_mem(bytes, "holding the band from a pipe (--zrange "
+	    "streams it)", e) < 0)
+		return -1;
+	if ((plane = malloc((size_t)bytes)) == NULL)
+		return tp_err_set(e, "out of memory for the band: %llu bytes "
+		    "(give --zrange to stream it)", (unsigned long long)bytes);
+	if (tp_export_src_rows(s, plane, h->height, e) < 0 ||
+	    tp_reader_finish(s->r, e) < 0) {
+		free(plane);
+		return -1;
+	}
+	tp_export_range_add(rg, plane, (size_t)(bytes / 4));
+	s->plane = plane;
+	s->next = 0;
+	return 0;
+}
+
+int
+tp_export_src_range(tp_export_src *s, off_t start, tp_export_range *rg,
+    const tp_export_loop *l, tp_err *e)
+{
+	FILE *f = s->r->f;
+
+	tp_export_range_init(rg);
+	if (start < 0)
+		return hold_band(s, rg, e);
+	if (scan_range(s, rg, l, e) < 0 || tp_reader_finish(s->r, e) < 0)
+		return -1;
+	tp_reader_free(s->r);
+	if (fseeko(f, start, SEEK_SET) < 0)
+		return tp_err_set(e, "cannot go back to the start of the input");
+	s->next = 0;
+	return tp_reader_open(s->r, f, e);
+}
+
+size_t
+tp_export_encode_fit(tp_export_format f, const float *v, int64_t in_w,
+    int64_t out_w, double lo, double hi, void *out)
+{
+	int64_t n = in_w < out_w ? in_w : out_w;
+	size_t sb = tp_export_sample_bytes(f), nan;
+	unsigned char *o = out;
+
+	nan = tp_export_encode(f, v, (size_t)n, lo, hi, o);
+	for (int64_t x = n; x < out_w; x++)	/* --pad */
+		memcpy(o + (size_t)x * sb, o + (size_t)(n - 1) * sb, sb);
+	return nan;
+}
+
+/* Point at the next n (<= s->batch) rows of the band, in place: in the
+ * held band, or in a batch of stream rows read now. */
+static int
+band_ptrs(tp_export_src *s, const float **rows, int64_t n, tp_err *e)
+{
+	const tp_header *h = &s->r->h;
+	size_t w = (size_t)h->width, per = tp_row_floats(h);
+	int64_t got;
+
+	if (s->plane != NULL) {
+		for (int64_t i = 0; i < n; i++)
+			rows[i] = s->plane + (size_t)(s->next + i) * w;
+	} else {
+		if (tp_reader_rows(s->r, s->rows, n, &got, e) < 0)
+			return -1;
+		for (int64_t i = 0; i < n; i++)
+			rows[i] = s->rows + (size_t)i * per + (size_t)s->band * w;
+	}
+	s->next += n;
+	return 0;
+}
+
+/* The encoding of one batch: n rows of the band into n rows of the file,
+ * a NaN count per worker. */
+typedef struct encode_job {
+	const float **in;	/* n rows of the band, in_w each */
+	int64_t	in_w;
+	const tp_export_quant *q;
+	unsigned char *out;	/* n rows of q->width samples */
+	size_t	row_bytes;
+	int64_t	*nan;
+} encode_job;
+
+static void
+encode_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	encode_job *j = ctx;
+	const tp_export_quant *q = j->q;
+
+	for (int64_t y = begin; y < end; y++)
+		j->nan[worker] += (int64_t)tp_export_encode_fit(q->format,
+		    j->in[y], j->in_w, q->width, q->lo, q->hi, j->out +
+		    (size_t)y * j->row_bytes);
+}
+
+/* The batches: the band's rows, past its end its last row again (--pad). */
+static int
+height_batches(tp_export_src *s, tp_export_writer *w, encode_job *j,
+    float *last, int threads, const tp_export_loop *l, tp_err *e)
+{
+	int64_t iw = s->r->h.width, ih = s->r->h.height, oh = j->q->height;
+	int64_t nb = s->batch, y = 0;
+	int rc = 0;
+
+	while (rc == 0 && y < oh) {
+		int64_t n = oh - y < nb ? oh - y : nb;
+		int64_t fresh = y >= ih ? 0 : ih - y < n ? ih - y : n;
+
+		if (fresh > 0 && (rc = band_ptrs(s, j->in, fresh, e)) == 0 &&
+		    oh > ih)	/* --pad: keep the last row */
+			memcpy(last, j->in[fresh - 1], (size_t)iw * sizeof *last);
+		for (int64_t i = fresh; i < n; i++)
+			j->in[i] = last;
+		if (rc == 0) {
+			tp_par_for(threads, n, 1, encode_rows, j);
+			rc = tp_export_write_rows(w, j->out, n, e);
+		}
+		y += n;
+		progress(l, y, oh);
+	}
+	return rc;
+}
+
+int64_t
+tp_export_heights(tp_export_src *s, tp_export_writer *w,
+    const tp_export_quant *q, const tp_export_loop *l, tp_err *e)
+{
+	int threads = tp_par_threads(l->threads);
+	int64_t iw = s->r->h.width, nb = s->batch, nan = 0;
+	encode_job j = { .in_w = iw, .q = q, .row_bytes = (size_t)q->width *
+	    tp_export_sample_bytes(q->format) };
+	float *last = malloc((size_t)iw * sizeof *last);
+	int rc = 0;
+
+	j.in = malloc((size_t)nb * sizeof *j.in);
+	j.out = malloc((size_t)nb * j.row_bytes);
+	j.nan = calloc((size_t)threads, sizeof *j.nan);
+	if (last == NULL || j.in == NULL || j.out == NULL || j.nan == NULL)
+		rc = tp_err_set(e, "out of memory for a batch of rows");
+	if (rc == 0)
+		rc = height_batches(s, w, &j, last, threads, l, e);
+	if (rc == 0 && s->plane == NULL && (tp_reader_skip_rest(s->r, e) < 0 ||
+	    tp_reader_finish(s->r, e) < 0))
+		rc = -1;
+	for (int i = 0; i < threads && j.nan != NULL; i++)
+		nan += j.nan[i];
+	free(j.in);
+	free(j.nan);
+	free(j.out);
+	free(last);
+	return rc < 0 ? -1 : nan;
+}
+
+/* A batch of normal-map rows: rows y0 .. y0 + n - 1 from the band rows
+ * first .. held in buf. */
+typedef struct normal_job {
+	const float *buf;
+	int64_t	first, y0, width, height;
+	const tp_normal_opts *no;
+	const tp_geo_grid *geo;
+	uint8_t	*out;
+} normal_job;
+
+static void
+normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	normal_job *j = ctx;
+	size_t w = (size_t)j->width;
+
+	(void)worker;
+	for (int64_t i = begin; i < end; i++) {
+		int64_t y = j->y0 + i;
+		const float *mid = j->buf + (size_t)(y - j->first) * w;
+		double dx, dy;
+
+		tp_geo_spacing(j->geo, y, &dx, &dy);
+		tp_normal_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
+		    j->height ? mid + w : NULL, j->width, dx, dy, j->out +
+		    (size_t)i * w * 3);
+	}
+}
+
+/* Batches of the band in buf with a row of halo each side, their normals
+ * in parallel, the rows written in order. */
+static int
+normal_batches(tp_export_src *s, normal_job *j, float *buf,
+    tp_png_writer *png, const tp_export_loop *l, tp_err *e)
+{
+	int64_t nb = s->batch, have = 0, h = j->height;
+	size_t w = (size_t)j->width;
+	int threads = tp_par_threads(l->threads), rc = 0;
+
+	for (j->first = j->y0 = 0; rc == 0 && j->y0 < h;) {
+		int64_t last = j->y0 + nb < h - 1 ? j->y0 + nb : h - 1;
+		int64_t n = h - j->y0 < nb ? h - j->y0 : nb, drop;
+
+		rc = tp_export_src_rows(s, buf + (size_t)have * w, last -
+		    j->first + 1 - have, e);
+		have = last - j->first + 1;
+		if (rc == 0)
+			tp_par_for(threads, n, 1, normal_rows, j);
+		for (int64_t i = 0; rc == 0 && i < n; i++)
+			rc = tp_png_write_row(png, j->out + (size_t)i * w * 3, e);
+		j->y0 += n;
+		drop = j->y0 - 1 - j->first;
+		memmove(buf, buf + (size_t)drop * w, (size_t)(have - drop) * w *
+		    sizeof *buf);
+		j->first += drop;
+		have -= drop;
+		progress(l, j->y0, h);
+	}
+	return rc;
+}
+
+int
+tp_export_normals(tp_export_src *s, tp_png_writer *png,
+    const tp_normal_opts *no, const tp_geo_grid *geo,
+    const tp_export_loop *l, tp_err *e)
+{
+	normal_job j = { .width = s->r->h.width, .height = s->r->h.height,
+	    .no = no, .geo = geo };
+	size_t w = (size_t)j.width;
+	float *buf = malloc((size_t)(s->batch + 2) * w * sizeof *buf);
+	int rc = 0;
+
+	j.out = malloc((size_t)s->batch * w * 3);
+	j.buf = buf;
+	if (buf == NULL || j.out == NULL)
+		rc = tp_err_set(e, "out of memory for a batch of rows");
+	if (rc == 0)
+		rc = normal_batches(s, &j, buf, png, l, e);
+	free(buf);
+	free(j.out);
+	return rc < 0 ? -1 : tp_reader_finish(s->r, e);
+}
+
+int
+tp_export_splat(tp_reader *r, int band, tp_splat *sp,
+    tp_png_writer *const *png, int npic, const tp_export_loop *l, tp_err *e)
+{
+	size_t w = (size_t)r->h.width;
+	float *row = malloc(tp_row_floats(&r->h) * sizeof *row);
+	uint8_t *out = malloc((size_t)npic * w * 4);
+	int rc = 0;
+
+	if (row == NULL || out == NULL)
+		rc = tp_err_set(e, "out of memory for a row");
+	while (rc == 0 && sp->out < r->h.height) {
+		if (!tp_splat_ready(sp))
+			rc = tp_reader_row(r, row, e) < 0 ? -1 :
+			    tp_splat_push(sp, tp_row_band(row, &r->h, band), e);
+		while (rc == 0 && tp_splat_ready(sp)) {
+			tp_splat_take(sp, out);
+			for (int k = 0; rc == 0 && k < npic; k++)
+				rc = tp_png_write_row(png[k], out + (size_t)k *
+				    w * 4, e);
+		}
+		progress(l, sp->out, r->h.height);
+	}
+	free(row);
+	free(out);
+	return rc < 0 ? -1 : tp_reader_finish(r, e);
+}
+
+char *
+tp_export_pic_name(const char *out, int k)
+{
+	const char *base = strrchr(out, '/'), *dot;
+	size_t n = strlen(out) + 16, at;
+	char *s = malloc(n);
+
+	if (s == NULL)
+		return NULL;
+	base = base == NULL ? out : base + 1;
+	dot = strrchr(base, '.');
+	at = dot == NULL || dot == base ? strlen(out) : (size_t)(dot - out);
+	if (k == 0)
+		snprintf(s, n, "%s", out);
+	else
+		snprintf(s, n, "%.*s_%d%s", (int)at, out, k, out + at);
+	return s;
+}

@@ -1,0 +1,605 @@
+/*
+ * tp_filltile.c - depression filling tile by tile (see tp_filltile.h for
+ * why the bytes equal the whole-grid fill).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/tp_d8.h"
+#include "hydro/tiled/tp_filltile.h"
+#include "core/tp_kheap.h"
+#include "core/tp_par.h"
+
+int
+tp_ftgrid_init(tp_ftgrid *g, int64_t w, int64_t h, int64_t tw, int64_t th,
+    const tp_fill_opts *o, double sea_level, tp_err *e)
+{
+	memset(g, 0, sizeof *g);
+	if (w < 1 || h < 1 || tw < 1 || th < 1)
+		return tp_err_set(e, "bad tiling %lldx%lld by %lldx%lld",
+		    (long long)w, (long long)h, (long long)tw, (long long)th);
+	if ((tw + 2) > INT32_MAX / (th + 2))
+		return tp_err_set(e, "tiles of %lldx%lld are too large (at most "
+		    "2^31 cells with the halo)", (long long)tw, (long long)th);
+	if (isnan(sea_level))
+		return tp_err_set(e, "the sea level must be a number");
+	g->width = w;
+	g->height = h;
+	g->tw = tw < w ? tw : w;
+	g->th = th < h ? th : h;
+	g->cols = (w + g->tw - 1) / g->tw;
+	g->rows = (h + g->th - 1) / g->th;
+	g->o = *o;
+	g->sea_level = sea_level;
+	return 0;
+}
+
+void
+tp_ftgrid_rect(const tp_ftgrid *g, int64_t row, int64_t col, int64_t *x0,
+    int64_t *y0, int64_t *w, int64_t *h)
+{
+	*x0 = col * g->tw;
+	*y0 = row * g->th;
+	*w = g->width - *x0 < g->tw ? g->width - *x0 : g->tw;
+	*h = g->height - *y0 < g->th ? g->height - *y0 : g->th;
+}
+
+int64_t
+tp_ftgrid_ring_len(const tp_ftgrid *g, int64_t row, int64_t col)
+{
+	int64_t x0, y0, w, h;
+
+	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
+	return 2 * w + 2 * h;
+}
+
+/* NaN or sea: outside the grid (tp_d8_is_sea), as tp_fill.c tests it. */
+static inline int
+outside(float v, float sea)
+{
+	return !(v >= sea) && v != -INFINITY;
+}
+
+int
+tp_ftile_load(tp_ftile *t, const tp_ftgrid *g, int64_t row, int64_t col,
+    const float *src, size_t stride, tp_err *e)
+{
+	int64_t x, y;
+	size_t n, ps;
+	float v;
+
+	memset(t, 0, sizeof *t);
+	tp_ftgrid_rect(g, row, col, &t->x0, &t->y0, &t->w, &t->h);
+	ps = (size_t)t->w + 2;
+	n = ps * (size_t)(t->h + 2);
+	t->z = malloc(n * sizeof *t->z);
+	t->f = malloc(n * sizeof *t->f);
+	if (t->z == NULL || t->f == NULL) {
+		tp_ftile_free(t);
+		return tp_err_set(e, "out of memory: a tile needs %.1f MiB",
+		    (double)n * 8 / 1048576.0);
+	}
+	for (y = -1; y <= t->h; y++) {
+		for (x = -1; x <= t->w; x++) {
+			if (x >= 0 && y >= 0 && x < t->w && y < t->h)
+				v = src[(size_t)y * stride + (size_t)x];
+			else if (t->x0 + x < 0 || t->y0 + y < 0 ||
+			    t->x0 + x >= g->width || t->y0 + y >= g->height)
+				v = NAN;	/* beyond the grid: an outlet */
+			else
+				v = INFINITY;	/* another tile: unknown */
+			t->z[(size_t)(y + 1) * ps + (size_t)(x + 1)] = v;
+		}
+	}
+	return 0;
+}
+
+void
+tp_ftile_free(tp_ftile *t)
+{
+	free(t->z);
+	free(t->f);
+	t->z = t->f = NULL;
+}
+
+int
+tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
+    tp_err *e)
+{
+	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
+
+	memcpy(t->f, t->z, n * sizeof *t->f);
+	return tp_fill_pf_halo(t->f, t->w + 2, t->h + 2, ps, &g->o,
+	    g->sea_level, st, e);
+}
+
+/* Dijkstra from what is queued, lowering f only: a neighbour n takes
+ * max(z(n), step(f(c))), z(n) itself on a tie, as tp_fill.c's visit. The
+ * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). A
+ * neighbour raised to the step waits in the FIFO: the steps of cells
+ * taken in key order come in key order. */
+static int
+relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kqueue *q, tp_err *e)
+{
+	ptrdiff_t off[9];
+	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
+	uint64_t top, v;
+	size_t i, n;
+	int k, r = 0;
+
+	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
+	while (r == 0 && tp_kqueue_len(q) > 0) {
+		top = tp_kqueue_pop(q);
+		i = (size_t)(uint32_t)top;
+		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
+			continue;	/* lowered again since */
+		s = tp_fill_step(&g->o, t->f[i]);
+		for (k = 1; k <= 8 && r == 0; k++) {
+			n = (size_t)((ptrdiff_t)i + off[k]);
+			zn = t->z[n];
+			if (outside(zn, sea))
+				continue;
+			c = zn < s ? s : zn;
+			if (c < t->f[n]) {
+				t->f[n] = c;
+				v = tp_kheap_key(c, n);
+				r = c == s ?
+				    tp_kqueue_fifo(q, v, "the relax queue", e) :
+				    tp_kheap_push(&q->h, v, "the relax queue", e);
+			}
+		}
+	}
+	return r;
+}
+
+int
+tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
+    tp_err *e)
+{
+	size_t ps = (size_t)t->w + 2, i;
+	tp_kqueue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
+	int64_t k;
+	int r = 0;
+
+	for (k = 0; k < n && r == 0; k++) {
+		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
+		if (s[k].v < t->f[i]) {
+			t->f[i] = s[k].v;
+			r = tp_kheap_push(&q.h, tp_kheap_key(s[k].v, i),
+			    "the relax queue", e);
+		}
+	}
+	if (r == 0)
+		r = relax_run(t, g, &q, e);
+	tp_kqueue_free(&q);
+	return r;
+}
+
+void
+tp_ftile_store(const tp_ftile *t, float *dst, size_t stride)
+{
+	size_t ps = (size_t)t->w + 2;
+	int64_t y;
+
+	for (y = 0; y < t->h; y++)
+		memcpy(dst + (size_t)y * stride, t->f + (size_t)(y + 1) * ps + 1,
+		    (size_t)t->w * sizeof *dst);
+}
+
+int
+tp_fring_alloc(tp_fring *r, int64_t w, int64_t h, tp_err *e)
+{
+	size_t n = (size_t)(2 * w + 2 * h);
+
+	r->w = w;
+	r->h = h;
+	r->z = malloc(n * sizeof *r->z);
+	r->f = malloc(n * sizeof *r->f);
+	if (r->z == NULL || r->f == NULL) {
+		tp_fring_free(r);
+		return tp_err_set(e, "out of memory for a tile's ring");
+	}
+	return 0;
+}
+
+void
+tp_fring_free(tp_fring *r)
+{
+	free(r->z);
+	free(r->f);
+	r->z = r->f = NULL;
+}
+
+size_t
+tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y)
+{
+	if (y == 0)
+		return (size_t)x;
+	if (y == h - 1)
+		return (size_t)(w + x);
+	if (x == 0)
+		return (size_t)(2 * w + y);
+	return (size_t)(2 * w + h + y);
+}
+
+void
+tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
+{
+	*x = i < 2 * w ? i % w : i < 2 * w + h ? 0 : w - 1;
+	*y = i < w ? 0 : i < 2 * w ? h - 1 : i < 2 * w + h ? i - 2 * w :
+	    i - 2 * w - h;
+}
+
+void
+tp_fring_get(tp_fring *r, const tp_ftile *t)
+{
+	size_t ps = (size_t)t->w + 2, p;
+	int64_t x, y;
+
+	for (x = 0; x < t->w; x++) {
+		p = ps + (size_t)x + 1;
+		r->z[x] = t->z[p];
+		r->f[x] = t->f[p];
+		p = (size_t)t->h * ps + (size_t)x + 1;
+		r->z[t->w + x] = t->z[p];
+		r->f[t->w + x] = t->f[p];
+	}
+	for (y = 0; y < t->h; y++) {
+		p = (size_t)(y + 1) * ps + 1;
+		r->z[2 * t->w + y] = t->z[p];
+		r->f[2 * t->w + y] = t->f[p];
+		p += (size_t)t->w - 1;
+		r->z[2 * t->w + t->h + y] = t->z[p];
+		r->f[2 * t->w + t->h + y] = t->f[p];
+	}
+}
+
+/* The lowest candidate for border cell (x, y) of tile (row, col) from the
+ * cells of other tiles around it; +inf when none. */
+static float
+candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
+    int64_t col, int64_t x, int64_t y, float zp, float sea)
+{
+	const tp_fring *nr;
+	int64_t x0 = col * g->tw, y0 = row * g->th, gx, gy, nc, nrow;
+	float best = INFINITY, zn, fn, s, c;
+	size_t i;
+	int k;
+
+	for (k = 1; k <= 8; k++) {
+		gx = x0 + x + tp_d8_dx[k];
+		gy = y0 + y + tp_d8_dy[k];
+		if (gx < 0 || gy < 0 || gx >= g->width || gy >= g->height)
+			continue;	/* the halo's NaN seeded it */
+		nc = gx / g->tw;
+		nrow = gy / g->th;
+		if (nc == col && nrow == row)
+			continue;
+		nr = &rings[nrow * g->cols + nc];
+		i = tp_fring_at(nr->w, nr->h, gx - nc * g->tw,
+		    gy - nrow * g->th);
+		zn = nr->z[i];
+		fn = nr->f[i];
+		if (outside(zn, sea))
+			c = zp;
+		else if (fn == INFINITY)
+			continue;
+		else {
+			s = tp_fill_step(&g->o, fn);
+			c = zp < s ? s : zp;
+		}
+		if (c < best)
+			best = c;
+	}
+	return best;
+}
+
+/* The candidates of tile (row, col) into s (may be NULL: count only);
+ * *low = the lowest one below the tile's own ring value, +inf if none. */
+static int64_t
+scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
+    tp_fseed *s, float *low)
+{
+	const tp_fring *r = &rings[row * g->cols + col];
+	float sea = tp_d8_sea_below(g->sea_level), c, zp;
+	int64_t x, y, n = 0, step;
+	size_t i;
+
+	*low = INFINITY;
+	for (y = 0; y < r->h; y++) {
+		/* the border cells of row y: all of rows 0 and h - 1, else
+		 * the two ends */
+		step = (y == 0 || y == r->h - 1) ? 1 : (r->w > 1 ? r->w - 1 : 1);
+		for (x = 0; x < r->w; x += step) {
+			i = tp_fring_at(r->w, r->h, x, y);
+			zp = r->z[i];
+			if (outside(zp, sea))
+				continue;
+			c = candidate(g, rings, row, col, x, y, zp, sea);
+			if (c == INFINITY)
+				continue;
+			if (s != NULL) {
+				s[n].x = (int32_t)x;
+				s[n].y = (int32_t)y;
+				s[n].v = c;
+			}
+			n++;
+			if (c < r->f[i] && c < *low)
+				*low = c;
+		}
+	}
+	return n;
+}
+
+int64_t
+tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
+    int64_t col, tp_fseed *s, int *lower)
+{
+	float low;
+	int64_t n = scan(g, rings, row, col, s, &low);
+
+	*lower = low < INFINITY;
+	return n;
+}
+
+/* The solve's rounds. */
+typedef struct solve_ctx {
+	const tp_ftgrid *g;
+	const tp_fring *snap;	/* the rings as the round began */
+	tp_fring *rings;	/* each tile writes its own */
+	tp_ftile_fn fn;
+	void	*ctx;
+	unsigned char *moved;	/* per tile: relaxed this round */
+	int	*bad;		/* per tile: failed */
+	tp_err	*errs;		/* per tile */
+} solve_ctx;
+
+static void
+solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
+{
+	solve_ctx *c = vctx;
+	int64_t t, n;
+	tp_fseed *s;
+	int lower;
+
+	(void)worker;
+	for (t = begin; t < end; t++) {
+		c->moved[t] = 0;
+		s = malloc((size_t)tp_ftgrid_ring_len(c->g, t / c->g->cols,
+		    t % c->g->cols) * sizeof *s);
+		if (s == NULL) {
+			c->bad[t] = 1;
+			tp_err_set(&c->errs[t], "out of memory for the solve");
+			continue;
+		}
+		n = tp_ftgrid_incoming(c->g, c->snap, t / c->g->cols,
+		    t % c->g->cols, s, &lower);
+		if (lower) {
+			c->moved[t] = 1;
+			if (c->fn(c->ctx, t / c->g->cols, t % c->g->cols, s, n,
+			    &c->rings[t], &c->errs[t]) < 0)
+				c->bad[t] = 1;
+		}
+		free(s);
+	}
+}
+
+static int
+copy_rings(const tp_ftgrid *g, tp_fring *dst, const tp_fring *src,
+    int alloc, tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols;
+
+	for (t = 0; t < n; t++) {
+		if (alloc && tp_fring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
+			return -1;
+		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
+		    src[t].h) * sizeof *dst[t].z);
+		memcpy(dst[t].f, src[t].f, (size_t)(2 * src[t].w + 2 *
+		    src[t].h) * sizeof *dst[t].f);
+	}
+	return 0;
+}
+
+/* One thread: always relax the tile whose lowest pending candidate is
+ * the lowest of all, so levels spread outward from the outlets roughly in
+ * order and a tile is seldom relaxed twice. */
+static int
+solve_seq(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn, void *ctx,
+    int64_t *relaxed, tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols, best, dr, dc, nr, nc, k;
+	float *low = malloc((size_t)n * sizeof *low);
+	tp_fseed *s = malloc((size_t)(2 * g->tw + 2 * g->th) * sizeof *s);
+	int r = -1;
+
+	if (low == NULL || s == NULL) {
+		tp_err_set(e, "out of memory for the solve");
+		goto out;
+	}
+	for (t = 0; t < n; t++)
+		scan(g, rings, t / g->cols, t % g->cols, NULL, &low[t]);
+	for (*relaxed = 0;; (*relaxed)++) {
+		for (best = -1, t = 0; t < n; t++)
+			if (low[t] < INFINITY && (best < 0 || low[t] < low[best]))
+				best = t;
+		if (best < 0)
+			break;
+		k = scan(g, rings, best / g->cols, best % g->cols, s, &low[best]);
+		if (fn(ctx, best / g->cols, best % g->cols, s, k, &rings[best],
+		    e) < 0)
+			goto out;
+		for (dr = -1; dr <= 1; dr++)
+			for (dc = -1; dc <= 1; dc++) {
+				nr = best / g->cols + dr;
+				nc = best % g->cols + dc;
+				if (nr >= 0 && nc >= 0 && nr < g->rows &&
+				    nc < g->cols)
+					scan(g, rings, nr, nc, NULL,
+					    &low[nr * g->cols + nc]);
+			}
+	}
+	r = 0;
+out:
+	free(low);
+	free(s);
+	return r;
+}
+
+static int
+solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
+{
+	int64_t t, n = c->g->rows * c->g->cols, r = 0;
+	int any;
+
+	for (;;) {
+		tp_par_for(threads, n, 1, solve_tile, c);
+		any = 0;
+		for (t = 0; t < n; t++) {
+			if (c->bad[t]) {
+				*e = c->errs[t];
+				return -1;
+			}
+			any |= c->moved[t];
+			r += c->moved[t];
+		}
+		if (!any)
+			break;
+		if (copy_rings(c->g, (tp_fring *)c->snap, c->rings, 0, e) < 0)
+			return -1;
+	}
+	*rounds = r;
+	return 0;
+}
+
+int
+tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
+    void *ctx, int threads, int64_t *rounds, tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols, dummy;
+	tp_fring *snap;
+	solve_ctx c;
+	int r = -1;
+
+	if (rounds == NULL)
+		rounds = &dummy;
+	if (threads <= 1)
+		return solve_seq(g, rings, fn, ctx, rounds, e);
+	snap = calloc((size_t)n, sizeof *snap);
+	c = (solve_ctx){ g, snap, rings, fn, ctx, calloc((size_t)n, 1),
+	    calloc((size_t)n, sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
+
+	if (snap == NULL || c.moved == NULL || c.bad == NULL || c.errs == NULL)
+		tp_err_set(e, "out of memory for the solve");
+	else if (copy_rings(g, snap, rings, 1, e) == 0)
+		r = solve_rounds(&c, threads, rounds, e);
+	for (t = 0; snap != NULL && t < n; t++)
+		tp_fring_free(&snap[t]);
+	free(snap);
+	free(c.moved);
+	free(c.bad);
+	free(c.errs);
+	return r;
+}
+
+/* The whole grid in memory. */
+typedef struct grid_ctx {
+	const tp_ftgrid *g;
+	float	*z;
+	size_t	stride;
+	tp_ftile *tiles;
+	tp_fring *rings;
+	int	*bad;
+	tp_err	*errs;
+} grid_ctx;
+
+static void
+grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
+{
+	grid_ctx *c = vctx;
+	int64_t t, row, col;
+	tp_ftile *tl;
+
+	(void)worker;
+	for (t = begin; t < end; t++) {
+		row = t / c->g->cols;
+		col = t % c->g->cols;
+		tl = &c->tiles[t];
+		if (tp_ftile_load(tl, c->g, row, col, c->z + (size_t)(row *
+		    c->g->th) * c->stride + (size_t)(col * c->g->tw),
+		    c->stride, &c->errs[t]) < 0 ||
+		    tp_ftile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
+		    tp_fring_alloc(&c->rings[t], tl->w, tl->h, &c->errs[t]) < 0) {
+			c->bad[t] = 1;
+			continue;
+		}
+		tp_fring_get(&c->rings[t], tl);
+	}
+}
+
+static int
+grid_relax(void *vctx, int64_t row, int64_t col, const tp_fseed *s,
+    int64_t n, tp_fring *out, tp_err *e)
+{
+	grid_ctx *c = vctx;
+	tp_ftile *tl = &c->tiles[row * c->g->cols + col];
+
+	if (tp_ftile_relax(tl, c->g, s, n, e) < 0)
+		return -1;
+	tp_fring_get(out, tl);
+	return 0;
+}
+
+static void
+grid_store(void *vctx, int64_t begin, int64_t end, int worker)
+{
+	grid_ctx *c = vctx;
+	tp_ftile *tl;
+	int64_t t;
+
+	(void)worker;
+	for (t = begin; t < end; t++) {
+		tl = &c->tiles[t];
+		tp_ftile_store(tl, c->z + (size_t)tl->y0 * c->stride +
+		    (size_t)tl->x0, c->stride);
+		tp_ftile_free(tl);
+	}
+}
+
+int
+tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g, int threads,
+    int64_t *rounds, tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols;
+	grid_ctx c = { g, z, stride, calloc((size_t)n, sizeof(tp_ftile)),
+	    calloc((size_t)n, sizeof(tp_fring)), calloc((size_t)n,
+	    sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
+	int r = -1;
+
+	if (c.tiles == NULL || c.rings == NULL || c.bad == NULL ||
+	    c.errs == NULL) {
+		tp_err_set(e, "out of memory for %lld tiles", (long long)n);
+		goto out;
+	}
+	tp_par_for(threads, n, 1, grid_prepare, &c);
+	for (t = 0; t < n; t++)
+		if (c.bad[t]) {
+			*e = c.errs[t];
+			goto out;
+		}
+	if (tp_ftgrid_solve(g, c.rings, grid_relax, &c, threads, rounds, e) < 0)
+		goto out;
+	tp_par_for(threads, n, 1, grid_store, &c);
+	r = 0;
+out:
+	for (t = 0; c.tiles != NULL && t < n; t++)
+		tp_ftile_free(&c.tiles[t]);
+	for (t = 0; c.rings != NULL && t < n; t++)
+		tp_fring_free(&c.rings[t]);
+	free(c.tiles);
+	free(c.rings);
+	free(c.bad);
+	free(c.errs);
+	return r;
+}

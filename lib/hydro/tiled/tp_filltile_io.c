@@ -1,0 +1,423 @@
+/*
+ * tp_filltile_io.c - the edge files of tiled filling (one tile's ring,
+ * from prepare) and the levels file (every ring at its final level, from
+ * the solve). Formats in tp_filltile.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/tiled/tp_filltile.h"
+#include "core/tp_num.h"
+
+#define LINE_MAX_ 512
+
+static const char *const rules[] = { "next", "epsilon", "flat" };
+
+static int
+little_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const unsigned char *)&one == 1;
+}
+
+static void
+swap4(float *a, size_t n)
+{
+	unsigned char *p = (unsigned char *)a, t;
+	size_t i;
+
+	for (i = 0; i < n; i++, p += 4) {
+		t = p[0]; p[0] = p[3]; p[3] = t;
+		t = p[1]; p[1] = p[2]; p[2] = t;
+	}
+}
+
+static int
+write_floats(FILE *f, float *a, size_t n, tp_err *e)
+{
+	size_t w;
+
+	if (!little_endian())
+		swap4(a, n);
+	w = fwrite(a, sizeof *a, n, f);
+	if (!little_endian())
+		swap4(a, n);
+	if (w != n)
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	return 0;
+}
+
+/* "RULE EPSILON SEA" of g. */
+static void
+format_opts(char *buf, size_t n, const tp_fill_opts *o, double sea)
+{
+	char s[64];
+
+	if (sea == -INFINITY)
+		snprintf(s, sizeof s, "none");
+	else
+		tp_format_double(s, sizeof s, sea);
+	snprintf(buf, n, "%s %.9g %s", rules[o->rule], o->rule ==
+	    TP_FILL_EPSILON ? (double)o->epsilon : 0.0, s);
+}
+
+/* v as n little-endian bytes at p. */
+static void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t
+get_le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* The ring graph: its count, then 12 bytes an edge. */
+static int
+write_graph(FILE *f, const tp_fgraph *gr, tp_err *e)
+{
+	unsigned char b[12];
+	int64_t n = gr != NULL ? gr->n : 0, k;
+	uint32_t s;
+
+	put_le(b, (uint64_t)n, 8);
+	if (fwrite(b, 1, 8, f) != 8)
+		return tp_err_set(e, "write error: %s", strerror(errno));
+	for (k = 0; k < n; k++) {
+		memcpy(&s, &gr->e[k].s, sizeof s);
+		put_le(b, (uint32_t)gr->e[k].a, 4);
+		put_le(b + 4, (uint32_t)gr->e[k].b, 4);
+		put_le(b + 8, s, 4);
+		if (fwrite(b, 1, 12, f) != 12)
+			return tp_err_set(e, "write error: %s", strerror(errno));
+	}
+	return 0;
+}
+
+int
+tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
+    const tp_fring *r, const tp_fgraph *gr, tp_err *e)
+{
+	char opts[160];
+	size_t n = (size_t)(2 * r->w + 2 * r->h);
+
+	format_opts(opts, sizeof opts, &g->o, g->sea_level);
+	fprintf(f, "TERRAPIPE-EDGE 2 %lld %lld %lld %lld %s\n", (long long)row,
+	    (long long)col, (long long)r->w, (long long)r->h, opts);
+	if (write_floats(f, r->z, n, e) < 0 || write_floats(f, r->f, n, e) < 0)
+		return -1;
+	return write_graph(f, gr, e);
+}
+
+void
+tp_fedge_free(tp_fedge *ed)
+{
+	tp_fring_free(&ed->ring);
+	free(ed->graph.e);
+	ed->graph.e = NULL;
+	ed->graph.n = 0;
+}
+
+/* Split the header line into at most max words. */
+static int
+words(char *line, char **w, int max)
+{
+	int n = 0;
+	char *save = NULL, *t;
+
+	for (t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (n == max)
+			return max + 1;
+		w[n++] = t;
+	}
+	return n;
+}
+
+/* RULE EPSILON SEA words into o and *sea. */
+static int
+parse_opts(char **w, tp_fill_opts *o, double *sea, const char *what,
+    tp_err *e)
+{
+	double eps;
+	int i;
+
+	for (i = 0; i < 3 && strcmp(w[0], rules[i]) != 0; i++)
+		;
+	if (i == 3)
+		return tp_err_set(e, "%s: unknown rule '%.20s'", what, w[0]);
+	o->rule = (tp_fill_rule)i;
+	if (tp_parse_double(w[1], 0, 1e30, &eps, NULL) < 0)
+		return tp_err_set(e, "%s: bad epsilon", what);
+	o->epsilon = (float)eps;
+	if ((o->rule == TP_FILL_EPSILON) != (o->epsilon > 0))
+		return tp_err_set(e, "%s: bad epsilon", what);
+	if (strcmp(w[2], "none") == 0)
+		*sea = -INFINITY;
+	else if (tp_parse_double(w[2], -1e300, 1e300, sea, NULL) < 0)
+		return tp_err_set(e, "%s: bad sea level", what);
+	return 0;
+}
+
+/* The first line of buf (len bytes) into line, NUL-terminated; returns its
+ * length with the newline, or -1. */
+static int
+first_line(const unsigned char *buf, size_t len, char *line, const char *what,
+    tp_err *e)
+{
+	const unsigned char *nl = memchr(buf, '\n', len < LINE_MAX_ ? len :
+	    LINE_MAX_);
+
+	if (nl == NULL)
+		return tp_err_set(e, "%s: no header line", what);
+	memcpy(line, buf, (size_t)(nl - buf));
+	line[nl - buf] = '\0';
+	if (strlen(line) != (size_t)(nl - buf))
+		return tp_err_set(e, "%s: a NUL in the header line", what);
+	return (int)(nl - buf + 1);
+}
+
+/* Edge k's places must name two cells of the ring, each at its
+ * tp_fring_at place, a < b, and its level must be a number. */
+static int
+edge_ok(const tp_fring *r, const tp_fgedge *g)
+{
+	int64_t w = r->w, h = r->h, n = 2 * w + 2 * h, p[2] = { g->a, g->b };
+	int64_t x, y;
+
+	if (!(g->a >= 0 && g->a < g->b && g->b < n) || isnan(g->s))
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		tp_fring_cell(w, h, p[k], &x, &y);
+		if (tp_fring_at(w, h, x, y) != (size_t)p[k])
+			return 0;
+	}
+	return 1;
+}
+
+/* The ring graph after the ring (len bytes at p): its count and edges,
+ * exactly; edges only with the flat rule. */
+static int
+parse_graph(tp_fedge *ed, const unsigned char *p, size_t len, tp_err *e)
+{
+	uint64_t n = get_le(p, 8), k, s;
+	tp_fgedge *g;
+
+	if (n > (len - 8) / 12 || len - 8 != n * 12)
+		return tp_err_set(e, "edge file: the ring graph is %s",
+		    n > (len - 8) / 12 ? "truncated" : "followed by more bytes");
+	if (n > 0 && ed->o.rule != TP_FILL_FLAT)
+		return tp_err_set(e, "edge file: a ring graph is made with the "
+		    "flat rule only");
+	if (n == 0)
+		return 0;
+	if ((g = malloc((size_t)n * sizeof *g)) == NULL)
+		return tp_err_set(e, "out of memory for a ring graph");
+	for (k = 0; k < n; k++, p += 12) {
+		g[k].a = (int32_t)(uint32_t)get_le(p + 8, 4);
+		g[k].b = (int32_t)(uint32_t)get_le(p + 12, 4);
+		s = get_le(p + 16, 4);
+		memcpy(&g[k].s, &(uint32_t){ (uint32_t)s }, sizeof g[k].s);
+		if (!edge_ok(&ed->ring, &g[k])) {
+			free(g);
+			return tp_err_set(e, "edge file: ring graph edge %llu "
+			    "is not of this ring", (unsigned long long)k);
+		}
+	}
+	ed->graph.e = g;
+	ed->graph.n = (int64_t)n;
+	return 0;
+}
+
+int
+tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
+{
+	char line[LINE_MAX_], *w[10];
+	int64_t v[4];
+	size_t n;
+	int used, i;
+
+	memset(ed, 0, sizeof *ed);
+	if ((used = first_line(buf, len, line, "edge file", e)) < 0)
+		return -1;
+	if (words(line, w, 10) != 9 || strcmp(w[0], "TERRAPIPE-EDGE") != 0)
+		return tp_err_set(e, "not an edge file (tfill --tile-prepare)");
+	if (strcmp(w[1], "2") != 0)
+		return tp_err_set(e, "edge file of another version (%.8s, not "
+		    "2): prepare the tile again", w[1]);
+	for (i = 0; i < 4; i++)
+		if (tp_parse_int64(w[2 + i], i < 2 ? 0 : 1, TP_MAX_DIM, &v[i],
+		    NULL) < 0)
+			return tp_err_set(e, "edge file: bad tile place or size");
+	if (parse_opts(w + 6, &ed->o, &ed->sea_level, "edge file", e) < 0)
+		return -1;
+	ed->row = v[0];
+	ed->col = v[1];
+	n = (size_t)(2 * v[2] + 2 * v[3]);
+	if (len - (size_t)used < 2 * n * sizeof(float) + 8)
+		return tp_err_set(e, "edge file: the ring is truncated");
+	if (tp_fring_alloc(&ed->ring, v[2], v[3], e) < 0)
+		return -1;
+	memcpy(ed->ring.z, buf + used, n * sizeof(float));
+	memcpy(ed->ring.f, buf + used + n * sizeof(float), n * sizeof(float));
+	if (!little_endian()) {
+		swap4(ed->ring.z, n);
+		swap4(ed->ring.f, n);
+	}
+	if (parse_graph(ed, buf + used + 2 * n * sizeof(float),
+	    len - (size_t)used - 2 * n * sizeof(float), e) < 0) {
+		tp_fedge_free(ed);
+		return -1;
+	}
+	return 0;
+}
+
+int
+tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e)
+{
+	size_t n = 0, cap = 0;
+	unsigned char *buf = NULL, *nb;
+	int r;
+
+	memset(ed, 0, sizeof *ed);
+	do {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if (cap > ((size_t)1 << 34) ||
+			    (nb = realloc(buf, cap)) == NULL) {
+				free(buf);
+				return tp_err_set(e, "edge file too large");
+			}
+			buf = nb;
+		}
+		n += fread(buf + n, 1, cap - n, f);
+	} while (n == cap);
+	if (ferror(f))
+		r = tp_err_set(e, "reading the edge file: %s", strerror(errno));
+	else
+		r = tp_fedge_parse(ed, buf, n, e);
+	free(buf);
+	return r;
+}
+
+static int
+same_opts(const tp_fill_opts *a, double sa, const tp_fill_opts *b, double sb)
+{
+	return a->rule == b->rule && (a->rule != TP_FILL_EPSILON ||
+	    a->epsilon == b->epsilon) && sa == sb;
+}
+
+int
+tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
+    int64_t col, tp_err *e)
+{
+	int64_t x0, y0, w, h;
+	char a[160], b[160];
+
+	if (ed->row != row || ed->col != col)
+		return tp_err_set(e, "the edge file is of tile %lld,%lld, not "
+		    "%lld,%lld", (long long)ed->row, (long long)ed->col,
+		    (long long)row, (long long)col);
+	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
+	if (ed->ring.w != w || ed->ring.h != h)
+		return tp_err_set(e, "the edge file is of a %lldx%lld tile, not "
+		    "%lldx%lld", (long long)ed->ring.w, (long long)ed->ring.h,
+		    (long long)w, (long long)h);
+	if (!same_opts(&ed->o, ed->sea_level, &g->o, g->sea_level)) {
+		format_opts(a, sizeof a, &ed->o, ed->sea_level);
+		format_opts(b, sizeof b, &g->o, g->sea_level);
+		return tp_err_set(e, "the edge file was made with rule, epsilon "
+		    "and sea '%s', not '%s'", a, b);
+	}
+	return 0;
+}
+
+int
+tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
+    tp_err *e)
+{
+	char opts[160];
+	int64_t t;
+
+	format_opts(opts, sizeof opts, &g->o, g->sea_level);
+	fprintf(f, "TERRAPIPE-LEVELS 1 %lld %lld %lld %lld %lld %lld %s\n",
+	    (long long)g->width, (long long)g->height, (long long)g->tw,
+	    (long long)g->th, (long long)g->rows, (long long)g->cols, opts);
+	for (t = 0; t < g->rows * g->cols; t++)
+		if (write_floats(f, rings[t].f, (size_t)(2 * rings[t].w + 2 *
+		    rings[t].h), e) < 0)
+			return -1;
+	return 0;
+}
+
+/* The levels header line must be the one g would write. */
+static int
+levels_header(FILE *f, const tp_ftgrid *g, long *body, tp_err *e)
+{
+	char line[LINE_MAX_], want[LINE_MAX_], opts[160];
+	tp_fill_opts o;
+	double sea;
+	char *w[14];
+	size_t n;
+
+	if (fgets(line, sizeof line, f) == NULL || (n = strlen(line)) == 0 ||
+	    line[n - 1] != '\n')
+		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
+	line[n - 1] = '\0';
+	snprintf(want, sizeof want, "%s", line);
+	if (words(want, w, 14) != 11 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
+	    strcmp(w[1], "1") != 0)
+		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
+	if (parse_opts(w + 8, &o, &sea, "levels file", e) < 0)
+		return -1;
+	if (!same_opts(&o, sea, &g->o, g->sea_level)) {
+		format_opts(opts, sizeof opts, &o, sea);
+		format_opts(want, sizeof want, &g->o, g->sea_level);
+		return tp_err_set(e, "the levels were solved with rule, epsilon "
+		    "and sea '%s', not '%s'", opts, want);
+	}
+	format_opts(opts, sizeof opts, &g->o, g->sea_level);
+	snprintf(want, sizeof want, "TERRAPIPE-LEVELS 1 %lld %lld %lld %lld "
+	    "%lld %lld %s", (long long)g->width, (long long)g->height,
+	    (long long)g->tw, (long long)g->th, (long long)g->rows,
+	    (long long)g->cols, opts);
+	if (strcmp(line, want) != 0)
+		return tp_err_set(e, "the levels are of another tiling");
+	*body = (long)n;
+	return 0;
+}
+
+int
+tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
+    tp_fring *r, tp_err *e)
+{
+	int64_t t, x0, y0, w, h, off = 0;
+	long body;
+	size_t n;
+
+	if (levels_header(f, g, &body, e) < 0)
+		return -1;
+	for (t = 0; t < row * g->cols + col; t++)
+		off += tp_ftgrid_ring_len(g, t / g->cols, t % g->cols);
+	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
+	if (tp_fring_alloc(r, w, h, e) < 0)
+		return -1;
+	n = (size_t)(2 * w + 2 * h);
+	if (fseek(f, body + (long)off * 4, SEEK_SET) != 0 ||
+	    fread(r->f, sizeof *r->f, n, f) != n) {
+		tp_fring_free(r);
+		return tp_err_set(e, "the levels file is truncated");
+	}
+	if (!little_endian())
+		swap4(r->f, n);
+	return 0;
+}

@@ -1,0 +1,413 @@
+/*
+ * tp_filltile_job.c - the three phases of tiled filling on tile files:
+ * each runs as a process of its own, in any order of tiles.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/tiled/tp_fillgraph.h"
+#include "hydro/tiled/tp_filltile.h"
+
+int
+tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
+    const char *band, const tp_fill_opts *o, double sea_level, tp_err *e)
+{
+	memset(j, 0, sizeof *j);
+	j->ts = ts;
+	j->dir = dir;
+	j->band = band;
+	j->threads = 1;
+	j->cache_bytes = (uint64_t)1 << 30;
+	pthread_mutex_init(&j->lock, NULL);
+	return tp_ftgrid_init(&j->g, ts->width, ts->height, ts->size, ts->size,
+	    o, sea_level, e);
+}
+
+/* The tile's place and its band as a loaded tile. */
+static int
+load(tp_ftjob *j, const tp_grid *tile, tp_ftile *t, int64_t *row,
+    int64_t *col, tp_err *e)
+{
+	int b = tp_header_band(&tile->h, j->band);
+
+	if (b < 0)
+		return tp_err_set(e, "the tile has no band '%s'", j->band);
+	if (tp_tile_find(j->ts, &tile->h, row, col, e) < 0)
+		return -1;
+	return tp_ftile_load(t, &j->g, *row, *col, tp_grid_band(tile, b),
+	    tp_grid_stride(tile), e);
+}
+
+int
+tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out, tp_err *e)
+{
+	int64_t row, col;
+	tp_ftile t;
+	tp_fring r = { 0, 0, NULL, NULL };
+	tp_fgraph gr = { NULL, 0 };
+	int ret = -1;
+
+	if (load(j, tile, &t, &row, &col, e) < 0)
+		return -1;
+	if (tp_ftile_prepare(&t, &j->g, NULL, e) == 0 &&
+	    tp_fring_alloc(&r, t.w, t.h, e) == 0 &&
+	    (j->g.o.rule != TP_FILL_FLAT ||
+	    tp_fgraph_build(&t, j->g.sea_level, &gr, e) == 0)) {
+		tp_fring_get(&r, &t);
+		ret = tp_fedge_write(out, &j->g, row, col, &r, &gr, e);
+	}
+	tp_fgraph_free(&gr);
+	tp_fring_free(&r);
+	tp_ftile_free(&t);
+	return ret;
+}
+
+/* "PATH: message" for a failure about a file. */
+static int
+about(const char *path, tp_err *e)
+{
+	char m[TP_ERR_MAX];
+
+	if (e == NULL)
+		return -1;
+	snprintf(m, sizeof m, "%s", e->msg);
+	return tp_err_set(e, "%s: %s", path, m);
+}
+
+static int
+read_tile(tp_grid *g, const char *path, tp_err *e)
+{
+	FILE *f = fopen(path, "rb");
+	int r;
+
+	if (f == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	r = tp_grid_read(g, f, e);
+	fclose(f);
+	return r < 0 ? about(path, e) : 0;
+}
+
+static uint64_t
+tile_bytes(const tp_ftile *t)
+{
+	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
+}
+
+/* A relaxed tile's surface (halo included) out to its file + ".solve",
+ * so that relaxing it again needs no prepare; on failure it is simply
+ * prepared again then. */
+static void
+spill(tp_ftjob *j, int64_t k, const tp_ftile *t)
+{
+	char *path = tp_tile_path(j->ts, j->dir, k / j->g.cols, k % j->g.cols,
+	    ".solve");
+	size_t n = tile_bytes(t) / 8;
+	FILE *f;
+	int ok;
+
+	if (path == NULL || j->spilled == NULL)
+		goto out;
+	ok = (f = fopen(path, "wb")) != NULL;
+	if (ok) {
+		ok = fwrite(t->f, sizeof *t->f, n, f) == n;
+		ok &= fclose(f) == 0;
+	}
+	j->spilled[k] = (unsigned char)ok;
+	if (!ok)
+		remove(path);
+out:
+	free(path);
+}
+
+static int
+unspill(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
+{
+	char *path = tp_tile_path(j->ts, j->dir, row, col, ".solve");
+	size_t n = tile_bytes(t) / 8;
+	FILE *f;
+	int ok;
+
+	if (path == NULL)
+		return tp_err_set(e, "out of memory");
+	ok = (f = fopen(path, "rb")) != NULL;
+	if (ok) {
+		ok = fread(t->f, sizeof *t->f, n, f) == n;
+		fclose(f);
+	}
+	free(path);
+	return ok ? 0 : tp_ftile_prepare(t, &j->g, NULL, e);
+}
+
+static void
+unspill_all(tp_ftjob *j)
+{
+	int64_t k, n = j->g.rows * j->g.cols;
+	char *path;
+
+	for (k = 0; j->spilled != NULL && k < n; k++) {
+		if (j->spilled[k] && (path = tp_tile_path(j->ts, j->dir,
+		    k / j->g.cols, k % j->g.cols, ".solve")) != NULL) {
+			remove(path);
+			free(path);
+		}
+	}
+}
+
+/* Read tile (row, col) from its file and prepare it. */
+static int
+load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
+{
+	char *path = tp_tile_path(j->ts, j->dir, row, col, "");
+	int64_t fr, fc;
+	tp_grid g;
+	int r = -1;
+
+	if (path == NULL)
+		return tp_err_set(e, "out of memory");
+	if (read_tile(&g, path, e) < 0)
+		goto out;
+	r = load(j, &g, t, &fr, &fc, e);
+	tp_grid_free(&g);
+	if (r < 0)
+		about(path, e);
+	else if (fr != row || fc != col) {
+		tp_ftile_free(t);
+		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
+		    (long long)fr, (long long)fc);
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
+	    unspill(j, row, col, t, e) : tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
+		tp_ftile_free(t);
+out:
+	free(path);
+	return r;
+}
+
+/* Keep tile k (relaxed just now) for next time, writing the least
+ * recently used out beyond the budget (spill); without a cache, free it. */
+static void
+keep(tp_ftjob *j, int64_t k, tp_ftile *t)
+{
+	int64_t i, n = j->g.rows * j->g.cols, old;
+
+	if (j->cache == NULL || tile_bytes(t) > j->cache_bytes) {
+		spill(j, k, t);
+		tp_ftile_free(t);
+		free(t);
+		return;
+	}
+	j->cache[k] = t;
+	j->used[k] = ++j->clock;
+	j->cached_bytes += tile_bytes(t);
+	while (j->cached_bytes > j->cache_bytes) {
+		for (old = -1, i = 0; i < n; i++)
+			if (j->cache[i] != NULL && i != k &&
+			    (old < 0 || j->used[i] < j->used[old]))
+				old = i;
+		j->cached_bytes -= tile_bytes(j->cache[old]);
+		spill(j, old, j->cache[old]);
+		tp_ftile_free(j->cache[old]);
+		free(j->cache[old]);
+		j->cache[old] = NULL;
+	}
+}
+
+/* The solve's access to a tile: from the cache, or read and prepared;
+ * then relaxed. */
+static int
+relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
+    tp_fring *out, tp_err *e)
+{
+	tp_ftjob *j = ctx;
+	int64_t k = row * j->g.cols + col;
+	tp_ftile *t = NULL;
+	int loaded;
+
+	/* A tile's slot is touched only by the thread relaxing that tile;
+	 * the lock guards the accounting and the eviction of other slots. */
+	pthread_mutex_lock(&j->lock);
+	if (j->cache != NULL && (t = j->cache[k]) != NULL) {
+		j->cache[k] = NULL;
+		j->cached_bytes -= tile_bytes(t);
+	}
+	pthread_mutex_unlock(&j->lock);
+	if (t == NULL) {
+		if ((t = malloc(sizeof *t)) == NULL)
+			return tp_err_set(e, "out of memory");
+		loaded = load_file(j, row, col, t, e);
+		if (loaded < 0) {
+			free(t);
+			return -1;
+		}
+		pthread_mutex_lock(&j->lock);
+		j->loads++;
+		pthread_mutex_unlock(&j->lock);
+	}
+	if (tp_ftile_relax(t, &j->g, s, n, e) < 0) {
+		tp_ftile_free(t);
+		free(t);
+		return -1;
+	}
+	tp_fring_get(out, t);
+	pthread_mutex_lock(&j->lock);
+	keep(j, k, t);
+	pthread_mutex_unlock(&j->lock);
+	return 0;
+}
+
+/* Every tile's edge file: rings[t] its ring, graphs[t] (NULL: not kept)
+ * its ring graph. */
+static int
+read_edges(tp_ftjob *j, tp_fring *rings, tp_fgraph *graphs, tp_err *e)
+{
+	int64_t t, n = j->g.rows * j->g.cols;
+	tp_fedge ed;
+	char *path;
+	FILE *f;
+	int r;
+
+	for (t = 0; t < n; t++) {
+		if ((path = tp_tile_path(j->ts, j->dir, t / j->g.cols,
+		    t % j->g.cols, ".edge")) == NULL)
+			return tp_err_set(e, "out of memory");
+		if ((f = fopen(path, "rb")) == NULL) {
+			tp_err_set(e, "%s: %s", path, strerror(errno));
+			free(path);
+			return -1;
+		}
+		r = tp_fedge_read(&ed, f, e);
+		fclose(f);
+		if (r == 0 && (r = tp_fedge_check(&ed, &j->g, t / j->g.cols,
+		    t % j->g.cols, e)) < 0)
+			tp_fedge_free(&ed);
+		if (r < 0) {
+			about(path, e);
+			free(path);
+			return -1;
+		}
+		free(path);
+		rings[t] = ed.ring;
+		if (graphs != NULL)
+			graphs[t] = ed.graph;
+		else
+			tp_fgraph_free(&ed.graph);
+	}
+	return 0;
+}
+
+/* The flat rule's solve: on the rings and their graphs, no tile read. */
+static int
+solve_graph(tp_ftjob *j, tp_fring *rings, FILE *out, tp_err *e)
+{
+	int64_t t, n = j->g.rows * j->g.cols;
+	tp_fgraph *graphs = calloc((size_t)n, sizeof *graphs);
+	int r = -1;
+
+	if (graphs == NULL)
+		return tp_err_set(e, "out of memory for %lld ring graphs",
+		    (long long)n);
+	if (read_edges(j, rings, graphs, e) == 0 &&
+	    tp_fgraph_solve(&j->g, rings, graphs, e) == 0)
+		r = tp_flevels_write(out, &j->g, rings, e);
+	for (t = 0; t < n; t++) {
+		j->ring_cells += 2 * rings[t].w + 2 * rings[t].h;
+		j->graph_edges += graphs[t].n;
+		tp_fgraph_free(&graphs[t]);
+	}
+	free(graphs);
+	return r;
+}
+
+int
+tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
+{
+	int64_t t, n = j->g.rows * j->g.cols;
+	tp_fring *rings = calloc((size_t)n, sizeof *rings);
+	int r = -1;
+
+	if (rings == NULL)
+		return tp_err_set(e, "out of memory for %lld rings", (long long)n);
+	if (j->g.o.rule == TP_FILL_FLAT) {
+		r = solve_graph(j, rings, out, e);
+		for (t = 0; t < n; t++)
+			tp_fring_free(&rings[t]);
+		free(rings);
+		return r;
+	}
+	if (j->cache_bytes > 0) {
+		j->cache = calloc((size_t)n, sizeof *j->cache);
+		j->used = calloc((size_t)n, sizeof *j->used);
+		j->spilled = calloc((size_t)n, 1);
+		if (j->cache == NULL || j->used == NULL || j->spilled == NULL) {
+			free(j->cache);
+			free(j->used);
+			free(j->spilled);
+			j->cache = NULL;
+			j->used = NULL;
+			j->spilled = NULL;
+		}
+	}
+	if (read_edges(j, rings, NULL, e) == 0 &&
+	    tp_ftgrid_solve(&j->g, rings, relax_file, j, j->threads,
+	    &j->rounds, e) == 0)
+		r = tp_flevels_write(out, &j->g, rings, e);
+	for (t = 0; t < n; t++) {
+		tp_fring_free(&rings[t]);
+		if (j->cache != NULL && j->cache[t] != NULL) {
+			tp_ftile_free(j->cache[t]);
+			free(j->cache[t]);
+		}
+	}
+	free(rings);
+	unspill_all(j);
+	free(j->cache);
+	free(j->used);
+	free(j->spilled);
+	j->cache = NULL;
+	j->used = NULL;
+	j->spilled = NULL;
+	j->cached_bytes = 0;
+	return r;
+}
+
+int
+tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels, tp_fill_stats *st,
+    tp_err *e)
+{
+	int64_t row, col, k, n = 0, x, y;
+	tp_fring r = { 0, 0, NULL, NULL };
+	tp_fseed *s = NULL;
+	tp_ftile t;
+	int ret = -1;
+
+	if (load(j, tile, &t, &row, &col, e) < 0)
+		return -1;
+	if (tp_flevels_read(levels, &j->g, row, col, &r, e) < 0)
+		goto out;
+	if ((s = malloc((size_t)(2 * t.w + 2 * t.h) * sizeof *s)) == NULL) {
+		tp_err_set(e, "out of memory");
+		goto out;
+	}
+	/* Every ring cell is a source at its level (rows 0 and h - 1 whole,
+	 * the ends of the others). */
+	for (y = 0; y < t.h; y++)
+		for (x = 0; x < t.w; x += (y == 0 || y == t.h - 1 || t.w == 1) ?
+		    1 : t.w - 1) {
+			k = y == 0 ? x : y == t.h - 1 ? t.w + x : x == 0 ?
+			    2 * t.w + y : 2 * t.w + t.h + y;
+			s[n].x = (int32_t)x;
+			s[n].y = (int32_t)y;
+			s[n++].v = r.f[k];
+		}
+	if (tp_ftile_prepare(&t, &j->g, st, e) == 0 &&
+	    tp_ftile_relax(&t, &j->g, s, n, e) == 0) {
+		tp_ftile_store(&t, tp_grid_band(tile, tp_header_band(&tile->h,
+		    j->band)), tp_grid_stride(tile));
+		ret = 0;
+	}
+out:
+	free(s);
+	tp_fring_free(&r);
+	tp_ftile_free(&t);
+	return ret;
+}

@@ -1,0 +1,212 @@
+/*
+ * tp_flowtile.h - D8 flow accumulation tile by tile (after Barnes 2017),
+ * equal to tp_flow_d8_sea and tp_flow_accumulate on the whole grid byte
+ * for byte.
+ *
+ * Why it is exact. D8 water follows a tree: the flow through a cell c of
+ * tile T is the count of T's own cells upstream of c plus, for every cell e
+ * of T's border ring upstream of c, what reaches e from cells outside T.
+ * Only ring cells receive from or give to other tiles, so:
+ *  prepare  each tile alone, its heights held with a one-cell halo of the
+ *           neighbouring tiles' heights (NaN beyond the grid), so that its
+ *           directions are the whole grid's: counts within the tile, and
+ *           for each ring cell the ring cell where its path leaves the tile
+ *           (or none) and, for a cell that drains out, its direction.
+ *  solve    the graph of the ring cells that drain out: each one's flow is
+ *           its tile-alone count plus what enters the ring cells whose path
+ *           leads to it; visited in topological order (in-degree counting,
+ *           the graph is a forest), it gives what enters each ring cell
+ *           from other tiles. Small: proportional to the tiles' perimeters.
+ *  finish   each tile again: counts with each ring cell starting at 1 plus
+ *           what enters it.
+ * Flats: a flat cell (no lower neighbour, not an outlet) takes its
+ * direction from its distance d through the flat to the nearest cell of
+ * the flat's lower edge (tp_flow.h), a function of the distances alone, so
+ * tiles can reproduce it. A tile holds a two-cell halo, so it knows the
+ * D8 codes of its one-cell halo and hence its own seeds (d = 1); a flat
+ * cell's distance in tile T is min(the in-tile BFS from T's seeds, D(b) +
+ * the in-tile distance from b, over T's ring cells b). What crosses tiles
+ * is D on ring cells: a tile with a flat cell on its ring adds to its edge
+ * file its cells' D8 codes (seeds marked) and their same-height flat
+ * neighbours (a byte each), and the solve finds D on their rings by
+ * rounds (a tile searched again from its seeds and the rings across its
+ * edges, plus 1, until no ring's D falls; one plane held at a time), gives
+ * their flat cells their directions, counts them again, then solves the
+ * flow graph as above;
+ * each ring cell's D and direction go to the solve file, and finish runs
+ * the tile's BFS from its seeds and its ring's D. Sinks (no lower
+ * neighbour, no same-height neighbour, no way out) stay without a
+ * direction, as on the whole grid.
+ *
+ * Counts are kept as 64-bit integers and rounded once, as the whole grid
+ * rounds them; --area is exact on projected grids (count x cell area) of
+ * fewer than 2^32 cells, and refused on geographic ones, whose whole-grid
+ * sums of per-row areas depend on the order of the additions.
+ *
+ * Files (text line, then little-endian binary):
+ *   "TERRAPIPE-FLOWEDGE 2 ROW COL W H KEY P\n" then per ring cell (ring
+ *   order below): uint64 count, int32 exit ring index (-1: none), uint8
+ *   the direction out of the tile (0: it drains inside or ends); then, when
+ *   P is 1 (a flat cell on the ring), W x H bytes of the tile's D8 codes
+ *   before flats (a seed: TP_FLSEED | its direction) and W x H bytes of
+ *   same-height flat neighbours (bit k - 1: neighbour k, halo included).
+ *   "TERRAPIPE-FLOWSOLVE 2 ROWS COLS KEY\n" then every tile's ring, tiles in
+ *   row order: uint64 what enters each ring cell from other tiles, uint32
+ *   its flat distance (TP_FLFAR: none), uint8 its direction when flat.
+ * KEY is the options the directions depend on, SEA,GEO: the sea level
+ * (%.17g) or "none", then "geographic" or "projected"; every phase checks
+ * it against its own.
+ * Ring order: the top row west to east, the bottom row (when h > 1), the
+ * west column without its corners, the east column (when w > 1) likewise.
+ *
+ * Functions returning int give 0 on success, -1 with a message in *e.
+ */
+#ifndef TP_FLOWTILE_H
+#define TP_FLOWTILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/tp_err.h"
+#include "geo/tp_geo.h"
+#include "stream/tp_stream.h"
+#include "stream/tp_tile.h"
+
+#define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 2"
+#define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 2"
+#define TP_FLEDGE_NAME	"TERRAPIPE-FLOWEDGE "	/* any version */
+#define TP_FLSOLVE_NAME	"TERRAPIPE-FLOWSOLVE "
+#define TP_FLSOLVE_REC	13	/* bytes per ring cell in a solve file */
+#define TP_FLSEED	0x40	/* a flat cell at distance 1, in a plane */
+#define TP_FLFAR	UINT32_MAX	/* no distance: not flat, or no way */
+#define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
+#define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
+
+/* The whole grid's geometry and options, the same for every tile. */
+typedef struct tp_flopts {
+	tp_geo_grid geo;	/* north = the whole grid's, rows global */
+	double	sea_level;	/* -inf: no sea */
+	int	area;
+} tp_flopts;
+
+/* One tile. */
+typedef struct tp_fltile {
+	int64_t	row, col, x0, y0, w, h;
+	float	*z;		/* (w + 4) x (h + 4): the tile and its halo */
+	uint8_t	*dir;		/* w x h, tp_d8.h bytes */
+	uint64_t *acc;		/* w x h counts */
+	uint8_t	*pre;		/* w x h codes before flats, seeds marked;
+				 * NULL: no flat cell */
+	uint8_t	*adj;		/* w x h same-height flat neighbours */
+	uint32_t *dist;		/* w x h flat distances */
+	int	ringflat;	/* a flat cell (or sink) on the ring */
+} tp_fltile;
+
+/* One ring cell of an edge file. */
+typedef struct tp_flring {
+	uint64_t count;
+	int32_t	exit;		/* ring index where its path leaves; -1 */
+	uint8_t	out;		/* direction out of the tile, 0: none */
+} tp_flring;
+
+typedef struct tp_fledge {
+	int64_t	row, col, w, h, n;
+	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
+	tp_flring *r;		/* n = tp_flring_len(w, h) */
+	uint8_t	*plane;		/* NULL, or 2 w h bytes: codes, neighbours */
+	int	flats;		/* it has a plane, in plane or in src */
+	char	*src;		/* the file the solve reads the plane from
+				 * again when it needs it (plane NULL) */
+} tp_fledge;
+
+/* Ring cells of a w x h tile; cell i of the ring; the ring index of
+ * (x, y) on the ring (-1: not on it). */
+int64_t	tp_flring_len(int64_t w, int64_t h);
+void	tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
+	    int64_t *y);
+int64_t	tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y);
+
+/* The key of o in key (TP_FLKEY_MAX bytes). */
+void	tp_flopts_key(const tp_flopts *o, char *key);
+/* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
+int	tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e);
+
+/* Allocate tile (row, col) of ts, its halo NaN. */
+int	tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row,
+	    int64_t col, tp_err *e);
+void	tp_fltile_free(tp_fltile *t);
+/* Copy into t's plane the cells of a w x h plane src (stride in floats)
+ * whose north-west cell is grid cell (gx0, gy0) that fall on t or its
+ * halo. */
+void	tp_fltile_put(tp_fltile *t, const float *src, size_t stride,
+	    int64_t w, int64_t h, int64_t gx0, int64_t gy0);
+/* The directions, as the whole grid's save on flats that reach the ring
+ * (those from the tile's own seeds only, till tp_fltile_solved). */
+int	tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e);
+/* The flats again with the solve's distances rd and directions rdir of
+ * the ring cells (tp_flsolve_read): then the whole grid's directions. */
+int	tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
+	    tp_err *e);
+/* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
+ * NULL: 1). */
+int	tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e);
+/* The edge record of t (after accumulating with in = NULL). */
+int	tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e);
+/* The flow band: counts (or areas) as the whole grid rounds them, NaN on
+ * NaN cells. */
+void	tp_fltile_flow(const tp_fltile *t, const tp_flopts *o, float *out,
+	    size_t stride);
+
+int	tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e);
+int	tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e);
+/* The same from memory (fuzzing); checks every field. */
+int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
+	    tp_err *e);
+void	tp_fledge_free(tp_fledge *ed);
+
+/* The flats across tiles: the edges with planes get their flat cells'
+ * distances, their records counted again with the flats resolved; rd and
+ * rdir (every tile's ring, tiles in row order) the ring cells' distances
+ * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
+ * ring's distances fell searches its flats again from its seeds and the
+ * distances across its edges, until none falls; one plane is held at a
+ * time (read again from src where plane is NULL). */
+int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
+	    uint8_t *rdir, tp_err *e);
+
+/* The solve: the edges of every tile of ts (row-major, all with the key
+ * of the first) into the inflows, written as a solve file. */
+int	tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out,
+	    tp_err *e);
+/* The same into memory: in gets every tile's ring, tiles in row order
+ * (edges without planes: no flats across tiles). */
+int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
+	    uint64_t *in, tp_err *e);
+/* Tile (row, col)'s inflows, ring distances and directions from a solve
+ * file made on ts's tiling with options key into in, rd, rdir (room for
+ * its ring). */
+int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
+	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
+	    uint8_t *rdir, tp_err *e);
+
+/* In one process: the D8 accumulation of a whole grid's directions dir
+ * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
+ * threads (<= 0: all processors): each tile counted alone, the solve,
+ * each tile again with its inflows. The bytes of tp_flow_accumulate;
+ * where o cannot be tiled exactly (tp_flopts_check), it is called
+ * instead. */
+int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
+	    const tp_flopts *o, int64_t size, int threads, float *acc,
+	    size_t astride, tp_err *e);
+
+/* Files: the tile stream at path (band `band`) is found in ts by its
+ * ORIGIN; its neighbours are read from the manifest's directory dir under
+ * their names with the suffix that path carries after its own name. t gets
+ * the tile's heights and halo; tile (the stream read) is kept for output. */
+int	tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
+	    const char *band, tp_grid *tile, tp_fltile *t, tp_err *e);
+/* The solve on files: every tile's edge file dir/NAME SUFFIX ".fedge". */
+int	tp_fljob_solve(const tp_tileset *ts, const char *dir,
+	    const char *suffix, FILE *out, tp_err *e);
+
+#endif

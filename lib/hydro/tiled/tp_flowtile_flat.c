@@ -1,0 +1,592 @@
+/*
+ * tp_flowtile_flat.c - flats across tiles: a tile's seeds, distances and
+ * directions, and the solve's rounds over the tiles with a flat on their
+ * ring. tp_flowtile.h says why the distances are the whole grid's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/tp_d8.h"
+#include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_flat.h"
+
+static inline int
+on_tile(int64_t w, int64_t h, int64_t x, int64_t y)
+{
+	return x >= 0 && y >= 0 && x < w && y < h;
+}
+
+static inline int
+on_ring(int64_t w, int64_t h, int64_t x, int64_t y)
+{
+	return x == 0 || y == 0 || x == w - 1 || y == h - 1;
+}
+
+/* The height of cell (x, y) of t or its halo. */
+static inline float
+zat(const tp_fltile *t, int64_t x, int64_t y)
+{
+	size_t pw = (size_t)t->w + 2 * TP_FLHALO;
+
+	return t->z[(size_t)(y + TP_FLHALO) * pw + (size_t)(x + TP_FLHALO)];
+}
+
+/* The D8 byte before flats of cell (x, y) of t or its halo's inner ring;
+ * a seed found already counts as flat, as on the whole grid. */
+static uint8_t
+code_at(const tp_fltile *t, const tp_flopts *o, int64_t x, int64_t y)
+{
+	uint8_t d;
+
+	if (!on_tile(t->w, t->h, x, y))
+		return tp_fltile_halo_code(t, o, x, y);
+	d = t->pre[(size_t)y * (size_t)t->w + (size_t)x];
+	return tp_flat_code(d) ? TP_D8_SINK : d;
+}
+
+/* Flat cell (x, y): its same-height flat neighbours, halo included, and
+ * whether it is a seed (next to a same-height cell that drains: the
+ * first such neighbour is its direction). */
+static void
+flat_cell(tp_fltile *t, const tp_flopts *o, int64_t x, int64_t y)
+{
+	size_t i = (size_t)y * (size_t)t->w + (size_t)x;
+	float zu = zat(t, x, y);
+	int k, seed = 0, adj = 0;
+	int64_t nx, ny;
+
+	for (k = 1; k <= 8; k++) {
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (zat(t, nx, ny) != zu)	/* NaN too */
+			continue;
+		if (code_at(t, o, nx, ny) == TP_D8_SINK)
+			adj |= 1 << (k - 1);
+		else if (seed == 0)
+			seed = k;
+	}
+	t->adj[i] = (uint8_t)adj;
+	if (seed)
+		t->pre[i] = (uint8_t)(TP_FLSEED | seed);
+	if (on_ring(t->w, t->h, x, y))
+		t->ringflat = 1;
+}
+
+/* A source of the distances: a cell and its distance. */
+typedef struct src {
+	uint32_t d;
+	int64_t	i;
+} src;
+
+static int
+src_cmp(const void *a, const void *b)
+{
+	const src *p = a, *q = b;
+
+	if (p->d != q->d)
+		return p->d < q->d ? -1 : 1;
+	return (p->i > q->i) - (p->i < q->i);
+}
+
+/* The sources: seeds at 1, ring cells at rd (may be NULL), into t->dist
+ * and s (sorted); returns their count. */
+static int64_t
+sources(tp_fltile *t, const uint32_t *rd, src *s)
+{
+	int64_t n = t->w * t->h, i, r, ns = 0, x, y;
+
+	for (i = 0; i < n; i++) {
+		t->dist[i] = TP_FLFAR;
+		if ((t->pre[i] & 0xf0) == TP_FLSEED) {
+			t->dist[i] = 1;
+			s[ns++] = (src){ 1, i };
+		}
+	}
+	for (r = 0; rd != NULL && r < tp_flring_len(t->w, t->h); r++) {
+		tp_flring_cell(t->w, t->h, r, &x, &y);
+		i = y * t->w + x;
+		if (tp_flat_code(t->pre[i]) && rd[r] < t->dist[i]) {
+			t->dist[i] = rd[r];
+			s[ns++] = (src){ rd[r], i };
+		}
+	}
+	qsort(s, (size_t)ns, sizeof *s, src_cmp);
+	return ns;
+}
+
+/* Breadth-first from sources of several distances: the queue and the
+ * sorted sources merged, so cells leave in order of distance. */
+static void
+spread(tp_fltile *t, const src *s, int64_t ns, int64_t *q)
+{
+	int64_t head = 0, tail = 0, k = 0, c, j, x, y, nx, ny;
+	int b;
+
+	for (;;) {
+		if (head < tail && (k >= ns || t->dist[q[head]] <= s[k].d))
+			c = q[head++];
+		else if (k < ns && t->dist[s[k].i] != s[k].d) {
+			k++;		/* reached closer by now */
+			continue;
+		} else if (k < ns)
+			c = s[k++].i;
+		else
+			break;
+		x = c % t->w;
+		y = c / t->w;
+		for (b = 1; b <= 8; b++) {
+			nx = x + tp_d8_dx[b];
+			ny = y + tp_d8_dy[b];
+			if (!(t->adj[c] >> (b - 1) & 1) ||
+			    !on_tile(t->w, t->h, nx, ny))
+				continue;
+			j = ny * t->w + nx;
+			if (t->dist[c] + 1 < t->dist[j]) {
+				t->dist[j] = t->dist[c] + 1;
+				q[tail++] = j;
+			}
+		}
+	}
+}
+
+/* The flat distances from the tile's seeds and the ring's rd (NULL:
+ * none). */
+static int
+flat_dist(tp_fltile *t, const uint32_t *rd, tp_err *e)
+{
+	size_t n = (size_t)t->w * (size_t)t->h;
+	int64_t *q = NULL, ns;
+	src *s = NULL;
+
+	if ((t->dist == NULL && (t->dist = malloc(n * sizeof *t->dist)) ==
+	    NULL) || (s = malloc(n * sizeof *s)) == NULL ||
+	    (q = malloc(n * sizeof *q)) == NULL) {
+		free(s);
+		return tp_err_set(e, "out of memory: a tile's flats");
+	}
+	ns = sources(t, rd, s);
+	spread(t, s, ns, q);
+	free(s);
+	free(q);
+	return 0;
+}
+
+/* Flat cell i's direction: its seed's, none without a distance, else the
+ * first neighbour in code order one nearer (on the ring: rdir's, which
+ * sees the neighbouring tiles, where given). */
+static uint8_t
+flat_dir(const tp_fltile *t, int64_t i, const uint8_t *rdir)
+{
+	int64_t x = i % t->w, y = i / t->w, nx, ny, r;
+	uint32_t d = t->dist[i];
+	int k;
+
+	if ((t->pre[i] & 0xf0) == TP_FLSEED)
+		return t->pre[i] & 0x0f;
+	if (d == TP_FLFAR)
+		return TP_D8_SINK;
+	r = tp_flring_index(t->w, t->h, x, y);
+	if (rdir != NULL && r >= 0 && rdir[r] != 0)
+		return rdir[r];
+	for (k = 1; k <= 8; k++) {
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if ((t->adj[i] >> (k - 1) & 1) &&
+		    on_tile(t->w, t->h, nx, ny) &&
+		    t->dist[ny * t->w + nx] == d - 1)
+			return (uint8_t)k;
+	}
+	return TP_D8_SINK;	/* only from files that disagree */
+}
+
+static void
+flat_dirs(tp_fltile *t, const uint8_t *rdir)
+{
+	int64_t n = t->w * t->h, i;
+
+	for (i = 0; i < n; i++)
+		if (tp_flat_code(t->pre[i]))
+			t->dir[i] = flat_dir(t, i, rdir);
+}
+
+int
+tp_fltile_flats(tp_fltile *t, const tp_flopts *o, tp_err *e)
+{
+	size_t n = (size_t)t->w * (size_t)t->h;
+	int64_t x, y;
+
+	if ((t->pre = malloc(n)) == NULL || (t->adj = calloc(n, 1)) == NULL)
+		return tp_err_set(e, "out of memory: a tile's flats");
+	memcpy(t->pre, t->dir, n);
+	for (y = 0; y < t->h; y++)
+		for (x = 0; x < t->w; x++)
+			if (t->dir[y * t->w + x] == TP_D8_SINK)
+				flat_cell(t, o, x, y);
+	if (flat_dist(t, NULL, e) < 0)
+		return -1;
+	flat_dirs(t, NULL);
+	return 0;
+}
+
+int
+tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
+    tp_err *e)
+{
+	if (t->pre == NULL)
+		return 0;
+	if (flat_dist(t, rd, e) < 0)
+		return -1;
+	flat_dirs(t, rdir);
+	return 0;
+}
+
+int
+tp_fltile_plane(const tp_fltile *t, uint8_t **plane)
+{
+	size_t n = (size_t)t->w * (size_t)t->h;
+
+	if ((*plane = malloc(2 * n)) == NULL)
+		return -1;
+	memcpy(*plane, t->pre, n);
+	memcpy(*plane + n, t->adj, n);
+	return 0;
+}
+
+/*
+ * The solve, in rounds over the tiles with planes: each holds its ring's
+ * distances (rd) and codes (rc) for the others to read; relaxing one reads
+ * its plane, takes across each edge the neighbour's ring distance plus 1
+ * as a source, searches the tile (flat_dist) and keeps its ring's
+ * distances; one whose ring fell wakes its neighbours. Distances only
+ * fall, so the rounds end, at the whole grid's distances (each tile's are
+ * least given its border's, and its border's given its neighbours').
+ */
+typedef struct fsolve {
+	const tp_tileset *ts;
+	tp_fledge *ed;
+	uint32_t **rd;		/* per tile with a plane: its ring's distances */
+	uint8_t	**rc;		/* and its ring's codes (flat or not) */
+	int64_t	*work, head, count;	/* tiles to relax, a ring buffer */
+	unsigned char *queued;
+} fsolve;
+
+static void
+fsolve_free(fsolve *f)
+{
+	int64_t t;
+
+	for (t = 0; t < f->ts->rows * f->ts->cols; t++) {
+		if (f->rd != NULL)
+			free(f->rd[t]);
+		if (f->rc != NULL)
+			free(f->rc[t]);
+	}
+	free(f->rd);
+	free(f->rc);
+	free(f->work);
+	free(f->queued);
+}
+
+/* Tile t's plane into *p: edges' own, or read again from its file
+ * (*owned: to free). */
+static int
+plane_of(const fsolve *f, int64_t t, const uint8_t **p, uint8_t **owned,
+    tp_err *e)
+{
+	tp_fledge tmp;
+	FILE *fp;
+	int rc;
+
+	*owned = NULL;
+	if ((*p = f->ed[t].plane) != NULL)
+		return 0;
+	if (f->ed[t].src == NULL || (fp = fopen(f->ed[t].src, "rb")) == NULL)
+		return tp_err_set(e, "tile %lld,%lld: its edge file's flats "
+		    "cannot be read again", (long long)f->ed[t].row,
+		    (long long)f->ed[t].col);
+	rc = tp_fledge_read(&tmp, fp, e);
+	fclose(fp);
+	if (rc < 0)
+		return -1;
+	*p = *owned = tmp.plane;
+	tmp.plane = NULL;
+	tp_fledge_free(&tmp);
+	if (*p == NULL)
+		return tp_err_set(e, "tile %lld,%lld: its edge file lost its "
+		    "flats", (long long)f->ed[t].row, (long long)f->ed[t].col);
+	return 0;
+}
+
+/* Tile t as a tp_fltile over plane p: codes, neighbours; no heights. */
+static void
+plane_tile(const fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl)
+{
+	const tp_fledge *ed = &f->ed[t];
+	tp_tile_rect r = tp_tile_at(f->ts, ed->row, ed->col);
+
+	*tl = (tp_fltile){ .row = ed->row, .col = ed->col, .x0 = r.x0,
+	    .y0 = r.y0, .w = r.w, .h = r.h, .pre = (uint8_t *)p,
+	    .adj = (uint8_t *)p + r.w * r.h };
+}
+
+/* Ring distances FAR, ring codes from each plane, every tile queued. */
+static int
+fsolve_open(fsolve *f, tp_err *e)
+{
+	int64_t nt = f->ts->rows * f->ts->cols, t, r, x, y;
+	const uint8_t *p;
+	uint8_t *owned;
+	tp_fltile tl;
+
+	f->rd = calloc((size_t)nt, sizeof *f->rd);
+	f->rc = calloc((size_t)nt, sizeof *f->rc);
+	f->work = malloc((size_t)nt * sizeof *f->work);
+	f->queued = calloc((size_t)nt, 1);
+	if (f->rd == NULL || f->rc == NULL || f->work == NULL ||
+	    f->queued == NULL)
+		return tp_err_set(e, "out of memory: the flats of %lld tiles",
+		    (long long)nt);
+	for (t = 0; t < nt; t++) {
+		if (!f->ed[t].flats)
+			continue;
+		if ((f->rd[t] = malloc((size_t)f->ed[t].n * sizeof **f->rd)) ==
+		    NULL || (f->rc[t] = malloc((size_t)f->ed[t].n)) == NULL)
+			return tp_err_set(e, "out of memory: a tile's flats");
+		if (plane_of(f, t, &p, &owned, e) < 0)
+			return -1;
+		plane_tile(f, t, p, &tl);
+		for (r = 0; r < f->ed[t].n; r++) {
+			tp_flring_cell(tl.w, tl.h, r, &x, &y);
+			f->rd[t][r] = TP_FLFAR;
+			f->rc[t][r] = p[y * tl.w + x];
+		}
+		free(owned);
+		f->work[f->count++] = t;
+		f->queued[t] = 1;
+	}
+	return 0;
+}
+
+/* Neighbour k of cell (x, y) of tile t, across its edge: its tile and
+ * ring index, or -1 with *e set where it is no flat cell of a tile with
+ * a plane. */
+static int64_t
+across(const fsolve *f, const tp_fltile *tl, int64_t x, int64_t y, int k,
+    int64_t *j, tp_err *e)
+{
+	int64_t gx = tl->x0 + x + tp_d8_dx[k], gy = tl->y0 + y + tp_d8_dy[k],
+	    b;
+	tp_tile_rect r;
+
+	if (gx >= 0 && gy >= 0 && gx < f->ts->width && gy < f->ts->height) {
+		b = gy / f->ts->size * f->ts->cols + gx / f->ts->size;
+		r = tp_tile_at(f->ts, b / f->ts->cols, b % f->ts->cols);
+		*j = tp_flring_index(r.w, r.h, gx - r.x0, gy - r.y0);
+		if (f->rd[b] != NULL && tp_flat_code(f->rc[b][*j]))
+			return b;
+	}
+	tp_err_set(e, "the edge files disagree about the flat at cell "
+	    "%lld,%lld (column, row): made from different grids?",
+	    (long long)(tl->x0 + x), (long long)(tl->y0 + y));
+	return -1;
+}
+
+/* The sources across tile t's edges: in[r] = the least ring distance
+ * of a flat neighbour across the edge, plus 1. */
+static int
+inflow_dists(const fsolve *f, const tp_fltile *tl, uint32_t *in,
+    tp_err *e)
+{
+	int64_t r, x, y, i, b, j;
+	int k;
+
+	for (r = 0; r < tp_flring_len(tl->w, tl->h); r++) {
+		in[r] = TP_FLFAR;
+		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		i = y * tl->w + x;
+		if (!tp_flat_code(tl->pre[i]))
+			continue;
+		for (k = 1; k <= 8; k++) {
+			if (!(tl->adj[i] >> (k - 1) & 1) ||
+			    on_tile(tl->w, tl->h, x + tp_d8_dx[k],
+			    y + tp_d8_dy[k]))
+				continue;
+			if ((b = across(f, tl, x, y, k, &j, e)) < 0)
+				return -1;
+			if (f->rd[b][j] != TP_FLFAR && f->rd[b][j] + 1 < in[r])
+				in[r] = f->rd[b][j] + 1;
+		}
+	}
+	return 0;
+}
+
+/* Queue the tiles with planes around tile t. */
+static void
+wake(fsolve *f, int64_t t)
+{
+	int64_t row = t / f->ts->cols, col = t % f->ts->cols, dr, dc, b;
+
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++) {
+			if (row + dr < 0 || col + dc < 0 ||
+			    row + dr >= f->ts->rows || col + dc >= f->ts->cols)
+				continue;
+			b = (row + dr) * f->ts->cols + col + dc;
+			if (b == t || f->rd[b] == NULL || f->queued[b])
+				continue;
+			f->queued[b] = 1;
+			f->work[(f->head + f->count++) % (f->ts->rows *
+			    f->ts->cols)] = b;
+		}
+}
+
+/* Tile t searched with the distances across its edges: tl->dist (the
+ * caller frees it); its ring's distances kept, *fell when one fell. */
+static int
+relax(fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl, int *fell,
+    tp_err *e)
+{
+	int64_t r, x, y;
+	uint32_t *in, d;
+	int rc;
+
+	plane_tile(f, t, p, tl);
+	*fell = 0;
+	if ((in = malloc((size_t)f->ed[t].n * sizeof *in + 1)) == NULL)
+		return tp_err_set(e, "out of memory: a tile's flats");
+	rc = inflow_dists(f, tl, in, e);
+	if (rc == 0)
+		rc = flat_dist(tl, in, e);
+	for (r = 0; r < f->ed[t].n && rc == 0; r++) {
+		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		d = tl->dist[y * tl->w + x];
+		if (tp_flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
+			f->rd[t][r] = d;
+			*fell = 1;
+		}
+	}
+	free(in);
+	return rc;
+}
+
+/* The rounds: till no tile's ring falls. */
+static int
+fsolve_rounds(fsolve *f, tp_err *e)
+{
+	int64_t nt = f->ts->rows * f->ts->cols, t;
+	const uint8_t *p;
+	uint8_t *owned;
+	tp_fltile tl;
+	int fell, rc;
+
+	while (f->count > 0) {
+		t = f->work[f->head];
+		f->head = (f->head + 1) % nt;
+		f->count--;
+		f->queued[t] = 0;
+		if (plane_of(f, t, &p, &owned, e) < 0)
+			return -1;
+		rc = relax(f, t, p, &tl, &fell, e);
+		free(tl.dist);
+		free(owned);
+		if (rc < 0)
+			return -1;
+		if (fell)
+			wake(f, t);
+	}
+	return 0;
+}
+
+/* Flat cell i of tl's direction: its seed's, none without a distance,
+ * else the first neighbour one nearer, in the tile or across its edge. */
+static uint8_t
+solved_dir(const fsolve *f, const tp_fltile *tl, int64_t i)
+{
+	int64_t x = i % tl->w, y = i / tl->w, nx, ny, b, j;
+	uint32_t d = tl->dist[i], dn;
+	int k;
+
+	if ((tl->pre[i] & 0xf0) == TP_FLSEED)
+		return tl->pre[i] & 0x0f;
+	if (d == TP_FLFAR)
+		return TP_D8_SINK;
+	for (k = 1; k <= 8; k++) {
+		if (!(tl->adj[i] >> (k - 1) & 1))
+			continue;
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (on_tile(tl->w, tl->h, nx, ny))
+			dn = tl->dist[ny * tl->w + nx];
+		else if ((b = across(f, tl, x, y, k, &j, NULL)) >= 0)
+			dn = f->rd[b][j];
+		else
+			continue;
+		if (dn == d - 1)
+			return (uint8_t)k;
+	}
+	return TP_D8_SINK;
+}
+
+/* Tile t's flats resolved from the solved distances, its ring records
+ * counted again; its ring's distances and directions into rd, rdir. */
+static int
+fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
+{
+	tp_fledge *ed = &f->ed[t], ne;
+	tp_fltile tl, cnt = { .row = ed->row, .col = ed->col, .w = ed->w,
+	    .h = ed->h };
+	int64_t n = ed->w * ed->h, i, r, x, y;
+	const uint8_t *p;
+	uint8_t *owned;
+	int fell, rc;
+
+	if (plane_of(f, t, &p, &owned, e) < 0)
+		return -1;
+	rc = relax(f, t, p, &tl, &fell, e);
+	if (rc == 0 && ((cnt.dir = malloc((size_t)n)) == NULL ||
+	    (cnt.acc = malloc((size_t)n * sizeof *cnt.acc)) == NULL))
+		rc = tp_err_set(e, "out of memory: a tile's flats");
+	for (i = 0; i < n && rc == 0; i++)
+		cnt.dir[i] = tp_flat_code(p[i]) ? solved_dir(f, &tl, i) : p[i];
+	for (r = 0; r < ed->n && rc == 0; r++) {
+		tp_flring_cell(ed->w, ed->h, r, &x, &y);
+		i = y * ed->w + x;
+		rd[r] = tp_flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
+		rdir[r] = tp_flat_code(p[i]) ? cnt.dir[i] : 0;
+	}
+	if (rc == 0)
+		rc = tp_fltile_accumulate(&cnt, NULL, e);
+	if (rc == 0 && (rc = tp_fltile_edge(&cnt, &ne, e)) == 0) {
+		free(ed->r);
+		ed->r = ne.r;
+	}
+	free(tl.dist);
+	free(owned);
+	tp_fltile_free(&cnt);
+	return rc;
+}
+
+int
+tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
+    uint8_t *rdir, tp_err *e)
+{
+	fsolve f = { .ts = ts, .ed = edges };
+	int64_t nt = ts->rows * ts->cols, t, r, off = 0;
+	int rc;
+
+	rc = fsolve_open(&f, e);
+	if (rc == 0)
+		rc = fsolve_rounds(&f, e);
+	for (t = 0; t < nt && rc == 0; off += edges[t].n, t++) {
+		if (edges[t].flats) {
+			rc = fsolve_tile(&f, t, rd + off, rdir + off, e);
+			continue;
+		}
+		for (r = 0; r < edges[t].n; r++) {
+			rd[off + r] = TP_FLFAR;
+			rdir[off + r] = 0;
+		}
+	}
+	fsolve_free(&f);
+	return rc;
+}

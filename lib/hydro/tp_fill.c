@@ -1,0 +1,616 @@
+/*
+ * tp_fill.c - Priority-Flood and Planchon-Darboux depression filling.
+ *
+ * Why both give the same bytes: step() is monotone and step(v) >= v, so the
+ * filled height of a cell is the minimum, over all paths from a seed to the
+ * cell, of the value v_k built along the path by v_0 = z(seed),
+ * v_i = max(z(p_i), step(v_{i-1})). Priority-Flood is Dijkstra's algorithm
+ * for that minimum (the heap and the FIFO are merged by value, so cells
+ * leave in non-decreasing order); Planchon-Darboux lowers a surface from
+ * +inf until nothing changes, which stops at the greatest fixed point of
+ * F(c) = max(z(c), min_n step(F(n))), and every fixed point lies below the
+ * path minimum, which is itself one. Where a cell equals step() of its
+ * neighbour both keep the cell's own value, so not even the sign of a zero
+ * differs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/tp_d8.h"
+#include "hydro/tp_fill.h"
+#include "core/tp_kheap.h"
+
+/* Heap entries carry this bit on cells of the grid border, whose
+ * neighbours need bounds checks (only seeds are on the border). */
+#define EDGE_BIT	UINT32_C(0x80000000)
+#define PREFETCH_AHEAD	8	/* FIFO entries ahead to prefetch */
+
+float
+tp_fill_next_up(float v)
+{
+	uint32_t b;
+
+	if (isnan(v) || v == INFINITY)
+		return v;
+	if (v == 0)
+		b = 1;		/* the smallest subnormal, above +-0 */
+	else {
+		memcpy(&b, &v, sizeof b);
+		if (b == 0x80000001u)
+			return 0.0f;	/* -denorm_min goes to +0, never -0 */
+		b = (b & 0x80000000u) ? b - 1 : b + 1;
+	}
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+float
+tp_fill_step(const tp_fill_opts *o, float v)
+{
+	switch (o->rule) {
+	case TP_FILL_EPSILON:
+		return v + o->epsilon;
+	case TP_FILL_FLAT:
+		return v + 0.0f;	/* -0 becomes +0 */
+	default:
+		return tp_fill_next_up(v);
+	}
+}
+
+/* A FIFO ring of indices, capacity a power of two. */
+typedef struct ring {
+	uint32_t *a;
+	size_t	head, n, cap;
+} ring;
+
+static int
+ring_reserve(ring *q, size_t more, tp_err *e)
+{
+	size_t cap = q->cap ? q->cap : 4096, i;
+	uint32_t *a;
+
+	if (q->n + more <= q->cap)
+		return 0;
+	while (cap < q->n + more)
+		cap *= 2;
+	if ((a = malloc(cap * sizeof *a)) == NULL)
+		return tp_err_set(e, "out of memory: the fill queue needs %.1f MiB",
+		    cap * sizeof *a / 1048576.0);
+	for (i = 0; i < q->n; i++)
+		a[i] = q->a[(q->head + i) & (q->cap - 1)];
+	free(q->a);
+	q->a = a;
+	q->head = 0;
+	q->cap = cap;
+	return 0;
+}
+
+static inline void
+ring_push(ring *q, uint32_t v)
+{
+	q->a[(q->head + q->n++) & (q->cap - 1)] = v;
+}
+
+static inline uint32_t
+ring_pop(ring *q)
+{
+	uint32_t v = q->a[q->head];
+
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
+	return v;
+}
+
+static int
+check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
+    double sea_level, tp_err *e)
+{
+	if (w < 1 || h < 1 || stride < (size_t)w)
+		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
+		    (long long)w, (long long)h, stride);
+	if ((uint64_t)h > SIZE_MAX / stride)
+		return tp_err_set(e, "plane too large");
+	if (o->rule == TP_FILL_EPSILON &&
+	    !(o->epsilon > 0 && isfinite(o->epsilon)))
+		return tp_err_set(e, "epsilon must be positive and finite");
+	if (isnan(sea_level))
+		return tp_err_set(e, "the sea level must be a number");
+	return 0;
+}
+
+/* The closed set, one bit per sample of the plane: queued, done or NaN. */
+static inline int
+is_closed(const uint64_t *cl, size_t i)
+{
+	return (int)(cl[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void
+set_closed(uint64_t *cl, size_t i)
+{
+	cl[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+/* The work lists and the plane of one flood. */
+typedef struct flood_q {
+	float	*z;
+	uint64_t *cl;		/* closed bits */
+	int64_t	w, h;
+	size_t	stride;
+	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
+	const tp_fill_opts *o;
+	float	sea;		/* tp_d8_is_sea threshold */
+	tp_rheap hp;		/* cells on slopes, by height */
+	ring	q;		/* cells inside depressions, FIFO */
+	int64_t	raised;
+} flood_q;
+
+static inline int
+push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
+{
+	set_closed(f->cl, i);
+	return tp_rheap_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
+}
+
+/* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
+ * and the same one without a sea (sea -inf). */
+static inline int
+outside(float v, float sea)
+{
+	return !(v >= sea) && v != -INFINITY;
+}
+
+/* Close NaN and sea cells, which are outside, and seed the border;
+ * *out = 1 if any cell is outside. */
+static int
+seed_border(flood_q *f, tp_fill_stats *st, int *out, tp_err *e)
+{
+	const float sea = f->sea;	/* a local: stores cannot alias it */
+	int64_t x, y;
+	size_t i;
+
+	*out = 0;
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (outside(f->z[i], sea)) {
+				set_closed(f->cl, i);
+				*out = 1;
+				if (!isnan(f->z[i])) {
+					st->valid++;
+					st->sea++;
+				}
+				continue;
+			}
+			st->valid++;
+			if (x == 0 || y == 0 || x == f->w - 1 || y == f->h - 1) {
+				if (push_cell(f, i, EDGE_BIT, e) < 0)
+					return -1;
+				st->seeds++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Seed the land cells next to NaN or sea cells (the border ones are in). */
+static int
+seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
+{
+	int64_t x, y, nx, ny;
+	size_t n;
+	float v;
+	int k;
+
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			v = f->z[(size_t)y * f->stride + (size_t)x];
+			if (!outside(v, f->sea))
+				continue;
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+					continue;
+				n = (size_t)ny * f->stride + (size_t)nx;
+				if (is_closed(f->cl, n))
+					continue;
+				if (push_cell(f, n, 0, e) < 0)
+					return -1;
+				st->seeds++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Visit neighbour n of a cell whose step value is s: a cell at or below s
+ * is in a depression (raised to s, FIFO), one above it on a slope (heap).
+ * The FIFO has room for 8; returns -1 when the heap cannot grow. */
+static inline int
+visit(flood_q *f, size_t n, float s, tp_err *e)
+{
+	float zn;
+
+	if (is_closed(f->cl, n))
+		return 0;
+	zn = f->z[n];
+	if (zn <= s) {
+		set_closed(f->cl, n);
+		if (zn < s) {
+			f->z[n] = s;
+			f->raised++;
+		}
+		ring_push(&f->q, (uint32_t)n);
+		return 0;
+	}
+	return push_cell(f, n, 0, e);
+}
+
+/* The next cell: the FIFO's head when no heap key is lower, else the
+ * heap's top. Returns 1, 0 when both are empty, or -1. */
+static inline int
+next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
+{
+	uint64_t v;
+
+	if (f->q.n > 0 && (f->hp.n == 0 ||
+	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <= tp_rheap_min(&f->hp))) {
+		*c = ring_pop(&f->q);
+		*edge = 0;
+		return 1;
+	}
+	if (f->hp.n == 0)
+		return 0;
+	if (tp_rheap_pop(&f->hp, &v, e) < 0)
+		return -1;
+	*c = (uint32_t)v & ~EDGE_BIT;
+	*edge = (uint32_t)v & EDGE_BIT;
+	return 1;
+}
+
+/* Start loading the rows around the cells likely to come next: the heap's
+ * top and a FIFO entry a few places on. The flood is bound by these cache
+ * misses, not by the queues. */
+/* always_inline: as separate functions GCC finds them free of side
+ * effects and drops the calls. */
+#define ALWAYS_INLINE	static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void
+prefetch_cell(const flood_q *f, size_t c)
+{
+	const float *p = f->z + c;
+
+	__builtin_prefetch(p);
+	__builtin_prefetch(p + f->stride);
+	__builtin_prefetch(f->cl + (c >> 6));
+	__builtin_prefetch(f->cl + ((c + f->stride) >> 6));
+	if (c >= f->stride) {
+		__builtin_prefetch(p - f->stride);
+		__builtin_prefetch(f->cl + ((c - f->stride) >> 6));
+	}
+}
+
+ALWAYS_INLINE void
+prefetch_next(const flood_q *f)
+{
+	if (f->hp.n > 0)
+		prefetch_cell(f, (uint32_t)tp_rheap_peek(&f->hp) & ~EDGE_BIT);
+	if (f->q.n > PREFETCH_AHEAD)
+		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
+		    (f->q.cap - 1)]);
+}
+
+/* The flood: cells leave the heap and the FIFO in non-decreasing height. */
+static int
+flood(flood_q *f, tp_err *e)
+{
+	size_t c;
+	uint32_t edge;
+	int64_t x, y, nx, ny;
+	float s;
+	int k, r, bad = 0;
+
+	while ((r = next_cell(f, &c, &edge, e)) > 0) {
+		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
+			return -1;
+		prefetch_next(f);
+		s = tp_fill_step(f->o, f->z[c]);
+		if (!edge) {
+			for (k = 1; k <= 8; k++)
+				bad |= visit(f, (size_t)((ptrdiff_t)c + f->off[k]),
+				    s, e);
+		} else {
+			x = (int64_t)(c % f->stride);
+			y = (int64_t)(c / f->stride);
+			for (k = 1; k <= 8; k++)
+				if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+					bad |= visit(f, (size_t)ny * f->stride +
+					    (size_t)nx, s, e);
+		}
+		if (bad)
+			return -1;
+	}
+	return r;
+}
+
+int
+tp_fill_pf(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
+{
+	return tp_fill_pf_sea(z, w, h, stride, o, -INFINITY, st, e);
+}
+
+/* The queue of a Priority-Flood over plane z, with no cell closed yet:
+ * the plane checked, its closed bits allocated. */
+static int
+flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_err *e)
+{
+	size_t span;
+
+	if (check_plane(w, h, stride, o, sea_level, e) < 0)
+		return -1;
+	span = (size_t)(h - 1) * stride + (size_t)w;
+	if ((uint64_t)span > EDGE_BIT)
+		return tp_err_set(e, "plane of %zu samples is too large to fill "
+		    "(at most 2^31)", span);
+	memset(f, 0, sizeof *f);
+	if ((f->cl = calloc(span / 64 + 1, sizeof *f->cl)) == NULL)
+		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    span / 8 / 1048576.0);
+	f->z = z;
+	f->w = w;
+	f->h = h;
+	f->stride = stride;
+	f->o = o;
+	f->sea = tp_d8_sea_below(sea_level);
+	tp_d8_offsets((ptrdiff_t)stride, f->off);
+	tp_rheap_init(&f->hp);
+	return 0;
+}
+
+int
+tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	flood_q f;
+	int r = -1, out;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (flood_init(&f, z, w, h, stride, o, sea_level, e) < 0)
+		return -1;
+	if (ring_reserve(&f.q, 4096, e) < 0 ||
+	    seed_border(&f, st, &out, e) < 0 ||
+	    (out && seed_nan(&f, st, e) < 0))
+		goto out;
+	r = flood(&f, e);
+	st->raised = f.raised;
+out:
+	free(f.cl);
+	tp_rheap_free(&f.hp);
+	free(f.q.a);
+	return r;
+}
+
+/* Planchon-Darboux. */
+
+/* One cell: lower w[c] toward max(z, min over neighbours of step(w(n))).
+ * Returns 1 when w[c] changed. */
+static int
+pd_cell(const float *z, float *wk, const uint8_t *kind, int64_t w, int64_t h,
+    size_t stride, int64_t x, int64_t y, const tp_fill_opts *o)
+{
+	size_t c = (size_t)y * (size_t)w + (size_t)x;
+	float zc = z[(size_t)y * stride + (size_t)x], wc = wk[c], s;
+	int64_t nx, ny;
+	int k;
+
+	if (kind[c] != 0 || wc == zc)
+		return 0;
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, w, h, &nx, &ny) ||
+		    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
+			continue;
+		s = tp_fill_step(o, wk[(size_t)ny * (size_t)w + (size_t)nx]);
+		if (zc >= s) {
+			wc = zc;
+			break;
+		}
+		if (wc > s)
+			wc = s;
+	}
+	if (wc == wk[c])
+		return 0;
+	wk[c] = wc;
+	return 1;
+}
+
+/* kind: 0 inner cell, 1 seed, 2 outside (NaN or sea, kept as it is);
+ * wk: z on seeds and outside, +inf inside. */
+static void
+pd_init(const float *z, float *wk, uint8_t *kind, int64_t w, int64_t h,
+    size_t stride, float sea, tp_fill_stats *st)
+{
+	int64_t x, y, nx, ny;
+	size_t c;
+	float v;
+	int k;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			v = z[(size_t)y * stride + (size_t)x];
+			kind[(size_t)y * (size_t)w + (size_t)x] =
+			    isnan(v) || tp_d8_is_sea(v, sea) ? 2 : 0;
+		}
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			c = (size_t)y * (size_t)w + (size_t)x;
+			wk[c] = z[(size_t)y * stride + (size_t)x];
+			if (!isnan(wk[c]))
+				st->valid++;
+			if (kind[c] == 2) {
+				st->sea += !isnan(wk[c]);
+				continue;
+			}
+			for (k = 1; k <= 8; k++)
+				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny) ||
+				    kind[(size_t)ny * (size_t)w + (size_t)nx] == 2)
+					break;
+			if (k <= 8) {
+				kind[c] = 1;
+				st->seeds++;
+			} else
+				wk[c] = INFINITY;
+		}
+	}
+}
+
+int
+tp_fill_pd(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e)
+{
+	return tp_fill_pd_sea(z, w, h, stride, o, -INFINITY, st, e);
+}
+
+int
+tp_fill_pd_sea(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	float *wk;
+	uint8_t *kind;
+	int64_t i, j, x, y;
+	size_t n, c;
+	int changed, pass = 0;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (check_plane(w, h, stride, o, sea_level, e) < 0)
+		return -1;
+	if ((uint64_t)w > SIZE_MAX / 8 / (uint64_t)h)
+		return tp_err_set(e, "plane too large");
+	n = (size_t)w * (size_t)h;
+	wk = malloc(n * sizeof *wk);
+	kind = malloc(n);
+	if (wk == NULL || kind == NULL) {
+		free(wk);
+		free(kind);
+		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    n * 5 / 1048576.0);
+	}
+	pd_init(z, wk, kind, w, h, stride, tp_d8_sea_below(sea_level), st);
+	/* Sweep in alternating raster orders until nothing moves. */
+	do {
+		changed = 0;
+		for (j = 0; j < h; j++) {
+			y = pass & 1 ? h - 1 - j : j;
+			for (i = 0; i < w; i++) {
+				x = pass & 2 ? w - 1 - i : i;
+				changed |= pd_cell(z, wk, kind, w, h, stride,
+				    x, y, o);
+			}
+		}
+		pass++;
+	} while (changed);
+	st->sweeps = pass;
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			c = (size_t)y * (size_t)w + (size_t)x;
+			if (kind[c] == 0 && wk[c] != z[(size_t)y * stride + x]) {
+				z[(size_t)y * stride + (size_t)x] = wk[c];
+				st->raised++;
+			}
+		}
+	}
+	free(wk);
+	free(kind);
+	return 0;
+}
+
+void
+tp_fill_depth(const float *z, float *d, int64_t w, int64_t h, size_t stride)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 0; y < h; y++) {
+		for (x = 0; x < w; x++) {
+			i = (size_t)y * stride + (size_t)x;
+			d[i] = z[i] - d[i];
+		}
+	}
+}
+
+/* Tiles: a plane with a halo (tp_fill_pf_halo). */
+
+/* Close the halo and the NaN and sea cells; count the inner ones. */
+static void
+close_halo(flood_q *f, tp_fill_stats *st)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 0; y < f->h; y++) {
+		for (x = 0; x < f->w; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (x == 0 || y == 0 || x == f->w - 1 || y == f->h - 1) {
+				set_closed(f->cl, i);
+				continue;
+			}
+			if (!isnan(f->z[i]))
+				st->valid++;
+			if (outside(f->z[i], f->sea)) {
+				set_closed(f->cl, i);
+				st->sea += !isnan(f->z[i]);
+			}
+		}
+	}
+}
+
+/* Inner land cells the flood never reached: +inf, "not known yet". */
+static void
+mark_unreached(flood_q *f)
+{
+	int64_t x, y;
+	size_t i;
+
+	for (y = 1; y < f->h - 1; y++) {
+		for (x = 1; x < f->w - 1; x++) {
+			i = (size_t)y * f->stride + (size_t)x;
+			if (!is_closed(f->cl, i))
+				f->z[i] = INFINITY;
+		}
+	}
+}
+
+int
+tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
+{
+	tp_fill_stats dummy;
+	flood_q f;
+	int r = -1;
+
+	if (st == NULL)
+		st = &dummy;
+	memset(st, 0, sizeof *st);
+	if (w < 3 || h < 3)
+		return tp_err_set(e, "a plane with a halo needs 3x3 cells");
+	if (flood_init(&f, z, w, h, stride, o, sea_level, e) < 0)
+		return -1;
+	close_halo(&f, st);
+	if (ring_reserve(&f.q, 4096, e) < 0 || seed_nan(&f, st, e) < 0)
+		goto out;
+	if ((r = flood(&f, e)) == 0)
+		mark_unreached(&f);
+	st->raised = f.raised;
+out:
+	free(f.cl);
+	tp_rheap_free(&f.hp);
+	free(f.q.a);
+	return r;
+}

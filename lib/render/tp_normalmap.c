@@ -1,0 +1,36 @@
+/* tp_normalmap.c - tangent-space normals from Horn's gradient. */
+#include <math.h>
+
+#include "geo/tp_grad.h"
+#include "render/tp_normalmap.h"
+
+uint8_t
+tp_normal_level(double c)
+{
+	double v = floor((c + 1) * 127.5 + 0.5);
+
+	return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+}
+
+void
+tp_normal_row(const tp_normal_opts *o, const float *up, const float *mid,
+    const float *down, int64_t width, double ewres, double nsres,
+    uint8_t *rgb)
+{
+	double fx = o->zscale / (8 * ewres), fy = o->zscale / (8 * nsres);
+
+	for (int64_t x = 0; x < width; x++, rgb += 3) {
+		double z[9], dx = 0, dy = 0, len;
+
+		if (!isnan(mid[x])) {
+			tp_grad_window(up, mid, down, width, x, z);
+			tp_grad_horn(z, fx, fy, &dx, &dy);
+		}
+		if (!isfinite(dx) || !isfinite(dy))
+			dx = dy = 0;	/* infinite heights: call it flat */
+		len = sqrt(1 + dx * dx + dy * dy);
+		rgb[0] = tp_normal_level(-dx / len);
+		rgb[1] = tp_normal_level((o->y_down ? dy : -dy) / len);
+		rgb[2] = tp_normal_level(1 / len);
+	}
+}

@@ -1,0 +1,76 @@
+/*
+ * tp_vecfile.h - vector layers written to a GeoPackage or a GeoJSON file,
+ * which appears whole or not at all (tp_outfile).
+ *
+ * A file holds layers, one after the other: open a layer with its name,
+ * geometry type and fields, add its features, then open the next (a
+ * GeoJSON file holds one layer). Features are numbered 1, 2, ... in each
+ * layer in the order they are added, as the GeoPackage's fid and GeoJSON's
+ * "id", so the two formats carry the same numbers.
+ *
+ * Geometry: a LineString is npts points; a MultiPolygon is npolys polygons
+ * of poly[p] rings each, ring r of ring[r] points, closed (the first point
+ * repeated last), the exterior first. Coordinates are map units, x y pairs.
+ *
+ * Field values are doubles; NaN writes NULL. An integer field takes the
+ * value rounded toward zero (values are whole numbers already).
+ *
+ * The CRS: an EPSG code (0: none). The GeoPackage's gpkg_spatial_ref_sys
+ * holds its WKT from PROJ; the GeoJSON is RFC 7946 for EPSG:4326 and
+ * otherwise names the code in a "crs" member, as GDAL writes and reads it.
+ */
+#ifndef TP_VECFILE_H
+#define TP_VECFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/tp_err.h"
+
+enum { TP_VEC_GPKG, TP_VEC_GEOJSON };
+enum { TP_VG_LINE, TP_VG_MPOLY };	/* geometry types */
+enum { TP_VF_INT, TP_VF_REAL };		/* field types */
+
+typedef struct tp_vfield {
+	const char *name;	/* [a-z_][a-z0-9_]* */
+	int	type;		/* TP_VF_INT or TP_VF_REAL */
+} tp_vfield;
+
+typedef struct tp_vgeom {
+	int	type;		/* TP_VG_LINE or TP_VG_MPOLY */
+	const double *xy;	/* npts x y pairs */
+	size_t	npts;
+	const size_t *ring;	/* MPOLY: points of each ring */
+	size_t	nrings;
+	const size_t *poly;	/* MPOLY: rings of each polygon */
+	size_t	npolys;
+} tp_vgeom;
+
+typedef struct tp_vecfile tp_vecfile;
+
+/* The format a file name asks for: ".gpkg" or ".geojson"/".json" (any
+ * case); -1 for others. */
+int	tp_vecfile_format(const char *path);
+/* Create the file for path in format fmt with CRS EPSG:epsg (0: none). */
+int	tp_vecfile_create(tp_vecfile **vf, const char *path, int fmt, int epsg,
+	    tp_err *e);
+/* The temporary file being written (NULL when there is none to remove),
+ * for a signal handler. */
+const char *tp_vecfile_tmpname(const tp_vecfile *vf);
+/* Begin layer `name` (a valid SQL and file name: [a-z_][a-z0-9_]*). */
+int	tp_vecfile_layer(tp_vecfile *vf, const char *name, int gtype,
+	    const tp_vfield *fields, int nfields, const char *description,
+	    tp_err *e);
+/* Add a feature to the current layer: g and nfields values. */
+int	tp_vecfile_feature(tp_vecfile *vf, const tp_vgeom *g, const double *v,
+	    tp_err *e);
+/* Finish and put the file in place; frees vf either way. */
+int	tp_vecfile_close(tp_vecfile *vf, tp_err *e);
+/* Remove the unfinished file and free vf (NULL is fine). */
+void	tp_vecfile_abort(tp_vecfile *vf);
+
+/* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
+ * its name, both malloc'ed; -1 when PROJ does not know the code. */
+int	tp_vecfile_wkt(int epsg, char **wkt, char **name, tp_err *e);
+
+#endif

@@ -1,0 +1,371 @@
+/*
+ * tp_vector.c - rivers, basins and contours as vector layers (see
+ * tp_vector.h): the geometry modules' results turned into features; the
+ * basins and contours from rows as they come.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vector/tp_contour.h"
+#include "geo/tp_geo.h"
+#include "vector/tp_reach.h"
+#include "vector/tp_trace.h"
+#include "vector/tp_vector.h"
+
+static const float *
+band(const tp_grid *g, int b)
+{
+	return b < 0 ? NULL : tp_grid_band(g, b);
+}
+
+static void
+progress(const tp_vector_opts *o, int64_t done, int64_t total)
+{
+	if (o->progress != NULL)
+		o->progress(o->pctx, done, total);
+	if (o->count != NULL)
+		*o->count = total;
+}
+
+static const tp_vfield river_fields[] = {
+	{ "strahler", TP_VF_INT }, { "cells", TP_VF_INT },
+	{ "up_cells", TP_VF_INT }, { "up_area", TP_VF_REAL },
+	{ "length", TP_VF_REAL }, { "drop", TP_VF_REAL },
+	{ "slope", TP_VF_REAL }, { "down_id", TP_VF_INT },
+};
+
+/* Reach r's line as world points into xy. */
+static void
+reach_line(const tp_grid *g, const tp_reaches *rs, const tp_reach *r,
+    double *xy)
+{
+	size_t k;
+	int64_t c;
+
+	for (k = 0; k < r->npts; k++) {
+		c = rs->path[r->pt0 + k];
+		xy[2 * k] = tp_cell_x(&g->h, c % g->h.width);
+		xy[2 * k + 1] = tp_cell_y(&g->h, c / g->h.width);
+	}
+}
+
+static int
+write_reaches(tp_vecfile *vf, const tp_grid *g, const tp_reaches *rs,
+    const tp_vector_opts *o, tp_err *e)
+{
+	double *xy, v[8];
+	size_t most = 1;
+	tp_vgeom geom = { .type = TP_VG_LINE };
+	int64_t i;
+	int rc = 0;
+
+	for (i = 0; i < rs->n; i++)
+		if (rs->r[i].npts > most)
+			most = rs->r[i].npts;
+	if ((xy = malloc(most * 2 * sizeof *xy)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (i = 0; i < rs->n && rc == 0; i++) {
+		const tp_reach *r = &rs->r[i];
+
+		reach_line(g, rs, r, xy);
+		geom.xy = xy;
+		geom.npts = r->npts;
+		v[0] = r->order;
+		v[1] = (double)r->ncells;
+		v[2] = r->up_cells;
+		v[3] = r->up_area;
+		v[4] = r->length;
+		v[5] = r->drop;
+		v[6] = r->length > 0 ? r->drop / r->length : NAN;
+		v[7] = r->down > 0 ? (double)r->down : NAN;
+		rc = tp_vecfile_feature(vf, &geom, v, e);
+		progress(o, i + 1, rs->n);
+	}
+	free(xy);
+	return rc;
+}
+
+int
+tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
+    tp_err *e)
+{
+	tp_geo_grid geo = { .cellsize = g->h.cellsize, .north = g->h.origin_y,
+	    .geographic = tp_geo_header_geographic(&g->h) };
+	tp_reaches rs;
+	int rc;
+
+	if (tp_reach_build(band(g, o->dir), band(g, o->river),
+	    band(g, o->order), band(g, o->height), g->h.width, g->h.height,
+	    tp_grid_stride(g), o->grass, &geo, &rs, e) < 0)
+		return -1;
+	rc = tp_vecfile_layer(vf, "rivers", TP_VG_LINE, river_fields, 8,
+	    "river reaches between sources, confluences and outlets", e);
+	if (rc == 0)
+		rc = write_reaches(vf, g, &rs, o, e);
+	progress(o, rs.n, rs.n);
+	tp_reach_free(&rs);
+	return rc;
+}
+
+static const tp_vfield basin_fields[] = {
+	{ "label", TP_VF_INT }, { "cells", TP_VF_INT },
+	{ "area", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
+	{ "outlet_y", TP_VF_REAL }, { "max_flow", TP_VF_REAL },
+};
+
+/* Region k's rings as world points into xy. */
+static void
+region_points(const tp_header *h, const tp_regions *rs, const tp_region *r,
+    double *xy)
+{
+	int64_t vw = rs->w + 1, v;
+	size_t k;
+
+	for (k = 0; k < r->npts; k++) {
+		v = rs->pt[r->pt0 + k];
+		xy[2 * k] = h->origin_x + (double)(v % vw) * h->cellsize;
+		xy[2 * k + 1] = h->origin_y - (double)(v / vw) * h->cellsize;
+	}
+}
+
+static int
+write_regions(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
+    const tp_vector_opts *o, tp_err *e)
+{
+	double *xy, v[6], cs = h->cellsize;
+	size_t most = 1, r;
+	tp_vgeom geom = { .type = TP_VG_MPOLY };
+	int64_t c, w = h->width;
+	int rc = 0;
+
+	for (r = 0; r < rs->n; r++)
+		if (rs->reg[r].npts > most)
+			most = rs->reg[r].npts;
+	if ((xy = malloc(most * 2 * sizeof *xy)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (r = 0; r < rs->n && rc == 0; r++) {
+		const tp_region *q = &rs->reg[r];
+
+		region_points(h, rs, q, xy);
+		geom.xy = xy;
+		geom.npts = q->npts;
+		geom.ring = rs->ring + q->ring0;
+		geom.nrings = q->nrings;
+		geom.poly = rs->poly + q->poly0;
+		geom.npolys = q->npolys;
+		c = q->outlet;
+		v[0] = q->label;
+		v[1] = (double)q->cells;
+		v[2] = (double)q->cells * cs * cs;
+		v[3] = c < 0 ? NAN : tp_cell_x(h, c % w);
+		v[4] = c < 0 ? NAN : tp_cell_y(h, c / w);
+		v[5] = c < 0 ? NAN : q->max_flow;
+		rc = tp_vecfile_feature(vf, &geom, v, e);
+		progress(o, (int64_t)r + 1, (int64_t)rs->n);
+	}
+	free(xy);
+	return rc;
+}
+
+/* The basins layer of regions rs. */
+static int
+write_basins(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_vfield fields[6];
+	size_t r;
+	int rc;
+
+	memcpy(fields, basin_fields, sizeof fields);
+	for (r = 0; r < rs->n; r++)
+		if (rs->reg[r].label != floorf(rs->reg[r].label) ||
+		    fabsf(rs->reg[r].label) > 9e15f)
+			fields[0].type = TP_VF_REAL;
+	rc = tp_vecfile_layer(vf, "basins", TP_VG_MPOLY, fields, 6,
+	    "regions of equal label traced on cell edges", e);
+	if (rc == 0)
+		rc = write_regions(vf, h, rs, o, e);
+	progress(o, (int64_t)rs->n, (int64_t)rs->n);
+	return rc;
+}
+
+static const tp_vfield contour_fields[] = {
+	{ "level", TP_VF_REAL }, { "closed", TP_VF_INT },
+};
+
+static int
+write_contours(tp_vecfile *vf, const tp_contours *c,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_vgeom geom = { .type = TP_VG_LINE };
+	double v[2];
+	size_t i;
+	int rc;
+
+	rc = tp_vecfile_layer(vf, "contours", TP_VG_LINE, contour_fields, 2,
+	    "contour lines by marching squares", e);
+	for (i = 0; i < c->n && rc == 0; i++) {
+		geom.xy = c->xy + 2 * c->line[i].pt0;
+		geom.npts = c->line[i].npts;
+		v[0] = c->line[i].level;
+		v[1] = c->line[i].closed;
+		rc = tp_vecfile_feature(vf, &geom, v, e);
+		progress(o, (int64_t)i + 1, (int64_t)c->n);
+	}
+	progress(o, (int64_t)c->n, (int64_t)c->n);
+	return rc;
+}
+
+struct tp_vector_acc {
+	tp_header h;
+	int	labels, flow, height;	/* band indices, -1: none */
+	tp_trace_stream *ts;		/* NULL: no basins */
+	tp_contour_stream *cs;		/* NULL: no contours */
+};
+
+int
+tp_vector_acc_new(tp_vector_acc **ap, const tp_header *h,
+    const tp_vector_opts *o, int basins, int contours, tp_err *e)
+{
+	tp_vector_acc *a;
+
+	if ((*ap = a = calloc(1, sizeof *a)) == NULL)
+		return tp_err_set(e, "out of memory");
+	if (tp_header_copy(&a->h, h, e) < 0) {
+		free(a);
+		*ap = NULL;
+		return -1;
+	}
+	a->labels = o->labels;
+	a->flow = o->flow;
+	a->height = o->height;
+	if (basins && tp_trace_stream_new(&a->ts, h->width, h->height,
+	    e) < 0)
+		return -1;
+	if (contours && tp_contour_stream_new(&a->cs, h->width, h->height,
+	    o->base, o->interval, h->origin_x, h->origin_y, h->cellsize,
+	    e) < 0)
+		return -1;
+	return 0;
+}
+
+int
+tp_vector_acc_row(tp_vector_acc *a, const float *row, tp_err *e)
+{
+	size_t w = (size_t)a->h.width;
+
+	if (a->ts != NULL && tp_trace_stream_row(a->ts, row + (size_t)
+	    a->labels * w, a->flow < 0 ? NULL : row + (size_t)a->flow * w,
+	    e) < 0)
+		return -1;
+	if (a->cs != NULL && tp_contour_stream_row(a->cs, row + (size_t)
+	    a->height * w, e) < 0)
+		return -1;
+	return 0;
+}
+
+int
+tp_vector_acc_read(tp_vector_acc *a, tp_reader *r, const tp_vector_opts *o,
+    tp_err *e)
+{
+	size_t n = tp_row_floats(&r->h);
+	int64_t batch = tp_batch_rows(n * sizeof(float), r->h.height);
+	int64_t y = 0, got, k;
+	float *buf;
+	int rc = 0;
+
+	if ((buf = malloc((size_t)batch * n * sizeof *buf)) == NULL)
+		return tp_err_set(e, "out of memory");
+	while (rc == 0 && y < r->h.height) {
+		rc = tp_reader_rows(r, buf, batch, &got, e);
+		for (k = 0; rc == 0 && k < got; k++)
+			rc = tp_vector_acc_row(a, buf + (size_t)k * n, e);
+		y += got;
+		if (o->progress != NULL)
+			o->progress(o->pctx, y, r->h.height);
+	}
+	free(buf);
+	if (rc == 0)
+		rc = tp_reader_finish(r, e);
+	return rc;
+}
+
+int
+tp_vector_acc_grid(tp_vector_acc *a, const tp_grid *g, tp_err *e)
+{
+	int64_t y;
+
+	for (y = 0; y < g->h.height; y++)
+		if (tp_vector_acc_row(a, g->data + (size_t)y *
+		    tp_grid_stride(g), e) < 0)
+			return -1;
+	return 0;
+}
+
+int
+tp_vector_acc_basins(tp_vector_acc *a, tp_vecfile *vf,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_regions rs;
+	int rc;
+
+	if (tp_trace_stream_end(a->ts, &rs, e) < 0)
+		return -1;
+	rc = write_basins(vf, &a->h, &rs, o, e);
+	tp_trace_free(&rs);
+	return rc;
+}
+
+int
+tp_vector_acc_contours(tp_vector_acc *a, tp_vecfile *vf,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_contours c;
+	int rc;
+
+	if (tp_contour_stream_end(a->cs, &c, e) < 0)
+		return -1;
+	rc = write_contours(vf, &c, o, e);
+	tp_contour_free(&c);
+	return rc;
+}
+
+void
+tp_vector_acc_free(tp_vector_acc *a)
+{
+	if (a == NULL)
+		return;
+	tp_trace_stream_free(a->ts);
+	tp_contour_stream_free(a->cs);
+	tp_header_free(&a->h);
+	free(a);
+}
+
+int
+tp_vector_basins(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
+    tp_err *e)
+{
+	tp_vector_acc *a;
+	int rc = -1;
+
+	if (tp_vector_acc_new(&a, &g->h, o, 1, 0, e) == 0 &&
+	    tp_vector_acc_grid(a, g, e) == 0)
+		rc = tp_vector_acc_basins(a, vf, o, e);
+	tp_vector_acc_free(a);
+	return rc;
+}
+
+int
+tp_vector_contours(tp_vecfile *vf, const tp_grid *g,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_vector_acc *a;
+	int rc = -1;
+
+	if (tp_vector_acc_new(&a, &g->h, o, 0, 1, e) == 0 &&
+	    tp_vector_acc_grid(a, g, e) == 0)
+		rc = tp_vector_acc_contours(a, vf, o, e);
+	tp_vector_acc_free(a);
+	return rc;
+}

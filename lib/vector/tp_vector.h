@@ -1,0 +1,78 @@
+/*
+ * tp_vector.h - the layers tvector writes: rivers, basins and contours of
+ * a grid, as features in a tp_vecfile.
+ *
+ * rivers (LineString, one per reach, tp_reach.h): vertices at cell
+ * centres, downstream; fields strahler, cells (river cells of the reach),
+ * up_cells (cells draining through its last cell), up_area (their area,
+ * square map units), length (map units), drop (height
+ * units; NULL without a height band), slope (drop / length; NULL for a
+ * one-cell reach or without heights), down_id (the fid of the reach below;
+ * NULL at an outlet). fid is the reach's number.
+ *
+ * basins (MultiPolygon, one per label, tp_trace.h): fields label (integer
+ * when every label is whole, else real), cells, area (cells times the
+ * cell's area), outlet_x, outlet_y (the centre of the cell with the most
+ * flow, the first in row-major order on a tie) and max_flow (its flow;
+ * the three NULL without a flow band).
+ *
+ * contours (LineString, tp_contour.h): fields level and closed (1 for a
+ * ring).
+ *
+ * Basins and contours need only a window of rows: a tp_vector_acc takes
+ * the stream's rows one by one (tp_vector_acc_row, or tp_vector_acc_read
+ * from a reader) and writes the layers after the last; memory is O(width
+ * + the features' points). Rivers need the whole grid (a reach's
+ * upstream count depends on every cell above it).
+ *
+ * Lengths and areas are in map units, but for a geographic grid (degrees)
+ * the rivers' are in metres and square metres, measured as tflow does
+ * (tp_geo.h); the basins' areas stay in square degrees.
+ */
+#ifndef TP_VECTOR_H
+#define TP_VECTOR_H
+
+#include "core/tp_err.h"
+#include "stream/tp_filter.h"
+#include "stream/tp_stream.h"
+#include "vector/tp_vecfile.h"
+
+typedef struct tp_vector_opts {
+	int	dir, river, order, height;	/* band indices, -1: none */
+	int	labels, flow;			/* band indices, -1: none */
+	int	grass;				/* dir holds GRASS codes */
+	double	base, interval;			/* contours */
+	tp_progress_fn progress;		/* features written; may be NULL */
+	void	*pctx;
+	int64_t	*count;		/* where to leave the feature count, or NULL */
+} tp_vector_opts;
+
+/* Each writes its layer of grid g into vf. */
+int	tp_vector_rivers(tp_vecfile *vf, const tp_grid *g,
+	    const tp_vector_opts *o, tp_err *e);
+int	tp_vector_basins(tp_vecfile *vf, const tp_grid *g,
+	    const tp_vector_opts *o, tp_err *e);
+int	tp_vector_contours(tp_vecfile *vf, const tp_grid *g,
+	    const tp_vector_opts *o, tp_err *e);
+
+/* The basins (when basins, from o->labels and o->flow) and the contours
+ * (when contours, of o->height) of a stream with header h, taken row by
+ * row: rows in the stream's layout (tp_row_band). */
+typedef struct tp_vector_acc tp_vector_acc;
+
+int	tp_vector_acc_new(tp_vector_acc **ap, const tp_header *h,
+	    const tp_vector_opts *o, int basins, int contours, tp_err *e);
+int	tp_vector_acc_row(tp_vector_acc *a, const float *row, tp_err *e);
+/* Every row of r (then tp_reader_finish), o->progress told of the rows. */
+int	tp_vector_acc_read(tp_vector_acc *a, tp_reader *r,
+	    const tp_vector_opts *o, tp_err *e);
+/* Every row of g. */
+int	tp_vector_acc_grid(tp_vector_acc *a, const tp_grid *g, tp_err *e);
+/* After the last row: the layers into vf. */
+int	tp_vector_acc_basins(tp_vector_acc *a, tp_vecfile *vf,
+	    const tp_vector_opts *o, tp_err *e);
+int	tp_vector_acc_contours(tp_vector_acc *a, tp_vecfile *vf,
+	    const tp_vector_opts *o, tp_err *e);
+void	tp_vector_acc_free(tp_vector_acc *a);
+
+#endif
