@@ -35,9 +35,13 @@ bin=$(cd "$1" && pwd)
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
-dem=$root/tests/data/jacksboro_fault_dem.tif
 PATH=$bin:$PATH
 cd "$out"
+# The inputs copied in and named relatively, so HISTORY lines (which record
+# file names) do not depend on where the checkout lies.
+cp "$root/tests/data/jacksboro_fault_dem.tif" dem.tif
+cp "$root/share/island.materials" island.materials
+[ -d "$root/share/textures" ] && cp -r "$root/share/textures" textures
 run() {	# NAME PIPELINE: the pipeline's standard output into NAME
 	name=$1; shift
 	sh -c "$*" > "$name" 2> "$name.err" || { echo "golden: $name failed" >&2; cat "$name.err" >&2; }
@@ -86,7 +90,7 @@ run tiles.log "ttile -q --size 100 tiles < eroded.tp"
 run mosaic.tp "tmosaic -q tiles/manifest"
 run tfill-j2.tp "tfill -q -j 2 --tile-size 64 < eroded.tp"
 run tflow-j2.tp "tflow -q -j 2 --tile-size 64 --rivers 80 < filled.tp"
-run dem.tp "timport $dem"
+run dem.tp "timport dem.tif"
 run dem-fill.tp "tfill -q --depth < dem.tp"
 run dem-flow.tp "tflow -q --rivers 300 --order --basins < dem-fill.tp"
 run dem-carve.tp "tflow -q --carve first --river-rule trace --rivers 300 < dem.tp"
@@ -94,7 +98,7 @@ run dem-slope.tp "tslope -q < dem.tp"
 run dem-climate.tp "tbiome -q --climate --wind 270 --lake 2 < dem-flow.tp"
 run dem-vector.log "tvector -q --rivers dv.gpkg < dem-flow.tp"
 run dem-fit.txt "tfeature -q --fit 50 < dem.tp"
-run texture.log "[ -f $root/share/textures/grass.png ] && ttexture -q --materials $root/share/island.materials --ppc 1 --shade -z 1800 -o t.png < world.tp"
-rm -rf tiles
+run texture.log "[ -f textures/grass.png ] && ttexture -q --materials island.materials --ppc 1 --shade -z 1800 -o t.png < world.tp"
+rm -rf tiles textures dem.tif island.materials
 for f in *.log; do [ -s "$f" ] || rm -f "$f"; done
 echo "golden: $(ls | wc -l) files in $out"
