@@ -35,6 +35,31 @@ static struct merged {
 	int	nlong;		/* the program's own long options */
 } merged;
 
+/* The program's long options, for naming the option behind a parameter
+ * in a message (set by cli_getopt). */
+static const struct option *prog_opts;
+
+/* The parameters lib's messages name, and the option that gives each: a
+ * message naming one gets " (--option)" after it, where the program has
+ * that option (terrapipe(7) lists the same vocabulary). */
+static const struct param {
+	const char *name, *opt;
+} params[] = {
+	{ "bands to keep", "keep" },
+	{ "bands to drop", "drop" },
+	{ "band renames", "rename" },
+	{ "clipping", "clip" },
+	{ "padding", "pad" },
+	{ "cropping", "crop" },
+	{ "height range", "zrange" },
+	{ "latitude range", "latitude" },
+	{ "climate model", "climate" },
+	{ "accumulated area", "area" },
+	{ "tile prepare phase", "tile-prepare" },
+	{ "tile solve phase", "tile-solve" },
+	{ NULL, NULL }
+};
+
 /* Options that only change how a program runs or talks, never its output
  * bytes: HISTORY leaves them out, so runs differing only in these make
  * identical files. */
@@ -60,6 +85,7 @@ cli_init(int argc, char **argv, const char *usage)
 	free(merged.optstring);
 	free(merged.longopts);
 	merged = (struct merged){ 0 };
+	prog_opts = NULL;
 	nkept = parsed = 0;
 }
 
@@ -216,6 +242,7 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 	if (old != NULL && merged.optstring == NULL)
 		merge(optstring, longopts, old);
 	parsed = 1;
+	prog_opts = longopts;
 	ch = getopt_long(argc, argv, old != NULL ? merged.optstring :
 	    optstring, old != NULL ? merged.longopts : longopts, &idx);
 	if (ch == -1 || ch == '?' || ch == ':')
@@ -230,15 +257,74 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 	return ch;
 }
 
+/* Whether the program has the long option name. */
+static int
+has_option(const char *name)
+{
+	for (const struct option *o = prog_opts; o != NULL && o->name != NULL;
+	    o++)
+		if (strcmp(o->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* msg on stderr, each parameter of params[] it names followed by the
+ * option that gives it, unless the message names that option already. */
+static void
+put_message(const char *msg)
+{
+	unsigned char done[sizeof params / sizeof params[0]] = { 0 };
+	const char *p = msg;
+
+	for (;;) {	/* the first mention of each, in message order */
+		const char *at = NULL;
+		size_t best = 0;
+
+		for (size_t i = 0; params[i].name != NULL; i++) {
+			const char *f = strstr(p, params[i].name);
+			char opt[64];
+
+			snprintf(opt, sizeof opt, "--%s", params[i].opt);
+			if (f != NULL && !done[i] && (at == NULL || f < at) &&
+			    has_option(params[i].opt) && strstr(msg, opt) == NULL) {
+				at = f;
+				best = i;
+			}
+		}
+		if (at == NULL)
+			break;
+		done[best] = 1;
+		at += strlen(params[best].name);
+		fprintf(stderr, "%.*s (--%s)", (int)(at - p), p,
+		    params[best].opt);
+		p = at;
+	}
+	fputs(p, stderr);
+}
+
+/* "prog: message" on stderr, the message from fmt and ap. */
+static void
+vmessage(const char *fmt, va_list ap)
+{
+	char *msg;
+
+	fprintf(stderr, "%s: ", prog);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs(fmt, stderr);	/* out of memory: the bare format */
+		return;
+	}
+	put_message(msg);
+	free(msg);
+}
+
 noreturn void
 cli_die(const char *fmt, ...)
 {
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
@@ -255,9 +341,8 @@ cli_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n%sTry '%s --help' for more.\n", usage_text, prog);
 	exit(2);
