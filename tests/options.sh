@@ -80,6 +80,10 @@ spelled "tvector -b" "$T/f.tp" "$T/b.geojson" "tvector: -b is now --basins; $W" 
     tvector -q -b "$T/b.geojson" -- tvector -q --basins "$T/b.geojson"
 spelled "tcrop -b" "$T/n.tp" - "tcrop: -b is now --bbox; $W" \
     tcrop -b 500100,4648900,500900,4649500 -- tcrop --bbox 500100,4648900,500900,4649500
+run_prog ttile -q --size 24 "$T/tiles" < "$T/n.tp"
+for f in "$T"/tiles/*.tp; do cp "$f" "$f.x"; done
+spelled "tmosaic -s" /dev/null - "tmosaic: -s is now --suffix; $W" \
+    tmosaic -q -s .x "$T/tiles/manifest" -- tmosaic -q --suffix .x "$T/tiles/manifest"
 spelled "tvector -qb, a cluster" "$T/f.tp" "$T/c.geojson" \
     "tvector: -b is now --basins; $W" \
     tvector -qb "$T/c.geojson" -- tvector -q --basins "$T/c.geojson"
@@ -130,7 +134,7 @@ run_prog texport -q -f normal --zscale 900 "$T/nm.png" < "$T/n.tp"
 assert_eq "texport --zscale" $? 0
 
 # Help and usage show only the new spellings, and the old ones once.
-for p in terode tview texport tgeotiff timport tflow tvector tcrop; do
+for p in terode tview texport tgeotiff timport tflow tvector tcrop tmosaic; do
 	assert_eq "$p --help names the old spellings once" \
 	    "$(run_prog $p --help | grep -ci 'old spelling')" 1
 done
