@@ -66,10 +66,10 @@ static const char help[] =
     "                       tenth of the grid's larger side in cells times\n"
     "                       CELLSIZE; degrees of a geographic CRS are turned\n"
     "                       into metres)\n"
-    "Old spellings, warned of and soon gone: -z and --zfactor for\n"
-    "--exaggeration, --contour for --contours.\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "Old spellings that still work, with a warning: -z and --zfactor for\n"
+    "--exaggeration, --contour for --contours.\n";
 
 enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
     OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
