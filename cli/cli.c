@@ -187,9 +187,9 @@ old_found(const cli_old *old, int idx, int *ch)
 	for (; old->old != NULL; old++) {
 		int is_long = old->old[1] == '-';
 
-		if (idx >= merged.nlong ? is_long && strcmp(old->old + 2,
-		    merged.longopts[idx].name) == 0 :
-		    idx < 0 && !is_long && old->old[1] == *ch) {
+		if (is_long ? idx >= merged.nlong &&
+		    strcmp(old->old + 2, merged.longopts[idx].name) == 0 :
+		    idx < 0 && old->old[1] == *ch) {
 			*ch = old->val;
 			return old->old;
 		}
