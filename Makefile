@@ -118,6 +118,7 @@ CHECKS	= $(sort $(basename $(notdir $(wildcard tests/check_*.c))))
 CHECKBIN = $(CHECKS:%=$(OBJ_DIR)/tests/%)
 MAN1	= $(sort $(wildcard man/*.1))
 MAN5	= $(sort $(wildcard man/*.5))
+MAN7	= $(sort $(wildcard man/*.7))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
@@ -190,9 +191,9 @@ includes:
 	@scripts/check-includes
 
 lint:
-	@out=$$(mandoc -T lint -W warning $(MAN1) $(MAN5) 2>&1); \
+	@out=$$(mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; echo "mandoc lint: FAILED"; exit 1; fi; \
-	echo "mandoc lint: $(words $(MAN1) $(MAN5)) pages clean"
+	echo "mandoc lint: $(words $(MAN1) $(MAN5) $(MAN7)) pages clean"
 
 asan: deps
 	@$(MAKE) --no-print-directory O=build-asan CC=clang SAN=1 OPT=-O1 test
@@ -230,14 +231,17 @@ $(TEX_DIR)/snow.png: scripts/make-textures.sh $(BIN_DIR)/tnoise
 	@scripts/make-textures.sh $(BIN_DIR) $(TEX_DIR)
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	    $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
+	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 
 uninstall:
 	rm -f $(CMDS:%=$(DESTDIR)$(PREFIX)/bin/%)
-	rm -f $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%)
+	rm -f $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
+	    $(MAN7:man/%=$(DESTDIR)$(MANDIR)/man7/%)
 
 clean:
 	rm -rf bin obj build-asan build-fuzz share/textures

@@ -27,6 +27,39 @@ static struct kept {
 } *kept;
 static int nkept, parsed;
 
+/* What cli_getopt_old hands getopt: the program's options, then its old
+ * spellings. Built on a program's first call. */
+static struct merged {
+	char	*optstring;
+	struct option *longopts;
+	int	nlong;		/* the program's own long options */
+} merged;
+
+/* The program's long options, for naming the option behind a parameter
+ * in a message (set by cli_getopt). */
+static const struct option *prog_opts;
+
+/* The parameters lib's messages name, and the option that gives each: a
+ * message naming one gets " (--option)" after it, where the program has
+ * that option (terrapipe(7) lists the same vocabulary). */
+static const struct param {
+	const char *name, *opt;
+} params[] = {
+	{ "bands to keep", "keep" },
+	{ "bands to drop", "drop" },
+	{ "band renames", "rename" },
+	{ "clipping", "clip" },
+	{ "padding", "pad" },
+	{ "cropping", "crop" },
+	{ "height range", "zrange" },
+	{ "latitude range", "latitude" },
+	{ "climate model", "climate" },
+	{ "accumulated area", "area" },
+	{ "tile prepare phase", "tile-prepare" },
+	{ "tile solve phase", "tile-solve" },
+	{ NULL, NULL }
+};
+
 /* Options that only change how a program runs or talks, never its output
  * bytes: HISTORY leaves them out, so runs differing only in these make
  * identical files. */
@@ -49,6 +82,10 @@ cli_init(int argc, char **argv, const char *usage)
 	usage_text = usage;
 	free(kept);	/* a new program's options (one process may run several) */
 	kept = NULL;
+	free(merged.optstring);
+	free(merged.longopts);
+	merged = (struct merged){ 0 };
+	prog_opts = NULL;
 	nkept = parsed = 0;
 }
 
@@ -77,11 +114,121 @@ long_of(const struct option *longopts, int ch)
 	return NULL;
 }
 
+/* Whether ch is a short option of optstring; *has_arg says how it takes
+ * its argument. */
+static int
+short_of(const char *optstring, int ch, int *has_arg)
+{
+	const char *p;
+
+	if (ch <= 0 || ch > 127 || ch == ':' ||
+	    (p = strchr(optstring, ch)) == NULL)
+		return 0;
+	*has_arg = p[1] != ':' ? no_argument : p[2] == ':' ?
+	    optional_argument : required_argument;
+	return 1;
+}
+
+/* How the option that returns val takes its argument. */
+static int
+has_arg_of(const char *optstring, const struct option *longopts, int val)
+{
+	const struct option *o = long_of(longopts, val);
+	int a = no_argument;
+
+	if (o != NULL)
+		return o->has_arg;
+	(void)short_of(optstring, val, &a);
+	return a;
+}
+
+/* merged: the program's options, then each old spelling taking its
+ * argument as the option it now is does. */
+static void
+merge(const char *optstring, const struct option *longopts,
+    const cli_old *old)
+{
+	size_t nl = 0, no = 0, k;
+	char *p;
+
+	while (longopts[nl].name != NULL)
+		nl++;
+	while (old[no].old != NULL)
+		no++;
+	merged.optstring = malloc(strlen(optstring) + 3 * no + 1);
+	merged.longopts = calloc(nl + no + 1, sizeof *merged.longopts);
+	if (merged.optstring == NULL || merged.longopts == NULL)
+		cli_die("out of memory");
+	memcpy(merged.longopts, longopts, nl * sizeof *longopts);
+	merged.nlong = (int)nl;
+	p = stpcpy(merged.optstring, optstring);
+	for (k = 0; k < no; k++) {
+		int a = has_arg_of(optstring, longopts, old[k].val);
+
+		if (old[k].old[1] == '-') {
+			merged.longopts[nl++] = (struct option){ old[k].old + 2,
+			    a, NULL, old[k].val };
+			continue;
+		}
+		*p++ = old[k].old[1];
+		if (a != no_argument)
+			*p++ = ':';
+		if (a == optional_argument)
+			*p++ = ':';
+	}
+	*p = '\0';
+}
+
+/* The old spelling getopt found (its long index idx, or its short letter
+ * *ch, which becomes the new option's val), or NULL for a current one. */
+static const char *
+old_found(const cli_old *old, int idx, int *ch)
+{
+	for (; old->old != NULL; old++) {
+		int is_long = old->old[1] == '-';
+
+		if (is_long ? idx >= merged.nlong &&
+		    strcmp(old->old + 2, merged.longopts[idx].name) == 0 :
+		    idx < 0 && old->old[1] == *ch) {
+			*ch = old->val;
+			return old->old;
+		}
+	}
+	return NULL;
+}
+
+/* "prog: -s is now -S (--seed); the old spelling will go" */
+static void
+warn_old(const char *was, const char *optstring,
+    const struct option *longopts, int val)
+{
+	const struct option *o = long_of(longopts, val);
+	char now[64];
+	int a;
+
+	if (o == NULL)
+		snprintf(now, sizeof now, "-%c", val);
+	else if (short_of(optstring, val, &a))
+		snprintf(now, sizeof now, "-%c (--%s)", val, o->name);
+	else
+		snprintf(now, sizeof now, "--%s", o->name);
+	fprintf(stderr, "%s: %s is now %s; the old spelling will go\n", prog,
+	    was, now);
+}
+
 int
 cli_getopt(int argc, char **argv, const char *optstring,
     const struct option *longopts)
 {
+	return cli_getopt_old(argc, argv, optstring, longopts, NULL);
+}
+
+int
+cli_getopt_old(int argc, char **argv, const char *optstring,
+    const struct option *longopts, const cli_old *old)
+{
 	const struct option *o;
+	const char *was = NULL;
 	int idx = -1, ch;
 
 	if (kept == NULL) {	/* a word holds at most its length in options */
@@ -92,14 +239,82 @@ cli_getopt(int argc, char **argv, const char *optstring,
 		if ((kept = calloc(cap, sizeof *kept)) == NULL)
 			cli_die("out of memory");
 	}
+	if (old != NULL && merged.optstring == NULL)
+		merge(optstring, longopts, old);
 	parsed = 1;
-	ch = getopt_long(argc, argv, optstring, longopts, &idx);
+	prog_opts = longopts;
+	ch = getopt_long(argc, argv, old != NULL ? merged.optstring :
+	    optstring, old != NULL ? merged.longopts : longopts, &idx);
 	if (ch == -1 || ch == '?' || ch == ':')
 		return ch;
-	o = idx >= 0 ? &longopts[idx] : long_of(longopts, ch);
+	if (old != NULL && (was = old_found(old, idx, &ch)) != NULL)
+		warn_old(was, optstring, longopts, ch);
+	/* HISTORY records the option's long form, so an old spelling makes
+	 * the same bytes as the new one. */
+	o = idx >= 0 && was == NULL ? &longopts[idx] : long_of(longopts, ch);
 	if (!silent(o))
 		kept[nkept++] = (struct kept){ .o = o, .ch = ch, .arg = optarg };
 	return ch;
+}
+
+/* Whether the program has the long option name. */
+static int
+has_option(const char *name)
+{
+	for (const struct option *o = prog_opts; o != NULL && o->name != NULL;
+	    o++)
+		if (strcmp(o->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* msg on stderr, each parameter of params[] it names followed by the
+ * option that gives it, unless the message names that option already. */
+static void
+put_message(const char *msg)
+{
+	unsigned char done[sizeof params / sizeof params[0]] = { 0 };
+	const char *p = msg;
+
+	for (;;) {	/* the first mention of each, in message order */
+		const char *at = NULL;
+		size_t best = 0;
+
+		for (size_t i = 0; params[i].name != NULL; i++) {
+			const char *f = strstr(p, params[i].name);
+			char opt[64];
+
+			snprintf(opt, sizeof opt, "--%s", params[i].opt);
+			if (f != NULL && !done[i] && (at == NULL || f < at) &&
+			    has_option(params[i].opt) && strstr(msg, opt) == NULL) {
+				at = f;
+				best = i;
+			}
+		}
+		if (at == NULL)
+			break;
+		done[best] = 1;
+		at += strlen(params[best].name);
+		fprintf(stderr, "%.*s (--%s)", (int)(at - p), p,
+		    params[best].opt);
+		p = at;
+	}
+	fputs(p, stderr);
+}
+
+/* "prog: message" on stderr, the message from fmt and ap. */
+static void
+vmessage(const char *fmt, va_list ap)
+{
+	char *msg;
+
+	fprintf(stderr, "%s: ", prog);
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		fputs(fmt, stderr);	/* out of memory: the bare format */
+		return;
+	}
+	put_message(msg);
+	free(msg);
 }
 
 noreturn void
@@ -108,9 +323,8 @@ cli_die(const char *fmt, ...)
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
@@ -127,9 +341,8 @@ cli_usage(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n%sTry '%s --help' for more.\n", usage_text, prog);
 	exit(2);

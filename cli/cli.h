@@ -28,6 +28,21 @@ const char *cli_prog(void);
 int	cli_getopt(int argc, char **argv, const char *optstring,
 	    const struct option *longopts);
 
+/* An old spelling of an option, still taken for now: "-s" or "--zfactor",
+ * and the val of the option it is now (in longopts or optstring). */
+typedef struct cli_old {
+	const char *old;
+	int	val;
+} cli_old;
+/* cli_getopt that also takes the old spellings old[] (ended by a NULL
+ * old). Each use of one prints "prog: -s is now -S (--seed); the old
+ * spelling will go" on stderr, even under -q (quiet silences progress,
+ * not the news that a script needs changing), and returns the new
+ * option's val, so the program and its HISTORY line see only the new
+ * spelling. */
+int	cli_getopt_old(int argc, char **argv, const char *optstring,
+	    const struct option *longopts, const cli_old *old);
+
 /* "prog: message" on stderr, exit 1. */
 noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_die with a library error. */

@@ -8,13 +8,14 @@
 #include "stream/tp_crop.h"
 
 static const char usage[] =
-    "usage: tcrop -w COL,ROW,W,H | -b XMIN,YMIN,XMAX,YMAX [--clip] < in > out\n";
+    "usage: tcrop -w COL,ROW,W,H | --bbox XMIN,YMIN,XMAX,YMAX [--clip]\n"
+    "             < in > out\n";
 
 static const char help[] =
     "Cut a window out of a stream; ORIGIN moves to the window's north-west\n"
     "corner, so the crop stays georeferenced. Every input row is read and\n"
     "checked, the rows outside the window are dropped.\n"
-    "  -b, --bbox XMIN,YMIN,XMAX,YMAX  the cells covering this box in world\n"
+    "      --bbox XMIN,YMIN,XMAX,YMAX  the cells covering this box in world\n"
     "                                  coordinates, snapped outward\n"
     "      --clip                      keep the part of the window inside the\n"
     "                                  grid (default: a window reaching\n"
@@ -22,12 +23,19 @@ static const char help[] =
     "  -w, --window COL,ROW,W,H        W x H cells from cell COL,ROW (0,0 is\n"
     "                                  the north-west cell)\n"
     "  -h, --help                      this help\n"
-    "      --version                   print the version\n";
+    "      --version                   print the version\n"
+    "-b, the old spelling of --bbox, still works with a warning.\n";
 
-enum { OPT_CLIP = 256, OPT_VERSION };
+enum { OPT_BBOX = 256, OPT_CLIP, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-b", OPT_BBOX },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
-	{ "bbox", required_argument, NULL, 'b' },
+	{ "bbox", required_argument, NULL, OPT_BBOX },
 	{ "clip", no_argument, NULL, OPT_CLIP },
 	{ "window", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
@@ -73,9 +81,9 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = cli_getopt(argc, argv, "b:hw:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "hw:", longopts, old)) != -1) {
 		switch (ch) {
-		case 'b':
+		case OPT_BBOX:
 			cli_list("--bbox", optarg, box, 4, 4, -1e300, 1e300);
 			if (!(box[0] < box[2]) || !(box[1] < box[3]))
 				cli_usage("--bbox: want XMIN < XMAX and YMIN < YMAX");

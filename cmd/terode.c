@@ -15,8 +15,8 @@
 #include "erode/tp_thermal.h"
 
 static const char usage[] =
-    "usage: terode [-q] [-b NAME] [-n N] [-s SEED] [-r R] [--lifetime N]\n"
-    "              [--zscale Z|auto] [--sediment] [--thermal N] [--talus S]\n"
+    "usage: terode [-q] [-b NAME] [-n N] [-S SEED] [-r R] [--lifetime N]\n"
+    "              [-z Z|auto] [--sediment] [--thermal N] [--talus S]\n"
     "              [--sea LEVEL | --no-sea] [--sea-floor] [--stats] [-j N]\n"
     "              [--device cpu|gpu|auto] [--batch-sync] [--cl-device N]\n"
     "              [model options] < in > out\n"
@@ -29,7 +29,7 @@ static const char help[] =
     "there and their load leaves the map.\n"
     "  -b, --band NAME       band to erode (default: height)\n"
     "  -n, --droplets N      droplets to run (default: one per cell)\n"
-    "  -s, --seed N          seed of the spawn positions (default: 0)\n"
+    "  -S, --seed N          seed of the spawn positions (default: 0)\n"
     "  -r, --radius R        erosion brush radius in cells, 1..16 (default: 3)\n"
     "      --inertia F       share of the old direction kept, 0..1 (default: 0.05)\n"
     "      --capacity F      sediment capacity factor (default: 8, or the\n"
@@ -42,7 +42,7 @@ static const char help[] =
     "      --lifetime N      steps a droplet lives, 1..10000 (default: 30)\n"
     "      --water F         initial water (default: 1)\n"
     "      --speed F         initial speed (default: 1)\n"
-    "      --zscale Z|auto   height of one model unit; auto: the input's\n"
+    "  -z, --zscale Z|auto   height of one model unit; auto: the input's\n"
     "                        range (default: 1, for heights in [0,1])\n"
     "      --keep-mass       a droplet that ends lays its load back along its\n"
     "                        path, also at the grid's edge (default)\n"
@@ -69,22 +69,26 @@ static const char help[] =
     "      --stats           print a summary line on stderr\n"
     "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
-    "      --version         print the version\n";
+    "      --version         print the version\n"
+    "-s, the old spelling of -S, still works with a warning.\n";
 
 enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
-	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED, OPT_ZSCALE,
+	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED,
 	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
 	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION,
 	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES
 };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = { { "-s", 'S' }, { NULL, 0 } };
 
 enum { DEV_CPU, DEV_GPU, DEV_AUTO };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
 	{ "droplets", required_argument, NULL, 'n' },
-	{ "seed", required_argument, NULL, 's' },
+	{ "seed", required_argument, NULL, 'S' },
 	{ "radius", required_argument, NULL, 'r' },
 	{ "inertia", required_argument, NULL, OPT_INERTIA },
 	{ "capacity", required_argument, NULL, OPT_CAPACITY },
@@ -96,7 +100,7 @@ static const struct option longopts[] = {
 	{ "lifetime", required_argument, NULL, OPT_LIFETIME },
 	{ "water", required_argument, NULL, OPT_WATER },
 	{ "speed", required_argument, NULL, OPT_SPEED },
-	{ "zscale", required_argument, NULL, OPT_ZSCALE },
+	{ "zscale", required_argument, NULL, 'z' },
 	{ "keep-mass", no_argument, NULL, OPT_KEEP },
 	{ "no-keep-mass", no_argument, NULL, OPT_NOKEEP },
 	{ "sediment", no_argument, NULL, OPT_SEDIMENT },
@@ -168,7 +172,8 @@ parse(struct args *a, int argc, char **argv)
 	a->band = "height";
 	a->talus = 0.01;
 	a->cl_device = -1;
-	while ((ch = cli_getopt(argc, argv, "b:hj:n:qr:s:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "S:b:hj:n:qr:z:", longopts,
+	    old)) != -1) {
 		switch (ch) {
 		case 'b': a->band = optarg; break;
 		case 'h': cli_help(help);
@@ -179,7 +184,7 @@ parse(struct args *a, int argc, char **argv)
 			break;
 		case 'q': a->quiet = 1; break;
 		case 'r': o->radius = dbl("--radius", 1, TP_ERODE_MAX_RADIUS); break;
-		case 's': o->seed = (uint64_t)num("--seed", 0, INT64_MAX); break;
+		case 'S': o->seed = (uint64_t)num("--seed", 0, INT64_MAX); break;
 		case OPT_INERTIA: o->inertia = dbl("--inertia", 0, 1); break;
 		case OPT_CAPACITY:
 			o->capacity = dbl("--capacity", 0, 1e6);
@@ -198,7 +203,7 @@ parse(struct args *a, int argc, char **argv)
 			break;
 		case OPT_WATER: o->water = dbl("--water", 1e-9, 1e6); break;
 		case OPT_SPEED: o->speed = dbl("--speed", 0, 1e6); break;
-		case OPT_ZSCALE:
+		case 'z':
 			a->zset = 1;
 			if (strcmp(optarg, "auto") == 0)
 				a->zauto = 1;

@@ -28,7 +28,8 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
-    "               [-z LO,HI] [--zscale Z] -f png16|r16|r32|pgm OUT < in\n"
+    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm OUT\n"
+    "               < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] --biome-groups FILE\n"
     "               -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
@@ -59,14 +60,15 @@ static const char help[] =
     "      --pad            with -e: grow to the next valid size up,\n"
     "                       repeating the last column and row\n"
     "  -q, --quiet          no progress bar, no height scale line\n"
-    "  -z, --zrange LO,HI   heights at levels 0 and 65535 (default: the\n"
+    "      --zrange LO,HI   heights at levels 0 and 65535 (default: the\n"
     "                       band's range: a second pass over a file, or the\n"
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit, for the normal map's\n"
     "                       slopes and the engine's import settings\n"
     "                       (default: 1)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "-z, the old spelling of --zrange, still works with a warning.\n";
 
 enum { F_PNG16, F_R16, F_R32, F_PGM, F_SPLAT, F_NORMAL };
 static const char *const formats[] = { "png16", "r16", "r32", "pgm", "splat",
@@ -75,7 +77,13 @@ static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
 enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
-    OPT_ZSCALE, OPT_VERSION };
+    OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-z", OPT_ZRANGE },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -89,7 +97,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "pad", no_argument, NULL, OPT_PAD },
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "zrange", required_argument, NULL, 'z' },
+	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "zscale", required_argument, NULL, OPT_ZSCALE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -109,7 +117,8 @@ parse_options(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = cli_getopt(argc, argv, "b:e:f:hj:o:qz:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "b:e:f:hj:o:q", longopts,
+	    old)) != -1) {
 		switch (ch) {
 		case 'b': o->band = optarg; break;
 		case 'e': o->engine = (tp_engine)(1 + cli_choice("--engine",
@@ -121,7 +130,7 @@ parse_options(int argc, char **argv, struct opts *o)
 		case 'j': o->threads = cli_threads(optarg); break;
 		case 'o': o->out = optarg; break;
 		case 'q': o->quiet = 1; break;
-		case 'z':
+		case OPT_ZRANGE:
 			cli_pair("--zrange", optarg, &o->lo, &o->hi);
 			if (!(o->lo < o->hi))
 				cli_usage("--zrange: want LO < HI");

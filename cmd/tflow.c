@@ -16,15 +16,15 @@
 #include "hydro/tp_rivers.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-c CODES]\n"
-    "             [-g GEO] [-j N] [--min-basin CELLS] [--no-sea]\n"
+    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]]\n"
+    "             [--dir-codes CODES] [-g GEO] [-j N] [--min-basin CELLS] [--no-sea]\n"
     "             [--order [KIND]] [--outlet X,Y] [-r T] [--river-rule RULE]\n"
     "             [--sea LEVEL] [--snap R] [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
     "             --tile-prepare TILE > TILE.fedge\n"
     "       tflow [--suffix S] --tile-solve MANIFEST > SOLVE\n"
-    "       tflow [-aq] [-b BAND] [-c CODES] [-g GEO] [-r T] [--sea LEVEL]\n"
-    "             [--no-sea] --tile-finish SOLVE TILE > out\n";
+    "       tflow [-aq] [-b BAND] [--dir-codes CODES] [-g GEO] [-r T]\n"
+    "             [--sea LEVEL] [--no-sea] --tile-finish SOLVE TILE > out\n";
 
 static const char help[] =
     "Add the bands 'flow' (cells draining through each cell, itself\n"
@@ -43,7 +43,7 @@ static const char help[] =
     "                       down the steepest drop to a cell the search took\n"
     "                       before it (steepest), or always to the cell that\n"
     "                       reached it (first) (default: steepest)\n"
-    "  -c, --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
+    "      --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
     "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
@@ -88,18 +88,26 @@ static const char help[] =
     "                       tiles, from their edge files\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "-c, the old spelling of --dir-codes, still works with a warning.\n";
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
-    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE, OPT_RIVER_RULE };
+    OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE, OPT_RIVER_RULE,
+    OPT_DIR_CODES };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-c", OPT_DIR_CODES },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
 	{ "band", required_argument, NULL, 'b' },
 	{ "basins", no_argument, NULL, OPT_BASINS },
 	{ "carve", optional_argument, NULL, OPT_CARVE },
-	{ "dir-codes", required_argument, NULL, 'c' },
+	{ "dir-codes", required_argument, NULL, OPT_DIR_CODES },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "mfd", no_argument, NULL, 'm' },
@@ -257,8 +265,8 @@ parse(int argc, char **argv, opts *o)
 	o->order = -1;
 	o->river_rule = -1;
 	o->min_basin = o->snap = -1;
-	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
-	    longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "ab:g:hj:mqr:v",
+	    longopts, old)) != -1) {
 		switch (ch) {
 		case 'a': o->area = 1; break;
 		case 'b':
@@ -266,7 +274,7 @@ parse(int argc, char **argv, opts *o)
 				cli_usage("--band: bad band name '%s'", optarg);
 			o->band = optarg;
 			break;
-		case 'c': o->grass = cli_choice("--dir-codes", optarg, codes);
+		case OPT_DIR_CODES: o->grass = cli_choice("--dir-codes", optarg, codes);
 			break;
 		case 'g': o->geo = cli_choice("--geographic", optarg, geos);
 			break;

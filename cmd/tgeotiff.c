@@ -12,7 +12,7 @@
 static const char usage[] =
     "usage: tgeotiff [-q] [-b NAME[,NAME...]] [--bigtiff WHEN] [-c CODEC]\n"
     "                [--cog] [-j N] [--offset O] [--scale S] [-t TYPE]\n"
-    "                [-z LO,HI] [IN] OUT.tif\n";
+    "                [--zrange LO,HI] [IN] OUT.tif\n";
 
 static const char help[] =
     "Write bands of a stream (IN, or standard input) as a GeoTIFF: 256x256\n"
@@ -41,11 +41,12 @@ static const char help[] =
     "                       Int32 for basin; the widest for several bands);\n"
     "                       integers are rounded half away from zero and\n"
     "                       clamped, NaN becomes the type's nodata\n"
-    "  -z, --zrange LO,HI   write LO + v * (HI - LO): [0,1] heights to\n"
+    "      --zrange LO,HI   write LO + v * (HI - LO): [0,1] heights to\n"
     "                       metres, in the height band or the one band\n"
     "                       written (default: values as they are)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "-z, the old spelling of --zrange, still works with a warning.\n";
 
 static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
 /* --type: the index plus one is TP_GT_FLOAT32 .. TP_GT_BYTE */
@@ -54,7 +55,14 @@ static const char *const typenames[] = { "Float32", "Int16", "UInt16",
 /* --bigtiff: the index less one is tp_geotiff_wopts.bigtiff */
 static const char *const whens[] = { "no", "auto", "yes", NULL };
 
-enum { OPT_BIGTIFF = 256, OPT_COG, OPT_OFFSET, OPT_SCALE, OPT_VERSION };
+enum { OPT_BIGTIFF = 256, OPT_COG, OPT_OFFSET, OPT_SCALE, OPT_ZRANGE,
+    OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-z", OPT_ZRANGE },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -66,7 +74,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "scale", required_argument, NULL, OPT_SCALE },
 	{ "type", required_argument, NULL, 't' },
-	{ "zrange", required_argument, NULL, 'z' },
+	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -166,7 +174,8 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = cli_getopt(argc, argv, "b:c:hj:qt:z:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "b:c:hj:qt:", longopts,
+	    old)) != -1) {
 		switch (ch) {
 		case 'b': list = optarg; break;
 		case 'c': o.compress = cli_choice("--compress", optarg, codecs); break;
@@ -175,7 +184,7 @@ main(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 't': o.type = cli_choice("--type", optarg, typenames) + 1;
 			break;
-		case 'z':
+		case OPT_ZRANGE:
 			o.zrange = 1;
 			cli_pair("--zrange", optarg, &o.zlo, &o.zhi);
 			break;

@@ -22,7 +22,7 @@
 
 static const char usage[] =
     "usage: timport [-b N] [--cellsize C] [--crs CRS] [--origin X,Y]\n"
-    "               [-z LO,HI] FILE > out\n"
+    "               [--zrange LO,HI] FILE > out\n"
     "       timport --raw --size WxH [--cellsize C] [--crs CRS]\n"
     "               [--origin X,Y] FILE > out\n";
 
@@ -45,13 +45,20 @@ static const char help[] =
     "                       north to south; needs --size; reads exactly\n"
     "                       W*H*4 bytes, warning if more follow\n"
     "      --size WxH       raster size of a --raw file\n"
-    "  -z, --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
+    "      --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
     "                       (default: 0,1)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "-z, the old spelling of --zrange, still works with a warning.\n";
 
 enum { OPT_CELLSIZE = 256, OPT_CRS, OPT_ORIGIN, OPT_RAW, OPT_SIZE,
-	OPT_VERSION };
+	OPT_ZRANGE, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-z", OPT_ZRANGE },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -60,7 +67,7 @@ static const struct option longopts[] = {
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "zrange", required_argument, NULL, 'z' },
+	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -283,12 +290,13 @@ main(int argc, char **argv)
 	int ch;
 
 	cli_init(argc, argv, usage);
-	while ((ch = cli_getopt(argc, argv, "b:hz:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "b:h", longopts, old)) !=
+	    -1) {
 		switch (ch) {
 		case 'b': o.band = (int)cli_int("-b", optarg, 1, SAMPLES_MAX);
 			break;
 		case 'h': cli_help(help);
-		case 'z':
+		case OPT_ZRANGE:
 			o.zrange = 1;
 			cli_pair("--zrange", optarg, &o.zlo, &o.zhi);
 			break;

@@ -9,7 +9,7 @@
 
 static const char usage[] =
     "usage: tisland [-q] [-b NAME] [-c X,Y] [-m MIX] [-r R] [-s SHAPE]\n"
-    "               [-w S] [--warp-frequency F] [--seed N] [--sea LEVEL]"
+    "               [-w S] [--warp-frequency F] [-S SEED] [--sea LEVEL]"
     " [-j N]\n               < in > out\n";
 
 static const char help[] =
@@ -25,7 +25,7 @@ static const char help[] =
     " (default: euclidean)\n"
     "  -w, --warp S             bend the coast by up to S radii (default: 0)\n"
     "      --warp-frequency F   warp noise cycles per radius (default: 1.5)\n"
-    "      --seed N             warp noise seed (default: 0)\n"
+    "  -S, --seed N             warp noise seed (default: 0)\n"
     "      --sea LEVEL          record SEALEVEL LEVEL in the header for later\n"
     "                           stages; heights are not changed by it\n"
     "  -j, --threads N          threads, 0 = all processors (default: 0)\n"
@@ -37,7 +37,7 @@ static const char *const shapes[] = {
 	"euclidean", "square-bump", "euclidean2", NULL
 };
 
-enum { OPT_WARPF = 256, OPT_SEED, OPT_SEA, OPT_VERSION };
+enum { OPT_WARPF = 256, OPT_SEA, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -47,7 +47,7 @@ static const struct option longopts[] = {
 	{ "shape", required_argument, NULL, 's' },
 	{ "warp", required_argument, NULL, 'w' },
 	{ "warp-frequency", required_argument, NULL, OPT_WARPF },
-	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "seed", required_argument, NULL, 'S' },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -77,7 +77,7 @@ main(int argc, char **argv)
 
 	cli_init(argc, argv, usage);
 	tp_island_defaults(&is);
-	while ((ch = cli_getopt(argc, argv, "b:c:hj:m:qr:s:w:",
+	while ((ch = cli_getopt(argc, argv, "S:b:c:hj:m:qr:s:w:",
 	    longopts)) != -1) {
 		switch (ch) {
 		case 'b': band = optarg; break;
@@ -92,7 +92,7 @@ main(int argc, char **argv)
 		case OPT_WARPF:
 			warpf = cli_double("--warp-frequency", optarg, 1e-6, 1e6);
 			break;
-		case OPT_SEED:
+		case 'S':
 			seed = (uint32_t)cli_int("--seed", optarg, 0, UINT32_MAX);
 			break;
 		case OPT_SEA:

@@ -8,7 +8,7 @@
 #include "stream/tp_tile.h"
 
 static const char usage[] =
-    "usage: tmosaic [-q] [-s SUFFIX] MANIFEST > out\n";
+    "usage: tmosaic [-q] [--suffix SUFFIX] MANIFEST > out\n";
 
 static const char help[] =
     "Join the tiles listed in MANIFEST (ttile) into one stream. The header\n"
@@ -16,16 +16,23 @@ static const char help[] =
     "its place's size and ORIGIN and the first tile's bands and CRS. Memory\n"
     "holds one row of the grid.\n"
     "  -q, --quiet          no progress bar\n"
-    "  -s, --suffix SUFFIX  read each tile from its file name + SUFFIX\n"
+    "      --suffix SUFFIX  read each tile from its file name + SUFFIX\n"
     "                       (e.g. .filled; default: none)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "-s, the old spelling of --suffix, still works with a warning.\n";
 
-enum { OPT_VERSION = 256 };
+enum { OPT_SUFFIX = 256, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-s", OPT_SUFFIX },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "suffix", required_argument, NULL, 's' },
+	{ "suffix", required_argument, NULL, OPT_SUFFIX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -56,11 +63,11 @@ main(int argc, char **argv)
 	tp_err e;
 
 	cli_init(argc, argv, usage);
-	while ((ch = cli_getopt(argc, argv, "hqs:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "hq", longopts, old)) != -1) {
 		switch (ch) {
 		case 'h': cli_help(help);
 		case 'q': quiet = 1; break;
-		case 's':
+		case OPT_SUFFIX:
 			if (strchr(optarg, '/') != NULL)
 				cli_usage("--suffix: '%s' holds a '/'", optarg);
 			suffix = optarg;

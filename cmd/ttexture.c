@@ -29,7 +29,7 @@ static const char software[] = "ttexture (terrapipe) " TP_VERSION;
 static const char usage[] =
     "usage: ttexture [-aq] [-j N] --materials FILE\n"
     "                [--mode plain|hex-linear|hex-vp|iq] [--ppc N]\n"
-    "                [--seed N] [--lattice L] [--variation V]\n"
+    "                [-S SEED] [--lattice L] [--variation V]\n"
     "                [--triplanar[=S]] [--shade] [--blend W] [-z Z]\n"
     "                (-o OUT | OUT) < in         OUT: .png, or .tif\n";
 
@@ -59,7 +59,7 @@ static const char help[] =
     "                       argument)\n"
     "      --ppc N          pixels a cell side, 1 .. 64 (default: 4)\n"
     "  -q, --quiet          no progress bar\n"
-    "      --seed N         of the random offsets (default: 0)\n"
+    "  -S, --seed N         of the random offsets (default: 0)\n"
     "      --shade          times tview's hillshade light (sun from the\n"
     "                       north-west, 45 degrees up), a cell at a time\n"
     "      --triplanar[=S]  project along the three axes, blended by\n"
@@ -70,7 +70,7 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_BLEND = 255, OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC, OPT_SEED,
+enum { OPT_BLEND = 255, OPT_LATTICE = 256, OPT_MATERIALS, OPT_MODE, OPT_PPC,
     OPT_SHADE, OPT_TRIPLANAR, OPT_VARIATION, OPT_VERSION };
 
 static const struct option longopts[] = {
@@ -82,7 +82,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "ppc", required_argument, NULL, OPT_PPC },
 	{ "quiet", no_argument, NULL, 'q' },
-	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "seed", required_argument, NULL, 'S' },
 	{ "shade", no_argument, NULL, OPT_SHADE },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "triplanar", optional_argument, NULL, OPT_TRIPLANAR },
@@ -107,7 +107,7 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = cli_getopt(argc, argv, "ahj:o:qz:", longopts)) != -1) {
+	while ((ch = cli_getopt(argc, argv, "S:ahj:o:qz:", longopts)) != -1) {
 		switch (ch) {
 		case 'a': o->g.alpha = 1; break;
 		case 'h': cli_help(help);
@@ -124,7 +124,7 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_PPC: o->g.ppc = (int)cli_int("--ppc", optarg, 1,
 			    TP_GROUND_PPC_MAX);
 			break;
-		case OPT_SEED: o->g.tex.seed = (uint32_t)cli_int("--seed",
+		case 'S': o->g.tex.seed = (uint32_t)cli_int("--seed",
 			    optarg, 0, (int64_t)SEED_MAX);
 			break;
 		case 'z': o->g.zscale = cli_double("--zscale", optarg,

@@ -15,14 +15,14 @@
 #include "vector/tp_vector.h"
 
 static const char usage[] =
-    "usage: tvector [-bqrv] [-B NAME] [--base B] [-c INTERVAL] [-d CODES]\n"
-    "               [-l NAME] OUT.gpkg|OUT.geojson < in\n";
+    "usage: tvector [-qrv] [--basins] [-B NAME] [--base B] [-c INTERVAL]\n"
+    "               [--dir-codes CODES] [-l NAME] OUT.gpkg|OUT.geojson < in\n";
 
 static const char help[] =
     "Write vector layers of a stream to a GeoPackage (OUT.gpkg, a layer\n"
     "each) or a GeoJSON file (OUT.geojson, one layer), in the stream's CRS.\n"
     "The file appears whole or not at all.\n"
-    "  -b, --basins         layer 'basins': a polygon per label of the\n"
+    "      --basins         layer 'basins': a polygon per label of the\n"
     "                       labels band, traced on cell edges\n"
     "  -B, --band NAME      the band contoured, whose heights give the\n"
     "                       rivers' drop (default: height)\n"
@@ -30,7 +30,7 @@ static const char help[] =
     "                       (default: 0)\n"
     "  -c, --contours INTERVAL\n"
     "                       layer 'contours': contour lines of --band\n"
-    "  -d, --dir-codes C    esri or grass, the codes of the dir band, as\n"
+    "      --dir-codes C    esri or grass, the codes of the dir band, as\n"
     "                       tflow --dir-codes wrote them (default: esri)\n"
     "  -l, --labels NAME    the labels band for --basins (default: basin)\n"
     "  -q, --quiet          no progress bar\n"
@@ -39,16 +39,25 @@ static const char help[] =
     "                       order, when present; else Strahler is computed)\n"
     "  -v, --verbose        timings and feature counts on stderr\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "Old spellings that still work, with a warning: -b for --basins, -d for\n"
+    "--dir-codes.\n";
 
-enum { OPT_BASE = 256, OPT_VERSION };
+enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-b", OPT_BASINS },
+	{ "-d", OPT_DIR_CODES },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
-	{ "basins", no_argument, NULL, 'b' },
+	{ "basins", no_argument, NULL, OPT_BASINS },
 	{ "band", required_argument, NULL, 'B' },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "contours", required_argument, NULL, 'c' },
-	{ "dir-codes", required_argument, NULL, 'd' },
+	{ "dir-codes", required_argument, NULL, OPT_DIR_CODES },
 	{ "labels", required_argument, NULL, 'l' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rivers", no_argument, NULL, 'r' },
@@ -81,10 +90,10 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->labels = "basin";
-	while ((ch = cli_getopt(argc, argv, "bB:c:d:hl:qrv", longopts)) !=
-	    -1) {
+	while ((ch = cli_getopt_old(argc, argv, "B:c:hl:qrv", longopts,
+	    old)) != -1) {
 		switch (ch) {
-		case 'b': o->basins = 1; break;
+		case OPT_BASINS: o->basins = 1; break;
 		case 'B': check_name("--band", optarg); o->band = optarg; break;
 		case OPT_BASE:
 			o->base = cli_double("--base", optarg, -1e300, 1e300);
@@ -93,7 +102,7 @@ parse(int argc, char **argv, opts *o)
 			o->interval = cli_double("--contours", optarg, 1e-300,
 			    1e300);
 			break;
-		case 'd': o->grass = cli_choice("--dir-codes", optarg, codes);
+		case OPT_DIR_CODES: o->grass = cli_choice("--dir-codes", optarg, codes);
 			break;
 		case 'h': cli_help(help);
 		case 'l': check_name("--labels", optarg); o->labels = optarg;

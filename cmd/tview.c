@@ -29,24 +29,25 @@
 static const char software[] = "tview (terrapipe) " TP_VERSION;
 
 static const char usage[] =
-    "usage: tview [-q] [-b NAME] [--contour H] [--legend]\n"
+    "usage: tview [-q] [-b NAME] [--contours H] [--legend]\n"
     "             [--log | --shade-only] [--range LO,HI]\n"
-    "             [--sea LEVEL | --no-sea] [-s N] [-z Z] [--azimuth DEG]\n"
-    "             [--altitude DEG] (-o OUT.png | OUT.png) < in\n";
+    "             [--sea LEVEL | --no-sea] [-s N] [--exaggeration Z]\n"
+    "             [--azimuth DEG] [--altitude DEG] (-o OUT.png | OUT.png)\n"
+    "             < in\n";
 
 static const char help[] =
     "Draw the height band as hypsometric colour times a Horn hillshade (as\n"
     "gdaldem hillshade), or one band in grey, into a PNG (RGBA for colour,\n"
     "grey + alpha otherwise; NaN is transparent). The file appears whole or\n"
     "not at all. Without --range the band is read whole to find its range;\n"
-    "with it (and for --shade-only with -z) only three rows are held.\n"
+    "with it (and for --shade-only with --exaggeration) only three rows are held.\n"
     "      --altitude DEG   sun above the horizon, 0 < DEG <= 90 (default: 45)\n"
     "      --azimuth DEG    sun clockwise from north (default: 315)\n"
     "  -b, --band NAME      draw this band in grey, black at LO, white at HI\n"
     "                       (default: the height band in colour); -b biome\n"
     "                       draws the classes' colours times the hillshade\n"
     "                       of the height band, rivers over them\n"
-    "      --contour H      darker lines every H height units (colour and\n"
+    "      --contours H     darker lines every H height units (colour and\n"
     "                       biome pictures)\n"
     "      --legend         a legend of the classes drawn, lower left\n"
     "                       (with -b biome)\n"
@@ -60,21 +61,32 @@ static const char help[] =
     "      --sea LEVEL      heights below LEVEL are water, with a beach above\n"
     "                       it (default: the header's SEALEVEL, or no sea)\n"
     "      --shade-only     the hillshade alone, 1 + 254 * shade, in grey\n"
-    "  -z, --zfactor Z      vertical exaggeration (default: 1, or for heights\n"
-    "                       within [0,1] a tenth of the grid's larger side\n"
-    "                       in cells times CELLSIZE; degrees of a geographic\n"
-    "                       CRS are turned into metres)\n"
+    "      --exaggeration Z heights times Z for the hillshade, as gdaldem's\n"
+    "                       -z (default: 1, or for heights within [0,1] a\n"
+    "                       tenth of the grid's larger side in cells times\n"
+    "                       CELLSIZE; degrees of a geographic CRS are turned\n"
+    "                       into metres)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n";
+    "      --version        print the version\n"
+    "Old spellings that still work, with a warning: -z and --zfactor for\n"
+    "--exaggeration, --contour for --contours.\n";
 
-enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
+enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
     OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
+
+/* Old spellings, still taken with a warning until they go. */
+static const cli_old old[] = {
+	{ "-z", OPT_EXAGGERATION },
+	{ "--zfactor", OPT_EXAGGERATION },
+	{ "--contour", OPT_CONTOUR },
+	{ NULL, 0 }
+};
 
 static const struct option longopts[] = {
 	{ "altitude", required_argument, NULL, OPT_ALT },
 	{ "azimuth", required_argument, NULL, OPT_AZ },
 	{ "band", required_argument, NULL, 'b' },
-	{ "contour", required_argument, NULL, OPT_CONTOUR },
+	{ "contours", required_argument, NULL, OPT_CONTOUR },
 	{ "legend", no_argument, NULL, OPT_LEGEND },
 	{ "log", no_argument, NULL, OPT_LOG },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
@@ -84,7 +96,7 @@ static const struct option longopts[] = {
 	{ "scale", required_argument, NULL, 's' },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "shade-only", no_argument, NULL, OPT_SHADE },
-	{ "zfactor", required_argument, NULL, 'z' },
+	{ "exaggeration", required_argument, NULL, OPT_EXAGGERATION },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -189,7 +201,8 @@ parse(int argc, char **argv, struct opts *o)
 {
 	int ch;
 
-	while ((ch = cli_getopt(argc, argv, "b:ho:qs:z:", longopts)) != -1) {
+	while ((ch = cli_getopt_old(argc, argv, "b:ho:qs:", longopts, old)) !=
+	    -1) {
 		switch (ch) {
 		case 'b': o->band = optarg; o->grey = 1; break;
 		case 'h': cli_help(help);
@@ -197,7 +210,8 @@ parse(int argc, char **argv, struct opts *o)
 		case 'q': o->quiet = 1; break;
 		case 's': o->scale = cli_int("--scale", optarg, 1, SCALE_MAX);
 			break;
-		case 'z': o->zf = cli_double("--zfactor", optarg, ZFACTOR_MIN,
+		case OPT_EXAGGERATION:
+			o->zf = cli_double("--exaggeration", optarg, ZFACTOR_MIN,
 			    ZFACTOR_MAX);
 			break;
 		case OPT_ALT: o->alt = cli_double("--altitude", optarg,
@@ -206,7 +220,7 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_AZ: o->az = cli_double("--azimuth", optarg, -TURN,
 			    TURN);
 			break;
-		case OPT_CONTOUR: o->contour = cli_double("--contour", optarg,
+		case OPT_CONTOUR: o->contour = cli_double("--contours", optarg,
 			    CONTOUR_MIN, CONTOUR_MAX);
 			break;
 		case OPT_LEGEND: o->legend = 1; break;

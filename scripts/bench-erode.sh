@@ -115,7 +115,7 @@ fi
 # all flow carried by the top 1% of cells, before and after 200k droplets.
 echo "terode effect: 512x512 fBm, 200000 droplets, flow after filling"
 fbm 512 3 > "$T/f.tp" || exit 1
-"$B/terode" -q -n 200000 -s 1 < "$T/f.tp" > "$T/e.tp" || exit 1
+"$B/terode" -q -n 200000 -S 1 < "$T/f.tp" > "$T/e.tp" || exit 1
 flow_stats() {
 	if [ -x "$B/tfill" ] && [ -x "$B/tflow" ]; then
 		"$B/tfill" -q -d < "$1" | "$B/tflow" -q > "$T/flow.tp" || return 1

@@ -82,19 +82,19 @@ printf 'bench-export: %dx%d float32, %d bytes (%.2f GiB), page cache warm, %s co
 run "cat > /dev/null" cat
 run "head -c 2WH > file (write)" sh -c "head -c $((SIZE * SIZE * 2)) > $D/out.raw"
 run "cat IN > FILE (copy)" sh -c "cat > $D/out.copy"
-run "texport -f r16 -z 0,1800" "$BIN/texport" -q -f r16 -z 0,1800 "$D/out.r16"
-run "texport -f pgm -z 0,1800" "$BIN/texport" -q -f pgm -z 0,1800 "$D/out.pgm"
-run "texport -f r32 -z 0,1800" "$BIN/texport" -q -f r32 -z 0,1800 "$D/out.r32"
+run "texport -f r16 --zrange 0,1800" "$BIN/texport" -q -f r16 --zrange 0,1800 "$D/out.r16"
+run "texport -f pgm --zrange 0,1800" "$BIN/texport" -q -f pgm --zrange 0,1800 "$D/out.pgm"
+run "texport -f r32 --zrange 0,1800" "$BIN/texport" -q -f r32 --zrange 0,1800 "$D/out.r32"
 run "texport -f r16 (two passes)" "$BIN/texport" -q -f r16 "$D/out.r16"
 if [ "$SIZE" -le 4097 ]; then
-	run "texport -f r16 -e unity --pad -z" "$BIN/texport" -q -f r16 -e unity \
-	    --pad -z 0,1800 "$D/out.r16"
+	run "texport -f r16 -e unity --pad --zrange" "$BIN/texport" -q -f r16 -e unity \
+	    --pad --zrange 0,1800 "$D/out.r16"
 else
-	run "texport -f r16 -e unity --crop -z" "$BIN/texport" -q -f r16 -e unity \
-	    --crop -z 0,1800 "$D/out.r16"
+	run "texport -f r16 -e unity --crop --zrange" "$BIN/texport" -q -f r16 -e unity \
+	    --crop --zrange 0,1800 "$D/out.r16"
 fi
 PIPE=1 run "cat | texport -f r16 (held)" "$BIN/texport" -q -f r16 "$D/out.r16"
 if [ "${BENCH_EXPORT_SLOW:-0}" = 1 ]; then
-	run "texport -f png16 -z 0,1800" "$BIN/texport" -q -f png16 -z 0,1800 "$D/out.png"
+	run "texport -f png16 --zrange 0,1800" "$BIN/texport" -q -f png16 --zrange 0,1800 "$D/out.png"
 	run "texport -f normal" "$BIN/texport" -q -f normal "$D/out.png"
 fi

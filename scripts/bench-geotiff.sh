@@ -78,7 +78,7 @@ twice "tgeotiff (none)" "'$bin/tgeotiff' -q -c none '$tmp/n.tif' < '$in'"; tp_n=
 twice "gdal_translate (none)" "gdal_translate -q $co '$in' '$tmp/gn.tif'"; gd_n=$med
 twice "tgeotiff --cog (deflate)" "'$bin/tgeotiff' -q --cog '$tmp/c.tif' < '$in'"; tp_c=$med
 twice "gdal_translate -of COG (deflate)" "gdal_translate -q -of COG -co COMPRESS=DEFLATE -co PREDICTOR=YES -co RESAMPLING=AVERAGE '$in' '$tmp/gc.tif'"; gd_c=$med
-twice "tgeotiff -t Int16 (deflate, pred 2)" "'$bin/tgeotiff' -q -t Int16 -z 0,1800 --scale 0.1 '$tmp/i.tif' < '$in'"; tp_i=$med
+twice "tgeotiff -t Int16 (deflate, pred 2)" "'$bin/tgeotiff' -q -t Int16 --zrange 0,1800 --scale 0.1 '$tmp/i.tif' < '$in'"; tp_i=$med
 twice "gdal_translate -ot Int16 (pred 2)" "gdal_translate -q $co -co COMPRESS=DEFLATE -co PREDICTOR=2 -ot Int16 -scale 0 1 0 18000 '$in' '$tmp/gi.tif'"; gd_i=$med
 twice "timport (deflate tif -> stream)" "'$bin/timport' '$tmp/d.tif' > '$tmp/back.tp'"; tp_r=$med
 twice "gdal_translate (tif -> raw ENVI)" "gdal_translate -q -of ENVI '$tmp/d.tif' '$tmp/back.raw'"; gd_r=$med

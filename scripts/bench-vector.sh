@@ -8,7 +8,7 @@
 # as GeoTIFFs (tgeotiff).
 #   rivers: tvector -r (reaches with order, areas, lengths) against
 #           r.thin + r.to.vect type=line on the river band;
-#   basins: tvector -b (polygons with holes) against r.to.vect type=area;
+#   basins: tvector --basins (polygons with holes) against r.to.vect type=area;
 #   contours: tvector -c 0.02 (marching squares), tvector's figure only.
 # Medians of 2 runs (the mean of the two), wall and CPU (user + system)
 # seconds of the whole run, CPU the steadier on a shared machine:

@@ -207,7 +207,7 @@ START_TEST(bad_lists)
 	ck_assert_int_eq(select_abc("a", NULL, "b=x", names, &m, &e), -1);
 	ck_assert_str_eq(e.msg, "no band 'b' to rename (bands: a)");
 	ck_assert_int_eq(select_abc(NULL, "a,b,c", NULL, names, &m, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "no bands left"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "leave no band"));
 	ck_assert_int_eq(select_abc(NULL, NULL, "a=c", names, &m, &e), -1);
 	ck_assert_str_eq(e.msg, "renaming would give two bands named 'c'");
 }

@@ -157,7 +157,7 @@ START_TEST(test_rules)
 	    "is empty: each lower bound must be below its upper");
 	refused("1 a #000000 sea\n", 0, "the table has no zone clauses");
 	refused("1 a #000000 zone 0 1 0 1\n", 1, "the table has no climate "
-	    "clauses: --climate needs them");
+	    "clauses, which the climate model needs");
 	/* First in table order wins where clauses overlap; a class may have
 	 * several; the first class of a keyword is the keyword's. */
 	ck_assert_int_eq(compile_text(&b, "9 a #000000 zone 0 0.5 -inf inf\n"

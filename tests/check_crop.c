@@ -82,8 +82,8 @@ START_TEST(fit_and_clip)
 	assert_window(&w, 2, 3, 4, 2);
 	w = (tp_window){ 8, 6, 4, 4 };
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 0, &e), -1);
-	ck_assert_str_eq(e.msg, "window 8,6,4,4 reaches outside the 10x8 grid "
-	    "(--clip keeps the part inside)");
+	ck_assert_str_eq(e.msg, "window 8,6,4,4 reaches outside the 10x8 grid; "
+	    "clipping keeps the part inside");
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 1, &e), 0);
 	assert_window(&w, 8, 6, 2, 2);
 	w = (tp_window){ -2, -1, 5, 4 };

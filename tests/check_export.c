@@ -140,8 +140,8 @@ START_TEST(engine_fit)
 	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 600, 400, TP_FIT_CHECK,
 	    &w, &h, &e), -1);
 	ck_assert_str_eq(e.msg, "unity wants a square of 2^n+1 samples (33 .. "
-	    "4097): 600x400 does not fit; nearest: 513 or 1025 (or --pad, "
-	    "--crop)");
+	    "4097): 600x400 does not fit; nearest: 513 or 1025, or use "
+	    "padding or cropping");
 	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 600, 400, TP_FIT_PAD,
 	    &w, &h, &e), 0);
 	ck_assert(w == 1025 && h == 1025);

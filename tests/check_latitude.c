@@ -212,8 +212,8 @@ START_TEST(test_no_crs)
 {
 	tp_header h = tp_test_header(3, 4, 1, 0, 4);
 
-	open_fails(&h, NAN, NAN, "the grid has no CRS: give its latitudes "
-	    "with --latitude SOUTH,NORTH");
+	open_fails(&h, NAN, NAN, "the grid has no CRS: give its latitude range "
+	    "SOUTH,NORTH");
 	ck_assert_int_eq(tp_header_set_extra(&h, "GEOKEYS",
 	    "1.1.0 1024=s:1 2048=s:4269 3072=s:32767", NULL), 0);
 	open_fails(&h, NAN, NAN, "GEOKEYS line without an EPSG code");

@@ -32,12 +32,12 @@ same_j tshape "$T/in" tshape -q -c valleys --pow 1.5
 same_j tterrace "$T/in" tterrace -q -s 6 -r 0.4
 same_j tridge "$T/in" tridge -q -a 0.5
 same_j tisland "$T/in" tisland -q -w 0.2 --seed 4
-same_j terode "$T/small" terode -q -n 20000 -s 9
+same_j terode "$T/small" terode -q -n 20000 -S 9
 same_j tflow "$T/filled" tflow -q -r 40
 run_prog tisland -q --sea 0.3 < "$T/small" > "$T/sea"
-same_j terode-sea "$T/sea" terode -q -n 20000 -s 9
+same_j terode-sea "$T/sea" terode -q -n 20000 -S 9
 same_j tuplift-sea "$T/sea" tuplift -q -s 10 --n 1.5 -z 100
-same_j terode-batch-sync "$T/sea" terode -q -n 20000 -s 9 --batch-sync
+same_j terode-batch-sync "$T/sea" terode -q -n 20000 -S 9 --batch-sync
 run_prog tnoise -q --band moisture -S 8 < "$T/in" > "$T/wet"
 same_j tbiome "$T/wet" tbiome -q -z 3000
 same_j tbiome-climate "$T/wet" tbiome -q -z 3000 --climate

@@ -60,7 +60,7 @@ expect_err 1 "no band 'z'" "unknown drop" run_prog tband --drop z < "$T/in.tp"
 expect_err 1 "no band 'b' to rename" "rename dropped" \
     run_prog tband -d b -r b=q < "$T/in.tp"
 expect_err 1 "two bands named 'b'" "rename clash" run_prog tband -r a=b < "$T/in.tp"
-expect_err 1 "no bands left" "drop all" run_prog tband -d a,b,c < "$T/in.tp"
+expect_err 1 "the bands to drop (--drop) leave no band" "drop all" run_prog tband -d a,b,c < "$T/in.tp"
 
 # truncated and trailing garbage, on the copying path and the reordering one
 head -c -4 "$T/in.tp" > "$T/trunc.tp"

@@ -204,7 +204,7 @@ assert_eq "--rain" "$(biome "$T/b" | cut -d' ' -f1)" 7
 # At the equator no snow line: the table mode's default snow is off.
 run_prog tbiome --climate --latitude -0.1,0.1 < "$T/c" > "$T/b"
 assert_eq "climate: no snow override" "$(biome "$T/b")" "14 14 14 14"
-expect_err 1 "give its latitudes with --latitude" "climate without a CRS" \
+expect_err 1 "give its latitude range (--latitude) SOUTH,NORTH" "climate without a CRS" \
     run_prog tbiome --climate < "$T/c"
 expect_err 2 "need --climate" "--wind without --climate" \
     run_prog tbiome --wind 270 < "$T/c"

@@ -38,12 +38,12 @@ assert_same "full window" <(body "$T/in.tp") <(body "$T/all.tp")
 run_prog tcrop --bbox 500035,4649700,500085,4649750 < "$T/in.tp" > "$T/b.tp"
 assert_eq "bbox outward" "$(header "$T/b.tp" WIDTH)x$(header "$T/b.tp" HEIGHT) $(header "$T/b.tp" ORIGIN)" \
     "2x3 500030 4649776"
-run_prog tcrop -b 500030,4649656,500120,4649716 < "$T/in.tp" > "$T/be.tp"
+run_prog tcrop --bbox 500030,4649656,500120,4649716 < "$T/in.tp" > "$T/be.tp"
 assert_eq "bbox on edges = window" "$(vals "$T/be.tp")" "$(vals "$T/w.tp" | cut -d' ' -f1-12) "
 assert_eq "bbox on edges origin" "$(header "$T/be.tp" ORIGIN)" "500030 4649716"
 # a tenth-metre grid, where x/cellsize is not exact in binary
 echo 1 2 3 4 5 6 7 8 9 | mkstream 3 3 height "CELLSIZE 0.1" "ORIGIN 0 0.3" > "$T/t.tp"
-run_prog tcrop -b 0.1,0,0.3,0.2 < "$T/t.tp" > "$T/tb.tp"
+run_prog tcrop --bbox 0.1,0,0.3,0.2 < "$T/t.tp" > "$T/tb.tp"
 assert_eq "bbox tenths" "$(vals "$T/tb.tp")" "5 6 8 9 "
 
 # the same window as GDAL cuts it (gdal_translate -srcwin)
@@ -74,21 +74,21 @@ print((floats(sys.argv[2]).reshape(150, 2, 700) == v[100:250]).all(),
 # outside the grid: an error unless --clip
 expect_err 1 "reaches outside the 6x5 grid" "outside" run_prog tcrop -w 4,3,3,3 < "$T/in.tp"
 expect_exit 1 "negative corner" run_prog tcrop -w -1,0,2,2 < "$T/in.tp"
-expect_exit 1 "bbox outside" run_prog tcrop -b 0,0,10,10 < "$T/in.tp"
+expect_exit 1 "bbox outside" run_prog tcrop --bbox 0,0,10,10 < "$T/in.tp"
 # A box outside says where the grid is, in world units, and its CRS: the
 # 6 x 5 cells of 30 span x 500000..500180, y 4649626..4649776.
-expect_exit 1 "bbox wholly outside: message" run_prog tcrop -b 0,0,10,10 < "$T/in.tp"
+expect_exit 1 "bbox wholly outside: message" run_prog tcrop --bbox 0,0,10,10 < "$T/in.tp"
 assert_eq "bbox wholly outside: extent and CRS" "$(cat "$T/.err")" \
     "tcrop: box 0,0,10,10 lies wholly outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633)"
-expect_exit 1 "bbox partly outside" run_prog tcrop -b 500100,4649700,500200,4649750 < "$T/in.tp"
+expect_exit 1 "bbox partly outside" run_prog tcrop --bbox 500100,4649700,500200,4649750 < "$T/in.tp"
 assert_eq "bbox partly outside: extent, CRS, --clip" "$(cat "$T/.err")" \
-    "tcrop: box 500100,4649700,500200,4649750 reaches outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633) (--clip keeps the part inside)"
-expect_exit 1 "bbox outside with --clip" run_prog tcrop --clip -b -84.5,36.6,-84.4,36.7 < "$T/in.tp"
+    "tcrop: box 500100,4649700,500200,4649750 reaches outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633); clipping (--clip) keeps the part inside"
+expect_exit 1 "bbox outside with --clip" run_prog tcrop --clip --bbox -84.5,36.6,-84.4,36.7 < "$T/in.tp"
 assert_eq "bbox with --clip, nothing left" "$(cat "$T/.err")" \
     "tcrop: box -84.5,36.6,-84.4,36.7 lies wholly outside the grid, which spans x 500000..500180, y 4649626..4649776 (CRS EPSG:32633)"
 sed '/^CRS /d' "$T/in.tp" >"$T/nocrs.tp"
 expect_err 1 "y 4649626..4649776 (no CRS)" "bbox outside a grid without a CRS" \
-    run_prog tcrop -b 0,0,10,10 < "$T/nocrs.tp"
+    run_prog tcrop --bbox 0,0,10,10 < "$T/nocrs.tp"
 run_prog tcrop -w 4,3,3,3 --clip < "$T/in.tp" > "$T/c.tp"
 assert_eq "clip" "$(vals "$T/c.tp")/$(header "$T/c.tp" ORIGIN)" \
     "34 35 -34 -35 44 45 -44 -45 /500120 4649686"
@@ -96,11 +96,11 @@ expect_err 1 "wholly outside" "clip nothing left" run_prog tcrop -w 6,0,2,2 --cl
 
 # misuse
 expect_exit 2 "no window" run_prog tcrop < "$T/in.tp"
-expect_exit 2 "both" run_prog tcrop -w 0,0,1,1 -b 0,0,1,1 < "$T/in.tp"
+expect_exit 2 "both" run_prog tcrop -w 0,0,1,1 --bbox 0,0,1,1 < "$T/in.tp"
 expect_exit 2 "three numbers" run_prog tcrop -w 0,0,1 < "$T/in.tp"
 expect_exit 2 "zero width" run_prog tcrop -w 0,0,0,1 < "$T/in.tp"
 expect_exit 2 "not integer" run_prog tcrop -w 0,0,1.5,1 < "$T/in.tp"
-expect_exit 2 "empty box" run_prog tcrop -b 5,0,5,1 < "$T/in.tp"
+expect_exit 2 "empty box" run_prog tcrop --bbox 5,0,5,1 < "$T/in.tp"
 expect_exit 2 "unknown option" run_prog tcrop --frob < "$T/in.tp"
 
 # the whole input is checked, also the rows after the window

@@ -44,11 +44,11 @@ same_as_cpu "sediment band (strided plane)" "$T/hills.tp" -n 6000 --sediment
 same_as_cpu "thermal after" "$T/noise.tp" -n 4000 --thermal 2
 
 # Two OpenCL runs, and the CPU path on 1 and 2 threads: one set of bytes.
-ok "gpu run 1" run_prog terode -q -n 8000 -s 11 $GPU < "$T/noise.tp"; body "$T/.out" > "$T/g1"
-ok "gpu run 2" run_prog terode -q -n 8000 -s 11 $GPU < "$T/noise.tp"; body "$T/.out" > "$T/g2"
+ok "gpu run 1" run_prog terode -q -n 8000 -S 11 $GPU < "$T/noise.tp"; body "$T/.out" > "$T/g1"
+ok "gpu run 2" run_prog terode -q -n 8000 -S 11 $GPU < "$T/noise.tp"; body "$T/.out" > "$T/g2"
 assert_same "two OpenCL runs" "$T/g1" "$T/g2"
-ok "cpu -j 1" run_prog terode -q -n 8000 -s 11 --batch-sync -j 1 < "$T/noise.tp"; body "$T/.out" > "$T/c1"
-ok "cpu -j 2" run_prog terode -q -n 8000 -s 11 --batch-sync -j 2 < "$T/noise.tp"; body "$T/.out" > "$T/c2"
+ok "cpu -j 1" run_prog terode -q -n 8000 -S 11 --batch-sync -j 1 < "$T/noise.tp"; body "$T/.out" > "$T/c1"
+ok "cpu -j 2" run_prog terode -q -n 8000 -S 11 --batch-sync -j 2 < "$T/noise.tp"; body "$T/.out" > "$T/c2"
 assert_same "-j 1 and -j 2" "$T/c1" "$T/c2"
 assert_same "-j 1 and OpenCL" "$T/c1" "$T/g1"
 

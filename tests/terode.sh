@@ -33,7 +33,7 @@ assert_near "thermal centre" "$(sed -n 5p "$T/v")" 0.56035534 2e-7
 
 # Mass balance: the grid loses exactly what the summary says left it:
 # nothing, as droplets that reach the edge keep their load on the grid.
-ok "stats" run_prog terode -n 20000 -s 4 --stats < "$T/hills.tp"
+ok "stats" run_prog terode -n 20000 -S 4 --stats < "$T/hills.tp"
 cp "$T/.out" "$T/e.tp"; cp "$T/.err" "$T/stats"
 grep -q '^terode: 20000 droplets, [0-9]* left the grid; eroded' "$T/stats"; assert_eq "summary line" $? 0
 lost=$(sed -n 's/.*lost \([0-9.e+-]*\)$/\1/p' "$T/stats")
@@ -52,9 +52,9 @@ assert_eq "georeference kept" "$(header "$T/e.tp" CRS) $(header "$T/e.tp" CELLSI
 
 # Without --keep-mass the load of droplets that die on the grid is lost
 # too (short lives: most die on the grid).
-ok "keep mass" run_prog terode -n 20000 -s 4 --lifetime 8 --stats < "$T/hills.tp"
+ok "keep mass" run_prog terode -n 20000 -S 4 --lifetime 8 --stats < "$T/hills.tp"
 cp "$T/.err" "$T/stats1"
-ok "no keep mass" run_prog terode -n 20000 -s 4 --lifetime 8 --no-keep-mass --stats < "$T/hills.tp"
+ok "no keep mass" run_prog terode -n 20000 -S 4 --lifetime 8 --no-keep-mass --stats < "$T/hills.tp"
 cp "$T/.err" "$T/stats2"
 lost1=$(sed -n 's/.*lost \([0-9.e+-]*\)$/\1/p' "$T/stats1")
 lost2=$(sed -n 's/.*lost \([0-9.e+-]*\)$/\1/p' "$T/stats2")
@@ -67,7 +67,7 @@ assert_eq "more lost without keep-mass" "$(awk -v a="$lost2" -v b="$lost1" 'BEGI
 # in one place, as terode did before, made 316), and change the volume by
 # less than 0.1% of the volume they cut (before: 30% less).
 run_prog tnoise -q -s 256x256 -S 2 -f 0.00390625 > "$T/fbm.tp"
-ok "grain" run_prog terode -n 65536 -s 1 < "$T/fbm.tp"
+ok "grain" run_prog terode -n 65536 -S 1 < "$T/fbm.tp"
 cp "$T/.out" "$T/fbm.out"
 assert_eq "no new maxima; volume kept" "$(py '
 a = grid(sys.argv[1])[:, 0].astype(np.float64); b = grid(sys.argv[2])[:, 0].astype(np.float64)
@@ -87,7 +87,7 @@ print(maxima(a), maxima(b) <= maxima(a), cut > 10, abs(b.sum() - a.sum()) < 1e-3
 # the default, whose droplets lay their load back and so carry twice the
 # reference's capacity, cuts at least as deep (0.0231), where capacity 4
 # with the load kept falls short (0.0153).
-ok "capacity 4" run_prog terode -n 65536 -s 1 --capacity 4 < "$T/fbm.tp"
+ok "capacity 4" run_prog terode -n 65536 -S 1 --capacity 4 < "$T/fbm.tp"
 cp "$T/.out" "$T/fbm4.out"
 if ${CC:-cc} -O2 -o "$T/lague" "$ROOT/scripts/bench-erode-lague.c" -lm; then
 	py 'sys.stdout.buffer.write(grid(sys.argv[1])[:, 0].astype("<f4").tobytes())' \
@@ -106,17 +106,17 @@ fi
 
 # The default capacity is 8 with the load kept and the reference's 4
 # without: the same bytes as giving them.
-ok "capacity 8" run_prog terode -n 2000 -s 4 --capacity 8 < "$T/hills.tp"
+ok "capacity 8" run_prog terode -n 2000 -S 4 --capacity 8 < "$T/hills.tp"
 cp "$T/.out" "$T/c8.tp"
-ok "default capacity" run_prog terode -n 2000 -s 4 < "$T/hills.tp"
+ok "default capacity" run_prog terode -n 2000 -S 4 < "$T/hills.tp"
 assert_eq "default capacity is 8" "$(body "$T/.out" | cmp -s - <(body "$T/c8.tp") && echo same)" same
-ok "capacity 4, no keep" run_prog terode -n 2000 -s 4 --no-keep-mass --capacity 4 < "$T/hills.tp"
+ok "capacity 4, no keep" run_prog terode -n 2000 -S 4 --no-keep-mass --capacity 4 < "$T/hills.tp"
 cp "$T/.out" "$T/c4.tp"
-ok "no keep, default capacity" run_prog terode -n 2000 -s 4 --no-keep-mass < "$T/hills.tp"
+ok "no keep, default capacity" run_prog terode -n 2000 -S 4 --no-keep-mass < "$T/hills.tp"
 assert_eq "without keep-mass, 4" "$(body "$T/.out" | cmp -s - <(body "$T/c4.tp") && echo same)" same
 
 # The sediment band is the change in height.
-ok "sediment" run_prog terode -n 20000 -s 4 --sediment < "$T/hills.tp"
+ok "sediment" run_prog terode -n 20000 -S 4 --sediment < "$T/hills.tp"
 cp "$T/.out" "$T/s.tp"
 assert_eq "sediment band" "$(header "$T/s.tp" BANDS)" "height sediment"
 py '
@@ -135,11 +135,11 @@ sys.exit(0 if np.abs(add).max() < 1e-7 and (b[:, 0] != a[:, 0]).any() else 1)' "
 assert_eq "second pass adds its change" $? 0
 
 # Thread count and repetition do not change a byte.
-ok "j1" run_prog terode -n 30000 -s 9 -j 1 --thermal 2 < "$T/hills.tp"
+ok "j1" run_prog terode -n 30000 -S 9 -j 1 --thermal 2 < "$T/hills.tp"
 cp "$T/.out" "$T/j1.tp"
-ok "j2" run_prog terode -n 30000 -s 9 -j 2 --thermal 2 < "$T/hills.tp"
+ok "j2" run_prog terode -n 30000 -S 9 -j 2 --thermal 2 < "$T/hills.tp"
 cp "$T/.out" "$T/j2.tp"
-ok "j2 again" run_prog terode -n 30000 -s 9 -j 2 --thermal 2 < "$T/hills.tp"
+ok "j2 again" run_prog terode -n 30000 -S 9 -j 2 --thermal 2 < "$T/hills.tp"
 cp "$T/.out" "$T/j2b.tp"
 body "$T/j1.tp" > "$T/a"; body "$T/j2.tp" > "$T/b"
 assert_same "-j 1 and -j 2 identical" "$T/a" "$T/b"
@@ -206,15 +206,15 @@ assert_eq "pipeline history" "$(grep -ac '^HISTORY terode' "$T/p.tp")" 2
 # what --no-sea gives too; --sea overrides SEALEVEL and is recorded.
 run_prog tnoise -q -s 128x96 -S 3 | run_prog tisland |
     py 'h, z = read("/dev/stdin"); write(z * 1024, "height", ["SEALEVEL 307.2"], sys.argv[1])' "$T/isl.tp"
-ok "sea j1" run_prog terode -n 30000 -s 5 --thermal 3 -j 1 < "$T/isl.tp"
+ok "sea j1" run_prog terode -n 30000 -S 5 --thermal 3 -j 1 < "$T/isl.tp"
 cp "$T/.out" "$T/sea1.tp"
-ok "sea j2" run_prog terode -n 30000 -s 5 --thermal 3 -j 2 < "$T/isl.tp"
+ok "sea j2" run_prog terode -n 30000 -S 5 --thermal 3 -j 2 < "$T/isl.tp"
 cp "$T/.out" "$T/sea2.tp"
 body "$T/sea1.tp" > "$T/a"; body "$T/sea2.tp" > "$T/b"
 assert_same "sea: -j 1 and -j 2 identical" "$T/a" "$T/b"
-ok "sea floor" run_prog terode -n 30000 -s 5 --thermal 3 --sea-floor < "$T/isl.tp"
+ok "sea floor" run_prog terode -n 30000 -S 5 --thermal 3 --sea-floor < "$T/isl.tp"
 cp "$T/.out" "$T/floor.tp"
-ok "no sea" run_prog terode -n 30000 -s 5 --thermal 3 --no-sea < "$T/isl.tp"
+ok "no sea" run_prog terode -n 30000 -S 5 --thermal 3 --no-sea < "$T/isl.tp"
 cp "$T/.out" "$T/nosea.tp"
 body "$T/floor.tp" > "$T/a"; body "$T/nosea.tp" > "$T/b"
 assert_same "--sea-floor erodes as --no-sea" "$T/a" "$T/b"

@@ -32,7 +32,7 @@ for f in png16 pgm; do
 	ok "$f from a file" run_prog texport -f $f "$T/dem.$f" < "$T/dem.tp"
 	assert_eq "$f says the range" "$(cat "$T/.err")" \
 	    "texport: height 0..65535 = $LO..$HI m"
-	ok "$f back" run_prog timport -z "$LO,$HI" "$T/dem.$f"
+	ok "$f back" run_prog timport --zrange "$LO,$HI" "$T/dem.$f"
 	cp "$T/.out" "$T/back.tp"
 	assert_eq "$f round trip" "$(within_step "$T/dem.tp" "$T/back.tp" "$LO" "$HI")" "True True"
 done
@@ -50,7 +50,7 @@ assert_same "pgm pipe = file" "$T/pipe.pgm" "$T/dem.pgm"
 
 # r16: little-endian levels, each floor((v - LO) 65535 / (HI - LO) + 0.5),
 # NaN 0; read with struct
-ok "r16" run_prog texport -f r16 -z 100,1100 "$T/dem.r16" < "$T/dem.tp"
+ok "r16" run_prog texport -f r16 --zrange 100,1100 "$T/dem.r16" < "$T/dem.tp"
 assert_eq "r16 says the range" "$(cat "$T/.err")" "texport: height 0..65535 = 100..1100 m"
 r16_check() {
 	py 'import struct
@@ -79,11 +79,11 @@ print(j["format"], j["width"], j["height"], j["crs"], j["units"], j["zrange"],
 
 # levels of a hand-made band: 0, 1/3, 1/2, 1 of [0, 3] and beyond it
 printf '0 1 1.5 3 -1 4 nan 0.00004' | mkstream 8 1 height > "$T/row.tp"
-ok "r16 row" run_prog texport -f r16 -z 0,3 "$T/row.r16" < "$T/row.tp"
+ok "r16 row" run_prog texport -f r16 --zrange 0,3 "$T/row.r16" < "$T/row.tp"
 assert_eq "r16 levels" "$(pyc 'import struct
 print(struct.unpack("<8H", open(sys.argv[1], "rb").read()))' "$T/row.r16")" \
     "(0, 21845, 32768, 65535, 0, 65535, 0, 1)"
-ok "pgm row" run_prog texport -f pgm -z 0,3 "$T/row.pgm" < "$T/row.tp"
+ok "pgm row" run_prog texport -f pgm --zrange 0,3 "$T/row.pgm" < "$T/row.tp"
 assert_eq "pgm header and big-endian" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read()
 print(d[:13], struct.unpack(">8H", d[13:]))' "$T/row.pgm")" \
@@ -95,7 +95,7 @@ assert_eq "flat levels" "$(od -An -tu2 "$T/flat.r16" | tr -s ' ')" " 0 0 0 0"
 
 # 2. Engines. A 65 x 65 ramp: value = row * 100 + column.
 py 'y, x = np.mgrid[0:65, 0:65]; write((y * 100 + x).astype("float32"), "height", ["CELLSIZE 2"], sys.argv[1])' "$T/r65.tp"
-ok "unity" run_prog texport -q -f r16 -e unity -z 0,6464 "$T/u.r16" < "$T/r65.tp"
+ok "unity" run_prog texport -q -f r16 -e unity --zrange 0,6464 "$T/u.r16" < "$T/r65.tp"
 # rows south first: the file's first row is the stream's last
 assert_eq "unity flip" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); q = np.array(struct.unpack("<%dH" % (len(d) // 2), d)).reshape(65, 65)
@@ -108,10 +108,10 @@ ok "godot" run_prog texport -q -f png16 -e godot --zscale 2 "$T/g.png" < "$T/r65
 assert_eq "godot sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(j["first_row"], i["min_height"], i["max_height"], i["cell_size"])' "$T/g.png.json")" \
     "north 0.0 12928.0 2.0"
-expect_err 1 "texport: unity wants a square of 2^n+1 samples (33 .. 4097): 65x64 does not fit; nearest: 65 (or --pad, --crop)" \
+expect_err 1 "texport: unity wants a square of 2^n+1 samples (33 .. 4097): 65x64 does not fit; nearest: 65, or use padding (--pad) or cropping (--crop)" \
     "unity not square" run_prog texport -f r16 -e unity "$T/x.r16" < <(py 'write(np.zeros((64, 65), "float32"))')
 py 'write(np.arange(60 * 50, dtype="float32").reshape(50, 60))' > "$T/r60.tp"
-expect_err 1 "texport: godot wants a square of 2^n+1 samples (33 .. 4097): 60x50 does not fit; nearest: 33 or 65 (or --pad, --crop)" \
+expect_err 1 "texport: godot wants a square of 2^n+1 samples (33 .. 4097): 60x50 does not fit; nearest: 33 or 65, or use padding (--pad) or cropping (--crop)" \
     "godot 60x50" run_prog texport -f r16 -e godot "$T/x.r16" < "$T/r60.tp"
 assert_eq "no file on error" "$(ls "$T"/x.r16* 2>/dev/null)" ""
 # --pad repeats the last column and row; --crop keeps the north-west corner
@@ -125,12 +125,12 @@ assert_eq "crop" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); v = np.array(struct.unpack("<%df" % (len(d) // 4), d)).reshape(33, 33)
 a = np.arange(3000.0).reshape(50, 60)
 print(bool((v == a[:33, :33]).all()))' "$T/c.r32")" "True"
-expect_err 1 "texport: unreal's recommended sizes are 127, 253, 505, 1009, 2017, 4033, 8129: 60x50 does not fit; nearest: width 127, height 127 (or --pad, --crop)" \
+expect_err 1 "texport: unreal's recommended sizes are 127, 253, 505, 1009, 2017, 4033, 8129: 60x50 does not fit; nearest: width 127, height 127, or use padding (--pad) or cropping (--crop)" \
     "unreal 60x50" run_prog texport -f png16 -e unreal "$T/x.png" < "$T/r60.tp"
 expect_err 1 "texport: unreal: no size to crop 60x50 to" \
     "unreal crop" run_prog texport -f png16 -e unreal --crop "$T/x.png" < "$T/r60.tp"
 py 'write(np.ones((127, 130), "float32"))' > "$T/r130.tp"
-expect_err 1 "nearest: width 127 or 253, height 127 (or" \
+expect_err 1 "nearest: width 127 or 253, height 127, or use padding (--pad)" \
     "unreal 130x127" run_prog texport -f r16 -e unreal "$T/x.r16" < "$T/r130.tp"
 ok "unreal pad" run_prog texport -q -f png16 -e unreal --pad "$T/ue.png" < "$T/r130.tp"
 assert_eq "unreal pad size" "$(pyc 'import json; j = json.load(open(sys.argv[1])); i = j["import"]
@@ -274,7 +274,7 @@ print(gdal.Open(sys.argv[1]).GetMetadata()["Comment"].count("HISTORY texport --f
 # 6. Misuse (exit 2) and bad input (exit 1), every message worded
 expect_err 2 "texport: --format: 'exr' is not one of png16, r16, r32, pgm, splat, normal" \
     "format" run_prog texport -f exr "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport -z 5,1 "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport --zrange 5,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: give the file to write (-o OUT)" "no out" run_prog texport < "$T/dem.tp"
 expect_err 2 "texport: unexpected argument 'b'" "two outs" run_prog texport a b < "$T/dem.tp"
 expect_err 2 "texport: give a file to write, not standard output" "stdout" run_prog texport - < "$T/dem.tp"
@@ -287,7 +287,7 @@ expect_err 2 "texport: --engine goes with the heightmap formats png16, r16, r32 
 expect_err 2 "texport: --engine: 'cryengine' is not one of unity, unreal, godot" "engine name" run_prog texport -e cryengine "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --crop and --pad go with --engine" "pad alone" run_prog texport --pad "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --crop and --pad: one or the other" "pad crop" run_prog texport -e unity -f r16 --pad --crop "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: --zrange goes with the heightmap formats" "zrange normal" run_prog texport -f normal -z 0,1 "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --zrange goes with the heightmap formats" "zrange normal" run_prog texport -f normal --zrange 0,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: unity imports raw 16-bit heightmaps: use -f r16" "unity png" run_prog texport -e unity "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: unreal imports 16-bit heightmaps: use -f png16 or -f r16" "unreal r32" run_prog texport -e unreal -f r32 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: godot imports png16, r16 and r32 heightmaps, not pgm" "godot pgm" run_prog texport -e godot -f pgm "$T/x" < "$T/dem.tp"
@@ -311,7 +311,7 @@ expect_err 1 "texport: .*truncated" "truncated splat" run_prog texport -f splat 
 # a pipe too large to hold: refused before anything is allocated for it
 { printf 'TERRAPIPE 1\nWIDTH 65536\nHEIGHT 4194304\nBANDS height\nENDHDR\n'
   head -c $((65536 * 4)) /dev/zero; } > "$T/huge.tp"
-expect_err 1 "texport: holding the band from a pipe (--zrange streams it) needs 1024.0 GiB, more than this machine's" \
+expect_err 1 "texport: holding the band from a pipe without a height range (--zrange) needs 1024.0 GiB, more than this machine's" \
     "huge pipe" run_prog texport -f r16 "$T/h.r16" < <(cat "$T/huge.tp")
 # a pipeline: generator to Unity in one go
 run_prog tnoise --size 129x129 --seed 5 --cellsize 4 | run_prog texport -q -f r16 -e unity "$T/pipe.r16"

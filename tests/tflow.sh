@@ -24,7 +24,7 @@ assert_eq "GRASS codes" "$(stat "$T/o" 'dir[0].tolist()')" \
     "[8.0, 8.0, 8.0, 8.0, -8.0]"
 
 # Run again on its own output: the bands are reused, not added twice.
-run_prog tflow -c grass < "$T/o" | run_prog tflow -c grass > "$T/o2"
+run_prog tflow --dir-codes grass < "$T/o" | run_prog tflow --dir-codes grass > "$T/o2"
 assert_eq "rerun keeps bands" "$(header "$T/o2" BANDS)" "height flow dir"
 cmp -s <(body "$T/o") <(body "$T/o2") && pass || fail "rerun changes the samples"
 
@@ -105,8 +105,8 @@ assert_eq "V valley: nothing drains more" "$(stat "$T/v" 'float(flow.max()) == f
 # a source cell's area in row 0 (36.7325 N) is 74.435 m x 92.477 m
 # (WGS84 radii of curvature, as in check_flow).
 run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill > "$T/dem"
-run_prog tflow -c grass -r 500 -m -j 1 < "$T/dem" > "$T/j1"
-run_prog tflow -c grass -r 500 -m -j 2 < "$T/dem" > "$T/j2"
+run_prog tflow --dir-codes grass -r 500 -m -j 1 < "$T/dem" > "$T/j1"
+run_prog tflow --dir-codes grass -r 500 -m -j 2 < "$T/dem" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "-j 1 and -j 2 differ"
 assert_eq "DEM: water leaving = cells" \
     "$(stat "$T/j1" '(int(flow[dir < 0].sum()), flow.size, int((dir == 0).sum()))')" \
@@ -148,7 +148,7 @@ echo "4 3 2 1" | mkstream 4 1 height "GEOKEYS 1.1.0 1024=s:1 3072=s:32767" \
 grep -q ", geographic;" "$T/eproj" && fail "GEOKEYS projection taken as geographic" || pass
 for crs in 6318 4326 32633; do
 	geo 8 "$(seq 1 8 | awk '{ printf "%g ", 3 * sin($1) }')" $crs |
-	    run_prog tview --shade-only -z 1 -o "$T/g$crs.png"
+	    run_prog tview --shade-only --exaggeration 1 -o "$T/g$crs.png"
 done
 pixels() { "$PY" -c '
 import sys; from osgeo import gdal
@@ -177,7 +177,7 @@ assert_eq "sea: rivers stop at the coast" \
     "$(stat "$T/o" 'river.tolist() == [[0, 0, 1, 0, 0, 0, 0]] * 5')" True
 grep -q "outlets (20 sea), 0 on flats, 0 sinks" "$T/err" && pass ||
     fail "sea counts: $(cat "$T/err")"
-run_prog tflow -c grass < "$T/sea" > "$T/o"
+run_prog tflow --dir-codes grass < "$T/sea" > "$T/o"
 assert_eq "sea: GRASS dir, +0 on the sea" \
     "$(stat "$T/o" '(dir.tolist() == [[8, 8, 8, 0, 0, 0, 0]] * 5, bool(np.signbit(dir).any()))')" \
     "(True, False)"
@@ -199,8 +199,8 @@ cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--no-sea differs from no S
 # (the sea's flow and the border outlets', negative GRASS codes) is every
 # cell, exactly; 1 and 2 threads agree.
 run_prog tnoise -q -s 200x150 -S 5 | run_prog tisland --sea 0.3 | run_prog tfill > "$T/isl"
-run_prog tflow -c grass -r 40 -m -j 1 < "$T/isl" > "$T/j1"
-run_prog tflow -c grass -r 40 -m -j 2 < "$T/isl" > "$T/j2"
+run_prog tflow --dir-codes grass -r 40 -m -j 1 < "$T/isl" > "$T/j1"
+run_prog tflow --dir-codes grass -r 40 -m -j 2 < "$T/isl" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "sea: -j 1 and -j 2 differ"
 assert_eq "island: drains to the sea or off the grid" \
     "$(stat "$T/j1" 'drain_check(dir, height >= np.float32(0.3), GRASS)')" ok
@@ -252,10 +252,10 @@ assert_eq "--order recorded" "$(header_lines "$T/p" | grep '^HISTORY tflow')" \
 # The real DEM (filled): Strahler and Shreve against a brute-force
 # reference, the recursive definitions on the GRASS-coded dir band: a
 # river cell's order from the river cells whose direction points at it.
-run_prog tflow -c grass -r 100 --order --basins -j 1 < "$T/dem" > "$T/ob1"
-run_prog tflow -c grass -r 100 --order --basins -j 2 < "$T/dem" > "$T/ob2"
+run_prog tflow --dir-codes grass -r 100 --order --basins -j 1 < "$T/dem" > "$T/ob1"
+run_prog tflow --dir-codes grass -r 100 --order --basins -j 2 < "$T/dem" > "$T/ob2"
 cmp -s <(body "$T/ob1") <(body "$T/ob2") && pass || fail "order, basins: -j 1 and -j 2 differ"
-run_prog tflow -c grass -r 100 --order shreve < "$T/dem" > "$T/sh"
+run_prog tflow --dir-codes grass -r 100 --order shreve < "$T/dem" > "$T/sh"
 orders() { py - "$1" "$2" <<'EOF'
 import functools
 sys.setrecursionlimit(100000)
@@ -315,7 +315,7 @@ EOF
 )" "True True True True"
 # --min-basin 1000: the basins of fewer cells become 0, the rest keep
 # their order, numbered again 1, 2, ...
-run_prog tflow -c grass --basins --min-basin 1000 < "$T/dem" > "$T/mb"
+run_prog tflow --dir-codes grass --basins --min-basin 1000 < "$T/dem" > "$T/mb"
 assert_eq "DEM: --min-basin 1000" "$(py - "$T/ob1" "$T/mb" <<'EOF'
 a, m = band(sys.argv[1], "basin"), band(sys.argv[2], "basin")
 sizes = np.bincount(a.astype(int).ravel())
@@ -342,8 +342,8 @@ for l in list(order[:6]) + list(order[-2:]):
     r, c = np.unravel_index(np.argmax(np.where(lab == l, flow, -1)), lab.shape)
     print("b%d %.12f,%.12f" % (l, x0 + (c + 0.5) * cs, y0 - (r + 0.5) * cs))
 EOF
-run_prog tflow -c grass --outlet -84.2,36.6 --snap 5 < "$T/dem" > "$T/p1" 2> "$T/p1.err"
-run_prog tflow -c grass --outlet -84.3,36.65 < "$T/dem" > "$T/p2" 2> "$T/p2.err"
+run_prog tflow --dir-codes grass --outlet -84.2,36.6 --snap 5 < "$T/dem" > "$T/p1" 2> "$T/p1.err"
+run_prog tflow --dir-codes grass --outlet -84.3,36.65 < "$T/dem" > "$T/p2" 2> "$T/p2.err"
 assert_eq "--snap: the snapped cell on stderr" "$(cat "$T/p1.err")" \
     "tflow: outlet at -84.20333333,36.6025 (column 252, row 156, flow 1341): 1341 cells drain there"
 echo "p1 $(sed 's/.* at \([^ ]*\) .*/\1/' "$T/p1.err")" >> "$T/outlets"
@@ -456,7 +456,7 @@ want = np.array([[ESRI[k] for k in row] for row in d], np.float32)
 print(bool((want == got).all()))
 EOF
 )" True
-run_prog tflow --carve -c grass < "$T/raw" > "$T/carveg"
+run_prog tflow --carve --dir-codes grass < "$T/raw" > "$T/carveg"
 assert_eq "--carve: no sinks, water leaving = cells" "$(stat "$T/carveg" \
     'int((dir == 0).sum()), int(flow[dir < 0].sum())')" "(0, 138632)"
 run_prog tflow --carve -r 500 < "$T/dem" > "$T/c1"
@@ -530,8 +530,8 @@ assert_eq "--river-rule trace: thinned" "$(stat "$T/th1" \
 # The traced river on the real DEM: the same bytes on 1 and 2 threads;
 # order and basins follow the moved directions: every river cell's dir
 # leads to a river cell or out (drain_check: every cell reaches an outlet).
-run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 1 -c grass < "$T/raw" > "$T/t1"
-run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 2 -c grass < "$T/raw" > "$T/t2"
+run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 1 --dir-codes grass < "$T/raw" > "$T/t1"
+run_prog tflow --carve first -r 150 --river-rule trace --order --basins -j 2 --dir-codes grass < "$T/raw" > "$T/t2"
 cmp -s <(body "$T/t1") <(body "$T/t2") && pass ||
     fail "--river-rule trace: -j 1 and -j 2 differ"
 assert_eq "--river-rule trace: dir along the rivers" "$(py - "$T/t1" <<'EOF2'
@@ -546,7 +546,7 @@ EOF2
 )" "0 ok True"
 # Traced on the steepest rule too, whose border cells may drain inward:
 # rivers end at the border all the same, and dir still drains everywhere.
-run_prog tflow --carve -r 150 --river-rule trace -c grass < "$T/raw" > "$T/ts"
+run_prog tflow --carve -r 150 --river-rule trace --dir-codes grass < "$T/raw" > "$T/ts"
 assert_eq "--carve --river-rule trace: drains, rivers continue inside" \
     "$(py - "$T/ts" <<'EOF2'
 b = bands(sys.argv[1]); r = b["river"] == 1; d = b["dir"]; bad = 0
@@ -581,9 +581,9 @@ expect_err 2 "^tflow: --order: 'horton' is not one of strahler, shreve" \
 # stream_vector (the same rule) and on r.to.vect of its stream raster
 # (which does not join lines at confluences), both within 1%. The hand
 # grids above give the same stream cells in r.stream.extract.
-run_prog tflow --carve first -g no -r 150 --river-rule trace -c grass < "$T/raw" > "$T/tg"
+run_prog tflow --carve first -g no -r 150 --river-rule trace --dir-codes grass < "$T/raw" > "$T/tg"
 rm -f "$T/tg.gpkg"
-ok "tvector --rivers on the traced rivers" run_prog tvector -q -r -d grass "$T/tg.gpkg" < "$T/tg"
+ok "tvector --rivers on the traced rivers" run_prog tvector -q -r --dir-codes grass "$T/tg.gpkg" < "$T/tg"
 py - "$T" <<'EOF2'
 from osgeo import gdal
 for name in ("tr", "th"):

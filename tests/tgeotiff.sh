@@ -245,7 +245,7 @@ expect_exit 2 "three files" run_prog tgeotiff "$T/s.tp" "$T/x.tif" "$T/y.tif" <"
 expect_exit 2 "bad codec" run_prog tgeotiff -c jpeg "$T/x.tif" <"$T/s.tp"
 expect_exit 2 "stdout" run_prog tgeotiff - <"$T/s.tp"
 expect_exit 2 "bad zrange" run_prog tgeotiff --zrange 1 "$T/x.tif" <"$T/s.tp"
-expect_exit 2 "zrange on biome" run_prog tgeotiff -b biome -z 0,1 "$T/x.tif" <"$T/b.tp"
+expect_exit 2 "zrange on biome" run_prog tgeotiff -b biome --zrange 0,1 "$T/x.tif" <"$T/b.tp"
 expect_exit 2 "unknown option" run_prog tgeotiff --frobnicate "$T/x.tif" <"$T/s.tp"
 ok "--help" run_prog tgeotiff --help
 mkdir "$T/out"
@@ -379,7 +379,7 @@ assert_eq "scale on value bands only" "$(gdalinfo -json "$T/mc1.tif" | "$PY" -c 
 assert_eq "COG overview of a scaled band" "$(gdallocationinfo -valonly -b 1 -overview 1 "$T/mc1.tif" 10 20)" 602
 assert_eq "COG overview of codes: nearest" "$(gdallocationinfo -valonly -b 3 -overview 1 "$T/mc1.tif" 10 20)" \
     "$(gdallocationinfo -valonly -b 3 "$T/mc1.tif" 10 20)"
-expect_err 2 "none is named height" "--zrange without a height band" run_prog tgeotiff -z 0,1 -b flow,dir "$T/x.tif" <"$T/m.tp"
+expect_err 2 "none is named height" "--zrange without a height band" run_prog tgeotiff --zrange 0,1 -b flow,dir "$T/x.tif" <"$T/m.tp"
 
 # --- a geographic CRS whose extent cannot be degrees: a warning ---
 echo "1 2 3 4 5 6 7 8" | mkstream 2 4 height "CELLSIZE 30" "CRS EPSG:4326" >"$T/geo.tp"

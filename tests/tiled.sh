@@ -282,7 +282,7 @@ expect_err 2 "tflow: --suffix goes with --tile-solve" "suffix with prepare" \
 expect_err 2 "tflow: --rivers and --dir-codes go with --tile-finish" "rivers with prepare" \
     run_prog tflow -r 5 --tile-prepare "$f"
 expect_err 2 "tflow: unexpected argument" "whole grid with an operand" run_prog tflow "$f"
-expect_err 1 "tflow: --area on a geographic grid is not exact tile by tile (its sums depend on their order)" \
+expect_err 1 "tflow: accumulated area (--area) on a geographic grid is not exact tile by tile (its sums depend on their order)" \
     "area geographic" run_prog tflow --area --tile-prepare "$T/fdem64/r0_c0.tp"
 mv "$T/ffrac64/r2_c1.tp" "$T/ffrac64/x"
 expect_err 1 "tflow: $f: $T/ffrac64/r2_c1.tp: No such file or directory (a neighbour tile)" \

@@ -27,10 +27,10 @@ expect_err 2 "one output file, not 2" "two files" \
     run_prog tvector -r "$T/a.gpkg" "$T/b.gpkg" < "$T/dem"
 expect_err 2 "--contours" "bad interval" run_prog tvector -c 0 "$T/o.gpkg" < "$T/dem"
 expect_err 2 "--labels: bad band name" "bad band name" \
-    run_prog tvector -b -l 'A B' "$T/o.gpkg" < "$T/dem"
-expect_err 2 "--dir-codes" "bad codes" run_prog tvector -r -d arcgis "$T/o.gpkg" < "$T/dem"
+    run_prog tvector --basins -l 'A B' "$T/o.gpkg" < "$T/dem"
+expect_err 2 "--dir-codes" "bad codes" run_prog tvector -r --dir-codes arcgis "$T/o.gpkg" < "$T/dem"
 expect_err 1 "the input has no band 'basin' (the labels for --basins)" \
-    "no basin band" run_prog tvector -b "$T/o.gpkg" < "$T/dem"
+    "no basin band" run_prog tvector --basins "$T/o.gpkg" < "$T/dem"
 run_prog tband --keep height < "$T/dem" > "$T/h"
 expect_err 1 "no band 'dir' (tflow makes it)" "no dir band" \
     run_prog tvector -r "$T/o.gpkg" < "$T/h"
@@ -48,7 +48,7 @@ expect_exit 1 "a directory" run_prog tvector -r "$T/dir.gpkg" < "$T/dem"
 
 # A grid of NaN: every layer empty, the file still a valid GeoPackage.
 vpy 'write(np.full((1, 4, 3), np.nan), "height dir river basin", ["CRS EPSG:32633"])' > "$T/nan"
-ok "all NaN" run_prog tvector -q -r -b -c 1 "$T/nan.gpkg" < "$T/nan"
+ok "all NaN" run_prog tvector -q -r --basins -c 1 "$T/nan.gpkg" < "$T/nan"
 ok "all NaN validates" $VALIDATE "$T/nan.gpkg"
 assert_eq "all NaN: no features" "$(ogrinfo -so -al "$T/nan.gpkg" |
     sed -n 's/^Feature Count: //p' | tr '\n' ' ')" "0 0 0 "
@@ -174,8 +174,8 @@ print(max(f["strahler"] for _, f, _ in layer(sys.argv[1], "rivers")) >= 3)' \
     "$T/dem.gpkg")" True
 
 # GRASS codes give the same reaches.
-run_prog tfill < "$T/h" | run_prog tflow -c grass --rivers 150 > "$T/demg"
-ok "GRASS codes" run_prog tvector -q -r -d grass "$T/g.gpkg" < "$T/demg"
+run_prog tfill < "$T/h" | run_prog tflow --dir-codes grass --rivers 150 > "$T/demg"
+ok "GRASS codes" run_prog tvector -q -r --dir-codes grass "$T/g.gpkg" < "$T/demg"
 assert_eq "GRASS = ESRI reaches" "$(vpy '
 a = [(f, g.ExportToWkt()) for _, f, g in layer(sys.argv[1], "rivers")]
 b = [(f, g.ExportToWkt()) for _, f, g in layer(sys.argv[2], "rivers")]
@@ -232,7 +232,7 @@ vpy '
 a = (np.indices((6, 7)).sum(0) % 2).astype(float) + 1
 a[2, 3] = np.nan
 write(a, "basin", ["CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' > "$T/checker"
-ok "checkerboard" run_prog tvector -q -b "$T/checker.gpkg" < "$T/checker"
+ok "checkerboard" run_prog tvector -q --basins "$T/checker.gpkg" < "$T/checker"
 ok "checkerboard validates" $VALIDATE "$T/checker.gpkg"
 assert_eq "checkerboard polygons" "$(check_basins "$T/checker" "$T/checker.gpkg" basin)" ok
 assert_eq "checkerboard parts" "$(vpy '
@@ -251,7 +251,7 @@ a = np.array([[1, 1, 1, 1, 1],
               [1, 2, 2, 1, 1],
               [1, 1, 1, 1, 3]], float)
 write(a, "basin", ["CELLSIZE 30", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' > "$T/ring"
-ok "ring" run_prog tvector -q -b "$T/ring.gpkg" < "$T/ring"
+ok "ring" run_prog tvector -q --basins "$T/ring.gpkg" < "$T/ring"
 assert_eq "ring polygons" "$(check_basins "$T/ring" "$T/ring.gpkg" basin)" ok
 
 # Basins of the real DEM, labelled by their outlets in Python.
@@ -261,7 +261,7 @@ names = h["BANDS"].split() + ["basin"]
 extra = ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS " + h["CRS"]]
 write(np.concatenate([a, basins(b["dir"])[:, None, :]], axis=1), names, extra)' \
     "$T/dem" > "$T/dem-basin"
-ok "DEM basins" run_prog tvector -q -b -r "$T/basins.gpkg" < "$T/dem-basin"
+ok "DEM basins" run_prog tvector -q --basins -r "$T/basins.gpkg" < "$T/dem-basin"
 ok "DEM basins validate" $VALIDATE "$T/basins.gpkg"
 assert_eq "DEM basin polygons" "$(check_basins "$T/dem-basin" "$T/basins.gpkg" basin)" ok
 ok "ogr2ogr -makevalid" ogr2ogr -f GPKG -makevalid "$T/mv.gpkg" "$T/basins.gpkg" basins
@@ -290,7 +290,7 @@ assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
 assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
 
 # --- GeoJSON -----------------------------------------------------------
-ok "GeoJSON basins" run_prog tvector -q -b "$T/checker.geojson" < "$T/checker"
+ok "GeoJSON basins" run_prog tvector -q --basins "$T/checker.geojson" < "$T/checker"
 assert_eq "GeoJSON parses, crs named" "$($PY -c '
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -445,7 +445,7 @@ done
 
 # The streamed path's own errors: a truncated or overlong stream leaves no
 # file; an infinite height is refused with its place.
-expect_exit 1 "truncated stream" run_prog tvector -b "$T/o.gpkg" < "$T/trunc"
+expect_exit 1 "truncated stream" run_prog tvector --basins "$T/o.gpkg" < "$T/trunc"
 [ ! -e "$T/o.gpkg" ] && pass || fail "a failed streamed run left $T/o.gpkg"
 { cat "$T/grid-row"; printf 'xxxx'; } > "$T/long"
 expect_exit 1 "" run_prog tvector -c 5 "$T/o.gpkg" < "$T/long"
@@ -458,7 +458,7 @@ expect_err 1 "tvector: contours: infinite value at column 1, row 1" \
 # 4096-wide stream, flat but for a stepped cone in its first 200 rows
 # (so the lines and rings are the same however long, but for the flat
 # ground's, which is the grid's edge), 1024 and 8192 rows:
-# the peak RSS of tvector -b -c grows by less than 16 MiB, where reading
+# the peak RSS of tvector --basins -c grows by less than 16 MiB, where reading
 # the grid whole would add 112 MiB (7168 rows of 16 KiB). The figure is
 # not a timing: allocations are deterministic, the slack is for the C
 # library's arenas and page rounding. Not under valgrind or a sanitizer,
@@ -474,7 +474,7 @@ sys.stdout.buffer.write(stream_bytes(w, h, "height", ["CELLSIZE 1", "ORIGIN 0 0"
 sys.stdout.buffer.write(top.tobytes())
 zero = np.zeros((h - 200) * w, "<f4").tobytes()
 sys.stdout.buffer.write(zero)' "$rows" > "$T/mem"
-		/usr/bin/time -f %M -o "$T/rss$rows" tvector -q -b -l height -c 1 \
+		/usr/bin/time -f %M -o "$T/rss$rows" tvector -q --basins -l height -c 1 \
 		    "$T/mem$rows.gpkg" < "$T/mem" || fail "memory run $rows"
 	done
 	rm -f "$T/mem"

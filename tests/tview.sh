@@ -37,9 +37,9 @@ z = gdal.Open(sys.argv[1]).ReadAsArray().astype("float32")
 z[100:104, 200:203] = np.nan
 np.save(sys.argv[2], z)' "$DATA/jacksboro_fault_dem.tif" "$T/z.npy"
 mkstream_npy 30 > "$T/dem.tp"
-ok "shade dem" run_prog tview --shade-only -z 1 -o "$T/dem.png" < "$T/dem.tp"
+ok "shade dem" run_prog tview --shade-only --exaggeration 1 -o "$T/dem.png" < "$T/dem.tp"
 assert_eq "dem vs gdaldem" "$(gdaldem_vs "$T/dem.png" 1 30)" "True True True"
-ok "shade dem z3" run_prog tview --shade-only -z 3 --azimuth 315 --altitude 45 "$T/dem3.png" < "$T/dem.tp"
+ok "shade dem z3" run_prog tview --shade-only --exaggeration 3 --azimuth 315 --altitude 45 "$T/dem3.png" < "$T/dem.tp"
 assert_eq "dem z3 vs gdaldem" "$(gdaldem_vs "$T/dem3.png" 3 30)" "True True True"
 
 # 2. a synthetic surface with steep and flat parts, at cell size 10
@@ -50,7 +50,7 @@ z = np.sin(x / 6.0) * np.cos(y / 4.0) * 30 + np.where(x > 60, 25.0, 0) + y * 0.3
 z[0, 0] = np.nan; z[50, 130] = np.nan
 np.save(sys.argv[1], z)' "$T/z.npy"
 mkstream_npy 10 > "$T/syn.tp"
-ok "shade synthetic" run_prog tview --shade-only -z 2 "$T/syn.png" < "$T/syn.tp"
+ok "shade synthetic" run_prog tview --shade-only --exaggeration 2 "$T/syn.png" < "$T/syn.tp"
 assert_eq "synthetic vs gdaldem" "$(gdaldem_vs "$T/syn.png" 2 10)" "True True True"
 
 # 3. a geographic grid: EPSG:4326, 1 arc-second cells, 30 rows around
@@ -69,7 +69,7 @@ np.save(sys.argv[1], z.astype("float32"))
 sys.stdout.buffer.write(b"TERRAPIPE 1\nWIDTH 160\nHEIGHT 30\nBANDS height\n"
     b"CELLSIZE 0.000277777777777777778\nORIGIN 10 60.004166666666666667\n"
     b"CRS EPSG:4326\nENDHDR\n" + z.astype("<f4").tobytes())' "$T/z.npy" > "$T/geo.tp"
-ok "shade geographic" run_prog tview --shade-only -z 1 -o "$T/geo.png" < "$T/geo.tp"
+ok "shade geographic" run_prog tview --shade-only --exaggeration 1 -o "$T/geo.png" < "$T/geo.tp"
 assert_eq "geographic rows vs gdaldem" "$("$PY" - "$T/z.npy" "$T/geo.png" "$T" <<'PY'
 import sys, math, numpy as np
 from osgeo import gdal
@@ -139,21 +139,21 @@ PY
 strips() { py 'y, x = np.mgrid[0:6, 0:12]
 write(np.choose(x // 4, [0.1, 0.4, 0.9]).astype("f4"), "height", sys.argv[1:])' "$@"; }
 strips "CELLSIZE 1" "SEALEVEL 0.3" >"$T/sea.tp"
-ok "sea from the header" run_prog tview -z 1 "$T/sea.png" <"$T/sea.tp"
+ok "sea from the header" run_prog tview --exaggeration 1 "$T/sea.png" <"$T/sea.tp"
 # 0.4 above the sea 0.3 is land 1/6 of the way to 0.9: grass to forest
 assert_eq "SEALEVEL draws water" "$(px "$T/sea.png" "1 2" "5 2")" "20,50,110,255 67,120,60,255"
-ok "--sea over the header" run_prog tview -z 1 --sea 0.5 "$T/sea5.png" <"$T/sea.tp"
+ok "--sea over the header" run_prog tview --exaggeration 1 --sea 0.5 "$T/sea5.png" <"$T/sea.tp"
 assert_eq "--sea wins" "$(px "$T/sea5.png" "1 2" "5 2")" "20,50,110,255 65,117,174,255"
-ok "--no-sea" run_prog tview -z 1 --no-sea "$T/nosea.png" <"$T/sea.tp"
+ok "--no-sea" run_prog tview --exaggeration 1 --no-sea "$T/nosea.png" <"$T/sea.tp"
 strips "CELLSIZE 1" >"$T/nosealine.tp"
-ok "no SEALEVEL" run_prog tview -z 1 "$T/nosealine.png" <"$T/nosealine.tp"
+ok "no SEALEVEL" run_prog tview --exaggeration 1 "$T/nosealine.png" <"$T/nosealine.tp"
 assert_eq "--no-sea: land" "$(px "$T/nosea.png" "1 2")" "86,140,70,255"
 assert_eq "--no-sea as without SEALEVEL" "$(pngvals "$T/nosea.png")" "$(pngvals "$T/nosealine.png")"
 strips "CELLSIZE 1" "SEALEVEL low" >"$T/badsea.tp"
-expect_err 1 "SEALEVEL" "malformed SEALEVEL" run_prog tview -z 1 "$T/x.png" <"$T/badsea.tp"
+expect_err 1 "SEALEVEL" "malformed SEALEVEL" run_prog tview --exaggeration 1 "$T/x.png" <"$T/badsea.tp"
 # tisland pulls the border down: the corner is sea, drawn blue
-run_prog tisland --sea 0.3 <"$T/nosealine.tp" | run_prog tview -z 1 -o "$T/pipe.png"
-run_prog tisland <"$T/nosealine.tp" | run_prog tview -z 1 -o "$T/pipe0.png"
+run_prog tisland --sea 0.3 <"$T/nosealine.tp" | run_prog tview --exaggeration 1 -o "$T/pipe.png"
+run_prog tisland <"$T/nosealine.tp" | run_prog tview --exaggeration 1 -o "$T/pipe0.png"
 assert_eq "tisland --sea | tview draws water" "$(px "$T/pipe.png" "0 0" | awk -F, '{ print ($3 > $1 + 40) }') $(px "$T/pipe0.png" "0 0" | awk -F, '{ print ($3 > $1 + 40) }')" "1 0"
 
 # --- biome maps ---
@@ -187,7 +187,7 @@ run_prog tband --drop height,river <"$T/bio.tp" >"$T/codes.tp"
 ok "-b biome without heights" run_prog tview -b biome "$T/codes.png" <"$T/codes.tp"
 assert_eq "flat colours without heights" "$(px "$T/codes.png" "0 0" "5 7" "9 3")" \
     "68,68,122,255 248,248,248,255 136,170,85,255"
-expect_err 1 "no band 'height'" "contour without heights" run_prog tview -b biome --contour 1 "$T/x.png" <"$T/codes.tp"
+expect_err 1 "no band 'height'" "contour without heights" run_prog tview -b biome --contours 1 "$T/x.png" <"$T/codes.tp"
 # the light: grassland on a plane rising east (facing the north-west sun) is
 # brighter than on flat ground, and on one rising west darker
 slope() { py 'y, x = np.mgrid[0:6, 0:12]
@@ -195,8 +195,8 @@ a = np.stack([x * float(sys.argv[1]), np.full((6, 12), 10.0), np.zeros((6, 12))]
 write(a.astype("f4"), "height biome river", ["CELLSIZE 1"])' "$1"; }
 slope 0.5 >"$T/east.tp"
 slope -0.5 >"$T/west.tp"
-ok "facing the light" run_prog tview -b biome -z 1 "$T/east.png" <"$T/east.tp"
-ok "facing away" run_prog tview -b biome -z 1 "$T/west.png" <"$T/west.tp"
+ok "facing the light" run_prog tview -b biome --exaggeration 1 "$T/east.png" <"$T/east.tp"
+ok "facing away" run_prog tview -b biome --exaggeration 1 "$T/west.png" <"$T/west.tp"
 assert_eq "lit > flat > shadow" "$("$PY" - "$T/east.png" "$T/west.png" <<'PY'
 import sys; from osgeo import gdal
 e, w = [gdal.Open(p).ReadAsArray()[:3, 2, 5].astype(int) for p in sys.argv[1:]]
@@ -210,8 +210,8 @@ PY
 py 'y, x = np.mgrid[0:6, 0:20]
 a = np.stack([x * 1.0, np.full((6, 20), 10.0), np.zeros((6, 20))], axis=1)
 write(a.astype("f4"), "height biome river", ["CELLSIZE 30"])' >"$T/ramp.tp"
-ok "no contour" run_prog tview -b biome -z 1 "$T/c0.png" <"$T/ramp.tp"
-ok "--contour 5" run_prog tview -b biome -z 1 --contour 5 "$T/c5.png" <"$T/ramp.tp"
+ok "no contour" run_prog tview -b biome --exaggeration 1 "$T/c0.png" <"$T/ramp.tp"
+ok "--contours 5" run_prog tview -b biome --exaggeration 1 --contours 5 "$T/c5.png" <"$T/ramp.tp"
 assert_eq "contour columns, darker by half" "$("$PY" - "$T/c0.png" "$T/c5.png" <<'PY'
 import sys, numpy as np; from osgeo import gdal
 a, b = [gdal.Open(p).ReadAsArray().astype(float) for p in sys.argv[1:]]
@@ -220,7 +220,7 @@ r = b[:3, :, cols] / a[:3, :, cols]
 print(cols, bool((abs(r - 0.5) < 0.01).all()))
 PY
 )" "[4, 9, 14] True"
-ok "--contour, colour picture" run_prog tview -z 1 --contour 5 "$T/cc.png" <"$T/ramp.tp"
+ok "--contours, colour picture" run_prog tview --exaggeration 1 --contours 5 "$T/cc.png" <"$T/ramp.tp"
 # --legend: the lower-left corner changes, nothing else. Codes 0..10 and a
 # river: 12 lines, 4 + 12 * 11 - 2 + 4 = 138 pixels high; the longest name,
 # temperate desert, 16 * 6 - 1 = 95 wide, 4 + 9 + 4 + 95 + 4 = 116 in all;
@@ -250,8 +250,8 @@ expect_exit 2 "scale 0" run_prog tview -s 0 x.png < "$T/syn.tp"
 expect_exit 2 "altitude 0" run_prog tview --altitude 0 x.png < "$T/syn.tp"
 expect_exit 2 "two outputs" run_prog tview -o a.png b.png < "$T/syn.tp"
 expect_exit 2 "legend without biome" run_prog tview --legend x.png < "$T/syn.tp"
-expect_exit 2 "contour on grey" run_prog tview -b height --contour 1 x.png < "$T/syn.tp"
-expect_exit 2 "contour 0" run_prog tview --contour 0 x.png < "$T/syn.tp"
+expect_exit 2 "contour on grey" run_prog tview -b height --contours 1 x.png < "$T/syn.tp"
+expect_exit 2 "contour 0" run_prog tview --contours 0 x.png < "$T/syn.tp"
 expect_exit 2 "sea and no sea" run_prog tview --sea 1 --no-sea x.png < "$T/syn.tp"
 expect_exit 2 "log on biome" run_prog tview -b biome --log x.png < "$T/syn.tp"
 
@@ -261,7 +261,7 @@ cp "$T/c.png" "$T/keep.png"
 expect_err 1 "truncated stream" "truncated (whole band)" run_prog tview -o "$T/keep.png" < "$T/trunc.tp"
 expect_err 1 "truncated stream" "truncated (streaming)" \
     run_prog tview --range 0,100 -o "$T/keep.png" < "$T/trunc.tp"
-expect_exit 1 "truncated (shade, streaming)" run_prog tview --shade-only -z 1 -o "$T/new.png" < "$T/trunc.tp"
+expect_exit 1 "truncated (shade, streaming)" run_prog tview --shade-only --exaggeration 1 -o "$T/new.png" < "$T/trunc.tp"
 assert_same "old picture kept" "$T/c.png" "$T/keep.png"
 assert_eq "no stray files" "$(ls "$T" | grep -c 'png\.')" 0
 assert_eq "no new file" "$(ls "$T" | grep -c '^new.png')" 0
@@ -269,13 +269,13 @@ expect_err 1 "no band 'moisture'" "missing band" run_prog tview -b moisture x.pn
 expect_exit 1 "unwritable dir" run_prog tview -o "$T/nodir/x.png" < "$T/syn.tp"
 
 # pipeline: crop a window and look at it; same as the window of the whole
-run_prog tcrop -w 10,10,40,30 < "$T/syn.tp" | run_prog tview --shade-only -z 2 -o "$T/w.png"
+run_prog tcrop -w 10,10,40,30 < "$T/syn.tp" | run_prog tview --shade-only --exaggeration 2 -o "$T/w.png"
 assert_eq "pipeline size" "$(pngsize "$T/w.png")" "True 40 30 4"
 assert_eq "history in the PNG" "$("$PY" -c '
 import sys; from osgeo import gdal
 print(gdal.Open(sys.argv[1]).GetMetadata()["Comment"].replace(sys.argv[2], "T"))' "$T/w.png" "$T")" \
     "HISTORY tcrop --window 10,10,40,30
-HISTORY tview --shade-only --zfactor 2 --output T/w.png"
+HISTORY tview --shade-only --exaggeration 2 --output T/w.png"
 assert_eq "inner cells as the whole" "$("$PY" -c '
 import sys; from osgeo import gdal
 w = gdal.Open(sys.argv[1]).ReadAsArray()[0]; a = gdal.Open(sys.argv[2]).ReadAsArray()[0]

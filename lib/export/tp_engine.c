@@ -102,12 +102,12 @@ refuse(tp_engine g, int64_t w, int64_t h, tp_err *e)
 	if (square(g))
 		return tp_err_set(e, "%s wants a square of 2^n+1 samples "
 		    "(33 .. 4097): %" PRId64 "x%" PRId64 " does not fit; "
-		    "nearest: %s (or --pad, --crop)", names[g], w, h,
+		    "nearest: %s, or use padding or cropping", names[g], w, h,
 		    around(g, w > h ? w : h, a, sizeof a));
 	return tp_err_set(e, "unreal's recommended sizes are 127, 253, 505, "
 	    "1009, 2017, 4033, 8129: %" PRId64 "x%" PRId64 " does not fit; "
-	    "nearest: width %s, height %s (or --pad, --crop)", w, h,
-	    around(g, w, a, sizeof a), around(g, h, b, sizeof b));
+	    "nearest: width %s, height %s, or use padding or cropping",
+	    w, h, around(g, w, a, sizeof a), around(g, h, b, sizeof b));
 }
 
 int

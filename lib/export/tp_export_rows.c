@@ -96,12 +96,12 @@ hold_band(tp_export_src *s, tp_export_range *rg, tp_err *e)
 	uint64_t bytes = (uint64_t)h->width * (uint64_t)h->height * 4;
 	float *plane;
 
-	if (tp_check_mem(bytes, "holding the band from a pipe (--zrange "
-	    "streams it)", e) < 0)
+	if (tp_check_mem(bytes, "holding the band from a pipe without a "
+	    "height range", e) < 0)
 		return -1;
 	if ((plane = malloc((size_t)bytes)) == NULL)
-		return tp_err_set(e, "out of memory for the band: %llu bytes "
-		    "(give --zrange to stream it)", (unsigned long long)bytes);
+		return tp_err_set(e, "out of memory for the band: %llu bytes; "
+		    "a height range streams it", (unsigned long long)bytes);
 	if (tp_export_src_rows(s, plane, h->height, e) < 0 ||
 	    tp_reader_finish(s->r, e) < 0) {
 		free(plane);

@@ -216,10 +216,10 @@ choose_mode(tp_latitude *l, tp_err *e)
 	}
 	if (tp_geokeys_value(&l->h) != NULL)
 		return tp_err_set(e, "the grid's CRS is a GEOKEYS line without "
-		    "an EPSG code, which PROJ cannot read: give its latitudes "
-		    "with --latitude SOUTH,NORTH");
-	return tp_err_set(e, "the grid has no CRS: give its latitudes with "
-	    "--latitude SOUTH,NORTH");
+		    "an EPSG code, which PROJ cannot read: give its latitude "
+		    "range SOUTH,NORTH");
+	return tp_err_set(e, "the grid has no CRS: give its latitude range "
+	    "SOUTH,NORTH");
 }
 
 int

@@ -81,15 +81,15 @@ tp_band_lists_ok(const char *keep, const char *drop, const char *rename,
 {
 	struct names a, b;
 
-	if (keep != NULL && (split(keep, "--keep", &a, NULL, e) < 0 ||
-	    check_names(&a, "--keep", e) < 0))
+	if (keep != NULL && (split(keep, "bands to keep", &a, NULL, e) < 0 ||
+	    check_names(&a, "bands to keep", e) < 0))
 		return -1;
-	if (drop != NULL && (split(drop, "--drop", &a, NULL, e) < 0 ||
-	    check_names(&a, "--drop", e) < 0))
+	if (drop != NULL && (split(drop, "bands to drop", &a, NULL, e) < 0 ||
+	    check_names(&a, "bands to drop", e) < 0))
 		return -1;
-	if (rename != NULL && (split(rename, "--rename", &a, &b, e) < 0 ||
-	    check_names(&a, "--rename", e) < 0 ||
-	    check_names(&b, "--rename", e) < 0))
+	if (rename != NULL && (split(rename, "band renames", &a, &b, e) < 0 ||
+	    check_names(&a, "band renames", e) < 0 ||
+	    check_names(&b, "band renames", e) < 0))
 		return -1;
 	return 0;
 }
@@ -120,7 +120,7 @@ choose(const struct names *in, struct names *cur, tp_bandmap *m,
 	for (int i = 0; i < in->n; i++)
 		m->src[i] = i;
 	if (keep != NULL) {
-		if (split(keep, "--keep", &l, NULL, e) < 0)
+		if (split(keep, "bands to keep", &l, NULL, e) < 0)
 			return -1;
 		for (int i = 0; i < l.n; i++) {
 			if ((m->src[i] = find(in, l.v[i])) < 0)
@@ -130,7 +130,7 @@ choose(const struct names *in, struct names *cur, tp_bandmap *m,
 		cur->n = m->n = l.n;
 	}
 	if (drop != NULL) {
-		if (split(drop, "--drop", &l, NULL, e) < 0)
+		if (split(drop, "bands to drop", &l, NULL, e) < 0)
 			return -1;
 		for (int i = 0, k; i < l.n; i++) {
 			if (find(in, l.v[i]) < 0)
@@ -145,7 +145,7 @@ choose(const struct names *in, struct names *cur, tp_bandmap *m,
 		}
 	}
 	if (m->n == 0)
-		return tp_err_set(e, "no bands left after --keep and --drop");
+		return tp_err_set(e, "the bands to drop leave no band");
 	return 0;
 }
 
@@ -155,7 +155,7 @@ rename_all(struct names *cur, const char *rename, tp_err *e)
 {
 	struct names old, new, out = *cur;
 
-	if (split(rename, "--rename", &old, &new, e) < 0)
+	if (split(rename, "band renames", &old, &new, e) < 0)
 		return -1;
 	for (int i = 0, k; i < old.n; i++) {
 		if ((k = find(cur, old.v[i])) < 0)

@@ -55,7 +55,7 @@ tp_crop_fit(const tp_header *h, tp_window *win, int clip, tp_err *e)
 		return 0;
 	if (!clip)
 		return tp_err_set(e, "window %lld,%lld,%lld,%lld reaches outside "
-		    "the %lldx%lld grid (--clip keeps the part inside)",
+		    "the %lldx%lld grid; clipping keeps the part inside",
 		    (long long)c0, (long long)r0, (long long)win->w,
 		    (long long)win->h, (long long)h->width,
 		    (long long)h->height);
@@ -96,7 +96,7 @@ tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_window *win,
 	    "y %s..%s (%s%s)%s", v[0], v[1], v[2], v[3], whole ?
 	    "lies wholly outside" : "reaches outside", v[4], v[5], v[6], v[7],
 	    h->crs[0] != '\0' ? "CRS " : "no CRS", h->crs, whole ? "" :
-	    " (--clip keeps the part inside)");
+	    "; clipping keeps the part inside");
 }
 
 void

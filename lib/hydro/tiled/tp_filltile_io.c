@@ -250,7 +250,8 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	if ((used = first_line(buf, len, line, "edge file", e)) < 0)
 		return -1;
 	if (words(line, w, 10) != 9 || strcmp(w[0], "TERRAPIPE-EDGE") != 0)
-		return tp_err_set(e, "not an edge file (tfill --tile-prepare)");
+		return tp_err_set(e, "not an edge file of the tile prepare "
+		    "phase");
 	if (strcmp(w[1], "2") != 0)
 		return tp_err_set(e, "edge file of another version (%.8s, not "
 		    "2): prepare the tile again", w[1]);
@@ -371,12 +372,14 @@ levels_header(FILE *f, const tp_ftgrid *g, long *body, tp_err *e)
 
 	if (fgets(line, sizeof line, f) == NULL || (n = strlen(line)) == 0 ||
 	    line[n - 1] != '\n')
-		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
+		return tp_err_set(e, "not a levels file of the tile solve "
+		    "phase");
 	line[n - 1] = '\0';
 	snprintf(want, sizeof want, "%s", line);
 	if (words(want, w, 14) != 11 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
 	    strcmp(w[1], "1") != 0)
-		return tp_err_set(e, "not a levels file (tfill --tile-solve)");
+		return tp_err_set(e, "not a levels file of the tile solve "
+		    "phase");
 	if (parse_opts(w + 8, &o, &sea, "levels file", e) < 0)
 		return -1;
 	if (!same_opts(&o, sea, &g->o, g->sea_level)) {

@@ -83,12 +83,12 @@ tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e)
 	if (!(o->geo.cellsize > 0) || !isfinite(o->geo.cellsize))
 		return tp_err_set(e, "cell size must be positive");
 	if (o->area && o->geo.geographic)
-		return tp_err_set(e, "--area on a geographic grid is not exact "
-		    "tile by tile (its sums depend on their order)");
+		return tp_err_set(e, "accumulated area on a geographic grid is not "
+		    "exact tile by tile (its sums depend on their order)");
 	if (o->area && (uint64_t)ts->width * (uint64_t)ts->height >
 	    UINT32_MAX)
-		return tp_err_set(e, "--area tile by tile needs a grid of fewer "
-		    "than 2^32 cells");
+		return tp_err_set(e, "accumulated area tile by tile needs a grid "
+		    "of fewer than 2^32 cells");
 	return 0;
 }
 
