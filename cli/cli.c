@@ -368,12 +368,18 @@ cli_open_input(tp_reader *r)
 }
 
 void
+cli_stream_stdout(void)
+{
+	cli_binary_stdout();
+	widen_pipe(STDOUT_FILENO);
+}
+
+void
 cli_open_output(tp_writer *w, const tp_header *h)
 {
 	tp_err e;
 
-	cli_binary_stdout();
-	widen_pipe(STDOUT_FILENO);
+	cli_stream_stdout();
 	if (tp_writer_open(w, stdout, h, &e) < 0)
 		cli_fail(&e);
 }

@@ -104,6 +104,9 @@ void	cli_close_stdout(void);
 
 /* Read the input header from stdin, or exit 1 with the reason. */
 void	cli_open_input(tp_reader *r);
+/* Make stdout ready for a stream that a lib/ function writes there:
+ * refuse a terminal (cli_binary_stdout), widen a pipe. */
+void	cli_stream_stdout(void);
 /* Write the header to stdout (after cli_binary_stdout), or exit 1. */
 void	cli_open_output(tp_writer *w, const tp_header *h);
 
