@@ -85,6 +85,7 @@ LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 # suite only (tp_cl.o is the one object of the archive that calls OpenCL).
 LDLIBS_terode	= -lOpenCL
 LDLIBS_erode_batch = -lOpenCL
+LDLIBS_eroderun	= -lOpenCL
 CFLAGS_tp_cl	= -I$(OBJ_DIR)/gen
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
