@@ -1,14 +1,11 @@
 /* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "hydro/run/tp_flowrun.h"
 #include "hydro/tp_carve.h"
-#include "hydro/tiled/tp_flowtile_job.h"
 #include "hydro/tp_order.h"
 
 static const char usage[] =
@@ -125,47 +122,20 @@ static const char *const orders[] = { "strahler", "shreve", NULL };
 /* in the order of TP_CARVE_* */
 static const char *const carves[] = { "steepest", "first", NULL };
 static const char *const river_rules[] = { "threshold", "trace", NULL };
-enum { RIVER_THRESHOLD, RIVER_TRACE };	/* the order of river_rules[] */
 enum { WHOLE, PREPARE, SOLVE, FINISH };	/* the phase */
 
+/* The options: the run's (geos[] and river_rules[] in the order of
+ * TP_GEO_* and TP_FLOWRUN_*), then tflow's own. */
 typedef struct opts {
+	tp_flowrun_opts r;
+	tp_flowrun_bands b;	/* the bands the run adds */
 	const char *band;
-	int	area, grass, geo, threads, mfd, quiet, verbose;
-	int	carve;		/* 0: no, else 1 + TP_CARVE_* */
-	int	river_rule;	/* -1: not given, else RIVER_* */
-	double	rivers;		/* < 0: no river band */
+	int	quiet, verbose;
 	cli_sea	sea;
-	int	order;		/* -1: none, else TP_ORDER_* */
-	int	basins, outlet;
-	int64_t	min_basin, snap;	/* -1: not given */
-	double	ox, oy;		/* --outlet */
-	int	phase, threads_set;
+	int	phase;
 	const char *solve;	/* --tile-finish */
 	const char *suffix;	/* --suffix, NULL: not given */
-	int64_t	tile_size;	/* 0: not given */
 } opts;
-
-/* Options that need another, and the two makers of 'basin'. */
-static void
-check_pairs(const opts *o)
-{
-	if (o->order >= 0 && o->rivers < 0)
-		cli_usage("--order needs --rivers");
-	if (o->min_basin >= 0 && !o->basins)
-		cli_usage("--min-basin needs --basins");
-	if (o->snap >= 0 && !o->outlet)
-		cli_usage("--snap needs --outlet");
-	if (o->basins && o->outlet)
-		cli_usage("--basins and --outlet both make the band 'basin'");
-	if (o->river_rule >= 0 && o->rivers < 0)
-		cli_usage("--river-rule needs --rivers");
-	if (o->river_rule == RIVER_TRACE && !o->carve)
-		cli_usage("--river-rule trace needs --carve (the order its "
-		    "search took the cells in)");
-	if (o->carve && o->mfd)
-		cli_usage("--carve routes single-flow D8 only; MFD needs "
-		    "filled heights (tfill, without --carve)");
-}
 
 /* A tile phase's one operand, and the options it does not take. */
 static void
@@ -176,24 +146,24 @@ check_phase(const opts *o, int operands, const char *first)
 			cli_usage("unexpected argument '%s'", first);
 		if (o->suffix != NULL)
 			cli_usage("--suffix goes with --tile-solve");
-		if (o->tile_size != 0 && !o->threads_set)
+		if (o->r.tile_size != 0 && !o->r.threads_given)
 			cli_usage("--tile-size goes with --threads");
 		return;
 	}
 	if (operands != 1)
 		cli_usage(o->phase == SOLVE ? "--tile-solve needs one MANIFEST" :
 		    "give one TILE");
-	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
+	if (o->r.mfd || o->r.order >= 0 || o->r.basins || o->r.outlet)
 		cli_usage("the tile phases make flow, dir and river only");
-	if (o->carve)
+	if (o->r.carve)
 		cli_usage("--carve needs the whole grid; the tile phases take "
 		    "filled tiles");
-	if (o->threads_set || o->tile_size != 0)
+	if (o->r.threads_given || o->r.tile_size != 0)
 		cli_usage("--threads and --tile-size go with a whole grid, not "
 		    "a tile phase");
 	if (o->suffix != NULL && o->phase != SOLVE)
 		cli_usage("--suffix goes with --tile-solve");
-	if (o->phase != FINISH && (o->rivers >= 0 || o->grass))
+	if (o->phase != FINISH && (o->r.rivers >= 0 || o->r.grass))
 		cli_usage("--rivers and --dir-codes go with --tile-finish");
 }
 
@@ -210,67 +180,69 @@ set_phase(opts *o, int phase)
 static void
 parse(int argc, char **argv, opts *o)
 {
+	tp_err e;
 	int ch;
 
 	memset(o, 0, sizeof *o);
 	o->band = "height";
-	o->rivers = -1;
-	o->order = -1;
-	o->river_rule = -1;
-	o->min_basin = o->snap = -1;
+	o->r.rivers = -1;
+	o->r.order = -1;
+	o->r.river_rule = -1;
+	o->r.min_basin = o->r.snap = -1;
 	while ((ch = cli_getopt(argc, argv, "ab:c:g:hj:mqr:v",
 	    longopts)) != -1) {
 		switch (ch) {
-		case 'a': o->area = 1; break;
+		case 'a': o->r.area = 1; break;
 		case 'b':
 			if (!tp_band_name_ok(optarg))
 				cli_usage("--band: bad band name '%s'", optarg);
 			o->band = optarg;
 			break;
-		case 'c': o->grass = cli_choice("--dir-codes", optarg, codes);
+		case 'c': o->r.grass = cli_choice("--dir-codes", optarg, codes);
 			break;
-		case 'g': o->geo = cli_choice("--geographic", optarg, geos);
+		case 'g':
+			o->r.georule = cli_choice("--geographic", optarg, geos);
 			break;
 		case 'h': cli_help(help);
-		case 'j': o->threads = cli_threads(optarg);
-			o->threads_set = 1;
+		case 'j': o->r.threads = cli_threads(optarg);
+			o->r.threads_given = 1;
 			break;
-		case 'm': o->mfd = 1; break;
+		case 'm': o->r.mfd = 1; break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': o->quiet = 1; break;
-		case 'r': o->rivers = cli_double("--rivers", optarg, 0, 1e300);
+		case 'r': o->r.rivers = cli_double("--rivers", optarg, 0, 1e300);
 			break;
 		case OPT_SEA:
 			cli_sea_option(&o->sea, optarg);
 			break;
 		case OPT_ORDER:
-			o->order = optarg == NULL ? TP_ORDER_STRAHLER :
+			o->r.order = optarg == NULL ? TP_ORDER_STRAHLER :
 			    cli_choice("--order", optarg, orders);
 			break;
-		case OPT_BASINS: o->basins = 1; break;
+		case OPT_BASINS: o->r.basins = 1; break;
 		case OPT_CARVE:
-			o->carve = 1 + (optarg == NULL ? TP_CARVE_STEEPEST :
+			o->r.carve = 1 + (optarg == NULL ? TP_CARVE_STEEPEST :
 			    cli_choice("--carve", optarg, carves));
 			break;
 		case OPT_RIVER_RULE:
-			o->river_rule = cli_choice("--river-rule", optarg,
+			o->r.river_rule = cli_choice("--river-rule", optarg,
 			    river_rules);
 			break;
 		case OPT_MIN_BASIN:
-			o->min_basin = cli_int("--min-basin", optarg, 1,
+			o->r.min_basin = cli_int("--min-basin", optarg, 1,
 			    INT64_MAX);
 			break;
 		case OPT_OUTLET:
-			cli_pair("--outlet", optarg, &o->ox, &o->oy);
-			o->outlet = 1;
+			cli_pair("--outlet", optarg, &o->r.ox, &o->r.oy);
+			o->r.outlet = 1;
 			break;
 		case OPT_SNAP:
-			o->snap = cli_int("--snap", optarg, 0, TP_MAX_DIM);
+			o->r.snap = cli_int("--snap", optarg, 0, TP_MAX_DIM);
 			break;
 		case 'v': o->verbose = 1; break;
 		case OPT_SUFFIX: o->suffix = optarg; break;
 		case OPT_TILE_SIZE:
-			o->tile_size = cli_int("--tile-size", optarg, 1,
+			o->r.tile_size = cli_int("--tile-size", optarg, 1,
 			    TP_MAX_DIM);
 			break;
 		case OPT_PREPARE: set_phase(o, PREPARE); break;
@@ -283,36 +255,15 @@ parse(int argc, char **argv, opts *o)
 		}
 	}
 	check_phase(o, argc - optind, argv[optind]);
-	check_pairs(o);
-}
-
-/* The run the options ask for; the grid's geometry and sea come later. */
-static void
-run_opts(const opts *o, tp_flowrun_opts *r, tp_flowrun_bands *b)
-{
-	*r = (tp_flowrun_opts){ .area = o->area, .grass = o->grass,
-	    .threads = o->threads, .threads_given = o->threads_set,
-	    .tile_size = o->tile_size, .carve = o->carve,
-	    .trace = o->river_rule == RIVER_TRACE, .rivers = o->rivers,
-	    .mfd = o->mfd, .order = o->order, .basins = o->basins,
-	    .min_basin = o->min_basin, .outlet = o->outlet, .ox = o->ox,
-	    .oy = o->oy, .snap = o->snap };
-	if (tp_flowrun_bands_of(b, r, o->band) < 0)
+	if (tp_flowrun_check(&o->r, &e) < 0)
+		cli_usage("%s", e.msg);
+	if (tp_flowrun_bands_of(&o->b, &o->r, o->band) < 0)
 		cli_usage("--band: '%s' is an output band", o->band);
-}
-
-/* The grid's geometry (geos[] is TP_GEO_*'s order) and sea level. */
-static void
-run_grid(const opts *o, tp_grid *g, int record, tp_flowrun_opts *r)
-{
-	r->geo = tp_geo_grid_of(&g->h, o->geo);
-	r->sea = cli_sea_level(&o->sea, &g->h, record);
 }
 
 /* --tile-prepare TILE and --tile-finish SOLVE TILE; --tile-solve MANIFEST. */
 static void
-tile_phase(const opts *o, tp_flowrun_opts *r, const char *path, int argc,
-    char **argv)
+tile_phase(opts *o, const char *path, int argc, char **argv)
 {
 	int finish = o->phase == FINISH;
 	tp_fltask k;
@@ -326,12 +277,12 @@ tile_phase(const opts *o, tp_flowrun_opts *r, const char *path, int argc,
 		cli_close_stdout();
 		return;
 	}
-	if (tp_fltask_open(&k, path, !finish ? 0 : o->rivers >= 0 ? 3 : 2,
+	if (tp_fltask_open(&k, path, !finish ? 0 : o->r.rivers >= 0 ? 3 : 2,
 	    &e) < 0)
 		cli_fail(&e);
-	run_grid(o, &k.g, finish, r);
-	if (tp_flowrun_tile(&k, o->band, r, finish ? o->solve : NULL, stdout,
-	    &e) < 0)
+	o->r.sea = cli_sea_level(&o->sea, &k.g.h, finish);
+	if (tp_flowrun_tile(&k, o->band, &o->r, finish ? o->solve : NULL,
+	    stdout, &e) < 0)
 		cli_fail(&e);
 	if (finish)
 		cli_write_grid(&k.g, argc, argv);
@@ -340,40 +291,12 @@ tile_phase(const opts *o, tp_flowrun_opts *r, const char *path, int argc,
 	tp_fltask_free(&k);
 }
 
-/* The outlet, the sinks and -v's counts on stderr. */
-static void
-report(const opts *o, const tp_grid *g, const tp_flowrun_opts *ro,
-    const tp_flowrun_result *r, const cli_timer *tm)
-{
-	const tp_flow_stats *st = &r->st;
-
-	if (o->outlet && !o->quiet)
-		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
-		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
-		    tp_cell_x(&g->h, r->outlet_x), tp_cell_y(&g->h, r->outlet_y),
-		    (long long)r->outlet_x, (long long)r->outlet_y,
-		    r->outlet_flow, (long long)r->outlet_cells);
-	if (st->sinks > 0 && !o->quiet)
-		fprintf(stderr, "%s: warning: %lld cells have no outflow "
-		    "(fill them with tfill first, or route through them with "
-		    "--carve)\n", cli_prog(), (long long)st->sinks);
-	if (o->verbose)
-		cli_timer_report(tm, "%lldx%lld, %lld valid, %lld outlets "
-		    "(%lld sea), %lld on flats, %lld sinks%s",
-		    (long long)g->h.width, (long long)g->h.height,
-		    (long long)st->valid, (long long)st->outlets,
-		    (long long)st->sea, (long long)st->flats,
-		    (long long)st->sinks, ro->geo.geographic ?
-		    ", geographic" : "");
-}
-
 int
 main(int argc, char **argv)
 {
 	static char joined[2][256];	/* --order=KIND, --carve=RULE */
 	tp_flowrun_result res;
-	tp_flowrun_bands b;
-	tp_flowrun_opts ro;
+	tp_flow_stats *st = &res.st;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
@@ -384,22 +307,38 @@ main(int argc, char **argv)
 	cli_join_word(&argc, argv, "--order", joined[0], sizeof joined[0]);
 	cli_join_word(&argc, argv, "--carve", joined[1], sizeof joined[1]);
 	parse(argc, argv, &o);
-	run_opts(&o, &ro, &b);
 	if (o.phase != WHOLE) {
-		tile_phase(&o, &ro, argv[optind], argc, argv);
+		tile_phase(&o, argv[optind], argc, argv);
 		return 0;
 	}
 	cli_timer_start(&tm);
-	band = cli_read_grid(&g, o.band, b.name, b.n, b.idx);
-	run_grid(&o, &g, 1, &ro);
-	ro.lap = cli_timer_lap_cb;
-	ro.lctx = &tm;
+	band = cli_read_grid(&g, o.band, o.b.name, o.b.n, o.b.idx);
+	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
+	o.r.lap = cli_timer_lap_cb;
+	o.r.lctx = &tm;
 	cli_timer_lap(&tm, "read");
-	if (tp_flowrun(&g, band, &ro, &b, &res, &e) < 0)
+	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0)
 		cli_fail(&e);
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
-	report(&o, &g, &ro, &res, &tm);
+	if (o.r.outlet && !o.quiet)
+		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
+		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
+		    tp_cell_x(&g.h, res.outlet_x), tp_cell_y(&g.h, res.outlet_y),
+		    (long long)res.outlet_x, (long long)res.outlet_y,
+		    res.outlet_flow, (long long)res.outlet_cells);
+	if (st->sinks > 0 && !o.quiet)
+		fprintf(stderr, "%s: warning: %lld cells have no outflow "
+		    "(fill them with tfill first, or route through them with "
+		    "--carve)\n", cli_prog(), (long long)st->sinks);
+	if (o.verbose)
+		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets "
+		    "(%lld sea), %lld on flats, %lld sinks%s",
+		    (long long)g.h.width, (long long)g.h.height,
+		    (long long)st->valid, (long long)st->outlets,
+		    (long long)st->sea, (long long)st->flats,
+		    (long long)st->sinks, res.geo.geographic ?
+		    ", geographic" : "");
 	tp_grid_free(&g);
 	return 0;
 }

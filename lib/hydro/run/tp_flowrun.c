@@ -14,6 +14,7 @@
 struct work {
 	tp_grid	*g;
 	const tp_flowrun_opts *o;
+	const tp_geo_grid *geo;
 	const tp_flowrun_bands *b;
 	const float *z;
 	uint8_t	*dir;
@@ -26,6 +27,29 @@ lap(const tp_flowrun_opts *o, const char *phase)
 {
 	if (o->lap != NULL)
 		o->lap(o->lctx, phase);
+}
+
+int
+tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
+{
+	if (o->order >= 0 && o->rivers < 0)
+		return tp_err_set(e, "--order needs --rivers");
+	if (o->min_basin >= 0 && !o->basins)
+		return tp_err_set(e, "--min-basin needs --basins");
+	if (o->snap >= 0 && !o->outlet)
+		return tp_err_set(e, "--snap needs --outlet");
+	if (o->basins && o->outlet)
+		return tp_err_set(e, "--basins and --outlet both make the band "
+		    "'basin'");
+	if (o->river_rule >= 0 && o->rivers < 0)
+		return tp_err_set(e, "--river-rule needs --rivers");
+	if (o->river_rule == TP_FLOWRUN_TRACE && !o->carve)
+		return tp_err_set(e, "--river-rule trace needs --carve (the "
+		    "order its search took the cells in)");
+	if (o->carve && o->mfd)
+		return tp_err_set(e, "--carve routes single-flow D8 only; MFD "
+		    "needs filled heights (tfill, without --carve)");
+	return 0;
 }
 
 int
@@ -81,14 +105,15 @@ watershed(tp_grid *g, const tp_flowrun_opts *o, const tp_flowrun_bands *b,
  * (or a tile size): a tile is counted twice, alone and with its inflows,
  * so fewer threads would not gain. The same bytes. */
 static int
-accumulate(const tp_flowrun_opts *o, const uint8_t *dir, int64_t w,
-    int64_t h, float *acc, size_t stride, tp_err *e)
+accumulate(const tp_flowrun_opts *o, const tp_geo_grid *geo,
+    const uint8_t *dir, int64_t w, int64_t h, float *acc, size_t stride,
+    tp_err *e)
 {
-	tp_flopts fo = { .geo = o->geo, .sea_level = o->sea, .area = o->area };
+	tp_flopts fo = { .geo = *geo, .sea_level = o->sea, .area = o->area };
 	int n = tp_par_threads(o->threads);
 
 	if (!o->threads_given || n == 1 || (n < 4 && o->tile_size == 0))
-		return tp_flow_accumulate(dir, w, h, &o->geo, o->area,
+		return tp_flow_accumulate(dir, w, h, geo, o->area,
 		    o->threads, acc, stride, e);
 	return tp_flowtile_grid(dir, w, h, &fo, o->tile_size ? o->tile_size :
 	    1024, o->threads, acc, stride, e);
@@ -107,12 +132,12 @@ flow_bands(void *ctx, tp_err *e)
 	size_t stride = tp_grid_stride(k->g);
 	float *acc = tp_grid_band(k->g, b->idx[0]);
 
-	if (accumulate(o, k->dir, w, h, acc, stride, e) < 0 || (o->mfd &&
-	    tp_flow_mfd(k->z, stride, k->dir, w, h, &o->geo,
+	if (accumulate(o, k->geo, k->dir, w, h, acc, stride, e) < 0 ||
+	    (o->mfd && tp_flow_mfd(k->z, stride, k->dir, w, h, k->geo,
 	    TP_FLOW_MFD_EXPONENT, o->area, o->threads,
 	    tp_grid_band(k->g, b->idx[b->mfd]), stride, e) < 0))
 		return -1;
-	if (b->river >= 0 && o->trace) {
+	if (b->river >= 0 && o->river_rule == TP_FLOWRUN_TRACE) {
 		if (tp_rivers_trace(k->z, stride, acc, stride, k->order,
 		    k->valid, w, h, o->rivers, k->dir,
 		    tp_grid_band(k->g, b->idx[b->river]), stride, e) < 0)
@@ -152,20 +177,20 @@ dir_bands(struct work *k, tp_network_fn before, tp_flowrun_result *r,
 /* The directions of z into dir, and with traced rivers the order the
  * search took the cells in (*order, to free). */
 static int
-directions(const tp_flowrun_opts *o, const float *z, int64_t w, int64_t h,
-    size_t stride, uint8_t *dir, uint32_t **order, tp_flow_stats *st,
-    tp_err *e)
+directions(const tp_flowrun_opts *o, const tp_geo_grid *geo,
+    const float *z, int64_t w, int64_t h, size_t stride, uint8_t *dir,
+    uint32_t **order, tp_flow_stats *st, tp_err *e)
 {
 	size_t cells = (size_t)w * (size_t)h;
 
 	*order = NULL;
-	if (o->trace && (cells > SIZE_MAX / sizeof **order ||
+	if (o->river_rule == TP_FLOWRUN_TRACE && (cells > SIZE_MAX / sizeof **order ||
 	    (*order = malloc(cells * sizeof **order)) == NULL))
 		return tp_err_set(e, "out of memory: the search's order needs "
 		    "%.1f MiB", (double)cells * 4 / 1048576.0);
-	return o->carve ? tp_carve_rule(z, w, h, stride, &o->geo, o->sea,
+	return o->carve ? tp_carve_rule(z, w, h, stride, geo, o->sea,
 	    o->carve - 1, dir, *order, st, e) : tp_flow_d8_sea(z, w, h, stride,
-	    &o->geo, o->sea, o->threads, dir, st, e);
+	    geo, o->sea, o->threads, dir, st, e);
 }
 
 /* Everything after the directions; dir and order are the caller's. */
@@ -175,7 +200,8 @@ from_dir(struct work *k, uint32_t **order, tp_flowrun_result *r, tp_err *e)
 	const tp_flowrun_opts *o = k->o;
 	/* The basins are made while the flow is, unless traced rivers are
 	 * to move dir, which the basins read. */
-	int together = !o->trace && (o->order >= 0 || o->basins);
+	int together = o->river_rule != TP_FLOWRUN_TRACE && (o->order >= 0 ||
+	    o->basins);
 
 	if (!together && flow_bands(k, e) < 0)
 		return -1;
@@ -204,13 +230,14 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	int rc;
 
 	memset(r, 0, sizeof *r);
+	r->geo = tp_geo_grid_of(&g->h, o->georule);
 	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
 		return tp_err_set(e, "out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
-	rc = directions(o, z, w, h, stride, dir, &order, &r->st, e);
+	rc = directions(o, &r->geo, z, w, h, stride, dir, &order, &r->st, e);
 	if (rc == 0) {
 		lap(o, "directions");
-		k = (struct work){ g, o, b, z, dir, order,
+		k = (struct work){ g, o, &r->geo, b, z, dir, order,
 		    (size_t)r->st.valid };
 		rc = from_dir(&k, &order, r, e);
 	}
@@ -223,7 +250,8 @@ int
 tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
     const char *solve, FILE *out, tp_err *e)
 {
-	tp_flopts fo = { .geo = o->geo, .sea_level = o->sea, .area = o->area };
+	tp_flopts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
+	    .sea_level = o->sea, .area = o->area };
 
 	fo.geo.north = k->ts.origin_y;	/* rows count from the grid's top */
 	if (tp_fltask_run(k, band, &fo, solve, e) < 0)

@@ -30,11 +30,14 @@
 
 #define TP_FLOWRUN_MAXBANDS	6
 
+/* Rivers: where flow reaches the threshold, or traced (tp_rivers_trace). */
+enum { TP_FLOWRUN_THRESHOLD, TP_FLOWRUN_TRACE };
+
 /* What to make and how. Zero-initialised is plain D8 flow and dir in
- * cells, no sea; set sea to -INFINITY for no sea, and order, min_basin
- * and snap to -1 for "not given". */
+ * cells with the header's geometry; set order, min_basin, snap and
+ * river_rule to -1 for "not given", rivers to -1 for no river band. */
 typedef struct tp_flowrun_opts {
-	tp_geo_grid geo;	/* where the cells are */
+	int	georule;	/* TP_GEO_*: whether cells are degrees */
 	double	sea;		/* sea level; -inf: no sea */
 	int	area;		/* flow in square map units, not cells */
 	int	grass;		/* dir as GRASS codes, else ESRI's */
@@ -42,8 +45,8 @@ typedef struct tp_flowrun_opts {
 	int	threads_given;	/* -j given: the flow may run in tiles */
 	int64_t	tile_size;	/* tiles of this size; 0: 1024 (and not given) */
 	int	carve;		/* 0: tp_flow_d8_sea, else 1 + TP_CARVE_* */
-	int	trace;		/* traced rivers (tp_rivers_trace; needs carve) */
 	double	rivers;		/* river threshold; < 0: no river band */
+	int	river_rule;	/* -1: not given (threshold), TP_FLOWRUN_* */
 	int	mfd;		/* an mfd band */
 	int	order;		/* -1: no order band, else TP_ORDER_* */
 	int	basins;		/* a basin band of labels by outlet */
@@ -69,11 +72,19 @@ typedef struct tp_flowrun_bands {
 
 /* What a run found: the directions' counts, and the outlet where it went. */
 typedef struct tp_flowrun_result {
+	tp_geo_grid geo;		/* the grid's geometry, as georule said */
 	tp_flow_stats st;
 	int64_t	outlet_x, outlet_y;	/* the cell, after the snap */
 	double	outlet_flow;		/* its flow */
 	int64_t	outlet_cells;		/* cells of its watershed */
 } tp_flowrun_result;
+
+/* 0 when o's options go together, else -1 and a message naming tflow's
+ * options: the order needs a river band, min_basin the basins, snap the
+ * outlet, a river rule a river band, traced rivers the carve's order; the
+ * basins and the outlet both make the band 'basin'; the carve routes D8
+ * only (no mfd). */
+int	tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e);
 
 /* The names of the bands o makes: flow, dir, then river, mfd, order and
  * basin as asked; idx is left for the caller. 0, or -1 when `height`, the
@@ -89,10 +100,10 @@ int	tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 
 /* A tile phase on the tile k (tp_fltask_open'd with no bands added for
  * prepare, flow and dir (and river with o->rivers) for finish), its
- * heights in band `band`, o's geo and sea those of its header: prepare
- * (solve NULL) writes the tile's edge file to out; finish (solve the solve
- * file's path) leaves flow, dir and river in k->g. Of o, the phases read
- * geo, sea, area, and at finish rivers and grass. */
+ * heights in band `band`, o->sea that of its header: prepare (solve NULL)
+ * writes the tile's edge file to out; finish (solve the solve file's
+ * path) leaves flow, dir and river in k->g. Of o, the phases read georule,
+ * sea, area, and at finish rivers and grass. */
 int	tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
 	    const char *solve, FILE *out, tp_err *e);
 
