@@ -71,6 +71,7 @@ LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
+LDLIBS_biomerun	= $(PROJ_LIBS)
 LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
