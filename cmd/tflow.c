@@ -304,6 +304,7 @@ main(int argc, char **argv)
 	int band;
 
 	cli_init(argc, argv, usage);
+	/* neither goes with the tile phases, the only ones with operands */
 	cli_join_word(&argc, argv, "--order", joined[0], sizeof joined[0]);
 	cli_join_word(&argc, argv, "--carve", joined[1], sizeof joined[1]);
 	parse(argc, argv, &o);
