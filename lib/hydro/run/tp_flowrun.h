@@ -1,6 +1,7 @@
 /*
  * tp_flowrun.h - tflow on a whole grid: which of lib/hydro's paths make
- * the bands asked for, in what order, on which threads.
+ * the bands asked for, in what order, on which threads; and the run of its
+ * tile phases (tp_flowtile_job.h) on one tile.
  *
  * The grid's height band gives the directions (tp_flow_d8_sea, or
  * tp_carve_rule with carve), the directions the flow (tp_flow_accumulate,
@@ -34,8 +35,9 @@
 enum { TP_FLOWRUN_THRESHOLD, TP_FLOWRUN_TRACE };
 
 /* What to make and how. Zero-initialised is plain D8 flow and dir in
- * cells with the header's geometry; set order, min_basin, snap and
- * river_rule to -1 for "not given", rivers to -1 for no river band. */
+ * cells with the header's geometry and a sea below 0; set sea to -INFINITY
+ * for no sea, order, min_basin, snap and river_rule to -1 for "not given",
+ * rivers to -1 for no river band. */
 typedef struct tp_flowrun_opts {
 	int	georule;	/* TP_GEO_*: whether cells are degrees */
 	double	sea;		/* sea level; -inf: no sea */
