@@ -71,6 +71,7 @@ LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
+LDLIBS_biomerun	= $(PROJ_LIBS)
 LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
@@ -85,6 +86,7 @@ LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 # suite only (tp_cl.o is the one object of the archive that calls OpenCL).
 LDLIBS_terode	= -lOpenCL
 LDLIBS_erode_batch = -lOpenCL
+LDLIBS_eroderun	= -lOpenCL
 CFLAGS_tp_cl	= -I$(OBJ_DIR)/gen
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...

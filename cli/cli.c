@@ -516,6 +516,27 @@ cli_choice(const char *opt, const char *arg, const char *const *names)
 }
 
 void
+cli_join_word(int *argc, char **argv, const char *opt, char *joined,
+    size_t size)
+{
+	int i;
+
+	for (i = 1; i + 1 < *argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return;
+		if (strcmp(argv[i], opt) != 0 || argv[i + 1][0] == '-')
+			continue;
+		snprintf(joined, size, "%s=%s", opt, argv[i + 1]);
+		argv[i] = joined;
+		/* the words after it, and argv's closing NULL, move down */
+		memmove(argv + i + 1, argv + i + 2,
+		    (size_t)(*argc - i - 1) * sizeof *argv);
+		(*argc)--;
+		return;
+	}
+}
+
+void
 cli_binary_stdout(void)
 {
 	if (isatty(STDOUT_FILENO))
@@ -560,12 +581,18 @@ cli_open_input(tp_reader *r)
 }
 
 void
+cli_stream_stdout(void)
+{
+	cli_binary_stdout();
+	widen_pipe(STDOUT_FILENO);
+}
+
+void
 cli_open_output(tp_writer *w, const tp_header *h)
 {
 	tp_err e;
 
-	cli_binary_stdout();
-	widen_pipe(STDOUT_FILENO);
+	cli_stream_stdout();
 	if (tp_writer_open(w, stdout, h, &e) < 0)
 		cli_fail(&e);
 }
@@ -742,6 +769,12 @@ cli_timer_lap(cli_timer *t, const char *name)
 	}
 	t->wall0 = wall;
 	t->cpu0 = cpu;
+}
+
+void
+cli_timer_lap_cb(void *t, const char *name)
+{
+	cli_timer_lap(t, name);
 }
 
 double

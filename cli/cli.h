@@ -103,6 +103,14 @@ int	cli_list(const char *opt, const char *arg, double *v, int min, int max,
 int	cli_threads(const char *arg);
 /* One of names (NULL-terminated); returns its index. */
 int	cli_choice(const char *opt, const char *arg, const char *const *names);
+/* "OPT WORD" as "OPT=WORD" in argv (joined, size bytes, holds it), the
+ * only way getopt passes an optional argument; argv's later words move
+ * down and *argc shrinks by one. Only for a program whose operands never
+ * follow such an option: any word after OPT that is not an option is its
+ * argument, so a misspelt one is named as such (cli_choice), not taken
+ * for an operand. The first OPT before "--" alone. */
+void	cli_join_word(int *argc, char **argv, const char *opt, char *joined,
+	    size_t size);
 
 /* Refuse to write a binary stream to a terminal (exit 2). */
 void	cli_binary_stdout(void);
@@ -111,6 +119,9 @@ void	cli_close_stdout(void);
 
 /* Read the input header from stdin, or exit 1 with the reason. */
 void	cli_open_input(tp_reader *r);
+/* Make stdout ready for a stream that a lib/ function writes there:
+ * refuse a terminal (cli_binary_stdout), widen a pipe. */
+void	cli_stream_stdout(void);
 /* Write the header to stdout (after cli_binary_stdout), or exit 1. */
 void	cli_open_output(tp_writer *w, const tp_header *h);
 
@@ -172,6 +183,8 @@ void	cli_timer_start(cli_timer *t);
 /* End the current phase as `name` (a string that outlives t) and begin the
  * next; phases beyond CLI_MAX_PHASES are not kept. */
 void	cli_timer_lap(cli_timer *t, const char *name);
+/* cli_timer_lap as a lib/ phase callback: t is a cli_timer *. */
+void	cli_timer_lap_cb(void *t, const char *name);
 /* Wall seconds of phase `name`, 0 when there is none. */
 double	cli_timer_wall(const cli_timer *t, const char *name);
 /* "prog: WHAT; NAME W s (cpu C s), ..." on stderr, WHAT from fmt. */

@@ -9,12 +9,9 @@
 
 #include "cli.h"
 #include "biome/tp_biome.h"
+#include "biome/tp_biomerun.h"
 #include "biome/tp_climate.h"
-#include "geo/tp_geo.h"
-#include "geo/tp_latitude.h"
 #include "biome/tp_palette.h"
-#include "core/tp_par.h"
-#include "stream/tp_window.h"
 
 #define HMAX	1e30	/* heights and levels run -HMAX .. HMAX */
 
@@ -91,30 +88,6 @@ struct opts {
 	double	lapse, lat[2], rain[2], wind;	/* --climate */
 	const char *table;
 	int	threads, quiet, climate;
-};
-
-/* What one thread owns: its tally and, for --climate, its latitude
- * reader and rows of latitude, temperature and precipitation. */
-struct worker {
-	tp_biome_tally tally;
-	tp_latitude *lat;
-	double	*latrow, *temp, *rain;
-	int	failed;
-	tp_err	e;
-};
-
-/* The row job: which band is where, and each thread's own state. */
-struct job {
-	const tp_biome *b;
-	int64_t	width;
-	size_t	nin;		/* floats in an input row */
-	int	height, moisture, river, depth, slope;	/* input bands, -1 */
-	int	biome;		/* output band */
-	tp_geo_grid geo;
-	const tp_climate *air;	/* --climate, else NULL */
-	const float *oro;	/* --wind: the grid's precipitation */
-	int	nworker;
-	struct worker *w;
 };
 
 static void
@@ -224,72 +197,6 @@ settings(const struct opts *o, const tp_header *h, tp_biome_opts *bo)
 	if (!isnan(o->zscale)) bo->zscale = o->zscale;
 }
 
-/* The input's bands: height and moisture required (moisture optional
- * with a wind: the air brings its own), the rest optional. */
-static void
-find_bands(struct job *j, const tp_header *h, const struct opts *o)
-{
-	if ((j->height = tp_header_band(h, "height")) < 0)
-		cli_die("no band 'height'");
-	if ((j->moisture = tp_header_band(h, "moisture")) < 0 &&
-	    !(o->climate && !isnan(o->wind)))
-		cli_die("no band 'moisture': add one with tnoise --band "
-		    "moisture");
-	j->river = tp_header_band(h, "river");
-	j->depth = tp_header_band(h, "depth");
-	j->slope = tp_header_band(h, "slope");
-}
-
-static const float *
-band_of(const struct job *j, const float *row, int b)
-{
-	return row == NULL || b < 0 ? NULL : row + (size_t)b * (size_t)j->width;
-}
-
-/* Row y's temperature and precipitation into the worker's rows. A
- * latitude that cannot be had is kept as the run's failure, and the row
- * gets NaN temperatures. */
-static void
-air_row(const struct job *j, int64_t y, tp_biome_row *r, int worker)
-{
-	struct worker *w = &j->w[worker];
-
-	if (tp_latitude_row(w->lat, y, w->latrow, &w->e) < 0) {
-		w->failed = 1;
-		for (int64_t x = 0; x < j->width; x++)
-			w->latrow[x] = NAN;
-	}
-	tp_biome_air_row(j->air, w->latrow, r->mid, r->moisture,
-	    j->oro != NULL ? j->oro + (size_t)y * (size_t)j->width : NULL,
-	    j->width, w->temp, w->rain);
-	r->temp = w->temp;
-	r->rain = w->rain;
-}
-
-static void
-biome_row(void *ctx, int64_t y, const float *up, const float *mid,
-    const float *down, float *out, int worker)
-{
-	const struct job *j = ctx;
-	tp_biome_row r;
-
-	if (out != mid)
-		memcpy(out, mid, j->nin * sizeof *out);
-	r.up = band_of(j, up, j->height);
-	r.mid = band_of(j, mid, j->height);
-	r.down = band_of(j, down, j->height);
-	r.moisture = band_of(j, mid, j->moisture);
-	r.river = band_of(j, mid, j->river);
-	r.depth = band_of(j, mid, j->depth);
-	r.slope = band_of(j, mid, j->slope);
-	r.temp = r.rain = NULL;
-	if (j->air != NULL)
-		air_row(j, y, &r, worker);
-	tp_geo_spacing(&j->geo, y, &r.ewres, &r.nsres);
-	tp_biome_classify(j->b, &r, j->width,
-	    out + (size_t)j->biome * (size_t)j->width, &j->w[worker].tally);
-}
-
 /* The warnings of the end of a run. */
 static void
 report(const struct opts *o, const tp_biome_opts *bo, const tp_biome_tally *t)
@@ -303,147 +210,6 @@ report(const struct opts *o, const tp_biome_opts *bo, const tp_biome_tally *t)
 		fprintf(stderr, "%s: warning: heights reach %g, above --top %g: "
 		    "give --top for heights in metres\n", cli_prog(), t->hmax,
 		    bo->top);
-}
-
-/* One state per thread: tallies, and with --climate a latitude reader
- * and the rows it needs. */
-static void
-workers_open(struct job *j, const tp_header *h, const struct opts *o)
-{
-	size_t w = (size_t)h->width;
-	tp_err e;
-
-	j->nworker = tp_par_threads(o->threads);
-	if ((j->w = calloc((size_t)j->nworker, sizeof *j->w)) == NULL)
-		cli_die("out of memory");
-	for (int i = 0; i < j->nworker; i++) {
-		struct worker *k = &j->w[i];
-
-		tp_biome_tally_init(&k->tally);
-		if (j->air == NULL)
-			continue;
-		if (tp_latitude_open(&k->lat, h, o->lat[0], o->lat[1], &e) < 0)
-			cli_fail(&e);
-		k->latrow = malloc(w * sizeof *k->latrow);
-		k->temp = malloc(w * sizeof *k->temp);
-		k->rain = malloc(w * sizeof *k->rain);
-		if (k->latrow == NULL || k->temp == NULL || k->rain == NULL)
-			cli_die("out of memory for rows of %zu cells", w);
-	}
-}
-
-/* The threads' tallies summed; a thread's failure ends the run. */
-static void
-workers_close(struct job *j, tp_biome_tally *sum)
-{
-	tp_biome_tally_init(sum);
-	for (int i = 0; i < j->nworker; i++) {
-		struct worker *k = &j->w[i];
-
-		if (k->failed)
-			cli_fail(&k->e);
-		tp_biome_tally_add(sum, &k->tally);
-		tp_latitude_close(k->lat);
-		free(k->latrow);
-		free(k->temp);
-		free(k->rain);
-	}
-	free(j->w);
-}
-
-/* Where the bands are and how the cells are spaced. */
-static void
-job_init(struct job *j, const tp_biome *b, const tp_header *h,
-    const tp_climate *air)
-{
-	j->b = b;
-	j->width = h->width;
-	j->nin = tp_row_floats(h);
-	j->geo.cellsize = h->cellsize;
-	j->geo.north = h->origin_y;
-	j->geo.geographic = tp_geo_header_geographic(h);
-	j->air = air;
-	j->oro = NULL;
-}
-
-/* Read, classify and write the stream, three rows at a time. */
-static void
-run_stream(struct job *j, tp_reader *r, const tp_header *oh,
-    const struct opts *o)
-{
-	tp_filter_opts fo;
-	cli_progress p;
-	tp_writer w;
-	tp_err e;
-
-	cli_open_output(&w, oh);
-	cli_progress_init(&p, "biome", o->quiet);
-	fo.threads = j->nworker;
-	fo.progress = cli_progress_cb;
-	fo.pctx = &p;
-	if (tp_window_run(r, &w, oh, biome_row, j, &fo, &e) < 0)
-		cli_fail(&e);
-	cli_progress_done(&p);
-	tp_writer_free(&w);
-}
-
-/* A band of g copied out as a plane, or NULL when b < 0. */
-static float *
-plane(const tp_grid *g, int b)
-{
-	size_t w = (size_t)g->h.width, n = w * (size_t)g->h.height;
-	float *p;
-
-	if (b < 0)
-		return NULL;
-	if ((p = malloc(n * sizeof *p)) == NULL)
-		cli_die("out of memory for a plane of %zu cells", n);
-	for (int64_t y = 0; y < g->h.height; y++)
-		memcpy(p + (size_t)y * w, g->data + (size_t)y * tp_grid_stride(g) +
-		    (size_t)b * w, w * sizeof *p);
-	return p;
-}
-
-struct grid_job {
-	struct job *j;
-	const tp_grid *g;
-};
-
-/* Rows of the grid classified in place: the biome band is written, the
- * heights around it only read. */
-static void
-grid_rows(void *ctx, int64_t begin, int64_t end, int worker)
-{
-	const struct grid_job *gj = ctx;
-	size_t stride = tp_grid_stride(gj->g);
-	int64_t H = gj->g->h.height;
-
-	for (int64_t y = begin; y < end; y++) {
-		float *mid = gj->g->data + (size_t)y * stride;
-
-		biome_row(gj->j, y, y > 0 ? mid - stride : NULL, mid,
-		    y + 1 < H ? mid + stride : NULL, mid, worker);
-	}
-}
-
-/* --climate --wind: the whole grid, for the orographic model's sweep. */
-static void
-run_grid(struct job *j, tp_grid *g, tp_climate *air, const struct opts *o)
-{
-	struct grid_job gj = { j, g };
-	float *h = plane(g, j->height), *m = plane(g, j->moisture), *rain;
-	tp_err e;
-
-	rain = malloc((size_t)g->h.width * (size_t)g->h.height * sizeof *rain);
-	if (rain == NULL)
-		cli_die("out of memory for the precipitation plane");
-	if (tp_climate_orographic(air, &g->h, h, m, rain, j->nworker, &e) < 0)
-		cli_fail(&e);
-	free(h);
-	free(m);
-	j->oro = rain;
-	tp_par_for(j->nworker, g->h.height, 1, grid_rows, &gj);
-	free(rain);
 }
 
 /* The climate model of the options. */
@@ -468,42 +234,48 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
     char **argv, tp_biome_tally *t, tp_biome_opts *bo)
 {
 	const char *add[] = { "biome" };
-	struct job j;
+	int wind = o->climate && !isnan(o->wind), idx, biome, rc;
+	tp_biomerun_opts ro = { .b = b, .south = o->lat[0],
+	    .north = o->lat[1], .threads = o->threads };
+	tp_biomerun_bands in;
 	tp_climate air;
+	cli_progress pr;
 	tp_header oh;
 	tp_reader r;
 	tp_grid g;
 	tp_err e;
-	int idx;
 
-	if (o->climate && !isnan(o->wind))
+	if (wind)
 		cli_read_grid(&g, "height", add, 1, &idx);
 	else {
 		cli_binary_stdout();
 		cli_open_input(&r);
 	}
-	find_bands(&j, o->climate && !isnan(o->wind) ? &g.h : &r.h, o);
-	settings(o, o->climate && !isnan(o->wind) ? &g.h : &r.h, bo);
+	if (tp_biomerun_find(&in, wind ? &g.h : &r.h, wind, &e) < 0)
+		cli_fail(&e);
+	settings(o, wind ? &g.h : &r.h, bo);
 	tp_biome_set(b, bo);
 	climate_of(o, bo, &air);
-	if (o->climate && !isnan(o->wind)) {
-		job_init(&j, b, &g.h, &air);
-		if (tp_biome_header(&g.h, p, bo->sea, &j.biome, &e) < 0)
+	ro.air = o->climate ? &air : NULL;
+	if (wind) {
+		if (tp_biome_header(&g.h, p, bo->sea, &biome, &e) < 0 ||
+		    tp_biomerun_grid(&ro, &in, &g, biome, t, &e) < 0)
 			cli_fail(&e);
-		workers_open(&j, &g.h, o);
-		run_grid(&j, &g, &air, o);
-		workers_close(&j, t);
 		cli_write_grid(&g, argc, argv);
 		tp_grid_free(&g);
 		return;
 	}
-	job_init(&j, b, &r.h, o->climate ? &air : NULL);
 	cli_output_header(&oh, &r.h, argc, argv);
-	if (tp_biome_header(&oh, p, bo->sea, &j.biome, &e) < 0)
+	if (tp_biome_header(&oh, p, bo->sea, &biome, &e) < 0)
 		cli_fail(&e);
-	workers_open(&j, &r.h, o);
-	run_stream(&j, &r, &oh, o);
-	workers_close(&j, t);
+	cli_stream_stdout();
+	cli_progress_init(&pr, "biome", o->quiet);
+	ro.progress = cli_progress_cb;
+	ro.pctx = &pr;
+	rc = tp_biomerun_stream(&ro, &in, &r, &oh, biome, stdout, t, &e);
+	cli_progress_done(&pr);
+	if (rc < 0)
+		cli_fail(&e);
 	tp_header_free(&oh);
 	tp_reader_free(&r);
 	cli_close_stdout();

@@ -10,9 +10,8 @@
 #include "cli.h"
 #include "erode/tp_cl.h"
 #include "erode/tp_erode.h"
-#include "erode/tp_erode_batch.h"
+#include "erode/tp_eroderun.h"
 #include "stream/tp_stream.h"
-#include "erode/tp_thermal.h"
 
 static const char usage[] =
     "usage: terode [-q] [-b NAME] [-n N] [-S SEED] [-r R] [--lifetime N]\n"
@@ -83,7 +82,8 @@ enum {
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-s", 'S' }, { NULL, 0 } };
 
-enum { DEV_CPU, DEV_GPU, DEV_AUTO };
+/* In the order of TP_ERODERUN_CPU, _GPU and _AUTO. */
+static const char *const devices[] = { "cpu", "gpu", "auto", NULL };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
@@ -146,19 +146,6 @@ static int64_t
 num(const char *opt, int64_t lo, int64_t hi)
 {
 	return cli_int(opt, optarg, lo, hi);
-}
-
-static int
-device_kind(const char *s)
-{
-	if (strcmp(s, "cpu") == 0)
-		return DEV_CPU;
-	if (strcmp(s, "gpu") == 0)
-		return DEV_GPU;
-	if (strcmp(s, "auto") == 0)
-		return DEV_AUTO;
-	cli_usage("--device: '%s' is not cpu, gpu or auto", s);
-	return DEV_CPU;
 }
 
 static void
@@ -225,7 +212,7 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_STATS: a->stats = 1; break;
 		case OPT_VERSION: cli_version();
 		case OPT_DEVICE:
-			a->device = device_kind(optarg);
+			a->device = cli_choice("--device", optarg, devices);
 			a->device_set = 1;
 			break;
 		case OPT_BATCH_SYNC: a->batch_sync = 1; break;
@@ -240,11 +227,11 @@ parse(struct args *a, int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	if (!a->cap_set)
 		o->capacity = tp_erode_capacity(o->keep_mass);
-	if (a->cl_device >= 0 && a->device == DEV_CPU) {
+	if (a->cl_device >= 0 && a->device == TP_ERODERUN_CPU) {
 		if (a->device_set)
 			cli_usage("--cl-device: OpenCL runs with --device gpu "
 			    "or auto, not cpu");
-		a->device = DEV_GPU;
+		a->device = TP_ERODERUN_GPU;
 	}
 }
 
@@ -261,12 +248,12 @@ summary(const tp_erode_stats *st)
  * not at all. Say so once, without changing what is done: --zscale auto
  * would make the result depend on the range of each tile. */
 static void
-zscale_warning(const float *z, const tp_grid *g, size_t stride)
+zscale_warning(const tp_grid *g, int band)
 {
 	double lo, hi;
 
-	if (!tp_erode_extent(z, g->h.width, g->h.height, stride, &lo, &hi) ||
-	    (lo >= 0 && hi <= 1))
+	if (!tp_erode_extent(tp_grid_band(g, band), g->h.width, g->h.height,
+	    tp_grid_stride(g), &lo, &hi) || (lo >= 0 && hi <= 1))
 		return;
 	fprintf(stderr, "%s: warning: heights span [%g, %g], not [0, 1]: "
 	    "give --zscale auto (or the relief as --zscale Z)\n", cli_prog(),
@@ -294,37 +281,17 @@ list_devices(void)
 	exit(0);
 }
 
-/* The erosion on the device the options chose. */
-static int
-erode(struct args *a, float *z, tp_grid *g, size_t stride,
-    tp_erode_stats *st, tp_err *e)
+/* The device's lines of --stats. */
+static void
+device_stats(const tp_eroderun_result *r)
 {
-	tp_cl_opts c = { a->cl_device, 0, 0 };
-	tp_cl_device d;
-	tp_erode_tally t;
-	int gpu = a->device == DEV_GPU ||
-	    (a->device == DEV_AUTO && tp_cl_have_gpu());
-
-	if (!gpu && !a->batch_sync && z == g->data &&
-	    stride == (size_t)g->h.width)
-		return tp_erode_owned(&g->data, g->h.width, g->h.height, stride,
-		    &a->o, st, e);
-	if (!gpu && !a->batch_sync)
-		return tp_erode(z, g->h.width, g->h.height, stride, &a->o, st, e);
-	if (gpu && tp_erode_cl(z, g->h.width, g->h.height, stride, &a->o, &c,
-	    st, &t, &d, e) < 0)
-		return -1;
-	if (!gpu && tp_erode_batch(z, g->h.width, g->h.height, stride, &a->o,
-	    st, &t, e) < 0)
-		return -1;
-	if (gpu && a->stats)
+	if (r->gpu)
 		fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n", cli_prog(),
-		    d.index, d.name, d.platform);
-	if (a->stats)
+		    r->d.index, r->d.name, r->d.platform);
+	if (r->batched)
 		fprintf(stderr, "%s: batch-synchronous: %.9g put back where "
 		    "batches took cells below the lowest land\n", cli_prog(),
-		    (double)t.raised / tp_erode_batch_scale(&a->o));
-	return 0;
+		    r->raised);
 }
 
 int
@@ -332,12 +299,11 @@ main(int argc, char **argv)
 {
 	static const char *const sediment[] = { "sediment" };
 	struct args a;
+	tp_eroderun_opts ro;
+	tp_eroderun_result res;
 	tp_grid g;
-	tp_erode_stats st;
 	cli_progress p;
 	tp_err e;
-	float *z, *orig = NULL;
-	size_t stride;
 	double sea;
 	int band, sband = -1;
 
@@ -352,40 +318,24 @@ main(int argc, char **argv)
 	/* --sea-floor erodes the sea all the same; the level is recorded */
 	sea = cli_sea_level(&a.sea, &g.h, 1);
 	a.o.sea_level = a.sea_floor ? -INFINITY : sea;
-	z = tp_grid_band(&g, band);
-	stride = tp_grid_stride(&g);
-	if (!a.droplets_set)
-		a.o.droplets = g.h.width * g.h.height;
-	if (a.zauto) {
-		double r = tp_erode_range(z, g.h.width, g.h.height, stride);
-		a.o.zscale = r > 0 ? r : 1;
-	}
 	if (!a.zset && !a.quiet)
-		zscale_warning(z, &g, stride);
-	if (a.sediment && (orig = tp_erode_snapshot(z, g.h.width, g.h.height,
-	    stride, &e)) == NULL)
-		cli_fail(&e);
+		zscale_warning(&g, band);
 	cli_progress_init(&p, "erode", a.quiet);
 	if (a.progress && !a.quiet)
 		p.on = 1;
 	a.o.progress = cli_progress_cb;
 	a.o.pctx = &p;
-	if (erode(&a, z, &g, stride, &st, &e) < 0)
+	ro = (tp_eroderun_opts){ a.device, a.batch_sync, a.cl_device,
+	    !a.droplets_set, a.zauto, a.thermal, a.talus };
+	if (tp_eroderun(&g, band, a.sediment ? sband : -1, &a.o, &ro, &res,
+	    &e) < 0)
 		cli_fail(&e);
-	z = tp_grid_band(&g, band);	/* the plane may have moved */
 	cli_progress_done(&p);
-	if (tp_thermal(z, g.h.width, g.h.height, stride, a.thermal,
-	    (double)(float)a.talus * (float)a.o.zscale, a.o.sea_level,
-	    a.o.threads, &e) < 0)
-		cli_fail(&e);
+	if (a.stats)
+		device_stats(&res);
 	if (a.stats || (!a.quiet && isatty(STDERR_FILENO)))
-		summary(&st);
-
-	if (a.sediment)
-		tp_erode_add_change(tp_grid_band(&g, sband), z, orig, g.h.width,
-		    g.h.height, stride);
+		summary(&res.st);
 	cli_write_grid(&g, argc, argv);
-	free(orig);
 	tp_grid_free(&g);
 	return 0;
 }

@@ -7,9 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hydro/tp_fill.h"
-#include "hydro/tiled/tp_filltile.h"
-#include "core/tp_par.h"
+#include "hydro/run/tp_fillrun.h"
 
 static const char usage[] =
     "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-j N] [-m METHOD] [--no-sea]\n"
@@ -183,24 +181,13 @@ parse(int argc, char **argv, struct opts *o)
 		cli_usage("--depth: cannot fill the band 'depth' itself");
 }
 
-/* The whole grid: Priority-Flood, Planchon-Darboux, or tiles on threads. */
-static int
-fill_whole(tp_grid *g, int band, const struct opts *o, double sea,
-    tp_fill_stats *st, tp_err *e)
+/* The run the options ask for, at sea level sea. */
+static tp_fillrun_opts
+run_opts(const struct opts *o, double sea)
 {
-	tp_ftgrid tg;
-	int64_t ts = o->tile_size ? o->tile_size : 1024;
-
-	if (o->threads == 1 && o->tile_size == 0)
-		return (o->method == PRIORITY_FLOOD ? tp_fill_pf_sea :
-		    tp_fill_pd_sea)(tp_grid_band(g, band), g->h.width,
-		    g->h.height, tp_grid_stride(g), &o->fill, sea, st, e);
-	memset(st, 0, sizeof *st);
-	if (tp_ftgrid_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
-	    sea, e) < 0)
-		return -1;
-	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
-	    o->threads, &st->sweeps, e);
+	return (tp_fillrun_opts){ .fill = o->fill, .planchon = o->method ==
+	    PLANCHON_DARBOUX, .threads = o->threads, .tile_size = o->tile_size,
+	    .sea = sea };
 }
 
 /* The manifest beside TILE (or MANIFEST itself) and a job on it. */
@@ -208,40 +195,11 @@ static void
 job_open(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
     int is_manifest, const struct opts *o, double sea)
 {
-	char *m;
+	tp_fillrun_opts r = run_opts(o, sea);
 	tp_err e;
 
-	if ((*dir = tp_tile_dir(path)) == NULL)
-		cli_die("out of memory");
-	if (is_manifest)
-		m = strdup(path);
-	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
-		sprintf(m, "%s/manifest", *dir);
-	if (m == NULL)
-		cli_die("out of memory");
-	if (tp_tileset_load(ts, m, &e) < 0 ||
-	    tp_ftjob_init(j, ts, *dir, o->band, &o->fill, sea, &e) < 0)
+	if (tp_fillrun_job(j, ts, dir, path, is_manifest, o->band, &r, &e) < 0)
 		cli_fail(&e);
-	free(m);
-}
-
-/* Read the tile stream at path, with the depth band added if asked. */
-static int
-read_tile(tp_grid *g, const char *path, const struct opts *o, int *idx)
-{
-	const char *add[1] = { "depth" };
-	FILE *f = fopen(path, "rb");
-	tp_err e;
-	int b;
-
-	if (f == NULL)
-		cli_die("%s: %s", path, strerror(errno));
-	if (tp_grid_read_adding(g, f, add, o->depth, idx, &e) < 0)
-		cli_die("%s: %s", path, e.msg);
-	fclose(f);
-	if ((b = tp_header_band(&g->h, o->band)) < 0)
-		cli_die("%s: the tile has no band '%s'", path, o->band);
-	return b;
 }
 
 /* --tile-prepare TILE and --tile-finish LEVELS TILE. */
@@ -254,11 +212,12 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 	tp_grid g;
 	tp_err e;
 	char *dir;
-	FILE *lv;
-	int band, idx[1];
+	int band, idx[1] = { -1 };
 
 	cli_binary_stdout();
-	band = read_tile(&g, tile, o, idx);
+	if ((band = tp_fillrun_read_tile(&g, tile, o->band, o->depth, idx,
+	    &e)) < 0)
+		cli_fail(&e);
 	job_open(&j, &ts, &dir, tile, 0, o, cli_sea_level(&o->sea, &g.h,
 	    o->phase == FINISH));
 	if (o->phase == PREPARE) {
@@ -266,23 +225,15 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 			cli_die("%s: %s", tile, e.msg);
 		cli_close_stdout();
 	} else {
-		if ((lv = fopen(o->levels, "rb")) == NULL)
-			cli_die("%s: %s", o->levels, strerror(errno));
-		if (o->depth)
-			tp_grid_copy_band(&g, band, idx[0]);
-		if (tp_ftjob_finish(&j, &g, lv, &st, &e) < 0)
-			cli_die("%s: %s", o->levels, e.msg);
-		fclose(lv);
-		if (o->depth)
-			tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g,
-			    idx[0]), g.h.width, g.h.height, tp_grid_stride(&g));
+		if (tp_fillrun_finish(&j, &g, band, idx[0], o->levels, &st,
+		    &e) < 0)
+			cli_fail(&e);
 		cli_write_grid(&g, argc, argv);
 	}
 	tp_grid_free(&g);
 	tp_tileset_free(&ts);
 	free(dir);
 }
-
 /* --tile-solve MANIFEST: the sea level comes from tile r0_c0's header. */
 static void
 solve_phase(const struct opts *o, const char *manifest)
@@ -332,12 +283,12 @@ main(int argc, char **argv)
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
 	    .method = PRIORITY_FLOOD, .threads = 1, .cache_mib = -1 };
 	char sweeps[32] = "";
+	tp_fillrun_opts ro;
 	tp_fill_stats st;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
-	double sea;
-	int band, idx[1];
+	int band, idx[1] = { -1 };
 
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);
@@ -352,22 +303,17 @@ main(int argc, char **argv)
 
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
-	sea = cli_sea_level(&o.sea, &g.h, 1);
-	if (o.depth)
-		tp_grid_copy_band(&g, band, idx[0]);
+	ro = run_opts(&o, cli_sea_level(&o.sea, &g.h, 1));
 	cli_timer_lap(&tm, "read");
-	if (fill_whole(&g, band, &o, sea, &st, &e) < 0)
+	if (tp_fillrun(&g, band, idx[0], &ro, &st, &e) < 0)
 		cli_fail(&e);
-	if (o.depth)
-		tp_fill_depth(tp_grid_band(&g, band), tp_grid_band(&g, idx[0]),
-		    g.h.width, g.h.height, tp_grid_stride(&g));
 	cli_timer_lap(&tm, "fill");
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
 	if (o.method == PLANCHON_DARBOUX)
 		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
 		    (long long)st.sweeps);
-	if (o.verbose && (o.threads != 1 || o.tile_size != 0))
+	if (o.verbose && tp_fillrun_tiled(&ro))
 		/* tiles count no cells: the whole grid's seeds and raised
 		 * cells are not the sums of the tiles' */
 		cli_timer_report(&tm, "%lldx%lld in tiles of %lld, %lld tile "

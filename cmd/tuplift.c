@@ -207,10 +207,7 @@ main(int argc, char **argv)
 	stride = tp_grid_stride(&g);
 	if ((ub = tp_header_band(&g.h, "uplift")) >= 0)
 		a.o.uplift_band = tp_grid_band(&g, ub);
-	geo.cellsize = g.h.cellsize;
-	geo.north = g.h.origin_y;
-	geo.geographic = a.geo == GEO_YES || (a.geo == GEO_AUTO &&
-	    tp_geo_header_geographic(&g.h));
+	geo = tp_geo_grid_of(&g.h, a.geo);	/* geos[] is TP_GEO_*'s order */
 	if ((s = tp_spower_new(tp_grid_band(&g, band), g.h.width, g.h.height,
 	    stride, &geo, &a.o, &e)) == NULL)
 		cli_fail(&e);

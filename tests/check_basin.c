@@ -161,6 +161,32 @@ START_TEST(test_watershed)
 }
 END_TEST
 
+/* The cell of a world point on a 5 x 3 grid of cell size 1 whose north-
+ * west corner is (0, 3): x 4.9 is column 4, y 0.1 row 2; x 5 is off the
+ * grid (the east edge belongs to no cell). */
+START_TEST(test_cell)
+{
+	tp_header h;
+	int64_t cx = -1, cy = -1;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 5, 3, &e), 0);
+	h.cellsize = 1;
+	h.origin_x = 0;
+	h.origin_y = 3;
+	ck_assert_int_eq(tp_basin_cell(&h, 4.9, 0.1, &cx, &cy, &e), 0);
+	ck_assert_int_eq(cx, 4);
+	ck_assert_int_eq(cy, 2);
+	ck_assert_int_eq(tp_basin_cell(&h, 0, 3, &cx, &cy, &e), 0);
+	ck_assert_int_eq(cx, 0);
+	ck_assert_int_eq(cy, 0);
+	ck_assert_int_eq(tp_basin_cell(&h, 5, 2, &cx, &cy, &e), -1);
+	ck_assert_str_eq(e.msg, "5,2 lies outside the grid: x 0 to 5, y 0 to 3");
+	ck_assert_int_eq(tp_basin_cell(&h, 1, 3.5, &cx, &cy, &e), -1);
+	tp_header_free(&h);
+}
+END_TEST
+
 /* Snapping: the highest flow on land in a disc; ties to the first in
  * row-major order; the sea and nodata never. */
 START_TEST(test_snap)
@@ -301,6 +327,7 @@ basin_suite(void)
 	tcase_add_test(core, test_min_basin);
 	tcase_add_test(core, test_watershed);
 	tcase_add_test(core, test_snap);
+	tcase_add_test(core, test_cell);
 	tcase_add_test(core, test_random);
 	tcase_set_timeout(core, 60);
 	tcase_add_test(lim, test_too_many);

@@ -119,6 +119,30 @@ START_TEST(test_header_geographic)
 }
 END_TEST
 
+/* A grid's geometry: its cell size and north edge, degrees as the rule
+ * says (auto: as the header's CRS says). */
+START_TEST(test_grid_of)
+{
+	tp_header h;
+	tp_geo_grid g;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 4, 4, &e), 0);
+	h.cellsize = 0.5;
+	h.origin_y = 40;
+	snprintf(h.crs, sizeof(h.crs), "EPSG:4326");
+	g = tp_geo_grid_of(&h, TP_GEO_AUTO);
+	ck_assert_double_eq(g.cellsize, 0.5);
+	ck_assert_double_eq(g.north, 40);
+	ck_assert_int_eq(g.geographic, 1);
+	ck_assert_int_eq(tp_geo_grid_of(&h, TP_GEO_NO).geographic, 0);
+	snprintf(h.crs, sizeof(h.crs), "EPSG:32633");
+	ck_assert_int_eq(tp_geo_grid_of(&h, TP_GEO_AUTO).geographic, 0);
+	ck_assert_int_eq(tp_geo_grid_of(&h, TP_GEO_YES).geographic, 1);
+	tp_header_free(&h);
+}
+END_TEST
+
 static Suite *
 geo_suite(void)
 {
@@ -129,6 +153,7 @@ geo_suite(void)
 	tcase_add_test(core, test_spacing_arc_second);
 	tcase_add_test(core, test_epsg);
 	tcase_add_test(core, test_header_geographic);
+	tcase_add_test(core, test_grid_of);
 	tcase_add_test(lim, test_pole);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);

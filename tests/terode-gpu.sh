@@ -116,7 +116,7 @@ grep -q '^terode: no OpenCL runtime: install pocl-opencl-icd' "$T/.err"; assert_
 
 # Misuse and refusals.
 expect_exit 2 "bad device" run_prog terode --device tpu < "$T/hills.tp"
-assert_eq "bad device message" "$(head -n 1 "$T/.err")" "terode: --device: 'tpu' is not cpu, gpu or auto"
+assert_eq "bad device message" "$(head -n 1 "$T/.err")" "terode: --device: 'tpu' is not one of cpu, gpu, auto"
 expect_exit 2 "cl-device with cpu" run_prog terode --device cpu --cl-device 0 < "$T/hills.tp"
 assert_eq "cl-device with cpu message" "$(head -n 1 "$T/.err")" "terode: --cl-device: OpenCL runs with --device gpu or auto, not cpu"
 expect_exit 1 "no such device" run_prog terode -q --cl-device 99 < "$T/hills.tp"

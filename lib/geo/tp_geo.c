@@ -85,3 +85,13 @@ tp_geo_spacing(const tp_geo_grid *g, int64_t y, double *dx, double *dy)
 	tp_geo_metres(g->north - ((double)y + 0.5) * g->cellsize, g->cellsize,
 	    dx, dy);
 }
+
+tp_geo_grid
+tp_geo_grid_of(const tp_header *h, int rule)
+{
+	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y };
+
+	g.geographic = rule == TP_GEO_YES || (rule == TP_GEO_AUTO &&
+	    tp_geo_header_geographic(h));
+	return g;
+}

@@ -25,6 +25,14 @@ typedef struct tp_geo_grid {
 	int	geographic;	/* 1: latitude/longitude degrees */
 } tp_geo_grid;
 
+/* Whether a grid's cells are degrees: as its header says
+ * (tp_geo_header_geographic), yes or no. */
+enum { TP_GEO_AUTO, TP_GEO_YES, TP_GEO_NO };
+
+/* The geometry of the grid of header h: its cell size and north edge,
+ * geographic as rule (TP_GEO_*) says. */
+tp_geo_grid tp_geo_grid_of(const tp_header *h, int rule);
+
 /* 1 when EPSG code `epsg` is a geographic CRS in degrees that terrapipe
  * knows (WGS 84, NAD83 and its realisations, ETRS89, GDA, SIRGAS, ...). */
 int	tp_geo_epsg_geographic(int epsg);

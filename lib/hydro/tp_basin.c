@@ -279,3 +279,22 @@ tp_basin_snap(const float *flow, const uint8_t *dir, int64_t w, int64_t h,
 	*sy = by;
 	return 0;
 }
+
+int
+tp_basin_cell(const tp_header *h, double x, double y, int64_t *cx,
+    int64_t *cy, tp_err *e)
+{
+	double fx = floor((x - h->origin_x) / h->cellsize),
+	    fy = floor((h->origin_y - y) / h->cellsize);
+
+	if (!(fx >= 0 && fx < (double)h->width && fy >= 0 &&
+	    fy < (double)h->height))
+		return tp_err_set(e, "%.10g,%.10g lies outside the grid: x "
+		    "%.10g to %.10g, y %.10g to %.10g", x, y, h->origin_x,
+		    h->origin_x + (double)h->width * h->cellsize,
+		    h->origin_y - (double)h->height * h->cellsize,
+		    h->origin_y);
+	*cx = (int64_t)fx;
+	*cy = (int64_t)fy;
+	return 0;
+}

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "core/tp_err.h"
+#include "stream/tp_stream.h"
 
 /* The most labels a float32 holds exactly: 2^24. */
 #define TP_BASIN_MAX_LABEL	16777216
@@ -59,5 +60,12 @@ int	tp_basin_watershed(const uint8_t *dir, int64_t w, int64_t h,
 int	tp_basin_snap(const float *flow, const uint8_t *dir, int64_t w,
 	    int64_t h, size_t stride, int64_t x, int64_t y, int64_t r,
 	    int64_t *sx, int64_t *sy);
+
+/* The cell of the grid of header h that holds world point (x, y) (an
+ * outlet given by its coordinates): 0 with it in (*cx, *cy), or -1 when
+ * the point lies off the grid, with a message naming the grid's extent:
+ * "5,2 lies outside the grid: x 0 to 5, y 0 to 3". */
+int	tp_basin_cell(const tp_header *h, double x, double y, int64_t *cx,
+	    int64_t *cy, tp_err *e);
 
 #endif

@@ -1,0 +1,53 @@
+/*
+ * tp_eroderun.h - terode on a whole grid: the droplets on the device the
+ * options chose, then the thermal passes, and the sediment band.
+ *
+ * Devices: the CPU's droplets (tp_erode; in place and re-pitched,
+ * tp_erode_owned, when the band is the grid's only one), the batch-
+ * synchronous model on the CPU threads (tp_erode_batch), or the same on
+ * an OpenCL device (tp_erode_cl, the same bytes as the batch model). This
+ * module is the only caller of tp_cl besides the tests: a program that
+ * links it links -lOpenCL.
+ */
+#ifndef TP_ERODERUN_H
+#define TP_ERODERUN_H
+
+#include "core/tp_err.h"
+#include "erode/tp_cl.h"
+#include "erode/tp_erode.h"
+#include "erode/tp_erode_batch.h"
+#include "stream/tp_stream.h"
+
+/* Where the droplets run. */
+enum { TP_ERODERUN_CPU, TP_ERODERUN_GPU, TP_ERODERUN_AUTO };
+
+typedef struct tp_eroderun_opts {
+	int	device;		/* TP_ERODERUN_*; AUTO: GPU when one is present */
+	int	batch_sync;	/* on the CPU, the batch-synchronous model */
+	int	cl_device;	/* tp_cl_opts' device: index, -1: first GPU */
+	int	per_cell;	/* droplets: one per cell of the grid */
+	int	zauto;		/* zscale: the heights' range (1 when flat) */
+	int	thermal;	/* thermal passes afterwards */
+	double	talus;		/* their stable drop per cell, model units */
+} tp_eroderun_opts;
+
+/* What ran and what it did. */
+typedef struct tp_eroderun_result {
+	tp_erode_stats st;
+	int	batched;	/* the batch-synchronous model ran: t is set */
+	int	gpu;		/* on OpenCL device d */
+	tp_cl_device d;
+	tp_erode_tally t;	/* the batches' fixed-point tally */
+	double	raised;		/* height put back where batches cut below
+				 * the lowest land (t.raised in height
+				 * units) */
+} tp_eroderun_result;
+
+/* Erode band `band` of g with droplet options o (their droplets and
+ * zscale unless r says otherwise), then r->thermal passes of talus
+ * talus * zscale (each rounded to float); with sband >= 0, add the change
+ * of the heights to band sband. g's data may move (tp_erode_owned). */
+int	tp_eroderun(tp_grid *g, int band, int sband, const tp_erode_opts *o,
+	    const tp_eroderun_opts *r, tp_eroderun_result *res, tp_err *e);
+
+#endif

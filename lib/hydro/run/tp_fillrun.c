@@ -1,0 +1,120 @@
+/* tp_fillrun.c - tfill's whole-grid run and tile files (tp_fillrun.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/run/tp_fillrun.h"
+
+int
+tp_fillrun_tiled(const tp_fillrun_opts *o)
+{
+	return o->threads != 1 || o->tile_size != 0;
+}
+
+/* Priority-Flood, Planchon-Darboux, or tiles on threads. */
+static int
+fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
+    tp_err *e)
+{
+	int64_t ts = o->tile_size ? o->tile_size : 1024;
+	tp_ftgrid tg;
+
+	if (!tp_fillrun_tiled(o))
+		return (o->planchon ? tp_fill_pd_sea : tp_fill_pf_sea)(
+		    tp_grid_band(g, band), g->h.width, g->h.height,
+		    tp_grid_stride(g), &o->fill, o->sea, st, e);
+	memset(st, 0, sizeof *st);
+	if (tp_ftgrid_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
+	    o->sea, e) < 0)
+		return -1;
+	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
+	    o->threads, &st->sweeps, e);
+}
+
+int
+tp_fillrun(tp_grid *g, int band, int depth, const tp_fillrun_opts *o,
+    tp_fill_stats *st, tp_err *e)
+{
+	if (depth >= 0)
+		tp_grid_copy_band(g, band, depth);
+	if (fill(g, band, o, st, e) < 0)
+		return -1;
+	if (depth >= 0)
+		tp_fill_depth(tp_grid_band(g, band), tp_grid_band(g, depth),
+		    g->h.width, g->h.height, tp_grid_stride(g));
+	return 0;
+}
+
+int
+tp_fillrun_read_tile(tp_grid *g, const char *path, const char *band,
+    int depth, int *idx, tp_err *e)
+{
+	const char *add[1] = { "depth" };
+	FILE *f = fopen(path, "rb");
+	tp_err sub;
+	int b;
+
+	if (f == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	if (tp_grid_read_adding(g, f, add, depth, idx, &sub) < 0) {
+		fclose(f);
+		return tp_err_set(e, "%s: %s", path, sub.msg);
+	}
+	fclose(f);
+	if ((b = tp_header_band(&g->h, band)) < 0) {
+		tp_grid_free(g);
+		return tp_err_set(e, "%s: the tile has no band '%s'", path,
+		    band);
+	}
+	return b;
+}
+
+int
+tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
+    int is_manifest, const char *band, const tp_fillrun_opts *o, tp_err *e)
+{
+	char *m = NULL;
+	int rc;
+
+	if ((*dir = tp_tile_dir(path)) == NULL)
+		return tp_err_set(e, "out of memory");
+	if (is_manifest)
+		m = strdup(path);
+	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
+		sprintf(m, "%s/manifest", *dir);
+	if (m == NULL) {
+		free(*dir);
+		return tp_err_set(e, "out of memory");
+	}
+	rc = tp_tileset_load(ts, m, e);
+	free(m);
+	if (rc == 0 && (rc = tp_ftjob_init(j, ts, *dir, band, &o->fill, o->sea,
+	    e)) < 0)
+		tp_tileset_free(ts);
+	if (rc < 0)
+		free(*dir);
+	return rc;
+}
+
+int
+tp_fillrun_finish(tp_ftjob *j, tp_grid *g, int band, int depth,
+    const char *levels, tp_fill_stats *st, tp_err *e)
+{
+	FILE *lv = fopen(levels, "rb");
+	tp_err sub;
+	int rc;
+
+	if (lv == NULL)
+		return tp_err_set(e, "%s: %s", levels, strerror(errno));
+	if (depth >= 0)
+		tp_grid_copy_band(g, band, depth);
+	rc = tp_ftjob_finish(j, g, lv, st, &sub);
+	fclose(lv);
+	if (rc < 0)
+		return tp_err_set(e, "%s: %s", levels, sub.msg);
+	if (depth >= 0)
+		tp_fill_depth(tp_grid_band(g, band), tp_grid_band(g, depth),
+		    g->h.width, g->h.height, tp_grid_stride(g));
+	return 0;
+}

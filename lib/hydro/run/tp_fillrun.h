@@ -1,0 +1,61 @@
+/*
+ * tp_fillrun.h - tfill's runs: a whole grid by Priority-Flood, Planchon-
+ * Darboux or tiles on threads (the same bytes), with its depth band; and
+ * the files of the tile phases (the tile, the manifest beside it, the
+ * levels) opened for tp_filltile.h's job.
+ *
+ * In lib/hydro/run with tp_flowrun: it calls both lib/hydro and
+ * lib/hydro/tiled. Messages about a file the caller named begin with its
+ * path.
+ */
+#ifndef TP_FILLRUN_H
+#define TP_FILLRUN_H
+
+#include <stdint.h>
+
+#include "core/tp_err.h"
+#include "hydro/tp_fill.h"
+#include "hydro/tiled/tp_filltile.h"
+#include "stream/tp_stream.h"
+#include "stream/tp_tile.h"
+
+typedef struct tp_fillrun_opts {
+	tp_fill_opts fill;	/* the step rule */
+	int	planchon;	/* Planchon-Darboux (whole grid), else
+				 * Priority-Flood */
+	int	threads;	/* 1 and no tile size: the whole grid at once;
+				 * else tiles on this many threads (0: all) */
+	int64_t	tile_size;	/* tiles of this size; 0: 1024 */
+	double	sea;		/* sea level; -inf: no sea */
+} tp_fillrun_opts;
+
+/* 1 when o fills in tiles (threads other than 1, or a tile size). */
+int	tp_fillrun_tiled(const tp_fillrun_opts *o);
+
+/* Fill band `band` of g; with depth >= 0, band depth gets the filled
+ * minus the original height. In tiles, st counts only st->sweeps (the
+ * tile relaxations): the whole grid's seeds and raised cells are not the
+ * sums of the tiles'. */
+int	tp_fillrun(tp_grid *g, int band, int depth, const tp_fillrun_opts *o,
+	    tp_fill_stats *st, tp_err *e);
+
+/* Read the tile stream at path into g, with a band "depth" added when
+ * depth is set (its index in *idx); returns the index of band `band`, or
+ * -1 with the message. */
+int	tp_fillrun_read_tile(tp_grid *g, const char *path, const char *band,
+	    int depth, int *idx, tp_err *e);
+
+/* The manifest beside the tile at path (or path itself, is_manifest)
+ * into ts, and job j on it filling band `band` of each tile with o's
+ * rule and sea level; *dir (to free) is the manifest's directory, which j
+ * uses. ts is freed with tp_tileset_free. */
+int	tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir,
+	    const char *path, int is_manifest, const char *band,
+	    const tp_fillrun_opts *o, tp_err *e);
+
+/* Finish: the tile g's band `band` filled from the levels file at path
+ * (tp_ftjob_finish), with depth as tp_fillrun's. */
+int	tp_fillrun_finish(tp_ftjob *j, tp_grid *g, int band, int depth,
+	    const char *levels, tp_fill_stats *st, tp_err *e);
+
+#endif

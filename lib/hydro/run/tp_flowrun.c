@@ -1,0 +1,263 @@
+/* tp_flowrun.c - tflow's routing of a whole grid (tp_flowrun.h). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hydro/run/tp_flowrun.h"
+#include "hydro/tp_basin.h"
+#include "hydro/tp_carve.h"
+#include "hydro/tp_network.h"
+#include "hydro/tp_rivers.h"
+#include "core/tp_par.h"
+
+/* What the flow band and the plain river band are made from. */
+struct work {
+	tp_grid	*g;
+	const tp_flowrun_opts *o;
+	const tp_geo_grid *geo;
+	const tp_flowrun_bands *b;
+	const float *z;
+	uint8_t	*dir;
+	const uint32_t *order;	/* the search's order, for traced rivers */
+	size_t	valid;		/* its length */
+};
+
+static void
+lap(const tp_flowrun_opts *o, const char *phase)
+{
+	if (o->lap != NULL)
+		o->lap(o->lctx, phase);
+}
+
+int
+tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
+{
+	if (o->order >= 0 && o->rivers < 0)
+		return tp_err_set(e, "--order needs --rivers");
+	if (o->min_basin >= 0 && !o->basins)
+		return tp_err_set(e, "--min-basin needs --basins");
+	if (o->snap >= 0 && !o->outlet)
+		return tp_err_set(e, "--snap needs --outlet");
+	if (o->basins && o->outlet)
+		return tp_err_set(e, "--basins and --outlet both make the band "
+		    "'basin'");
+	if (o->river_rule >= 0 && o->rivers < 0)
+		return tp_err_set(e, "--river-rule needs --rivers");
+	if (o->river_rule == TP_FLOWRUN_TRACE && !o->carve)
+		return tp_err_set(e, "--river-rule trace needs --carve (the "
+		    "order its search took the cells in)");
+	if (o->carve && o->mfd)
+		return tp_err_set(e, "--carve routes single-flow D8 only; MFD "
+		    "needs filled heights (tfill, without --carve)");
+	return 0;
+}
+
+int
+tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
+    const char *height)
+{
+	memset(b, 0, sizeof *b);
+	b->name[0] = "flow";
+	b->name[1] = "dir";
+	b->n = 2;
+	b->river = b->mfd = b->order = b->basin = -1;
+	if (o->rivers >= 0)
+		b->name[b->river = b->n++] = "river";
+	if (o->mfd)
+		b->name[b->mfd = b->n++] = "mfd";
+	if (o->order >= 0)
+		b->name[b->order = b->n++] = "order";
+	if (o->basins || o->outlet)
+		b->name[b->basin = b->n++] = "basin";
+	for (int i = 0; i < b->n; i++)
+		if (strcmp(height, b->name[i]) == 0)
+			return -1;
+	return 0;
+}
+
+/* The outlet's cell, snapped, and its watershed into the basin band. */
+static int
+watershed(tp_grid *g, const tp_flowrun_opts *o, const tp_flowrun_bands *b,
+    const uint8_t *dir, tp_flowrun_result *r, tp_err *e)
+{
+	int64_t cx = 0, cy = 0, sx, sy, rad = o->snap < 0 ? 0 : o->snap;
+	size_t stride = tp_grid_stride(g);
+	const float *flow = tp_grid_band(g, b->idx[0]);
+	tp_err sub;
+
+	if (tp_basin_cell(&g->h, o->ox, o->oy, &cx, &cy, &sub) < 0)
+		return tp_err_set(e, "--outlet %s", sub.msg);
+	if (tp_basin_snap(flow, dir, g->h.width, g->h.height, stride, cx, cy,
+	    rad, &sx, &sy) < 0)
+		return tp_err_set(e, "--outlet %.10g,%.10g: no land within %lld "
+		    "cells", o->ox, o->oy, (long long)rad);
+	if (tp_basin_watershed(dir, g->h.width, g->h.height, sx, sy,
+	    tp_grid_band(g, b->idx[b->basin]), stride, &r->outlet_cells,
+	    e) < 0)
+		return -1;
+	r->outlet_x = sx;
+	r->outlet_y = sy;
+	r->outlet_flow = flow[(size_t)sy * stride + (size_t)sx];
+	return 0;
+}
+
+/* The flow band: whole, or in tiles on threads with -j N of 4 or more
+ * (or a tile size): a tile is counted twice, alone and with its inflows,
+ * so fewer threads would not gain. The same bytes. */
+static int
+accumulate(const tp_flowrun_opts *o, const tp_geo_grid *geo,
+    const uint8_t *dir, int64_t w, int64_t h, float *acc, size_t stride,
+    tp_err *e)
+{
+	tp_flopts fo = { .geo = *geo, .sea_level = o->sea, .area = o->area };
+	int n = tp_par_threads(o->threads);
+
+	if (!o->threads_given || n == 1 || (n < 4 && o->tile_size == 0))
+		return tp_flow_accumulate(dir, w, h, geo, o->area,
+		    o->threads, acc, stride, e);
+	return tp_flowtile_grid(dir, w, h, &fo, o->tile_size ? o->tile_size :
+	    1024, o->threads, acc, stride, e);
+}
+
+/* The flow band, the mfd band and the river band: before the order, and
+ * while the basins are made when passed to tp_network_after (never with
+ * traced rivers, which move dir). */
+static int
+flow_bands(void *ctx, tp_err *e)
+{
+	struct work *k = ctx;
+	const tp_flowrun_opts *o = k->o;
+	const tp_flowrun_bands *b = k->b;
+	int64_t w = k->g->h.width, h = k->g->h.height;
+	size_t stride = tp_grid_stride(k->g);
+	float *acc = tp_grid_band(k->g, b->idx[0]);
+
+	if (accumulate(o, k->geo, k->dir, w, h, acc, stride, e) < 0 ||
+	    (o->mfd && tp_flow_mfd(k->z, stride, k->dir, w, h, k->geo,
+	    TP_FLOW_MFD_EXPONENT, o->area, o->threads,
+	    tp_grid_band(k->g, b->idx[b->mfd]), stride, e) < 0))
+		return -1;
+	if (b->river >= 0 && o->river_rule == TP_FLOWRUN_TRACE) {
+		if (tp_rivers_trace(k->z, stride, acc, stride, k->order,
+		    k->valid, w, h, o->rivers, k->dir,
+		    tp_grid_band(k->g, b->idx[b->river]), stride, e) < 0)
+			return -1;
+	} else if (b->river >= 0)
+		tp_flow_rivers(acc, k->dir, w, h, stride, o->rivers,
+		    tp_grid_band(k->g, b->idx[b->river]));
+	lap(o, "accumulation");
+	return 0;
+}
+
+/* The bands made from dir: order and basins (the basins on a second
+ * thread while `before` makes the flow, when given), or the outlet's
+ * watershed. */
+static int
+dir_bands(struct work *k, tp_network_fn before, tp_flowrun_result *r,
+    tp_err *e)
+{
+	const tp_flowrun_opts *o = k->o;
+	const tp_flowrun_bands *b = k->b;
+	tp_grid *g = k->g;
+	tp_network_opts n = { .kind = o->order, .min_basin = o->min_basin,
+	    .threads = o->threads };
+
+	if (o->order >= 0) {
+		n.river = tp_grid_band(g, b->idx[b->river]);
+		n.order = tp_grid_band(g, b->idx[b->order]);
+	}
+	if (o->basins)
+		n.basin = tp_grid_band(g, b->idx[b->basin]);
+	if (tp_network_after(k->dir, g->h.width, g->h.height,
+	    tp_grid_stride(g), &n, before, k, e) < 0)
+		return -1;
+	return o->outlet ? watershed(g, o, b, k->dir, r, e) : 0;
+}
+
+/* The directions of z into dir, and with traced rivers the order the
+ * search took the cells in (*order, to free). */
+static int
+directions(const tp_flowrun_opts *o, const tp_geo_grid *geo,
+    const float *z, int64_t w, int64_t h, size_t stride, uint8_t *dir,
+    uint32_t **order, tp_flow_stats *st, tp_err *e)
+{
+	size_t cells = (size_t)w * (size_t)h;
+
+	*order = NULL;
+	if (o->river_rule == TP_FLOWRUN_TRACE && (cells > SIZE_MAX / sizeof **order ||
+	    (*order = malloc(cells * sizeof **order)) == NULL))
+		return tp_err_set(e, "out of memory: the search's order needs "
+		    "%.1f MiB", (double)cells * 4 / 1048576.0);
+	return o->carve ? tp_carve_rule(z, w, h, stride, geo, o->sea,
+	    o->carve - 1, dir, *order, st, e) : tp_flow_d8_sea(z, w, h, stride,
+	    geo, o->sea, o->threads, dir, st, e);
+}
+
+/* Everything after the directions; dir and order are the caller's. */
+static int
+from_dir(struct work *k, uint32_t **order, tp_flowrun_result *r, tp_err *e)
+{
+	const tp_flowrun_opts *o = k->o;
+	/* The basins are made while the flow is, unless traced rivers are
+	 * to move dir, which the basins read. */
+	int together = o->river_rule != TP_FLOWRUN_TRACE && (o->order >= 0 ||
+	    o->basins);
+
+	if (!together && flow_bands(k, e) < 0)
+		return -1;
+	free(*order);
+	*order = NULL;
+	k->order = NULL;	/* dir_bands' flow_bands never traces */
+	if (dir_bands(k, together ? flow_bands : NULL, r, e) < 0)
+		return -1;
+	if (o->order >= 0 || k->b->basin >= 0)
+		lap(o, "order and basins");
+	tp_flow_codes(k->dir, k->g->h.width, k->g->h.height, o->grass,
+	    o->threads, tp_grid_band(k->g, k->b->idx[1]), tp_grid_stride(k->g));
+	return 0;
+}
+
+int
+tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
+    const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e)
+{
+	int64_t w = g->h.width, h = g->h.height;
+	size_t stride = tp_grid_stride(g);
+	const float *z = tp_grid_band(g, band);
+	struct work k;
+	uint32_t *order = NULL;
+	uint8_t *dir;
+	int rc;
+
+	memset(r, 0, sizeof *r);
+	r->geo = tp_geo_grid_of(&g->h, o->georule);
+	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
+		return tp_err_set(e, "out of memory: directions need %.1f MiB",
+		    (double)w * (double)h / 1048576.0);
+	rc = directions(o, &r->geo, z, w, h, stride, dir, &order, &r->st, e);
+	if (rc == 0) {
+		lap(o, "directions");
+		k = (struct work){ g, o, &r->geo, b, z, dir, order,
+		    (size_t)r->st.valid };
+		rc = from_dir(&k, &order, r, e);
+	}
+	free(order);
+	free(dir);
+	return rc;
+}
+
+int
+tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
+    const char *solve, FILE *out, tp_err *e)
+{
+	tp_flopts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
+	    .sea_level = o->sea, .area = o->area };
+
+	fo.geo.north = k->ts.origin_y;	/* rows count from the grid's top */
+	if (tp_fltask_run(k, band, &fo, solve, e) < 0)
+		return -1;
+	if (solve == NULL)
+		return tp_fltask_edge(k, out, e);
+	tp_fltask_finish(k, &fo, o->rivers, o->grass);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * tp_flowrun.h - tflow on a whole grid: which of lib/hydro's paths make
+ * the bands asked for, in what order, on which threads; and the run of its
+ * tile phases (tp_flowtile_job.h) on one tile.
+ *
+ * The grid's height band gives the directions (tp_flow_d8_sea, or
+ * tp_carve_rule with carve), the directions the flow (tp_flow_accumulate,
+ * or tp_flowtile_grid in tiles on threads) and from them the river, mfd,
+ * order and basin bands; last the dir band is written as codes. The
+ * basins are worked out on a second thread while the flow is made, except
+ * with traced rivers, which move the directions the basins read. Every
+ * path gives the bytes it gives alone: the threads and tiles never change
+ * them.
+ *
+ * This module lives in a folder of its own (lib/hydro/run) because it
+ * calls both lib/hydro and lib/hydro/tiled, and the tiled modules are
+ * built on lib/hydro. Messages name tflow's options where one is at
+ * fault ("--outlet 5,2 lies outside the grid: ...").
+ */
+#ifndef TP_FLOWRUN_H
+#define TP_FLOWRUN_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/tp_err.h"
+#include "geo/tp_geo.h"
+#include "hydro/tp_flow.h"
+#include "hydro/tiled/tp_flowtile_job.h"
+#include "stream/tp_stream.h"
+
+#define TP_FLOWRUN_MAXBANDS	6
+
+/* Rivers: where flow reaches the threshold, or traced (tp_rivers_trace). */
+enum { TP_FLOWRUN_THRESHOLD, TP_FLOWRUN_TRACE };
+
+/* What to make and how. Zero-initialised is plain D8 flow and dir in
+ * cells with the header's geometry and a sea below 0; set sea to -INFINITY
+ * for no sea, order, min_basin, snap and river_rule to -1 for "not given",
+ * rivers to -1 for no river band. */
+typedef struct tp_flowrun_opts {
+	int	georule;	/* TP_GEO_*: whether cells are degrees */
+	double	sea;		/* sea level; -inf: no sea */
+	int	area;		/* flow in square map units, not cells */
+	int	grass;		/* dir as GRASS codes, else ESRI's */
+	int	threads;	/* <= 0: all processors */
+	int	threads_given;	/* -j given: the flow may run in tiles */
+	int64_t	tile_size;	/* tiles of this size; 0: 1024 (and not given) */
+	int	carve;		/* 0: tp_flow_d8_sea, else 1 + TP_CARVE_* */
+	double	rivers;		/* river threshold; < 0: no river band */
+	int	river_rule;	/* -1: not given (threshold), TP_FLOWRUN_* */
+	int	mfd;		/* an mfd band */
+	int	order;		/* -1: no order band, else TP_ORDER_* */
+	int	basins;		/* a basin band of labels by outlet */
+	int64_t	min_basin;	/* tp_basins' min_cells; -1: keep all */
+	int	outlet;		/* a basin band: the watershed of (ox, oy) */
+	double	ox, oy;		/* world coordinates */
+	int64_t	snap;		/* move the outlet to the highest flow within
+				 * snap cells; -1: do not */
+	/* Called as each phase ends ("directions", "accumulation", "order
+	 * and basins"), maybe from another thread; may be NULL. */
+	void	(*lap)(void *lctx, const char *phase);
+	void	*lctx;
+} tp_flowrun_opts;
+
+/* The bands the run adds, in order, and where the grid holds them. */
+typedef struct tp_flowrun_bands {
+	const char *name[TP_FLOWRUN_MAXBANDS];	/* flow, dir, then the rest */
+	int	n;
+	int	idx[TP_FLOWRUN_MAXBANDS];	/* filled by the caller: the
+						 * grid's band of name[i] */
+	int	river, mfd, order, basin;	/* in name[], or -1 */
+} tp_flowrun_bands;
+
+/* What a run found: the directions' counts, and the outlet where it went. */
+typedef struct tp_flowrun_result {
+	tp_geo_grid geo;		/* the grid's geometry, as georule said */
+	tp_flow_stats st;
+	int64_t	outlet_x, outlet_y;	/* the cell, after the snap */
+	double	outlet_flow;		/* its flow */
+	int64_t	outlet_cells;		/* cells of its watershed */
+} tp_flowrun_result;
+
+/* 0 when o's options go together, else -1 and a message naming tflow's
+ * options: the order needs a river band, min_basin the basins, snap the
+ * outlet, a river rule a river band, traced rivers the carve's order; the
+ * basins and the outlet both make the band 'basin'; the carve routes D8
+ * only (no mfd). */
+int	tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e);
+
+/* The names of the bands o makes: flow, dir, then river, mfd, order and
+ * basin as asked; idx is left for the caller. 0, or -1 when `height`, the
+ * name of the height band, is one of them. */
+int	tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
+	    const char *height);
+
+/* Route the whole grid g, its heights in band `band`, into the bands b
+ * names (b->idx filled). 0, or -1 with the message in *e (memory, a bad
+ * plane, the outlet off the grid or with no land near). */
+int	tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
+	    const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e);
+
+/* A tile phase on the tile k (tp_fltask_open'd with no bands added for
+ * prepare, flow and dir (and river with o->rivers) for finish), its
+ * heights in band `band`, o->sea that of its header: prepare (solve NULL)
+ * writes the tile's edge file to out; finish (solve the solve file's
+ * path) leaves flow, dir and river in k->g. Of o, the phases read georule,
+ * sea, area, and at finish rivers and grass. */
+int	tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
+	    const char *solve, FILE *out, tp_err *e);
+
+#endif
