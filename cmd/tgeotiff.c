@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "io/tp_geotiff.h"
 #include "geo/tp_extent.h"
 
@@ -159,9 +159,10 @@ main(int argc, char **argv)
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
-	int quiet = 0, ch, i, tmp[TP_GT_SIDECARS + 1], bands[TP_GT_MAX_BANDS];
+	int quiet = 0, ch, rc, bands[TP_GT_MAX_BANDS];
 	tp_header h;
 	tp_reader r;
+	cli_out t;
 	tp_gtw *w;
 	tp_err e;
 
@@ -226,25 +227,11 @@ main(int argc, char **argv)
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
 	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	/* From here a signal removes the temporary file, then ends us. */
-	cli_outfile_hold();
-	if (tp_gtw_open(&w, out, &h, bands[0], &o, &e) < 0)
-		cli_fail(&e);
-	/* The sidecars' temporary files exist from here too: all watched
-	 * before a signal may act. */
-	tmp[0] = cli_outfile_add(tp_gtw_tmpname(w));
-	for (i = 0; i < TP_GT_SIDECARS; i++)
-		tmp[i + 1] = cli_outfile_add(tp_gtw_sidecar_tmpname(w, i));
-	cli_outfile_watch(NULL);
-	if (copy_rows(&r, w, quiet, &e) < 0) {
-		tp_gtw_abort(w);
-		cli_fail(&e);
-	}
-	report(w, &o);
-	if (tp_gtw_close(w, &e) < 0)
-		cli_fail(&e);
-	for (i = 0; i <= TP_GT_SIDECARS; i++)
-		cli_outfile_forget(tmp[i]);
+	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
+	rc = copy_rows(&r, w, quiet, &e);
+	if (rc == 0)
+		report(w, &o);
+	cli_outfile_end(&t, rc == 0, &e);
 	tp_header_free(&h);
 	tp_reader_free(&r);
 	return 0;
