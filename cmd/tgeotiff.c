@@ -72,31 +72,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Feed every row of r to w, then check the stream ends there. The writer
- * gathers rows into its own row of tiles, so batches of any height do. */
-static int
-copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
-{
-	size_t per = tp_row_floats(&r->h);
-	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
-	cli_progress p;
-	float *buf;
-	int rc = 0;
-
-	if ((buf = malloc(per * sizeof(float) * (size_t)batch)) == NULL)
-		return tp_err_set(e, "out of memory");
-	cli_progress_init(&p, "geotiff", quiet);
-	while (rc == 0 && r->row < r->h.height) {
-		rc = tp_reader_rows(r, buf, batch, &got, e);
-		if (rc == 0)
-			rc = tp_gtw_rows(w, buf, got, e);
-		cli_progress_cb(&p, r->row, r->h.height);
-	}
-	cli_progress_done(&p);
-	free(buf);
-	return rc == 0 ? tp_reader_finish(r, e) : -1;
-}
-
 /* The bands named in list (comma-separated) as indices into bands[]. */
 static int
 band_list(const tp_header *h, const char *arg, int *bands)
@@ -160,6 +135,7 @@ main(int argc, char **argv)
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
 	int quiet = 0, ch, rc, bands[TP_GT_MAX_BANDS];
+	cli_progress p;
 	tp_header h;
 	tp_reader r;
 	cli_out t;
@@ -228,7 +204,9 @@ main(int argc, char **argv)
 	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
 	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
-	rc = copy_rows(&r, w, quiet, &e);
+	cli_progress_init(&p, "geotiff", quiet);
+	rc = tp_gtw_copy(w, &r, cli_progress_cb, &p, &e);
+	cli_progress_done(&p);
 	if (rc == 0)
 		report(w, &o);
 	cli_outfile_end(&t, rc == 0, &e);
