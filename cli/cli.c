@@ -600,10 +600,16 @@ cli_open_output(tp_writer *w, const tp_header *h)
 int
 cli_input_band(tp_reader *r, const char *name)
 {
-	int b;
-
 	cli_open_input(r);
-	if ((b = tp_header_band(&r->h, name)) < 0)
+	return cli_band(&r->h, name);
+}
+
+int
+cli_band(const tp_header *h, const char *name)
+{
+	int b = tp_header_band(h, name);
+
+	if (b < 0)
 		cli_die("the input has no band '%s'", name);
 	return b;
 }

@@ -127,6 +127,8 @@ void	cli_open_output(tp_writer *w, const tp_header *h);
 
 /* Read the input header and find band `name`; exit 1 if it is absent. */
 int	cli_input_band(tp_reader *r, const char *name);
+/* The index of band `name` of the input's header h; exit 1 if absent. */
+int	cli_band(const tp_header *h, const char *name);
 /* Append this program's HISTORY line to h (every program makes it here):
  * its name, the options cli_getopt returned in their long form ("-S7" is
  * "--seed 7") less those that never change the output bytes (threads,

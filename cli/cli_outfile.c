@@ -1,8 +1,10 @@
-/* cli_outfile.c - temporary output files removed when a signal ends the
- * program; the process-wide state tp_outfile must not hold. */
+/* cli_outfile.c - output transactions: temporary files removed when a
+ * signal, a failure or an exit ends the program; the process-wide state
+ * tp_outfile must not hold. */
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +22,8 @@ static char names[CLI_OUTFILE_MAX][PATH_MAX];
 static volatile sig_atomic_t used[CLI_OUTFILE_MAX];
 static struct sigaction dfl;
 static int installed;
+/* The transactions begun and not yet ended, aborted on a failure. */
+static cli_out *open_out[CLI_OUTFILE_MAX];
 
 /* Async-signal-safe: unlink, sigaction and raise only. */
 static void
@@ -32,6 +36,18 @@ on_signal(int sig)
 			unlink(names[i]);
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* held until this handler returns, then fatal */
+}
+
+/* An exit with files still watched (cli_die between begin and end) must
+ * not leave them either. */
+static void
+on_exit_remove(void)
+{
+	int i;
+
+	for (i = 0; i < CLI_OUTFILE_MAX; i++)
+		if (used[i])
+			unlink(names[i]);
 }
 
 static void
@@ -62,11 +78,14 @@ install(void)
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
+	atexit(on_exit_remove);
 	installed = 1;
 }
 
-void
-cli_outfile_hold(void)
+/* Install the handler (once; only on signals not ignored) and hold the
+ * signals back until watch. */
+static void
+hold(void)
 {
 	sigset_t set;
 
@@ -76,8 +95,10 @@ cli_outfile_hold(void)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
-int
-cli_outfile_add(const char *tmp)
+/* Watch tmp (NULL: nothing to remove) and keep the signals held; returns
+ * its id, -1 for NULL. */
+static int
+add(const char *tmp)
 {
 	int id = -1;
 
@@ -94,20 +115,86 @@ cli_outfile_add(const char *tmp)
 	return id;
 }
 
-int
-cli_outfile_watch(const char *tmp)
+/* Let the signals through again: one held meanwhile acts now. */
+static void
+release(void)
 {
 	sigset_t set;
-	int id = cli_outfile_add(tmp);
 
 	signal_set(&set);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	return id;
+}
+
+/* Stop watching t's files (renamed or removed) and forget t. */
+static void
+forget(cli_out *t)
+{
+	int i;
+
+	for (i = 0; i < t->kind->ntmp; i++)
+		if (t->id[i] >= 0)
+			used[t->id[i]] = 0;
+	for (i = 0; i < CLI_OUTFILE_MAX; i++)
+		if (open_out[i] == t)
+			open_out[i] = NULL;
+}
+
+/* Abort every open transaction, then die of e. */
+static noreturn void
+fail_all(const tp_err *e)
+{
+	int i;
+
+	for (i = 0; i < CLI_OUTFILE_MAX; i++)
+		if (open_out[i] != NULL) {
+			cli_out *t = open_out[i];
+
+			t->kind->abort(t->w);
+			forget(t);
+		}
+	cli_fail(e);
+}
+
+void *
+cli_outfile_begin(cli_out *t, const char *path, const cli_writer *kind,
+    const void *arg)
+{
+	tp_err e;
+	int i, slot;
+
+	for (slot = 0; slot < CLI_OUTFILE_MAX && open_out[slot]; slot++)
+		;
+	if (slot == CLI_OUTFILE_MAX || kind->ntmp > CLI_OUTFILE_MAX) {
+		tp_err_set(&e, "%s: too many files open at once", path);
+		fail_all(&e);
+	}
+	hold();
+	if (kind->create(&t->w, path, arg, &e) < 0) {
+		release();
+		fail_all(&e);
+	}
+	t->kind = kind;
+	for (i = 0; i < kind->ntmp; i++)
+		t->id[i] = add(kind->tmpname(t->w, i));
+	open_out[slot] = t;
+	release();
+	return t->w;
 }
 
 void
-cli_outfile_forget(int id)
+cli_outfile_end(cli_out *t, int ok, const tp_err *e)
 {
-	if (id >= 0 && id < CLI_OUTFILE_MAX)
-		used[id] = 0;
+	tp_err ce;
+
+	if (!ok) {
+		t->kind->abort(t->w);
+		forget(t);
+		fail_all(e);
+	}
+	/* commit leaves nothing behind when it fails */
+	if (t->kind->commit(t->w, &ce) < 0) {
+		forget(t);
+		fail_all(&ce);
+	}
+	forget(t);
 }

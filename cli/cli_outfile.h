@@ -1,35 +1,60 @@
 /*
- * cli_outfile.h - remove a program's temporary output file when SIGHUP,
- * SIGINT or SIGTERM ends it, then die of that signal.
+ * cli_outfile.h - a named output file as one transaction: it appears whole
+ * or not at all, and a signal or a failure leaves no temporary file.
  *
- * tp_outfile keeps no process-wide state; this is the process-wide part.
- * A program that writes a file calls cli_outfile_hold() just before the
- * writer creates its temporary file and cli_outfile_watch() with its name
- * right after: a signal arriving in between waits, so no moment leaves the
- * file behind. The handler removes every watched file, restores the
- * default action and raises the signal again, so the parent sees the
- * signal. Signals ignored when the program started (nohup, trap '' HUP)
- * stay ignored.
+ * tp_outfile (and the lib writers built on it) keep no process-wide state;
+ * this is the process-wide part. cli_outfile_begin holds SIGHUP, SIGINT and
+ * SIGTERM, has the writer create its temporary files, watches each and lets
+ * the signals through again: a signal in between waits, so no moment leaves
+ * a file behind. cli_outfile_end commits (renames into place) or aborts,
+ * and forgets the files. A signal removes every watched file, restores the
+ * default action and raises itself again, so the parent sees the signal;
+ * signals ignored when the program started (nohup, trap '' HUP) stay
+ * ignored. Any failure prints one line and exits 1, every open transaction
+ * aborted first; an exit while a file is watched (cli_die elsewhere)
+ * removes it too.
+ *
+ * Call these while no other thread runs: the handler reads the names
+ * without a lock. The lib writers' kinds are in cli_writer.h.
  */
 #ifndef CLI_OUTFILE_H
 #define CLI_OUTFILE_H
 
-/* The most temporary files watched at once. */
-#define CLI_OUTFILE_MAX	4
+#include "core/tp_err.h"
 
-/* Install the handler (once; only on signals not ignored) and hold the
- * signals back until cli_outfile_watch. */
-void	cli_outfile_hold(void);
-/* Watch tmp (NULL: nothing to remove, e.g. a FIFO is the target), and let
- * the signals through again: one held meanwhile acts now. Returns the id
- * for cli_outfile_forget (-1 for NULL). Call these two while no other
- * thread runs: the handler reads the names without a lock. */
-int	cli_outfile_watch(const char *tmp);
-/* Watch tmp as cli_outfile_watch does but keep the signals held, for a
- * program with several temporary files: add all but the last, then watch
- * the last (or NULL). */
-int	cli_outfile_add(const char *tmp);
-/* Stop watching file id: it was renamed or removed. -1 is fine. */
-void	cli_outfile_forget(int id);
+/* The most temporary files, and open transactions, at once. */
+#define CLI_OUTFILE_MAX	8
+
+/* How the transaction drives one kind of lib writer. */
+typedef struct cli_writer {
+	/* Create the writer for path from arg (the kind's own arguments). */
+	int	(*create)(void **w, const char *path, const void *arg,
+		    tp_err *e);
+	/* Temporary file i of w, 0 <= i < ntmp; NULL: none to remove (a
+	 * FIFO or a device is the target). */
+	const char *(*tmpname)(const void *w, int i);
+	int	ntmp;
+	/* Close w and put its file(s) in place; on failure nothing is left
+	 * behind. Frees w either way. */
+	int	(*commit)(void *w, tp_err *e);
+	/* Remove the temporary files and free w. */
+	void	(*abort)(void *w);
+} cli_writer;
+
+/* A transaction in progress: the writer and the ids of its files. */
+typedef struct cli_out {
+	const cli_writer *kind;
+	void	*w;
+	int	id[CLI_OUTFILE_MAX];
+} cli_out;
+
+/* Begin writing path with a writer of this kind; returns the writer to
+ * write through. On failure: one line (the writer's reason), exit 1. */
+void	*cli_outfile_begin(cli_out *t, const char *path,
+	    const cli_writer *kind, const void *arg);
+/* End it: ok, commit; not ok (writing failed with *e), abort. Either way
+ * the files are forgotten; a failure (*e, or the commit's) aborts every
+ * other open transaction, prints one line and exits 1. */
+void	cli_outfile_end(cli_out *t, int ok, const tp_err *e);
 
 #endif

@@ -1,24 +1,18 @@
 /* texport - write one band of a stream as a game engine's heightmap, the
  * biome band as splat maps, or the heights as a normal map. */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "export/tp_engine.h"
 #include "export/tp_export.h"
 #include "export/tp_export_rows.h"
 #include "geo/tp_geo.h"
 #include "render/tp_normalmap.h"
-#include "core/tp_num.h"
-#include "core/tp_outfile.h"
-#include "biome/tp_palette.h"
 #include "io/tp_png.h"
-#include "io/tp_sidecar.h"
 #include "export/tp_splat.h"
 
 #define BLEND_MAX	1024
@@ -187,86 +181,20 @@ check_combinations(const struct opts *o)
 		cli_usage("%s", e.msg);
 }
 
-/* The value of the header's UNITS line, or "". */
-static const char *
-units(const tp_header *h)
-{
-	const char *u = tp_header_units(h);
-
-	return u != NULL ? u : "";
-}
-
 /* OUT.json, put in place at once. */
 static void
-write_sidecar(const char *out, const tp_export_info *in)
+sidecar(const struct opts *o, const tp_header *h, const tp_export_quant *q,
+    int nan)
 {
-	size_t n = strlen(out) + 6;
-	char *path = malloc(n), *text = tp_export_json(in);
-	tp_outfile of = { 0 };
-	tp_err e;
-	int id;
+	char *path = tp_export_sidecar_name(o->out);
+	char *text = tp_engine_json(o->engine, h, formats[o->format], q->width,
+	    q->height, q->lo, q->hi, o->zscale, nan);
 
 	if (path == NULL || text == NULL)
 		cli_die("out of memory for the sidecar");
-	snprintf(path, n, "%s.json", out);
-	cli_outfile_hold();
-	if (tp_sidecar_stage(&of, path, text, strlen(text), &e) < 0)
-		cli_fail(&e);
-	id = cli_outfile_watch(of.tmp);
-	if (tp_outfile_commit(&of, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(id);
+	cli_text_write(path, text, strlen(text));
 	free(path);
 	free(text);
-}
-
-/* v with the fewest digits that read back to it; as a float when it is
- * one (a range found in the band), so 0.358060479 and not 17 digits. */
-static void
-format_height(char *buf, size_t n, double v)
-{
-	if ((double)(float)v == v && v != floor(v))
-		for (int prec = 6; prec <= 9; prec++) {
-			snprintf(buf, n, "%.*g", prec, v);
-			if (strtof(buf, NULL) == (float)v)
-				return;
-		}
-	tp_format_double(buf, n, v);
-}
-
-/* "height 0..65535 = 12.5..1803 m" on stderr. */
-static void
-say_range(const struct opts *o, const char *unit)
-{
-	char a[32], b[32];
-
-	if (o->quiet)
-		return;
-	format_height(a, sizeof a, o->lo);
-	format_height(b, sizeof b, o->hi);
-	if (o->format == F_R32)
-		fprintf(stderr, "%s: heights %s..%s%s%s as float32\n",
-		    cli_prog(), a, b, unit[0] ? " " : "", unit);
-	else
-		fprintf(stderr, "%s: height 0..65535 = %s..%s%s%s\n",
-		    cli_prog(), a, b, unit[0] ? " " : "", unit);
-}
-
-static void
-sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
-    int nan)
-{
-	double cm = tp_export_cell_metres(h);
-	tp_export_info in = { .width = ow, .height = oh,
-	    .cellsize = h->cellsize, .cellsize_m = cm,
-	    .origin_x = h->origin_x, .origin_y = h->origin_y, .crs = h->crs,
-	    .units = units(h), .format = formats[o->format],
-	    .engine = tp_engine_name(o->engine), .lo = o->lo, .hi = o->hi,
-	    .flip = tp_engine_flip(o->engine), .nan = nan };
-
-	in.nhint = tp_engine_hints(o->engine, ow, oh, cm, o->lo * o->zscale,
-	    o->hi * o->zscale, in.hint_name, in.hint);
-	write_sidecar(o->out, &in);
 }
 
 /* A lib loop on the threads asked for, with a progress bar labelled label
@@ -274,18 +202,17 @@ sidecar(const struct opts *o, const tp_header *h, int64_t ow, int64_t oh,
 static tp_export_loop
 bar(const struct opts *o, cli_progress *p, const char *label)
 {
-	tp_export_loop l = { .threads = o->threads,
-	    .progress = cli_progress_cb, .pctx = p };
-
 	cli_progress_init(p, label, o->quiet);
-	return l;
+	return (tp_export_loop){ .threads = o->threads,
+	    .progress = cli_progress_cb, .pctx = p };
 }
 
-/* The range to quantise by: --zrange, or the band's (a first pass over a
- * file, or the band held from a pipe). *nan: NaN seen, or -1 when they are
- * counted while writing. */
-static void
-find_range(tp_export_src *s, struct opts *o, off_t start, int *nan)
+/* The range to quantise by, unless --zrange gave it: the band's (a first
+ * pass over a file, or the band held from a pipe). Returns whether NaN were
+ * seen, or -1 when they are counted while writing. */
+static int
+find_range(tp_export_src *s, const struct opts *o, off_t start,
+    tp_export_quant *q)
 {
 	tp_export_range rg;
 	tp_export_loop l;
@@ -293,202 +220,116 @@ find_range(tp_export_src *s, struct opts *o, off_t start, int *nan)
 	tp_err e;
 	int rc;
 
-	if (o->zrange) {
-		*nan = -1;
-		return;
-	}
+	if (o->zrange)
+		return -1;
 	l = bar(o, &p, "range");
 	rc = tp_export_src_range(s, start, &rg, &l, &e);
 	cli_progress_done(&p);
 	if (rc < 0)
 		cli_fail(&e);
-	tp_export_range_get(&rg, &o->lo, &o->hi);
-	*nan = rg.nan > 0;
+	tp_export_range_get(&rg, &q->lo, &q->hi);
+	return rg.nan > 0;
 }
 
-/* The band's rows through the writer; the NaN samples encoded. */
-static int64_t
-write_heights(tp_export_src *s, tp_export_writer *w, const struct opts *o,
-    int64_t ow, int64_t oh, tp_err *e)
+static void
+heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
+    char **argv)
 {
 	tp_export_quant q = { .format = (tp_export_format)o->format,
-	    .lo = o->lo, .hi = o->hi, .width = ow, .height = oh };
-	cli_progress p;
-	tp_export_loop l = bar(o, &p, "export");
-	int64_t nan = tp_export_heights(s, w, &q, &l, e);
-
-	cli_progress_done(&p);
-	return nan;
-}
-
-static void
-heightmap(struct opts *o, tp_reader *r, off_t start, int argc, char **argv)
-{
+	    .lo = o->lo, .hi = o->hi };
+	int b = cli_band(&r->h, o->band);
+	int64_t nan, hasnan;
 	tp_export_src s;
-	int64_t ow, oh, nan;
 	tp_export_writer *w;
-	int b, tmp, hasnan;
+	cli_progress p;
+	tp_export_loop l;
 	tp_header h;
+	char *line = NULL;
+	cli_out t;
 	tp_err e;
 
-	if ((b = tp_header_band(&r->h, o->band)) < 0)
-		cli_die("the input has no band '%s'", o->band);
-	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &ow, &oh,
-	    &e) < 0 || tp_export_src_init(&s, r, b, &e) < 0)
+	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
+	    &q.height, &e) < 0 || tp_export_src_init(&s, r, b, &e) < 0)
 		cli_fail(&e);
-	find_range(&s, o, start, &hasnan);
-	if (tp_header_copy(&h, &r->h, &e) < 0 ||
-	    cli_history(&h, argc, argv, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_hold();
-	if (tp_export_create(&w, o->out, (tp_export_format)o->format, ow, oh,
-	    tp_engine_flip(o->engine), software, &h, &e) < 0)
-		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_export_tmpname(w));
-	if ((nan = write_heights(&s, w, o, ow, oh, &e)) < 0) {
-		tp_export_abort(w);
-		cli_fail(&e);
-	}
-	if (tp_export_close(w, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(tmp);
-	sidecar(o, &r->h, ow, oh, hasnan < 0 ? nan > 0 : hasnan);
-	say_range(o, units(&r->h));
+	hasnan = find_range(&s, o, start, &q);
+	cli_output_header(&h, &r->h, argc, argv);
+	w = cli_export_begin(&t, o->out, q.format, q.width, q.height,
+	    tp_engine_flip(o->engine), software, &h);
+	l = bar(o, &p, "export");
+	nan = tp_export_heights(&s, w, &q, &l, &e);
+	cli_progress_done(&p);
+	cli_outfile_end(&t, nan >= 0, &e);
+	sidecar(o, &r->h, &q, hasnan < 0 ? nan > 0 : hasnan);
+	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
+	    &r->h)) == NULL)
+		cli_die("out of memory");
+	if (line != NULL)
+		fprintf(stderr, "%s: %s\n", cli_prog(), line);
+	free(line);
 	tp_header_free(&h);
 	tp_export_src_free(&s);
-}
-
-static void
-abort_pics(tp_png_writer **png, int n)
-{
-	for (int k = 0; k < n; k++)
-		tp_png_abort(png[k]);
-}
-
-/* The groups file bound to the stream's biome table. */
-static tp_splat_groups *
-load_groups(const struct opts *o, const tp_header *h)
-{
-	tp_splat_groups *g = malloc(sizeof *g);
-	tp_palette *pal = malloc(sizeof *pal);
-	tp_err e;
-
-	if (g == NULL || pal == NULL)
-		cli_die("out of memory for the biome groups");
-	if (tp_palette_from_header(pal, h, &e) < 0 ||
-	    tp_splat_load(g, o->groups, &e) < 0 ||
-	    tp_splat_bind(g, pal, o->groups, &e) < 0)
-		cli_fail(&e);
-	free(pal);
-	return g;
-}
-
-/* The rows into the pictures, a progress bar over them. */
-static int
-splat_rows(const struct opts *o, tp_reader *r, int b, tp_splat *sp,
-    tp_png_writer **png, int npic, tp_err *e)
-{
-	cli_progress p;
-	tp_export_loop l = bar(o, &p, "splat");
-	int rc = tp_export_splat(r, b, sp, png, npic, &l, e);
-
-	cli_progress_done(&p);
-	return rc;
 }
 
 static void
 splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
 	tp_png_writer *png[4] = { NULL };
-	int b, npic, id[4];
+	int b = cli_band(&r->h, o->band), npic, k, rc;
 	tp_splat_groups *g;
+	cli_out t[4];
+	cli_progress p;
+	tp_export_loop l;
 	tp_splat sp;
 	tp_header h;
 	tp_err e;
 
-	if ((b = tp_header_band(&r->h, o->band)) < 0)
-		cli_die("the input has no band '%s'", o->band);
-	g = load_groups(o, &r->h);
-	npic = (g->nslots + 3) / 4;
-	if (tp_splat_init(&sp, g, r->h.width, r->h.height, o->blend, &e) < 0 ||
-	    tp_header_copy(&h, &r->h, &e) < 0 ||
-	    cli_history(&h, argc, argv, &e) < 0)
+	if ((g = tp_splat_open(o->groups, &r->h, &e)) == NULL ||
+	    tp_splat_init(&sp, g, r->h.width, r->h.height, o->blend, &e) < 0)
 		cli_fail(&e);
-	cli_outfile_hold();
-	for (int k = 0; k < npic; k++) {
+	cli_output_header(&h, &r->h, argc, argv);
+	npic = (g->nslots + 3) / 4;
+	for (k = 0; k < npic; k++) {
 		char *name = tp_export_pic_name(o->out, k);
 
 		if (name == NULL)
 			cli_die("out of memory");
-		if (tp_png_create(&png[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, 4, software, &h, &e) < 0) {
-			abort_pics(png, k);
-			cli_fail(&e);
-		}
-		id[k] = cli_outfile_add(tp_png_tmpname(png[k]));
+		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
+		    (uint32_t)r->h.height, 4, software, &h);
 		free(name);
 	}
-	cli_outfile_watch(NULL);
-	if (splat_rows(o, r, b, &sp, png, npic, &e) < 0) {
-		abort_pics(png, npic);
-		cli_fail(&e);
-	}
-	for (int k = 0; k < npic; k++) {
-		if (tp_png_close(png[k], &e) < 0) {
-			abort_pics(png + k + 1, npic - k - 1);
-			cli_fail(&e);
-		}
-		cli_outfile_forget(id[k]);
-	}
+	l = bar(o, &p, "splat");
+	rc = tp_export_splat(r, b, &sp, png, npic, &l, &e);
+	cli_progress_done(&p);
+	for (k = 0; k < npic; k++)
+		cli_outfile_end(&t[k], rc == 0, &e);
 	tp_splat_free(&sp);
 	tp_header_free(&h);
 	free(g);
 }
 
-/* The normals of the band's rows into png, a progress bar over them. */
-static int
-normal_rows(const struct opts *o, tp_export_src *s, tp_png_writer *png,
-    tp_err *e)
-{
-	const tp_header *h = &s->r->h;
-	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
-	tp_geo_grid geo = { .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
-	cli_progress p;
-	tp_export_loop l = bar(o, &p, "normal");
-	int rc = tp_export_normals(s, png, &no, &geo, &l, e);
-
-	cli_progress_done(&p);
-	return rc;
-}
-
 static void
 normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
+	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
+	tp_geo_grid geo = tp_geo_header_grid(&r->h);
 	tp_export_src s;
 	tp_png_writer *png;
+	cli_progress p;
+	tp_export_loop l;
 	tp_header h;
+	cli_out t;
 	tp_err e;
-	int b, id;
+	int rc;
 
-	if ((b = tp_header_band(&r->h, o->band)) < 0)
-		cli_die("the input has no band '%s'", o->band);
-	if (tp_export_src_init(&s, r, b, &e) < 0 ||
-	    tp_header_copy(&h, &r->h, &e) < 0 ||
-	    cli_history(&h, argc, argv, &e) < 0)
+	if (tp_export_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
 		cli_fail(&e);
-	cli_outfile_hold();
-	if (tp_png_create(&png, o->out, (uint32_t)r->h.width,
-	    (uint32_t)r->h.height, 3, software, &h, &e) < 0)
-		cli_fail(&e);
-	id = cli_outfile_watch(tp_png_tmpname(png));
-	if (normal_rows(o, &s, png, &e) < 0) {
-		tp_png_abort(png);
-		cli_fail(&e);
-	}
-	if (tp_png_close(png, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(id);
+	cli_output_header(&h, &r->h, argc, argv);
+	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
+	    (uint32_t)r->h.height, 3, software, &h);
+	l = bar(o, &p, "normal");
+	rc = tp_export_normals(&s, png, &no, &geo, &l, &e);
+	cli_progress_done(&p);
+	cli_outfile_end(&t, rc == 0, &e);
 	tp_header_free(&h);
 	tp_export_src_free(&s);
 }
@@ -497,8 +338,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { .band = NULL, .format = F_PNG16, .zscale = 1 };
-	struct stat st;
-	off_t start = -1;
+	off_t start;
 	tp_reader r;
 
 	cli_init(argc, argv, usage);
@@ -506,9 +346,7 @@ main(int argc, char **argv)
 	check_combinations(&o);
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT ? "biome" : "height";
-	/* A regular file on stdin can be read twice: no band in memory. */
-	if (fstat(0, &st) == 0 && S_ISREG(st.st_mode))
-		start = ftello(stdin);
+	start = tp_export_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
 	if (o.format == F_SPLAT)
 		splat(&o, &r, argc, argv);

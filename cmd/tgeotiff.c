@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "io/tp_geotiff.h"
 #include "geo/tp_extent.h"
 
@@ -80,31 +80,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Feed every row of r to w, then check the stream ends there. The writer
- * gathers rows into its own row of tiles, so batches of any height do. */
-static int
-copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
-{
-	size_t per = tp_row_floats(&r->h);
-	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
-	cli_progress p;
-	float *buf;
-	int rc = 0;
-
-	if ((buf = malloc(per * sizeof(float) * (size_t)batch)) == NULL)
-		return tp_err_set(e, "out of memory");
-	cli_progress_init(&p, "geotiff", quiet);
-	while (rc == 0 && r->row < r->h.height) {
-		rc = tp_reader_rows(r, buf, batch, &got, e);
-		if (rc == 0)
-			rc = tp_gtw_rows(w, buf, got, e);
-		cli_progress_cb(&p, r->row, r->h.height);
-	}
-	cli_progress_done(&p);
-	free(buf);
-	return rc == 0 ? tp_reader_finish(r, e) : -1;
-}
-
 /* The bands named in list (comma-separated) as indices into bands[]. */
 static int
 band_list(const tp_header *h, const char *arg, int *bands)
@@ -167,9 +142,11 @@ main(int argc, char **argv)
 	/* bigtiff 0: when needed; threads 0: all processors */
 	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
-	int quiet = 0, ch, i, tmp[TP_GT_SIDECARS + 1], bands[TP_GT_MAX_BANDS];
+	int quiet = 0, ch, rc, bands[TP_GT_MAX_BANDS];
+	cli_progress p;
 	tp_header h;
 	tp_reader r;
+	cli_out t;
 	tp_gtw *w;
 	tp_err e;
 
@@ -235,25 +212,13 @@ main(int argc, char **argv)
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
 	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	/* From here a signal removes the temporary file, then ends us. */
-	cli_outfile_hold();
-	if (tp_gtw_open(&w, out, &h, bands[0], &o, &e) < 0)
-		cli_fail(&e);
-	/* The sidecars' temporary files exist from here too: all watched
-	 * before a signal may act. */
-	tmp[0] = cli_outfile_add(tp_gtw_tmpname(w));
-	for (i = 0; i < TP_GT_SIDECARS; i++)
-		tmp[i + 1] = cli_outfile_add(tp_gtw_sidecar_tmpname(w, i));
-	cli_outfile_watch(NULL);
-	if (copy_rows(&r, w, quiet, &e) < 0) {
-		tp_gtw_abort(w);
-		cli_fail(&e);
-	}
-	report(w, &o);
-	if (tp_gtw_close(w, &e) < 0)
-		cli_fail(&e);
-	for (i = 0; i <= TP_GT_SIDECARS; i++)
-		cli_outfile_forget(tmp[i]);
+	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
+	cli_progress_init(&p, "geotiff", quiet);
+	rc = tp_gtw_copy(w, &r, cli_progress_cb, &p, &e);
+	cli_progress_done(&p);
+	if (rc == 0)
+		report(w, &o);
+	cli_outfile_end(&t, rc == 0, &e);
 	tp_header_free(&h);
 	tp_reader_free(&r);
 	return 0;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "io/tp_geotiff.h"
 #include "render/tp_ground.h"
 #include "render/tp_material.h"
@@ -182,24 +182,16 @@ draw(const struct opts *o, tp_reader *r)
 	int64_t w = tp_ground_dim(r->h.width, o->g.ppc);
 	int64_t hh = tp_ground_dim(r->h.height, o->g.ppc);
 	tp_png_writer *png;
+	cli_out t;
 	tp_err e;
-	int tmp;
 
 	if (w > UINT32_MAX / 4 || hh > INT32_MAX)
 		cli_die("a picture of %lld x %lld pixels is too large for a "
 		    "PNG", (long long)w, (long long)hh);
-	cli_outfile_hold();
-	if (tp_png_create(&png, o->out, (uint32_t)w, (uint32_t)hh,
-	    tp_ground_channels(&o->g), software, &r->h, &e) < 0)
-		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_png_tmpname(png));
-	if (tp_ground_render(&o->g, r, put_row, png, &e) < 0) {
-		tp_png_abort(png);
-		cli_fail(&e);
-	}
-	if (tp_png_close(png, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(tmp);
+	png = cli_png_begin(&t, o->out, (uint32_t)w, (uint32_t)hh,
+	    tp_ground_channels(&o->g), software, &r->h);
+	cli_outfile_end(&t, tp_ground_render(&o->g, r, put_row, png, &e) == 0,
+	    &e);
 }
 
 /* A GeoTIFF row: the pixels as a stream row of the picture's header. */
@@ -226,8 +218,8 @@ draw_tif(const struct opts *o, tp_reader *r)
 	tp_geotiff_wopts wo = { .rgb = 1, .bands = bands };
 	struct tif_out t = { .g = &o->g };
 	tp_header ph;
+	cli_out tx;
 	tp_err e;
-	int tmp;
 
 	if (tp_ground_header(&o->g, &r->h, &ph, &e) < 0)
 		cli_fail(&e);
@@ -236,17 +228,9 @@ draw_tif(const struct opts *o, tp_reader *r)
 	if ((t.row = malloc(tp_row_floats(&ph) * sizeof(float))) == NULL)
 		cli_die("out of memory for a row of %lld pixels",
 		    (long long)ph.width);
-	cli_outfile_hold();
-	if (tp_gtw_open(&t.w, o->out, &ph, 0, &wo, &e) < 0)
-		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_gtw_tmpname(t.w));
-	if (tp_ground_render(&o->g, r, put_tif_row, &t, &e) < 0) {
-		tp_gtw_abort(t.w);
-		cli_fail(&e);
-	}
-	if (tp_gtw_close(t.w, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(tmp);
+	t.w = cli_gtw_begin(&tx, o->out, &ph, 0, &wo);
+	cli_outfile_end(&tx, tp_ground_render(&o->g, r, put_tif_row, &t,
+	    &e) == 0, &e);
 	free(t.row);
 	tp_header_free(&ph);
 }

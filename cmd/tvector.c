@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "vector/tp_vecfile.h"
 #include "vector/tp_vector.h"
 
@@ -191,23 +191,21 @@ contours(tp_vecfile *vf, const source *s, const tp_vector_opts *vo,
 }
 
 /* One layer, with its progress bar and timing. */
-static void
+static int
 layer(tp_vecfile *vf, const source *s, tp_vector_opts *vo, layer_fn fn,
-    const char *name, int quiet, cli_timer *tm, int64_t *count)
+    const char *name, int quiet, cli_timer *tm, int64_t *count, tp_err *e)
 {
 	cli_progress p;
-	tp_err e;
 
 	cli_progress_init(&p, name, quiet);
 	vo->progress = cli_progress_cb;
 	vo->pctx = &p;
 	vo->count = count;
-	if (fn(vf, s, vo, &e) < 0) {
-		tp_vecfile_abort(vf);
-		cli_fail(&e);
-	}
+	if (fn(vf, s, vo, e) < 0)
+		return -1;
 	cli_progress_done(&p);
 	cli_timer_lap(tm, name);
+	return 0;
 }
 
 /* The rows of the stream into a, a progress bar by rows. */
@@ -268,9 +266,10 @@ main(int argc, char **argv)
 	cli_timer tm;
 	tp_reader r;
 	source s;
+	int rc = 0;
 	tp_grid g;
+	cli_out t;
 	tp_err e;
-	int tmp;
 	opts o;
 
 	cli_init(argc, argv, usage);
@@ -279,20 +278,17 @@ main(int argc, char **argv)
 	read_input(&o, &g, &r, &vo, &s);
 	h = s.g != NULL ? &g.h : &r.h;
 	cli_timer_lap(&tm, "read");
-	/* From here a signal removes the temporary file, then ends us. */
-	cli_outfile_hold();
-	if (tp_vecfile_create(&vf, o.out, o.fmt, tp_header_epsg(h), &e) < 0)
-		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_vecfile_tmpname(vf));
+	vf = cli_vecfile_begin(&t, o.out, o.fmt, tp_header_epsg(h));
 	if (o.rivers)
-		layer(vf, &s, &vo, rivers, "rivers", o.quiet, &tm, &n[0]);
-	if (o.basins)
-		layer(vf, &s, &vo, basins, "basins", o.quiet, &tm, &n[1]);
-	if (o.interval > 0)
-		layer(vf, &s, &vo, contours, "contours", o.quiet, &tm, &n[2]);
-	if (tp_vecfile_close(vf, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(tmp);
+		rc = layer(vf, &s, &vo, rivers, "rivers", o.quiet, &tm, &n[0],
+		    &e);
+	if (rc == 0 && o.basins)
+		rc = layer(vf, &s, &vo, basins, "basins", o.quiet, &tm, &n[1],
+		    &e);
+	if (rc == 0 && o.interval > 0)
+		rc = layer(vf, &s, &vo, contours, "contours", o.quiet, &tm,
+		    &n[2], &e);
+	cli_outfile_end(&t, rc == 0, &e);
 	cli_timer_lap(&tm, "write");
 	if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld reaches, %lld basins, "

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_outfile.h"
+#include "cli_writer.h"
 #include "render/tp_legend.h"
 #include "core/tp_num.h"
 #include "biome/tp_palette.h"
@@ -161,25 +161,18 @@ draw(const char *path, const tp_view_opts *vo, struct source *src)
 {
 	const tp_header *h = &src->r->h;
 	tp_png_writer *png;
+	cli_out t;
 	tp_err e;
-	int tmp;
+	int rc;
 
-	/* From here a signal removes the temporary file, then ends us. */
-	cli_outfile_hold();
-	if (tp_png_create(&png, path, (uint32_t)tp_view_dim(h->width,
+	png = cli_png_begin(&t, path, (uint32_t)tp_view_dim(h->width,
 	    vo->scale), (uint32_t)tp_view_dim(h->height, vo->scale),
-	    tp_view_channels(vo), software, h, &e) < 0)
-		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_png_tmpname(png));
-	if (tp_view_render(vo, h->width, h->height, get_row, src, put_row, png,
-	    &e) < 0 || (src->plane == NULL && tp_reader_finish(src->r,
-	    &e) < 0)) {
-		tp_png_abort(png);
-		cli_fail(&e);
-	}
-	if (tp_png_close(png, &e) < 0)
-		cli_fail(&e);
-	cli_outfile_forget(tmp);
+	    tp_view_channels(vo), software, h);
+	rc = tp_view_render(vo, h->width, h->height, get_row, src, put_row, png,
+	    &e);
+	if (rc == 0 && src->plane == NULL)
+		rc = tp_reader_finish(src->r, &e);
+	cli_outfile_end(&t, rc == 0, &e);
 }
 
 /* The options that only some pictures take. */

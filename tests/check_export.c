@@ -654,6 +654,50 @@ START_TEST(pic_names)
 }
 END_TEST
 
+/* texport's range line: the float range in its fewest digits, the unit
+ * after it when the header has one; OUT.json beside OUT. */
+START_TEST(range_text)
+{
+	tp_header h;
+	tp_err e;
+	char *t;
+
+	ck_assert_int_eq(tp_header_init(&h, 4, 1, &e), 0);
+	t = tp_export_range_text(TP_EXPORT_PNG16, 0.1f, 900, &h);
+	ck_assert_str_eq(t, "height 0..65535 = 0.1..900");
+	free(t);
+	ck_assert_int_eq(tp_header_set_extra(&h, "UNITS", "m", &e), 0);
+	t = tp_export_range_text(TP_EXPORT_R32, -1 / 3.f, 12.5, &h);
+	ck_assert_str_eq(t, "heights -0.33333334..12.5 m as float32");
+	free(t);
+	tp_header_free(&h);
+	t = tp_export_sidecar_name("a/b.png");
+	ck_assert_str_eq(t, "a/b.png.json");
+	free(t);
+}
+END_TEST
+
+/* The sidecar from a header and an engine: its grid, the engine's row
+ * order and hints (Unity: terrain height = the range in metres). */
+START_TEST(engine_json)
+{
+	tp_header h;
+	tp_err e;
+	char *t;
+
+	ck_assert_int_eq(tp_header_init(&h, 65, 65, &e), 0);
+	h.cellsize = 2;
+	t = tp_engine_json(TP_ENGINE_UNITY, &h, "r16", 65, 65, 0, 50, 2, 1);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(strstr(t, "\"width\": 65"));
+	ck_assert_ptr_nonnull(strstr(t, "\"engine\": \"unity\""));
+	ck_assert_ptr_nonnull(strstr(t, "\"first_row\": \"south\""));
+	ck_assert_ptr_nonnull(strstr(t, "\"terrain_height\": 100.0"));
+	free(t);
+	tp_header_free(&h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -667,6 +711,8 @@ main(void)
 	tcase_add_test(ex, byte_orders);
 	tcase_add_test(ex, range);
 	tcase_add_test(ex, sidecar_json);
+	tcase_add_test(ex, range_text);
+	tcase_add_test(en, engine_json);
 	tcase_add_test(en, engine_sides);
 	tcase_add_test(en, engine_fit);
 	tcase_add_test(en, engine_hints);

@@ -107,7 +107,6 @@ START_TEST(test_ranges)
 }
 END_TEST
 
-/* What tp_format_double writes always reads back under the rule. */
 /* Capacities double from first until need fits; a size that cannot be
  * counted in size_t is refused with the array's name, the array kept. */
 START_TEST(test_grow)
@@ -132,6 +131,7 @@ START_TEST(test_grow)
 }
 END_TEST
 
+/* What tp_format_double writes always reads back under the rule. */
 START_TEST(test_format_reads_back)
 {
 	static const double vals[] = { 0, -0.0, 0.1, -84.41375, 1e308, -1e-300,
@@ -149,6 +149,33 @@ START_TEST(test_format_reads_back)
 }
 END_TEST
 
+/* Floats in their fewest digits, checked by hand: 0.1f is
+ * 0.100000001490116..., and "0.1" reads back to it; 1/3.f is
+ * 0.3333333432674408, its neighbours 2^-25 (3e-8) away, so 0.333333 and
+ * 0.3333333 (4.3e-8 off) read back to other floats and 0.33333334 (3.3e-9
+ * off) is the first that does; the smallest denormal 2^-149 =
+ * 1.4012984643e-45 is the only float within half its step (7e-46) of
+ * 1.4013e-45 (%.6g drops the sixth digit, 0). Whole numbers, and doubles
+ * that are no float, go as tp_format_double writes them. */
+START_TEST(test_format_float)
+{
+	static const struct { double v; const char *s; } cases[] = {
+		{ 0.1f, "0.1" }, { -0.1f, "-0.1" }, { 1 / 3.f, "0.33333334" },
+		{ 900, "900" }, { -2.5f, "-2.5" }, { 1e-45f, "1.4013e-45" },
+		{ -1e-45f, "-1.4013e-45" }, { 0.1, "0.1" },
+		{ 16777217.0, "16777217" }, { 123456.7f, "123456.7" },
+		{ 1.0 / 3, "0.3333333333333333" },
+	};
+	char b[64];
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		tp_format_float(b, sizeof(b), cases[k].v);
+		ck_assert_str_eq(b, cases[k].s);
+	}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -158,6 +185,7 @@ main(void)
 	tcase_add_loop_test(c, test_rule, 0, sizeof(rows) / sizeof(rows[0]));
 	tcase_add_test(c, test_ranges);
 	tcase_add_test(c, test_format_reads_back);
+	tcase_add_test(c, test_format_float);
 	tcase_add_test(c, test_grow);
 	suite_add_tcase(s, c);
 	return tp_test_run(s);

@@ -168,6 +168,21 @@ tp_format_double(char *buf, size_t n, double v)
 	snprintf(buf, n, "%.17g", v);
 }
 
+void
+tp_format_float(char *buf, size_t n, double v)
+{
+	int prec;
+
+	/* 9 significant digits always read back to a float. */
+	if ((double)(float)v == v && v != floor(v))
+		for (prec = 6; prec <= 9; prec++) {
+			snprintf(buf, n, "%.*g", prec, v);
+			if (strtof(buf, NULL) == (float)v)
+				return;
+		}
+	tp_format_double(buf, n, v);
+}
+
 int
 tp_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
     const char *what, tp_err *e)

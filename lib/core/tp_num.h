@@ -47,5 +47,10 @@ int tp_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
 
 /* Write a double with the fewest digits that read back to the same value. */
 void tp_format_double(char *buf, size_t n, double v);
+/* The same for a value that may have been a float (a range found in a
+ * band): when v is one and not whole, the fewest digits that read back to
+ * that float (strtof), so 0.1f gives 0.1 and not 0.100000001490116; any
+ * other v as tp_format_double. */
+void tp_format_float(char *buf, size_t n, double v);
 
 #endif

@@ -197,3 +197,21 @@ tp_engine_hints(tp_engine g, int64_t w, int64_t h, double cell_m, double lo,
 #undef HINT
 	return n;
 }
+
+char *
+tp_engine_json(tp_engine g, const tp_header *h, const char *format,
+    int64_t w, int64_t ht, double lo, double hi, double zscale, int nan)
+{
+	const char *units = tp_header_units(h);
+	double cm = tp_export_cell_metres(h);
+	tp_export_info in = { .width = w, .height = ht,
+	    .cellsize = h->cellsize, .cellsize_m = cm,
+	    .origin_x = h->origin_x, .origin_y = h->origin_y, .crs = h->crs,
+	    .units = units != NULL ? units : "", .format = format,
+	    .engine = tp_engine_name(g), .lo = lo, .hi = hi,
+	    .flip = tp_engine_flip(g), .nan = nan };
+
+	in.nhint = tp_engine_hints(g, w, ht, cm, lo * zscale, hi * zscale,
+	    in.hint_name, in.hint);
+	return tp_export_json(&in);
+}

@@ -72,4 +72,11 @@ int	tp_engine_flip(tp_engine g);
 int	tp_engine_hints(tp_engine g, int64_t w, int64_t h, double cell_m,
 	    double lo, double hi, const char **name, double *v);
 
+/* The sidecar (tp_export_json) of a w x ht heightmap in format for engine
+ * g: the grid of header h, levels spanning lo .. hi, zscale metres a height
+ * unit, nan: NaN samples were written. NULL when out of memory; free(). */
+char	*tp_engine_json(tp_engine g, const tp_header *h, const char *format,
+	    int64_t w, int64_t ht, double lo, double hi, double zscale,
+	    int nan);
+
 #endif

@@ -304,12 +304,45 @@ tp_export_tmpname(const tp_export_writer *w)
 double
 tp_export_cell_metres(const tp_header *h)
 {
-	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
+	tp_geo_grid g = tp_geo_header_grid(h);
 	double dx, dy;
 
 	tp_geo_spacing(&g, h->height / 2, &dx, &dy);
 	return dy;
+}
+
+char *
+tp_export_range_text(tp_export_format f, double lo, double hi,
+    const tp_header *h)
+{
+	const char *unit = tp_header_units(h), *sp = " ", *fmt;
+	char a[32], b[32], *text;
+	int n;
+
+	if (unit == NULL)
+		unit = sp = "";
+	else if (unit[0] == '\0')
+		sp = "";
+	tp_format_float(a, sizeof a, lo);
+	tp_format_float(b, sizeof b, hi);
+	fmt = f == TP_EXPORT_R32 ? "heights %s..%s%s%s as float32" :
+	    "height 0..65535 = %s..%s%s%s";
+	n = snprintf(NULL, 0, fmt, a, b, sp, unit);
+	if (n < 0 || (text = malloc((size_t)n + 1)) == NULL)
+		return NULL;
+	snprintf(text, (size_t)n + 1, fmt, a, b, sp, unit);
+	return text;
+}
+
+char *
+tp_export_sidecar_name(const char *out)
+{
+	size_t n = strlen(out) + sizeof ".json";
+	char *path = malloc(n);
+
+	if (path != NULL)
+		snprintf(path, n, "%s.json", out);
+	return path;
 }
 
 /* json_object_set_new, remembering a failure in *bad. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "export/tp_export_rows.h"
 #include "core/tp_num.h"
@@ -111,6 +112,16 @@ hold_band(tp_export_src *s, tp_export_range *rg, tp_err *e)
 	s->plane = plane;
 	s->next = 0;
 	return 0;
+}
+
+off_t
+tp_export_src_start(FILE *f)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode))
+		return ftello(f);
+	return -1;
 }
 
 int

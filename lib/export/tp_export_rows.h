@@ -25,6 +25,7 @@
 #define TP_EXPORT_ROWS_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "core/tp_err.h"
@@ -70,6 +71,11 @@ void	tp_export_src_free(tp_export_src *s);
 /* Copy the next n rows of the band into out (width floats each). */
 int	tp_export_src_rows(tp_export_src *s, float *out, int64_t n,
 	    tp_err *e);
+
+/* Where the stream in f begins when f is a regular file, which
+ * tp_export_src_range can read twice, else -1 (a pipe: the band is held in
+ * memory). Call it before the header is read. */
+off_t	tp_export_src_start(FILE *f);
 
 /* The band's range into rg (initialised here). start >= 0: the stream is a
  * regular file whose stream begins at byte start: a pass over it, then r

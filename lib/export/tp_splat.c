@@ -154,6 +154,26 @@ tp_splat_bind(tp_splat_groups *g, const tp_palette *p, const char *where,
 	return 0;
 }
 
+tp_splat_groups *
+tp_splat_open(const char *path, const tp_header *h, tp_err *e)
+{
+	tp_splat_groups *g = malloc(sizeof *g);
+	tp_palette *pal = malloc(sizeof *pal);	/* both tens of KiB */
+	int rc = -1;
+
+	if (g == NULL || pal == NULL)
+		tp_err_set(e, "out of memory for the biome groups");
+	else if (tp_palette_from_header(pal, h, e) >= 0 &&
+	    tp_splat_load(g, path, e) >= 0)
+		rc = tp_splat_bind(g, pal, path, e);
+	free(pal);
+	if (rc < 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
 void
 tp_splat_weights(const uint32_t *c, int n, uint32_t total, uint8_t *w)
 {

@@ -60,6 +60,10 @@ int	tp_splat_load(tp_splat_groups *g, const char *path, tp_err *e);
 /* Give every class of table p its slot (by_code). */
 int	tp_splat_bind(tp_splat_groups *g, const tp_palette *p,
 	    const char *where, tp_err *e);
+/* The file at path loaded and bound to the biome table of header h (free()),
+ * or NULL. */
+tp_splat_groups *tp_splat_open(const char *path, const tp_header *h,
+	    tp_err *e);
 
 /* Largest-remainder weights of counts c[0 .. n) out of total (> 0):
  * w[s] sums to 255. */

@@ -44,6 +44,8 @@ int	tp_geo_epsg_geographic(int epsg);
  * GEOKEYS, as in tgeotiff; a GEOKEYS line that does not parse counts as
  * not geographic. */
 int	tp_geo_header_geographic(const tp_header *h);
+/* The cells of the stream with header h. */
+tp_geo_grid tp_geo_header_grid(const tp_header *h);
 
 /* The metres that `deg` degrees span east-west (*ew) and north-south (*ns)
  * at latitude lat (degrees) on WGS84; deg = 1 gives metres per degree. */

@@ -49,6 +49,7 @@
 #include <stdint.h>
 
 #include "core/tp_err.h"
+#include "stream/tp_filter.h"
 #include "stream/tp_stream.h"
 
 /* What a read left out or took as it is, for the caller to warn about. */
@@ -138,6 +139,11 @@ int	tp_gtw_open(tp_gtw **w, const char *path, const tp_header *h, int band,
 	    const tp_geotiff_wopts *o, tp_err *e);
 /* Take n stream rows (tp_row_floats(h) floats each, all bands). */
 int	tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e);
+/* Every row left in r to w, in batches (the writer gathers rows into its
+ * own row of tiles, so batches of any height do), then r's end checked;
+ * progress (may be NULL) after each batch. */
+int	tp_gtw_copy(tp_gtw *w, tp_reader *r, tp_progress_fn progress,
+	    void *pctx, tp_err *e);
 /* After the last row: finish the file and rename it to path. Frees w, and
  * on failure removes the temporary file. */
 int	tp_gtw_close(tp_gtw *w, tp_err *e);

@@ -1045,6 +1045,28 @@ out:
 }
 
 int
+tp_gtw_copy(tp_gtw *w, tp_reader *r, tp_progress_fn progress, void *pctx,
+    tp_err *e)
+{
+	size_t per = tp_row_floats(&r->h);
+	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
+	float *buf;
+	int rc = 0;
+
+	if ((buf = malloc(per * sizeof(float) * (size_t)batch)) == NULL)
+		return tp_err_set(e, "out of memory");
+	while (rc == 0 && r->row < r->h.height) {
+		rc = tp_reader_rows(r, buf, batch, &got, e);
+		if (rc == 0)
+			rc = tp_gtw_rows(w, buf, got, e);
+		if (progress != NULL)
+			progress(pctx, r->row, r->h.height);
+	}
+	free(buf);
+	return rc == 0 ? tp_reader_finish(r, e) : -1;
+}
+
+int
 tp_gtw_close(tp_gtw *w, tp_err *e)
 {
 	int r;
