@@ -311,7 +311,7 @@ static void
 normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
 	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
-	tp_geo_grid geo = tp_geo_header_grid(&r->h);
+	tp_geo_grid geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO);
 	tp_export_src s;
 	tp_png_writer *png;
 	cli_progress p;

@@ -304,7 +304,7 @@ tp_export_tmpname(const tp_export_writer *w)
 double
 tp_export_cell_metres(const tp_header *h)
 {
-	tp_geo_grid g = tp_geo_header_grid(h);
+	tp_geo_grid g = tp_geo_grid_of(h, TP_GEO_AUTO);
 	double dx, dy;
 
 	tp_geo_spacing(&g, h->height / 2, &dx, &dy);

@@ -62,13 +62,6 @@ tp_geo_header_geographic(const tp_header *h)
 	return r;
 }
 
-tp_geo_grid
-tp_geo_header_grid(const tp_header *h)
-{
-	return (tp_geo_grid){ .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
-}
-
 void
 tp_geo_metres(double lat, double deg, double *ew, double *ns)
 {

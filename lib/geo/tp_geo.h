@@ -30,7 +30,7 @@ typedef struct tp_geo_grid {
 enum { TP_GEO_AUTO, TP_GEO_YES, TP_GEO_NO };
 
 /* The geometry of the grid of header h: its cell size and north edge,
- * geographic as rule (TP_GEO_*) says. */
+ * geographic as rule (TP_GEO_*) says; TP_GEO_AUTO is the header's word. */
 tp_geo_grid tp_geo_grid_of(const tp_header *h, int rule);
 
 /* 1 when EPSG code `epsg` is a geographic CRS in degrees that terrapipe
@@ -44,8 +44,6 @@ int	tp_geo_epsg_geographic(int epsg);
  * GEOKEYS, as in tgeotiff; a GEOKEYS line that does not parse counts as
  * not geographic. */
 int	tp_geo_header_geographic(const tp_header *h);
-/* The cells of the stream with header h. */
-tp_geo_grid tp_geo_header_grid(const tp_header *h);
 
 /* The metres that `deg` degrees span east-west (*ew) and north-south (*ns)
  * at latitude lat (degrees) on WGS84; deg = 1 gives metres per degree. */
