@@ -19,7 +19,7 @@
 #include "tp_test.h"
 
 /* Levels: floor((v - lo) 65535 / (hi - lo) + 0.5), clamped; NaN 0. */
-START_TEST(levels)
+START_TEST(test_levels)
 {
 	ck_assert_uint_eq(tp_export_q16(0, 0, 3), 0);
 	ck_assert_uint_eq(tp_export_q16(1, 0, 3), 21845);	/* exactly */
@@ -37,7 +37,7 @@ START_TEST(levels)
 END_TEST
 
 /* Every level reads back within half a step. */
-START_TEST(levels_round_trip)
+START_TEST(test_levels_round_trip)
 {
 	double lo = -12.25, hi = 1803, step = (hi - lo) / 65535;
 
@@ -50,7 +50,7 @@ START_TEST(levels_round_trip)
 }
 END_TEST
 
-START_TEST(byte_orders)
+START_TEST(test_byte_orders)
 {
 	const float v[2] = { 1, NAN };
 	unsigned char b[8];
@@ -71,7 +71,7 @@ START_TEST(byte_orders)
 }
 END_TEST
 
-START_TEST(range)
+START_TEST(test_range)
 {
 	const float v[] = { 3, NAN, -1, INFINITY, 2, -INFINITY };
 	tp_export_range r;
@@ -87,7 +87,7 @@ START_TEST(range)
 }
 END_TEST
 
-START_TEST(sidecar_json)
+START_TEST(test_sidecar_json)
 {
 	tp_export_info in = { .width = 65, .height = 33, .cellsize = 2,
 	    .cellsize_m = 2, .origin_x = 10, .origin_y = 20, .crs = "EPSG:32633",
@@ -107,7 +107,7 @@ START_TEST(sidecar_json)
 }
 END_TEST
 
-START_TEST(engine_sides)
+START_TEST(test_engine_sides)
 {
 	int64_t lo, hi;
 
@@ -129,7 +129,7 @@ START_TEST(engine_sides)
 }
 END_TEST
 
-START_TEST(engine_fit)
+START_TEST(test_engine_fit)
 {
 	int64_t w, h;
 	tp_err e;
@@ -160,7 +160,7 @@ START_TEST(engine_fit)
 }
 END_TEST
 
-START_TEST(engine_hints)
+START_TEST(test_engine_hints)
 {
 	const char *name[8];
 	double v[8];
@@ -184,7 +184,7 @@ END_TEST
  * = 85, 170; 255 x (1, 1, 1, 4) / 7 = 36.43, 36.43, 36.43, 145.71: floors
  * 36 36 36 145 = 253, the two units to the remainders 5 (slot 3: 5/7 is
  * the largest) then slot 0 (3/7, the lowest of the tied). */
-START_TEST(weights)
+START_TEST(test_weights)
 {
 	uint8_t w[4];
 
@@ -215,7 +215,7 @@ two_classes(tp_palette *p, tp_splat_groups *g, const char *text)
 	ck_assert_msg(tp_splat_bind(g, p, "G", &e) == 0, "%s", e.msg);
 }
 
-START_TEST(groups)
+START_TEST(test_groups)
 {
 	tp_splat_groups *g = malloc(sizeof *g);
 	tp_palette *p = malloc(sizeof *p);
@@ -265,7 +265,7 @@ END_TEST
  * slot 1: 255 x 4 / 6 = 170, 255 x 2 / 6 = 85; cell (2, 1) a 3 x 3 window
  * with 3 of 9: 170, 85; cell (3, 1) 2 x 3 with 3 of 6: 127.5 each, floors
  * 127 127 and the last unit to slot 0 (tie, lower slot). */
-START_TEST(window)
+START_TEST(test_window)
 {
 	tp_splat_groups *g = malloc(sizeof *g);
 	tp_palette *p = malloc(sizeof *p);
@@ -305,7 +305,7 @@ END_TEST
 /* A plane rising 1 m a metre east: n = (-1, 0, 1) / sqrt 2, levels
  * floor((1 - 0.7071) 127.5 + 0.5) = 37, 128, floor(1.7071 x 127.5 + 0.5)
  * = 218; DirectX flips nothing here. NaN cells are flat. */
-START_TEST(normals)
+START_TEST(test_normals)
 {
 	const float up[4] = { 0, 1, 2, 3 }, mid[4] = { 0, 1, NAN, 3 };
 	const float down[4] = { 0, 1, 2, 3 };
@@ -339,7 +339,7 @@ END_TEST
 
 /* Fitting a row: cut to the width, or its last sample repeated. 0..2 on
  * 0..65535 levels: 0, floor(32767.5 + 0.5) = 32768, 65535. */
-START_TEST(encode_fit)
+START_TEST(test_encode_fit)
 {
 	const float v[3] = { 0, 1, 2 }, nanrow[2] = { 1, NAN };
 	uint16_t q[5];
@@ -435,7 +435,7 @@ rows_back(tp_export_src *s)
 
 /* From a file: a pass of one-row batches (progress 1, 2, 3, 4), then the
  * reader back at row 0; from a pipe: the band held. */
-START_TEST(src_range)
+START_TEST(test_src_range)
 {
 	tp_export_loop l = { .progress = count_progress };
 	tp_export_range rg;
@@ -469,7 +469,7 @@ START_TEST(src_range)
 END_TEST
 
 /* A stream 4 bytes short: the pass and the hold both fail as truncated. */
-START_TEST(src_range_truncated)
+START_TEST(test_src_range_truncated)
 {
 	tp_export_loop l = { 0 };
 	tp_export_range rg;
@@ -510,7 +510,7 @@ file_is(const char *path, const void *want, size_t n)
  * and cropped to 2 x 2, streamed and held, one row a batch on 2 threads:
  *	1 2 3 3 | 4 0 6 6 | 0 0 65535 65535 | 7 8 9 9 | 7 8 9 9
  * one NaN encoded either way. */
-START_TEST(heights)
+START_TEST(test_heights)
 {
 	static const uint16_t pad[20] = { 1, 2, 3, 3, 4, 0, 6, 6, 0, 0, 65535,
 	    65535, 7, 8, 9, 9, 7, 8, 9, 9 }, crop[4] = { 1, 2, 4, 0 };
@@ -567,7 +567,7 @@ END_TEST
  * plane rising 1 a cell east (cell size 1) has the normal (-1, 0, 1) /
  * sqrt 2 at every inner cell: floor(0.2929 x 127.5 + 0.5) = 37, 128,
  * floor(1.7071 x 127.5 + 0.5) = 218. */
-START_TEST(normal_batches)
+START_TEST(test_normal_batches)
 {
 	char dir[] = "/tmp/check_export.XXXXXX", path[64];
 	tp_normal_opts no = { .zscale = 1 };
@@ -617,7 +617,7 @@ END_TEST
 /* The sidecar's metres a cell: CELLSIZE when projected; on EPSG:4326 a
  * 1/1200 degree cell on the equator spans 1/1200 of WGS84's 110574.27 m
  * a degree north-south there (a (1 - e^2) pi / 180), 92.145 m. */
-START_TEST(cell_metres)
+START_TEST(test_cell_metres)
 {
 	tp_header h;
 	tp_err e;
@@ -635,7 +635,7 @@ START_TEST(cell_metres)
 END_TEST
 
 /* Splat pictures: OUT, then _k before the last part's extension. */
-START_TEST(pic_names)
+START_TEST(test_pic_names)
 {
 	static const char *const cases[][3] = {
 		{ "a/b.png", "a/b.png", "a/b_2.png" },
@@ -662,25 +662,25 @@ main(void)
 	TCase *sp = tcase_create("splat"), *nm = tcase_create("normal");
 	TCase *rw = tcase_create("rows");
 
-	tcase_add_test(ex, levels);
-	tcase_add_test(ex, levels_round_trip);
-	tcase_add_test(ex, byte_orders);
-	tcase_add_test(ex, range);
-	tcase_add_test(ex, sidecar_json);
-	tcase_add_test(en, engine_sides);
-	tcase_add_test(en, engine_fit);
-	tcase_add_test(en, engine_hints);
-	tcase_add_test(sp, weights);
-	tcase_add_test(sp, groups);
-	tcase_add_test(sp, window);
-	tcase_add_test(nm, normals);
-	tcase_add_test(rw, encode_fit);
-	tcase_add_test(rw, src_range);
-	tcase_add_test(rw, src_range_truncated);
-	tcase_add_test(rw, heights);
-	tcase_add_test(rw, normal_batches);
-	tcase_add_test(rw, pic_names);
-	tcase_add_test(ex, cell_metres);
+	tcase_add_test(ex, test_levels);
+	tcase_add_test(ex, test_levels_round_trip);
+	tcase_add_test(ex, test_byte_orders);
+	tcase_add_test(ex, test_range);
+	tcase_add_test(ex, test_sidecar_json);
+	tcase_add_test(en, test_engine_sides);
+	tcase_add_test(en, test_engine_fit);
+	tcase_add_test(en, test_engine_hints);
+	tcase_add_test(sp, test_weights);
+	tcase_add_test(sp, test_groups);
+	tcase_add_test(sp, test_window);
+	tcase_add_test(nm, test_normals);
+	tcase_add_test(rw, test_encode_fit);
+	tcase_add_test(rw, test_src_range);
+	tcase_add_test(rw, test_src_range_truncated);
+	tcase_add_test(rw, test_heights);
+	tcase_add_test(rw, test_normal_batches);
+	tcase_add_test(rw, test_pic_names);
+	tcase_add_test(ex, test_cell_metres);
 	suite_add_tcase(s, ex);
 	suite_add_tcase(s, en);
 	suite_add_tcase(s, sp);

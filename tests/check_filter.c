@@ -89,7 +89,7 @@ read_back(tp_grid *g, char *buf, size_t len)
 
 /* Every cell holds row * 1000 + x after the round trip, on 1, 2 and 3
  * threads alike; progress climbs once per batch to the height. */
-START_TEST(generator_values)
+START_TEST(test_generator_values)
 {
 	static const int threads[] = { 1, 2, 3 };
 	tp_grid g;
@@ -120,7 +120,7 @@ END_TEST
 
 /* tp_filter_band changes one band of three and copies the others:
  * band 1 becomes row - (row * 1000 + x), bands 0 and 2 are untouched. */
-START_TEST(band_round_trip)
+START_TEST(test_band_round_trip)
 {
 	size_t len, olen;
 	char *buf = generate(5, 4, 1, &(struct calls){ 0 }, &len), *out = NULL;
@@ -180,7 +180,7 @@ START_TEST(band_round_trip)
 END_TEST
 
 /* One cell, one row: a batch of one. */
-START_TEST(one_cell)
+START_TEST(test_one_cell)
 {
 	struct calls c = { 0 };
 	size_t len;
@@ -196,7 +196,7 @@ START_TEST(one_cell)
 END_TEST
 
 /* A row wider than a batch still goes one row at a time. */
-START_TEST(row_wider_than_batch)
+START_TEST(test_row_wider_than_batch)
 {
 	int64_t w = (int64_t)(TP_BATCH_BYTES / sizeof(float)) + 3;
 	struct calls c = { 0 };
@@ -236,7 +236,7 @@ filter_bytes(char *buf, size_t len, tp_err *e)
 
 /* A stream cut in the third batch: an error naming the row, not a short
  * output. */
-START_TEST(truncated)
+START_TEST(test_truncated)
 {
 	size_t len, hdr;
 	char *buf = generate(W, H, 2, &(struct calls){ 0 }, &len);
@@ -252,7 +252,7 @@ START_TEST(truncated)
 END_TEST
 
 /* Bytes after the last row are refused. */
-START_TEST(trailing)
+START_TEST(test_trailing)
 {
 	size_t len;
 	char *buf = generate(3, 2, 1, &(struct calls){ 0 }, &len);
@@ -296,7 +296,7 @@ column_sum(void *ctx, int64_t y, const float *up, const float *mid,
  * ends. The batches are written behind the computing of the next, from
  * two buffers taken in turn, so a buffer reused too early would show
  * here. */
-START_TEST(window_sums)
+START_TEST(test_window_sums)
 {
 	size_t len, olen;
 	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len), *out;
@@ -342,7 +342,7 @@ END_TEST
 
 /* A full disk under both loops: -1 and the write error, not a crash or
  * a hang, whichever batch the write fails in. */
-START_TEST(write_fails)
+START_TEST(test_write_fails)
 {
 	size_t len;
 	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len);
@@ -385,14 +385,14 @@ filter_suite(void)
 	tcase_set_timeout(core, 60);
 	tcase_set_timeout(limits, 60);
 	tcase_set_timeout(errors, 60);
-	tcase_add_test(core, generator_values);
-	tcase_add_test(core, band_round_trip);
-	tcase_add_test(core, window_sums);
-	tcase_add_test(limits, one_cell);
-	tcase_add_test(limits, row_wider_than_batch);
-	tcase_add_test(errors, truncated);
-	tcase_add_test(errors, trailing);
-	tcase_add_test(errors, write_fails);
+	tcase_add_test(core, test_generator_values);
+	tcase_add_test(core, test_band_round_trip);
+	tcase_add_test(core, test_window_sums);
+	tcase_add_test(limits, test_one_cell);
+	tcase_add_test(limits, test_row_wider_than_batch);
+	tcase_add_test(errors, test_truncated);
+	tcase_add_test(errors, test_trailing);
+	tcase_add_test(errors, test_write_fails);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);

@@ -187,7 +187,7 @@ finish(const tp_tileset *ts, const char *solve)
 	}
 }
 
-START_TEST(phases_on_files)
+START_TEST(test_phases_on_files)
 {
 	char *manifest, *solve;
 	tp_tileset ts;
@@ -218,7 +218,7 @@ END_TEST
 
 /* A tile or a solve file that is not there: the message begins with its
  * path. */
-START_TEST(missing_files)
+START_TEST(test_missing_files)
 {
 	char *nosuch, *tile, *solve;
 	tp_tileset ts;
@@ -265,8 +265,8 @@ main(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_add_test(tc, phases_on_files);
-	tcase_add_test(tc, missing_files);
+	tcase_add_test(tc, test_phases_on_files);
+	tcase_add_test(tc, test_missing_files);
 	suite_add_tcase(s, tc);
 	return tp_test_run(s);
 }
