@@ -1,4 +1,4 @@
-/* check_fltask.c - unit tests of tp_flowtile_job's tile phases on files:
+/* check_flowtile_job.c - unit tests of tp_flowtile_job's tile phases on files:
  * a small grid cut into tiles, each prepared, the solve, each finished,
  * against the whole grid's directions and counts; and the messages that
  * name a missing file. */
@@ -36,7 +36,7 @@ static char dir[64];
 static void
 make_dir(void)
 {
-	strcpy(dir, "/tmp/check_fltask.XXXXXX");
+	strcpy(dir, "/tmp/check_flowtile_job.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
@@ -261,7 +261,7 @@ teardown(void)
 int
 main(void)
 {
-	Suite *s = suite_create("fltask");
+	Suite *s = suite_create("flowtile_job");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
