@@ -77,6 +77,7 @@ LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
 LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
+LDLIBS_export_rows = $(PNG_LIBS) $(JANSSON_LIBS)
 # tvector: GeoPackage through SQLite, GeoJSON through jansson, WKT from PROJ.
 SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
 LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
