@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tp_font.h"
 #include "render/tp_legend.h"
 #include "render/tp_view.h"
 #include "tp_test.h"
@@ -453,78 +452,6 @@ START_TEST(test_river_colour)
 }
 END_TEST
 
-/* The glyphs: 'A' is .###. / #...# ... / #...#; a blank is blank; other
- * bytes draw as '?'. */
-START_TEST(test_font)
-{
-	static const char *const a[7] = { ".###.", "#...#", "#...#", "#...#",
-	    "#####", "#...#", "#...#" };
-
-	for (int y = 0; y < TP_FONT_HEIGHT; y++)
-		for (int x = 0; x < TP_FONT_WIDTH; x++) {
-			ck_assert_int_eq(tp_font_ink('A', x, y), a[y][x] == '#');
-			ck_assert_int_eq(tp_font_ink(' ', x, y), 0);
-			ck_assert_int_eq(tp_font_ink('\x80', x, y),
-			    tp_font_ink('?', x, y));
-		}
-	ck_assert_int_eq(tp_font_ink('A', 5, 0), 0);
-	ck_assert_int_eq(tp_font_ink('A', 0, -1), 0);
-	ck_assert_int_eq(tp_font_width(""), 0);
-	ck_assert_int_eq(tp_font_width("a"), 5);
-	ck_assert_int_eq(tp_font_width("snow"), 23);
-	/* every printable character but the blank has ink */
-	for (int c = '!'; c <= '~'; c++) {
-		int ink = 0;
-
-		for (int y = 0; y < TP_FONT_HEIGHT; y++)
-			for (int x = 0; x < TP_FONT_WIDTH; x++)
-				ink += tp_font_ink((char)c, x, y);
-		ck_assert_int_gt(ink, 0);
-	}
-}
-END_TEST
-
-/* The box: two entries "ab", "c" are 4 + 9 + 4 + 11 + 4 = 32 wide and
- * 4 + 2 * 11 - 2 + 4 = 28 high, 4 from the left and bottom edges; its
- * border is ink, the swatch its colour, the rest of the row untouched. */
-START_TEST(test_legend)
-{
-	static tp_legend l;
-	const unsigned char red[3] = { 200, 0, 0 }, blue[3] = { 0, 0, 200 };
-	uint8_t row[40 * 4];
-	tp_err e;
-
-	l.n = 0;
-	ck_assert_int_eq(tp_legend_add(&l, red, "ab", &e), 0);
-	ck_assert_int_eq(tp_legend_add(&l, blue, "c", &e), 0);
-	ck_assert_int_eq(tp_legend_place(&l, 40, 35, &e), -1);
-	ck_assert_str_eq(e.msg, "the picture is 40x35 pixels, too small for "
-	    "the legend's 32x28");
-	ck_assert_int_eq(tp_legend_place(&l, 40, 36, &e), 0);
-	ck_assert_int_eq(l.w, 32);
-	ck_assert_int_eq(l.h, 28);
-	ck_assert_int_eq(l.x0, 4);
-	ck_assert_int_eq(l.y0, 4);
-	memset(row, 7, sizeof row);
-	tp_legend_row(&l, 3, row, 4);			/* above the box */
-	for (size_t i = 0; i < sizeof row; i++)
-		ck_assert_uint_eq(row[i], 7);
-	tp_legend_row(&l, 4, row, 4);			/* the top border */
-	ck_assert_mem_eq(row + 4 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_mem_eq(row + 35 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_uint_eq(row[3 * 4], 7);
-	ck_assert_uint_eq(row[36 * 4], 7);
-	/* row 4 + 4 + 3: inside the first swatch (x 8 border, 9..15 red) */
-	tp_legend_row(&l, 11, row, 4);
-	ck_assert_mem_eq(row + 8 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 200, 0, 0, 255 }), 4);
-	ck_assert_mem_eq(row + 5 * 4, ((uint8_t[]){ 255, 255, 255, 255 }), 4);
-	/* the second entry's swatch is 11 rows lower */
-	tp_legend_row(&l, 22, row, 4);
-	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 0, 0, 200, 255 }), 4);
-}
-END_TEST
-
 /* The legend of a picture: the classes drawn, in code order, then river
  * and no class. */
 START_TEST(test_biome_legend)
@@ -549,10 +476,10 @@ START_TEST(test_biome_legend)
 }
 END_TEST
 
-static Suite *
-view_suite(void)
+int
+main(void)
 {
-	Suite *su = suite_create("view");
+	Suite *s = suite_create("view");
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
@@ -571,22 +498,14 @@ view_suite(void)
 	tcase_add_test(core, test_biome_light);
 	tcase_add_test(core, test_contour);
 	tcase_add_test(core, test_river_colour);
-	tcase_add_test(core, test_font);
-	tcase_add_test(core, test_legend);
 	tcase_add_test(core, test_biome_legend);
 	tcase_add_test(limits, test_edges_plane);
 	tcase_add_test(limits, test_edges_north);
 	tcase_add_test(limits, test_holes);
 	tcase_add_test(limits, test_single_cell);
 	tcase_add_test(errors, test_render_error);
-	suite_add_tcase(su, core);
-	suite_add_tcase(su, limits);
-	suite_add_tcase(su, errors);
-	return su;
-}
-
-int
-main(void)
-{
-	return tp_test_run(view_suite());
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, limits);
+	suite_add_tcase(s, errors);
+	return tp_test_run(s);
 }
