@@ -87,6 +87,9 @@ LDLIBS_export_rows = $(PNG_LIBS) $(JANSSON_LIBS)
 SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
 LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_geojson	= $(JANSSON_LIBS)
+LDLIBS_gpkg	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_vector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 # terode --device gpu: the OpenCL ICD loader, for terode and its test
 # suite only (tp_cl.o is the one object of the archive that calls OpenCL).
 LDLIBS_terode	= -lOpenCL
