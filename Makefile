@@ -69,6 +69,8 @@ LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_import	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_png	= $(PNG_LIBS)
+LDLIBS_tiffmem	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
+LDLIBS_tifftags	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
