@@ -97,6 +97,7 @@ LDLIBS_vector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 # suite only (tp_cl.o is the one object of the archive that calls OpenCL).
 LDLIBS_terode	= -lOpenCL
 LDLIBS_erode_batch = -lOpenCL
+LDLIBS_cl	= -lOpenCL
 CFLAGS_tp_cl	= -I$(OBJ_DIR)/gen
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...
