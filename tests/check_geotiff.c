@@ -536,35 +536,6 @@ START_TEST(test_truncated_and_garbage)
 }
 END_TEST
 
-START_TEST(test_write_errors)
-{
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
-	char bad[200];
-	tp_grid g;
-	tp_gtw *w;
-	tp_err e;
-
-	make_grid(&g, 10, 10, "height", "ESRI:102003");
-	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
-	ck_assert_msg(strstr(e.msg, "ESRI:102003") != NULL, "%s", e.msg);
-	strcpy(g.h.crs, "EPSG:99999");
-	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
-	ck_assert_msg(strstr(e.msg, "EPSG:99999") != NULL, "%s", e.msg);
-	strcpy(g.h.crs, "EPSG:32633");
-	ck_assert_int_eq(tp_gtw_open(&w, path, &g.h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, g.data, 4, &e), 0);
-	ck_assert_int_eq(tp_gtw_close(w, &e), -1);	/* 6 rows missing */
-	ck_assert_msg(strstr(e.msg, "4 of 10 rows") != NULL, "%s", e.msg);
-	ck_assert_int_eq(count_files(), 0);
-	snprintf(bad, sizeof(bad), "%s/no/such/dir.tif", dir);
-	ck_assert_int_eq(tp_geotiff_write_grid(bad, &g, 0, &o, &e), -1);
-	ck_assert_int_eq(count_files(), 0);
-	o.compress = 9;
-	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
-	tp_grid_free(&g);
-}
-END_TEST
-
 /* --- CRSs without EPSG codes, GDAL HISTORY, palettes --- */
 
 typedef void keys_fn(GTIF *gt);
@@ -887,38 +858,6 @@ START_TEST(test_int_types)
 }
 END_TEST
 
-/* Rounding half away from zero, clamping counted, and the type names. */
-START_TEST(test_clamp_count)
-{
-	tp_geotiff_wopts o = { .type = TP_GT_BYTE };
-	static const float v[] = { 2.5f, -2.5f, 254.4f, 254.6f, 1e30f, NAN };
-	static const float want[] = { 3, 0, 254, 254, 254, NAN };
-	tp_header h = tp_test_header(6, 1, 1, 0, 1);
-	tp_grid r;
-	tp_gtw *w;
-	tp_err e;
-	int i;
-
-	ck_assert_int_eq(tp_gtw_open(&w, path, &h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, v, 1, &e), 0);
-	ck_assert_uint_eq(tp_gtw_clamped(w), 3);
-	ck_assert_int_eq(tp_gtw_close(w, &e), 0);
-	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
-	for (i = 0; i < 6; i++)
-		if (isnan(want[i]))
-			ck_assert(isnan(r.data[i]));
-		else
-			ck_assert_float_eq(r.data[i], want[i]);
-	tp_grid_free(&r);
-	tp_header_free(&h);
-	ck_assert_int_eq(tp_gt_type_parse("Int16"), TP_GT_INT16);
-	ck_assert_int_eq(tp_gt_type_parse("Float64"), -1);
-	ck_assert_int_eq(tp_gt_default_type("dir"), TP_GT_BYTE);
-	ck_assert_int_eq(tp_gt_default_type("basin"), TP_GT_INT32);
-	ck_assert_int_eq(tp_gt_default_type("flow"), TP_GT_FLOAT32);
-}
-END_TEST
-
 /* Several bands as the samples of one file; each reads back as band N. */
 START_TEST(test_bands)
 {
@@ -965,7 +904,6 @@ main(void)
 	tcase_add_loop_test(core, test_threads_same_bytes, 0, 8);
 	tcase_add_test(core, test_read_mem);
 	tcase_add_loop_test(core, test_int_types, 0, 4);
-	tcase_add_test(core, test_clamp_count);
 	tcase_add_test(core, test_units);
 	tcase_add_loop_test(core, test_bands, 0, 2);
 	tcase_add_test(core, test_zrange);
@@ -984,7 +922,6 @@ main(void)
 	tcase_add_test(err, test_biome_bad_code);
 	tcase_add_loop_test(err, test_refused, 0, sizeof(refused) / sizeof(refused[0]));
 	tcase_add_test(err, test_truncated_and_garbage);
-	tcase_add_test(err, test_write_errors);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
