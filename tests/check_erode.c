@@ -8,6 +8,7 @@
 #include "erode/tp_erode.h"
 #include "erode/tp_thermal.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 /* A smooth, hilly test terrain in about [0, 1]. */
 static float *
@@ -804,6 +805,44 @@ START_TEST(test_sea_floor_untouched)
 }
 END_TEST
 
+typedef struct eroderun {
+	tp_erode_opts o;
+	int64_t w, h;
+} eroderun;
+
+static void
+run_erode(void *ctx, tp_simd_level l, float *z, size_t n)
+{
+	eroderun *r = ctx;
+	tp_erode_stats st;
+	tp_err e;
+
+	for (int64_t y = 0; y < r->h; y++)
+		for (int64_t x = 0; x < r->w; x++)
+			z[y * r->w + x] = (float)(0.5 + 0.3 * sin(x * 0.13) *
+			    cos(y * 0.09) + 0.1 * sin((x + 2 * y) * 0.31));
+	r->o.simd = l;
+	ck_assert_int_eq(tp_erode(z, r->w, r->h, (size_t)r->w, &r->o, &st, &e),
+	    0);
+}
+
+/* The same bytes at every vector level: a small erosion run (most
+ * brushes land inside the grid, where the vector loop works) for brush
+ * rows of 8 and of 12 cells. */
+START_TEST(test_simd_levels)
+{
+	eroderun r = { .w = 96, .h = 80 };
+
+	tp_erode_defaults(&r.o);
+	r.o.droplets = 3000;
+	r.o.seed = 9;
+	r.o.radius = _i ? 5 : 3;
+	r.o.threads = 1;
+	tp_test_same_at_levels(run_erode, &r, (size_t)(r.w * r.h), "erode",
+	    _i);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -811,6 +850,7 @@ main(void)
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_droplet_by_hand);
@@ -833,8 +873,11 @@ main(void)
 	tcase_add_test(limits, test_extremes);
 	tcase_add_test(limits, test_tiny_grids);
 	tcase_add_test(errors, test_bad_options);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 2);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);
+	suite_add_tcase(s, simd);
 	return tp_test_run(s);
 }
