@@ -491,7 +491,8 @@ EOF
 )" "True True True"
 
 # --carve first and --river-rule trace on grids worked by hand (the same
-# as tests/check_rivers.c; r.stream.extract agrees, below). The centre 10
+# as tests/check_carve.c and tests/check_rivers.c; r.stream.extract
+# agrees, below). The centre 10
 # of a 3x3: the flood takes NE 2 first, and from there the centre is 5.66
 # up per unit of distance, more than its rise from the side cells N and E
 # (2), so NE reaches it and the first rule drains it NE (ESRI 128); the
