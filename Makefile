@@ -67,6 +67,11 @@ endif
 LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_geotiff_write = $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_import	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_png	= $(PNG_LIBS)
+LDLIBS_tiffmem	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
+LDLIBS_tifftags	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
@@ -74,19 +79,29 @@ LDLIBS_latitude	= $(PROJ_LIBS)
 LDLIBS_biomerun	= $(PROJ_LIBS)
 LDLIBS_tfeature	= $(JANSSON_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
+LDLIBS_featindex = $(JANSSON_LIBS)
+LDLIBS_feature_json = $(JANSSON_LIBS)
 LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
+LDLIBS_material	= $(PNG_LIBS)
+LDLIBS_ground	= $(PNG_LIBS)
 LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
+LDLIBS_export_rows = $(PNG_LIBS) $(JANSSON_LIBS)
+LDLIBS_engine	= $(PNG_LIBS) $(JANSSON_LIBS)
 # tvector: GeoPackage through SQLite, GeoJSON through jansson, WKT from PROJ.
 SQLITE_LIBS := $(call pc_libs,sqlite3,-lsqlite3)
 LDLIBS_tvector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 LDLIBS_vecfile	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_geojson	= $(JANSSON_LIBS)
+LDLIBS_gpkg	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
+LDLIBS_vector	= $(SQLITE_LIBS) $(JANSSON_LIBS) $(PROJ_LIBS)
 # terode --device gpu: the OpenCL ICD loader, for terode and its test
 # suite only (tp_cl.o is the one object of the archive that calls OpenCL).
 LDLIBS_terode	= -lOpenCL
 LDLIBS_erode_batch = -lOpenCL
 LDLIBS_eroderun	= -lOpenCL
+LDLIBS_cl	= -lOpenCL
 CFLAGS_tp_cl	= -I$(OBJ_DIR)/gen
 
 # Per-module flags for hot loops: CFLAGS_<module> = ...

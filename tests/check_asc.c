@@ -24,7 +24,7 @@ parse(tp_grid *g, const char *text, tp_err *e)
 	return r;
 }
 
-START_TEST(corner)
+START_TEST(test_corner)
 {
 	tp_grid g;
 	tp_err e;
@@ -48,7 +48,7 @@ START_TEST(corner)
 }
 END_TEST
 
-START_TEST(centre_any_case)
+START_TEST(test_centre_any_case)
 {
 	tp_grid g;
 	tp_err e;
@@ -98,7 +98,7 @@ static const struct bad {
 	  "cannot fit in the" },
 };
 
-START_TEST(refusals)
+START_TEST(test_refusals)
 {
 	tp_grid g;
 	tp_err e;
@@ -116,9 +116,9 @@ asc_suite(void)
 	TCase *core = tcase_create("core");
 	TCase *errors = tcase_create("errors");
 
-	tcase_add_test(core, corner);
-	tcase_add_test(core, centre_any_case);
-	tcase_add_loop_test(errors, refusals, 0, sizeof(bads) / sizeof(bads[0]));
+	tcase_add_test(core, test_corner);
+	tcase_add_test(core, test_centre_any_case);
+	tcase_add_loop_test(errors, test_refusals, 0, sizeof(bads) / sizeof(bads[0]));
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);
 	return s;

@@ -37,7 +37,7 @@ select_abc(const char *keep, const char *drop, const char *rename,
 	return rc;
 }
 
-START_TEST(keep_reorders)
+START_TEST(test_keep_reorders)
 {
 	char names[256];
 	tp_bandmap m;
@@ -51,7 +51,7 @@ START_TEST(keep_reorders)
 }
 END_TEST
 
-START_TEST(drop_and_rename)
+START_TEST(test_drop_and_rename)
 {
 	char names[256];
 	tp_bandmap m;
@@ -75,7 +75,7 @@ START_TEST(drop_and_rename)
 }
 END_TEST
 
-START_TEST(identity)
+START_TEST(test_identity)
 {
 	tp_bandmap m = { 3, { 0, 1, 2 } };
 
@@ -87,7 +87,7 @@ START_TEST(identity)
 END_TEST
 
 /* Output band b is input band src[b], a whole band at a time. */
-START_TEST(row_copy)
+START_TEST(test_row_copy)
 {
 	const float in[6] = { 1, 2, 3, 4, 5, 6 };	/* a: 1 2, b: 3 4, c: 5 6 */
 	tp_bandmap m = { 3, { 2, 0, 2 } };
@@ -149,7 +149,7 @@ copy(int64_t w, int64_t h, size_t cut, const char *keep, char **out,
 /* Through memory, 400 rows of 3000 cells in several batches: --keep c,a
  * (3 bands in, 2 out: 69 rows a batch) and a,b,c (the identity path, 116
  * rows a batch). */
-START_TEST(stream_copy)
+START_TEST(test_stream_copy)
 {
 	static const char *const keeps[] = { "c,a", "a,b,c" };
 	char *out;
@@ -184,7 +184,7 @@ END_TEST
 
 /* Names: bad characters, empty, twice, unknown, nothing left, a rename
  * that makes two bands of one name. */
-START_TEST(bad_lists)
+START_TEST(test_bad_lists)
 {
 	char names[256];
 	tp_bandmap m;
@@ -214,7 +214,7 @@ START_TEST(bad_lists)
 END_TEST
 
 /* More names than a stream may have bands. */
-START_TEST(too_many)
+START_TEST(test_too_many)
 {
 	char list[4 * TP_MAX_BANDS + 8] = "";
 	tp_err e;
@@ -227,7 +227,7 @@ START_TEST(too_many)
 END_TEST
 
 /* A stream cut short is an error on both paths, never a short output. */
-START_TEST(truncated)
+START_TEST(test_truncated)
 {
 	char *out;
 	size_t olen;
@@ -251,14 +251,14 @@ band_suite(void)
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
 
-	tcase_add_test(core, keep_reorders);
-	tcase_add_test(core, drop_and_rename);
-	tcase_add_test(core, identity);
-	tcase_add_test(core, row_copy);
-	tcase_add_test(core, stream_copy);
-	tcase_add_test(limits, too_many);
-	tcase_add_test(errors, bad_lists);
-	tcase_add_test(errors, truncated);
+	tcase_add_test(core, test_keep_reorders);
+	tcase_add_test(core, test_drop_and_rename);
+	tcase_add_test(core, test_identity);
+	tcase_add_test(core, test_row_copy);
+	tcase_add_test(core, test_stream_copy);
+	tcase_add_test(limits, test_too_many);
+	tcase_add_test(errors, test_bad_lists);
+	tcase_add_test(errors, test_truncated);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);

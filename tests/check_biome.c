@@ -278,63 +278,6 @@ START_TEST(test_override_absent)
 }
 END_TEST
 
-/* Rows y - 1 .. y + 1 of the plane h = gx east + gy north (metres) on a
- * grid with spacings ew, ns (metres): the slope at the centre column by
- * Horn's gradient, as tslope finds it. */
-static double
-plane_slope(double gx, double gy, double ew, double ns, double zscale)
-{
-	float rows[3][3];
-	double z[9], dx, dy;
-
-	for (int y = 0; y < 3; y++)
-		for (int x = 0; x < 3; x++)
-			rows[y][x] = (float)((gx * (x - 1) * ew - gy * (y - 1) *
-			    ns) / zscale + 0.5);
-	tp_grad_window(rows[0], rows[1], rows[2], 3, 1, z);
-	tp_grad_horn(z, zscale / (8 * ew), zscale / (8 * ns), &dx, &dy);
-	return tp_grad_slope(dx, dy);
-}
-
-START_TEST(test_slope_plane)
-{
-	static const double g[][2] = { { 0.1, 0 }, { 0, 0.5 }, { 0.3, -0.4 },
-	    { 1, 1 }, { -2, 0.5 } };
-
-	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
-		double want = atan(hypot(g[i][0], g[i][1])) / DEG;
-
-		ck_assert_double_eq_tol(plane_slope(g[i][0], g[i][1], 30, 30, 1),
-		    want, 0.01);
-		/* heights in [0, 1] with zscale 3000 over 25 m cells */
-		ck_assert_double_eq_tol(plane_slope(g[i][0], g[i][1], 25, 25,
-		    3000), want, 0.01);
-	}
-}
-END_TEST
-
-/* EPSG:4326 at 60 degrees north, cells of 0.0001 degrees: the plane is
- * laid out in metres at the row's spacing, and the slope is its own. */
-START_TEST(test_slope_geographic)
-{
-	tp_header h = tp_test_header(3, 3, 0.0001, 10, 60.00015);
-	tp_geo_grid geo = { h.cellsize, h.origin_y, 0 };
-	double ew, ns, gx = 0.6, gy = -0.35;
-
-	snprintf(h.crs, sizeof h.crs, "EPSG:4326");
-	geo.geographic = tp_geo_header_geographic(&h);
-	ck_assert_int_eq(geo.geographic, 1);
-	tp_geo_spacing(&geo, 1, &ew, &ns);
-	ck_assert_double_eq_tol(tp_cell_y(&h, 1), 60, 1e-12);
-	/* A degree of longitude at 60 N is about half one at the equator. */
-	ck_assert_double_eq_tol(ew, 5.58, 0.01);
-	ck_assert_double_eq_tol(ns, 11.14, 0.01);
-	ck_assert_double_eq_tol(plane_slope(gx, gy, ew, ns, 1),
-	    atan(hypot(gx, gy)) / DEG, 0.01);
-	tp_header_free(&h);
-}
-END_TEST
-
 /* The classifier's rock decision follows the slope on a geographic row:
  * a plane just steeper than --rock-slope is rock, just gentler is not. */
 START_TEST(test_rock_geographic)
@@ -446,8 +389,6 @@ main(void)
 	tcase_add_test(core, test_rules);
 	tcase_add_test(core, test_overrides);
 	tcase_add_test(core, test_override_absent);
-	tcase_add_test(core, test_slope_plane);
-	tcase_add_test(core, test_slope_geographic);
 	tcase_add_test(core, test_rock_geographic);
 	tcase_add_test(core, test_tally);
 	tcase_add_test(core, test_levels);

@@ -1,5 +1,6 @@
 /* check_carve.c - unit tests of tp_carve: least-cost directions out of
- * depressions on surfaces that were not filled. */
+ * depressions on surfaces that were not filled; the first rule's
+ * directions as GRASS r.stream.extract draws them, worked by hand. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -207,23 +208,89 @@ START_TEST(test_bad_plane)
 }
 END_TEST
 
-static Suite *
-suite(void)
+/* Directions of z (w x h) by rule; the centre's direction. */
+static int
+centre(const float *z, int rule)
+{
+	uint8_t dir[9];
+	tp_flow_stats st;
+	tp_err e;
+
+	ck_assert_int_eq(tp_carve_rule(z, 3, 3, 3, &UNIT, -INFINITY, rule,
+	    dir, NULL, &st, &e), 0);
+	return dir[4];
+}
+
+/* The centre 10 of a 3 x 3 grid (the border its outlets). The flood takes
+ * NE 2 first; from there the centre is a diagonal step up of 8 / sqrt 2 =
+ * 5.66, steeper than from the side cells N and E (8: 2 up), so NE reaches
+ * it: the first rule drains it NE. The steepest drop is W: 7 beats 5.66. */
+START_TEST(test_first_not_steepest)
+{
+	static const float z[9] = {
+		12, 8, 2,
+		3, 10, 8,
+		12, 12, 12,
+	};
+
+	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_NE);
+	ck_assert_int_eq(centre(z, TP_CARVE_STEEPEST), TP_D8_W);
+}
+END_TEST
+
+/* The same with E 3: the centre rises 7 from E, more than the 5.66 from
+ * NE, so NE leaves it for E, taken next: the first rule drains it E. */
+START_TEST(test_first_diagonal_waits)
+{
+	static const float z[9] = {
+		12, 8, 2,
+		12, 10, 3,
+		12, 12, 12,
+	};
+
+	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_E);
+}
+END_TEST
+
+/* Levels are whole thousandths, rounded half away from zero: heights that
+ * round alike tie, and the tie goes to the cell pushed first. Here the
+ * four side cells are border outlets pushed in row-major order, and N
+ * (1.0004) is pushed before W (1.0001): the same level, so N reaches the
+ * centre first. */
+START_TEST(test_first_levels)
+{
+	static const float z[9] = {
+		9, 1.0004f, 9,
+		1.0001f, 5, 9,
+		9, 9, 9,
+	};
+
+	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_N);
+	ck_assert(tp_carve_level(2.5f) == 2500);
+	ck_assert(tp_carve_level(-0.0004f) == 0);
+	ck_assert(tp_carve_level(-0.0006f) == -1);
+	ck_assert(tp_carve_level(NAN) == 0);
+	ck_assert(tp_carve_level(1e10f) == 2147483647.0);
+	ck_assert(tp_carve_level(-1e10f) == -2147483647.0);
+}
+END_TEST
+
+int
+main(void)
 {
 	Suite *s = suite_create("carve");
 	TCase *tc = tcase_create("core");
+	TCase *first = tcase_create("first");
 
 	tcase_add_test(tc, test_pit_breach);
 	tcase_add_test(tc, test_fractal_drains);
 	tcase_add_test(tc, test_filled_equals_d8);
 	tcase_add_test(tc, test_sea);
 	tcase_add_test(tc, test_bad_plane);
+	tcase_add_test(first, test_first_not_steepest);
+	tcase_add_test(first, test_first_diagonal_waits);
+	tcase_add_test(first, test_first_levels);
 	suite_add_tcase(s, tc);
-	return s;
-}
-
-int
-main(void)
-{
-	return tp_test_run(suite());
+	suite_add_tcase(s, first);
+	return tp_test_run(s);
 }

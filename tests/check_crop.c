@@ -41,7 +41,7 @@ assert_window(const tp_window *w, int64_t col, int64_t row, int64_t ww,
 
 /* x 1045..1100 is columns 1.5 .. 3.33, so cells 1, 2, 3; y 1850..1955 is
  * rows 1.5 .. 5, so cells 1 to 4. */
-START_TEST(bbox_outward)
+START_TEST(test_bbox_outward)
 {
 	tp_window w;
 	tp_err e;
@@ -56,7 +56,7 @@ END_TEST
 
 /* A box on cell edges covers exactly those cells, also when rounding puts
  * an edge 3e-14 cells past one (90.000000000001 / 30). */
-START_TEST(bbox_on_edges)
+START_TEST(test_bbox_on_edges)
 {
 	tp_window w;
 	tp_err e;
@@ -73,7 +73,7 @@ START_TEST(bbox_on_edges)
 }
 END_TEST
 
-START_TEST(fit_and_clip)
+START_TEST(test_fit_and_clip)
 {
 	tp_window w = { 2, 3, 4, 2 };
 	tp_err e;
@@ -96,7 +96,7 @@ START_TEST(fit_and_clip)
 END_TEST
 
 /* The window's north-west corner becomes the origin. */
-START_TEST(header)
+START_TEST(test_header)
 {
 	tp_window w = { 2, 3, 4, 2 };
 
@@ -174,7 +174,7 @@ assert_crop(const tp_grid *g, const tp_window *win, int nb)
 	ck_assert_int_eq(wrong, 0);
 }
 
-START_TEST(copy_window)
+START_TEST(test_copy_window)
 {
 	tp_window wins[] = {
 		{ 2, 3, 4, 2 },		/* inside */
@@ -195,7 +195,7 @@ END_TEST
 
 /* 3 bands of 3000 cells in and of 1000 out: 87 rows a batch, so rows
  * 50..299 come from four batches. */
-START_TEST(copy_batches)
+START_TEST(test_copy_batches)
 {
 	tp_window win = { 1000, 50, 1000, 250 };
 	tp_grid g;
@@ -209,7 +209,7 @@ END_TEST
 
 /* Cut short inside the window, or in the rows after it: both are errors
  * (the rows after the window are read and checked too). */
-START_TEST(truncated)
+START_TEST(test_truncated)
 {
 	tp_window win = { 2, 1, 4, 2 };
 	tp_grid g;
@@ -223,7 +223,7 @@ START_TEST(truncated)
 }
 END_TEST
 
-START_TEST(bad_windows)
+START_TEST(test_bad_windows)
 {
 	tp_window w;
 	tp_err e;
@@ -251,14 +251,14 @@ crop_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_checked_fixture(errors, setup, teardown);
-	tcase_add_test(core, bbox_outward);
-	tcase_add_test(core, fit_and_clip);
-	tcase_add_test(core, header);
-	tcase_add_test(core, copy_window);
-	tcase_add_test(limits, bbox_on_edges);
-	tcase_add_test(limits, copy_batches);
-	tcase_add_test(errors, truncated);
-	tcase_add_test(errors, bad_windows);
+	tcase_add_test(core, test_bbox_outward);
+	tcase_add_test(core, test_fit_and_clip);
+	tcase_add_test(core, test_header);
+	tcase_add_test(core, test_copy_window);
+	tcase_add_test(limits, test_bbox_on_edges);
+	tcase_add_test(limits, test_copy_batches);
+	tcase_add_test(errors, test_truncated);
+	tcase_add_test(errors, test_bad_windows);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);

@@ -10,10 +10,10 @@
 
 #include "erode/tp_cl.h"
 #include "erode/tp_erode.h"
-#include "erode/tp_erode_batch.h"
 #include "tp_test.h"
 
 #define W 97
+
 #define H 61
 
 /* Hills in about [0, 1], a NaN hole at (20..23, 10..12), and, when sea is
@@ -196,65 +196,6 @@ START_TEST(test_stride)
 }
 END_TEST
 
-/* The kernel on the first OpenCL device gives the CPU path's bytes and
- * totals, on every option set, whatever the work-group size. */
-START_TEST(test_opencl_as_cpu)
-{
-	static const size_t local[] = { 0, 1, 64, 0, 7, 256 };
-
-	for (int k = 0; k < 6; k++) {
-		float *z = terrain(k == 4), *a = copy(z), *b = copy(z);
-		tp_erode_opts o;
-		tp_erode_stats sa, sb;
-		tp_erode_tally ta, tb;
-		tp_cl_opts c = { 0, local[k], 0 };
-		tp_cl_device d;
-		tp_err e;
-
-		opts_set(&o, k);
-		ck_assert_int_eq(tp_erode_batch(a, W, H, W, &o, &sa, &ta, &e), 0);
-		if (tp_erode_cl(b, W, H, W, &o, &c, &sb, &tb, &d, &e) != 0)
-			ck_abort_msg("%s", e.msg);
-		ck_assert_msg(memcmp(a, b, W * H * sizeof *a) == 0,
-		    "option set %d: OpenCL bytes differ from the CPU's", k);
-		ck_assert_int_eq(ta.eroded, tb.eroded);
-		ck_assert_int_eq(ta.deposited, tb.deposited);
-		ck_assert_int_eq(ta.lost, tb.lost);
-		ck_assert_int_eq(ta.left, tb.left);
-		ck_assert(sa.eroded == sb.eroded && sa.left == sb.left);
-		ck_assert_int_eq(tb.eroded, tb.deposited + tb.lost);
-		free(z);
-		free(a);
-		free(b);
-	}
-}
-END_TEST
-
-/* Two work-group sizes and two runs on the device: one set of bytes. */
-START_TEST(test_opencl_repeatable)
-{
-	float *z = terrain(0), *a = copy(z), *b = copy(z);
-	tp_erode_opts o;
-	tp_cl_opts c = { -1, 32, 0 };
-	tp_err e;
-
-	opts_set(&o, 2);
-	o.droplets = 20000;
-	o.batch = 20000;	/* many droplets on the same cells at once */
-	ck_assert_int_eq(tp_erode_cl(a, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
-	c.local = 1;
-	ck_assert_int_eq(tp_erode_cl(b, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
-	ck_assert(memcmp(a, b, W * H * sizeof *a) == 0);
-	memcpy(b, z, W * H * sizeof *b);
-	c.local = 32;
-	ck_assert_int_eq(tp_erode_cl(b, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
-	ck_assert(memcmp(a, b, W * H * sizeof *a) == 0);
-	free(z);
-	free(a);
-	free(b);
-}
-END_TEST
-
 /* Heights spanning 1e9 units, zscale 1: a droplet could take 30 x 1e9 x
  * 1e6 units, past (2^63 - 1) / (2 x 4096) = 1.13e15: refused before it
  * starts, on both paths. */
@@ -313,27 +254,6 @@ START_TEST(test_range_at_run_time)
 }
 END_TEST
 
-/* A device of 1000 bytes holds 1000 / 12 = 83 cells: 9 x 9 named. */
-START_TEST(test_device_memory)
-{
-	float *z = terrain(0);
-	tp_erode_opts o;
-	tp_cl_opts c = { 0, 0, 1000 };
-	tp_err e;
-
-	opts_set(&o, 0);
-	ck_assert_int_eq(tp_erode_cl(z, W, H, W, &o, &c, NULL, NULL, NULL, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "the grid (97 x 61 cells, 0 MiB "
-	    "with its deltas) does not fit OpenCL device 0"));
-	ck_assert_ptr_nonnull(strstr(e.msg, "at most 83 cells fit, 9 x 9"));
-	c.device = 99;
-	c.mem_cap = 0;
-	ck_assert_int_eq(tp_erode_cl(z, W, H, W, &o, &c, NULL, NULL, NULL, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "OpenCL device 99 does not exist"));
-	free(z);
-}
-END_TEST
-
 /* Flat ground: every droplet dies where it lands and lays its nothing
  * back: the bytes do not change. Tiny grids: every droplet is left. */
 START_TEST(test_flat_and_tiny)
@@ -357,12 +277,11 @@ START_TEST(test_flat_and_tiny)
 }
 END_TEST
 
-static Suite *
-erode_batch_suite(void)
+int
+main(void)
 {
 	Suite *s = suite_create("erode_batch");
 	TCase *core = tcase_create("core");
-	TCase *cl = tcase_create("opencl");
 	TCase *errors = tcase_create("errors");
 
 	tcase_set_timeout(core, 120);
@@ -372,21 +291,10 @@ erode_batch_suite(void)
 	tcase_add_test(core, test_threads_identical);
 	tcase_add_test(core, test_stride);
 	tcase_add_test(core, test_flat_and_tiny);
-	suite_add_tcase(s, core);
-	tcase_set_timeout(cl, 300);
-	tcase_add_test(cl, test_opencl_as_cpu);
-	tcase_add_test(cl, test_opencl_repeatable);
-	suite_add_tcase(s, cl);
 	tcase_set_timeout(errors, 120);
 	tcase_add_test(errors, test_range_refused);
 	tcase_add_test(errors, test_range_at_run_time);
-	tcase_add_test(errors, test_device_memory);
+	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);
-	return s;
-}
-
-int
-main(void)
-{
-	return tp_test_run(erode_batch_suite());
+	return tp_test_run(s);
 }

@@ -22,7 +22,7 @@ check(const char *crs, double x, double y, double cs, int w, tp_err *e)
 	return r;
 }
 
-START_TEST(geographic)
+START_TEST(test_geographic)
 {
 	tp_err e;
 
@@ -42,7 +42,7 @@ START_TEST(geographic)
 }
 END_TEST
 
-START_TEST(projected_or_none)
+START_TEST(test_projected_or_none)
 {
 	tp_err e;
 
@@ -57,8 +57,8 @@ extent_suite(void)
 	Suite *s = suite_create("extent");
 	TCase *core = tcase_create("core");
 
-	tcase_add_test(core, geographic);
-	tcase_add_test(core, projected_or_none);
+	tcase_add_test(core, test_geographic);
+	tcase_add_test(core, test_projected_or_none);
 	suite_add_tcase(s, core);
 	return s;
 }

@@ -91,7 +91,7 @@ ring_cell(int w, int h, int i)
 /* The graph's all-pairs minimax (Floyd-Warshall on max and min) equals
  * the brute force between every two ring cells, on random tiles with
  * holes, with and without a sea, 1 to 9 cells a side. */
-START_TEST(graph_keeps_minimax)
+START_TEST(test_graph_keeps_minimax)
 {
 	uint64_t seed = 0x2545f4914f6cdd1dULL;
 
@@ -221,7 +221,7 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 /* Random grids of plateaus, with holes and a sea, every tiling from 1x1
  * tiles up: the solve never reads a tile's inside yet gives each ring
  * cell the whole grid's height. */
-START_TEST(solve_equals_whole)
+START_TEST(test_solve_equals_whole)
 {
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
@@ -240,7 +240,7 @@ END_TEST
 /* A graph travels in the edge file and comes back equal; edges that name
  * no ring cell of the tile, a truncated graph and a graph made with
  * another rule are refused. */
-START_TEST(edge_file_graph)
+START_TEST(test_edge_file_graph)
 {
 	tp_fgedge edges[2] = { { 0, 3, 4.5f }, { 1, 10, INFINITY } };
 	tp_fgraph gr = { edges, 2 };
@@ -305,9 +305,9 @@ main(void)
 	TCase *core = tcase_create("core");
 
 	tcase_set_timeout(core, 120);
-	tcase_add_test(core, graph_keeps_minimax);
-	tcase_add_test(core, solve_equals_whole);
-	tcase_add_test(core, edge_file_graph);
+	tcase_add_test(core, test_graph_keeps_minimax);
+	tcase_add_test(core, test_solve_equals_whole);
+	tcase_add_test(core, test_edge_file_graph);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
 }

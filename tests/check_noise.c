@@ -7,6 +7,7 @@
 
 #include "gen/tp_noise.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 #define NK 3
 
@@ -659,12 +660,47 @@ START_TEST(test_centre_wrap)
 }
 END_TEST
 
+static void
+run_fbm(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	/* near the origin, far out and past the coordinate clamp */
+	static const double x0s[TP_TEST_SIMD_ROWS] = { -1234.5, 0.0, -7e6,
+		3.3e8, -1e12 };
+	static const double cs[TP_TEST_SIMD_ROWS] = { 3.0, 1.0, 30.0, 0.1,
+		1e3 };
+	tp_fbm *p = ctx;
+
+	p->simd = l;
+	for (int r = 0; r < TP_TEST_SIMD_ROWS; r++)
+		tp_fbm_row(p, x0s[r], -17, cs[r], 77.25 - x0s[r] / 3,
+		    out + (size_t)r * TP_TEST_SIMD_N, TP_TEST_SIMD_N);
+}
+
+/* The same bytes at every vector level: every kind and fade, without
+ * and with a domain warp. */
+START_TEST(test_simd_levels)
+{
+	tp_fbm p;
+
+	tp_fbm_defaults(&p);
+	p.kind = (tp_noise_kind)(_i % 3);
+	p.fade = (tp_fade)(_i / 3 % 3);
+	p.octaves = 4;
+	p.frequency = 1.0 / 50.0;
+	if (_i / 9)
+		p.warp = 30.0;
+	tp_test_same_at_levels(run_fbm, &p, (size_t)TP_TEST_SIMD_N *
+	    TP_TEST_SIMD_ROWS, "noise", _i);
+}
+END_TEST
+
 static Suite *
 noise_suite(void)
 {
 	Suite *s = suite_create("noise");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_set_timeout(core, 60);
 	tcase_set_timeout(lim, 60);
@@ -695,9 +731,12 @@ noise_suite(void)
 	tcase_add_test(lim, test_far_detail);
 	tcase_add_test(lim, test_octave_clamp);
 	tcase_add_test(err, test_degenerate);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 18);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
+	suite_add_tcase(s, simd);
 	return s;
 }
 

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,39 @@ START_TEST(test_format_float)
 }
 END_TEST
 
+START_TEST(test_numbers)
+{
+	double d, v[4];
+	int64_t i;
+	tp_err e;
+	char b[64];
+
+	ck_assert_int_eq(tp_parse_double("0.35", 0, 1, &d, &e), 0);
+	ck_assert_double_eq(d, 0.35);
+	ck_assert_int_eq(tp_parse_double("1.5", 0, 1, &d, &e), -1);
+	ck_assert_int_eq(tp_parse_double("nan", -1, 1, &d, &e), -1);
+	ck_assert_int_eq(tp_parse_double("3x", 0, 9, &d, &e), -1);
+	ck_assert_int_eq(tp_parse_double("", 0, 9, &d, &e), -1);
+	ck_assert_int_eq(tp_parse_int64("42", 0, 100, &i, &e), 0);
+	ck_assert_int_eq(i, 42);
+	ck_assert_int_eq(tp_parse_int64("4.2", 0, 100, &i, &e), -1);
+	ck_assert_int_eq(tp_parse_list("0,0.5,1", 0, 1, v, 4, &e), 3);
+	ck_assert_double_eq(v[1], 0.5);
+	ck_assert_int_eq(tp_parse_list("0,,1", 0, 1, v, 4, &e), -1);
+	ck_assert_int_eq(tp_parse_list("1,2,3,4,5", 0, 9, v, 4, &e), -1);
+	tp_format_double(b, sizeof(b), 0.1);
+	ck_assert_str_eq(b, "0.1");
+	tp_format_double(b, sizeof(b), 4649776);
+	ck_assert_str_eq(b, "4649776");
+	tp_format_double(b, sizeof(b), 4650000);
+	ck_assert_str_eq(b, "4650000");
+	tp_format_double(b, sizeof(b), -0.0);
+	ck_assert(signbit(strtod(b, NULL)));	/* "-0": the same value, not +0 */
+	tp_format_double(b, sizeof(b), 1.0 / 3);
+	ck_assert_double_eq(strtod(b, NULL), 1.0 / 3);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -187,6 +221,7 @@ main(void)
 	tcase_add_test(c, test_format_reads_back);
 	tcase_add_test(c, test_format_float);
 	tcase_add_test(c, test_grow);
+	tcase_add_test(c, test_numbers);
 	suite_add_tcase(s, c);
 	return tp_test_run(s);
 }

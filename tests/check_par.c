@@ -62,7 +62,7 @@ cover(int threads, int64_t n, int64_t grain)
 }
 
 /* Odd sizes and grains on 1, 2, 3, 7 and 16 threads. */
-START_TEST(every_index_once)
+START_TEST(test_every_index_once)
 {
 	static const int threads[] = { 1, 2, 3, 7, 16 };
 	static const int64_t ns[] = { 1, 2, 7, 13, 1001 };
@@ -77,7 +77,7 @@ END_TEST
 
 /* The chunks are ceil(n / grain): 1001 by 64 is 15 chunks of 64 and one
  * of 41. */
-START_TEST(chunk_count)
+START_TEST(test_chunk_count)
 {
 	ck_assert_int_eq(cover(3, 1001, 64), 16);
 	ck_assert_int_eq(cover(1, 1001, 64), 1);	/* one thread: one call */
@@ -87,7 +87,7 @@ END_TEST
 
 /* n of 0 calls nothing; grain 0 counts as 1; more threads than chunks
  * or than the 256 allowed are cut down. */
-START_TEST(limits)
+START_TEST(test_limits)
 {
 	ck_assert_int_eq(cover(4, 0, 1), 0);
 	ck_assert_int_eq(cover(2, 5, 0), 5);
@@ -177,7 +177,7 @@ serial(int64_t *a)
 	}
 }
 
-START_TEST(team_loops_in_order)
+START_TEST(test_team_loops_in_order)
 {
 	static const int threads[] = { 1, 2, 3, 7, 16 };
 	static int64_t want[TN];
@@ -218,10 +218,10 @@ par_suite(void)
 	TCase *core = tcase_create("core");
 	TCase *lim = tcase_create("limits");
 
-	tcase_add_test(core, every_index_once);
-	tcase_add_test(core, chunk_count);
-	tcase_add_test(core, team_loops_in_order);
-	tcase_add_test(lim, limits);
+	tcase_add_test(core, test_every_index_once);
+	tcase_add_test(core, test_chunk_count);
+	tcase_add_test(core, test_team_loops_in_order);
+	tcase_add_test(lim, test_limits);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	return s;

@@ -6,6 +6,7 @@
 
 #include "gen/tp_ridge.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 static tp_ridge
 ridge(int octaves)
@@ -265,12 +266,55 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* tridge's rows, which place samples by their world position. */
+typedef struct ridgerun {
+	tp_header h;
+	tp_ridge rg;
+} ridgerun;
+
+static void
+run_ridge(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	ridgerun *g = ctx;
+	float in[TP_TEST_SIMD_N];
+
+	tp_test_simd_heights(in, TP_TEST_SIMD_N, 13);
+	g->rg.simd = l;
+	for (int64_t r = 0; r < TP_TEST_SIMD_ROWS; r++)
+		tp_ridge_row(&g->rg, &g->h, r * 5, in, out + r *
+		    TP_TEST_SIMD_N);
+}
+
+/* The same bytes at every vector level: each kind of noise, one and
+ * several octaves, masked and naive. */
+START_TEST(test_simd_levels)
+{
+	ridgerun g;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&g.h, TP_TEST_SIMD_N, 40, &e), 0);
+	g.h.cellsize = 2.5;
+	g.h.origin_x = -1000.25;
+	g.h.origin_y = 60.0;
+	tp_ridge_defaults(&g.rg);
+	g.rg.noise.kind = (tp_noise_kind)(_i % 3);
+	g.rg.noise.octaves = _i / 3 % 2 ? 1 : 5;
+	g.rg.noise.frequency = 1.0 / 40.0;
+	g.rg.naive = _i / 6;
+	ck_assert_int_eq(tp_ridge_init(&g.rg, &e), 0);
+	tp_test_same_at_levels(run_ridge, &g, (size_t)TP_TEST_SIMD_N *
+	    TP_TEST_SIMD_ROWS, "ridge", _i);
+	tp_header_free(&g.h);
+}
+END_TEST
+
 static Suite *
 ridge_suite(void)
 {
 	Suite *s = suite_create("ridge");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_set_timeout(core, 30);
 	tcase_add_test(core, test_first_octave_left_out);
@@ -283,9 +327,12 @@ ridge_suite(void)
 	tcase_add_test(core, test_tiles);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(err, test_errors);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 12);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
+	suite_add_tcase(s, simd);
 	return s;
 }
 

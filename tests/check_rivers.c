@@ -1,7 +1,7 @@
-/* check_rivers.c - unit tests of tp_carve's first rule and tp_rivers:
- * directions and rivers as GRASS r.stream.extract draws them. The grids
- * are worked by hand; tests/tflow.sh runs r.stream.extract on the last
- * two and finds the same river cells and directions. */
+/* check_rivers.c - unit tests of tp_rivers: rivers as GRASS
+ * r.stream.extract draws them, on grids worked by hand (tests/tflow.sh
+ * runs r.stream.extract on such grids and finds the same river cells and
+ * directions). The first rule's directions are in check_carve.c. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,73 +13,6 @@
 #include "tp_test.h"
 
 static const tp_geo_grid UNIT = { 1, 0, 0 };
-
-/* Directions of z (w x h) by rule; the centre's direction. */
-static int
-centre(const float *z, int rule)
-{
-	uint8_t dir[9];
-	tp_flow_stats st;
-	tp_err e;
-
-	ck_assert_int_eq(tp_carve_rule(z, 3, 3, 3, &UNIT, -INFINITY, rule,
-	    dir, NULL, &st, &e), 0);
-	return dir[4];
-}
-
-/* The centre 10 of a 3 x 3 grid (the border its outlets). The flood takes
- * NE 2 first; from there the centre is a diagonal step up of 8 / sqrt 2 =
- * 5.66, steeper than from the side cells N and E (8: 2 up), so NE reaches
- * it: the first rule drains it NE. The steepest drop is W: 7 beats 5.66. */
-START_TEST(test_first_not_steepest)
-{
-	static const float z[9] = {
-		12, 8, 2,
-		3, 10, 8,
-		12, 12, 12,
-	};
-
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_NE);
-	ck_assert_int_eq(centre(z, TP_CARVE_STEEPEST), TP_D8_W);
-}
-END_TEST
-
-/* The same with E 3: the centre rises 7 from E, more than the 5.66 from
- * NE, so NE leaves it for E, taken next: the first rule drains it E. */
-START_TEST(test_first_diagonal_waits)
-{
-	static const float z[9] = {
-		12, 8, 2,
-		12, 10, 3,
-		12, 12, 12,
-	};
-
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_E);
-}
-END_TEST
-
-/* Levels are whole thousandths, rounded half away from zero: heights that
- * round alike tie, and the tie goes to the cell pushed first. Here the
- * four side cells are border outlets pushed in row-major order, and N
- * (1.0004) is pushed before W (1.0001): the same level, so N reaches the
- * centre first. */
-START_TEST(test_first_levels)
-{
-	static const float z[9] = {
-		9, 1.0004f, 9,
-		1.0001f, 5, 9,
-		9, 9, 9,
-	};
-
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_N);
-	ck_assert(tp_carve_level(2.5f) == 2500);
-	ck_assert(tp_carve_level(-0.0004f) == 0);
-	ck_assert(tp_carve_level(-0.0006f) == -1);
-	ck_assert(tp_carve_level(NAN) == 0);
-	ck_assert(tp_carve_level(1e10f) == 2147483647.0);
-	ck_assert(tp_carve_level(-1e10f) == -2147483647.0);
-}
-END_TEST
 
 /* Route z (w x h) by the first rule, sum the flow, trace at threshold t. */
 static void
@@ -206,24 +139,15 @@ START_TEST(test_trace_nan_sea)
 }
 END_TEST
 
-static Suite *
-suite(void)
+int
+main(void)
 {
 	Suite *s = suite_create("rivers");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, test_first_not_steepest);
-	tcase_add_test(tc, test_first_diagonal_waits);
-	tcase_add_test(tc, test_first_levels);
 	tcase_add_test(tc, test_trace_largest_flow);
 	tcase_add_test(tc, test_trace_thin);
 	tcase_add_test(tc, test_trace_nan_sea);
 	suite_add_tcase(s, tc);
-	return s;
-}
-
-int
-main(void)
-{
-	return tp_test_run(suite());
+	return tp_test_run(s);
 }

@@ -6,6 +6,7 @@
 
 #include "gen/tp_shape.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 /* A small deterministic generator for the random cases. */
 static double
@@ -325,12 +326,52 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* tshape's row (in place) at vector level l. */
+static void
+run_shape(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	tp_shape *sh = ctx;
+
+	tp_test_simd_heights(out, n, 11);
+	sh->simd = l;
+	tp_shape_row(sh, out, out, n);
+}
+
+/* The same bytes at every vector level: presets (small lookups), 9 even
+ * knots and 7 uneven ones (large and point lookups), with and without a
+ * stretch and a pow. */
+START_TEST(test_simd_levels)
+{
+	static const double y9[] = { 0, .05, .1, .3, .35, .6, .8, .95, 1 };
+	static const double x7[] = { 0, .1, .15, .5, .6, .9, 1 };
+	tp_curve c;
+	tp_shape sh;
+	tp_err e;
+	int kind = _i % 7;
+
+	if (kind < 5)
+		ck_assert_int_eq(tp_curve_preset_init(&c, (tp_curve_preset)kind,
+		    &e), 0);
+	else if (kind == 5)
+		ck_assert_int_eq(tp_curve_knots(&c, y9, 9, &e), 0);
+	else
+		ck_assert_int_eq(tp_curve_points(&c, x7, y9, 7, &e), 0);
+	tp_shape_init(&sh, &c);
+	if (_i / 7 % 2)
+		ck_assert_int_eq(tp_shape_stretch(&sh, -0.2, 1.3, &e), 0);
+	if (_i / 14)
+		sh.k = 2.5;
+	tp_test_same_at_levels(run_shape, &sh, TP_TEST_SIMD_N, "shape", _i);
+}
+END_TEST
+
 static Suite *
 shape_suite(void)
 {
 	Suite *s = suite_create("shape");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_add_test(core, test_seed_s_curve);
 	tcase_add_test(core, test_fritsch_carlson_slopes);
@@ -345,9 +386,12 @@ shape_suite(void)
 	tcase_add_test(lim, test_knot_clamping);
 	tcase_add_test(lim, test_flat_ends);
 	tcase_add_test(err, test_errors);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 28);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
+	suite_add_tcase(s, simd);
 	return s;
 }
 

@@ -23,7 +23,7 @@ teardown(void)
 }
 
 /* 1..10: mean 5.5, population variance 8.25. */
-START_TEST(one_to_ten)
+START_TEST(test_one_to_ten)
 {
 	float v[10];
 
@@ -40,7 +40,7 @@ START_TEST(one_to_ten)
 END_TEST
 
 /* The same numbers in pieces of 3, 1 and 6 give the same figures. */
-START_TEST(pieces_merge)
+START_TEST(test_pieces_merge)
 {
 	float v[10];
 
@@ -56,7 +56,7 @@ START_TEST(pieces_merge)
 END_TEST
 
 /* NaN is nodata, infinities are counted apart, neither moves the figures. */
-START_TEST(nan_counting)
+START_TEST(test_nan_counting)
 {
 	float v[] = { NAN, 2, NAN, 4, INFINITY, -INFINITY, NAN };
 
@@ -72,7 +72,7 @@ START_TEST(nan_counting)
 END_TEST
 
 /* 1..10 in 3 bins: edges 1, 4, 7, 10 (all fine edges), counts 3 3 4. */
-START_TEST(hist_edges)
+START_TEST(test_hist_edges)
 {
 	float v[10];
 	double edges[4];
@@ -94,7 +94,7 @@ END_TEST
 
 /* 0, 0.25, 0.5, 0.75, 1 in 4 bins (the generator range): one per bin, two
  * in the last; the fine bins grew from the first value 0. */
-START_TEST(hist_unit_range)
+START_TEST(test_hist_unit_range)
 {
 	float v[] = { 0.5f, 0, 1, 0.25f, 0.75f };
 	double edges[5];
@@ -113,7 +113,7 @@ END_TEST
 
 /* Counts agree with a direct count against the reported edges, for values
  * arriving in an order that makes the fine bins grow both ways. */
-START_TEST(hist_exact_for_edges)
+START_TEST(test_hist_exact_for_edges)
 {
 	enum { N = 5000, B = 7 };
 	static float v[N];
@@ -152,7 +152,7 @@ END_TEST
 /* A slope read row by row, each row reaching a little lower and higher
  * than the last (the range grows a thousand times): the fine bins stay as
  * narrow as the final range allows, and the edges near the even ones. */
-START_TEST(growing_range)
+START_TEST(test_growing_range)
 {
 	static float row[100];
 	double edges[11];
@@ -174,7 +174,7 @@ END_TEST
 
 /* Mean and deviation of a large, offset band: 2^22 cells of 1000 + i%2
  * (mean 1000.5, stddev 0.5) with no drift. */
-START_TEST(large_offset)
+START_TEST(test_large_offset)
 {
 	enum { W = 4096 };
 	static float row[W];
@@ -190,7 +190,7 @@ START_TEST(large_offset)
 END_TEST
 
 /* A band of one value: stddev exactly 0, one histogram bin. */
-START_TEST(one_value)
+START_TEST(test_one_value)
 {
 	float v[] = { 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f };
 	double edges[11];
@@ -209,7 +209,7 @@ START_TEST(one_value)
 END_TEST
 
 /* Two floats one spacing apart: every distinct value keeps its own bin. */
-START_TEST(neighbour_floats)
+START_TEST(test_neighbour_floats)
 {
 	float a = 1000.0f, b = nextafterf(1000.0f, 2000.0f);
 	float v[] = { a, b, b };
@@ -224,7 +224,7 @@ START_TEST(neighbour_floats)
 END_TEST
 
 /* No valid cells: figures NaN, no histogram. */
-START_TEST(all_nan)
+START_TEST(test_all_nan)
 {
 	float v[] = { NAN, NAN, NAN };
 	double edges[11];
@@ -239,7 +239,7 @@ START_TEST(all_nan)
 }
 END_TEST
 
-START_TEST(empty_and_bad_bins)
+START_TEST(test_empty_and_bad_bins)
 {
 	float v[] = { 1, 2 };
 	double edges[2];
@@ -267,18 +267,18 @@ stats_suite(void)
 	tcase_add_checked_fixture(core, setup, teardown);
 	tcase_add_checked_fixture(limits, setup, teardown);
 	tcase_add_checked_fixture(errors, setup, teardown);
-	tcase_add_test(core, one_to_ten);
-	tcase_add_test(core, pieces_merge);
-	tcase_add_test(core, nan_counting);
-	tcase_add_test(core, hist_edges);
-	tcase_add_test(core, hist_unit_range);
-	tcase_add_test(core, hist_exact_for_edges);
-	tcase_add_test(limits, growing_range);
-	tcase_add_test(limits, large_offset);
-	tcase_add_test(limits, one_value);
-	tcase_add_test(limits, neighbour_floats);
-	tcase_add_test(limits, all_nan);
-	tcase_add_test(errors, empty_and_bad_bins);
+	tcase_add_test(core, test_one_to_ten);
+	tcase_add_test(core, test_pieces_merge);
+	tcase_add_test(core, test_nan_counting);
+	tcase_add_test(core, test_hist_edges);
+	tcase_add_test(core, test_hist_unit_range);
+	tcase_add_test(core, test_hist_exact_for_edges);
+	tcase_add_test(limits, test_growing_range);
+	tcase_add_test(limits, test_large_offset);
+	tcase_add_test(limits, test_one_value);
+	tcase_add_test(limits, test_neighbour_floats);
+	tcase_add_test(limits, test_all_nan);
+	tcase_add_test(errors, test_empty_and_bad_bins);
 	suite_add_tcase(su, core);
 	suite_add_tcase(su, limits);
 	suite_add_tcase(su, errors);

@@ -4,6 +4,7 @@
 
 #include "gen/tp_terrace.h"
 #include "tp_test.h"
+#include "tp_test_simd.h"
 
 static tp_terrace
 make(int steps, double riser, int naive)
@@ -145,12 +146,40 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* tterrace's row (in place) at vector level l. */
+static void
+run_terrace(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	tp_terrace *te = ctx;
+
+	tp_test_simd_heights(out, n, 11);
+	te->simd = l;
+	tp_terrace_row(te, out, out, n);
+}
+
+/* The same bytes at every vector level: sloped risers, riser 0 and
+ * naive, few and many steps. */
+START_TEST(test_simd_levels)
+{
+	static const int steps[] = { 1, 8, 1000 };
+	static const double risers[] = { 0.35, 0.0, 1.0 };
+	tp_terrace te;
+	tp_err e;
+
+	ck_assert_int_eq(tp_terrace_init(&te, steps[_i % 3],
+	    risers[_i / 3 % 3], _i / 9, &e), 0);
+	tp_test_same_at_levels(run_terrace, &te, TP_TEST_SIMD_N, "terrace",
+	    _i);
+}
+END_TEST
+
 static Suite *
 terrace_suite(void)
 {
 	Suite *s = suite_create("terrace");
 	TCase *core = tcase_create("core"), *lim = tcase_create("limits"),
 	    *err = tcase_create("errors");
+	TCase *simd = tcase_create("simd");
 
 	tcase_add_test(core, test_seed_value);
 	tcase_add_test(core, test_riser_zero_is_hard);
@@ -159,9 +188,12 @@ terrace_suite(void)
 	tcase_add_test(lim, test_fixed_points);
 	tcase_add_test(lim, test_limits);
 	tcase_add_test(err, test_errors);
+	tcase_set_timeout(simd, 60);
+	tcase_add_loop_test(simd, test_simd_levels, 0, 18);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
 	suite_add_tcase(s, err);
+	suite_add_tcase(s, simd);
 	return s;
 }
 

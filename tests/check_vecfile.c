@@ -1,6 +1,5 @@
-/* check_vecfile.c - unit tests of tp_vecfile, tp_gpkg and tp_geojson: file
- * names, GeoPackage geometry bytes by hand, files read back with SQLite
- * and jansson. */
+/* check_vecfile.c - unit tests of tp_vecfile: file names, files in both
+ * formats read back with SQLite and jansson, errors. */
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -10,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "vector/tp_gpkg.h"
-#include "tp_test.h"
 #include "vector/tp_vecfile.h"
+#include "tp_test.h"
 
 START_TEST(test_format)
 {
@@ -22,50 +20,6 @@ START_TEST(test_format)
 	ck_assert_int_eq(tp_vecfile_format("a.json"), TP_VEC_GEOJSON);
 	ck_assert_int_eq(tp_vecfile_format(".gpkg"), -1);
 	ck_assert_int_eq(tp_vecfile_format("a.shp"), -1);
-}
-END_TEST
-
-/* A two-point LineString: 'GP', version 0, flags 3 (little-endian, xy
- * envelope), srs_id, minx maxx miny maxy, then WKB 01 02000000 02000000
- * and the four doubles. */
-START_TEST(test_blob)
-{
-	static const double xy[4] = { 1, 2, 3, -4 };
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 2 };
-	unsigned char buf[128];
-	double d;
-
-	ck_assert_uint_eq(tp_gpkg_blob(&g, 32633, NULL), 40 + 9 + 32);
-	ck_assert_uint_eq(tp_gpkg_blob(&g, 32633, buf), 81);
-	ck_assert(memcmp(buf, "GP\0\3\x79\x7f\0\0", 8) == 0);	/* 32633 */
-	memcpy(&d, buf + 8, 8);
-	ck_assert_double_eq(d, 1);		/* minx */
-	memcpy(&d, buf + 16, 8);
-	ck_assert_double_eq(d, 3);		/* maxx */
-	memcpy(&d, buf + 24, 8);
-	ck_assert_double_eq(d, -4);		/* miny */
-	memcpy(&d, buf + 32, 8);
-	ck_assert_double_eq(d, 2);		/* maxy */
-	ck_assert(memcmp(buf + 40, "\1\2\0\0\0\2\0\0\0", 9) == 0);
-	memcpy(&d, buf + 73, 8);
-	ck_assert_double_eq(d, -4);
-}
-END_TEST
-
-/* A MultiPolygon of one square with a square hole: 6, 1 polygon, 3, two
- * rings of five points. */
-START_TEST(test_blob_poly)
-{
-	static const double xy[20] = { 0, 0, 4, 0, 4, 4, 0, 4, 0, 0,
-	    1, 1, 1, 2, 2, 2, 2, 1, 1, 1 };
-	static const size_t ring[2] = { 5, 5 }, poly[1] = { 2 };
-	tp_vgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10, .ring = ring,
-	    .nrings = 2, .poly = poly, .npolys = 1 };
-	unsigned char buf[256];
-
-	ck_assert_uint_eq(tp_gpkg_blob(&g, -1, buf), 40 + 9 + 9 + 8 + 160);
-	ck_assert(memcmp(buf + 40, "\1\6\0\0\0\1\0\0\0\1\3\0\0\0\2\0\0\0\5",
-	    19) == 0);
 }
 END_TEST
 
@@ -194,24 +148,16 @@ START_TEST(test_errors)
 }
 END_TEST
 
-static Suite *
-vecfile_suite(void)
+int
+main(void)
 {
 	Suite *s = suite_create("vecfile");
 	TCase *core = tcase_create("core");
 
 	tcase_add_test(core, test_format);
-	tcase_add_test(core, test_blob);
-	tcase_add_test(core, test_blob_poly);
 	tcase_add_test(core, test_gpkg);
 	tcase_add_test(core, test_geojson);
 	tcase_add_test(core, test_errors);
 	suite_add_tcase(s, core);
-	return s;
-}
-
-int
-main(void)
-{
-	return tp_test_run(vecfile_suite());
+	return tp_test_run(s);
 }

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/tp_font.h"
 #include "render/tp_legend.h"
 #include "render/tp_view.h"
 #include "tp_test.h"
@@ -17,7 +16,7 @@ static const tp_shade sun = { .ewres = 1, .nsres = 1, .zfactor = 1,
     .azimuth = 315, .altitude = 45 };
 
 /* Flat ground: the shade is sin(altitude) = sqrt(2)/2. */
-START_TEST(flat)
+START_TEST(test_flat)
 {
 	double z[9] = { 5, 5, 5, 5, 5, 5, 5, 5, 5 };
 
@@ -28,7 +27,7 @@ END_TEST
 /* A plane rising 1 per cell to the east faces west, towards the NW sun:
  * dz/dx = 1, dz/dy = 0, shade = (s + s * s) / sqrt 2 with s = sqrt(2)/2,
  * i.e. 1/2 + sqrt(2)/4. */
-START_TEST(plane_east)
+START_TEST(test_plane_east)
 {
 	double z[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
 
@@ -38,7 +37,7 @@ END_TEST
 
 /* Rising to the north (the north row first) it faces south, away from the
  * sun: dz/dy = 1, shade = (s - s * s) / sqrt 2 = 1/2 - sqrt(2)/4. */
-START_TEST(plane_north)
+START_TEST(test_plane_north)
 {
 	double z[9] = { 2, 2, 2, 1, 1, 1, 0, 0, 0 };
 
@@ -48,7 +47,7 @@ END_TEST
 
 /* A 45 degree slope facing the sun straight on (sun in the west at 45
  * degrees, ground rising east) is fully lit; facing away steeply, 0. */
-START_TEST(facing_and_away)
+START_TEST(test_facing_and_away)
 {
 	double up[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
 	double away[9] = { 0, -3, -6, 0, -3, -6, 0, -3, -6 };
@@ -62,7 +61,7 @@ END_TEST
 
 /* Cell size and z-factor: rising 10 per 10 m cell is the east plane again;
  * a z-factor of 10 on a rise of 0.1 per cell too. */
-START_TEST(resolution_and_zfactor)
+START_TEST(test_resolution_and_zfactor)
 {
 	double z10[9] = { 0, 10, 20, 0, 10, 20, 0, 10, 20 };
 	double zs[9] = { 0, 0.1, 0.2, 0, 0.1, 0.2, 0, 0.1, 0.2 };
@@ -89,7 +88,7 @@ east_rows(float r[4][5])
  * every cell of a plane gets the plane's shade; the first and last rows
  * clamp columns, so their corners see half the gradient:
  * dz/dx = 1/2, shade = (s + s/2 * s) / sqrt(5/4) = 0.8560623297836547. */
-START_TEST(edges_plane)
+START_TEST(test_edges_plane)
 {
 	float r[4][5], out[5];
 	double plane = 0.5 + R2 / 4, corner = 0.8560623297836547;
@@ -110,7 +109,7 @@ END_TEST
 
 /* A plane rising north is exact on every cell, first and last rows too
  * (the missing row continues the plane). */
-START_TEST(edges_north)
+START_TEST(test_edges_north)
 {
 	float r[3][4], out[4];
 
@@ -130,7 +129,7 @@ END_TEST
  * east plane, the NaN east of x=1 (value 2) becomes 1: the Horn sum
  * loses 2 of its 8, dz/dx = 3/4, shade = (s + 3/4 s s) / sqrt(1 + 9/16)
  * = 0.8656854249492381. */
-START_TEST(holes)
+START_TEST(test_holes)
 {
 	float r[3][4], out[4];
 
@@ -145,7 +144,7 @@ START_TEST(holes)
 END_TEST
 
 /* One row, one column: flat across the missing direction. */
-START_TEST(single_cell)
+START_TEST(test_single_cell)
 {
 	float v = 3, out;
 
@@ -154,7 +153,7 @@ START_TEST(single_cell)
 }
 END_TEST
 
-START_TEST(ramp)
+START_TEST(test_ramp)
 {
 	double c[3];
 
@@ -176,7 +175,7 @@ START_TEST(ramp)
 END_TEST
 
 /* The finite extremes; NaN and infinities are left out. */
-START_TEST(range)
+START_TEST(test_range)
 {
 	const float v[] = { NAN, 3.5f, -INFINITY, -2, 7.25f, INFINITY, 0 };
 	const float none[] = { NAN, INFINITY };
@@ -191,7 +190,7 @@ START_TEST(range)
 }
 END_TEST
 
-START_TEST(auto_shade)
+START_TEST(test_auto_shade)
 {
 	tp_header h;
 	tp_shade s;
@@ -242,7 +241,7 @@ sink(void *ctx, const uint8_t *px, tp_err *e)
 	return 0;
 }
 
-START_TEST(render_box)
+START_TEST(test_render_box)
 {
 	struct pic p = { { 0, 1, 2, 3, 4, 5, 6, NAN, 8 }, { { 0 } }, 0 };
 	tp_view_opts o = { .mode = TP_VIEW_GREY, .lo = 0, .hi = 8, .sea = NAN,
@@ -271,7 +270,7 @@ END_TEST
 
 /* Shade mode writes gdaldem's byte: 1 + 254 * shade, rounded: flat
  * ground 180.605 -> 181. */
-START_TEST(render_shade)
+START_TEST(test_render_shade)
 {
 	struct pic p = { { 1, 1, 1, 1, 1, 1, 1, 1, 1 }, { { 0 } }, 0 };
 	tp_view_opts o = { .mode = TP_VIEW_SHADE, .lo = 0, .hi = 1, .sea = NAN,
@@ -293,7 +292,7 @@ src_fail(void *ctx, int64_t y, float *row, tp_err *e)
 	return src(ctx, y, row, e);
 }
 
-START_TEST(render_error)
+START_TEST(test_render_error)
 {
 	struct pic p = { { 0 }, { { 0 } }, 0 };
 	tp_view_opts o = { .mode = TP_VIEW_COLOUR, .lo = 0, .hi = 1, .sea = NAN,
@@ -349,7 +348,7 @@ biome_opts(void)
 /* Flat ground: each code its class's colour exactly; a river cell the
  * river colour; NaN transparent; a code without a class, or not whole,
  * grey. */
-START_TEST(biome_flat)
+START_TEST(test_biome_flat)
 {
 	struct bpic p = { { { 0 } }, { { 0 } }, 0 };
 	tp_view_opts o = biome_opts();
@@ -381,7 +380,7 @@ END_TEST
  * sun) 0.3 + 0.7 (1/2 + sqrt(2)/4) / (sqrt(2)/2) = 1.144974746830583
  * times the colour; rising north, 0.3 + 0.7 (1/2 - sqrt(2)/4) / (sqrt(2)/2)
  * = 0.44497474683058325. A NaN height draws the class unshaded. */
-START_TEST(biome_light)
+START_TEST(test_biome_light)
 {
 	struct bpic p = { { { 0 } }, { { 0 } }, 0 }, q = p, r;
 	tp_view_opts o = biome_opts();
@@ -410,7 +409,7 @@ END_TEST
 /* Contours every 2 on heights rising 1 a cell east: a multiple of 2 lies
  * between columns 1 and 2 only (0 1 | 2), so column 1 is drawn at half its
  * colour (0xf8 / 2 = 0x7c); the last column has no east neighbour. */
-START_TEST(contour)
+START_TEST(test_contour)
 {
 	struct bpic p = { { { 0 } }, { { 0 } }, 0 };
 	tp_view_opts o = biome_opts();
@@ -432,7 +431,7 @@ START_TEST(contour)
 }
 END_TEST
 
-START_TEST(river_colour)
+START_TEST(test_river_colour)
 {
 	tp_palette t = { 0 };
 	unsigned char rgb[3];
@@ -453,81 +452,9 @@ START_TEST(river_colour)
 }
 END_TEST
 
-/* The glyphs: 'A' is .###. / #...# ... / #...#; a blank is blank; other
- * bytes draw as '?'. */
-START_TEST(font)
-{
-	static const char *const a[7] = { ".###.", "#...#", "#...#", "#...#",
-	    "#####", "#...#", "#...#" };
-
-	for (int y = 0; y < TP_FONT_HEIGHT; y++)
-		for (int x = 0; x < TP_FONT_WIDTH; x++) {
-			ck_assert_int_eq(tp_font_ink('A', x, y), a[y][x] == '#');
-			ck_assert_int_eq(tp_font_ink(' ', x, y), 0);
-			ck_assert_int_eq(tp_font_ink('\x80', x, y),
-			    tp_font_ink('?', x, y));
-		}
-	ck_assert_int_eq(tp_font_ink('A', 5, 0), 0);
-	ck_assert_int_eq(tp_font_ink('A', 0, -1), 0);
-	ck_assert_int_eq(tp_font_width(""), 0);
-	ck_assert_int_eq(tp_font_width("a"), 5);
-	ck_assert_int_eq(tp_font_width("snow"), 23);
-	/* every printable character but the blank has ink */
-	for (int c = '!'; c <= '~'; c++) {
-		int ink = 0;
-
-		for (int y = 0; y < TP_FONT_HEIGHT; y++)
-			for (int x = 0; x < TP_FONT_WIDTH; x++)
-				ink += tp_font_ink((char)c, x, y);
-		ck_assert_int_gt(ink, 0);
-	}
-}
-END_TEST
-
-/* The box: two entries "ab", "c" are 4 + 9 + 4 + 11 + 4 = 32 wide and
- * 4 + 2 * 11 - 2 + 4 = 28 high, 4 from the left and bottom edges; its
- * border is ink, the swatch its colour, the rest of the row untouched. */
-START_TEST(legend)
-{
-	static tp_legend l;
-	const unsigned char red[3] = { 200, 0, 0 }, blue[3] = { 0, 0, 200 };
-	uint8_t row[40 * 4];
-	tp_err e;
-
-	l.n = 0;
-	ck_assert_int_eq(tp_legend_add(&l, red, "ab", &e), 0);
-	ck_assert_int_eq(tp_legend_add(&l, blue, "c", &e), 0);
-	ck_assert_int_eq(tp_legend_place(&l, 40, 35, &e), -1);
-	ck_assert_str_eq(e.msg, "the picture is 40x35 pixels, too small for "
-	    "the legend's 32x28");
-	ck_assert_int_eq(tp_legend_place(&l, 40, 36, &e), 0);
-	ck_assert_int_eq(l.w, 32);
-	ck_assert_int_eq(l.h, 28);
-	ck_assert_int_eq(l.x0, 4);
-	ck_assert_int_eq(l.y0, 4);
-	memset(row, 7, sizeof row);
-	tp_legend_row(&l, 3, row, 4);			/* above the box */
-	for (size_t i = 0; i < sizeof row; i++)
-		ck_assert_uint_eq(row[i], 7);
-	tp_legend_row(&l, 4, row, 4);			/* the top border */
-	ck_assert_mem_eq(row + 4 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_mem_eq(row + 35 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_uint_eq(row[3 * 4], 7);
-	ck_assert_uint_eq(row[36 * 4], 7);
-	/* row 4 + 4 + 3: inside the first swatch (x 8 border, 9..15 red) */
-	tp_legend_row(&l, 11, row, 4);
-	ck_assert_mem_eq(row + 8 * 4, ((uint8_t[]){ 0x20, 0x20, 0x20, 255 }), 4);
-	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 200, 0, 0, 255 }), 4);
-	ck_assert_mem_eq(row + 5 * 4, ((uint8_t[]){ 255, 255, 255, 255 }), 4);
-	/* the second entry's swatch is 11 rows lower */
-	tp_legend_row(&l, 22, row, 4);
-	ck_assert_mem_eq(row + 10 * 4, ((uint8_t[]){ 0, 0, 200, 255 }), 4);
-}
-END_TEST
-
 /* The legend of a picture: the classes drawn, in code order, then river
  * and no class. */
-START_TEST(biome_legend)
+START_TEST(test_biome_legend)
 {
 	static tp_legend l;
 	float planes[2][9] = {
@@ -549,44 +476,36 @@ START_TEST(biome_legend)
 }
 END_TEST
 
-static Suite *
-view_suite(void)
+int
+main(void)
 {
-	Suite *su = suite_create("view");
+	Suite *s = suite_create("view");
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 	TCase *errors = tcase_create("errors");
 
-	tcase_add_test(core, flat);
-	tcase_add_test(core, plane_east);
-	tcase_add_test(core, plane_north);
-	tcase_add_test(core, facing_and_away);
-	tcase_add_test(core, resolution_and_zfactor);
-	tcase_add_test(core, ramp);
-	tcase_add_test(core, range);
-	tcase_add_test(core, auto_shade);
-	tcase_add_test(core, render_box);
-	tcase_add_test(core, render_shade);
-	tcase_add_test(core, biome_flat);
-	tcase_add_test(core, biome_light);
-	tcase_add_test(core, contour);
-	tcase_add_test(core, river_colour);
-	tcase_add_test(core, font);
-	tcase_add_test(core, legend);
-	tcase_add_test(core, biome_legend);
-	tcase_add_test(limits, edges_plane);
-	tcase_add_test(limits, edges_north);
-	tcase_add_test(limits, holes);
-	tcase_add_test(limits, single_cell);
-	tcase_add_test(errors, render_error);
-	suite_add_tcase(su, core);
-	suite_add_tcase(su, limits);
-	suite_add_tcase(su, errors);
-	return su;
-}
-
-int
-main(void)
-{
-	return tp_test_run(view_suite());
+	tcase_add_test(core, test_flat);
+	tcase_add_test(core, test_plane_east);
+	tcase_add_test(core, test_plane_north);
+	tcase_add_test(core, test_facing_and_away);
+	tcase_add_test(core, test_resolution_and_zfactor);
+	tcase_add_test(core, test_ramp);
+	tcase_add_test(core, test_range);
+	tcase_add_test(core, test_auto_shade);
+	tcase_add_test(core, test_render_box);
+	tcase_add_test(core, test_render_shade);
+	tcase_add_test(core, test_biome_flat);
+	tcase_add_test(core, test_biome_light);
+	tcase_add_test(core, test_contour);
+	tcase_add_test(core, test_river_colour);
+	tcase_add_test(core, test_biome_legend);
+	tcase_add_test(limits, test_edges_plane);
+	tcase_add_test(limits, test_edges_north);
+	tcase_add_test(limits, test_holes);
+	tcase_add_test(limits, test_single_cell);
+	tcase_add_test(errors, test_render_error);
+	suite_add_tcase(s, core);
+	suite_add_tcase(s, limits);
+	suite_add_tcase(s, errors);
+	return tp_test_run(s);
 }

@@ -491,12 +491,12 @@ EOF
 )" "True True True"
 
 # --carve first and --river-rule trace on grids worked by hand (the same
-# as tests/check_rivers.c; r.stream.extract agrees, below). The centre 10
-# of a 3x3: the flood takes NE 2 first, and from there the centre is 5.66
-# up per unit of distance, more than its rise from the side cells N and E
-# (2), so NE reaches it and the first rule drains it NE (ESRI 128); the
-# steepest drop is W 3 (16). With E 3, the centre rises 7 from E: NE leaves
-# it for E, which reaches it next (1).
+# as tests/check_carve.c and tests/check_rivers.c; r.stream.extract
+# agrees, below). The centre 10 of a 3x3: the flood takes NE 2 first, and
+# from there the centre is 5.66 up per unit of distance, more than its rise
+# from the side cells N and E (2), so NE reaches it and the first rule
+# drains it NE (ESRI 128); the steepest drop is W 3 (16). With E 3, the
+# centre rises 7 from E: NE leaves it for E, which reaches it next (1).
 mkstream 3 3 height <<< "12 8 2 3 10 8 12 12 12" > "$T/f1"
 mkstream 3 3 height <<< "12 8 2 12 10 3 12 12 12" > "$T/f2"
 assert_eq "--carve first: the neighbour that reached it, not the steepest" \

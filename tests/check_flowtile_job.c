@@ -1,4 +1,4 @@
-/* check_fltask.c - unit tests of tp_flowtile_job's tile phases on files:
+/* check_flowtile_job.c - unit tests of tp_flowtile_job's tile phases on files:
  * a small grid cut into tiles, each prepared, the solve, each finished,
  * against the whole grid's directions and counts; and the messages that
  * name a missing file. */
@@ -36,7 +36,7 @@ static char dir[64];
 static void
 make_dir(void)
 {
-	strcpy(dir, "/tmp/check_fltask.XXXXXX");
+	strcpy(dir, "/tmp/check_flowtile_job.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 }
 
@@ -187,7 +187,7 @@ finish(const tp_tileset *ts, const char *solve)
 	}
 }
 
-START_TEST(phases_on_files)
+START_TEST(test_phases_on_files)
 {
 	char *manifest, *solve;
 	tp_tileset ts;
@@ -218,7 +218,7 @@ END_TEST
 
 /* A tile or a solve file that is not there: the message begins with its
  * path. */
-START_TEST(missing_files)
+START_TEST(test_missing_files)
 {
 	char *nosuch, *tile, *solve;
 	tp_tileset ts;
@@ -261,12 +261,12 @@ teardown(void)
 int
 main(void)
 {
-	Suite *s = suite_create("fltask");
+	Suite *s = suite_create("flowtile_job");
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
-	tcase_add_test(tc, phases_on_files);
-	tcase_add_test(tc, missing_files);
+	tcase_add_test(tc, test_phases_on_files);
+	tcase_add_test(tc, test_missing_files);
 	suite_add_tcase(s, tc);
 	return tp_test_run(s);
 }

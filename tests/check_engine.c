@@ -1,0 +1,119 @@
+/* check_engine.c - unit tests of tp_engine: the sides an engine takes,
+ * the nearest such size, fitting a grid to it. Values by hand. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export/tp_engine.h"
+#include "tp_test.h"
+
+START_TEST(test_engine_sides)
+{
+	int64_t lo, hi;
+
+	ck_assert(tp_engine_side_ok(TP_ENGINE_UNITY, 33));
+	ck_assert(tp_engine_side_ok(TP_ENGINE_UNITY, 4097));
+	ck_assert(!tp_engine_side_ok(TP_ENGINE_UNITY, 17));
+	ck_assert(!tp_engine_side_ok(TP_ENGINE_UNITY, 8193));
+	ck_assert(!tp_engine_side_ok(TP_ENGINE_UNITY, 1024));
+	ck_assert(tp_engine_side_ok(TP_ENGINE_UNREAL, 8129));
+	ck_assert(!tp_engine_side_ok(TP_ENGINE_UNREAL, 1025));
+	tp_engine_nearest(TP_ENGINE_UNITY, 1000, &lo, &hi);
+	ck_assert(lo == 513 && hi == 1025);
+	tp_engine_nearest(TP_ENGINE_UNITY, 9000, &lo, &hi);
+	ck_assert(lo == 4097 && hi == 0);
+	tp_engine_nearest(TP_ENGINE_UNREAL, 100, &lo, &hi);
+	ck_assert(lo == 0 && hi == 127);
+	tp_engine_nearest(TP_ENGINE_UNREAL, 2017, &lo, &hi);
+	ck_assert(lo == 2017 && hi == 2017);
+}
+END_TEST
+
+START_TEST(test_engine_fit)
+{
+	int64_t w, h;
+	tp_err e;
+
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 513, 513, TP_FIT_CHECK,
+	    &w, &h, &e), 0);
+	ck_assert(w == 513 && h == 513);
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 600, 400, TP_FIT_CHECK,
+	    &w, &h, &e), -1);
+	ck_assert_str_eq(e.msg, "unity wants a square of 2^n+1 samples (33 .. "
+	    "4097): 600x400 does not fit; nearest: 513 or 1025, or use "
+	    "padding or cropping");
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 600, 400, TP_FIT_PAD,
+	    &w, &h, &e), 0);
+	ck_assert(w == 1025 && h == 1025);
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 600, 400, TP_FIT_CROP,
+	    &w, &h, &e), 0);
+	ck_assert(w == 257 && h == 257);
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNREAL, 600, 253,
+	    TP_FIT_PAD, &w, &h, &e), 0);
+	ck_assert(w == 1009 && h == 253);
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_NONE, 7, 3, TP_FIT_CHECK,
+	    &w, &h, &e), 0);
+	ck_assert(w == 7 && h == 3);
+	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 5000, 5000,
+	    TP_FIT_PAD, &w, &h, &e), -1);
+	ck_assert_str_eq(e.msg, "unity: no size to pad 5000x5000 to");
+}
+END_TEST
+
+START_TEST(test_engine_hints)
+{
+	const char *name[8];
+	double v[8];
+	int n;
+
+	/* Unreal: 1009 samples of 2 m, 0 .. 1024 m: scale 200 cm, Z scale
+	 * 1024 x 100 / 512 = 200, actor at 512 m */
+	n = tp_engine_hints(TP_ENGINE_UNREAL, 1009, 1009, 2, 0, 1024, name, v);
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(name[2], "scale_z");
+	ck_assert(v[0] == 200 && v[2] == 200 && v[3] == 51200);
+	n = tp_engine_hints(TP_ENGINE_UNITY, 513, 257, 4, 10, 110, name, v);
+	ck_assert(n == 4 && v[0] == 2048 && v[1] == 1024 && v[2] == 100 &&
+	    v[3] == 10);
+	ck_assert(tp_engine_flip(TP_ENGINE_UNITY));
+	ck_assert(!tp_engine_flip(TP_ENGINE_UNREAL));
+}
+END_TEST
+
+/* The sidecar from a header and an engine: its grid, the engine's row
+ * order and hints (Unity: terrain height = the range in metres). */
+START_TEST(test_engine_json)
+{
+	tp_header h;
+	tp_err e;
+	char *t;
+
+	ck_assert_int_eq(tp_header_init(&h, 65, 65, &e), 0);
+	h.cellsize = 2;
+	t = tp_engine_json(TP_ENGINE_UNITY, &h, "r16", 65, 65, 0, 50, 2, 1);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(strstr(t, "\"width\": 65"));
+	ck_assert_ptr_nonnull(strstr(t, "\"engine\": \"unity\""));
+	ck_assert_ptr_nonnull(strstr(t, "\"first_row\": \"south\""));
+	ck_assert_ptr_nonnull(strstr(t, "\"terrain_height\": 100.0"));
+	free(t);
+	tp_header_free(&h);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *en = tcase_create("engine");
+
+	tcase_add_test(en, test_engine_json);
+	tcase_add_test(en, test_engine_sides);
+	tcase_add_test(en, test_engine_fit);
+	tcase_add_test(en, test_engine_hints);
+	suite_add_tcase(s, en);
+	return tp_test_run(s);
+}
