@@ -57,6 +57,15 @@ static const struct param {
 	{ "accumulated area", "area" },
 	{ "tile prepare phase", "tile-prepare" },
 	{ "tile solve phase", "tile-solve" },
+	{ "stream order", "order" },
+	{ "river threshold", "rivers" },
+	{ "smallest basin", "min-basin" },
+	{ "basin labels", "basins" },
+	{ "snap radius", "snap" },
+	{ "outlet point", "outlet" },
+	{ "river rule", "river-rule" },
+	{ "carving", "carve" },
+	{ "multiple flow directions", "mfd" },
 	{ NULL, NULL }
 };
 

@@ -86,12 +86,12 @@ START_TEST(test_check)
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
 	o.order = 0;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
-	ck_assert_str_eq(e.msg, "--order needs --rivers");
+	ck_assert_str_eq(e.msg, "the stream order needs the river threshold");
 	o = plain();
 	o.basins = o.outlet = 1;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
-	ck_assert_str_eq(e.msg, "--basins and --outlet both make the band "
-	    "'basin'");
+	ck_assert_str_eq(e.msg, "basin labels and an outlet point both make "
+	    "the band 'basin'");
 	o = plain();
 	o.rivers = 1;
 	o.river_rule = TP_FLOWRUN_TRACE;
@@ -100,8 +100,8 @@ START_TEST(test_check)
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
 	o.mfd = 1;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
-	ck_assert_str_eq(e.msg, "--carve routes single-flow D8 only; MFD "
-	    "needs filled heights (tfill, without --carve)");
+	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; multiple "
+	    "flow directions need filled heights (tfill)");
 }
 END_TEST
 
@@ -173,8 +173,8 @@ START_TEST(test_outlet)
 	ck_assert_int_eq(r.outlet_cells, 3);
 	o.ox = 4.5;
 	ck_assert_int_eq(tp_flowrun(&g, band, &o, &b, &r, &e), -1);
-	ck_assert_str_eq(e.msg, "--outlet 4.5,2.5 lies outside the grid: x 0 "
-	    "to 4, y 0 to 3");
+	ck_assert_str_eq(e.msg, "the outlet point 4.5,2.5 lies outside the "
+	    "grid: x 0 to 4, y 0 to 3");
 	tp_grid_free(&g);
 }
 END_TEST

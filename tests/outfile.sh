@@ -145,8 +145,8 @@ suite() {
 trap 'umount "$T"/*/disk 2>/dev/null; rm -rf "$T"' EXIT
 suite tgeotiff tif tgeotiff -c none
 suite tview png tview --range 0,1
-SIDECAR=1 suite texport-png16 png texport -q -z 0,1
-SIDECAR=1 suite texport-r16 r16 texport -q -f r16 -z 0,1
+SIDECAR=1 suite texport-png16 png texport -q --zrange 0,1
+SIDECAR=1 suite texport-r16 r16 texport -q -f r16 --zrange 0,1
 suite texport-normal png texport -q -f normal
 # ttexture: one texture, a picture of the noise; a pixel a cell
 run_prog tnoise -q -s 8x8 -S 5 | run_prog tview -q "$T/tex.png"

@@ -387,21 +387,21 @@ assert_eq "--outlet: 0 outside the watershed, NaN nowhere" \
     "$(stat "$T/p2" '(sorted(set(basin.ravel().tolist())), int(basin.sum()) > 1)')" \
     "([0.0, 1.0], True)"
 # Errors: options that need another, a point off the grid, no land near.
-expect_err 2 "^tflow: --order needs --rivers$" "--order alone" run_prog tflow --order
-expect_err 2 "^tflow: --min-basin needs --basins$" "--min-basin alone" \
+expect_err 2 "^tflow: the stream order (--order) needs the river threshold (--rivers)$" "--order alone" run_prog tflow --order
+expect_err 2 "^tflow: the smallest basin (--min-basin) needs basin labels (--basins)$" "--min-basin alone" \
     run_prog tflow --min-basin 5
-expect_err 2 "^tflow: --snap needs --outlet$" "--snap alone" run_prog tflow --snap 2
-expect_err 2 "^tflow: --basins and --outlet both make the band 'basin'$" \
+expect_err 2 "^tflow: the snap radius (--snap) needs an outlet point (--outlet)$" "--snap alone" run_prog tflow --snap 2
+expect_err 2 "^tflow: basin labels (--basins) and an outlet point (--outlet) both make the band 'basin'$" \
     "--basins and --outlet" run_prog tflow --basins --outlet 1,1
 expect_err 2 "^tflow: --order: " "bad order kind" run_prog tflow -r 5 --order=horton
 expect_err 2 "^tflow: --min-basin: " "--min-basin 0" run_prog tflow --basins --min-basin 0
 expect_err 2 "^tflow: --outlet: " "--outlet with one number" run_prog tflow --outlet 5
 expect_err 2 "^tflow: --band: 'order' is an output band$" "-b order" \
     run_prog tflow -r 1 --order -b order
-expect_err 1 "^tflow: --outlet 5,2 lies outside the grid: x 0 to 5, y 0 to 3$" \
+expect_err 1 "^tflow: the outlet point (--outlet) 5,2 lies outside the grid: x 0 to 5, y 0 to 3$" \
     "--outlet off the grid" run_prog tflow --outlet 5,2 < "$T/east"
 assert_eq "--outlet off the grid: one line" "$(wc -l < "$T/.err")" 1
-expect_err 1 "^tflow: --outlet 6.5,2.5: no land within 1 cells$" "--outlet in the sea" \
+expect_err 1 "^tflow: the outlet point (--outlet) 6.5,2.5: no land within 1 cells$" "--outlet in the sea" \
     run_prog tflow --outlet 6.5,2.5 --snap 1 < "$T/sea"
 run_prog tflow -q --outlet 6.5,2.5 --snap 4 < "$T/sea" > "$T/o" 2> "$T/err"
 assert_eq "--snap 4 from the sea reaches the coast, quietly" \
@@ -463,7 +463,7 @@ run_prog tflow --carve -r 500 < "$T/dem" > "$T/c1"
 run_prog tflow -r 500 < "$T/dem" > "$T/c2"
 cmp -s <(body "$T/c1") <(body "$T/c2") && pass ||
     fail "--carve changed the flow of a filled surface"
-expect_err 2 "tflow: --carve routes single-flow D8 only" "--carve with --mfd" \
+expect_err 2 "tflow: carving (--carve) routes single-flow D8 only" "--carve with --mfd" \
     run_prog tflow --carve -m < "$T/raw"
 expect_err 2 "tflow: --carve needs the whole grid" "--carve with a tile phase" \
     run_prog tflow --carve --tile-prepare "$T/raw"
@@ -556,9 +556,9 @@ for y, x in zip(*np.nonzero(r[1:-1, 1:-1])):
 print(drain_check(d, np.isfinite(b["height"]), GRASS), bad, int(r.sum()) > 5000)
 EOF2
 )" "ok 0 True"
-expect_err 2 "^tflow: --river-rule trace needs --carve" "trace without --carve" \
+expect_err 2 "^tflow: the trace river rule (--river-rule) needs carving (--carve)" "trace without --carve" \
     run_prog tflow -r 5 --river-rule trace < "$T/tr"
-expect_err 2 "^tflow: --river-rule needs --rivers" "--river-rule without -r" \
+expect_err 2 "^tflow: the river rule (--river-rule) needs the river threshold (--rivers)" "--river-rule without -r" \
     run_prog tflow --carve --river-rule trace < "$T/tr"
 expect_err 2 "^tflow: --river-rule: 'x' is not one of threshold, trace" \
     "bad river rule" run_prog tflow --carve -r 5 --river-rule x < "$T/tr"

@@ -41,8 +41,7 @@ tp_biomerun_find(tp_biomerun_bands *in, const tp_header *h,
 		return tp_err_set(e, "no band 'height'");
 	if ((in->moisture = tp_header_band(h, "moisture")) < 0 &&
 	    !moisture_optional)
-		return tp_err_set(e, "no band 'moisture': add one with tnoise "
-		    "--band moisture");
+		return tp_err_set(e, "no band 'moisture'");
 	in->river = tp_header_band(h, "river");
 	in->depth = tp_header_band(h, "depth");
 	in->slope = tp_header_band(h, "slope");

@@ -14,8 +14,9 @@
  *
  * This module lives in a folder of its own (lib/hydro/run) because it
  * calls both lib/hydro and lib/hydro/tiled, and the tiled modules are
- * built on lib/hydro. Messages name tflow's options where one is at
- * fault ("--outlet 5,2 lies outside the grid: ...").
+ * built on lib/hydro. Messages name the parameter at fault ("the outlet
+ * point 5,2 lies outside the grid: ..."), for the program to add its
+ * option.
  */
 #ifndef TP_FLOWRUN_H
 #define TP_FLOWRUN_H
