@@ -29,9 +29,9 @@ tp_png_writer *cli_png_begin(cli_out *t, const char *path, uint32_t width,
 tp_export_writer *cli_export_begin(cli_out *t, const char *path,
 	    tp_export_format f, int64_t width, int64_t height, int flip,
 	    const char *software, const tp_header *h);
-/* tp_gtw_open: the GeoTIFF and its sidecars, one transaction. */
-tp_gtw	*cli_gtw_begin(cli_out *t, const char *path, const tp_header *h,
-	    int band, const tp_geotiff_wopts *o);
+/* tp_geotiff_write_open: the GeoTIFF and its sidecars, one transaction. */
+tp_geotiff_writer	*cli_gtw_begin(cli_out *t, const char *path, const tp_header *h,
+	    int band, const tp_geotiff_write_opts *o);
 /* tp_vecfile_create. */
 tp_vecfile *cli_vecfile_begin(cli_out *t, const char *path, int fmt,
 	    int epsg);

@@ -192,7 +192,7 @@ run_opts(const struct opts *o, double sea)
 
 /* The manifest beside TILE (or MANIFEST itself) and a job on it. */
 static void
-job_open(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
+job_open(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
     int is_manifest, const struct opts *o, double sea)
 {
 	tp_fillrun_opts r = run_opts(o, sea);
@@ -208,7 +208,7 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 {
 	tp_fill_stats st;
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_grid g;
 	tp_err e;
 	char *dir;
@@ -221,7 +221,7 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 	job_open(&j, &ts, &dir, tile, 0, o, cli_sea_level(&o->sea, &g.h,
 	    o->phase == FINISH));
 	if (o->phase == PREPARE) {
-		if (tp_ftjob_prepare(&j, &g, stdout, &e) < 0)
+		if (tp_filltile_job_prepare(&j, &g, stdout, &e) < 0)
 			cli_die("%s: %s", tile, e.msg);
 		cli_close_stdout();
 	} else {
@@ -239,7 +239,7 @@ static void
 solve_phase(const struct opts *o, const char *manifest)
 {
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_reader r;
 	tp_err e;
 	char *dir, *first;
@@ -260,7 +260,7 @@ solve_phase(const struct opts *o, const char *manifest)
 	j.threads = o->threads;
 	if (o->cache_mib >= 0)
 		j.cache_bytes = (uint64_t)o->cache_mib << 20;
-	if (tp_ftjob_solve(&j, stdout, &e) < 0)
+	if (tp_filltile_job_solve(&j, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose && j.g.o.rule == TP_FILL_FLAT)

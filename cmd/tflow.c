@@ -271,18 +271,18 @@ static void
 tile_phase(opts *o, const char *path, int argc, char **argv)
 {
 	int finish = o->phase == FINISH;
-	tp_fltask k;
+	tp_flowtile_job k;
 	tp_err e;
 
 	cli_binary_stdout();
 	if (o->phase == SOLVE) {
-		if (tp_fltask_solve(path, o->suffix ? o->suffix : "", stdout,
+		if (tp_flowtile_job_solve(path, o->suffix ? o->suffix : "", stdout,
 		    &e) < 0)
 			cli_fail(&e);
 		cli_close_stdout();
 		return;
 	}
-	if (tp_fltask_open(&k, path, !finish ? 0 : o->r.rivers >= 0 ? 3 : 2,
+	if (tp_flowtile_job_open(&k, path, !finish ? 0 : o->r.rivers >= 0 ? 3 : 2,
 	    &e) < 0)
 		cli_fail(&e);
 	o->r.sea = cli_sea_level(&o->sea, &k.g.h, finish);
@@ -293,7 +293,7 @@ tile_phase(opts *o, const char *path, int argc, char **argv)
 		cli_write_grid(&k.g, argc, argv);
 	else
 		cli_close_stdout();
-	tp_fltask_free(&k);
+	tp_flowtile_job_free(&k);
 }
 
 int

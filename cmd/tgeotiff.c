@@ -52,7 +52,7 @@ static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
 /* --type: the index plus one is TP_GT_FLOAT32 .. TP_GT_BYTE */
 static const char *const typenames[] = { "Float32", "Int16", "UInt16",
 	"Int32", "Byte", NULL };
-/* --bigtiff: the index less one is tp_geotiff_wopts.bigtiff */
+/* --bigtiff: the index less one is tp_geotiff_write_opts.bigtiff */
 static const char *const whens[] = { "no", "auto", "yes", NULL };
 
 enum { OPT_BIGTIFF = 256, OPT_COG, OPT_OFFSET, OPT_SCALE, OPT_ZRANGE,
@@ -105,7 +105,7 @@ band_list(const tp_header *h, const char *arg, int *bands)
 
 /* The options that depend on the bands being written. */
 static void
-check_bands(const tp_header *h, const tp_geotiff_wopts *o)
+check_bands(const tp_header *h, const tp_geotiff_write_opts *o)
 {
 	int k, height = 0;
 
@@ -121,16 +121,16 @@ check_bands(const tp_header *h, const tp_geotiff_wopts *o)
 
 /* Notes once the file is written: samples clamped into the type's range. */
 static void
-report(const tp_gtw *w, const tp_geotiff_wopts *o)
+report(const tp_geotiff_writer *w, const tp_geotiff_write_opts *o)
 {
-	uint64_t n = tp_gtw_clamped(w);
+	uint64_t n = tp_geotiff_write_clamped(w);
 
 	if (n == 0)
 		return;
 	fprintf(stderr, "%s: warning: %llu sample%s outside the range of %s "
 	    "(after --scale/--offset) clamped to it%s\n", cli_prog(),
 	    (unsigned long long)n, n == 1 ? "" : "s",
-	    tp_gt_type_name(tp_gtw_type(w)),
+	    tp_geotiff_write_type_name(tp_geotiff_write_type(w)),
 	    o->scaled ? "" : "; --scale and --offset fit wider values");
 }
 
@@ -140,14 +140,14 @@ main(int argc, char **argv)
 	const char *out;
 	const char *list = NULL;	/* -b; NULL: height, or the only band */
 	/* bigtiff 0: when needed; threads 0: all processors */
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
 	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
 	int quiet = 0, ch, rc, bands[TP_GT_MAX_BANDS];
 	cli_progress p;
 	tp_header h;
 	tp_reader r;
 	cli_out t;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 
 	cli_init(argc, argv, usage);
@@ -214,7 +214,7 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
 	cli_progress_init(&p, "geotiff", quiet);
-	rc = tp_gtw_copy(w, &r, cli_progress_cb, &p, &e);
+	rc = tp_geotiff_write_copy(w, &r, cli_progress_cb, &p, &e);
 	cli_progress_done(&p);
 	if (rc == 0)
 		report(w, &o);

@@ -196,7 +196,7 @@ draw(const struct opts *o, tp_reader *r)
 
 /* A GeoTIFF row: the pixels as a stream row of the picture's header. */
 struct tif_out {
-	tp_gtw	*w;
+	tp_geotiff_writer	*w;
 	const tp_ground_opts *g;
 	int64_t	width;
 	float	*row;
@@ -208,14 +208,14 @@ put_tif_row(void *ctx, const uint8_t *px, tp_err *e)
 	struct tif_out *t = ctx;
 
 	tp_ground_planes(t->g, px, t->width, t->row);
-	return tp_gtw_rows(t->w, t->row, 1, e);
+	return tp_geotiff_write_rows(t->w, t->row, 1, e);
 }
 
 static void
 draw_tif(const struct opts *o, tp_reader *r)
 {
 	static const int bands[] = { 0, 1, 2, 3 };
-	tp_geotiff_wopts wo = { .rgb = 1, .bands = bands };
+	tp_geotiff_write_opts wo = { .rgb = 1, .bands = bands };
 	struct tif_out t = { .g = &o->g };
 	tp_header ph;
 	cli_out tx;

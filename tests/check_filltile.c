@@ -22,7 +22,7 @@ same_as_whole(const float *z, int w, int h, int tw, int th,
 {
 	size_t n = (size_t)w * (size_t)h;
 	float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-	tp_ftgrid g;
+	tp_filltile_tiling g;
 	int64_t rounds;
 	tp_err e;
 
@@ -31,7 +31,7 @@ same_as_whole(const float *z, int w, int h, int tw, int th,
 	memcpy(a, z, n * sizeof *a);
 	memcpy(b, z, n * sizeof *b);
 	ck_assert_int_eq(tp_fill_pf_sea(a, w, h, (size_t)w, o, sea, NULL, &e), 0);
-	ck_assert_int_eq(tp_ftgrid_init(&g, w, h, tw, th, o, sea, &e), 0);
+	ck_assert_int_eq(tp_filltile_init(&g, w, h, tw, th, o, sea, &e), 0);
 	ck_assert_int_eq(tp_filltile_grid(b, (size_t)w, &g, threads, &rounds,
 	    &e), 0);
 	if (memcmp(a, b, n * sizeof *a) != 0) {

@@ -130,7 +130,7 @@ static void
 phases(const tp_fill_opts *o, uint64_t cache, int threads)
 {
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_grid g;
 	tp_err e;
 	float want[N * N];
@@ -143,7 +143,7 @@ phases(const tp_fill_opts *o, uint64_t cache, int threads)
 	memcpy(want, z, sizeof want);
 	ck_assert_int_eq(tp_fill_pf_sea(want, N, N, N, o, -INFINITY, NULL,
 	    &e), 0);
-	ck_assert_int_eq(tp_ftjob_init(&j, &ts, dir, "height", o, -INFINITY,
+	ck_assert_int_eq(tp_filltile_job_init(&j, &ts, dir, "height", o, -INFINITY,
 	    &e), 0);
 	j.cache_bytes = cache;
 	j.threads = threads;
@@ -151,13 +151,13 @@ phases(const tp_fill_opts *o, uint64_t cache, int threads)
 		FILE *f = open_beside(&ts, t, ".edge", "wb");
 
 		read_tile(&ts, t, &g);
-		ck_assert_msg(tp_ftjob_prepare(&j, &g, f, &e) == 0, "%s",
+		ck_assert_msg(tp_filltile_job_prepare(&j, &g, f, &e) == 0, "%s",
 		    e.msg);
 		ck_assert_int_eq(fclose(f), 0);
 		tp_grid_free(&g);
 	}
 	ck_assert_ptr_nonnull(lv = tmpfile());
-	ck_assert_msg(tp_ftjob_solve(&j, lv, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_filltile_job_solve(&j, lv, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(files_ending(".solve"), 0);
 	if (o->rule != TP_FILL_FLAT) {
 		ck_assert_int_gt(j.rounds, 0);
@@ -173,7 +173,7 @@ phases(const tp_fill_opts *o, uint64_t cache, int threads)
 
 		read_tile(&ts, t, &g);
 		rewind(lv);
-		ck_assert_msg(tp_ftjob_finish(&j, &g, lv, NULL, &e) == 0, "%s",
+		ck_assert_msg(tp_filltile_job_finish(&j, &g, lv, NULL, &e) == 0, "%s",
 		    e.msg);
 		for (int64_t y = 0; y < r.h; y++)
 			ck_assert_msg(memcmp(g.data + y * tp_grid_stride(&g),
@@ -210,16 +210,16 @@ END_TEST
 START_TEST(test_no_band)
 {
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_grid g;
 	tp_err e;
 	static const tp_fill_opts next = { TP_FILL_NEXT, 0 };
 
 	cut_tiles(&ts);
-	ck_assert_int_eq(tp_ftjob_init(&j, &ts, dir, "depth", &next,
+	ck_assert_int_eq(tp_filltile_job_init(&j, &ts, dir, "depth", &next,
 	    -INFINITY, &e), 0);
 	read_tile(&ts, 0, &g);
-	ck_assert_int_eq(tp_ftjob_prepare(&j, &g, stdout, &e), -1);
+	ck_assert_int_eq(tp_filltile_job_prepare(&j, &g, stdout, &e), -1);
 	ck_assert_str_eq(e.msg, "the tile has no band 'depth'");
 	tp_grid_free(&g);
 	tp_tileset_free(&ts);

@@ -17,20 +17,20 @@ START_TEST(test_ring)
 
 	for (w = 1; w <= 5; w++)
 		for (h = 1; h <= 5; h++)
-			for (i = 0; i < tp_flring_len(w, h); i++) {
-				tp_flring_cell(w, h, i, &x, &y);
-				ck_assert_int_eq(tp_flring_index(w, h, x, y),
+			for (i = 0; i < tp_flowtile_ring_len(w, h); i++) {
+				tp_flowtile_ring_cell(w, h, i, &x, &y);
+				ck_assert_int_eq(tp_flowtile_ring_index(w, h, x, y),
 				    i);
 			}
-	ck_assert_int_eq(tp_flring_len(4, 3), 10);
-	ck_assert_int_eq(tp_flring_index(4, 4, 1, 1), -1);
+	ck_assert_int_eq(tp_flowtile_ring_len(4, 3), 10);
+	ck_assert_int_eq(tp_flowtile_ring_index(4, 4, 1, 1), -1);
 }
 END_TEST
 
 /* Random filled noise (paths wind through every tile), 1x1 tiles up. */
 START_TEST(test_noise)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 11 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 11 },
 	    .sea_level = -INFINITY };
 	float *z = filled_noise(13, 11, 77 + (uint64_t)_i, _i == 1 ? 9 : 0);
 
@@ -45,7 +45,7 @@ END_TEST
 /* Geographic distances (per row) and a sea. */
 START_TEST(test_geographic_sea)
 {
-	tp_flopts o = { .geo = { .cellsize = 0.01, .north = 61.3,
+	tp_flowtile_opts o = { .geo = { .cellsize = 0.01, .north = 61.3,
 	    .geographic = 1 }, .sea_level = -0.3 };
 	float *z = filled_noise(17, 9, 5, 3);
 
@@ -59,31 +59,31 @@ START_TEST(test_parse)
 	const char *ok = "TERRAPIPE-FLOWEDGE 2 0 0 1 1 none,projected 0\n";
 	unsigned char buf[64];
 	size_t hl = strlen(ok);
-	tp_fledge ed;
+	tp_flowtile_edge ed;
 	tp_err e;
 
 	memcpy(buf, ok, hl);
 	memset(buf + hl, 0, TP_FLEDGE_REC);
 	buf[hl] = 1;			/* count 1 */
 	memset(buf + hl + 8, 0xff, 4);	/* exit -1 */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), 0);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), 0);
 	ck_assert_int_eq(ed.r[0].exit, -1);
-	tp_fledge_free(&ed);
+	tp_flowtile_edge_free(&ed);
 	buf[hl] = 2;			/* more than the tile's cells */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: bad ring cell 0");
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + 3, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + 3, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells and "
 	    "flats, 13 expected");
 	buf[hl] = 1;
 	memset(buf + hl + 8, 0, 4);	/* exit 0, but it drains nowhere */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: ring cell 0 leaves by cell 0, "
 	    "which does not drain out");
-	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)"x\n", 2,
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)"x\n", 2,
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
-	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)
 	    "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n", 44, &e), -1);
 	ck_assert_str_eq(e.msg, "a flow edge file of version 1, not 2: "
 	    "prepare the tile again");

@@ -15,7 +15,7 @@
  * whole grid's directions and flow to the byte. */
 START_TEST(test_flats)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 12 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 12 },
 	    .sea_level = -INFINITY };
 	float z[144];
 	int x, y;
@@ -35,7 +35,7 @@ END_TEST
 START_TEST(test_lakes)
 {
 	static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 23 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 23 },
 	    .sea_level = -INFINITY };
 	int w = 29, h = 23, i;
 	float *z = malloc((size_t)w * (size_t)h * sizeof *z);

@@ -32,7 +32,7 @@ static const float place[W * H] = {
 
 START_TEST(test_snake)
 {
-	tp_flopts o = { .geo = { .cellsize = 10, .north = 30 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 10, .north = 30 },
 	    .sea_level = -INFINITY };
 	float acc[W * H];
 	tp_err e;
@@ -59,7 +59,7 @@ END_TEST
  * Written into a wider array: the stride is kept. */
 START_TEST(test_hole_and_sink)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 3 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 3 },
 	    .sea_level = -INFINITY };
 	uint8_t dir[W * H];
 	float acc[H * 6];
@@ -93,7 +93,7 @@ END_TEST
 START_TEST(test_fractal)
 {
 	enum { n = 17 };
-	tp_flopts o = { .geo = { .cellsize = 25, .north = 1000 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 25, .north = 1000 },
 	    .sea_level = _i ? -0.1 : -INFINITY, .area = _i };
 	float z[n * n], want[n * n], got[n * n];
 	uint8_t dir[n * n];

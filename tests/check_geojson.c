@@ -11,11 +11,11 @@
 #include "vector/tp_geojson.h"
 #include "tp_test.h"
 
-static const tp_vfield fields[2] = { { "n", TP_VF_INT }, { "x", TP_VF_REAL } };
+static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "x", TP_VF_REAL } };
 
 /* Write a layer of the given features to memory and parse it. */
 static json_t *
-collection(int epsg, const tp_vgeom *g, const double *v, int nfeat)
+collection(int epsg, const tp_vecgeom *g, const double *v, int nfeat)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -45,7 +45,7 @@ static const double line_xy[6] = { 0.1, 2.5, 1e-300, -3, 123456.789, 7 };
  * coordinates bit for bit (17 digits), the values' types. */
 START_TEST(test_lines)
 {
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 3 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 3 };
 	double v[4] = { 2.9, 0.1, -2.9, NAN };
 	json_t *root = collection(0, &g, v, 2), *fs, *f, *c, *p;
 
@@ -94,7 +94,7 @@ START_TEST(test_multipolygon)
 		10, 10, 11, 10, 10, 11, 10, 10,		/* triangle */
 	};
 	static const size_t ring[3] = { 5, 5, 4 }, poly[2] = { 2, 1 };
-	tp_vgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 14,
+	tp_vecgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 14,
 		.ring = ring, .nrings = 3, .poly = poly, .npolys = 2 };
 	double v[2] = { 7, 1.5 };
 	json_t *root = collection(0, &g, v, 1), *geom, *c;
@@ -127,7 +127,7 @@ END_TEST
 /* EPSG:4326 is GeoJSON's own (no member); another code is named. */
 START_TEST(test_crs)
 {
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 2 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 2 };
 	double v[2] = { 1, 1 };
 	json_t *root = collection(4326, &g, v, 1), *crs;
 
@@ -146,7 +146,7 @@ END_TEST
 /* An empty collection is still valid JSON. */
 START_TEST(test_empty)
 {
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 2 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = line_xy, .npts = 2 };
 	json_t *root = collection(0, &g, NULL, 0);
 
 	ck_assert_uint_eq(json_array_size(json_object_get(root, "features")),

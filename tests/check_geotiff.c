@@ -101,7 +101,7 @@ assert_same_grid(const tp_grid *a, const tp_grid *b)
 /* Codec (loop index / 2) with and without --cog (index % 2). */
 START_TEST(test_round_trip)
 {
-	tp_geotiff_wopts o = { .compress = _i / 2, .cog = _i % 2 };
+	tp_geotiff_write_opts o = { .compress = _i / 2, .cog = _i % 2 };
 	tp_grid g, r;
 	tp_err e;
 
@@ -121,7 +121,7 @@ END_TEST
 /* Tiles compressed on 1 or 3 threads: the same file, byte for byte. */
 START_TEST(test_threads_same_bytes)
 {
-	tp_geotiff_wopts o = { .compress = _i % 4, .cog = _i / 4, .threads = 1 };
+	tp_geotiff_write_opts o = { .compress = _i % 4, .cog = _i / 4, .threads = 1 };
 	char other[160], *a, *b;
 	size_t na, nb;
 	tp_grid g;
@@ -150,7 +150,7 @@ END_TEST
 
 START_TEST(test_read_mem)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	tp_grid g, r;
 	tp_err e;
 	char buf[1 << 16];
@@ -171,7 +171,7 @@ END_TEST
 
 START_TEST(test_zrange)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_NONE, .zrange = 1, .zlo = 100,
+	tp_geotiff_write_opts o = { .compress = TP_GT_NONE, .zrange = 1, .zlo = 100,
 	    .zhi = 1900 };
 	tp_grid g, r;
 	tp_err e;
@@ -191,7 +191,7 @@ END_TEST
 
 START_TEST(test_biome)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	uint16_t *rgb[3], bps = 0, photo = 0;
 	tp_grid g, r;
 	tp_err e;
@@ -229,7 +229,7 @@ END_TEST
 START_TEST(test_biome_bad_code)
 {
 	static const float bad[] = { 11.4f, -3, 255, 900, INFINITY, -0.5f };
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	char want[128];
 	tp_grid g;
 	tp_err e;
@@ -509,7 +509,7 @@ END_TEST
 /* A good file cut short, and bytes that are not a TIFF at all. */
 START_TEST(test_truncated_and_garbage)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	tp_geotiff_ropts ro = { .band = 1, .max_cells = 1 << 20 };
 	static char buf[1 << 20];
 	size_t n, cut;
@@ -686,7 +686,7 @@ START_TEST(test_user_projected)
 {
 	tp_geotiff_notes n;
 	tp_geotiff_ropts o = { .notes = &n };
-	tp_geotiff_wopts wo = { .compress = TP_GT_DEFLATE, .threads = 1 };
+	tp_geotiff_write_opts wo = { .compress = TP_GT_DEFLATE, .threads = 1 };
 	char out[160];
 	tp_grid g, r;
 	tp_err e;
@@ -832,7 +832,7 @@ START_TEST(test_int_types)
 	static const int ts[] = { TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
 	    TP_GT_BYTE };
 	/* heights -1 .. 1.3 become 42 .. 233: inside even Byte's range */
-	tp_geotiff_wopts o = { .type = ts[_i], .scaled = 1, .scale = 0.012,
+	tp_geotiff_write_opts o = { .type = ts[_i], .scaled = 1, .scale = 0.012,
 	    .offset = -1.5, .cog = _i % 2 };
 	size_t i, n;
 	tp_grid g, r;
@@ -850,7 +850,7 @@ START_TEST(test_int_types)
 			continue;
 		}
 		ck_assert_msg(fabs(r.data[i] - g.data[i]) <= 0.006 + 1e-6,
-		    "%s cell %zu: %g back as %g", tp_gt_type_name(ts[_i]), i,
+		    "%s cell %zu: %g back as %g", tp_geotiff_write_type_name(ts[_i]), i,
 		    g.data[i], r.data[i]);
 	}
 	tp_grid_free(&r);
@@ -863,7 +863,7 @@ START_TEST(test_bands)
 {
 	tp_header h = tp_test_header(270, 300, 30, 500000, 4649776);
 	int bands[2] = { 1, 0 }, b, x, y;
-	tp_geotiff_wopts o = { .nbands = 2, .bands = bands, .cog = _i };
+	tp_geotiff_write_opts o = { .nbands = 2, .bands = bands, .cog = _i };
 	tp_geotiff_ropts ro = { 0 };
 	tp_grid g, r;
 	tp_err e;

@@ -80,10 +80,10 @@ make_grid(tp_grid *g, int64_t w, int64_t h, const char *name, const char *crs)
 
 START_TEST(test_write_errors)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	char bad[200];
 	tp_grid g;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 
 	make_grid(&g, 10, 10, "height", "ESRI:102003");
@@ -93,9 +93,9 @@ START_TEST(test_write_errors)
 	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
 	ck_assert_msg(strstr(e.msg, "EPSG:99999") != NULL, "%s", e.msg);
 	strcpy(g.h.crs, "EPSG:32633");
-	ck_assert_int_eq(tp_gtw_open(&w, path, &g.h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, g.data, 4, &e), 0);
-	ck_assert_int_eq(tp_gtw_close(w, &e), -1);	/* 6 rows missing */
+	ck_assert_int_eq(tp_geotiff_write_open(&w, path, &g.h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_rows(w, g.data, 4, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_close(w, &e), -1);	/* 6 rows missing */
 	ck_assert_msg(strstr(e.msg, "4 of 10 rows") != NULL, "%s", e.msg);
 	ck_assert_int_eq(count_files(), 0);
 	snprintf(bad, sizeof(bad), "%s/no/such/dir.tif", dir);
@@ -110,19 +110,19 @@ END_TEST
 /* Rounding half away from zero, clamping counted, and the type names. */
 START_TEST(test_clamp_count)
 {
-	tp_geotiff_wopts o = { .type = TP_GT_BYTE };
+	tp_geotiff_write_opts o = { .type = TP_GT_BYTE };
 	static const float v[] = { 2.5f, -2.5f, 254.4f, 254.6f, 1e30f, NAN };
 	static const float want[] = { 3, 0, 254, 254, 254, NAN };
 	tp_header h = tp_test_header(6, 1, 1, 0, 1);
 	tp_grid r;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 	int i;
 
-	ck_assert_int_eq(tp_gtw_open(&w, path, &h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, v, 1, &e), 0);
-	ck_assert_uint_eq(tp_gtw_clamped(w), 3);
-	ck_assert_int_eq(tp_gtw_close(w, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_open(&w, path, &h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_rows(w, v, 1, &e), 0);
+	ck_assert_uint_eq(tp_geotiff_write_clamped(w), 3);
+	ck_assert_int_eq(tp_geotiff_write_close(w, &e), 0);
 	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
 	for (i = 0; i < 6; i++)
 		if (isnan(want[i]))
@@ -131,11 +131,11 @@ START_TEST(test_clamp_count)
 			ck_assert_float_eq(r.data[i], want[i]);
 	tp_grid_free(&r);
 	tp_header_free(&h);
-	ck_assert_int_eq(tp_gt_type_parse("Int16"), TP_GT_INT16);
-	ck_assert_int_eq(tp_gt_type_parse("Float64"), -1);
-	ck_assert_int_eq(tp_gt_default_type("dir"), TP_GT_BYTE);
-	ck_assert_int_eq(tp_gt_default_type("basin"), TP_GT_INT32);
-	ck_assert_int_eq(tp_gt_default_type("flow"), TP_GT_FLOAT32);
+	ck_assert_int_eq(tp_geotiff_write_type_parse("Int16"), TP_GT_INT16);
+	ck_assert_int_eq(tp_geotiff_write_type_parse("Float64"), -1);
+	ck_assert_int_eq(tp_geotiff_write_default_type("dir"), TP_GT_BYTE);
+	ck_assert_int_eq(tp_geotiff_write_default_type("basin"), TP_GT_INT32);
+	ck_assert_int_eq(tp_geotiff_write_default_type("flow"), TP_GT_FLOAT32);
 }
 END_TEST
 
@@ -146,13 +146,13 @@ START_TEST(test_type_names)
 		"Int32", "Byte" };
 
 	for (int t = TP_GT_FLOAT32; t <= TP_GT_BYTE; t++) {
-		ck_assert_str_eq(tp_gt_type_name(t), names[t - 1]);
-		ck_assert_int_eq(tp_gt_type_parse(names[t - 1]), t);
+		ck_assert_str_eq(tp_geotiff_write_type_name(t), names[t - 1]);
+		ck_assert_int_eq(tp_geotiff_write_type_parse(names[t - 1]), t);
 	}
-	ck_assert_str_eq(tp_gt_type_name(TP_GT_AUTO), "auto");
-	ck_assert_str_eq(tp_gt_type_name(99), "auto");
-	ck_assert_int_eq(tp_gt_type_parse("byte"), -1);	/* case matters */
-	ck_assert_int_eq(tp_gt_type_parse(""), -1);
+	ck_assert_str_eq(tp_geotiff_write_type_name(TP_GT_AUTO), "auto");
+	ck_assert_str_eq(tp_geotiff_write_type_name(99), "auto");
+	ck_assert_int_eq(tp_geotiff_write_type_parse("byte"), -1);	/* case matters */
+	ck_assert_int_eq(tp_geotiff_write_type_parse(""), -1);
 }
 END_TEST
 
@@ -165,13 +165,13 @@ START_TEST(test_band_types)
 		"rivers", "" };
 
 	for (int i = 0; i < 5; i++) {
-		ck_assert_int_eq(tp_gt_code_band(codes[i]), 1);
-		ck_assert_int_eq(tp_gt_code_band(plain[i]), 0);
-		ck_assert_int_eq(tp_gt_default_type(plain[i]), TP_GT_FLOAT32);
+		ck_assert_int_eq(tp_geotiff_write_code_band(codes[i]), 1);
+		ck_assert_int_eq(tp_geotiff_write_code_band(plain[i]), 0);
+		ck_assert_int_eq(tp_geotiff_write_default_type(plain[i]), TP_GT_FLOAT32);
 	}
-	ck_assert_int_eq(tp_gt_default_type("biome"), TP_GT_BYTE);
-	ck_assert_int_eq(tp_gt_default_type("order"), TP_GT_BYTE);
-	ck_assert_int_eq(tp_gt_default_type("basin"), TP_GT_INT32);
+	ck_assert_int_eq(tp_geotiff_write_default_type("biome"), TP_GT_BYTE);
+	ck_assert_int_eq(tp_geotiff_write_default_type("order"), TP_GT_BYTE);
+	ck_assert_int_eq(tp_geotiff_write_default_type("basin"), TP_GT_INT32);
 }
 END_TEST
 

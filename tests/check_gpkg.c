@@ -19,7 +19,7 @@
 START_TEST(test_blob)
 {
 	static const double xy[4] = { 1, 2, 3, -4 };
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 2 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 2 };
 	unsigned char buf[128];
 	double d;
 
@@ -47,7 +47,7 @@ START_TEST(test_blob_poly)
 	static const double xy[20] = { 0, 0, 4, 0, 4, 4, 0, 4, 0, 0,
 	    1, 1, 1, 2, 2, 2, 2, 1, 1, 1 };
 	static const size_t ring[2] = { 5, 5 }, poly[1] = { 2 };
-	tp_vgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10, .ring = ring,
+	tp_vecgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10, .ring = ring,
 	    .nrings = 2, .poly = poly, .npolys = 1 };
 	unsigned char buf[256];
 

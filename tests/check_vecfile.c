@@ -23,7 +23,7 @@ START_TEST(test_format)
 }
 END_TEST
 
-static const tp_vfield fields[2] = { { "n", TP_VF_INT }, { "v", TP_VF_REAL } };
+static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "v", TP_VF_REAL } };
 
 /* Write one layer of two lines (the second with NULLs) to path. */
 static void
@@ -31,7 +31,7 @@ write_two(const char *path, int fmt, int epsg)
 {
 	static const double xy[6] = { 500000, 4650000, 500030, 4649970,
 	    500060, 4649970 };
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 3 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 3 };
 	double v1[2] = { 7, 0.25 }, v2[2] = { NAN, NAN };
 	tp_vecfile *vf;
 	tp_err e;
@@ -131,7 +131,7 @@ START_TEST(test_errors)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/a.geojson", dir);
 
-	ck_assert_int_eq(tp_vecfile_wkt(999999, &wkt, &name, &e), -1);
+	ck_assert_int_eq(tp_gpkg_wkt(999999, &wkt, &name, &e), -1);
 	ck_assert_str_eq(e.msg, "PROJ does not know the CRS EPSG:999999");
 	ck_assert_int_eq(tp_vecfile_create(&vf, "/nonexistent/dir/a.gpkg",
 	    TP_VEC_GPKG, 0, &e), -1);

@@ -22,7 +22,7 @@ static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
 
 /* The flow and dir codes of z (w x h) whole. */
 static inline void
-whole(const float *z, int w, int h, const tp_flopts *o, float *flow,
+whole(const float *z, int w, int h, const tp_flowtile_opts *o, float *flow,
     float *codes)
 {
 	size_t n = (size_t)w * (size_t)h;
@@ -40,29 +40,29 @@ whole(const float *z, int w, int h, const tp_flopts *o, float *flow,
 
 /* Prepare tile k of ts from plane z: directions and counts. */
 static inline void
-prepare(const tp_tileset *ts, int64_t k, const float *z, const tp_flopts *o,
-    tp_fltile *t)
+prepare(const tp_tileset *ts, int64_t k, const float *z, const tp_flowtile_opts *o,
+    tp_flowtile_tile *t)
 {
 	tp_err e;
 
-	ck_assert_int_eq(tp_fltile_init(t, ts, k / ts->cols, k % ts->cols,
+	ck_assert_int_eq(tp_flowtile_tile_init(t, ts, k / ts->cols, k % ts->cols,
 	    &e), 0);
-	tp_fltile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0, 0);
-	ck_assert_int_eq(tp_fltile_dirs(t, o, &e), 0);
+	tp_flowtile_tile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0, 0);
+	ck_assert_int_eq(tp_flowtile_tile_dirs(t, o, &e), 0);
 }
 
 /* The three phases in memory, files through memory streams; the tiles'
  * flow and codes into flow and codes. */
 static inline void
-tiled(const float *z, int w, int h, int size, const tp_flopts *o,
+tiled(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
     float *flow, float *codes)
 {
 	tp_header hd = tp_test_header(w, h, o->geo.cellsize, 0,
 	    o->geo.north);
 	int64_t k, nt;
-	tp_fledge *ed;
+	tp_flowtile_edge *ed;
 	tp_tileset ts;
-	tp_fltile t;
+	tp_flowtile_tile t;
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t *in;
@@ -76,20 +76,20 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 	ck_assert_ptr_nonnull(ed = calloc((size_t)nt, sizeof *ed));
 	for (k = 0; k < nt; k++) {	/* prepare, through the file format */
 		prepare(&ts, k, z, o, &t);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, NULL, &e), 0);
-		ck_assert_int_eq(tp_fltile_edge(&t, &ed[k], &e), 0);
-		tp_flopts_key(o, ed[k].key);
+		ck_assert_int_eq(tp_flowtile_tile_accumulate(&t, NULL, &e), 0);
+		ck_assert_int_eq(tp_flowtile_tile_edge(&t, &ed[k], &e), 0);
+		tp_flowtile_opts_key(o, ed[k].key);
 		f = open_memstream(&buf, &len);
-		ck_assert_int_eq(tp_fledge_write(f, &ed[k], &e), 0);
+		ck_assert_int_eq(tp_flowtile_edge_write(f, &ed[k], &e), 0);
 		fclose(f);
-		tp_fledge_free(&ed[k]);
-		ck_assert_int_eq(tp_fledge_parse(&ed[k], (unsigned char *)buf,
+		tp_flowtile_edge_free(&ed[k]);
+		ck_assert_int_eq(tp_flowtile_edge_parse(&ed[k], (unsigned char *)buf,
 		    len, &e), 0);
 		free(buf);
-		tp_fltile_free(&t);
+		tp_flowtile_tile_free(&t);
 	}
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_flsolve(&ts, ed, f, &e), 0);
+	ck_assert_int_eq(tp_flowtile_solve(&ts, ed, f, &e), 0);
 	fclose(f);
 	for (k = nt - 1; k >= 0; k--) {	/* finish, in another order */
 		prepare(&ts, k, z, o, &t);
@@ -97,19 +97,19 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 4));
 		ck_assert_ptr_nonnull(rdir = malloc((size_t)ed[k].n));
 		f = fmemopen(buf, len, "rb");
-		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col,
+		ck_assert_int_eq(tp_flowtile_solve_read(f, &ts, t.row, t.col,
 		    ed[k].key, in, rd, rdir, &e), 0);
 		fclose(f);
-		ck_assert_int_eq(tp_fltile_solved(&t, rd, rdir, &e), 0);
+		ck_assert_int_eq(tp_flowtile_flat_solved(&t, rd, rdir, &e), 0);
 		free(rd);
 		free(rdir);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, in, &e), 0);
-		tp_fltile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
+		ck_assert_int_eq(tp_flowtile_tile_accumulate(&t, in, &e), 0);
+		tp_flowtile_tile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
 		tp_flow_codes(t.dir, t.w, t.h, 1, 1, codes + t.y0 * w + t.x0,
 		    (size_t)w);
 		free(in);
-		tp_fltile_free(&t);
-		tp_fledge_free(&ed[k]);
+		tp_flowtile_tile_free(&t);
+		tp_flowtile_edge_free(&ed[k]);
 	}
 	free(buf);
 	free(ed);
@@ -119,7 +119,7 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 
 /* tp_flowtile_grid on 2 threads: the flow of z in tiles of size. */
 static inline void
-in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
+in_memory(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
     float *flow)
 {
 	uint8_t *dir = malloc((size_t)w * (size_t)h);
@@ -136,7 +136,7 @@ in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
 /* Whole and tiled agree to the byte on z, for tiles of lo .. hi. */
 static inline void
 same_as_whole(const float *z, int w, int h, int lo, int hi,
-    const tp_flopts *o)
+    const tp_flowtile_opts *o)
 {
 	size_t n = (size_t)w * (size_t)h, i;
 	float *a = malloc(n * 4), *b = malloc(n * 4), *ca = malloc(n * 4),

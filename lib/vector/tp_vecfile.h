@@ -31,12 +31,12 @@ enum { TP_VEC_GPKG, TP_VEC_GEOJSON };
 enum { TP_VG_LINE, TP_VG_MPOLY };	/* geometry types */
 enum { TP_VF_INT, TP_VF_REAL };		/* field types */
 
-typedef struct tp_vfield {
+typedef struct tp_vecgeom_field {
 	const char *name;	/* [a-z_][a-z0-9_]* */
 	int	type;		/* TP_VF_INT or TP_VF_REAL */
-} tp_vfield;
+} tp_vecgeom_field;
 
-typedef struct tp_vgeom {
+typedef struct tp_vecgeom {
 	int	type;		/* TP_VG_LINE or TP_VG_MPOLY */
 	const double *xy;	/* npts x y pairs */
 	size_t	npts;
@@ -44,7 +44,7 @@ typedef struct tp_vgeom {
 	size_t	nrings;
 	const size_t *poly;	/* MPOLY: rings of each polygon */
 	size_t	npolys;
-} tp_vgeom;
+} tp_vecgeom;
 
 typedef struct tp_vecfile tp_vecfile;
 
@@ -59,10 +59,10 @@ int	tp_vecfile_create(tp_vecfile **vf, const char *path, int fmt, int epsg,
 const char *tp_vecfile_tmpname(const tp_vecfile *vf);
 /* Begin layer `name` (a valid SQL and file name: [a-z_][a-z0-9_]*). */
 int	tp_vecfile_layer(tp_vecfile *vf, const char *name, int gtype,
-	    const tp_vfield *fields, int nfields, const char *description,
+	    const tp_vecgeom_field *fields, int nfields, const char *description,
 	    tp_err *e);
 /* Add a feature to the current layer: g and nfields values. */
-int	tp_vecfile_feature(tp_vecfile *vf, const tp_vgeom *g, const double *v,
+int	tp_vecfile_feature(tp_vecfile *vf, const tp_vecgeom *g, const double *v,
 	    tp_err *e);
 /* Finish and put the file in place; frees vf either way. */
 int	tp_vecfile_close(tp_vecfile *vf, tp_err *e);
@@ -71,6 +71,6 @@ void	tp_vecfile_abort(tp_vecfile *vf);
 
 /* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
  * its name, both malloc'ed; -1 when PROJ does not know the code. */
-int	tp_vecfile_wkt(int epsg, char **wkt, char **name, tp_err *e);
+int	tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 #endif

@@ -80,7 +80,7 @@ static void
 rows(const tp_features *fs, int n, double cell)
 {
 	tp_header h;
-	tp_featgrid g;
+	tp_featindex_grid g;
 	tp_err e;
 	float row[40];
 
@@ -88,20 +88,20 @@ rows(const tp_features *fs, int n, double cell)
 		return;
 	h.cellsize = 4;
 	h.origin_y = 4.0 * n;
-	if (tp_featgrid_init(&g, fs, &h, cell, TP_LAYER_ALL, &e) == 0) {
+	if (tp_featindex_grid_init(&g, fs, &h, cell, TP_LAYER_ALL, &e) == 0) {
 		for (int r = 0; r < n; r++) {
-			double y = tp_feat_centre(h.origin_y, -r - 1, 4);
+			double y = tp_featindex_centre(h.origin_y, -r - 1, 4);
 
-			tp_featgrid_row(&g, r, NULL, row);
+			tp_featindex_grid_row(&g, r, NULL, row);
 			for (int c = 0; c < n; c++) {
 				float want = (float)tp_features_height(fs,
-				    TP_LAYER_ALL, tp_feat_centre(0, c, 4), y);
+				    TP_LAYER_ALL, tp_featindex_centre(0, c, 4), y);
 
 				if (memcmp(&want, &row[c], 4) != 0)
 					abort();
 			}
 		}
-		tp_featgrid_free(&g);
+		tp_featindex_grid_free(&g);
 	}
 	tp_header_free(&h);
 }

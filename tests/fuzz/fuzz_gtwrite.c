@@ -121,7 +121,7 @@ same(const tp_grid *g, int b, const tp_grid *back)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	tp_geotiff_wopts o = { 0 };
+	tp_geotiff_write_opts o = { 0 };
 	tp_header h;
 	tp_grid g, back;
 	tp_err e;

@@ -18,14 +18,14 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
     tp_err *e)
 {
 	int64_t ts = o->tile_size ? o->tile_size : 1024;
-	tp_ftgrid tg;
+	tp_filltile_tiling tg;
 
 	if (!tp_fillrun_tiled(o))
 		return (o->planchon ? tp_fill_pd_sea : tp_fill_pf_sea)(
 		    tp_grid_band(g, band), g->h.width, g->h.height,
 		    tp_grid_stride(g), &o->fill, o->sea, st, e);
 	memset(st, 0, sizeof *st);
-	if (tp_ftgrid_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
+	if (tp_filltile_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
 	    o->sea, e) < 0)
 		return -1;
 	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
@@ -71,7 +71,7 @@ tp_fillrun_read_tile(tp_grid *g, const char *path, const char *band,
 }
 
 int
-tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
+tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
     int is_manifest, const char *band, const tp_fillrun_opts *o, tp_err *e)
 {
 	char *m = NULL;
@@ -89,7 +89,7 @@ tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
 	}
 	rc = tp_tileset_load(ts, m, e);
 	free(m);
-	if (rc == 0 && (rc = tp_ftjob_init(j, ts, *dir, band, &o->fill, o->sea,
+	if (rc == 0 && (rc = tp_filltile_job_init(j, ts, *dir, band, &o->fill, o->sea,
 	    e)) < 0)
 		tp_tileset_free(ts);
 	if (rc < 0)
@@ -98,7 +98,7 @@ tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
 }
 
 int
-tp_fillrun_finish(tp_ftjob *j, tp_grid *g, int band, int depth,
+tp_fillrun_finish(tp_filltile_job *j, tp_grid *g, int band, int depth,
     const char *levels, tp_fill_stats *st, tp_err *e)
 {
 	FILE *lv = fopen(levels, "rb");
@@ -109,7 +109,7 @@ tp_fillrun_finish(tp_ftjob *j, tp_grid *g, int band, int depth,
 		return tp_err_set(e, "%s: %s", levels, strerror(errno));
 	if (depth >= 0)
 		tp_grid_copy_band(g, band, depth);
-	rc = tp_ftjob_finish(j, g, lv, st, &sub);
+	rc = tp_filltile_job_finish(j, g, lv, st, &sub);
 	fclose(lv);
 	if (rc < 0)
 		return tp_err_set(e, "%s: %s", levels, sub.msg);

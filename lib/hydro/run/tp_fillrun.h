@@ -49,13 +49,13 @@ int	tp_fillrun_read_tile(tp_grid *g, const char *path, const char *band,
  * into ts, and job j on it filling band `band` of each tile with o's
  * rule and sea level; *dir (to free) is the manifest's directory, which j
  * uses. ts is freed with tp_tileset_free. */
-int	tp_fillrun_job(tp_ftjob *j, tp_tileset *ts, char **dir,
+int	tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir,
 	    const char *path, int is_manifest, const char *band,
 	    const tp_fillrun_opts *o, tp_err *e);
 
 /* Finish: the tile g's band `band` filled from the levels file at path
- * (tp_ftjob_finish), with depth as tp_fillrun's. */
-int	tp_fillrun_finish(tp_ftjob *j, tp_grid *g, int band, int depth,
+ * (tp_filltile_job_finish), with depth as tp_fillrun's. */
+int	tp_fillrun_finish(tp_filltile_job *j, tp_grid *g, int band, int depth,
 	    const char *levels, tp_fill_stats *st, tp_err *e);
 
 #endif

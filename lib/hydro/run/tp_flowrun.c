@@ -109,7 +109,7 @@ accumulate(const tp_flowrun_opts *o, const tp_geo_grid *geo,
     const uint8_t *dir, int64_t w, int64_t h, float *acc, size_t stride,
     tp_err *e)
 {
-	tp_flopts fo = { .geo = *geo, .sea_level = o->sea, .area = o->area };
+	tp_flowtile_opts fo = { .geo = *geo, .sea_level = o->sea, .area = o->area };
 	int n = tp_par_threads(o->threads);
 
 	if (!o->threads_given || n == 1 || (n < 4 && o->tile_size == 0))
@@ -247,17 +247,17 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 }
 
 int
-tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
+tp_flowrun_tile(tp_flowtile_job *k, const char *band, const tp_flowrun_opts *o,
     const char *solve, FILE *out, tp_err *e)
 {
-	tp_flopts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
+	tp_flowtile_opts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
 	    .sea_level = o->sea, .area = o->area };
 
 	fo.geo.north = k->ts.origin_y;	/* rows count from the grid's top */
-	if (tp_fltask_run(k, band, &fo, solve, e) < 0)
+	if (tp_flowtile_job_run(k, band, &fo, solve, e) < 0)
 		return -1;
 	if (solve == NULL)
-		return tp_fltask_edge(k, out, e);
-	tp_fltask_finish(k, &fo, o->rivers, o->grass);
+		return tp_flowtile_job_edge(k, out, e);
+	tp_flowtile_job_finish(k, &fo, o->rivers, o->grass);
 	return 0;
 }

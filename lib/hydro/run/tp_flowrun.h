@@ -101,13 +101,13 @@ int	tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 int	tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	    const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e);
 
-/* A tile phase on the tile k (tp_fltask_open'd with no bands added for
+/* A tile phase on the tile k (tp_flowtile_job_open'd with no bands added for
  * prepare, flow and dir (and river with o->rivers) for finish), its
  * heights in band `band`, o->sea that of its header: prepare (solve NULL)
  * writes the tile's edge file to out; finish (solve the solve file's
  * path) leaves flow, dir and river in k->g. Of o, the phases read georule,
  * sea, area, and at finish rivers and grass. */
-int	tp_flowrun_tile(tp_fltask *k, const char *band, const tp_flowrun_opts *o,
+int	tp_flowrun_tile(tp_flowtile_job *k, const char *band, const tp_flowrun_opts *o,
 	    const char *solve, FILE *out, tp_err *e);
 
 #endif

@@ -83,14 +83,14 @@
 #define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
 
 /* The whole grid's geometry and options, the same for every tile. */
-typedef struct tp_flopts {
+typedef struct tp_flowtile_opts {
 	tp_geo_grid geo;	/* north = the whole grid's, rows global */
 	double	sea_level;	/* -inf: no sea */
 	int	area;
-} tp_flopts;
+} tp_flowtile_opts;
 
 /* One tile. */
-typedef struct tp_fltile {
+typedef struct tp_flowtile_tile {
 	int64_t	row, col, x0, y0, w, h;
 	float	*z;		/* (w + 4) x (h + 4): the tile and its halo */
 	uint8_t	*dir;		/* w x h, tp_d8.h bytes */
@@ -100,69 +100,69 @@ typedef struct tp_fltile {
 	uint8_t	*adj;		/* w x h same-height flat neighbours */
 	uint32_t *dist;		/* w x h flat distances */
 	int	ringflat;	/* a flat cell (or sink) on the ring */
-} tp_fltile;
+} tp_flowtile_tile;
 
 /* One ring cell of an edge file. */
-typedef struct tp_flring {
+typedef struct tp_flowtile_ring {
 	uint64_t count;
 	int32_t	exit;		/* ring index where its path leaves; -1 */
 	uint8_t	out;		/* direction out of the tile, 0: none */
-} tp_flring;
+} tp_flowtile_ring;
 
-typedef struct tp_fledge {
+typedef struct tp_flowtile_edge {
 	int64_t	row, col, w, h, n;
-	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
-	tp_flring *r;		/* n = tp_flring_len(w, h) */
+	char	key[TP_FLKEY_MAX];	/* tp_flowtile_opts_key */
+	tp_flowtile_ring *r;		/* n = tp_flowtile_ring_len(w, h) */
 	uint8_t	*plane;		/* NULL, or 2 w h bytes: codes, neighbours */
 	int	flats;		/* it has a plane, in plane or in src */
 	char	*src;		/* the file the solve reads the plane from
 				 * again when it needs it (plane NULL) */
-} tp_fledge;
+} tp_flowtile_edge;
 
 /* Ring cells of a w x h tile; cell i of the ring; the ring index of
  * (x, y) on the ring (-1: not on it). */
-int64_t	tp_flring_len(int64_t w, int64_t h);
-void	tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
+int64_t	tp_flowtile_ring_len(int64_t w, int64_t h);
+void	tp_flowtile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
 	    int64_t *y);
-int64_t	tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y);
+int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 
 /* The key of o in key (TP_FLKEY_MAX bytes). */
-void	tp_flopts_key(const tp_flopts *o, char *key);
+void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
-int	tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e);
+int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts, tp_err *e);
 
 /* Allocate tile (row, col) of ts, its halo NaN. */
-int	tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row,
+int	tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row,
 	    int64_t col, tp_err *e);
-void	tp_fltile_free(tp_fltile *t);
+void	tp_flowtile_tile_free(tp_flowtile_tile *t);
 /* Copy into t's plane the cells of a w x h plane src (stride in floats)
  * whose north-west cell is grid cell (gx0, gy0) that fall on t or its
  * halo. */
-void	tp_fltile_put(tp_fltile *t, const float *src, size_t stride,
+void	tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src, size_t stride,
 	    int64_t w, int64_t h, int64_t gx0, int64_t gy0);
 /* The directions, as the whole grid's save on flats that reach the ring
- * (those from the tile's own seeds only, till tp_fltile_solved). */
-int	tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e);
+ * (those from the tile's own seeds only, till tp_flowtile_flat_solved). */
+int	tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e);
 /* The flats again with the solve's distances rd and directions rdir of
- * the ring cells (tp_flsolve_read): then the whole grid's directions. */
-int	tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
+ * the ring cells (tp_flowtile_solve_read): then the whole grid's directions. */
+int	tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd, const uint8_t *rdir,
 	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
  * NULL: 1). */
-int	tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e);
+int	tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in, tp_err *e);
 /* The edge record of t (after accumulating with in = NULL). */
-int	tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e);
+int	tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed, tp_err *e);
 /* The flow band: counts (or areas) as the whole grid rounds them, NaN on
  * NaN cells. */
-void	tp_fltile_flow(const tp_fltile *t, const tp_flopts *o, float *out,
+void	tp_flowtile_tile_flow(const tp_flowtile_tile *t, const tp_flowtile_opts *o, float *out,
 	    size_t stride);
 
-int	tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e);
-int	tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e);
+int	tp_flowtile_edge_write(FILE *f, const tp_flowtile_edge *ed, tp_err *e);
+int	tp_flowtile_edge_read(tp_flowtile_edge *ed, FILE *f, tp_err *e);
 /* The same from memory (fuzzing); checks every field. */
-int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
+int	tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
 	    tp_err *e);
-void	tp_fledge_free(tp_fledge *ed);
+void	tp_flowtile_edge_free(tp_flowtile_edge *ed);
 
 /* The flats across tiles: the edges with planes get their flat cells'
  * distances, their records counted again with the flats resolved; rd and
@@ -171,21 +171,21 @@ void	tp_fledge_free(tp_fledge *ed);
  * ring's distances fell searches its flats again from its seeds and the
  * distances across its edges, until none falls; one plane is held at a
  * time (read again from src where plane is NULL). */
-int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
+int	tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges, uint32_t *rd,
 	    uint8_t *rdir, tp_err *e);
 
 /* The solve: the edges of every tile of ts (row-major, all with the key
  * of the first) into the inflows, written as a solve file. */
-int	tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out,
+int	tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
 	    tp_err *e);
 /* The same into memory: in gets every tile's ring, tiles in row order
  * (edges without planes: no flats across tiles). */
-int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
+int	tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges,
 	    uint64_t *in, tp_err *e);
 /* Tile (row, col)'s inflows, ring distances and directions from a solve
  * file made on ts's tiling with options key into in, rd, rdir (room for
  * its ring). */
-int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
+int	tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row,
 	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
 	    uint8_t *rdir, tp_err *e);
 
@@ -193,10 +193,10 @@ int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
  * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
  * threads (<= 0: all processors): each tile counted alone, the solve,
  * each tile again with its inflows. The bytes of tp_flow_accumulate;
- * where o cannot be tiled exactly (tp_flopts_check), it is called
+ * where o cannot be tiled exactly (tp_flowtile_opts_check), it is called
  * instead. */
 int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
-	    const tp_flopts *o, int64_t size, int threads, float *acc,
+	    const tp_flowtile_opts *o, int64_t size, int threads, float *acc,
 	    size_t astride, tp_err *e);
 
 /* Files: the tile stream at path (band `band`) is found in ts by its
@@ -204,7 +204,7 @@ int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
  * their names with the suffix that path carries after its own name. t gets
  * the tile's heights and halo; tile (the stream read) is kept for output. */
 int	tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
-	    const char *band, tp_grid *tile, tp_fltile *t, tp_err *e);
+	    const char *band, tp_grid *tile, tp_flowtile_tile *t, tp_err *e);
 /* The solve on files: every tile's edge file dir/NAME SUFFIX ".fedge". */
 int	tp_fljob_solve(const tp_tileset *ts, const char *dir,
 	    const char *suffix, FILE *out, tp_err *e);

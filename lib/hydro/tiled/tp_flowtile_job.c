@@ -15,7 +15,7 @@
 /* The solve's graph: a node per ring cell of every tile. */
 typedef struct graph {
 	const tp_tileset *ts;
-	const tp_fledge *ed;
+	const tp_flowtile_edge *ed;
 	int64_t	*off;		/* first node of each tile, then the total */
 	int64_t	*tgt;		/* node an exit drains into, else -1 */
 	uint64_t *pend, *in;
@@ -35,7 +35,7 @@ graph_free(graph *g)
 }
 
 static int
-graph_alloc(graph *g, const tp_tileset *ts, const tp_fledge *ed, tp_err *e)
+graph_alloc(graph *g, const tp_tileset *ts, const tp_flowtile_edge *ed, tp_err *e)
 {
 	int64_t nt = ts->rows * ts->cols, t, n = 0;
 
@@ -67,12 +67,12 @@ graph_alloc(graph *g, const tp_tileset *ts, const tp_fledge *ed, tp_err *e)
 static int64_t
 target(const graph *g, int64_t t, int64_t r, tp_err *e)
 {
-	const tp_fledge *a = &g->ed[t];
+	const tp_flowtile_edge *a = &g->ed[t];
 	tp_tile_rect ra = tp_tile_at(g->ts, a->row, a->col), rb;
 	int64_t x, y, gx, gy, b, i;
 	int k = a->r[r].out;
 
-	tp_flring_cell(a->w, a->h, r, &x, &y);
+	tp_flowtile_ring_cell(a->w, a->h, r, &x, &y);
 	gx = ra.x0 + x + tp_d8_dx[k];
 	gy = ra.y0 + y + tp_d8_dy[k];
 	if (gx < 0 || gy < 0 || gx >= g->ts->width || gy >= g->ts->height ||
@@ -85,12 +85,12 @@ target(const graph *g, int64_t t, int64_t r, tp_err *e)
 	}
 	b = gy / g->ts->size * g->ts->cols + gx / g->ts->size;
 	rb = tp_tile_at(g->ts, b / g->ts->cols, b % g->ts->cols);
-	i = tp_flring_index(rb.w, rb.h, gx - rb.x0, gy - rb.y0);
+	i = tp_flowtile_ring_index(rb.w, rb.h, gx - rb.x0, gy - rb.y0);
 	return g->off[b] + i;
 }
 
 /* The tile and ring index of node v. */
-static const tp_flring *
+static const tp_flowtile_ring *
 node(const graph *g, int64_t v, int64_t *t)
 {
 	int64_t lo = 0, hi = g->ts->rows * g->ts->cols, mid;
@@ -112,7 +112,7 @@ static int64_t
 exit_node(const graph *g, int64_t v)
 {
 	int64_t t;
-	const tp_flring *c = node(g, v, &t);
+	const tp_flowtile_ring *c = node(g, v, &t);
 
 	return c->exit < 0 ? -1 : g->off[t] + c->exit;
 }
@@ -168,7 +168,7 @@ graph_pass(graph *g, tp_err *e)
 }
 
 int
-tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges, uint64_t *in,
+tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges, uint64_t *in,
     tp_err *e)
 {
 	graph g;
@@ -201,7 +201,7 @@ solve_rec(FILE *out, uint64_t in, uint32_t d, uint8_t dir, tp_err *e)
 }
 
 int
-tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out, tp_err *e)
+tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out, tp_err *e)
 {
 	int64_t v, n = 0, t;
 	uint32_t *rd;
@@ -218,7 +218,7 @@ tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out, tp_err *e)
 		free(rdir);
 		return tp_err_set(e, "out of memory: the flats' rings");
 	}
-	rc = tp_flflat_solve(ts, edges, rd, rdir, e);
+	rc = tp_flowtile_flat_solve(ts, edges, rd, rdir, e);
 	if (rc == 0 && (rc = graph_alloc(&g, ts, edges, e)) == 0) {
 		rc = graph_pass(&g, e);
 		if (rc == 0 && fprintf(out, "%s %lld %lld %s\n",
@@ -253,7 +253,7 @@ read_rec(const unsigned char *b, int64_t i, uint64_t *in, uint32_t *rd,
 }
 
 int
-tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
+tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
     const char *key, uint64_t *in, uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	char line[128], got[TP_FLKEY_MAX];
@@ -284,8 +284,8 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 		tp_tile_rect r = tp_tile_at(ts, t / ts->cols, t % ts->cols);
 
 		if (t < row * ts->cols + col)
-			skip += tp_flring_len(r.w, r.h);
-		total += tp_flring_len(r.w, r.h);
+			skip += tp_flowtile_ring_len(r.w, r.h);
+		total += tp_flowtile_ring_len(r.w, r.h);
 	}
 	pos = ftell(f);
 	if (pos < 0 || fseek(f, 0, SEEK_END) != 0 ||
@@ -294,7 +294,7 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	if (fseek(f, pos + TP_FLSOLVE_REC * (long)skip, SEEK_SET) != 0)
 		return tp_err_set(e, "%s", strerror(errno));
 	tp_tile_rect r = tp_tile_at(ts, row, col);
-	n = tp_flring_len(r.w, r.h);
+	n = tp_flowtile_ring_len(r.w, r.h);
 	for (i = 0; i < n; i++) {
 		if (fread(b, 1, sizeof b, f) != sizeof b)
 			return tp_err_set(e, "a short flow solve file");
@@ -316,7 +316,7 @@ about(const char *path, tp_err *e)
 /* The band of neighbour grid g, checked to be tile (row, col), into t. */
 static int
 neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
-    int64_t row, int64_t col, tp_fltile *t, tp_err *e)
+    int64_t row, int64_t col, tp_flowtile_tile *t, tp_err *e)
 {
 	tp_tile_rect rc = tp_tile_at(ts, row, col);
 	int64_t r, c;
@@ -330,7 +330,7 @@ neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
 		return tp_err_set(e, "it is tile %lld,%lld, not %lld,%lld",
 		    (long long)r, (long long)c, (long long)row,
 		    (long long)col);
-	tp_fltile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w, rc.h,
+	tp_flowtile_tile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w, rc.h,
 	    rc.x0, rc.y0);
 	return 0;
 }
@@ -338,7 +338,7 @@ neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
 /* Put neighbour tile (row, col)'s band into t's halo. */
 static int
 put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
-    const char *band, int64_t row, int64_t col, tp_fltile *t, tp_err *e)
+    const char *band, int64_t row, int64_t col, tp_flowtile_tile *t, tp_err *e)
 {
 	char *path = tp_tile_path(ts, dir, row, col, suffix);
 	tp_grid g;
@@ -366,7 +366,7 @@ put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
 
 /* Whether tile (row, col) has a cell in t's halo. */
 static int
-in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
+in_halo(const tp_tileset *ts, const tp_flowtile_tile *t, int64_t row, int64_t col)
 {
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 
@@ -377,7 +377,7 @@ in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
 
 int
 tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
-    const char *band, tp_grid *tile, tp_fltile *t, tp_err *e)
+    const char *band, tp_grid *tile, tp_flowtile_tile *t, tp_err *e)
 {
 	const char *base = strrchr(path, '/'), *name;
 	int64_t row, col, dr, dc;
@@ -392,9 +392,9 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 	if (strncmp(base, name, strlen(name)) != 0)
 		return tp_err_set(e, "its name does not begin with its "
 		    "manifest name '%s'", name);
-	if (tp_fltile_init(t, ts, row, col, e) < 0)
+	if (tp_flowtile_tile_init(t, ts, row, col, e) < 0)
 		return -1;
-	tp_fltile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
+	tp_flowtile_tile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
 	    t->h, t->x0, t->y0);
 	/* the tiles the halo reaches: the eight around, and two away only
 	 * where tiles are one cell wide */
@@ -407,7 +407,7 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 				continue;
 			if (put_neighbour(ts, dir, base + strlen(name), band,
 			    row + dr, col + dc, t, e) < 0) {
-				tp_fltile_free(t);
+				tp_flowtile_tile_free(t);
 				return -1;
 			}
 		}
@@ -419,7 +419,7 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
     FILE *out, tp_err *e)
 {
 	int64_t nt = ts->rows * ts->cols, t;
-	tp_fledge *ed;
+	tp_flowtile_edge *ed;
 	tp_tile_rect r;
 	size_t sl = strlen(suffix);
 	char *sfx, *path;
@@ -442,7 +442,7 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 		if ((f = fopen(path, "rb")) == NULL)
 			rc = tp_err_set(e, "%s", strerror(errno));
 		else {
-			rc = tp_fledge_read(&ed[t], f, e);
+			rc = tp_flowtile_edge_read(&ed[t], f, e);
 			fclose(f);
 		}
 		r = tp_tile_at(ts, t / ts->cols, t % ts->cols);
@@ -469,9 +469,9 @@ tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
 		free(path);
 	}
 	if (rc == 0)
-		rc = tp_flsolve(ts, ed, out, e);
+		rc = tp_flowtile_solve(ts, ed, out, e);
 	for (t = 0; t < nt; t++)
-		tp_fledge_free(&ed[t]);
+		tp_flowtile_edge_free(&ed[t]);
 	free(ed);
 	free(sfx);
 	return rc;
@@ -507,7 +507,7 @@ open_tiles(tp_tileset *ts, char **dir, const char *path, int is_manifest,
 }
 
 int
-tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
+tp_flowtile_job_open(tp_flowtile_job *k, const char *path, int nadd, tp_err *e)
 {
 	static const char *const add[3] = { "flow", "dir", "river" };
 	FILE *f;
@@ -531,10 +531,10 @@ tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
 /* Tile t's inflows from the solve file at path into *in (allocated), its
  * flats resolved with the ring's distances and directions. */
 static int
-read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
+read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
     const char *key, uint64_t **in, tp_err *e)
 {
-	size_t n = (size_t)tp_flring_len(t->w, t->h);
+	size_t n = (size_t)tp_flowtile_ring_len(t->w, t->h);
 	uint32_t *rd = malloc(n * sizeof *rd);
 	uint8_t *rdir = malloc(n);
 	FILE *f = NULL;
@@ -545,11 +545,11 @@ read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
 		tp_err_set(e, "out of memory");
 	else if ((f = fopen(path, "rb")) == NULL)
 		tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if ((rc = tp_flsolve_read(f, ts, t->row, t->col, key, *in, rd,
+	else if ((rc = tp_flowtile_solve_read(f, ts, t->row, t->col, key, *in, rd,
 	    rdir, e)) < 0)
 		about(path, e);
 	else
-		rc = tp_fltile_solved(t, rd, rdir, e);
+		rc = tp_flowtile_flat_solved(t, rd, rdir, e);
 	if (f != NULL)
 		fclose(f);
 	free(rd);
@@ -558,50 +558,50 @@ read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
 }
 
 int
-tp_fltask_run(tp_fltask *k, const char *band, const tp_flopts *o,
+tp_flowtile_job_run(tp_flowtile_job *k, const char *band, const tp_flowtile_opts *o,
     const char *solve, tp_err *e)
 {
 	uint64_t *in = NULL;
 	int rc;
 
-	if (tp_flopts_check(o, &k->ts, e) < 0)
+	if (tp_flowtile_opts_check(o, &k->ts, e) < 0)
 		return -1;
 	if (tp_fljob_load(&k->ts, k->dir, k->path, band, &k->g, &k->t, e) < 0)
 		return about(k->path, e);
-	if (tp_fltile_dirs(&k->t, o, e) < 0)
+	if (tp_flowtile_tile_dirs(&k->t, o, e) < 0)
 		return about(k->path, e);
-	tp_flopts_key(o, k->key);
+	tp_flowtile_opts_key(o, k->key);
 	if (solve != NULL && read_inflows(solve, &k->ts, &k->t, k->key, &in,
 	    e) < 0) {
 		free(in);
 		return -1;
 	}
-	rc = tp_fltile_accumulate(&k->t, in, e);
+	rc = tp_flowtile_tile_accumulate(&k->t, in, e);
 	free(in);
 	return rc;
 }
 
 int
-tp_fltask_edge(const tp_fltask *k, FILE *out, tp_err *e)
+tp_flowtile_job_edge(const tp_flowtile_job *k, FILE *out, tp_err *e)
 {
-	tp_fledge ed;
+	tp_flowtile_edge ed;
 	int rc;
 
-	if (tp_fltile_edge(&k->t, &ed, e) < 0)
+	if (tp_flowtile_tile_edge(&k->t, &ed, e) < 0)
 		return -1;
 	memcpy(ed.key, k->key, sizeof ed.key);
-	rc = tp_fledge_write(out, &ed, e);
-	tp_fledge_free(&ed);
+	rc = tp_flowtile_edge_write(out, &ed, e);
+	tp_flowtile_edge_free(&ed);
 	return rc;
 }
 
 void
-tp_fltask_finish(tp_fltask *k, const tp_flopts *o, double rivers, int grass)
+tp_flowtile_job_finish(tp_flowtile_job *k, const tp_flowtile_opts *o, double rivers, int grass)
 {
 	size_t stride = tp_grid_stride(&k->g);
 	float *flow = tp_grid_band(&k->g, k->idx[0]);
 
-	tp_fltile_flow(&k->t, o, flow, stride);
+	tp_flowtile_tile_flow(&k->t, o, flow, stride);
 	if (rivers >= 0)
 		tp_flow_rivers(flow, k->t.dir, k->t.w, k->t.h, stride, rivers,
 		    tp_grid_band(&k->g, k->idx[2]));
@@ -610,9 +610,9 @@ tp_fltask_finish(tp_fltask *k, const tp_flopts *o, double rivers, int grass)
 }
 
 void
-tp_fltask_free(tp_fltask *k)
+tp_flowtile_job_free(tp_flowtile_job *k)
 {
-	tp_fltile_free(&k->t);
+	tp_flowtile_tile_free(&k->t);
 	tp_grid_free(&k->g);
 	tp_tileset_free(&k->ts);
 	free(k->dir);
@@ -620,7 +620,7 @@ tp_fltask_free(tp_fltask *k)
 }
 
 int
-tp_fltask_solve(const char *manifest, const char *suffix, FILE *out,
+tp_flowtile_job_solve(const char *manifest, const char *suffix, FILE *out,
     tp_err *e)
 {
 	tp_tileset ts;
