@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_job.h"
 #include "core/tp_par.h"
 
 static const char usage[] =

@@ -9,6 +9,7 @@
 #include "hydro/tp_basin.h"
 #include "hydro/tp_carve.h"
 #include "hydro/tp_flow.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
 #include "hydro/tiled/tp_flowtile_job.h"
 #include "hydro/tp_network.h"
 #include "hydro/tp_order.h"

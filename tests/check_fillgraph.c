@@ -9,6 +9,7 @@
 
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_fillgraph.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "tp_test.h"
 
 static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };

@@ -10,6 +10,9 @@
 #include "hydro/tp_fill.h"
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_flat.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
+#include "hydro/tiled/tp_flowtile_solve.h"
 #include "tp_test.h"
 
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };

@@ -31,7 +31,22 @@
 #ifndef TP_FILLGRAPH_H
 #define TP_FILLGRAPH_H
 
+#include <stdint.h>
+
+#include "core/tp_err.h"
 #include "hydro/tiled/tp_filltile.h"
+
+/* A tile's ring graph, made with the flat rule (tp_fillgraph.h): ring
+ * cells a < b (their tp_fring_at places) meet inside the tile at level s. */
+typedef struct tp_fgedge {
+	int32_t	a, b;
+	float	s;
+} tp_fgedge;
+
+typedef struct tp_fgraph {
+	tp_fgedge *e;
+	int64_t	n;
+} tp_fgraph;
 
 /* The ring graph of loaded tile t (its heights), edges sorted by (a, b). */
 int	tp_fgraph_build(const tp_ftile *t, double sea_level, tp_fgraph *gr,

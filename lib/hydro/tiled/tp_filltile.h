@@ -41,14 +41,10 @@
 #ifndef TP_FILLTILE_H
 #define TP_FILLTILE_H
 
-#include <pthread.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "core/tp_err.h"
 #include "hydro/tp_fill.h"
-#include "stream/tp_stream.h"
-#include "stream/tp_tile.h"
 
 /* The tiling: tw x th tiles over a W x H grid (last ones narrower). */
 typedef struct tp_ftgrid {
@@ -137,93 +133,5 @@ int	tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
  * stride in floats) in place, tile by tile. */
 int	tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g,
 	    int threads, int64_t *rounds, tp_err *e);
-
-/* A tile's ring graph, made with the flat rule (tp_fillgraph.h): ring
- * cells a < b (their tp_fring_at places) meet inside the tile at level s. */
-typedef struct tp_fgedge {
-	int32_t	a, b;
-	float	s;
-} tp_fgedge;
-
-typedef struct tp_fgraph {
-	tp_fgedge *e;
-	int64_t	n;
-} tp_fgraph;
-
-/* Files. An edge file (prepare) and a levels file (solve) begin with one
- * text line and go on in little-endian binary:
- *   "TERRAPIPE-EDGE 2 ROW COL W H RULE EPSILON SEA\n"  ring z, ring f
- *       (float32), then the ring graph: an int64 count and per edge int32
- *       a, int32 b, float32 s (no edges but with the flat rule)
- *   "TERRAPIPE-LEVELS 1 ROWS COLS RULE EPSILON SEA\n"   every tile's ring
- *                                                      F, in row order
- * RULE is next, epsilon or flat; EPSILON the float (0 unless epsilon);
- * SEA the sea level or "none". */
-typedef struct tp_fedge {
-	int64_t	row, col;
-	tp_fill_opts o;
-	double	sea_level;
-	tp_fring ring;
-	tp_fgraph graph;
-} tp_fedge;
-
-/* gr: the tile's ring graph, NULL for none. */
-int	tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-	    const tp_fring *r, const tp_fgraph *gr, tp_err *e);
-/* Read an edge file; its ring and graph are allocated. */
-int	tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e);
-void	tp_fedge_free(tp_fedge *ed);
-/* The same from memory (fuzzing). */
-int	tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len,
-	    tp_err *e);
-/* 0 when the edge file was made with g's options and is tile (row, col)
- * of g's size, else -1 naming the difference. */
-int	tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
-	    int64_t col, tp_err *e);
-int	tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
-	    tp_err *e);
-/* Read tile (row, col)'s ring of a levels file made with g's tiling and
- * options into r (allocated). */
-int	tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-	    tp_fring *r, tp_err *e);
-
-/* The phases on tile files (ttile): the tile stream at path, band `band`,
- * is tile (row, col) of ts found by its ORIGIN; g's tiling is ts's. */
-typedef struct tp_ftjob {
-	const tp_tileset *ts;
-	const char *dir;	/* the manifest's directory */
-	const char *band;	/* the band to fill */
-	tp_ftgrid g;
-	int	threads;	/* solve: tiles relaxed at once */
-	int64_t	rounds;		/* solve: tile relaxations done */
-	/* solve: relaxed tiles kept for their next relax, the least
-	 * recently used written out beyond cache_bytes (default 1 GiB) */
-	uint64_t cache_bytes, cached_bytes;
-	tp_ftile **cache;	/* per tile, or NULL */
-	unsigned char *spilled;	/* per tile: dropped from the cache into
-				   its file + ".solve", removed at the end */
-	uint64_t *used;		/* per tile: when last relaxed */
-	uint64_t clock;
-	int64_t	loads;		/* solve: tiles read from their files */
-	/* solve with the flat rule: on the ring graphs, no tile read */
-	int64_t	ring_cells, graph_edges;
-	pthread_mutex_t lock;	/* the cache, among the solve's threads */
-} tp_ftjob;
-
-/* g's tiling from ts with options o and the sea level. */
-int	tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
-	    const char *band, const tp_fill_opts *o, double sea_level,
-	    tp_err *e);
-/* Prepare: the tile held in tile (its band j->band) as an edge file. */
-int	tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out,
-	    tp_err *e);
-/* Solve: read every tile's edge file (its name + ".edge"), relax tiles
- * (read from their files) until the rings hold their levels, write the
- * levels file. With the flat rule no tile is read: the rings and their
- * graphs are solved at once (tp_fillgraph.h). */
-int	tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e);
-/* Finish: fill the tile's band in place from the levels file. */
-int	tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels,
-	    tp_fill_stats *st, tp_err *e);
 
 #endif

@@ -1,14 +1,14 @@
 /*
  * tp_filltile_io.c - the edge files of tiled filling (one tile's ring,
  * from prepare) and the levels file (every ring at its final level, from
- * the solve). Formats in tp_filltile.h.
+ * the solve). Formats in tp_filltile_io.h.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "core/tp_num.h"
 
 #define LINE_MAX_ 512

@@ -8,6 +8,8 @@
 
 #include "hydro/tiled/tp_fillgraph.h"
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
+#include "hydro/tiled/tp_filltile_job.h"
 
 int
 tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,

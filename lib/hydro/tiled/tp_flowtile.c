@@ -8,7 +8,7 @@
 #include "hydro/tp_d8.h"
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
-#include "hydro/tiled/tp_flowtile_flat.h"
+#include "hydro/tiled/tp_flowtile_int.h"
 
 #define DONE	0xff	/* in-degree byte of a cell already passed on */
 #define HALO	TP_FLHALO

@@ -81,6 +81,8 @@
 #define TP_FLFAR	UINT32_MAX	/* no distance: not flat, or no way */
 #define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
 #define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
+#define TP_FLHALO	2	/* the halo's width: the codes of its inner
+				 * ring need the ring beyond */
 
 /* The whole grid's geometry and options, the same for every tile. */
 typedef struct tp_flopts {
@@ -143,10 +145,6 @@ void	tp_fltile_put(tp_fltile *t, const float *src, size_t stride,
 /* The directions, as the whole grid's save on flats that reach the ring
  * (those from the tile's own seeds only, till tp_fltile_solved). */
 int	tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e);
-/* The flats again with the solve's distances rd and directions rdir of
- * the ring cells (tp_flsolve_read): then the whole grid's directions. */
-int	tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
-	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
  * NULL: 1). */
 int	tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e);
@@ -163,50 +161,5 @@ int	tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e);
 int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 	    tp_err *e);
 void	tp_fledge_free(tp_fledge *ed);
-
-/* The flats across tiles: the edges with planes get their flat cells'
- * distances, their records counted again with the flats resolved; rd and
- * rdir (every tile's ring, tiles in row order) the ring cells' distances
- * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
- * ring's distances fell searches its flats again from its seeds and the
- * distances across its edges, until none falls; one plane is held at a
- * time (read again from src where plane is NULL). */
-int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
-
-/* The solve: the edges of every tile of ts (row-major, all with the key
- * of the first) into the inflows, written as a solve file. */
-int	tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out,
-	    tp_err *e);
-/* The same into memory: in gets every tile's ring, tiles in row order
- * (edges without planes: no flats across tiles). */
-int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
-	    uint64_t *in, tp_err *e);
-/* Tile (row, col)'s inflows, ring distances and directions from a solve
- * file made on ts's tiling with options key into in, rd, rdir (room for
- * its ring). */
-int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
-	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
-
-/* In one process: the D8 accumulation of a whole grid's directions dir
- * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
- * threads (<= 0: all processors): each tile counted alone, the solve,
- * each tile again with its inflows. The bytes of tp_flow_accumulate;
- * where o cannot be tiled exactly (tp_flopts_check), it is called
- * instead. */
-int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
-	    const tp_flopts *o, int64_t size, int threads, float *acc,
-	    size_t astride, tp_err *e);
-
-/* Files: the tile stream at path (band `band`) is found in ts by its
- * ORIGIN; its neighbours are read from the manifest's directory dir under
- * their names with the suffix that path carries after its own name. t gets
- * the tile's heights and halo; tile (the stream read) is kept for output. */
-int	tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
-	    const char *band, tp_grid *tile, tp_fltile *t, tp_err *e);
-/* The solve on files: every tile's edge file dir/NAME SUFFIX ".fedge". */
-int	tp_fljob_solve(const tp_tileset *ts, const char *dir,
-	    const char *suffix, FILE *out, tp_err *e);
 
 #endif

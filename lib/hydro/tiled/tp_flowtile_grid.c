@@ -7,6 +7,8 @@
 
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
+#include "hydro/tiled/tp_flowtile_solve.h"
 #include "core/tp_par.h"
 
 typedef struct grid_job {
