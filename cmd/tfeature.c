@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "stream/tp_filter.h"
 #include "gen/tp_fit.h"
 

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "gen/tp_featprep.h"
 #include "gen/tp_noise.h"
 #include "tp_test.h"

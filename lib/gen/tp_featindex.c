@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen/tp_feature.h"
+#include "gen/tp_featindex.h"
 #include "gen/tp_featprep.h"
 #include "gen/tp_noise.h"
 #include "core/tp_num.h"

@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/tp_feature.h"
+#include "core/tp_err.h"
+#include "gen/tp_feature_types.h"
 
 /* What values a field takes (tp_feature.h's limits). */
 typedef enum {
