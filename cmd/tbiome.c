@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "biome/tp_biome.h"
+#include "biome/tp_biome_air.h"
 #include "biome/tp_climate.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_latitude.h"

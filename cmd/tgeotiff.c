@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_outfile.h"
-#include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "geo/tp_extent.h"
 
 static const char usage[] =

@@ -13,6 +13,7 @@
 #include <xtiffio.h>
 
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "io/tp_import.h"
 #include "io/tp_png.h"
 #include "io/tp_tifftags.h"

@@ -177,7 +177,7 @@ START_TEST(test_errors)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/a.geojson", dir);
 
-	ck_assert_int_eq(tp_vecfile_wkt(999999, &wkt, &name, &e), -1);
+	ck_assert_int_eq(tp_gpkg_wkt(999999, &wkt, &name, &e), -1);
 	ck_assert_str_eq(e.msg, "PROJ does not know the CRS EPSG:999999");
 	ck_assert_int_eq(tp_vecfile_create(&vf, "/nonexistent/dir/a.gpkg",
 	    TP_VEC_GPKG, 0, &e), -1);

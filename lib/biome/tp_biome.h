@@ -34,7 +34,6 @@
 
 #include <stdint.h>
 
-#include "biome/tp_climate.h"
 #include "core/tp_err.h"
 #include "biome/tp_palette.h"
 
@@ -144,13 +143,5 @@ void	tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t);
  * add what it saw to t. */
 void	tp_biome_classify(const tp_biome *b, const tp_biome_row *r,
 	    int64_t width, float *out, tp_biome_tally *t);
-
-/* Climate mode (tp_biome_air.c): the temperature (C) and precipitation
- * (mm/year) of the width cells of a row, from their latitudes (degrees),
- * heights and moisture by model c: precipitation rain_in's where given
- * (the orographic model), else tp_climate_rain of the moisture, else NaN. */
-void	tp_biome_air_row(const tp_climate *c, const double *lat,
-	    const float *height, const float *moisture, const float *rain_in,
-	    int64_t width, double *temp, double *rain);
 
 #endif

@@ -26,6 +26,7 @@
 
 #include "geo/tp_geokeys.h"
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "core/tp_outfile.h"
 #include "biome/tp_palette.h"
 #include "io/tp_sidecar.h"

@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "core/tp_err.h"
-#include "vector/tp_vecfile.h"
+#include "vector/tp_vecgeom.h"
 
 typedef struct tp_gpkg tp_gpkg;
 
@@ -38,5 +38,9 @@ void	tp_gpkg_abort(tp_gpkg *g);
 /* The GeoPackage binary geometry of geom for srs_id into buf (NULL: only
  * count); returns its size in bytes, 0 when it overflows size_t. */
 size_t	tp_gpkg_blob(const tp_vgeom *geom, int srs_id, unsigned char *buf);
+
+/* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
+ * its name, both malloc'ed; -1 when PROJ does not know the code. */
+int	tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 #endif

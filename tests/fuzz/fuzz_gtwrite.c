@@ -28,6 +28,7 @@
 
 #include "fuzz_stream.h"
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "io/tp_sidecar.h"
 #include "stream/tp_stream.h"
 
