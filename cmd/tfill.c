@@ -189,7 +189,7 @@ static int
 fill_whole(tp_grid *g, int band, const struct opts *o, double sea,
     tp_fill_stats *st, tp_err *e)
 {
-	tp_ftgrid tg;
+	tp_filltile_tiling tg;
 	int64_t ts = o->tile_size ? o->tile_size : 1024;
 
 	if (o->threads == 1 && o->tile_size == 0)
@@ -197,7 +197,7 @@ fill_whole(tp_grid *g, int band, const struct opts *o, double sea,
 		    tp_fill_pd_sea)(tp_grid_band(g, band), g->h.width,
 		    g->h.height, tp_grid_stride(g), &o->fill, sea, st, e);
 	memset(st, 0, sizeof *st);
-	if (tp_ftgrid_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
+	if (tp_filltile_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
 	    sea, e) < 0)
 		return -1;
 	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
@@ -206,7 +206,7 @@ fill_whole(tp_grid *g, int band, const struct opts *o, double sea,
 
 /* The manifest beside TILE (or MANIFEST itself) and a job on it. */
 static void
-job_open(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
+job_open(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
     int is_manifest, const struct opts *o, double sea)
 {
 	char *m;
@@ -221,7 +221,7 @@ job_open(tp_ftjob *j, tp_tileset *ts, char **dir, const char *path,
 	if (m == NULL)
 		cli_die("out of memory");
 	if (tp_tileset_load(ts, m, &e) < 0 ||
-	    tp_ftjob_init(j, ts, *dir, o->band, &o->fill, sea, &e) < 0)
+	    tp_filltile_job_init(j, ts, *dir, o->band, &o->fill, sea, &e) < 0)
 		cli_fail(&e);
 	free(m);
 }
@@ -251,7 +251,7 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 {
 	tp_fill_stats st;
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_grid g;
 	tp_err e;
 	char *dir;
@@ -263,7 +263,7 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 	job_open(&j, &ts, &dir, tile, 0, o, cli_sea_level(&o->sea, &g.h,
 	    o->phase == FINISH));
 	if (o->phase == PREPARE) {
-		if (tp_ftjob_prepare(&j, &g, stdout, &e) < 0)
+		if (tp_filltile_job_prepare(&j, &g, stdout, &e) < 0)
 			cli_die("%s: %s", tile, e.msg);
 		cli_close_stdout();
 	} else {
@@ -271,7 +271,7 @@ tile_phase(const struct opts *o, const char *tile, int argc, char **argv)
 			cli_die("%s: %s", o->levels, strerror(errno));
 		if (o->depth)
 			tp_grid_copy_band(&g, band, idx[0]);
-		if (tp_ftjob_finish(&j, &g, lv, &st, &e) < 0)
+		if (tp_filltile_job_finish(&j, &g, lv, &st, &e) < 0)
 			cli_die("%s: %s", o->levels, e.msg);
 		fclose(lv);
 		if (o->depth)
@@ -289,7 +289,7 @@ static void
 solve_phase(const struct opts *o, const char *manifest)
 {
 	tp_tileset ts;
-	tp_ftjob j;
+	tp_filltile_job j;
 	tp_reader r;
 	tp_err e;
 	char *dir, *first;
@@ -310,7 +310,7 @@ solve_phase(const struct opts *o, const char *manifest)
 	j.threads = o->threads;
 	if (o->cache_mib >= 0)
 		j.cache_bytes = (uint64_t)o->cache_mib << 20;
-	if (tp_ftjob_solve(&j, stdout, &e) < 0)
+	if (tp_filltile_job_solve(&j, stdout, &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose && j.g.o.rule == TP_FILL_FLAT)

@@ -431,7 +431,8 @@ accumulate(const opts *o, const uint8_t *dir, int64_t w, int64_t h,
     const tp_geo_grid *geo, double sea, float *acc, size_t stride,
     tp_err *e)
 {
-	tp_flopts fo = { .geo = *geo, .sea_level = sea, .area = o->area };
+	tp_flowtile_opts fo = { .geo = *geo, .sea_level = sea,
+	    .area = o->area };
 	int n = tp_par_threads(o->threads);
 
 	if (!o->threads_set || n == 1 || (n < 4 && o->tile_size == 0))
@@ -477,29 +478,30 @@ static void
 tile_phase(const opts *o, const char *path, int argc, char **argv)
 {
 	int finish = o->phase == FINISH;
-	tp_fltask k;
-	tp_flopts fo;
+	tp_flowtile_job k;
+	tp_flowtile_opts fo;
 	tp_err e;
 
 	cli_binary_stdout();
-	if (tp_fltask_open(&k, path, !finish ? 0 : o->rivers >= 0 ? 3 : 2,
+	if (tp_flowtile_job_open(&k, path, !finish ? 0 : o->rivers >= 0 ? 3 : 2,
 	    &e) < 0)
 		cli_fail(&e);
 	fo.geo = geometry(&k.g, o->geo);
 	fo.geo.north = k.ts.origin_y;	/* rows count from the grid's top */
 	fo.sea_level = cli_sea_level(&o->sea, &k.g.h, finish);
 	fo.area = o->area;
-	if (tp_fltask_run(&k, o->band, &fo, finish ? o->solve : NULL, &e) < 0)
+	if (tp_flowtile_job_run(&k, o->band, &fo, finish ? o->solve : NULL,
+	    &e) < 0)
 		cli_fail(&e);
 	if (!finish) {
-		if (tp_fltask_edge(&k, stdout, &e) < 0)
+		if (tp_flowtile_job_edge(&k, stdout, &e) < 0)
 			cli_fail(&e);
 		cli_close_stdout();
 	} else {
-		tp_fltask_finish(&k, &fo, o->rivers, o->grass);
+		tp_flowtile_job_finish(&k, &fo, o->rivers, o->grass);
 		cli_write_grid(&k.g, argc, argv);
 	}
-	tp_fltask_free(&k);
+	tp_flowtile_job_free(&k);
 }
 
 /* --tile-solve MANIFEST. */
@@ -509,7 +511,7 @@ solve_phase(const opts *o, const char *manifest)
 	tp_err e;
 
 	cli_binary_stdout();
-	if (tp_fltask_solve(manifest, o->suffix ? o->suffix : "", stdout,
+	if (tp_flowtile_job_solve(manifest, o->suffix ? o->suffix : "", stdout,
 	    &e) < 0)
 		cli_fail(&e);
 	cli_close_stdout();

@@ -103,17 +103,19 @@ START_TEST(graph_keeps_minimax)
 		float *z = heights(w, h, trial % 2 ? 7 : 0, &seed);
 		float *d = malloc((size_t)n * (size_t)n * sizeof *d);
 		float *bf = malloc((size_t)w * (size_t)h * sizeof *bf);
-		tp_ftgrid g;
-		tp_ftile t;
-		tp_fgraph gr;
+		tp_filltile_tiling g;
+		tp_filltile_tile t;
+		tp_fillgraph gr;
 		tp_err e;
 
 		ck_assert_ptr_nonnull(d);
 		ck_assert_ptr_nonnull(bf);
-		ck_assert_int_eq(tp_ftgrid_init(&g, w, h, w, h, &FLAT, sea, &e),
-		    0);
-		ck_assert_int_eq(tp_ftile_load(&t, &g, 0, 0, z, (size_t)w, &e), 0);
-		ck_assert_msg(tp_fgraph_build(&t, sea, &gr, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(tp_filltile_init(&g, w, h, w, h, &FLAT, sea,
+		    &e), 0);
+		ck_assert_int_eq(tp_filltile_tile_load(&t, &g, 0, 0, z,
+		    (size_t)w, &e), 0);
+		ck_assert_msg(tp_fillgraph_build(&t, sea, &gr, &e) == 0, "%s",
+		    e.msg);
 		for (int i = 0; i < n * n; i++)
 			d[i] = INFINITY;
 		for (int i = 0; i < n; i++)
@@ -135,14 +137,14 @@ START_TEST(graph_keeps_minimax)
 		for (int i = 0; i < n; i++) {
 			int ci = ring_cell(w, h, i);
 
-			if (tp_fring_at(w, h, ci % w, ci / w) != (size_t)i ||
-			    !inside(z[ci], sea))
+			if (tp_filltile_ring_at(w, h, ci % w,
+			    ci / w) != (size_t)i || !inside(z[ci], sea))
 				continue;
 			brute_minimax(z, w, h, sea, ci, bf);
 			for (int j = 0; j < n; j++) {
 				int cj = ring_cell(w, h, j);
 
-				if (tp_fring_at(w, h, cj % w, cj / w) !=
+				if (tp_filltile_ring_at(w, h, cj % w, cj / w) !=
 				    (size_t)j || !inside(z[cj], sea))
 					continue;
 				bad += d[i * n + j] != bf[cj];
@@ -150,8 +152,8 @@ START_TEST(graph_keeps_minimax)
 		}
 		ck_assert_msg(bad == 0, "trial %d (%dx%d): %d pairs differ",
 		    trial, w, h, bad);
-		tp_fgraph_free(&gr);
-		tp_ftile_free(&t);
+		tp_fillgraph_free(&gr);
+		tp_filltile_tile_free(&t);
 		free(z);
 		free(d);
 		free(bf);
@@ -166,9 +168,9 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 {
 	size_t n = (size_t)w * (size_t)h;
 	float *whole = malloc(n * sizeof *whole);
-	tp_ftgrid g;
-	tp_fring *rings;
-	tp_fgraph *graphs;
+	tp_filltile_tiling g;
+	tp_filltile_ring *rings;
+	tp_fillgraph *graphs;
 	tp_err e;
 	int64_t t, T, i, bad = 0;
 
@@ -176,7 +178,7 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 	memcpy(whole, z, n * sizeof *whole);
 	ck_assert_int_eq(tp_fill_pf_sea(whole, w, h, (size_t)w, &FLAT, sea,
 	    NULL, &e), 0);
-	ck_assert_int_eq(tp_ftgrid_init(&g, w, h, tw, th, &FLAT, sea, &e), 0);
+	ck_assert_int_eq(tp_filltile_init(&g, w, h, tw, th, &FLAT, sea, &e), 0);
 	T = g.rows * g.cols;
 	rings = calloc((size_t)T, sizeof *rings);
 	graphs = calloc((size_t)T, sizeof *graphs);
@@ -184,22 +186,28 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 	ck_assert_ptr_nonnull(graphs);
 	for (t = 0; t < T; t++) {
 		int64_t x0, y0, tw_, th_;
-		tp_ftile tile;
+		tp_filltile_tile tile;
 
-		tp_ftgrid_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_, &th_);
-		ck_assert_int_eq(tp_ftile_load(&tile, &g, t / g.cols, t % g.cols,
-		    z + y0 * w + x0, (size_t)w, &e), 0);
-		ck_assert_int_eq(tp_ftile_prepare(&tile, &g, NULL, &e), 0);
-		ck_assert_int_eq(tp_fring_alloc(&rings[t], tw_, th_, &e), 0);
-		tp_fring_get(&rings[t], &tile);
-		ck_assert_int_eq(tp_fgraph_build(&tile, sea, &graphs[t], &e), 0);
-		tp_ftile_free(&tile);
+		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_,
+		    &th_);
+		ck_assert_int_eq(tp_filltile_tile_load(&tile, &g, t / g.cols,
+		    t % g.cols, z + y0 * w + x0, (size_t)w, &e), 0);
+		ck_assert_int_eq(tp_filltile_tile_prepare(&tile, &g, NULL, &e),
+		    0);
+		ck_assert_int_eq(tp_filltile_ring_alloc(&rings[t], tw_, th_,
+		    &e), 0);
+		tp_filltile_ring_get(&rings[t], &tile);
+		ck_assert_int_eq(tp_fillgraph_build(&tile, sea, &graphs[t], &e),
+		    0);
+		tp_filltile_tile_free(&tile);
 	}
-	ck_assert_msg(tp_fgraph_solve(&g, rings, graphs, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_fillgraph_solve(&g, rings, graphs, &e) == 0, "%s",
+	    e.msg);
 	for (t = 0; t < T; t++) {
 		int64_t x0, y0, tw_, th_;
 
-		tp_ftgrid_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_, &th_);
+		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_,
+		    &th_);
 		for (i = 0; i < 2 * tw_ + 2 * th_; i++) {
 			int c = ring_cell((int)tw_, (int)th_, (int)i);
 			size_t at = (size_t)(y0 + c / tw_) * (size_t)w +
@@ -209,8 +217,8 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 				bad += memcmp(&rings[t].f[i], &whole[at],
 				    sizeof *whole) != 0;
 		}
-		tp_fring_free(&rings[t]);
-		tp_fgraph_free(&graphs[t]);
+		tp_filltile_ring_free(&rings[t]);
+		tp_fillgraph_free(&graphs[t]);
 	}
 	ck_assert_msg(bad == 0, "%dx%d by %dx%d: %lld ring cells differ", w, h,
 	    tw, th, (long long)bad);
@@ -243,59 +251,66 @@ END_TEST
  * another rule are refused. */
 START_TEST(edge_file_graph)
 {
-	tp_fgedge edges[2] = { { 0, 3, 4.5f }, { 1, 10, INFINITY } };
-	tp_fgraph gr = { edges, 2 };
-	tp_ftgrid g;
-	tp_fring r;
-	tp_fedge ed;
+	tp_fillgraph_edge edges[2] = { { 0, 3, 4.5f }, { 1, 10, INFINITY } };
+	tp_fillgraph gr = { edges, 2 };
+	tp_filltile_tiling g;
+	tp_filltile_ring r;
+	tp_filltile_io_edge ed;
 	tp_err e;
 	char *buf = NULL;
 	size_t len = 0, hdr;
 	FILE *f;
 
-	ck_assert_int_eq(tp_ftgrid_init(&g, 8, 6, 3, 3, &FLAT, -INFINITY, &e),
+	ck_assert_int_eq(tp_filltile_init(&g, 8, 6, 3, 3, &FLAT, -INFINITY, &e),
 	    0);
-	ck_assert_int_eq(tp_fring_alloc(&r, 3, 3, &e), 0);
+	ck_assert_int_eq(tp_filltile_ring_alloc(&r, 3, 3, &e), 0);
 	for (int i = 0; i < 12; i++)
 		r.z[i] = r.f[i] = (float)i;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
 	hdr = (size_t)(strchr(buf, '\n') - buf) + 1;
 	ck_assert_uint_eq(len, hdr + 2 * 12 * 4 + 8 + 2 * 12);
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), 0);
 	ck_assert_int_eq(ed.graph.n, 2);
 	ck_assert_int_eq(memcmp(ed.graph.e, edges, sizeof edges), 0);
-	tp_fedge_free(&ed);
+	tp_filltile_io_edge_free(&ed);
 	free(buf);
 	/* a 3 x 3 ring: places 0-2 the top row, 3-5 the bottom row, 6-8 the
 	 * west column and 9-11 the east one, whose first and last are the
 	 * corners again: place 6 is cell (0, 0), already place 0, no node */
 	edges[1].b = 6;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: ring graph edge 1 is not of this "
 	    "ring");
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len - 5, &e),
-	    -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len - 5, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: the ring graph is truncated");
 	free(buf);
 	edges[1].b = 10;
 	g.o.rule = TP_FILL_NEXT;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: a ring graph is made with the flat "
 	    "rule only");
 	buf[15] = '1';		/* "TERRAPIPE-EDGE 1 ..." */
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file of another version (1, not 2): "
 	    "prepare the tile again");
 	free(buf);
-	tp_fring_free(&r);
+	tp_filltile_ring_free(&r);
 }
 END_TEST
 

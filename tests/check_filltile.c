@@ -21,7 +21,7 @@ same_as_whole(const float *z, int w, int h, int tw, int th,
 {
 	size_t n = (size_t)w * (size_t)h;
 	float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
-	tp_ftgrid g;
+	tp_filltile_tiling g;
 	int64_t rounds;
 	tp_err e;
 
@@ -30,7 +30,7 @@ same_as_whole(const float *z, int w, int h, int tw, int th,
 	memcpy(a, z, n * sizeof *a);
 	memcpy(b, z, n * sizeof *b);
 	ck_assert_int_eq(tp_fill_pf_sea(a, w, h, (size_t)w, o, sea, NULL, &e), 0);
-	ck_assert_int_eq(tp_ftgrid_init(&g, w, h, tw, th, o, sea, &e), 0);
+	ck_assert_int_eq(tp_filltile_init(&g, w, h, tw, th, o, sea, &e), 0);
 	ck_assert_int_eq(tp_filltile_grid(b, (size_t)w, &g, threads, &rounds,
 	    &e), 0);
 	if (memcmp(a, b, n * sizeof *a) != 0) {
@@ -129,39 +129,41 @@ END_TEST
 /* Edge and levels files read back what was written. */
 START_TEST(test_files)
 {
-	tp_fring r, back;
-	tp_fedge ed;
-	tp_ftgrid g;
+	tp_filltile_ring r, back;
+	tp_filltile_io_edge ed;
+	tp_filltile_tiling g;
 	tp_err e;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 	int i;
 
-	ck_assert_int_eq(tp_ftgrid_init(&g, 10, 7, 4, 4, &EPS, 0.25, &e), 0);
-	ck_assert_int_eq(tp_fring_alloc(&r, 2, 3, &e), 0);
+	ck_assert_int_eq(tp_filltile_init(&g, 10, 7, 4, 4, &EPS, 0.25, &e), 0);
+	ck_assert_int_eq(tp_filltile_ring_alloc(&r, 2, 3, &e), 0);
 	for (i = 0; i < 10; i++) {
 		r.z[i] = (float)i;
 		r.f[i] = i == 3 ? INFINITY : (float)i + 0.5f;
 	}
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_fedge_write(f, &g, 1, 2, &r, NULL, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 2, &r, NULL, &e),
+	    0);
 	fclose(f);
 	ck_assert_str_eq(strtok(buf, "\n"), "TERRAPIPE-EDGE 2 1 2 2 3 epsilon "
 	    "9.99999975e-05 0.25");
 	buf[strlen(buf)] = '\n';
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len, &e), 0);
-	ck_assert_int_eq(tp_fedge_check(&ed, &g, 1, 2, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_check(&ed, &g, 1, 2, &e), 0);
 	ck_assert_int_eq(memcmp(ed.ring.f, r.f, 10 * sizeof *r.f), 0);
-	ck_assert_int_eq(tp_fedge_check(&ed, &g, 0, 2, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_check(&ed, &g, 0, 2, &e), -1);
 	ck_assert_str_eq(e.msg, "the edge file is of tile 1,2, not 0,2");
-	tp_fring_free(&ed.ring);
-	ck_assert_int_eq(tp_fedge_parse(&ed, (unsigned char *)buf, len - 1,
-	    &e), -1);
+	tp_filltile_ring_free(&ed.ring);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len - 1, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: the ring is truncated");
 	free(buf);
 	(void)back;
-	tp_fring_free(&r);
+	tp_filltile_ring_free(&r);
 }
 END_TEST
 

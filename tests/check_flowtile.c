@@ -19,7 +19,7 @@ static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
 
 /* The flow and dir codes of z (w x h) whole. */
 static void
-whole(const float *z, int w, int h, const tp_flopts *o, float *flow,
+whole(const float *z, int w, int h, const tp_flowtile_opts *o, float *flow,
     float *codes)
 {
 	size_t n = (size_t)w * (size_t)h;
@@ -37,29 +37,30 @@ whole(const float *z, int w, int h, const tp_flopts *o, float *flow,
 
 /* Prepare tile k of ts from plane z: directions and counts. */
 static void
-prepare(const tp_tileset *ts, int64_t k, const float *z, const tp_flopts *o,
-    tp_fltile *t)
+prepare(const tp_tileset *ts, int64_t k, const float *z,
+    const tp_flowtile_opts *o, tp_flowtile_tile *t)
 {
 	tp_err e;
 
-	ck_assert_int_eq(tp_fltile_init(t, ts, k / ts->cols, k % ts->cols,
-	    &e), 0);
-	tp_fltile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0, 0);
-	ck_assert_int_eq(tp_fltile_dirs(t, o, &e), 0);
+	ck_assert_int_eq(tp_flowtile_tile_init(t, ts, k / ts->cols,
+	    k % ts->cols, &e), 0);
+	tp_flowtile_tile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0,
+	    0);
+	ck_assert_int_eq(tp_flowtile_tile_dirs(t, o, &e), 0);
 }
 
 /* The three phases in memory, files through memory streams; the tiles'
  * flow and codes into flow and codes. */
 static void
-tiled(const float *z, int w, int h, int size, const tp_flopts *o,
+tiled(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
     float *flow, float *codes)
 {
 	tp_header hd = tp_test_header(w, h, o->geo.cellsize, 0,
 	    o->geo.north);
 	int64_t k, nt;
-	tp_fledge *ed;
+	tp_flowtile_edge *ed;
 	tp_tileset ts;
-	tp_fltile t;
+	tp_flowtile_tile t;
 	char *buf = NULL;
 	size_t len = 0;
 	uint64_t *in;
@@ -73,20 +74,20 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 	ck_assert_ptr_nonnull(ed = calloc((size_t)nt, sizeof *ed));
 	for (k = 0; k < nt; k++) {	/* prepare, through the file format */
 		prepare(&ts, k, z, o, &t);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, NULL, &e), 0);
-		ck_assert_int_eq(tp_fltile_edge(&t, &ed[k], &e), 0);
-		tp_flopts_key(o, ed[k].key);
+		ck_assert_int_eq(tp_flowtile_tile_accumulate(&t, NULL, &e), 0);
+		ck_assert_int_eq(tp_flowtile_tile_edge(&t, &ed[k], &e), 0);
+		tp_flowtile_opts_key(o, ed[k].key);
 		f = open_memstream(&buf, &len);
-		ck_assert_int_eq(tp_fledge_write(f, &ed[k], &e), 0);
+		ck_assert_int_eq(tp_flowtile_edge_write(f, &ed[k], &e), 0);
 		fclose(f);
-		tp_fledge_free(&ed[k]);
-		ck_assert_int_eq(tp_fledge_parse(&ed[k], (unsigned char *)buf,
-		    len, &e), 0);
+		tp_flowtile_edge_free(&ed[k]);
+		ck_assert_int_eq(tp_flowtile_edge_parse(&ed[k],
+		    (unsigned char *)buf, len, &e), 0);
 		free(buf);
-		tp_fltile_free(&t);
+		tp_flowtile_tile_free(&t);
 	}
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_flsolve(&ts, ed, f, &e), 0);
+	ck_assert_int_eq(tp_flowtile_solve(&ts, ed, f, &e), 0);
 	fclose(f);
 	for (k = nt - 1; k >= 0; k--) {	/* finish, in another order */
 		prepare(&ts, k, z, o, &t);
@@ -94,19 +95,19 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 4));
 		ck_assert_ptr_nonnull(rdir = malloc((size_t)ed[k].n));
 		f = fmemopen(buf, len, "rb");
-		ck_assert_int_eq(tp_flsolve_read(f, &ts, t.row, t.col,
+		ck_assert_int_eq(tp_flowtile_solve_read(f, &ts, t.row, t.col,
 		    ed[k].key, in, rd, rdir, &e), 0);
 		fclose(f);
-		ck_assert_int_eq(tp_fltile_solved(&t, rd, rdir, &e), 0);
+		ck_assert_int_eq(tp_flowtile_flat_solved(&t, rd, rdir, &e), 0);
 		free(rd);
 		free(rdir);
-		ck_assert_int_eq(tp_fltile_accumulate(&t, in, &e), 0);
-		tp_fltile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
+		ck_assert_int_eq(tp_flowtile_tile_accumulate(&t, in, &e), 0);
+		tp_flowtile_tile_flow(&t, o, flow + t.y0 * w + t.x0, (size_t)w);
 		tp_flow_codes(t.dir, t.w, t.h, 1, 1, codes + t.y0 * w + t.x0,
 		    (size_t)w);
 		free(in);
-		tp_fltile_free(&t);
-		tp_fledge_free(&ed[k]);
+		tp_flowtile_tile_free(&t);
+		tp_flowtile_edge_free(&ed[k]);
 	}
 	free(buf);
 	free(ed);
@@ -116,7 +117,7 @@ tiled(const float *z, int w, int h, int size, const tp_flopts *o,
 
 /* tp_flowtile_grid on 2 threads: the flow of z in tiles of size. */
 static void
-in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
+in_memory(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
     float *flow)
 {
 	uint8_t *dir = malloc((size_t)w * (size_t)h);
@@ -133,7 +134,7 @@ in_memory(const float *z, int w, int h, int size, const tp_flopts *o,
 /* Whole and tiled agree to the byte on z, for tiles of lo .. hi. */
 static void
 same_as_whole(const float *z, int w, int h, int lo, int hi,
-    const tp_flopts *o)
+    const tp_flowtile_opts *o)
 {
 	size_t n = (size_t)w * (size_t)h, i;
 	float *a = malloc(n * 4), *b = malloc(n * 4), *ca = malloc(n * 4),
@@ -185,20 +186,20 @@ START_TEST(test_ring)
 
 	for (w = 1; w <= 5; w++)
 		for (h = 1; h <= 5; h++)
-			for (i = 0; i < tp_flring_len(w, h); i++) {
-				tp_flring_cell(w, h, i, &x, &y);
-				ck_assert_int_eq(tp_flring_index(w, h, x, y),
-				    i);
+			for (i = 0; i < tp_flowtile_ring_len(w, h); i++) {
+				tp_flowtile_ring_cell(w, h, i, &x, &y);
+				ck_assert_int_eq(tp_flowtile_ring_index(w, h, x,
+				    y), i);
 			}
-	ck_assert_int_eq(tp_flring_len(4, 3), 10);
-	ck_assert_int_eq(tp_flring_index(4, 4, 1, 1), -1);
+	ck_assert_int_eq(tp_flowtile_ring_len(4, 3), 10);
+	ck_assert_int_eq(tp_flowtile_ring_index(4, 4, 1, 1), -1);
 }
 END_TEST
 
 /* Random filled noise (paths wind through every tile), 1x1 tiles up. */
 START_TEST(test_noise)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 11 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 11 },
 	    .sea_level = -INFINITY };
 	float *z = filled_noise(13, 11, 77 + (uint64_t)_i, _i == 1 ? 9 : 0);
 
@@ -213,7 +214,7 @@ END_TEST
 /* Geographic distances (per row) and a sea. */
 START_TEST(test_geographic_sea)
 {
-	tp_flopts o = { .geo = { .cellsize = 0.01, .north = 61.3,
+	tp_flowtile_opts o = { .geo = { .cellsize = 0.01, .north = 61.3,
 	    .geographic = 1 }, .sea_level = -0.3 };
 	float *z = filled_noise(17, 9, 5, 3);
 
@@ -226,7 +227,7 @@ END_TEST
  * whole grid's directions and flow to the byte. */
 START_TEST(test_flats)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 12 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 12 },
 	    .sea_level = -INFINITY };
 	float z[144];
 	int x, y;
@@ -246,7 +247,7 @@ END_TEST
 START_TEST(test_lakes)
 {
 	static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
-	tp_flopts o = { .geo = { .cellsize = 1, .north = 23 },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 23 },
 	    .sea_level = -INFINITY };
 	int w = 29, h = 23, i;
 	float *z = malloc((size_t)w * (size_t)h * sizeof *z);
@@ -272,31 +273,34 @@ START_TEST(test_parse)
 	const char *ok = "TERRAPIPE-FLOWEDGE 2 0 0 1 1 none,projected 0\n";
 	unsigned char buf[64];
 	size_t hl = strlen(ok);
-	tp_fledge ed;
+	tp_flowtile_edge ed;
 	tp_err e;
 
 	memcpy(buf, ok, hl);
 	memset(buf + hl, 0, TP_FLEDGE_REC);
 	buf[hl] = 1;			/* count 1 */
 	memset(buf + hl + 8, 0xff, 4);	/* exit -1 */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), 0);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), 0);
 	ck_assert_int_eq(ed.r[0].exit, -1);
-	tp_fledge_free(&ed);
+	tp_flowtile_edge_free(&ed);
 	buf[hl] = 2;			/* more than the tile's cells */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: bad ring cell 0");
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + 3, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + 3, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells and "
 	    "flats, 13 expected");
 	buf[hl] = 1;
 	memset(buf + hl + 8, 0, 4);	/* exit 0, but it drains nowhere */
-	ck_assert_int_eq(tp_fledge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: ring cell 0 leaves by cell 0, "
 	    "which does not drain out");
-	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)"x\n", 2,
-	    &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed,
+	    (const unsigned char *)"x\n", 2, &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
-	ck_assert_int_eq(tp_fledge_parse(&ed, (const unsigned char *)
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)
 	    "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n", 44, &e), -1);
 	ck_assert_str_eq(e.msg, "a flow edge file of version 1, not 2: "
 	    "prepare the tile again");

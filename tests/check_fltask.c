@@ -96,10 +96,10 @@ tile_path(const tp_tileset *ts, int64_t t, const char *sfx)
 	return p;
 }
 
-static tp_flopts
+static tp_flowtile_opts
 options(const tp_tileset *ts)
 {
-	tp_flopts o = { .geo = { .cellsize = 1, .north = ts->origin_y },
+	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = ts->origin_y },
 	    .sea_level = -INFINITY };
 
 	return o;
@@ -109,8 +109,8 @@ options(const tp_tileset *ts)
 static void
 prepare(const tp_tileset *ts)
 {
-	tp_flopts o = options(ts);
-	tp_fltask k;
+	tp_flowtile_opts o = options(ts);
+	tp_flowtile_job k;
 	tp_err e;
 
 	for (int64_t t = 0; t < ts->rows * ts->cols; t++) {
@@ -118,12 +118,13 @@ prepare(const tp_tileset *ts)
 		FILE *f = fopen(q, "wb");
 
 		ck_assert_ptr_nonnull(f);
-		ck_assert_msg(tp_fltask_open(&k, p, 0, &e) == 0, "%s", e.msg);
-		ck_assert_msg(tp_fltask_run(&k, "height", &o, NULL, &e) == 0,
-		    "%s", e.msg);
-		ck_assert_int_eq(tp_fltask_edge(&k, f, &e), 0);
+		ck_assert_msg(tp_flowtile_job_open(&k, p, 0, &e) == 0, "%s",
+		    e.msg);
+		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, NULL,
+		    &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(tp_flowtile_job_edge(&k, f, &e), 0);
 		ck_assert_int_eq(fclose(f), 0);
-		tp_fltask_free(&k);
+		tp_flowtile_job_free(&k);
 		free(p);
 		free(q);
 	}
@@ -152,9 +153,9 @@ whole(float *flow)
 static void
 finish(const tp_tileset *ts, const char *solve)
 {
-	tp_flopts o = options(ts);
+	tp_flowtile_opts o = options(ts);
 	float ref[W * H];
-	tp_fltask k;
+	tp_flowtile_job k;
 	tp_err e;
 
 	whole(ref);
@@ -165,10 +166,10 @@ finish(const tp_tileset *ts, const char *solve)
 		char *p = tile_path(ts, t, "");
 		size_t stride;
 
-		ck_assert_int_eq(tp_fltask_open(&k, p, 3, &e), 0);
-		ck_assert_msg(tp_fltask_run(&k, "height", &o, solve, &e) == 0,
-		    "%s", e.msg);
-		tp_fltask_finish(&k, &o, 3, 0);
+		ck_assert_int_eq(tp_flowtile_job_open(&k, p, 3, &e), 0);
+		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, solve,
+		    &e) == 0, "%s", e.msg);
+		tp_flowtile_job_finish(&k, &o, 3, 0);
 		stride = tp_grid_stride(&k.g);
 		for (int64_t y = 0; y < k.t.h; y++)
 			for (int64_t x = 0; x < k.t.w; x++) {
@@ -182,7 +183,7 @@ finish(const tp_tileset *ts, const char *solve)
 				ck_assert(tp_grid_band(&k.g, k.idx[2])[i] ==
 				    (f >= 3));
 			}
-		tp_fltask_free(&k);
+		tp_flowtile_job_free(&k);
 		free(p);
 	}
 }
@@ -201,12 +202,13 @@ START_TEST(phases_on_files)
 	manifest = path_of("manifest");
 	solve = path_of("solve");
 	ck_assert_ptr_nonnull(f = fopen(solve, "wb"));
-	ck_assert_msg(tp_fltask_solve(manifest, "", f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_flowtile_job_solve(manifest, "", f, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_int_eq(fclose(f), 0);
 	finish(&ts, solve);
 	/* an edge file missing: the solve names it */
 	ck_assert_ptr_nonnull(f = fopen(solve, "wb"));
-	ck_assert_int_eq(tp_fltask_solve(manifest, ".x", f, &e), -1);
+	ck_assert_int_eq(tp_flowtile_job_solve(manifest, ".x", f, &e), -1);
 	fclose(f);
 	ck_assert_msg(strstr(e.msg, "/r0_c0.tp.x.fedge: No such file") != NULL,
 	    "%s", e.msg);
@@ -222,23 +224,23 @@ START_TEST(missing_files)
 {
 	char *nosuch, *tile, *solve;
 	tp_tileset ts;
-	tp_fltask k;
-	tp_flopts o;
+	tp_flowtile_job k;
+	tp_flowtile_opts o;
 	tp_err e;
 
 	make_dir();
 	nosuch = path_of("nosuch.tp");
 	solve = path_of("nope");
-	ck_assert_int_eq(tp_fltask_open(&k, nosuch, 0, &e), -1);
+	ck_assert_int_eq(tp_flowtile_job_open(&k, nosuch, 0, &e), -1);
 	ck_assert_msg(strncmp(e.msg, nosuch, strlen(nosuch)) == 0 &&
 	    strstr(e.msg, ": No such file") != NULL, "%s", e.msg);
 	cut_tiles(&ts);
 	tile = tile_path(&ts, 0, "");
 	o = options(&ts);
-	ck_assert_int_eq(tp_fltask_open(&k, tile, 2, &e), 0);
-	ck_assert_int_eq(tp_fltask_run(&k, "height", &o, solve, &e), -1);
+	ck_assert_int_eq(tp_flowtile_job_open(&k, tile, 2, &e), 0);
+	ck_assert_int_eq(tp_flowtile_job_run(&k, "height", &o, solve, &e), -1);
 	ck_assert_msg(strncmp(e.msg, solve, strlen(solve)) == 0, "%s", e.msg);
-	tp_fltask_free(&k);
+	tp_flowtile_job_free(&k);
 	free(nosuch);
 	free(tile);
 	free(solve);

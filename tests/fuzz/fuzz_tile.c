@@ -47,7 +47,7 @@ manifest_through(const tp_tileset *ts)
  * tile: its flats' planes (codes and neighbours from the file, cycles
  * among them too) must give a result or an error. */
 static void
-flow_solve(tp_fledge *fl)
+flow_solve(tp_flowtile_edge *fl)
 {
 	tp_tileset ts;
 	FILE *f;
@@ -61,7 +61,7 @@ flow_solve(tp_fledge *fl)
 	ts.rows = ts.cols = 1;
 	if ((f = fopen("/dev/null", "wb")) == NULL)
 		return;
-	(void)tp_flsolve(&ts, fl, f, NULL);
+	(void)tp_flowtile_solve(&ts, fl, f, NULL);
 	fclose(f);
 }
 
@@ -69,8 +69,8 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	tp_tileset ts;
-	tp_fedge ed;
-	tp_fledge fl;
+	tp_filltile_io_edge ed;
+	tp_flowtile_edge fl;
 
 	if (tp_tileset_parse(&ts, (const char *)data, size, NULL) == 0) {
 		/* cap the work a huge but valid grid of tiles would take */
@@ -78,11 +78,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			manifest_through(&ts);
 		tp_tileset_free(&ts);
 	}
-	if (tp_fedge_parse(&ed, data, size, NULL) == 0)
-		tp_fedge_free(&ed);
-	if (tp_fledge_parse(&fl, data, size, NULL) == 0) {
+	if (tp_filltile_io_edge_parse(&ed, data, size, NULL) == 0)
+		tp_filltile_io_edge_free(&ed);
+	if (tp_flowtile_edge_parse(&fl, data, size, NULL) == 0) {
 		flow_solve(&fl);
-		tp_fledge_free(&fl);
+		tp_flowtile_edge_free(&fl);
 	}
 	return 0;
 }

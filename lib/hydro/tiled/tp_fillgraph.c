@@ -85,7 +85,7 @@ pairs_put(pairs *p, int32_t a, int32_t b, float s, tp_err *e)
 static int
 edge_cmp(const void *x, const void *y)
 {
-	const tp_fgedge *a = x, *b = y;
+	const tp_fillgraph_edge *a = x, *b = y;
 
 	if (a->a != b->a)
 		return a->a < b->a ? -1 : 1;
@@ -94,7 +94,7 @@ edge_cmp(const void *x, const void *y)
 
 /* The map's pairs as sorted edges. */
 static int
-pairs_edges(const pairs *p, tp_fgraph *gr, tp_err *e)
+pairs_edges(const pairs *p, tp_fillgraph *gr, tp_err *e)
 {
 	size_t i, k = 0;
 
@@ -132,7 +132,8 @@ typedef struct rqueue {
  * (NaN, sea), each ring cell its own place, OPEN the rest; ring cells
  * queued at their heights. */
 static int
-seed_ring(const tp_ftile *t, float sea, int32_t *lab, rqueue *q, tp_err *e)
+seed_ring(const tp_filltile_tile *t, float sea, int32_t *lab, rqueue *q,
+    tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2), i;
 	int64_t x, y, step;
@@ -152,7 +153,7 @@ seed_ring(const tp_ftile *t, float sea, int32_t *lab, rqueue *q, tp_err *e)
 			i = (size_t)(y + 1) * ps + (size_t)x + 1;
 			if (lab[i] != OPEN)
 				continue;
-			lab[i] = (int32_t)tp_fring_at(t->w, t->h, x, y);
+			lab[i] = (int32_t)tp_filltile_ring_at(t->w, t->h, x, y);
 			if (tp_rheap_push(&q->h, tp_kheap_key(t->z[i], i), e) < 0)
 				return -1;
 		}
@@ -175,7 +176,7 @@ key_level(uint64_t k)
 /* Start loading the rows around a cell likely to come soon: the flood is
  * bound by these cache misses, not by its queue. */
 static inline void
-prefetch(const tp_ftile *t, const int32_t *lab, size_t c)
+prefetch(const tp_filltile_tile *t, const int32_t *lab, size_t c)
 {
 	ptrdiff_t ps = (ptrdiff_t)t->w + 2, at;
 
@@ -189,7 +190,7 @@ prefetch(const tp_ftile *t, const int32_t *lab, size_t c)
 }
 
 static inline int
-next(const tp_ftile *t, const int32_t *lab, rqueue *q, uint64_t *top,
+next(const tp_filltile_tile *t, const int32_t *lab, rqueue *q, uint64_t *top,
     tp_err *e)
 {
 	if (q->f.n > AHEAD)
@@ -212,7 +213,7 @@ next(const tp_ftile *t, const int32_t *lab, rqueue *q, uint64_t *top,
  * neighbours of different labels meet at the level of the one taken out
  * later, found when it is taken out (the other is DONE then). */
 static int
-flood(const tp_ftile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
+flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
 {
 	ptrdiff_t off[9];
 	uint64_t top;
@@ -250,8 +251,8 @@ flood(const tp_ftile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
 }
 
 int
-tp_fgraph_build(const tp_ftile *t, double sea_level, tp_fgraph *gr,
-    tp_err *e)
+tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
+    tp_fillgraph *gr, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 	float sea = tp_d8_sea_below(sea_level);
@@ -282,7 +283,7 @@ tp_fgraph_build(const tp_ftile *t, double sea_level, tp_fgraph *gr,
 }
 
 void
-tp_fgraph_free(tp_fgraph *gr)
+tp_fillgraph_free(tp_fillgraph *gr)
 {
 	free(gr->e);
 	gr->e = NULL;
@@ -292,8 +293,8 @@ tp_fgraph_free(tp_fgraph *gr)
 /* ---- the solve over all tiles ---- */
 
 typedef struct solve {
-	const tp_ftgrid *g;
-	tp_fring *rings;
+	const tp_filltile_tiling *g;
+	tp_filltile_ring *rings;
 	int64_t	*off;		/* tile t's ring cells: off[t] .. off[t+1] */
 	int64_t	*first;		/* node u's arcs: first[u] .. first[u+1] */
 	uint32_t *to;		/* arc targets, nodes */
@@ -329,12 +330,12 @@ typedef int (*cross_fn)(solve *s, int64_t u, float zu, int64_t v, float zv,
 static int
 cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 {
-	const tp_ftgrid *g = s->g;
+	const tp_filltile_tiling *g = s->g;
 	int64_t t = tile_of(s, u), x, y, gx, gy, nc, nr, nt, j;
-	const tp_fring *r = &s->rings[t], *nrg;
+	const tp_filltile_ring *r = &s->rings[t], *nrg;
 	int k;
 
-	tp_fring_cell(r->w, r->h, u - s->off[t], &x, &y);
+	tp_filltile_ring_cell(r->w, r->h, u - s->off[t], &x, &y);
 	for (k = 1; k <= 8; k++) {
 		gx = (t % g->cols) * g->tw + x + tp_d8_dx[k];
 		gy = (t / g->cols) * g->th + y + tp_d8_dy[k];
@@ -345,8 +346,8 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 		if ((nt = nr * g->cols + nc) == t)
 			continue;
 		nrg = &s->rings[nt];
-		j = (int64_t)tp_fring_at(nrg->w, nrg->h, gx - nc * g->tw,
-		    gy - nr * g->th);
+		j = (int64_t)tp_filltile_ring_at(nrg->w, nrg->h,
+		    gx - nc * g->tw, gy - nr * g->th);
 		if (fn(s, u, r->z[u - s->off[t]], outside(nrg->z[j], s->sea) ?
 		    -1 : s->off[nt] + j, nrg->z[j], e) < 0)
 			return -1;
@@ -391,15 +392,15 @@ static int
 init_nodes(solve *s, tp_err *e)
 {
 	int64_t t, i, x, y, T = s->g->rows * s->g->cols;
-	const tp_fring *r;
+	const tp_filltile_ring *r;
 
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
-			tp_fring_cell(r->w, r->h, i, &x, &y);
-			s->dist[s->off[t] + i] = tp_fring_at(r->w, r->h, x, y) ==
-			    (size_t)i && !outside(r->z[i], s->sea) ? r->f[i] :
-			    NAN;
+			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
+			s->dist[s->off[t] + i] = tp_filltile_ring_at(r->w, r->h,
+			    x, y) == (size_t)i && !outside(r->z[i],
+			    s->sea) ? r->f[i] : NAN;
 		}
 	}
 	for (i = 0; i < s->off[T]; i++)
@@ -410,7 +411,7 @@ init_nodes(solve *s, tp_err *e)
 
 /* The arcs of every tile's graph, both ways, in compressed rows. */
 static int
-build_arcs(solve *s, const tp_fgraph *gr, tp_err *e)
+build_arcs(solve *s, const tp_fillgraph *gr, tp_err *e)
 {
 	int64_t t, k, u, v, N = s->off[s->g->rows * s->g->cols], T;
 	int64_t arcs = 0, *fill;
@@ -483,13 +484,14 @@ static void
 store(solve *s)
 {
 	int64_t t, i, x, y, T = s->g->rows * s->g->cols;
-	tp_fring *r;
+	tp_filltile_ring *r;
 
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
-			tp_fring_cell(r->w, r->h, i, &x, &y);
-			int64_t c = (int64_t)tp_fring_at(r->w, r->h, x, y);
+			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
+			int64_t c = (int64_t)tp_filltile_ring_at(r->w, r->h, x,
+			    y);
 
 			if (!isnan(s->dist[s->off[t] + c]))
 				r->f[i] = s->dist[s->off[t] + c];
@@ -498,8 +500,8 @@ store(solve *s)
 }
 
 int
-tp_fgraph_solve(const tp_ftgrid *g, tp_fring *rings, const tp_fgraph *graphs,
-    tp_err *e)
+tp_fillgraph_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    const tp_fillgraph *graphs, tp_err *e)
 {
 	int64_t t, T = g->rows * g->cols;
 	solve s = { g, rings, NULL, NULL, NULL, NULL, NULL,

@@ -21,7 +21,7 @@
  *
  * The next-float and epsilon rules raise a cell by its distance in cells
  * from where its lake spills, which one level per edge cannot carry:
- * their solve relaxes tiles (tp_ftgrid_solve).
+ * their solve relaxes tiles (tp_filltile_solve).
  *
  * Memory: build, 4 bytes a cell of the tile and its queue; solve, about
  * 20 bytes a ring cell and 28 an edge (a tile's graph has 2 to 3 edges a
@@ -37,26 +37,27 @@
 #include "hydro/tiled/tp_filltile.h"
 
 /* A tile's ring graph, made with the flat rule (tp_fillgraph.h): ring
- * cells a < b (their tp_fring_at places) meet inside the tile at level s. */
-typedef struct tp_fgedge {
+ * cells a < b (their tp_filltile_ring_at places) meet inside the tile at
+ * level s. */
+typedef struct tp_fillgraph_edge {
 	int32_t	a, b;
 	float	s;
-} tp_fgedge;
+} tp_fillgraph_edge;
 
-typedef struct tp_fgraph {
-	tp_fgedge *e;
+typedef struct tp_fillgraph {
+	tp_fillgraph_edge *e;
 	int64_t	n;
-} tp_fgraph;
+} tp_fillgraph;
 
 /* The ring graph of loaded tile t (its heights), edges sorted by (a, b). */
-int	tp_fgraph_build(const tp_ftile *t, double sea_level, tp_fgraph *gr,
-	    tp_err *e);
-void	tp_fgraph_free(tp_fgraph *gr);
+int	tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
+	    tp_fillgraph *gr, tp_err *e);
+void	tp_fillgraph_free(tp_fillgraph *gr);
 
 /* The rings of all tiles (z and f from prepare, in row order) and their
  * graphs: every ring cell's f becomes its filled height. g's rule is
  * flat. The ring cells of all tiles together must number under 2^32. */
-int	tp_fgraph_solve(const tp_ftgrid *g, tp_fring *rings,
-	    const tp_fgraph *graphs, tp_err *e);
+int	tp_fillgraph_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+	    const tp_fillgraph *graphs, tp_err *e);
 
 #endif

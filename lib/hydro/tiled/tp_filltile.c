@@ -12,8 +12,8 @@
 #include "core/tp_par.h"
 
 int
-tp_ftgrid_init(tp_ftgrid *g, int64_t w, int64_t h, int64_t tw, int64_t th,
-    const tp_fill_opts *o, double sea_level, tp_err *e)
+tp_filltile_init(tp_filltile_tiling *g, int64_t w, int64_t h, int64_t tw,
+    int64_t th, const tp_fill_opts *o, double sea_level, tp_err *e)
 {
 	memset(g, 0, sizeof *g);
 	if (w < 1 || h < 1 || tw < 1 || th < 1)
@@ -36,8 +36,8 @@ tp_ftgrid_init(tp_ftgrid *g, int64_t w, int64_t h, int64_t tw, int64_t th,
 }
 
 void
-tp_ftgrid_rect(const tp_ftgrid *g, int64_t row, int64_t col, int64_t *x0,
-    int64_t *y0, int64_t *w, int64_t *h)
+tp_filltile_rect(const tp_filltile_tiling *g, int64_t row, int64_t col,
+    int64_t *x0, int64_t *y0, int64_t *w, int64_t *h)
 {
 	*x0 = col * g->tw;
 	*y0 = row * g->th;
@@ -46,11 +46,11 @@ tp_ftgrid_rect(const tp_ftgrid *g, int64_t row, int64_t col, int64_t *x0,
 }
 
 int64_t
-tp_ftgrid_ring_len(const tp_ftgrid *g, int64_t row, int64_t col)
+tp_filltile_ring_len(const tp_filltile_tiling *g, int64_t row, int64_t col)
 {
 	int64_t x0, y0, w, h;
 
-	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
+	tp_filltile_rect(g, row, col, &x0, &y0, &w, &h);
 	return 2 * w + 2 * h;
 }
 
@@ -62,21 +62,21 @@ outside(float v, float sea)
 }
 
 int
-tp_ftile_load(tp_ftile *t, const tp_ftgrid *g, int64_t row, int64_t col,
-    const float *src, size_t stride, tp_err *e)
+tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    int64_t row, int64_t col, const float *src, size_t stride, tp_err *e)
 {
 	int64_t x, y;
 	size_t n, ps;
 	float v;
 
 	memset(t, 0, sizeof *t);
-	tp_ftgrid_rect(g, row, col, &t->x0, &t->y0, &t->w, &t->h);
+	tp_filltile_rect(g, row, col, &t->x0, &t->y0, &t->w, &t->h);
 	ps = (size_t)t->w + 2;
 	n = ps * (size_t)(t->h + 2);
 	t->z = malloc(n * sizeof *t->z);
 	t->f = malloc(n * sizeof *t->f);
 	if (t->z == NULL || t->f == NULL) {
-		tp_ftile_free(t);
+		tp_filltile_tile_free(t);
 		return tp_err_set(e, "out of memory: a tile needs %.1f MiB",
 		    (double)n * 8 / 1048576.0);
 	}
@@ -96,7 +96,7 @@ tp_ftile_load(tp_ftile *t, const tp_ftgrid *g, int64_t row, int64_t col,
 }
 
 void
-tp_ftile_free(tp_ftile *t)
+tp_filltile_tile_free(tp_filltile_tile *t)
 {
 	free(t->z);
 	free(t->f);
@@ -104,8 +104,8 @@ tp_ftile_free(tp_ftile *t)
 }
 
 int
-tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
-    tp_err *e)
+tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    tp_fill_stats *st, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 
@@ -120,7 +120,8 @@ tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kqueue *q, tp_err *e)
+relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q,
+    tp_err *e)
 {
 	ptrdiff_t off[9];
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
@@ -154,8 +155,8 @@ relax_run(tp_ftile *t, const tp_ftgrid *g, tp_kqueue *q, tp_err *e)
 }
 
 int
-tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
-    tp_err *e)
+tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    const tp_filltile_seed *s, int64_t n, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
 	tp_kqueue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
@@ -177,7 +178,7 @@ tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s, int64_t n,
 }
 
 void
-tp_ftile_store(const tp_ftile *t, float *dst, size_t stride)
+tp_filltile_tile_store(const tp_filltile_tile *t, float *dst, size_t stride)
 {
 	size_t ps = (size_t)t->w + 2;
 	int64_t y;
@@ -188,7 +189,7 @@ tp_ftile_store(const tp_ftile *t, float *dst, size_t stride)
 }
 
 int
-tp_fring_alloc(tp_fring *r, int64_t w, int64_t h, tp_err *e)
+tp_filltile_ring_alloc(tp_filltile_ring *r, int64_t w, int64_t h, tp_err *e)
 {
 	size_t n = (size_t)(2 * w + 2 * h);
 
@@ -197,14 +198,14 @@ tp_fring_alloc(tp_fring *r, int64_t w, int64_t h, tp_err *e)
 	r->z = malloc(n * sizeof *r->z);
 	r->f = malloc(n * sizeof *r->f);
 	if (r->z == NULL || r->f == NULL) {
-		tp_fring_free(r);
+		tp_filltile_ring_free(r);
 		return tp_err_set(e, "out of memory for a tile's ring");
 	}
 	return 0;
 }
 
 void
-tp_fring_free(tp_fring *r)
+tp_filltile_ring_free(tp_filltile_ring *r)
 {
 	free(r->z);
 	free(r->f);
@@ -212,7 +213,7 @@ tp_fring_free(tp_fring *r)
 }
 
 size_t
-tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y)
+tp_filltile_ring_at(int64_t w, int64_t h, int64_t x, int64_t y)
 {
 	if (y == 0)
 		return (size_t)x;
@@ -224,7 +225,7 @@ tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y)
 }
 
 void
-tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
+tp_filltile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
 {
 	*x = i < 2 * w ? i % w : i < 2 * w + h ? 0 : w - 1;
 	*y = i < w ? 0 : i < 2 * w ? h - 1 : i < 2 * w + h ? i - 2 * w :
@@ -232,7 +233,7 @@ tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
 }
 
 void
-tp_fring_get(tp_fring *r, const tp_ftile *t)
+tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 {
 	size_t ps = (size_t)t->w + 2, p;
 	int64_t x, y;
@@ -258,10 +259,10 @@ tp_fring_get(tp_fring *r, const tp_ftile *t)
 /* The lowest candidate for border cell (x, y) of tile (row, col) from the
  * cells of other tiles around it; +inf when none. */
 static float
-candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
-    int64_t col, int64_t x, int64_t y, float zp, float sea)
+candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, int64_t x, int64_t y, float zp, float sea)
 {
-	const tp_fring *nr;
+	const tp_filltile_ring *nr;
 	int64_t x0 = col * g->tw, y0 = row * g->th, gx, gy, nc, nrow;
 	float best = INFINITY, zn, fn, s, c;
 	size_t i;
@@ -277,7 +278,7 @@ candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 		if (nc == col && nrow == row)
 			continue;
 		nr = &rings[nrow * g->cols + nc];
-		i = tp_fring_at(nr->w, nr->h, gx - nc * g->tw,
+		i = tp_filltile_ring_at(nr->w, nr->h, gx - nc * g->tw,
 		    gy - nrow * g->th);
 		zn = nr->z[i];
 		fn = nr->f[i];
@@ -298,10 +299,10 @@ candidate(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 /* The candidates of tile (row, col) into s (may be NULL: count only);
  * *low = the lowest one below the tile's own ring value, +inf if none. */
 static int64_t
-scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
-    tp_fseed *s, float *low)
+scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
+    int64_t col, tp_filltile_seed *s, float *low)
 {
-	const tp_fring *r = &rings[row * g->cols + col];
+	const tp_filltile_ring *r = &rings[row * g->cols + col];
 	float sea = tp_d8_sea_below(g->sea_level), c, zp;
 	int64_t x, y, n = 0, step;
 	size_t i;
@@ -312,7 +313,7 @@ scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
 		 * the two ends */
 		step = (y == 0 || y == r->h - 1) ? 1 : (r->w > 1 ? r->w - 1 : 1);
 		for (x = 0; x < r->w; x += step) {
-			i = tp_fring_at(r->w, r->h, x, y);
+			i = tp_filltile_ring_at(r->w, r->h, x, y);
 			zp = r->z[i];
 			if (outside(zp, sea))
 				continue;
@@ -333,8 +334,8 @@ scan(const tp_ftgrid *g, const tp_fring *rings, int64_t row, int64_t col,
 }
 
 int64_t
-tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
-    int64_t col, tp_fseed *s, int *lower)
+tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, tp_filltile_seed *s, int *lower)
 {
 	float low;
 	int64_t n = scan(g, rings, row, col, s, &low);
@@ -345,10 +346,10 @@ tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings, int64_t row,
 
 /* The solve's rounds. */
 typedef struct solve_ctx {
-	const tp_ftgrid *g;
-	const tp_fring *snap;	/* the rings as the round began */
-	tp_fring *rings;	/* each tile writes its own */
-	tp_ftile_fn fn;
+	const tp_filltile_tiling *g;
+	const tp_filltile_ring *snap;	/* the rings as the round began */
+	tp_filltile_ring *rings;	/* each tile writes its own */
+	tp_filltile_tile_fn fn;
 	void	*ctx;
 	unsigned char *moved;	/* per tile: relaxed this round */
 	int	*bad;		/* per tile: failed */
@@ -360,20 +361,20 @@ solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
 {
 	solve_ctx *c = vctx;
 	int64_t t, n;
-	tp_fseed *s;
+	tp_filltile_seed *s;
 	int lower;
 
 	(void)worker;
 	for (t = begin; t < end; t++) {
 		c->moved[t] = 0;
-		s = malloc((size_t)tp_ftgrid_ring_len(c->g, t / c->g->cols,
+		s = malloc((size_t)tp_filltile_ring_len(c->g, t / c->g->cols,
 		    t % c->g->cols) * sizeof *s);
 		if (s == NULL) {
 			c->bad[t] = 1;
 			tp_err_set(&c->errs[t], "out of memory for the solve");
 			continue;
 		}
-		n = tp_ftgrid_incoming(c->g, c->snap, t / c->g->cols,
+		n = tp_filltile_incoming(c->g, c->snap, t / c->g->cols,
 		    t % c->g->cols, s, &lower);
 		if (lower) {
 			c->moved[t] = 1;
@@ -386,13 +387,14 @@ solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
 }
 
 static int
-copy_rings(const tp_ftgrid *g, tp_fring *dst, const tp_fring *src,
-    int alloc, tp_err *e)
+copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst,
+    const tp_filltile_ring *src, int alloc, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols;
 
 	for (t = 0; t < n; t++) {
-		if (alloc && tp_fring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
+		if (alloc && tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h,
+		    e) < 0)
 			return -1;
 		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
 		    src[t].h) * sizeof *dst[t].z);
@@ -406,12 +408,13 @@ copy_rings(const tp_ftgrid *g, tp_fring *dst, const tp_fring *src,
  * the lowest of all, so levels spread outward from the outlets roughly in
  * order and a tile is seldom relaxed twice. */
 static int
-solve_seq(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn, void *ctx,
-    int64_t *relaxed, tp_err *e)
+solve_seq(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int64_t *relaxed, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols, best, dr, dc, nr, nc, k;
 	float *low = malloc((size_t)n * sizeof *low);
-	tp_fseed *s = malloc((size_t)(2 * g->tw + 2 * g->th) * sizeof *s);
+	tp_filltile_seed *s = malloc((size_t)(2 * g->tw + 2 * g->th) *
+	    sizeof *s);
 	int r = -1;
 
 	if (low == NULL || s == NULL) {
@@ -466,7 +469,8 @@ solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 		}
 		if (!any)
 			break;
-		if (copy_rings(c->g, (tp_fring *)c->snap, c->rings, 0, e) < 0)
+		if (copy_rings(c->g, (tp_filltile_ring *)c->snap, c->rings, 0,
+		    e) < 0)
 			return -1;
 	}
 	*rounds = r;
@@ -474,11 +478,11 @@ solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 }
 
 int
-tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
-    void *ctx, int threads, int64_t *rounds, tp_err *e)
+tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols, dummy;
-	tp_fring *snap;
+	tp_filltile_ring *snap;
 	solve_ctx c;
 	int r = -1;
 
@@ -495,7 +499,7 @@ tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
 	else if (copy_rings(g, snap, rings, 1, e) == 0)
 		r = solve_rounds(&c, threads, rounds, e);
 	for (t = 0; snap != NULL && t < n; t++)
-		tp_fring_free(&snap[t]);
+		tp_filltile_ring_free(&snap[t]);
 	free(snap);
 	free(c.moved);
 	free(c.bad);
@@ -505,11 +509,11 @@ tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
 
 /* The whole grid in memory. */
 typedef struct grid_ctx {
-	const tp_ftgrid *g;
+	const tp_filltile_tiling *g;
 	float	*z;
 	size_t	stride;
-	tp_ftile *tiles;
-	tp_fring *rings;
+	tp_filltile_tile *tiles;
+	tp_filltile_ring *rings;
 	int	*bad;
 	tp_err	*errs;
 } grid_ctx;
@@ -519,35 +523,36 @@ grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 {
 	grid_ctx *c = vctx;
 	int64_t t, row, col;
-	tp_ftile *tl;
+	tp_filltile_tile *tl;
 
 	(void)worker;
 	for (t = begin; t < end; t++) {
 		row = t / c->g->cols;
 		col = t % c->g->cols;
 		tl = &c->tiles[t];
-		if (tp_ftile_load(tl, c->g, row, col, c->z + (size_t)(row *
-		    c->g->th) * c->stride + (size_t)(col * c->g->tw),
-		    c->stride, &c->errs[t]) < 0 ||
-		    tp_ftile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
-		    tp_fring_alloc(&c->rings[t], tl->w, tl->h, &c->errs[t]) < 0) {
+		if (tp_filltile_tile_load(tl, c->g, row, col,
+		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
+		    c->g->tw), c->stride,
+		    &c->errs[t]) < 0 || tp_filltile_tile_prepare(tl, c->g, NULL,
+		    &c->errs[t]) < 0 || tp_filltile_ring_alloc(&c->rings[t],
+		    tl->w, tl->h, &c->errs[t]) < 0) {
 			c->bad[t] = 1;
 			continue;
 		}
-		tp_fring_get(&c->rings[t], tl);
+		tp_filltile_ring_get(&c->rings[t], tl);
 	}
 }
 
 static int
-grid_relax(void *vctx, int64_t row, int64_t col, const tp_fseed *s,
-    int64_t n, tp_fring *out, tp_err *e)
+grid_relax(void *vctx, int64_t row, int64_t col, const tp_filltile_seed *s,
+    int64_t n, tp_filltile_ring *out, tp_err *e)
 {
 	grid_ctx *c = vctx;
-	tp_ftile *tl = &c->tiles[row * c->g->cols + col];
+	tp_filltile_tile *tl = &c->tiles[row * c->g->cols + col];
 
-	if (tp_ftile_relax(tl, c->g, s, n, e) < 0)
+	if (tp_filltile_tile_relax(tl, c->g, s, n, e) < 0)
 		return -1;
-	tp_fring_get(out, tl);
+	tp_filltile_ring_get(out, tl);
 	return 0;
 }
 
@@ -555,26 +560,27 @@ static void
 grid_store(void *vctx, int64_t begin, int64_t end, int worker)
 {
 	grid_ctx *c = vctx;
-	tp_ftile *tl;
+	tp_filltile_tile *tl;
 	int64_t t;
 
 	(void)worker;
 	for (t = begin; t < end; t++) {
 		tl = &c->tiles[t];
-		tp_ftile_store(tl, c->z + (size_t)tl->y0 * c->stride +
+		tp_filltile_tile_store(tl, c->z + (size_t)tl->y0 * c->stride +
 		    (size_t)tl->x0, c->stride);
-		tp_ftile_free(tl);
+		tp_filltile_tile_free(tl);
 	}
 }
 
 int
-tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g, int threads,
-    int64_t *rounds, tp_err *e)
+tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
+    int threads, int64_t *rounds, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols;
-	grid_ctx c = { g, z, stride, calloc((size_t)n, sizeof(tp_ftile)),
-	    calloc((size_t)n, sizeof(tp_fring)), calloc((size_t)n,
-	    sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
+	grid_ctx c = { g, z, stride, calloc((size_t)n,
+	    sizeof(tp_filltile_tile)), calloc((size_t)n,
+	    sizeof(tp_filltile_ring)), calloc((size_t)n, sizeof(int)),
+	    malloc((size_t)n * sizeof(tp_err)) };
 	int r = -1;
 
 	if (c.tiles == NULL || c.rings == NULL || c.bad == NULL ||
@@ -588,15 +594,16 @@ tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g, int threads,
 			*e = c.errs[t];
 			goto out;
 		}
-	if (tp_ftgrid_solve(g, c.rings, grid_relax, &c, threads, rounds, e) < 0)
+	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds,
+	    e) < 0)
 		goto out;
 	tp_par_for(threads, n, 1, grid_store, &c);
 	r = 0;
 out:
 	for (t = 0; c.tiles != NULL && t < n; t++)
-		tp_ftile_free(&c.tiles[t]);
+		tp_filltile_tile_free(&c.tiles[t]);
 	for (t = 0; c.rings != NULL && t < n; t++)
-		tp_fring_free(&c.rings[t]);
+		tp_filltile_ring_free(&c.rings[t]);
 	free(c.tiles);
 	free(c.rings);
 	free(c.bad);

@@ -47,91 +47,99 @@
 #include "hydro/tp_fill.h"
 
 /* The tiling: tw x th tiles over a W x H grid (last ones narrower). */
-typedef struct tp_ftgrid {
+typedef struct tp_filltile_tiling {
 	int64_t	width, height, tw, th, rows, cols;
 	tp_fill_opts o;
 	double	sea_level;	/* -inf: no sea */
-} tp_ftgrid;
+} tp_filltile_tiling;
 
 /* A tile's planes. */
-typedef struct tp_ftile {
+typedef struct tp_filltile_tile {
 	int64_t	w, h;		/* inner cells */
 	int64_t	x0, y0;		/* north-west cell in the grid */
 	float	*z;		/* heights with the halo */
 	float	*f;		/* the filled surface (bounds until solved) */
-} tp_ftile;
+} tp_filltile_tile;
 
 /* A tile's ring: the inner border cells, as top row (w), bottom row (w),
  * west column (h), east column (h); corners appear twice. */
-typedef struct tp_fring {
+typedef struct tp_filltile_ring {
 	int64_t	w, h;
 	float	*z, *f;		/* 2w + 2h each */
-} tp_fring;
+} tp_filltile_ring;
 
 /* A ring cell's candidate level: the cell (x, y) of the tile, value v. */
-typedef struct tp_fseed {
+typedef struct tp_filltile_seed {
 	int32_t	x, y;
 	float	v;
-} tp_fseed;
+} tp_filltile_seed;
 
 /* The tiling of a w x h grid by tiles of tw x th. */
-int	tp_ftgrid_init(tp_ftgrid *g, int64_t w, int64_t h, int64_t tw,
-	    int64_t th, const tp_fill_opts *o, double sea_level, tp_err *e);
+int	tp_filltile_init(tp_filltile_tiling *g, int64_t w, int64_t h,
+	    int64_t tw, int64_t th, const tp_fill_opts *o, double sea_level,
+	    tp_err *e);
 /* Where tile (row, col) lies. */
-void	tp_ftgrid_rect(const tp_ftgrid *g, int64_t row, int64_t col,
+void	tp_filltile_rect(const tp_filltile_tiling *g, int64_t row, int64_t col,
 	    int64_t *x0, int64_t *y0, int64_t *w, int64_t *h);
 /* Ring length 2w + 2h of tile (row, col). */
-int64_t	tp_ftgrid_ring_len(const tp_ftgrid *g, int64_t row, int64_t col);
+int64_t	tp_filltile_ring_len(const tp_filltile_tiling *g, int64_t row,
+	    int64_t col);
 
 /* Allocate tile (row, col) and copy its heights from plane src (the tile's
  * own cells, sample (x, y) at src[y * stride + x]). */
-int	tp_ftile_load(tp_ftile *t, const tp_ftgrid *g, int64_t row,
-	    int64_t col, const float *src, size_t stride, tp_err *e);
-void	tp_ftile_free(tp_ftile *t);
-/* Phase 1 on a loaded tile: f = the tile filled alone. */
-int	tp_ftile_prepare(tp_ftile *t, const tp_ftgrid *g, tp_fill_stats *st,
+int	tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
+	    int64_t row, int64_t col, const float *src, size_t stride,
 	    tp_err *e);
+void	tp_filltile_tile_free(tp_filltile_tile *t);
+/* Phase 1 on a loaded tile: f = the tile filled alone. */
+int	tp_filltile_tile_prepare(tp_filltile_tile *t,
+	    const tp_filltile_tiling *g, tp_fill_stats *st, tp_err *e);
 /* Lower f from the candidates s[0..n) and everything downstream of them
  * (a candidate not below f is ignored). */
-int	tp_ftile_relax(tp_ftile *t, const tp_ftgrid *g, const tp_fseed *s,
-	    int64_t n, tp_err *e);
+int	tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
+	    const tp_filltile_seed *s, int64_t n, tp_err *e);
 /* Copy the tile's filled surface into dst (stride in floats). */
-void	tp_ftile_store(const tp_ftile *t, float *dst, size_t stride);
+void	tp_filltile_tile_store(const tp_filltile_tile *t, float *dst,
+	    size_t stride);
 
-int	tp_fring_alloc(tp_fring *r, int64_t w, int64_t h, tp_err *e);
-void	tp_fring_free(tp_fring *r);
+int	tp_filltile_ring_alloc(tp_filltile_ring *r, int64_t w, int64_t h,
+	    tp_err *e);
+void	tp_filltile_ring_free(tp_filltile_ring *r);
 /* Index in the ring arrays of border cell (x, y) of a w x h tile: a
  * corner's first place (top or bottom row). */
-size_t	tp_fring_at(int64_t w, int64_t h, int64_t x, int64_t y);
+size_t	tp_filltile_ring_at(int64_t w, int64_t h, int64_t x, int64_t y);
 /* Border cell (x, y) at ring place i (0 <= i < 2w + 2h); a corner's
- * second place gives the corner, whose tp_fring_at is its first. */
-void	tp_fring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y);
+ * second place gives the corner, whose tp_filltile_ring_at is its first. */
+void	tp_filltile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
+	    int64_t *y);
 /* The ring of a tile's current state. */
-void	tp_fring_get(tp_fring *r, const tp_ftile *t);
+void	tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t);
 
 /* The candidates for tile (row, col) from its neighbours' rings (all of
  * them, rings[row * cols + col]) into s (room for its ring length, 8
  * neighbours merged to the lowest); returns how many, and sets *lower to
  * 1 when one is below the tile's own ring value. */
-int64_t	tp_ftgrid_incoming(const tp_ftgrid *g, const tp_fring *rings,
-	    int64_t row, int64_t col, tp_fseed *s, int *lower);
+int64_t	tp_filltile_incoming(const tp_filltile_tiling *g,
+	    const tp_filltile_ring *rings, int64_t row, int64_t col,
+	    tp_filltile_seed *s, int *lower);
 
 /* Relax tile (row, col) with candidates s[0..n) and put its new ring in
  * *out: the solve's access to the tiles. */
-typedef int (*tp_ftile_fn)(void *ctx, int64_t row, int64_t col,
-    const tp_fseed *s, int64_t n, tp_fring *out, tp_err *e);
+typedef int (*tp_filltile_tile_fn)(void *ctx, int64_t row, int64_t col,
+    const tp_filltile_seed *s, int64_t n, tp_filltile_ring *out, tp_err *e);
 
 /* The solve: rings (all tiles, from prepare) are brought to F. On one
  * thread the tile with the lowest pending candidate is relaxed next; on
  * more, each round relaxes at once every tile with a lower candidate
  * (from the rings as the round began). *rounds (may be NULL) receives the
  * tile relaxations done. */
-int	tp_ftgrid_solve(const tp_ftgrid *g, tp_fring *rings, tp_ftile_fn fn,
-	    void *ctx, int threads, int64_t *rounds, tp_err *e);
+int	tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+	    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds,
+	    tp_err *e);
 
 /* Whole grid in memory on threads: fill plane z (width x height of g,
  * stride in floats) in place, tile by tile. */
-int	tp_filltile_grid(float *z, size_t stride, const tp_ftgrid *g,
+int	tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
 	    int threads, int64_t *rounds, tp_err *e);
 
 #endif

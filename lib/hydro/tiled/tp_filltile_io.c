@@ -84,7 +84,7 @@ get_le(const unsigned char *p, int n)
 
 /* The ring graph: its count, then 12 bytes an edge. */
 static int
-write_graph(FILE *f, const tp_fgraph *gr, tp_err *e)
+write_graph(FILE *f, const tp_fillgraph *gr, tp_err *e)
 {
 	unsigned char b[12];
 	int64_t n = gr != NULL ? gr->n : 0, k;
@@ -105,8 +105,8 @@ write_graph(FILE *f, const tp_fgraph *gr, tp_err *e)
 }
 
 int
-tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-    const tp_fring *r, const tp_fgraph *gr, tp_err *e)
+tp_filltile_io_edge_write(FILE *f, const tp_filltile_tiling *g, int64_t row,
+    int64_t col, const tp_filltile_ring *r, const tp_fillgraph *gr, tp_err *e)
 {
 	char opts[160];
 	size_t n = (size_t)(2 * r->w + 2 * r->h);
@@ -120,9 +120,9 @@ tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
 }
 
 void
-tp_fedge_free(tp_fedge *ed)
+tp_filltile_io_edge_free(tp_filltile_io_edge *ed)
 {
-	tp_fring_free(&ed->ring);
+	tp_filltile_ring_free(&ed->ring);
 	free(ed->graph.e);
 	ed->graph.e = NULL;
 	ed->graph.n = 0;
@@ -187,9 +187,9 @@ first_line(const unsigned char *buf, size_t len, char *line, const char *what,
 }
 
 /* Edge k's places must name two cells of the ring, each at its
- * tp_fring_at place, a < b, and its level must be a number. */
+ * tp_filltile_ring_at place, a < b, and its level must be a number. */
 static int
-edge_ok(const tp_fring *r, const tp_fgedge *g)
+edge_ok(const tp_filltile_ring *r, const tp_fillgraph_edge *g)
 {
 	int64_t w = r->w, h = r->h, n = 2 * w + 2 * h, p[2] = { g->a, g->b };
 	int64_t x, y;
@@ -197,8 +197,8 @@ edge_ok(const tp_fring *r, const tp_fgedge *g)
 	if (!(g->a >= 0 && g->a < g->b && g->b < n) || isnan(g->s))
 		return 0;
 	for (int k = 0; k < 2; k++) {
-		tp_fring_cell(w, h, p[k], &x, &y);
-		if (tp_fring_at(w, h, x, y) != (size_t)p[k])
+		tp_filltile_ring_cell(w, h, p[k], &x, &y);
+		if (tp_filltile_ring_at(w, h, x, y) != (size_t)p[k])
 			return 0;
 	}
 	return 1;
@@ -207,10 +207,11 @@ edge_ok(const tp_fring *r, const tp_fgedge *g)
 /* The ring graph after the ring (len bytes at p): its count and edges,
  * exactly; edges only with the flat rule. */
 static int
-parse_graph(tp_fedge *ed, const unsigned char *p, size_t len, tp_err *e)
+parse_graph(tp_filltile_io_edge *ed, const unsigned char *p, size_t len,
+    tp_err *e)
 {
 	uint64_t n = get_le(p, 8), k, s;
-	tp_fgedge *g;
+	tp_fillgraph_edge *g;
 
 	if (n > (len - 8) / 12 || len - 8 != n * 12)
 		return tp_err_set(e, "edge file: the ring graph is %s",
@@ -239,7 +240,8 @@ parse_graph(tp_fedge *ed, const unsigned char *p, size_t len, tp_err *e)
 }
 
 int
-tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
+tp_filltile_io_edge_parse(tp_filltile_io_edge *ed, const unsigned char *buf,
+    size_t len, tp_err *e)
 {
 	char line[LINE_MAX_], *w[10];
 	int64_t v[4];
@@ -265,7 +267,7 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	n = (size_t)(2 * v[2] + 2 * v[3]);
 	if (len - (size_t)used < 2 * n * sizeof(float) + 8)
 		return tp_err_set(e, "edge file: the ring is truncated");
-	if (tp_fring_alloc(&ed->ring, v[2], v[3], e) < 0)
+	if (tp_filltile_ring_alloc(&ed->ring, v[2], v[3], e) < 0)
 		return -1;
 	memcpy(ed->ring.z, buf + used, n * sizeof(float));
 	memcpy(ed->ring.f, buf + used + n * sizeof(float), n * sizeof(float));
@@ -275,14 +277,14 @@ tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len, tp_err *e)
 	}
 	if (parse_graph(ed, buf + used + 2 * n * sizeof(float),
 	    len - (size_t)used - 2 * n * sizeof(float), e) < 0) {
-		tp_fedge_free(ed);
+		tp_filltile_io_edge_free(ed);
 		return -1;
 	}
 	return 0;
 }
 
 int
-tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e)
+tp_filltile_io_edge_read(tp_filltile_io_edge *ed, FILE *f, tp_err *e)
 {
 	size_t n = 0, cap = 0;
 	unsigned char *buf = NULL, *nb;
@@ -304,7 +306,7 @@ tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e)
 	if (ferror(f))
 		r = tp_err_set(e, "reading the edge file: %s", strerror(errno));
 	else
-		r = tp_fedge_parse(ed, buf, n, e);
+		r = tp_filltile_io_edge_parse(ed, buf, n, e);
 	free(buf);
 	return r;
 }
@@ -317,8 +319,8 @@ same_opts(const tp_fill_opts *a, double sa, const tp_fill_opts *b, double sb)
 }
 
 int
-tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
-    int64_t col, tp_err *e)
+tp_filltile_io_edge_check(const tp_filltile_io_edge *ed,
+    const tp_filltile_tiling *g, int64_t row, int64_t col, tp_err *e)
 {
 	int64_t x0, y0, w, h;
 	char a[160], b[160];
@@ -327,7 +329,7 @@ tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
 		return tp_err_set(e, "the edge file is of tile %lld,%lld, not "
 		    "%lld,%lld", (long long)ed->row, (long long)ed->col,
 		    (long long)row, (long long)col);
-	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
+	tp_filltile_rect(g, row, col, &x0, &y0, &w, &h);
 	if (ed->ring.w != w || ed->ring.h != h)
 		return tp_err_set(e, "the edge file is of a %lldx%lld tile, not "
 		    "%lldx%lld", (long long)ed->ring.w, (long long)ed->ring.h,
@@ -342,8 +344,8 @@ tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
 }
 
 int
-tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
-    tp_err *e)
+tp_filltile_io_levels_write(FILE *f, const tp_filltile_tiling *g,
+    const tp_filltile_ring *rings, tp_err *e)
 {
 	char opts[160];
 	int64_t t;
@@ -361,7 +363,7 @@ tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
 
 /* The levels header line must be the one g would write. */
 static int
-levels_header(FILE *f, const tp_ftgrid *g, long *body, tp_err *e)
+levels_header(FILE *f, const tp_filltile_tiling *g, long *body, tp_err *e)
 {
 	char line[LINE_MAX_], want[LINE_MAX_], opts[160];
 	tp_fill_opts o;
@@ -397,8 +399,8 @@ levels_header(FILE *f, const tp_ftgrid *g, long *body, tp_err *e)
 }
 
 int
-tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-    tp_fring *r, tp_err *e)
+tp_filltile_io_levels_read(FILE *f, const tp_filltile_tiling *g, int64_t row,
+    int64_t col, tp_filltile_ring *r, tp_err *e)
 {
 	int64_t t, x0, y0, w, h, off = 0;
 	long body;
@@ -407,14 +409,14 @@ tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
 	if (levels_header(f, g, &body, e) < 0)
 		return -1;
 	for (t = 0; t < row * g->cols + col; t++)
-		off += tp_ftgrid_ring_len(g, t / g->cols, t % g->cols);
-	tp_ftgrid_rect(g, row, col, &x0, &y0, &w, &h);
-	if (tp_fring_alloc(r, w, h, e) < 0)
+		off += tp_filltile_ring_len(g, t / g->cols, t % g->cols);
+	tp_filltile_rect(g, row, col, &x0, &y0, &w, &h);
+	if (tp_filltile_ring_alloc(r, w, h, e) < 0)
 		return -1;
 	n = (size_t)(2 * w + 2 * h);
 	if (fseek(f, body + (long)off * 4, SEEK_SET) != 0 ||
 	    fread(r->f, sizeof *r->f, n, f) != n) {
-		tp_fring_free(r);
+		tp_filltile_ring_free(r);
 		return tp_err_set(e, "the levels file is truncated");
 	}
 	if (!little_endian())

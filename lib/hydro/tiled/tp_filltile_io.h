@@ -25,32 +25,33 @@
  *                                                      F, in row order
  * RULE is next, epsilon or flat; EPSILON the float (0 unless epsilon);
  * SEA the sea level or "none". */
-typedef struct tp_fedge {
+typedef struct tp_filltile_io_edge {
 	int64_t	row, col;
 	tp_fill_opts o;
 	double	sea_level;
-	tp_fring ring;
-	tp_fgraph graph;
-} tp_fedge;
+	tp_filltile_ring ring;
+	tp_fillgraph graph;
+} tp_filltile_io_edge;
 
 /* gr: the tile's ring graph, NULL for none. */
-int	tp_fedge_write(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-	    const tp_fring *r, const tp_fgraph *gr, tp_err *e);
+int	tp_filltile_io_edge_write(FILE *f, const tp_filltile_tiling *g,
+	    int64_t row, int64_t col, const tp_filltile_ring *r,
+	    const tp_fillgraph *gr, tp_err *e);
 /* Read an edge file; its ring and graph are allocated. */
-int	tp_fedge_read(tp_fedge *ed, FILE *f, tp_err *e);
-void	tp_fedge_free(tp_fedge *ed);
+int	tp_filltile_io_edge_read(tp_filltile_io_edge *ed, FILE *f, tp_err *e);
+void	tp_filltile_io_edge_free(tp_filltile_io_edge *ed);
 /* The same from memory (fuzzing). */
-int	tp_fedge_parse(tp_fedge *ed, const unsigned char *buf, size_t len,
-	    tp_err *e);
+int	tp_filltile_io_edge_parse(tp_filltile_io_edge *ed,
+	    const unsigned char *buf, size_t len, tp_err *e);
 /* 0 when the edge file was made with g's options and is tile (row, col)
  * of g's size, else -1 naming the difference. */
-int	tp_fedge_check(const tp_fedge *ed, const tp_ftgrid *g, int64_t row,
-	    int64_t col, tp_err *e);
-int	tp_flevels_write(FILE *f, const tp_ftgrid *g, const tp_fring *rings,
-	    tp_err *e);
+int	tp_filltile_io_edge_check(const tp_filltile_io_edge *ed,
+	    const tp_filltile_tiling *g, int64_t row, int64_t col, tp_err *e);
+int	tp_filltile_io_levels_write(FILE *f, const tp_filltile_tiling *g,
+	    const tp_filltile_ring *rings, tp_err *e);
 /* Read tile (row, col)'s ring of a levels file made with g's tiling and
  * options into r (allocated). */
-int	tp_flevels_read(FILE *f, const tp_ftgrid *g, int64_t row, int64_t col,
-	    tp_fring *r, tp_err *e);
+int	tp_filltile_io_levels_read(FILE *f, const tp_filltile_tiling *g,
+	    int64_t row, int64_t col, tp_filltile_ring *r, tp_err *e);
 
 #endif

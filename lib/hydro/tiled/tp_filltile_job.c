@@ -12,7 +12,7 @@
 #include "hydro/tiled/tp_filltile_job.h"
 
 int
-tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
+tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts, const char *dir,
     const char *band, const tp_fill_opts *o, double sea_level, tp_err *e)
 {
 	memset(j, 0, sizeof *j);
@@ -22,13 +22,13 @@ tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
 	j->threads = 1;
 	j->cache_bytes = (uint64_t)1 << 30;
 	pthread_mutex_init(&j->lock, NULL);
-	return tp_ftgrid_init(&j->g, ts->width, ts->height, ts->size, ts->size,
-	    o, sea_level, e);
+	return tp_filltile_init(&j->g, ts->width, ts->height, ts->size,
+	    ts->size, o, sea_level, e);
 }
 
 /* The tile's place and its band as a loaded tile. */
 static int
-load(tp_ftjob *j, const tp_grid *tile, tp_ftile *t, int64_t *row,
+load(tp_filltile_job *j, const tp_grid *tile, tp_filltile_tile *t, int64_t *row,
     int64_t *col, tp_err *e)
 {
 	int b = tp_header_band(&tile->h, j->band);
@@ -37,31 +37,33 @@ load(tp_ftjob *j, const tp_grid *tile, tp_ftile *t, int64_t *row,
 		return tp_err_set(e, "the tile has no band '%s'", j->band);
 	if (tp_tile_find(j->ts, &tile->h, row, col, e) < 0)
 		return -1;
-	return tp_ftile_load(t, &j->g, *row, *col, tp_grid_band(tile, b),
-	    tp_grid_stride(tile), e);
+	return tp_filltile_tile_load(t, &j->g, *row, *col, tp_grid_band(tile,
+	    b), tp_grid_stride(tile), e);
 }
 
 int
-tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out, tp_err *e)
+tp_filltile_job_prepare(tp_filltile_job *j, const tp_grid *tile, FILE *out,
+    tp_err *e)
 {
 	int64_t row, col;
-	tp_ftile t;
-	tp_fring r = { 0, 0, NULL, NULL };
-	tp_fgraph gr = { NULL, 0 };
+	tp_filltile_tile t;
+	tp_filltile_ring r = { 0, 0, NULL, NULL };
+	tp_fillgraph gr = { NULL, 0 };
 	int ret = -1;
 
 	if (load(j, tile, &t, &row, &col, e) < 0)
 		return -1;
-	if (tp_ftile_prepare(&t, &j->g, NULL, e) == 0 &&
-	    tp_fring_alloc(&r, t.w, t.h, e) == 0 &&
+	if (tp_filltile_tile_prepare(&t, &j->g, NULL, e) == 0 &&
+	    tp_filltile_ring_alloc(&r, t.w, t.h, e) == 0 &&
 	    (j->g.o.rule != TP_FILL_FLAT ||
-	    tp_fgraph_build(&t, j->g.sea_level, &gr, e) == 0)) {
-		tp_fring_get(&r, &t);
-		ret = tp_fedge_write(out, &j->g, row, col, &r, &gr, e);
+	    tp_fillgraph_build(&t, j->g.sea_level, &gr, e) == 0)) {
+		tp_filltile_ring_get(&r, &t);
+		ret = tp_filltile_io_edge_write(out, &j->g, row, col, &r, &gr,
+		    e);
 	}
-	tp_fgraph_free(&gr);
-	tp_fring_free(&r);
-	tp_ftile_free(&t);
+	tp_fillgraph_free(&gr);
+	tp_filltile_ring_free(&r);
+	tp_filltile_tile_free(&t);
 	return ret;
 }
 
@@ -91,7 +93,7 @@ read_tile(tp_grid *g, const char *path, tp_err *e)
 }
 
 static uint64_t
-tile_bytes(const tp_ftile *t)
+tile_bytes(const tp_filltile_tile *t)
 {
 	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
 }
@@ -100,7 +102,7 @@ tile_bytes(const tp_ftile *t)
  * so that relaxing it again needs no prepare; on failure it is simply
  * prepared again then. */
 static void
-spill(tp_ftjob *j, int64_t k, const tp_ftile *t)
+spill(tp_filltile_job *j, int64_t k, const tp_filltile_tile *t)
 {
 	char *path = tp_tile_path(j->ts, j->dir, k / j->g.cols, k % j->g.cols,
 	    ".solve");
@@ -123,7 +125,8 @@ out:
 }
 
 static int
-unspill(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
+unspill(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
+    tp_err *e)
 {
 	char *path = tp_tile_path(j->ts, j->dir, row, col, ".solve");
 	size_t n = tile_bytes(t) / 8;
@@ -138,11 +141,11 @@ unspill(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
 		fclose(f);
 	}
 	free(path);
-	return ok ? 0 : tp_ftile_prepare(t, &j->g, NULL, e);
+	return ok ? 0 : tp_filltile_tile_prepare(t, &j->g, NULL, e);
 }
 
 static void
-unspill_all(tp_ftjob *j)
+unspill_all(tp_filltile_job *j)
 {
 	int64_t k, n = j->g.rows * j->g.cols;
 	char *path;
@@ -158,7 +161,8 @@ unspill_all(tp_ftjob *j)
 
 /* Read tile (row, col) from its file and prepare it. */
 static int
-load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
+load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
+    tp_err *e)
 {
 	char *path = tp_tile_path(j->ts, j->dir, row, col, "");
 	int64_t fr, fc;
@@ -174,12 +178,13 @@ load_file(tp_ftjob *j, int64_t row, int64_t col, tp_ftile *t, tp_err *e)
 	if (r < 0)
 		about(path, e);
 	else if (fr != row || fc != col) {
-		tp_ftile_free(t);
+		tp_filltile_tile_free(t);
 		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
 		    (long long)fr, (long long)fc);
-	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
-	    unspill(j, row, col, t, e) : tp_ftile_prepare(t, &j->g, NULL, e)) < 0)
-		tp_ftile_free(t);
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col]
+	    ? unspill(j, row, col, t, e) : tp_filltile_tile_prepare(t, &j->g,
+	    NULL, e)) < 0)
+		tp_filltile_tile_free(t);
 out:
 	free(path);
 	return r;
@@ -188,13 +193,13 @@ out:
 /* Keep tile k (relaxed just now) for next time, writing the least
  * recently used out beyond the budget (spill); without a cache, free it. */
 static void
-keep(tp_ftjob *j, int64_t k, tp_ftile *t)
+keep(tp_filltile_job *j, int64_t k, tp_filltile_tile *t)
 {
 	int64_t i, n = j->g.rows * j->g.cols, old;
 
 	if (j->cache == NULL || tile_bytes(t) > j->cache_bytes) {
 		spill(j, k, t);
-		tp_ftile_free(t);
+		tp_filltile_tile_free(t);
 		free(t);
 		return;
 	}
@@ -208,7 +213,7 @@ keep(tp_ftjob *j, int64_t k, tp_ftile *t)
 				old = i;
 		j->cached_bytes -= tile_bytes(j->cache[old]);
 		spill(j, old, j->cache[old]);
-		tp_ftile_free(j->cache[old]);
+		tp_filltile_tile_free(j->cache[old]);
 		free(j->cache[old]);
 		j->cache[old] = NULL;
 	}
@@ -217,12 +222,12 @@ keep(tp_ftjob *j, int64_t k, tp_ftile *t)
 /* The solve's access to a tile: from the cache, or read and prepared;
  * then relaxed. */
 static int
-relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
-    tp_fring *out, tp_err *e)
+relax_file(void *ctx, int64_t row, int64_t col, const tp_filltile_seed *s,
+    int64_t n, tp_filltile_ring *out, tp_err *e)
 {
-	tp_ftjob *j = ctx;
+	tp_filltile_job *j = ctx;
 	int64_t k = row * j->g.cols + col;
-	tp_ftile *t = NULL;
+	tp_filltile_tile *t = NULL;
 	int loaded;
 
 	/* A tile's slot is touched only by the thread relaxing that tile;
@@ -245,12 +250,12 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 		j->loads++;
 		pthread_mutex_unlock(&j->lock);
 	}
-	if (tp_ftile_relax(t, &j->g, s, n, e) < 0) {
-		tp_ftile_free(t);
+	if (tp_filltile_tile_relax(t, &j->g, s, n, e) < 0) {
+		tp_filltile_tile_free(t);
 		free(t);
 		return -1;
 	}
-	tp_fring_get(out, t);
+	tp_filltile_ring_get(out, t);
 	pthread_mutex_lock(&j->lock);
 	keep(j, k, t);
 	pthread_mutex_unlock(&j->lock);
@@ -260,10 +265,11 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_fseed *s, int64_t n,
 /* Every tile's edge file: rings[t] its ring, graphs[t] (NULL: not kept)
  * its ring graph. */
 static int
-read_edges(tp_ftjob *j, tp_fring *rings, tp_fgraph *graphs, tp_err *e)
+read_edges(tp_filltile_job *j, tp_filltile_ring *rings, tp_fillgraph *graphs,
+    tp_err *e)
 {
 	int64_t t, n = j->g.rows * j->g.cols;
-	tp_fedge ed;
+	tp_filltile_io_edge ed;
 	char *path;
 	FILE *f;
 	int r;
@@ -277,11 +283,11 @@ read_edges(tp_ftjob *j, tp_fring *rings, tp_fgraph *graphs, tp_err *e)
 			free(path);
 			return -1;
 		}
-		r = tp_fedge_read(&ed, f, e);
+		r = tp_filltile_io_edge_read(&ed, f, e);
 		fclose(f);
-		if (r == 0 && (r = tp_fedge_check(&ed, &j->g, t / j->g.cols,
-		    t % j->g.cols, e)) < 0)
-			tp_fedge_free(&ed);
+		if (r == 0 && (r = tp_filltile_io_edge_check(&ed, &j->g,
+		    t / j->g.cols, t % j->g.cols, e)) < 0)
+			tp_filltile_io_edge_free(&ed);
 		if (r < 0) {
 			about(path, e);
 			free(path);
@@ -292,39 +298,39 @@ read_edges(tp_ftjob *j, tp_fring *rings, tp_fgraph *graphs, tp_err *e)
 		if (graphs != NULL)
 			graphs[t] = ed.graph;
 		else
-			tp_fgraph_free(&ed.graph);
+			tp_fillgraph_free(&ed.graph);
 	}
 	return 0;
 }
 
 /* The flat rule's solve: on the rings and their graphs, no tile read. */
 static int
-solve_graph(tp_ftjob *j, tp_fring *rings, FILE *out, tp_err *e)
+solve_graph(tp_filltile_job *j, tp_filltile_ring *rings, FILE *out, tp_err *e)
 {
 	int64_t t, n = j->g.rows * j->g.cols;
-	tp_fgraph *graphs = calloc((size_t)n, sizeof *graphs);
+	tp_fillgraph *graphs = calloc((size_t)n, sizeof *graphs);
 	int r = -1;
 
 	if (graphs == NULL)
 		return tp_err_set(e, "out of memory for %lld ring graphs",
 		    (long long)n);
 	if (read_edges(j, rings, graphs, e) == 0 &&
-	    tp_fgraph_solve(&j->g, rings, graphs, e) == 0)
-		r = tp_flevels_write(out, &j->g, rings, e);
+	    tp_fillgraph_solve(&j->g, rings, graphs, e) == 0)
+		r = tp_filltile_io_levels_write(out, &j->g, rings, e);
 	for (t = 0; t < n; t++) {
 		j->ring_cells += 2 * rings[t].w + 2 * rings[t].h;
 		j->graph_edges += graphs[t].n;
-		tp_fgraph_free(&graphs[t]);
+		tp_fillgraph_free(&graphs[t]);
 	}
 	free(graphs);
 	return r;
 }
 
 int
-tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
+tp_filltile_job_solve(tp_filltile_job *j, FILE *out, tp_err *e)
 {
 	int64_t t, n = j->g.rows * j->g.cols;
-	tp_fring *rings = calloc((size_t)n, sizeof *rings);
+	tp_filltile_ring *rings = calloc((size_t)n, sizeof *rings);
 	int r = -1;
 
 	if (rings == NULL)
@@ -332,7 +338,7 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 	if (j->g.o.rule == TP_FILL_FLAT) {
 		r = solve_graph(j, rings, out, e);
 		for (t = 0; t < n; t++)
-			tp_fring_free(&rings[t]);
+			tp_filltile_ring_free(&rings[t]);
 		free(rings);
 		return r;
 	}
@@ -350,13 +356,13 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 		}
 	}
 	if (read_edges(j, rings, NULL, e) == 0 &&
-	    tp_ftgrid_solve(&j->g, rings, relax_file, j, j->threads,
+	    tp_filltile_solve(&j->g, rings, relax_file, j, j->threads,
 	    &j->rounds, e) == 0)
-		r = tp_flevels_write(out, &j->g, rings, e);
+		r = tp_filltile_io_levels_write(out, &j->g, rings, e);
 	for (t = 0; t < n; t++) {
-		tp_fring_free(&rings[t]);
+		tp_filltile_ring_free(&rings[t]);
 		if (j->cache != NULL && j->cache[t] != NULL) {
-			tp_ftile_free(j->cache[t]);
+			tp_filltile_tile_free(j->cache[t]);
 			free(j->cache[t]);
 		}
 	}
@@ -373,18 +379,18 @@ tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e)
 }
 
 int
-tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels, tp_fill_stats *st,
-    tp_err *e)
+tp_filltile_job_finish(tp_filltile_job *j, tp_grid *tile, FILE *levels,
+    tp_fill_stats *st, tp_err *e)
 {
 	int64_t row, col, k, n = 0, x, y;
-	tp_fring r = { 0, 0, NULL, NULL };
-	tp_fseed *s = NULL;
-	tp_ftile t;
+	tp_filltile_ring r = { 0, 0, NULL, NULL };
+	tp_filltile_seed *s = NULL;
+	tp_filltile_tile t;
 	int ret = -1;
 
 	if (load(j, tile, &t, &row, &col, e) < 0)
 		return -1;
-	if (tp_flevels_read(levels, &j->g, row, col, &r, e) < 0)
+	if (tp_filltile_io_levels_read(levels, &j->g, row, col, &r, e) < 0)
 		goto out;
 	if ((s = malloc((size_t)(2 * t.w + 2 * t.h) * sizeof *s)) == NULL) {
 		tp_err_set(e, "out of memory");
@@ -401,15 +407,15 @@ tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels, tp_fill_stats *st,
 			s[n].y = (int32_t)y;
 			s[n++].v = r.f[k];
 		}
-	if (tp_ftile_prepare(&t, &j->g, st, e) == 0 &&
-	    tp_ftile_relax(&t, &j->g, s, n, e) == 0) {
-		tp_ftile_store(&t, tp_grid_band(tile, tp_header_band(&tile->h,
-		    j->band)), tp_grid_stride(tile));
+	if (tp_filltile_tile_prepare(&t, &j->g, st, e) == 0 &&
+	    tp_filltile_tile_relax(&t, &j->g, s, n, e) == 0) {
+		tp_filltile_tile_store(&t, tp_grid_band(tile,
+		    tp_header_band(&tile->h, j->band)), tp_grid_stride(tile));
 		ret = 0;
 	}
 out:
 	free(s);
-	tp_fring_free(&r);
-	tp_ftile_free(&t);
+	tp_filltile_ring_free(&r);
+	tp_filltile_tile_free(&t);
 	return ret;
 }

@@ -21,17 +21,17 @@
 
 /* The phases on tile files (ttile): the tile stream at path, band `band`,
  * is tile (row, col) of ts found by its ORIGIN; g's tiling is ts's. */
-typedef struct tp_ftjob {
+typedef struct tp_filltile_job {
 	const tp_tileset *ts;
 	const char *dir;	/* the manifest's directory */
 	const char *band;	/* the band to fill */
-	tp_ftgrid g;
+	tp_filltile_tiling g;
 	int	threads;	/* solve: tiles relaxed at once */
 	int64_t	rounds;		/* solve: tile relaxations done */
 	/* solve: relaxed tiles kept for their next relax, the least
 	 * recently used written out beyond cache_bytes (default 1 GiB) */
 	uint64_t cache_bytes, cached_bytes;
-	tp_ftile **cache;	/* per tile, or NULL */
+	tp_filltile_tile **cache;	/* per tile, or NULL */
 	unsigned char *spilled;	/* per tile: dropped from the cache into
 				   its file + ".solve", removed at the end */
 	uint64_t *used;		/* per tile: when last relaxed */
@@ -40,22 +40,22 @@ typedef struct tp_ftjob {
 	/* solve with the flat rule: on the ring graphs, no tile read */
 	int64_t	ring_cells, graph_edges;
 	pthread_mutex_t lock;	/* the cache, among the solve's threads */
-} tp_ftjob;
+} tp_filltile_job;
 
 /* g's tiling from ts with options o and the sea level. */
-int	tp_ftjob_init(tp_ftjob *j, const tp_tileset *ts, const char *dir,
-	    const char *band, const tp_fill_opts *o, double sea_level,
-	    tp_err *e);
+int	tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts,
+	    const char *dir, const char *band, const tp_fill_opts *o,
+	    double sea_level, tp_err *e);
 /* Prepare: the tile held in tile (its band j->band) as an edge file. */
-int	tp_ftjob_prepare(tp_ftjob *j, const tp_grid *tile, FILE *out,
-	    tp_err *e);
+int	tp_filltile_job_prepare(tp_filltile_job *j, const tp_grid *tile,
+	    FILE *out, tp_err *e);
 /* Solve: read every tile's edge file (its name + ".edge"), relax tiles
  * (read from their files) until the rings hold their levels, write the
  * levels file. With the flat rule no tile is read: the rings and their
  * graphs are solved at once (tp_fillgraph.h). */
-int	tp_ftjob_solve(tp_ftjob *j, FILE *out, tp_err *e);
+int	tp_filltile_job_solve(tp_filltile_job *j, FILE *out, tp_err *e);
 /* Finish: fill the tile's band in place from the levels file. */
-int	tp_ftjob_finish(tp_ftjob *j, tp_grid *tile, FILE *levels,
+int	tp_filltile_job_finish(tp_filltile_job *j, tp_grid *tile, FILE *levels,
 	    tp_fill_stats *st, tp_err *e);
 
 #endif

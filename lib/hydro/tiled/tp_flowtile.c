@@ -20,7 +20,7 @@ is_step(uint8_t d)
 }
 
 int64_t
-tp_flring_len(int64_t w, int64_t h)
+tp_flowtile_ring_len(int64_t w, int64_t h)
 {
 	if (w <= 2 || h <= 2)
 		return w * h;
@@ -28,7 +28,7 @@ tp_flring_len(int64_t w, int64_t h)
 }
 
 void
-tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
+tp_flowtile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
 {
 	if (w <= 2 || h <= 2) {		/* every cell is on the ring */
 		*x = i % w;
@@ -49,7 +49,7 @@ tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
 }
 
 int64_t
-tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y)
+tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y)
 {
 	if (x < 0 || y < 0 || x >= w || y >= h)
 		return -1;
@@ -67,7 +67,7 @@ tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y)
 }
 
 void
-tp_flopts_key(const tp_flopts *o, char *key)
+tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key)
 {
 	if (o->sea_level == -INFINITY)
 		snprintf(key, TP_FLKEY_MAX, "none,%s", o->geo.geographic ?
@@ -78,7 +78,8 @@ tp_flopts_key(const tp_flopts *o, char *key)
 }
 
 int
-tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e)
+tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
+    tp_err *e)
 {
 	if (!(o->geo.cellsize > 0) || !isfinite(o->geo.cellsize))
 		return tp_err_set(e, "cell size must be positive");
@@ -93,8 +94,8 @@ tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e)
 }
 
 int
-tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row, int64_t col,
-    tp_err *e)
+tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row,
+    int64_t col, tp_err *e)
 {
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 	size_t n, np, i;
@@ -112,7 +113,7 @@ tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row, int64_t col,
 	    (t->z = malloc(np * sizeof *t->z)) == NULL ||
 	    (t->dir = malloc(n)) == NULL ||
 	    (t->acc = malloc(n * sizeof *t->acc)) == NULL) {
-		tp_fltile_free(t);
+		tp_flowtile_tile_free(t);
 		return tp_err_set(e, "out of memory: a %lldx%lld tile",
 		    (long long)r.w, (long long)r.h);
 	}
@@ -122,7 +123,7 @@ tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row, int64_t col,
 }
 
 void
-tp_fltile_free(tp_fltile *t)
+tp_flowtile_tile_free(tp_flowtile_tile *t)
 {
 	free(t->z);
 	free(t->dir);
@@ -139,8 +140,8 @@ tp_fltile_free(tp_fltile *t)
 }
 
 void
-tp_fltile_put(tp_fltile *t, const float *src, size_t stride, int64_t w,
-    int64_t h, int64_t gx0, int64_t gy0)
+tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src, size_t stride,
+    int64_t w, int64_t h, int64_t gx0, int64_t gy0)
 {
 	int64_t xa = gx0 > t->x0 - HALO ? gx0 : t->x0 - HALO,
 	    xb = gx0 + w < t->x0 + t->w + HALO ? gx0 + w : t->x0 + t->w + HALO,
@@ -161,7 +162,7 @@ tp_fltile_put(tp_fltile *t, const float *src, size_t stride, int64_t w,
  * drop, ties to the first; else the first NaN neighbour is the way out;
  * else a sink). */
 static uint8_t
-d8_cell(const tp_fltile *t, int64_t x, int64_t y, const double inv[9],
+d8_cell(const tp_flowtile_tile *t, int64_t x, int64_t y, const double inv[9],
     float sea)
 {
 	size_t pw = (size_t)t->w + 2 * HALO;
@@ -194,8 +195,8 @@ d8_cell(const tp_fltile *t, int64_t x, int64_t y, const double inv[9],
 
 /* The D8 byte of halo cell (x, y) (its inner ring), for the seeds. */
 uint8_t
-tp_fltile_halo_code(const tp_fltile *t, const tp_flopts *o, int64_t x,
-    int64_t y)
+tp_flowtile_tile_halo_code(const tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    int64_t x, int64_t y)
 {
 	double inv[9], dx, dy;
 	int k;
@@ -208,7 +209,7 @@ tp_fltile_halo_code(const tp_fltile *t, const tp_flopts *o, int64_t x,
 }
 
 int
-tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e)
+tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e)
 {
 	float sea = tp_d8_sea_below(o->sea_level);
 	int64_t x, y, sinks = 0;
@@ -227,12 +228,12 @@ tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e)
 			sinks += d == TP_D8_SINK;
 		}
 	}
-	return sinks ? tp_fltile_flats(t, o, e) : 0;
+	return sinks ? tp_flowtile_tile_flats(t, o, e) : 0;
 }
 
 /* Cell i's downstream neighbour in the tile, or -1. */
 static inline int64_t
-down(const tp_fltile *t, int64_t i)
+down(const tp_flowtile_tile *t, int64_t i)
 {
 	uint8_t d = t->dir[i];
 	int64_t x = i % t->w + tp_d8_dx[d & 0x0f], y = i / t->w +
@@ -244,10 +245,10 @@ down(const tp_fltile *t, int64_t i)
 }
 
 int
-tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e)
+tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in, tp_err *e)
 {
-	int64_t n = t->w * t->h, i, c, u, r, rn = tp_flring_len(t->w, t->h),
-	    x, y;
+	int64_t n = t->w * t->h, i, c, u, r, rn = tp_flowtile_ring_len(t->w,
+	    t->h), x, y;
 	uint8_t *deg;
 
 	if ((deg = calloc((size_t)n, 1)) == NULL)
@@ -258,7 +259,7 @@ tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e)
 			deg[u]++;
 	}
 	for (r = 0; r < rn && in != NULL; r++) {
-		tp_flring_cell(t->w, t->h, r, &x, &y);
+		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		t->acc[y * t->w + x] += in[r];
 	}
 	/* from each source downstream while each cell reached has received
@@ -282,7 +283,7 @@ tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e)
 /* Where the path from cell i leaves the tile: the ring index of the cell
  * that drains out, or -1 when it ends inside. */
 static int64_t
-exit_of(const tp_fltile *t, int64_t i)
+exit_of(const tp_flowtile_tile *t, int64_t i)
 {
 	int64_t u, steps = 0;
 
@@ -292,11 +293,12 @@ exit_of(const tp_fltile *t, int64_t i)
 		steps++;
 	if (u >= 0 || !is_step(t->dir[i]))
 		return -1;
-	return tp_flring_index(t->w, t->h, i % t->w, i / t->w);
+	return tp_flowtile_ring_index(t->w, t->h, i % t->w, i / t->w);
 }
 
 int
-tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
+tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed,
+    tp_err *e)
 {
 	int64_t r, x, y, i;
 
@@ -305,18 +307,18 @@ tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
 	ed->col = t->col;
 	ed->w = t->w;
 	ed->h = t->h;
-	ed->n = tp_flring_len(t->w, t->h);
+	ed->n = tp_flowtile_ring_len(t->w, t->h);
 	ed->plane = NULL;
 	ed->src = NULL;
 	ed->flats = t->ringflat;
 	if ((ed->r = calloc((size_t)ed->n, sizeof *ed->r)) == NULL)
 		return tp_err_set(e, "out of memory: a tile's ring");
-	if (t->ringflat && tp_fltile_plane(t, &ed->plane) < 0) {
-		tp_fledge_free(ed);
+	if (t->ringflat && tp_flowtile_tile_plane(t, &ed->plane) < 0) {
+		tp_flowtile_edge_free(ed);
 		return tp_err_set(e, "out of memory: a tile's flats");
 	}
 	for (r = 0; r < ed->n; r++) {
-		tp_flring_cell(t->w, t->h, r, &x, &y);
+		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
 		ed->r[r].count = t->acc[i];
 		ed->r[r].exit = (int32_t)exit_of(t, i);
@@ -327,8 +329,8 @@ tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e)
 }
 
 void
-tp_fltile_flow(const tp_fltile *t, const tp_flopts *o, float *out,
-    size_t stride)
+tp_flowtile_tile_flow(const tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    float *out, size_t stride)
 {
 	double dx, dy, wt;
 	int64_t x, y;
@@ -368,7 +370,7 @@ get_le(const unsigned char *p, int n)
 }
 
 int
-tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e)
+tp_flowtile_edge_write(FILE *f, const tp_flowtile_edge *ed, tp_err *e)
 {
 	unsigned char b[TP_FLEDGE_REC];
 	int64_t r;
@@ -392,7 +394,7 @@ tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e)
 }
 
 void
-tp_fledge_free(tp_fledge *ed)
+tp_flowtile_edge_free(tp_flowtile_edge *ed)
 {
 	free(ed->r);
 	free(ed->plane);
@@ -405,7 +407,7 @@ tp_fledge_free(tp_fledge *ed)
 /* The header line: magic, four numbers, the key and the plane flag;
  * *used = its bytes, *plane = the flag. */
 static int
-parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
+parse_head(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
     size_t *used, int *plane, tp_err *e)
 {
 	char line[128];
@@ -437,7 +439,7 @@ parse_head(tp_fledge *ed, const unsigned char *buf, size_t len,
 	ed->col = v[1];
 	ed->w = v[2];
 	ed->h = v[3];
-	ed->n = tp_flring_len(ed->w, ed->h);
+	ed->n = tp_flowtile_ring_len(ed->w, ed->h);
 	*used = n + 1;
 	return 0;
 }
@@ -456,7 +458,7 @@ plane_byte_ok(uint8_t d)
 
 /* The plane of codes and flat neighbours at p, checked. */
 static int
-parse_plane(tp_fledge *ed, const unsigned char *p, tp_err *e)
+parse_plane(tp_flowtile_edge *ed, const unsigned char *p, tp_err *e)
 {
 	size_t n = (size_t)ed->w * (size_t)ed->h, i;
 
@@ -472,9 +474,9 @@ parse_plane(tp_fledge *ed, const unsigned char *p, tp_err *e)
 
 /* One record, checked against the ring. */
 static int
-parse_rec(tp_fledge *ed, int64_t r, const unsigned char *b, tp_err *e)
+parse_rec(tp_flowtile_edge *ed, int64_t r, const unsigned char *b, tp_err *e)
 {
-	tp_flring *c = &ed->r[r];
+	tp_flowtile_ring *c = &ed->r[r];
 
 	c->count = get_le(b, 8);
 	c->exit = (int32_t)(uint32_t)get_le(b + 8, 4);
@@ -488,8 +490,8 @@ parse_rec(tp_fledge *ed, int64_t r, const unsigned char *b, tp_err *e)
 }
 
 int
-tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
-    tp_err *e)
+tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf,
+    size_t len, tp_err *e)
 {
 	size_t used = 0, np;
 	int64_t r;
@@ -507,13 +509,13 @@ tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 		return -1;
 	ed->flats = plane;
 	if ((ed->r = malloc((size_t)ed->n * sizeof *ed->r)) == NULL) {
-		tp_fledge_free(ed);
+		tp_flowtile_edge_free(ed);
 		return tp_err_set(e, "out of memory: a tile's ring");
 	}
 	for (r = 0; r < ed->n; r++)
 		if (parse_rec(ed, r, buf + used + (size_t)r * TP_FLEDGE_REC,
 		    e) < 0) {
-			tp_fledge_free(ed);
+			tp_flowtile_edge_free(ed);
 			return -1;
 		}
 	/* an exit must be a cell that drains out (the solve relies on it) */
@@ -522,14 +524,14 @@ tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
 			tp_err_set(e, "flow edge file: ring cell %lld leaves "
 			    "by cell %lld, which does not drain out",
 			    (long long)r, (long long)ed->r[r].exit);
-			tp_fledge_free(ed);
+			tp_flowtile_edge_free(ed);
 			return -1;
 		}
 	return 0;
 }
 
 int
-tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e)
+tp_flowtile_edge_read(tp_flowtile_edge *ed, FILE *f, tp_err *e)
 {
 	unsigned char *buf = NULL, *nb;
 	size_t len = 0, cap = 0, got;
@@ -556,7 +558,7 @@ tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e)
 		free(buf);
 		return tp_err_set(e, "read error");
 	}
-	rc = tp_fledge_parse(ed, buf, len, e);
+	rc = tp_flowtile_edge_parse(ed, buf, len, e);
 	free(buf);
 	return rc;
 }

@@ -85,14 +85,14 @@
 				 * ring need the ring beyond */
 
 /* The whole grid's geometry and options, the same for every tile. */
-typedef struct tp_flopts {
+typedef struct tp_flowtile_opts {
 	tp_geo_grid geo;	/* north = the whole grid's, rows global */
 	double	sea_level;	/* -inf: no sea */
 	int	area;
-} tp_flopts;
+} tp_flowtile_opts;
 
 /* One tile. */
-typedef struct tp_fltile {
+typedef struct tp_flowtile_tile {
 	int64_t	row, col, x0, y0, w, h;
 	float	*z;		/* (w + 4) x (h + 4): the tile and its halo */
 	uint8_t	*dir;		/* w x h, tp_d8.h bytes */
@@ -102,64 +102,68 @@ typedef struct tp_fltile {
 	uint8_t	*adj;		/* w x h same-height flat neighbours */
 	uint32_t *dist;		/* w x h flat distances */
 	int	ringflat;	/* a flat cell (or sink) on the ring */
-} tp_fltile;
+} tp_flowtile_tile;
 
 /* One ring cell of an edge file. */
-typedef struct tp_flring {
+typedef struct tp_flowtile_ring {
 	uint64_t count;
 	int32_t	exit;		/* ring index where its path leaves; -1 */
 	uint8_t	out;		/* direction out of the tile, 0: none */
-} tp_flring;
+} tp_flowtile_ring;
 
-typedef struct tp_fledge {
+typedef struct tp_flowtile_edge {
 	int64_t	row, col, w, h, n;
-	char	key[TP_FLKEY_MAX];	/* tp_flopts_key */
-	tp_flring *r;		/* n = tp_flring_len(w, h) */
+	char	key[TP_FLKEY_MAX];	/* tp_flowtile_opts_key */
+	tp_flowtile_ring *r;		/* n = tp_flowtile_ring_len(w, h) */
 	uint8_t	*plane;		/* NULL, or 2 w h bytes: codes, neighbours */
 	int	flats;		/* it has a plane, in plane or in src */
 	char	*src;		/* the file the solve reads the plane from
 				 * again when it needs it (plane NULL) */
-} tp_fledge;
+} tp_flowtile_edge;
 
 /* Ring cells of a w x h tile; cell i of the ring; the ring index of
  * (x, y) on the ring (-1: not on it). */
-int64_t	tp_flring_len(int64_t w, int64_t h);
-void	tp_flring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
+int64_t	tp_flowtile_ring_len(int64_t w, int64_t h);
+void	tp_flowtile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
 	    int64_t *y);
-int64_t	tp_flring_index(int64_t w, int64_t h, int64_t x, int64_t y);
+int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 
 /* The key of o in key (TP_FLKEY_MAX bytes). */
-void	tp_flopts_key(const tp_flopts *o, char *key);
+void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
-int	tp_flopts_check(const tp_flopts *o, const tp_tileset *ts, tp_err *e);
+int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
+	    tp_err *e);
 
 /* Allocate tile (row, col) of ts, its halo NaN. */
-int	tp_fltile_init(tp_fltile *t, const tp_tileset *ts, int64_t row,
-	    int64_t col, tp_err *e);
-void	tp_fltile_free(tp_fltile *t);
+int	tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts,
+	    int64_t row, int64_t col, tp_err *e);
+void	tp_flowtile_tile_free(tp_flowtile_tile *t);
 /* Copy into t's plane the cells of a w x h plane src (stride in floats)
  * whose north-west cell is grid cell (gx0, gy0) that fall on t or its
  * halo. */
-void	tp_fltile_put(tp_fltile *t, const float *src, size_t stride,
-	    int64_t w, int64_t h, int64_t gx0, int64_t gy0);
+void	tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src,
+	    size_t stride, int64_t w, int64_t h, int64_t gx0, int64_t gy0);
 /* The directions, as the whole grid's save on flats that reach the ring
- * (those from the tile's own seeds only, till tp_fltile_solved). */
-int	tp_fltile_dirs(tp_fltile *t, const tp_flopts *o, tp_err *e);
+ * (those from the tile's own seeds only, till tp_flowtile_flat_solved). */
+int	tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o,
+	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
  * NULL: 1). */
-int	tp_fltile_accumulate(tp_fltile *t, const uint64_t *in, tp_err *e);
+int	tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in,
+	    tp_err *e);
 /* The edge record of t (after accumulating with in = NULL). */
-int	tp_fltile_edge(const tp_fltile *t, tp_fledge *ed, tp_err *e);
+int	tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed,
+	    tp_err *e);
 /* The flow band: counts (or areas) as the whole grid rounds them, NaN on
  * NaN cells. */
-void	tp_fltile_flow(const tp_fltile *t, const tp_flopts *o, float *out,
-	    size_t stride);
+void	tp_flowtile_tile_flow(const tp_flowtile_tile *t,
+	    const tp_flowtile_opts *o, float *out, size_t stride);
 
-int	tp_fledge_write(FILE *f, const tp_fledge *ed, tp_err *e);
-int	tp_fledge_read(tp_fledge *ed, FILE *f, tp_err *e);
+int	tp_flowtile_edge_write(FILE *f, const tp_flowtile_edge *ed, tp_err *e);
+int	tp_flowtile_edge_read(tp_flowtile_edge *ed, FILE *f, tp_err *e);
 /* The same from memory (fuzzing); checks every field. */
-int	tp_fledge_parse(tp_fledge *ed, const unsigned char *buf, size_t len,
-	    tp_err *e);
-void	tp_fledge_free(tp_fledge *ed);
+int	tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf,
+	    size_t len, tp_err *e);
+void	tp_flowtile_edge_free(tp_flowtile_edge *ed);
 
 #endif

@@ -32,7 +32,7 @@ on_ring(int64_t w, int64_t h, int64_t x, int64_t y)
 
 /* The height of cell (x, y) of t or its halo. */
 static inline float
-zat(const tp_fltile *t, int64_t x, int64_t y)
+zat(const tp_flowtile_tile *t, int64_t x, int64_t y)
 {
 	size_t pw = (size_t)t->w + 2 * TP_FLHALO;
 
@@ -42,12 +42,13 @@ zat(const tp_fltile *t, int64_t x, int64_t y)
 /* The D8 byte before flats of cell (x, y) of t or its halo's inner ring;
  * a seed found already counts as flat, as on the whole grid. */
 static uint8_t
-code_at(const tp_fltile *t, const tp_flopts *o, int64_t x, int64_t y)
+code_at(const tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x,
+    int64_t y)
 {
 	uint8_t d;
 
 	if (!on_tile(t->w, t->h, x, y))
-		return tp_fltile_halo_code(t, o, x, y);
+		return tp_flowtile_tile_halo_code(t, o, x, y);
 	d = t->pre[(size_t)y * (size_t)t->w + (size_t)x];
 	return flat_code(d) ? TP_D8_SINK : d;
 }
@@ -56,7 +57,7 @@ code_at(const tp_fltile *t, const tp_flopts *o, int64_t x, int64_t y)
  * whether it is a seed (next to a same-height cell that drains: the
  * first such neighbour is its direction). */
 static void
-flat_cell(tp_fltile *t, const tp_flopts *o, int64_t x, int64_t y)
+flat_cell(tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x, int64_t y)
 {
 	size_t i = (size_t)y * (size_t)t->w + (size_t)x;
 	float zu = zat(t, x, y);
@@ -99,7 +100,7 @@ src_cmp(const void *a, const void *b)
 /* The sources: seeds at 1, ring cells at rd (may be NULL), into t->dist
  * and s (sorted); returns their count. */
 static int64_t
-sources(tp_fltile *t, const uint32_t *rd, src *s)
+sources(tp_flowtile_tile *t, const uint32_t *rd, src *s)
 {
 	int64_t n = t->w * t->h, i, r, ns = 0, x, y;
 
@@ -110,8 +111,8 @@ sources(tp_fltile *t, const uint32_t *rd, src *s)
 			s[ns++] = (src){ 1, i };
 		}
 	}
-	for (r = 0; rd != NULL && r < tp_flring_len(t->w, t->h); r++) {
-		tp_flring_cell(t->w, t->h, r, &x, &y);
+	for (r = 0; rd != NULL && r < tp_flowtile_ring_len(t->w, t->h); r++) {
+		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
 		if (flat_code(t->pre[i]) && rd[r] < t->dist[i]) {
 			t->dist[i] = rd[r];
@@ -125,7 +126,7 @@ sources(tp_fltile *t, const uint32_t *rd, src *s)
 /* Breadth-first from sources of several distances: the queue and the
  * sorted sources merged, so cells leave in order of distance. */
 static void
-spread(tp_fltile *t, const src *s, int64_t ns, int64_t *q)
+spread(tp_flowtile_tile *t, const src *s, int64_t ns, int64_t *q)
 {
 	int64_t head = 0, tail = 0, k = 0, c, j, x, y, nx, ny;
 	int b;
@@ -160,7 +161,7 @@ spread(tp_fltile *t, const src *s, int64_t ns, int64_t *q)
 /* The flat distances from the tile's seeds and the ring's rd (NULL:
  * none). */
 static int
-flat_dist(tp_fltile *t, const uint32_t *rd, tp_err *e)
+flat_dist(tp_flowtile_tile *t, const uint32_t *rd, tp_err *e)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
 	int64_t *q = NULL, ns;
@@ -183,7 +184,7 @@ flat_dist(tp_fltile *t, const uint32_t *rd, tp_err *e)
  * first neighbour in code order one nearer (on the ring: rdir's, which
  * sees the neighbouring tiles, where given). */
 static uint8_t
-flat_dir(const tp_fltile *t, int64_t i, const uint8_t *rdir)
+flat_dir(const tp_flowtile_tile *t, int64_t i, const uint8_t *rdir)
 {
 	int64_t x = i % t->w, y = i / t->w, nx, ny, r;
 	uint32_t d = t->dist[i];
@@ -193,7 +194,7 @@ flat_dir(const tp_fltile *t, int64_t i, const uint8_t *rdir)
 		return t->pre[i] & 0x0f;
 	if (d == TP_FLFAR)
 		return TP_D8_SINK;
-	r = tp_flring_index(t->w, t->h, x, y);
+	r = tp_flowtile_ring_index(t->w, t->h, x, y);
 	if (rdir != NULL && r >= 0 && rdir[r] != 0)
 		return rdir[r];
 	for (k = 1; k <= 8; k++) {
@@ -208,7 +209,7 @@ flat_dir(const tp_fltile *t, int64_t i, const uint8_t *rdir)
 }
 
 static void
-flat_dirs(tp_fltile *t, const uint8_t *rdir)
+flat_dirs(tp_flowtile_tile *t, const uint8_t *rdir)
 {
 	int64_t n = t->w * t->h, i;
 
@@ -218,7 +219,8 @@ flat_dirs(tp_fltile *t, const uint8_t *rdir)
 }
 
 int
-tp_fltile_flats(tp_fltile *t, const tp_flopts *o, tp_err *e)
+tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    tp_err *e)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
 	int64_t x, y;
@@ -237,8 +239,8 @@ tp_fltile_flats(tp_fltile *t, const tp_flopts *o, tp_err *e)
 }
 
 int
-tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
-    tp_err *e)
+tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
+    const uint8_t *rdir, tp_err *e)
 {
 	if (t->pre == NULL)
 		return 0;
@@ -249,7 +251,7 @@ tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
 }
 
 int
-tp_fltile_plane(const tp_fltile *t, uint8_t **plane)
+tp_flowtile_tile_plane(const tp_flowtile_tile *t, uint8_t **plane)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
 
@@ -271,7 +273,7 @@ tp_fltile_plane(const tp_fltile *t, uint8_t **plane)
  */
 typedef struct fsolve {
 	const tp_tileset *ts;
-	tp_fledge *ed;
+	tp_flowtile_edge *ed;
 	uint32_t **rd;		/* per tile with a plane: its ring's distances */
 	uint8_t	**rc;		/* and its ring's codes (flat or not) */
 	int64_t	*work, head, count;	/* tiles to relax, a ring buffer */
@@ -301,7 +303,7 @@ static int
 plane_of(const fsolve *f, int64_t t, const uint8_t **p, uint8_t **owned,
     tp_err *e)
 {
-	tp_fledge tmp;
+	tp_flowtile_edge tmp;
 	FILE *fp;
 	int rc;
 
@@ -312,27 +314,27 @@ plane_of(const fsolve *f, int64_t t, const uint8_t **p, uint8_t **owned,
 		return tp_err_set(e, "tile %lld,%lld: its edge file's flats "
 		    "cannot be read again", (long long)f->ed[t].row,
 		    (long long)f->ed[t].col);
-	rc = tp_fledge_read(&tmp, fp, e);
+	rc = tp_flowtile_edge_read(&tmp, fp, e);
 	fclose(fp);
 	if (rc < 0)
 		return -1;
 	*p = *owned = tmp.plane;
 	tmp.plane = NULL;
-	tp_fledge_free(&tmp);
+	tp_flowtile_edge_free(&tmp);
 	if (*p == NULL)
 		return tp_err_set(e, "tile %lld,%lld: its edge file lost its "
 		    "flats", (long long)f->ed[t].row, (long long)f->ed[t].col);
 	return 0;
 }
 
-/* Tile t as a tp_fltile over plane p: codes, neighbours; no heights. */
+/* Tile t as a tp_flowtile_tile over plane p: codes, neighbours; no heights. */
 static void
-plane_tile(const fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl)
+plane_tile(const fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl)
 {
-	const tp_fledge *ed = &f->ed[t];
+	const tp_flowtile_edge *ed = &f->ed[t];
 	tp_tile_rect r = tp_tile_at(f->ts, ed->row, ed->col);
 
-	*tl = (tp_fltile){ .row = ed->row, .col = ed->col, .x0 = r.x0,
+	*tl = (tp_flowtile_tile){ .row = ed->row, .col = ed->col, .x0 = r.x0,
 	    .y0 = r.y0, .w = r.w, .h = r.h, .pre = (uint8_t *)p,
 	    .adj = (uint8_t *)p + r.w * r.h };
 }
@@ -344,7 +346,7 @@ fsolve_open(fsolve *f, tp_err *e)
 	int64_t nt = f->ts->rows * f->ts->cols, t, r, x, y;
 	const uint8_t *p;
 	uint8_t *owned;
-	tp_fltile tl;
+	tp_flowtile_tile tl;
 
 	f->rd = calloc((size_t)nt, sizeof *f->rd);
 	f->rc = calloc((size_t)nt, sizeof *f->rc);
@@ -364,7 +366,7 @@ fsolve_open(fsolve *f, tp_err *e)
 			return -1;
 		plane_tile(f, t, p, &tl);
 		for (r = 0; r < f->ed[t].n; r++) {
-			tp_flring_cell(tl.w, tl.h, r, &x, &y);
+			tp_flowtile_ring_cell(tl.w, tl.h, r, &x, &y);
 			f->rd[t][r] = TP_FLFAR;
 			f->rc[t][r] = p[y * tl.w + x];
 		}
@@ -379,7 +381,7 @@ fsolve_open(fsolve *f, tp_err *e)
  * ring index, or -1 with *e set where it is no flat cell of a tile with
  * a plane. */
 static int64_t
-across(const fsolve *f, const tp_fltile *tl, int64_t x, int64_t y, int k,
+across(const fsolve *f, const tp_flowtile_tile *tl, int64_t x, int64_t y, int k,
     int64_t *j, tp_err *e)
 {
 	int64_t gx = tl->x0 + x + tp_d8_dx[k], gy = tl->y0 + y + tp_d8_dy[k],
@@ -389,7 +391,7 @@ across(const fsolve *f, const tp_fltile *tl, int64_t x, int64_t y, int k,
 	if (gx >= 0 && gy >= 0 && gx < f->ts->width && gy < f->ts->height) {
 		b = gy / f->ts->size * f->ts->cols + gx / f->ts->size;
 		r = tp_tile_at(f->ts, b / f->ts->cols, b % f->ts->cols);
-		*j = tp_flring_index(r.w, r.h, gx - r.x0, gy - r.y0);
+		*j = tp_flowtile_ring_index(r.w, r.h, gx - r.x0, gy - r.y0);
 		if (f->rd[b] != NULL && flat_code(f->rc[b][*j]))
 			return b;
 	}
@@ -402,15 +404,15 @@ across(const fsolve *f, const tp_fltile *tl, int64_t x, int64_t y, int k,
 /* The sources across tile t's edges: in[r] = the least ring distance
  * of a flat neighbour across the edge, plus 1. */
 static int
-inflow_dists(const fsolve *f, const tp_fltile *tl, uint32_t *in,
+inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *in,
     tp_err *e)
 {
 	int64_t r, x, y, i, b, j;
 	int k;
 
-	for (r = 0; r < tp_flring_len(tl->w, tl->h); r++) {
+	for (r = 0; r < tp_flowtile_ring_len(tl->w, tl->h); r++) {
 		in[r] = TP_FLFAR;
-		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		i = y * tl->w + x;
 		if (!flat_code(tl->pre[i]))
 			continue;
@@ -451,7 +453,7 @@ wake(fsolve *f, int64_t t)
 /* Tile t searched with the distances across its edges: tl->dist (the
  * caller frees it); its ring's distances kept, *fell when one fell. */
 static int
-relax(fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl, int *fell,
+relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int *fell,
     tp_err *e)
 {
 	int64_t r, x, y;
@@ -466,7 +468,7 @@ relax(fsolve *f, int64_t t, const uint8_t *p, tp_fltile *tl, int *fell,
 	if (rc == 0)
 		rc = flat_dist(tl, in, e);
 	for (r = 0; r < f->ed[t].n && rc == 0; r++) {
-		tp_flring_cell(tl->w, tl->h, r, &x, &y);
+		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		d = tl->dist[y * tl->w + x];
 		if (flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
 			f->rd[t][r] = d;
@@ -484,7 +486,7 @@ fsolve_rounds(fsolve *f, tp_err *e)
 	int64_t nt = f->ts->rows * f->ts->cols, t;
 	const uint8_t *p;
 	uint8_t *owned;
-	tp_fltile tl;
+	tp_flowtile_tile tl;
 	int fell, rc;
 
 	while (f->count > 0) {
@@ -508,7 +510,7 @@ fsolve_rounds(fsolve *f, tp_err *e)
 /* Flat cell i of tl's direction: its seed's, none without a distance,
  * else the first neighbour one nearer, in the tile or across its edge. */
 static uint8_t
-solved_dir(const fsolve *f, const tp_fltile *tl, int64_t i)
+solved_dir(const fsolve *f, const tp_flowtile_tile *tl, int64_t i)
 {
 	int64_t x = i % tl->w, y = i / tl->w, nx, ny, b, j;
 	uint32_t d = tl->dist[i], dn;
@@ -540,8 +542,8 @@ solved_dir(const fsolve *f, const tp_fltile *tl, int64_t i)
 static int
 fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
-	tp_fledge *ed = &f->ed[t], ne;
-	tp_fltile tl, cnt = { .row = ed->row, .col = ed->col, .w = ed->w,
+	tp_flowtile_edge *ed = &f->ed[t], ne;
+	tp_flowtile_tile tl, cnt = { .row = ed->row, .col = ed->col, .w = ed->w,
 	    .h = ed->h };
 	int64_t n = ed->w * ed->h, i, r, x, y;
 	const uint8_t *p;
@@ -557,26 +559,26 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 	for (i = 0; i < n && rc == 0; i++)
 		cnt.dir[i] = flat_code(p[i]) ? solved_dir(f, &tl, i) : p[i];
 	for (r = 0; r < ed->n && rc == 0; r++) {
-		tp_flring_cell(ed->w, ed->h, r, &x, &y);
+		tp_flowtile_ring_cell(ed->w, ed->h, r, &x, &y);
 		i = y * ed->w + x;
 		rd[r] = flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
 		rdir[r] = flat_code(p[i]) ? cnt.dir[i] : 0;
 	}
 	if (rc == 0)
-		rc = tp_fltile_accumulate(&cnt, NULL, e);
-	if (rc == 0 && (rc = tp_fltile_edge(&cnt, &ne, e)) == 0) {
+		rc = tp_flowtile_tile_accumulate(&cnt, NULL, e);
+	if (rc == 0 && (rc = tp_flowtile_tile_edge(&cnt, &ne, e)) == 0) {
 		free(ed->r);
 		ed->r = ne.r;
 	}
 	free(tl.dist);
 	free(owned);
-	tp_fltile_free(&cnt);
+	tp_flowtile_tile_free(&cnt);
 	return rc;
 }
 
 int
-tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
-    uint8_t *rdir, tp_err *e)
+tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
+    uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	fsolve f = { .ts = ts, .ed = edges };
 	int64_t nt = ts->rows * ts->cols, t, r, off = 0;

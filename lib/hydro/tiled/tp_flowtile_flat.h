@@ -22,12 +22,12 @@
  * ring's distances fell searches its flats again from its seeds and the
  * distances across its edges, until none falls; one plane is held at a
  * time (read again from src where plane is NULL). */
-int	tp_flflat_solve(const tp_tileset *ts, tp_fledge *edges, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
+int	tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
+	    uint32_t *rd, uint8_t *rdir, tp_err *e);
 
 /* The flats again with the solve's distances rd and directions rdir of
- * the ring cells (tp_flsolve_read): then the whole grid's directions. */
-int	tp_fltile_solved(tp_fltile *t, const uint32_t *rd, const uint8_t *rdir,
-	    tp_err *e);
+ * the ring cells (tp_flowtile_solve_read): then the whole grid's directions. */
+int	tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
+	    const uint8_t *rdir, tp_err *e);
 
 #endif

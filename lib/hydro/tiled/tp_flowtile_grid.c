@@ -15,8 +15,8 @@ typedef struct grid_job {
 	const uint8_t *dir;
 	int64_t	w;
 	tp_tileset ts;		/* geometry only: no names */
-	const tp_flopts *o;
-	tp_fledge *ed;		/* per tile, from the first pass */
+	const tp_flowtile_opts *o;
+	tp_flowtile_edge *ed;		/* per tile, from the first pass */
 	const uint64_t *in;	/* every ring's inflows (second pass) */
 	const int64_t *off;	/* where each tile's ring starts in in */
 	float	*acc;
@@ -26,17 +26,17 @@ typedef struct grid_job {
 
 /* Tile k with the whole grid's directions; no heights. */
 static int
-tile_of(const grid_job *j, int64_t k, tp_fltile *t)
+tile_of(const grid_job *j, int64_t k, tp_flowtile_tile *t)
 {
 	tp_tile_rect r = tp_tile_at(&j->ts, k / j->ts.cols, k % j->ts.cols);
 	size_t n = (size_t)r.w * (size_t)r.h;
 	int64_t y;
 
-	*t = (tp_fltile){ .row = k / j->ts.cols, .col = k % j->ts.cols,
+	*t = (tp_flowtile_tile){ .row = k / j->ts.cols, .col = k % j->ts.cols,
 	    .x0 = r.x0, .y0 = r.y0, .w = r.w, .h = r.h };
 	if ((t->dir = malloc(n)) == NULL ||
 	    (t->acc = malloc(n * sizeof *t->acc)) == NULL) {
-		tp_fltile_free(t);
+		tp_flowtile_tile_free(t);
 		return -1;
 	}
 	for (y = 0; y < r.h; y++)
@@ -51,7 +51,7 @@ static void
 first_pass(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const grid_job *j = ctx;
-	tp_fltile t;
+	tp_flowtile_tile t;
 	int64_t k;
 
 	(void)worker;
@@ -60,10 +60,10 @@ first_pass(void *ctx, int64_t begin, int64_t end, int worker)
 			j->rc[k] = -1;
 			continue;
 		}
-		if (tp_fltile_accumulate(&t, NULL, NULL) < 0 ||
-		    tp_fltile_edge(&t, &j->ed[k], NULL) < 0)
+		if (tp_flowtile_tile_accumulate(&t, NULL, NULL) < 0 ||
+		    tp_flowtile_tile_edge(&t, &j->ed[k], NULL) < 0)
 			j->rc[k] = -1;
-		tp_fltile_free(&t);
+		tp_flowtile_tile_free(&t);
 	}
 }
 
@@ -72,7 +72,7 @@ static void
 second_pass(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const grid_job *j = ctx;
-	tp_fltile t;
+	tp_flowtile_tile t;
 	int64_t k;
 
 	(void)worker;
@@ -81,12 +81,13 @@ second_pass(void *ctx, int64_t begin, int64_t end, int worker)
 			j->rc[k] = -1;
 			continue;
 		}
-		if (tp_fltile_accumulate(&t, j->in + j->off[k], NULL) < 0)
+		if (tp_flowtile_tile_accumulate(&t, j->in + j->off[k],
+		    NULL) < 0)
 			j->rc[k] = -1;
 		else
-			tp_fltile_flow(&t, j->o, j->acc + (size_t)t.y0 *
+			tp_flowtile_tile_flow(&t, j->o, j->acc + (size_t)t.y0 *
 			    j->astride + (size_t)t.x0, j->astride);
-		tp_fltile_free(&t);
+		tp_flowtile_tile_free(&t);
 	}
 }
 
@@ -117,12 +118,12 @@ solve(grid_job *j, int64_t nt, int64_t **off, uint64_t **in, tp_err *e)
 	}
 	if ((*in = malloc((size_t)n * sizeof **in + 1)) == NULL)
 		return tp_err_set(e, "out of memory: the flow graph");
-	return tp_flsolve_mem(&j->ts, j->ed, *in, e);
+	return tp_flowtile_solve_mem(&j->ts, j->ed, *in, e);
 }
 
 int
 tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
-    const tp_flopts *o, int64_t size, int threads, float *acc,
+    const tp_flowtile_opts *o, int64_t size, int threads, float *acc,
     size_t astride, tp_err *e)
 {
 	grid_job j = { .dir = dir, .w = w, .o = o, .acc = acc,
@@ -136,7 +137,7 @@ tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
 	j.ts.size = size < 1 ? 1 : size;
 	j.ts.rows = (h + j.ts.size - 1) / j.ts.size;
 	j.ts.cols = (w + j.ts.size - 1) / j.ts.size;
-	if (tp_flopts_check(o, &j.ts, NULL) < 0)
+	if (tp_flowtile_opts_check(o, &j.ts, NULL) < 0)
 		return tp_flow_accumulate(dir, w, h, &o->geo, o->area, threads,
 		    acc, astride, e);
 	nt = j.ts.rows * j.ts.cols;
@@ -157,7 +158,7 @@ tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
 	rc = all_ok(&j, nt, e);
 out:
 	for (k = 0; k < nt && j.ed != NULL; k++)
-		tp_fledge_free(&j.ed[k]);
+		tp_flowtile_edge_free(&j.ed[k]);
 	free(j.ed);
 	free(j.rc);
 	free(off);

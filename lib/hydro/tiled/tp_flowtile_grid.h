@@ -15,10 +15,10 @@
  * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
  * threads (<= 0: all processors): each tile counted alone, the solve,
  * each tile again with its inflows. The bytes of tp_flow_accumulate;
- * where o cannot be tiled exactly (tp_flopts_check), it is called
+ * where o cannot be tiled exactly (tp_flowtile_opts_check), it is called
  * instead. */
 int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
-	    const tp_flopts *o, int64_t size, int threads, float *acc,
+	    const tp_flowtile_opts *o, int64_t size, int threads, float *acc,
 	    size_t astride, tp_err *e);
 
 #endif

@@ -27,7 +27,7 @@ about(const char *path, tp_err *e)
 /* The band of neighbour grid g, checked to be tile (row, col), into t. */
 static int
 neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
-    int64_t row, int64_t col, tp_fltile *t, tp_err *e)
+    int64_t row, int64_t col, tp_flowtile_tile *t, tp_err *e)
 {
 	tp_tile_rect rc = tp_tile_at(ts, row, col);
 	int64_t r, c;
@@ -41,15 +41,15 @@ neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
 		return tp_err_set(e, "it is tile %lld,%lld, not %lld,%lld",
 		    (long long)r, (long long)c, (long long)row,
 		    (long long)col);
-	tp_fltile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w, rc.h,
-	    rc.x0, rc.y0);
+	tp_flowtile_tile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w,
+	    rc.h, rc.x0, rc.y0);
 	return 0;
 }
 
 /* Put neighbour tile (row, col)'s band into t's halo. */
 static int
 put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
-    const char *band, int64_t row, int64_t col, tp_fltile *t, tp_err *e)
+    const char *band, int64_t row, int64_t col, tp_flowtile_tile *t, tp_err *e)
 {
 	char *path = tp_tile_path(ts, dir, row, col, suffix);
 	tp_grid g;
@@ -77,7 +77,8 @@ put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
 
 /* Whether tile (row, col) has a cell in t's halo. */
 static int
-in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
+in_halo(const tp_tileset *ts, const tp_flowtile_tile *t, int64_t row,
+    int64_t col)
 {
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 
@@ -92,7 +93,7 @@ in_halo(const tp_tileset *ts, const tp_fltile *t, int64_t row, int64_t col)
  * heights and halo; tile (the stream read) is kept for output. */
 static int
 load_tile(const tp_tileset *ts, const char *dir, const char *path,
-    const char *band, tp_grid *tile, tp_fltile *t, tp_err *e)
+    const char *band, tp_grid *tile, tp_flowtile_tile *t, tp_err *e)
 {
 	const char *base = strrchr(path, '/'), *name;
 	int64_t row, col, dr, dc;
@@ -107,10 +108,10 @@ load_tile(const tp_tileset *ts, const char *dir, const char *path,
 	if (strncmp(base, name, strlen(name)) != 0)
 		return tp_err_set(e, "its name does not begin with its "
 		    "manifest name '%s'", name);
-	if (tp_fltile_init(t, ts, row, col, e) < 0)
+	if (tp_flowtile_tile_init(t, ts, row, col, e) < 0)
 		return -1;
-	tp_fltile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
-	    t->h, t->x0, t->y0);
+	tp_flowtile_tile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile),
+	    t->w, t->h, t->x0, t->y0);
 	/* the tiles the halo reaches: the eight around, and two away only
 	 * where tiles are one cell wide */
 	for (dr = -TP_FLHALO; dr <= TP_FLHALO; dr++)
@@ -122,7 +123,7 @@ load_tile(const tp_tileset *ts, const char *dir, const char *path,
 				continue;
 			if (put_neighbour(ts, dir, base + strlen(name), band,
 			    row + dr, col + dc, t, e) < 0) {
-				tp_fltile_free(t);
+				tp_flowtile_tile_free(t);
 				return -1;
 			}
 		}
@@ -135,7 +136,7 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
     FILE *out, tp_err *e)
 {
 	int64_t nt = ts->rows * ts->cols, t;
-	tp_fledge *ed;
+	tp_flowtile_edge *ed;
 	tp_tile_rect r;
 	size_t sl = strlen(suffix);
 	char *sfx, *path;
@@ -158,7 +159,7 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
 		if ((f = fopen(path, "rb")) == NULL)
 			rc = tp_err_set(e, "%s", strerror(errno));
 		else {
-			rc = tp_fledge_read(&ed[t], f, e);
+			rc = tp_flowtile_edge_read(&ed[t], f, e);
 			fclose(f);
 		}
 		r = tp_tile_at(ts, t / ts->cols, t % ts->cols);
@@ -185,9 +186,9 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
 		free(path);
 	}
 	if (rc == 0)
-		rc = tp_flsolve(ts, ed, out, e);
+		rc = tp_flowtile_solve(ts, ed, out, e);
 	for (t = 0; t < nt; t++)
-		tp_fledge_free(&ed[t]);
+		tp_flowtile_edge_free(&ed[t]);
 	free(ed);
 	free(sfx);
 	return rc;
@@ -223,7 +224,7 @@ open_tiles(tp_tileset *ts, char **dir, const char *path, int is_manifest,
 }
 
 int
-tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
+tp_flowtile_job_open(tp_flowtile_job *k, const char *path, int nadd, tp_err *e)
 {
 	static const char *const add[3] = { "flow", "dir", "river" };
 	FILE *f;
@@ -247,10 +248,10 @@ tp_fltask_open(tp_fltask *k, const char *path, int nadd, tp_err *e)
 /* Tile t's inflows from the solve file at path into *in (allocated), its
  * flats resolved with the ring's distances and directions. */
 static int
-read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
+read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
     const char *key, uint64_t **in, tp_err *e)
 {
-	size_t n = (size_t)tp_flring_len(t->w, t->h);
+	size_t n = (size_t)tp_flowtile_ring_len(t->w, t->h);
 	uint32_t *rd = malloc(n * sizeof *rd);
 	uint8_t *rdir = malloc(n);
 	FILE *f = NULL;
@@ -261,11 +262,11 @@ read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
 		tp_err_set(e, "out of memory");
 	else if ((f = fopen(path, "rb")) == NULL)
 		tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if ((rc = tp_flsolve_read(f, ts, t->row, t->col, key, *in, rd,
-	    rdir, e)) < 0)
+	else if ((rc = tp_flowtile_solve_read(f, ts, t->row, t->col, key, *in,
+	    rd, rdir, e)) < 0)
 		about(path, e);
 	else
-		rc = tp_fltile_solved(t, rd, rdir, e);
+		rc = tp_flowtile_flat_solved(t, rd, rdir, e);
 	if (f != NULL)
 		fclose(f);
 	free(rd);
@@ -274,50 +275,51 @@ read_inflows(const char *path, const tp_tileset *ts, tp_fltile *t,
 }
 
 int
-tp_fltask_run(tp_fltask *k, const char *band, const tp_flopts *o,
-    const char *solve, tp_err *e)
+tp_flowtile_job_run(tp_flowtile_job *k, const char *band,
+    const tp_flowtile_opts *o, const char *solve, tp_err *e)
 {
 	uint64_t *in = NULL;
 	int rc;
 
-	if (tp_flopts_check(o, &k->ts, e) < 0)
+	if (tp_flowtile_opts_check(o, &k->ts, e) < 0)
 		return -1;
 	if (load_tile(&k->ts, k->dir, k->path, band, &k->g, &k->t, e) < 0)
 		return about(k->path, e);
-	if (tp_fltile_dirs(&k->t, o, e) < 0)
+	if (tp_flowtile_tile_dirs(&k->t, o, e) < 0)
 		return about(k->path, e);
-	tp_flopts_key(o, k->key);
+	tp_flowtile_opts_key(o, k->key);
 	if (solve != NULL && read_inflows(solve, &k->ts, &k->t, k->key, &in,
 	    e) < 0) {
 		free(in);
 		return -1;
 	}
-	rc = tp_fltile_accumulate(&k->t, in, e);
+	rc = tp_flowtile_tile_accumulate(&k->t, in, e);
 	free(in);
 	return rc;
 }
 
 int
-tp_fltask_edge(const tp_fltask *k, FILE *out, tp_err *e)
+tp_flowtile_job_edge(const tp_flowtile_job *k, FILE *out, tp_err *e)
 {
-	tp_fledge ed;
+	tp_flowtile_edge ed;
 	int rc;
 
-	if (tp_fltile_edge(&k->t, &ed, e) < 0)
+	if (tp_flowtile_tile_edge(&k->t, &ed, e) < 0)
 		return -1;
 	memcpy(ed.key, k->key, sizeof ed.key);
-	rc = tp_fledge_write(out, &ed, e);
-	tp_fledge_free(&ed);
+	rc = tp_flowtile_edge_write(out, &ed, e);
+	tp_flowtile_edge_free(&ed);
 	return rc;
 }
 
 void
-tp_fltask_finish(tp_fltask *k, const tp_flopts *o, double rivers, int grass)
+tp_flowtile_job_finish(tp_flowtile_job *k, const tp_flowtile_opts *o,
+    double rivers, int grass)
 {
 	size_t stride = tp_grid_stride(&k->g);
 	float *flow = tp_grid_band(&k->g, k->idx[0]);
 
-	tp_fltile_flow(&k->t, o, flow, stride);
+	tp_flowtile_tile_flow(&k->t, o, flow, stride);
 	if (rivers >= 0)
 		tp_flow_rivers(flow, k->t.dir, k->t.w, k->t.h, stride, rivers,
 		    tp_grid_band(&k->g, k->idx[2]));
@@ -326,9 +328,9 @@ tp_fltask_finish(tp_fltask *k, const tp_flopts *o, double rivers, int grass)
 }
 
 void
-tp_fltask_free(tp_fltask *k)
+tp_flowtile_job_free(tp_flowtile_job *k)
 {
-	tp_fltile_free(&k->t);
+	tp_flowtile_tile_free(&k->t);
 	tp_grid_free(&k->g);
 	tp_tileset_free(&k->ts);
 	free(k->dir);
@@ -336,7 +338,7 @@ tp_fltask_free(tp_fltask *k)
 }
 
 int
-tp_fltask_solve(const char *manifest, const char *suffix, FILE *out,
+tp_flowtile_job_solve(const char *manifest, const char *suffix, FILE *out,
     tp_err *e)
 {
 	tp_tileset ts;

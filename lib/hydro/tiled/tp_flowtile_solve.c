@@ -15,7 +15,7 @@
 /* The solve's graph: a node per ring cell of every tile. */
 typedef struct graph {
 	const tp_tileset *ts;
-	const tp_fledge *ed;
+	const tp_flowtile_edge *ed;
 	int64_t	*off;		/* first node of each tile, then the total */
 	int64_t	*tgt;		/* node an exit drains into, else -1 */
 	uint64_t *pend, *in;
@@ -35,7 +35,8 @@ graph_free(graph *g)
 }
 
 static int
-graph_alloc(graph *g, const tp_tileset *ts, const tp_fledge *ed, tp_err *e)
+graph_alloc(graph *g, const tp_tileset *ts, const tp_flowtile_edge *ed,
+    tp_err *e)
 {
 	int64_t nt = ts->rows * ts->cols, t, n = 0;
 
@@ -67,12 +68,12 @@ graph_alloc(graph *g, const tp_tileset *ts, const tp_fledge *ed, tp_err *e)
 static int64_t
 target(const graph *g, int64_t t, int64_t r, tp_err *e)
 {
-	const tp_fledge *a = &g->ed[t];
+	const tp_flowtile_edge *a = &g->ed[t];
 	tp_tile_rect ra = tp_tile_at(g->ts, a->row, a->col), rb;
 	int64_t x, y, gx, gy, b, i;
 	int k = a->r[r].out;
 
-	tp_flring_cell(a->w, a->h, r, &x, &y);
+	tp_flowtile_ring_cell(a->w, a->h, r, &x, &y);
 	gx = ra.x0 + x + tp_d8_dx[k];
 	gy = ra.y0 + y + tp_d8_dy[k];
 	if (gx < 0 || gy < 0 || gx >= g->ts->width || gy >= g->ts->height ||
@@ -85,12 +86,12 @@ target(const graph *g, int64_t t, int64_t r, tp_err *e)
 	}
 	b = gy / g->ts->size * g->ts->cols + gx / g->ts->size;
 	rb = tp_tile_at(g->ts, b / g->ts->cols, b % g->ts->cols);
-	i = tp_flring_index(rb.w, rb.h, gx - rb.x0, gy - rb.y0);
+	i = tp_flowtile_ring_index(rb.w, rb.h, gx - rb.x0, gy - rb.y0);
 	return g->off[b] + i;
 }
 
 /* The tile and ring index of node v. */
-static const tp_flring *
+static const tp_flowtile_ring *
 node(const graph *g, int64_t v, int64_t *t)
 {
 	int64_t lo = 0, hi = g->ts->rows * g->ts->cols, mid;
@@ -112,7 +113,7 @@ static int64_t
 exit_node(const graph *g, int64_t v)
 {
 	int64_t t;
-	const tp_flring *c = node(g, v, &t);
+	const tp_flowtile_ring *c = node(g, v, &t);
 
 	return c->exit < 0 ? -1 : g->off[t] + c->exit;
 }
@@ -168,8 +169,8 @@ graph_pass(graph *g, tp_err *e)
 }
 
 int
-tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges, uint64_t *in,
-    tp_err *e)
+tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges,
+    uint64_t *in, tp_err *e)
 {
 	graph g;
 	int rc;
@@ -201,7 +202,8 @@ solve_rec(FILE *out, uint64_t in, uint32_t d, uint8_t dir, tp_err *e)
 }
 
 int
-tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out, tp_err *e)
+tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
+    tp_err *e)
 {
 	int64_t v, n = 0, t;
 	uint32_t *rd;
@@ -218,7 +220,7 @@ tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out, tp_err *e)
 		free(rdir);
 		return tp_err_set(e, "out of memory: the flats' rings");
 	}
-	rc = tp_flflat_solve(ts, edges, rd, rdir, e);
+	rc = tp_flowtile_flat_solve(ts, edges, rd, rdir, e);
 	if (rc == 0 && (rc = graph_alloc(&g, ts, edges, e)) == 0) {
 		rc = graph_pass(&g, e);
 		if (rc == 0 && fprintf(out, "%s %lld %lld %s\n",
@@ -253,7 +255,7 @@ read_rec(const unsigned char *b, int64_t i, uint64_t *in, uint32_t *rd,
 }
 
 int
-tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
+tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
     const char *key, uint64_t *in, uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	char line[128], got[TP_FLKEY_MAX];
@@ -284,8 +286,8 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 		tp_tile_rect r = tp_tile_at(ts, t / ts->cols, t % ts->cols);
 
 		if (t < row * ts->cols + col)
-			skip += tp_flring_len(r.w, r.h);
-		total += tp_flring_len(r.w, r.h);
+			skip += tp_flowtile_ring_len(r.w, r.h);
+		total += tp_flowtile_ring_len(r.w, r.h);
 	}
 	pos = ftell(f);
 	if (pos < 0 || fseek(f, 0, SEEK_END) != 0 ||
@@ -294,7 +296,7 @@ tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	if (fseek(f, pos + TP_FLSOLVE_REC * (long)skip, SEEK_SET) != 0)
 		return tp_err_set(e, "%s", strerror(errno));
 	tp_tile_rect r = tp_tile_at(ts, row, col);
-	n = tp_flring_len(r.w, r.h);
+	n = tp_flowtile_ring_len(r.w, r.h);
 	for (i = 0; i < n; i++) {
 		if (fread(b, 1, sizeof b, f) != sizeof b)
 			return tp_err_set(e, "a short flow solve file");

@@ -19,16 +19,16 @@
 
 /* The solve: the edges of every tile of ts (row-major, all with the key
  * of the first) into the inflows, written as a solve file. */
-int	tp_flsolve(const tp_tileset *ts, tp_fledge *edges, FILE *out,
-	    tp_err *e);
+int	tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
+	    FILE *out, tp_err *e);
 /* The same into memory: in gets every tile's ring, tiles in row order
  * (edges without planes: no flats across tiles). */
-int	tp_flsolve_mem(const tp_tileset *ts, const tp_fledge *edges,
-	    uint64_t *in, tp_err *e);
+int	tp_flowtile_solve_mem(const tp_tileset *ts,
+	    const tp_flowtile_edge *edges, uint64_t *in, tp_err *e);
 /* Tile (row, col)'s inflows, ring distances and directions from a solve
  * file made on ts's tiling with options key into in, rd, rdir (room for
  * its ring). */
-int	tp_flsolve_read(FILE *f, const tp_tileset *ts, int64_t row,
+int	tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row,
 	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
 	    uint8_t *rdir, tp_err *e);
 
