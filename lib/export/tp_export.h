@@ -35,8 +35,6 @@ typedef enum tp_export_format {
 	TP_EXPORT_PGM		/* P5, maxval 65535, big-endian */
 } tp_export_format;
 
-/* The format's name as texport -f spells it. */
-const char *tp_export_format_name(tp_export_format f);
 /* Bytes one encoded sample takes in a row handed to tp_export_write_rows:
  * 2, or 4 for R32. */
 size_t	tp_export_sample_bytes(tp_export_format f);

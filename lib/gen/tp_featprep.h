@@ -182,14 +182,6 @@ tp_featprep_eval(const tp_featprep *p, double x, double y, double *v)
 	return 0;
 }
 
-static inline double
-tp_featprep_at(const tp_featprep *p, double x, double y)
-{
-	double v;
-
-	return tp_featprep_eval(p, x, y, &v) ? v : 0.0;
-}
-
 void	tp_featprep_init(tp_featprep *p, const tp_feat *f);
 
 #endif

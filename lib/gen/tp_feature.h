@@ -72,8 +72,6 @@ void	tp_features_free(tp_features *fs);
 /* Append a copy of f (checked as a file line would be). */
 int	tp_features_add(tp_features *fs, const tp_feat *f, tp_err *e);
 
-/* The height one item adds at world point (x, y). */
-double	tp_feat_height(const tp_feat *f, double x, double y);
 /* The box outside which it adds nothing: b = west, south, east, north. */
 void	tp_feat_bounds(const tp_feat *f, double b[4]);
 
