@@ -55,8 +55,8 @@ typedef _Atomic int64_t tp_dl_cell;
 #define TP_DL_SQRT(v) sqrtf(v)
 #endif
 
-#define TP_DL_SUB	16	/* brush centre steps per cell (TP_ERODE_SUB) */
-#define TP_DL_HMAX	1e30f	/* larger heights are nodata (TP_ERODE_HMAX) */
+#define TP_DL_SUB	16	/* brush centre steps per cell */
+#define TP_DL_HMAX	1e30f	/* larger heights are nodata (tp_erode_valid) */
 #define TP_DL_SPEED_MAX	1e6f
 
 /* The model's coefficients: the options rounded to float, then scaled by
