@@ -298,8 +298,7 @@ tp_export_tmpname(const tp_export_writer *w)
 double
 tp_export_cell_metres(const tp_header *h)
 {
-	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
-	    .geographic = tp_geo_header_geographic(h) };
+	tp_geo_grid g = tp_geo_grid_of(h);
 	double dx, dy;
 
 	tp_geo_spacing(&g, h->height / 2, &dx, &dy);

@@ -62,6 +62,15 @@ tp_geo_header_geographic(const tp_header *h)
 	return r;
 }
 
+tp_geo_grid
+tp_geo_grid_of(const tp_header *h)
+{
+	tp_geo_grid g = { .cellsize = h->cellsize, .north = h->origin_y,
+	    .geographic = tp_geo_header_geographic(h) };
+
+	return g;
+}
+
 void
 tp_geo_metres(double lat, double deg, double *ew, double *ns)
 {

@@ -37,6 +37,10 @@ int	tp_geo_epsg_geographic(int epsg);
  * not geographic. */
 int	tp_geo_header_geographic(const tp_header *h);
 
+/* Where the cells of a stream with header h are: its cell size, its north
+ * edge and whether the cells are degrees (tp_geo_header_geographic). */
+tp_geo_grid tp_geo_grid_of(const tp_header *h);
+
 /* The metres that `deg` degrees span east-west (*ew) and north-south (*ns)
  * at latitude lat (degrees) on WGS84; deg = 1 gives metres per degree. */
 void	tp_geo_metres(double lat, double deg, double *ew, double *ns);

@@ -89,9 +89,7 @@ tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 	double res = h->cellsize;
 
 	s->ewres = s->nsres = res;
-	s->geo.cellsize = res;
-	s->geo.north = h->origin_y;
-	s->geo.geographic = tp_geo_header_geographic(h);
+	s->geo = tp_geo_grid_of(h);
 	if (s->geo.geographic)
 		tp_geo_metres(h->origin_y - 0.5 * (double)h->height * res, res,
 		    &s->ewres, &s->nsres);

@@ -90,8 +90,7 @@ int
 tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
     tp_err *e)
 {
-	tp_geo_grid geo = { .cellsize = g->h.cellsize, .north = g->h.origin_y,
-	    .geographic = tp_geo_header_geographic(&g->h) };
+	tp_geo_grid geo = tp_geo_grid_of(&g->h);
 	tp_reaches rs;
 	int rc;
 
