@@ -175,22 +175,6 @@ START_TEST(ramp)
 }
 END_TEST
 
-/* The finite extremes; NaN and infinities are left out. */
-START_TEST(range)
-{
-	const float v[] = { NAN, 3.5f, -INFINITY, -2, 7.25f, INFINITY, 0 };
-	const float none[] = { NAN, INFINITY };
-	double lo, hi;
-
-	tp_view_range(v, sizeof v / sizeof v[0], &lo, &hi);
-	ck_assert_double_eq(lo, -2);
-	ck_assert_double_eq(hi, 7.25);
-	tp_view_range(none, 2, &lo, &hi);	/* nothing to draw: 0..1 */
-	ck_assert_double_eq(lo, 0);
-	ck_assert_double_eq(hi, 1);
-}
-END_TEST
-
 START_TEST(auto_shade)
 {
 	tp_header h;
@@ -563,7 +547,6 @@ view_suite(void)
 	tcase_add_test(core, facing_and_away);
 	tcase_add_test(core, resolution_and_zfactor);
 	tcase_add_test(core, ramp);
-	tcase_add_test(core, range);
 	tcase_add_test(core, auto_shade);
 	tcase_add_test(core, render_box);
 	tcase_add_test(core, render_shade);

@@ -113,10 +113,14 @@ void	tp_biome_free(tp_biome *b);
 int	tp_biome_header(tp_header *h, const tp_palette *p, double sea,
 	    int *band, tp_err *e);
 
-/* The code of the first zone holding (e, m), or NaN. */
+/* The code of the first zone holding (e, m), or NaN. Only the tests call it:
+ * one look-up of the zone table, to check the table cell by cell without a
+ * stream. */
 float	tp_biome_zone(const tp_biome *b, double e, double m);
 /* The code of the first climate clause holding temperature t (C) and
- * precipitation p (mm/year): Whittaker's diagram; NaN when none does. */
+ * precipitation p (mm/year): Whittaker's diagram; NaN when none does. Only the
+ * tests call it: one look-up of the climate table, to check the table cell by
+ * cell without a stream. */
 float	tp_biome_whittaker(const tp_biome *b, double t, double p);
 
 /* One row's inputs: heights of rows y - 1, y, y + 1 (up and down NULL

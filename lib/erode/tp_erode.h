@@ -173,7 +173,8 @@ int	tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
 
 /* Run one droplet from (x, y) (node coordinates: column, row), adding to
- * *st. For tests and tools; sequential. */
+ * *st; sequential. Only the tests call it: one droplet, whose path and
+ * totals a whole run hides. */
 int	tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
 	    tp_err *e);

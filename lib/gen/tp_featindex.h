@@ -51,12 +51,16 @@ typedef struct tp_featindex {
 	tp_featlevel lev[TP_FEATINDEX_LEVELS];
 } tp_featindex;
 
-/* An index of fs's items over the world region b (west, south, east,
- * north), or over the items' own extent when b is NULL; cell > 0. */
+/* An index of fs's items over the world region b (west, south, east, north), or
+ * over the items' own extent when b is NULL; cell > 0. Only the tests and the
+ * fuzzer call it (tp_featgrid builds its own index of the sample centres): the
+ * index alone, checked against a scan of every item. */
 int	tp_featindex_build(tp_featindex *ix, const tp_features *fs,
 	    double cell, const double *b, tp_err *e);
-/* The items whose bounds contain (x, y), ascending, into out (room for
- * fs->n); returns their count. A point outside the region may miss some. */
+/* The items whose bounds contain (x, y), ascending, into out (room for fs->n);
+ * returns their count. A point outside the region may miss some. Only the tests
+ * and the fuzzer call it: one point's list, checked against a scan of every
+ * item. */
 size_t	tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs,
 	    double x, double y, uint32_t *out);
 void	tp_featindex_free(tp_featindex *ix);

@@ -69,13 +69,15 @@
 /* An empty set (base 0, nothing). */
 void	tp_features_init(tp_features *fs);
 void	tp_features_free(tp_features *fs);
-/* Append a copy of f (checked as a file line would be). */
+/* Append a copy of f (checked as a file line would be). Only the tests call it
+ * today: the way to build a set in code rather than from a file. */
 int	tp_features_add(tp_features *fs, const tp_feat *f, tp_err *e);
 
 /* The box outside which it adds nothing: b = west, south, east, north. */
 void	tp_feat_bounds(const tp_feat *f, double b[4]);
 
-/* Append a copy of r (checked as a file line would be). */
+/* Append a copy of r (checked as a file line would be). Only the tests call it
+ * today: the way to build a set in code rather than from a file. */
 int	tp_features_add_residual(tp_features *fs, const tp_residual *r,
 	    tp_err *e);
 /* "hill", "ridge", "cliff", "plateau"; NULL for no such kind. */
@@ -86,7 +88,9 @@ unsigned tp_feat_layer(const tp_feat *f);
 /* The height one residual line adds at (x, y). */
 double	tp_residual_height(const tp_residual *r, double x, double y);
 /* The height of the chosen layers at (x, y), by a scan of every item: what
- * tp_featgrid_row computes for a cell centred there (before rounding). */
+ * tp_featgrid_row computes for a cell centred there (before rounding). Only the
+ * tests and the fuzzer call it: the scan is the reference the indexed rows must
+ * equal bit for bit. */
 double	tp_features_height(const tp_features *fs, unsigned layers, double x,
 	    double y);
 

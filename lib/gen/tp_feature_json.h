@@ -28,7 +28,9 @@
 int	tp_features_parse_geojson(tp_features *fs, const char *name,
 	    const char *text, size_t len, tp_err *e);
 /* The GeoJSON form: base first, items in order, residual lines last, one
- * feature a line; numbers read back to the same doubles. */
+ * feature a line; numbers read back to the same doubles. Only the tests and the
+ * fuzzer call it (tfeature writes with its CRS): the round trip of the GeoJSON
+ * form. */
 int	tp_features_write_geojson(const tp_features *fs, FILE *f, tp_err *e);
 /* The same with the CRS "EPSG:N" named in a "crs" member, as GDAL and QGIS
  * read it (without one they take GeoJSON for longitude and latitude); crs

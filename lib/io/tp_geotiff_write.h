@@ -68,6 +68,8 @@ int	tp_gt_code_band(const char *band);
 /* The type's name as GDAL spells it ("Int16"), or its number from such a
  * name (-1: unknown). */
 const char *tp_gt_type_name(int type);
+/* Only the tests call it; tgeotiff keeps a table of its own, which should call
+ * this instead. */
 int	tp_gt_type_parse(const char *name);
 
 typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
@@ -94,7 +96,9 @@ const char *tp_gtw_tmpname(const tp_gtw *w);
 #define TP_GT_SIDECARS	2
 const char *tp_gtw_sidecar_tmpname(const tp_gtw *w, int i);
 
-/* Write band `band` of a whole grid to path (open, rows, close). */
+/* Write band `band` of a whole grid to path (open, rows, close). Only the tests
+ * and the fuzzer call it (the programs stream their rows): a grid written in
+ * one call. */
 int	tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
 	    const tp_geotiff_wopts *o, tp_err *e);
 

@@ -163,20 +163,6 @@ tp_view_ramp(double v, double lo, double hi, double sea, double *rgb)
 		lerp_stops(land, sizeof land / sizeof land[0], t, rgb);
 }
 
-void
-tp_view_range(const float *v, size_t n, double *lo, double *hi)
-{
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i])) {
-			*lo = fmin(*lo, v[i]);
-			*hi = fmax(*hi, v[i]);
-		}
-	if (*lo > *hi)
-		*lo = 0, *hi = 1;
-}
-
 int
 tp_view_channels(const tp_view_opts *o)
 {
