@@ -398,9 +398,9 @@ init_nodes(solve *s, tp_err *e)
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
 			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
-			s->dist[s->off[t] + i] = tp_filltile_ring_at(r->w, r->h,
-			    x, y) == (size_t)i && !outside(r->z[i],
-			    s->sea) ? r->f[i] : NAN;
+			s->dist[s->off[t] + i] =
+			    tp_filltile_ring_at(r->w, r->h, x, y) == (size_t)i &&
+			    !outside(r->z[i], s->sea) ? r->f[i] : NAN;
 		}
 	}
 	for (i = 0; i < s->off[T]; i++)

@@ -393,8 +393,8 @@ copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst,
 	int64_t t, n = g->rows * g->cols;
 
 	for (t = 0; t < n; t++) {
-		if (alloc && tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h,
-		    e) < 0)
+		if (alloc &&
+		    tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
 			return -1;
 		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
 		    src[t].h) * sizeof *dst[t].z);
@@ -532,10 +532,10 @@ grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 		tl = &c->tiles[t];
 		if (tp_filltile_tile_load(tl, c->g, row, col,
 		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
-		    c->g->tw), c->stride,
-		    &c->errs[t]) < 0 || tp_filltile_tile_prepare(tl, c->g, NULL,
-		    &c->errs[t]) < 0 || tp_filltile_ring_alloc(&c->rings[t],
-		    tl->w, tl->h, &c->errs[t]) < 0) {
+		    c->g->tw), c->stride, &c->errs[t]) < 0 ||
+		    tp_filltile_tile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
+		    tp_filltile_ring_alloc(&c->rings[t], tl->w, tl->h,
+		    &c->errs[t]) < 0) {
 			c->bad[t] = 1;
 			continue;
 		}

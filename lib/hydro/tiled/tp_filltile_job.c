@@ -181,8 +181,8 @@ load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
 		tp_filltile_tile_free(t);
 		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
 		    (long long)fr, (long long)fc);
-	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col]
-	    ? unspill(j, row, col, t, e) : tp_filltile_tile_prepare(t, &j->g,
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
+	    unspill(j, row, col, t, e) : tp_filltile_tile_prepare(t, &j->g,
 	    NULL, e)) < 0)
 		tp_filltile_tile_free(t);
 out:
@@ -285,8 +285,9 @@ read_edges(tp_filltile_job *j, tp_filltile_ring *rings, tp_fillgraph *graphs,
 		}
 		r = tp_filltile_io_edge_read(&ed, f, e);
 		fclose(f);
-		if (r == 0 && (r = tp_filltile_io_edge_check(&ed, &j->g,
-		    t / j->g.cols, t % j->g.cols, e)) < 0)
+		if (r == 0 &&
+		    (r = tp_filltile_io_edge_check(&ed, &j->g, t / j->g.cols,
+		    t % j->g.cols, e)) < 0)
 			tp_filltile_io_edge_free(&ed);
 		if (r < 0) {
 			about(path, e);
