@@ -397,9 +397,11 @@ init_nodes(solve *s, tp_err *e)
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
+			size_t at;
+
 			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
-			s->dist[s->off[t] + i] =
-			    tp_filltile_ring_at(r->w, r->h, x, y) == (size_t)i &&
+			at = tp_filltile_ring_at(r->w, r->h, x, y);
+			s->dist[s->off[t] + i] = at == (size_t)i &&
 			    !outside(r->z[i], s->sea) ? r->f[i] : NAN;
 		}
 	}

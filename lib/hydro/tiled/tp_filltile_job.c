@@ -181,9 +181,9 @@ load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
 		tp_filltile_tile_free(t);
 		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
 		    (long long)fr, (long long)fc);
-	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
-	    unspill(j, row, col, t, e) : tp_filltile_tile_prepare(t, &j->g,
-	    NULL, e)) < 0)
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col]
+	    ? unspill(j, row, col, t, e)
+	    : tp_filltile_tile_prepare(t, &j->g, NULL, e)) < 0)
 		tp_filltile_tile_free(t);
 out:
 	free(path);
