@@ -183,7 +183,7 @@ parse(struct opts *o, int argc, char **argv)
 static void
 make_row(void *ctx, int64_t row, const float *in, float *out)
 {
-	tp_featgrid_row(ctx, row, in, out);
+	tp_featindex_grid_row(ctx, row, in, out);
 }
 
 static void
@@ -191,7 +191,7 @@ add_row(void *ctx, const tp_header *h, int64_t row, const float *in,
     float *out)
 {
 	(void)h;
-	tp_featgrid_row(ctx, row, in, out);
+	tp_featindex_grid_row(ctx, row, in, out);
 }
 
 /* tfeature FILE --size WxH: a new one-band stream. */
@@ -199,7 +199,7 @@ static void
 make_stream(const struct opts *o, const tp_features *fs, int argc,
     char **argv)
 {
-	tp_featgrid g;
+	tp_featindex_grid g;
 	tp_header h;
 	tp_writer w;
 	tp_err e;
@@ -208,7 +208,8 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 	cli_binary_stdout();
 	cli_geometry_header(&h, &o->geo);
 	if (cli_history(&h, argc, argv, &e) < 0 ||
-	    tp_featgrid_init(&g, fs, &h, o->index_cell, o->layers, &e) < 0)
+	    tp_featindex_grid_init(&g, fs, &h, o->index_cell, o->layers,
+	    &e) < 0)
 		cli_fail(&e);
 	cli_open_output(&w, &h);
 	cli_progress_init(&pr, "feature", o->quiet);
@@ -217,7 +218,7 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 		cli_fail(&e);
 	cli_progress_done(&pr);
 	tp_writer_free(&w);
-	tp_featgrid_free(&g);
+	tp_featindex_grid_free(&g);
 	tp_header_free(&h);
 	cli_close_stdout();
 }
@@ -227,7 +228,7 @@ static void
 add_to_stream(const struct opts *o, const tp_features *fs, int argc,
     char **argv)
 {
-	tp_featgrid g;
+	tp_featindex_grid g;
 	tp_header oh;
 	tp_reader r;
 	tp_err e;
@@ -235,12 +236,13 @@ add_to_stream(const struct opts *o, const tp_features *fs, int argc,
 
 	cli_binary_stdout();
 	band = cli_input_band(&r, "height");
-	if (tp_featgrid_init(&g, fs, &r.h, o->index_cell, o->layers, &e) < 0)
+	if (tp_featindex_grid_init(&g, fs, &r.h, o->index_cell, o->layers,
+	    &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
 	cli_run_band(&r, &oh, band, add_row, &g, o->threads, o->quiet,
 	    "feature");
-	tp_featgrid_free(&g);
+	tp_featindex_grid_free(&g);
 }
 
 /* "tfeature: 100 hills, rms 12.3 (1.4% of the relief)" on stderr, the

@@ -51,7 +51,7 @@ static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
 /* --type: the index plus one is TP_GT_FLOAT32 .. TP_GT_BYTE */
 static const char *const typenames[] = { "Float32", "Int16", "UInt16",
 	"Int32", "Byte", NULL };
-/* --bigtiff: the index less one is tp_geotiff_wopts.bigtiff */
+/* --bigtiff: the index less one is tp_geotiff_write_opts.bigtiff */
 static const char *const whens[] = { "no", "auto", "yes", NULL };
 
 enum { OPT_BIGTIFF = 256, OPT_COG, OPT_OFFSET, OPT_SCALE, OPT_VERSION };
@@ -75,7 +75,7 @@ static const struct option longopts[] = {
 /* Feed every row of r to w, then check the stream ends there. The writer
  * gathers rows into its own row of tiles, so batches of any height do. */
 static int
-copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
+copy_rows(tp_reader *r, tp_geotiff_writer *w, int quiet, tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h);
 	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
@@ -89,7 +89,7 @@ copy_rows(tp_reader *r, tp_gtw *w, int quiet, tp_err *e)
 	while (rc == 0 && r->row < r->h.height) {
 		rc = tp_reader_rows(r, buf, batch, &got, e);
 		if (rc == 0)
-			rc = tp_gtw_rows(w, buf, got, e);
+			rc = tp_geotiff_write_rows(w, buf, got, e);
 		cli_progress_cb(&p, r->row, r->h.height);
 	}
 	cli_progress_done(&p);
@@ -122,7 +122,7 @@ band_list(const tp_header *h, const char *arg, int *bands)
 
 /* The options that depend on the bands being written. */
 static void
-check_bands(const tp_header *h, const tp_geotiff_wopts *o)
+check_bands(const tp_header *h, const tp_geotiff_write_opts *o)
 {
 	int k, height = 0;
 
@@ -138,16 +138,16 @@ check_bands(const tp_header *h, const tp_geotiff_wopts *o)
 
 /* Notes once the file is written: samples clamped into the type's range. */
 static void
-report(const tp_gtw *w, const tp_geotiff_wopts *o)
+report(const tp_geotiff_writer *w, const tp_geotiff_write_opts *o)
 {
-	uint64_t n = tp_gtw_clamped(w);
+	uint64_t n = tp_geotiff_write_clamped(w);
 
 	if (n == 0)
 		return;
 	fprintf(stderr, "%s: warning: %llu sample%s outside the range of %s "
 	    "(after --scale/--offset) clamped to it%s\n", cli_prog(),
 	    (unsigned long long)n, n == 1 ? "" : "s",
-	    tp_gt_type_name(tp_gtw_type(w)),
+	    tp_geotiff_write_type_name(tp_geotiff_write_type(w)),
 	    o->scaled ? "" : "; --scale and --offset fit wider values");
 }
 
@@ -157,12 +157,12 @@ main(int argc, char **argv)
 	const char *out;
 	const char *list = NULL;	/* -b; NULL: height, or the only band */
 	/* bigtiff 0: when needed; threads 0: all processors */
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
-	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE, .zlo = 0,
+	    .zhi = 1, .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
 	int quiet = 0, ch, i, tmp[TP_GT_SIDECARS + 1], bands[TP_GT_MAX_BANDS];
 	tp_header h;
 	tp_reader r;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 
 	cli_init(argc, argv, usage);
@@ -228,20 +228,21 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	/* From here a signal removes the temporary file, then ends us. */
 	cli_outfile_hold();
-	if (tp_gtw_open(&w, out, &h, bands[0], &o, &e) < 0)
+	if (tp_geotiff_write_open(&w, out, &h, bands[0], &o, &e) < 0)
 		cli_fail(&e);
 	/* The sidecars' temporary files exist from here too: all watched
 	 * before a signal may act. */
-	tmp[0] = cli_outfile_add(tp_gtw_tmpname(w));
+	tmp[0] = cli_outfile_add(tp_geotiff_write_tmpname(w));
 	for (i = 0; i < TP_GT_SIDECARS; i++)
-		tmp[i + 1] = cli_outfile_add(tp_gtw_sidecar_tmpname(w, i));
+		tmp[i + 1] =
+		    cli_outfile_add(tp_geotiff_write_sidecar_tmpname(w, i));
 	cli_outfile_watch(NULL);
 	if (copy_rows(&r, w, quiet, &e) < 0) {
-		tp_gtw_abort(w);
+		tp_geotiff_write_abort(w);
 		cli_fail(&e);
 	}
 	report(w, &o);
-	if (tp_gtw_close(w, &e) < 0)
+	if (tp_geotiff_write_close(w, &e) < 0)
 		cli_fail(&e);
 	for (i = 0; i <= TP_GT_SIDECARS; i++)
 		cli_outfile_forget(tmp[i]);

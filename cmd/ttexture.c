@@ -204,7 +204,7 @@ draw(const struct opts *o, tp_reader *r)
 
 /* A GeoTIFF row: the pixels as a stream row of the picture's header. */
 struct tif_out {
-	tp_gtw	*w;
+	tp_geotiff_writer	*w;
 	const tp_ground_opts *g;
 	int64_t	width;
 	float	*row;
@@ -216,14 +216,14 @@ put_tif_row(void *ctx, const uint8_t *px, tp_err *e)
 	struct tif_out *t = ctx;
 
 	tp_ground_planes(t->g, px, t->width, t->row);
-	return tp_gtw_rows(t->w, t->row, 1, e);
+	return tp_geotiff_write_rows(t->w, t->row, 1, e);
 }
 
 static void
 draw_tif(const struct opts *o, tp_reader *r)
 {
 	static const int bands[] = { 0, 1, 2, 3 };
-	tp_geotiff_wopts wo = { .rgb = 1, .bands = bands };
+	tp_geotiff_write_opts wo = { .rgb = 1, .bands = bands };
 	struct tif_out t = { .g = &o->g };
 	tp_header ph;
 	tp_err e;
@@ -237,14 +237,14 @@ draw_tif(const struct opts *o, tp_reader *r)
 		cli_die("out of memory for a row of %lld pixels",
 		    (long long)ph.width);
 	cli_outfile_hold();
-	if (tp_gtw_open(&t.w, o->out, &ph, 0, &wo, &e) < 0)
+	if (tp_geotiff_write_open(&t.w, o->out, &ph, 0, &wo, &e) < 0)
 		cli_fail(&e);
-	tmp = cli_outfile_watch(tp_gtw_tmpname(t.w));
+	tmp = cli_outfile_watch(tp_geotiff_write_tmpname(t.w));
 	if (tp_ground_render(&o->g, r, put_tif_row, &t, &e) < 0) {
-		tp_gtw_abort(t.w);
+		tp_geotiff_write_abort(t.w);
 		cli_fail(&e);
 	}
-	if (tp_gtw_close(t.w, &e) < 0)
+	if (tp_geotiff_write_close(t.w, &e) < 0)
 		cli_fail(&e);
 	cli_outfile_forget(tmp);
 	free(t.row);

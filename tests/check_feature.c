@@ -686,20 +686,21 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 {
 	size_t w = (size_t)h->width;
 	float *out = malloc(w * sizeof *out), *in = malloc(w * sizeof *in);
-	tp_featgrid g;
+	tp_featindex_grid g;
 	tp_err e;
 
 	ck_assert(out != NULL && in != NULL);
-	if (tp_featgrid_init(&g, fs, h, cell, layers, &e) < 0)
+	if (tp_featindex_grid_init(&g, fs, h, cell, layers, &e) < 0)
 		ck_abort_msg("%s", e.msg);
 	for (int64_t r = 0; r < h->height; r++) {
-		double y = tp_feat_centre(h->origin_y, -r - 1, h->cellsize);
+		double y = tp_featindex_centre(h->origin_y, -r - 1,
+		    h->cellsize);
 
 		for (size_t i = 0; i < w; i++)
 			in[i] = (float)i - 3.5f;
-		tp_featgrid_row(&g, r, NULL, out);
+		tp_featindex_grid_row(&g, r, NULL, out);
 		for (size_t i = 0; i < w; i++) {
-			double x = tp_feat_centre(h->origin_x, (int64_t)i,
+			double x = tp_featindex_centre(h->origin_x, (int64_t)i,
 			    h->cellsize);
 			float want = (float)tp_features_height(fs, layers, x, y);
 
@@ -707,9 +708,9 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 			    "row %lld col %zu: %.9g, point %.9g", (long long)r,
 			    i, out[i], want);
 		}
-		tp_featgrid_row(&g, r, in, out);
+		tp_featindex_grid_row(&g, r, in, out);
 		for (size_t i = 0; i < w; i++) {
-			double x = tp_feat_centre(h->origin_x, (int64_t)i,
+			double x = tp_featindex_centre(h->origin_x, (int64_t)i,
 			    h->cellsize);
 			float want = (float)((double)in[i] +
 			    tp_features_height(fs, layers, x, y));
@@ -717,7 +718,7 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 			ck_assert(memcmp(&out[i], &want, 4) == 0);
 		}
 	}
-	tp_featgrid_free(&g);
+	tp_featindex_grid_free(&g);
 	free(out);
 	free(in);
 }
@@ -764,15 +765,15 @@ START_TEST(test_centres)
 
 	for (size_t k = 0; k < sizeof o / sizeof o[0]; k++)
 		for (int64_t i = -3000; i <= 3000; i += 7)
-			ck_assert_double_eq(tp_feat_centre(o[k][0], i, o[k][1]),
-			    tp_noise_centre(o[k][0], i, o[k][1]));
-	ck_assert_double_eq_tol(tp_feat_centre(1e7, 0, 1e-3), 1e7 + 5e-4,
+			ck_assert_double_eq(tp_featindex_centre(o[k][0], i,
+			    o[k][1]), tp_noise_centre(o[k][0], i, o[k][1]));
+	ck_assert_double_eq_tol(tp_featindex_centre(1e7, 0, 1e-3), 1e7 + 5e-4,
 	    1e-8);
-	ck_assert_double_eq_tol(tp_feat_centre(1e7, -7, 1e-3), 1e7 - 6.5e-3,
-	    1e-8);
+	ck_assert_double_eq_tol(tp_featindex_centre(1e7, -7, 1e-3),
+	    1e7 - 6.5e-3, 1e-8);
 	/* shifted origin and index: the same double */
-	ck_assert_double_eq(tp_feat_centre(1e7, 5, 1e-3),
-	    tp_feat_centre(1e7 + 2 * 1e-3, 3, 1e-3));
+	ck_assert_double_eq(tp_featindex_centre(1e7, 5, 1e-3),
+	    tp_featindex_centre(1e7 + 2 * 1e-3, 3, 1e-3));
 }
 END_TEST
 
@@ -803,7 +804,7 @@ START_TEST(test_tiles)
 	uint64_t s = 5;
 	tp_features fs;
 	tp_header big, tile;
-	tp_featgrid gb, gt;
+	tp_featindex_grid gb, gt;
 	float a[200], b[80];
 	tp_err e;
 
@@ -823,17 +824,17 @@ START_TEST(test_tiles)
 		fs.f[i].x0 += 499000; fs.f[i].x1 += 499000;
 		fs.f[i].y0 += 4650000; fs.f[i].y1 += 4650000;
 	}
-	ck_assert_int_eq(tp_featgrid_init(&gb, &fs, &big, 64, TP_LAYER_ALL,
-	    &e), 0);
-	ck_assert_int_eq(tp_featgrid_init(&gt, &fs, &tile, 100, TP_LAYER_ALL,
-	    &e), 0);
+	ck_assert_int_eq(tp_featindex_grid_init(&gb, &fs, &big, 64,
+	    TP_LAYER_ALL, &e), 0);
+	ck_assert_int_eq(tp_featindex_grid_init(&gt, &fs, &tile, 100,
+	    TP_LAYER_ALL, &e), 0);
 	for (int r = 0; r < 40; r++) {
-		tp_featgrid_row(&gb, r + 33, NULL, a);
-		tp_featgrid_row(&gt, r, NULL, b);
+		tp_featindex_grid_row(&gb, r + 33, NULL, a);
+		tp_featindex_grid_row(&gt, r, NULL, b);
 		ck_assert(memcmp(a + 70, b, sizeof b) == 0);
 	}
-	tp_featgrid_free(&gb);
-	tp_featgrid_free(&gt);
+	tp_featindex_grid_free(&gb);
+	tp_featindex_grid_free(&gt);
 	tp_header_free(&big);
 	tp_header_free(&tile);
 	tp_features_free(&fs);

@@ -104,12 +104,13 @@ assert_same_grid(const tp_grid *a, const tp_grid *b)
 /* Codec (loop index / 2) with and without --cog (index % 2). */
 START_TEST(test_round_trip)
 {
-	tp_geotiff_wopts o = { .compress = _i / 2, .cog = _i % 2 };
+	tp_geotiff_write_opts o = { .compress = _i / 2, .cog = _i % 2 };
 	tp_grid g, r;
 	tp_err e;
 
 	make_grid(&g, 300, 270, "height", "EPSG:32633");
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_int_eq(count_files(), 1);
 	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
 	assert_same_grid(&g, &r);
@@ -124,7 +125,8 @@ END_TEST
 /* Tiles compressed on 1 or 3 threads: the same file, byte for byte. */
 START_TEST(test_threads_same_bytes)
 {
-	tp_geotiff_wopts o = { .compress = _i % 4, .cog = _i / 4, .threads = 1 };
+	tp_geotiff_write_opts o = { .compress = _i % 4, .cog = _i / 4,
+	    .threads = 1 };
 	char other[160], *a, *b;
 	size_t na, nb;
 	tp_grid g;
@@ -153,7 +155,7 @@ END_TEST
 
 START_TEST(test_read_mem)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	tp_grid g, r;
 	tp_err e;
 	char buf[1 << 16];
@@ -174,8 +176,8 @@ END_TEST
 
 START_TEST(test_zrange)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_NONE, .zrange = 1, .zlo = 100,
-	    .zhi = 1900 };
+	tp_geotiff_write_opts o = { .compress = TP_GT_NONE, .zrange = 1,
+	    .zlo = 100, .zhi = 1900 };
 	tp_grid g, r;
 	tp_err e;
 
@@ -194,7 +196,7 @@ END_TEST
 
 START_TEST(test_biome)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	uint16_t *rgb[3], bps = 0, photo = 0;
 	tp_grid g, r;
 	tp_err e;
@@ -232,7 +234,7 @@ END_TEST
 START_TEST(test_biome_bad_code)
 {
 	static const float bad[] = { 11.4f, -3, 255, 900, INFINITY, -0.5f };
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	char want[128];
 	tp_grid g;
 	tp_err e;
@@ -242,7 +244,8 @@ START_TEST(test_biome_bad_code)
 		for (int k = 0; k < 10; k++)
 			g.data[k] = 1;
 		g.data[5 + 3] = bad[i];
-		ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+		ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e),
+		    -1);
 		snprintf(want, sizeof want, "row 1, column 3: biome code %.9g "
 		    "is not a whole number 0..254", (double)bad[i]);
 		ck_assert_str_eq(e.msg, want);
@@ -511,7 +514,7 @@ END_TEST
 /* A good file cut short, and bytes that are not a TIFF at all. */
 START_TEST(test_truncated_and_garbage)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	tp_geotiff_ropts ro = { .band = 1, .max_cells = 1 << 20 };
 	static char buf[1 << 20];
 	size_t n, cut;
@@ -540,10 +543,10 @@ END_TEST
 
 START_TEST(test_write_errors)
 {
-	tp_geotiff_wopts o = { .compress = TP_GT_DEFLATE };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE };
 	char bad[200];
 	tp_grid g;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 
 	make_grid(&g, 10, 10, "height", "ESRI:102003");
@@ -553,9 +556,10 @@ START_TEST(test_write_errors)
 	ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
 	ck_assert_msg(strstr(e.msg, "EPSG:99999") != NULL, "%s", e.msg);
 	strcpy(g.h.crs, "EPSG:32633");
-	ck_assert_int_eq(tp_gtw_open(&w, path, &g.h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, g.data, 4, &e), 0);
-	ck_assert_int_eq(tp_gtw_close(w, &e), -1);	/* 6 rows missing */
+	ck_assert_int_eq(tp_geotiff_write_open(&w, path, &g.h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_rows(w, g.data, 4, &e), 0);
+	/* 6 rows missing */
+	ck_assert_int_eq(tp_geotiff_write_close(w, &e), -1);
 	ck_assert_msg(strstr(e.msg, "4 of 10 rows") != NULL, "%s", e.msg);
 	ck_assert_int_eq(count_files(), 0);
 	snprintf(bad, sizeof(bad), "%s/no/such/dir.tif", dir);
@@ -827,7 +831,7 @@ START_TEST(test_user_projected)
 {
 	tp_geotiff_notes n;
 	tp_geotiff_ropts o = { .notes = &n };
-	tp_geotiff_wopts wo = { .compress = TP_GT_DEFLATE, .threads = 1 };
+	tp_geotiff_write_opts wo = { .compress = TP_GT_DEFLATE, .threads = 1 };
 	char out[160];
 	tp_grid g, r;
 	tp_err e;
@@ -1078,7 +1082,7 @@ START_TEST(test_int_types)
 	static const int ts[] = { TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
 	    TP_GT_BYTE };
 	/* heights -1 .. 1.3 become 42 .. 233: inside even Byte's range */
-	tp_geotiff_wopts o = { .type = ts[_i], .scaled = 1, .scale = 0.012,
+	tp_geotiff_write_opts o = { .type = ts[_i], .scaled = 1, .scale = 0.012,
 	    .offset = -1.5, .cog = _i % 2 };
 	size_t i, n;
 	tp_grid g, r;
@@ -1086,7 +1090,8 @@ START_TEST(test_int_types)
 
 	make_grid(&g, 300, 270, "height", "EPSG:32633");
 	ck_assert_int_eq(tp_header_set_extra(&g.h, "UNITS", "m", &e), 0);
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(tp_header_units(&r.h), "m");
 	n = (size_t)g.h.width * (size_t)g.h.height;
@@ -1096,8 +1101,9 @@ START_TEST(test_int_types)
 			continue;
 		}
 		ck_assert_msg(fabs(r.data[i] - g.data[i]) <= 0.006 + 1e-6,
-		    "%s cell %zu: %g back as %g", tp_gt_type_name(ts[_i]), i,
-		    g.data[i], r.data[i]);
+		    "%s cell %zu: %g back as %g",
+		    tp_geotiff_write_type_name(ts[_i]), i, g.data[i],
+		    r.data[i]);
 	}
 	tp_grid_free(&r);
 	tp_grid_free(&g);
@@ -1107,19 +1113,19 @@ END_TEST
 /* Rounding half away from zero, clamping counted, and the type names. */
 START_TEST(test_clamp_count)
 {
-	tp_geotiff_wopts o = { .type = TP_GT_BYTE };
+	tp_geotiff_write_opts o = { .type = TP_GT_BYTE };
 	static const float v[] = { 2.5f, -2.5f, 254.4f, 254.6f, 1e30f, NAN };
 	static const float want[] = { 3, 0, 254, 254, 254, NAN };
 	tp_header h = tp_test_header(6, 1, 1, 0, 1);
 	tp_grid r;
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	tp_err e;
 	int i;
 
-	ck_assert_int_eq(tp_gtw_open(&w, path, &h, 0, &o, &e), 0);
-	ck_assert_int_eq(tp_gtw_rows(w, v, 1, &e), 0);
-	ck_assert_uint_eq(tp_gtw_clamped(w), 3);
-	ck_assert_int_eq(tp_gtw_close(w, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_open(&w, path, &h, 0, &o, &e), 0);
+	ck_assert_int_eq(tp_geotiff_write_rows(w, v, 1, &e), 0);
+	ck_assert_uint_eq(tp_geotiff_write_clamped(w), 3);
+	ck_assert_int_eq(tp_geotiff_write_close(w, &e), 0);
 	ck_assert_int_eq(tp_geotiff_read(&r, path, NULL, &e), 0);
 	for (i = 0; i < 6; i++)
 		if (isnan(want[i]))
@@ -1128,11 +1134,11 @@ START_TEST(test_clamp_count)
 			ck_assert_float_eq(r.data[i], want[i]);
 	tp_grid_free(&r);
 	tp_header_free(&h);
-	ck_assert_int_eq(tp_gt_type_parse("Int16"), TP_GT_INT16);
-	ck_assert_int_eq(tp_gt_type_parse("Float64"), -1);
-	ck_assert_int_eq(tp_gt_default_type("dir"), TP_GT_BYTE);
-	ck_assert_int_eq(tp_gt_default_type("basin"), TP_GT_INT32);
-	ck_assert_int_eq(tp_gt_default_type("flow"), TP_GT_FLOAT32);
+	ck_assert_int_eq(tp_geotiff_write_type_parse("Int16"), TP_GT_INT16);
+	ck_assert_int_eq(tp_geotiff_write_type_parse("Float64"), -1);
+	ck_assert_int_eq(tp_geotiff_write_default_type("dir"), TP_GT_BYTE);
+	ck_assert_int_eq(tp_geotiff_write_default_type("basin"), TP_GT_INT32);
+	ck_assert_int_eq(tp_geotiff_write_default_type("flow"), TP_GT_FLOAT32);
 }
 END_TEST
 
@@ -1141,7 +1147,7 @@ START_TEST(test_bands)
 {
 	tp_header h = tp_test_header(270, 300, 30, 500000, 4649776);
 	int bands[2] = { 1, 0 }, b, x, y;
-	tp_geotiff_wopts o = { .nbands = 2, .bands = bands, .cog = _i };
+	tp_geotiff_write_opts o = { .nbands = 2, .bands = bands, .cog = _i };
 	tp_geotiff_ropts ro = { 0 };
 	tp_grid g, r;
 	tp_err e;
@@ -1153,7 +1159,8 @@ START_TEST(test_bands)
 			tp_grid_band(&g, 0)[y * 540 + x] = (float)(x * 0.5 - y);
 			tp_grid_band(&g, 1)[y * 540 + x] = (float)(1 << (x % 8));
 		}
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	for (b = 1; b <= 2; b++) {
 		ro.band = b;
 		ck_assert_msg(tp_geotiff_read(&r, path, &ro, &e) == 0, "%s", e.msg);

@@ -59,7 +59,7 @@ merger_next(merger *m)
 
 /* Add cell (i, j) of level lv (kept indices; -1: none) to the merge. */
 static inline void
-merger_add(merger *m, const tp_featlevel *lv, int64_t i, int64_t j)
+merger_add(merger *m, const tp_featindex_level *lv, int64_t i, int64_t j)
 {
 	size_t c;
 
@@ -102,7 +102,7 @@ static int
 level_of(const tp_featindex *ix, const tp_featprep *p, size_t s[4])
 {
 	for (int k = 0; k < ix->nlev; k++) {
-		const tp_featlevel *lv = &ix->lev[k];
+		const tp_featindex_level *lv = &ix->lev[k];
 
 		span(lv->ci, lv->ni, lv->cell, p->w, p->e, &s[0], &s[1]);
 		span(lv->cj, lv->nj, lv->cell, p->s, p->n, &s[2], &s[3]);
@@ -117,7 +117,7 @@ level_of(const tp_featindex *ix, const tp_featprep *p, size_t s[4])
 
 /* Offsets of level lv from its counts in start[0 .. ncell). */
 static int
-level_alloc(tp_featlevel *lv, tp_err *e)
+level_alloc(tp_featindex_level *lv, tp_err *e)
 {
 	size_t ncell = lv->ni * lv->nj, sum = 0;
 
@@ -138,7 +138,7 @@ level_alloc(tp_featlevel *lv, tp_err *e)
 /* Count item `it` in the cells s[0..1) x s[2..3) of lv (fill NULL), or
  * file it there at the next free places fill gives. */
 static void
-file_one(tp_featlevel *lv, const size_t s[4], uint32_t *fill, uint32_t it)
+file_one(tp_featindex_level *lv, const size_t s[4], uint32_t *fill, uint32_t it)
 {
 	for (size_t j = s[2]; j < s[3]; j++)
 		for (size_t i = s[0]; i < s[1]; i++) {
@@ -162,7 +162,7 @@ file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
 	int rc = -1;
 
 	for (int k = 0; k < ix->nlev; k++) {
-		tp_featlevel *lv = &ix->lev[k];
+		tp_featindex_level *lv = &ix->lev[k];
 
 		lv->start = calloc(lv->ni * lv->nj + 1, sizeof *lv->start);
 		if (lv->start == NULL)
@@ -173,7 +173,7 @@ file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
 		for (size_t it = 0; it < n; it++) {
 			int k = tp_feat_layer(&f[it]) & layers ?
 			    level_of(ix, &p[it], s) : -1;
-			tp_featlevel *lv = &ix->lev[k < 0 ? 0 : k];
+			tp_featindex_level *lv = &ix->lev[k < 0 ? 0 : k];
 
 			if (k < 0)
 				continue;
@@ -187,7 +187,7 @@ file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
 			}
 		}
 		for (int k = 0; pass == 0 && k < ix->nlev; k++) {
-			tp_featlevel *lv = &ix->lev[k];
+			tp_featindex_level *lv = &ix->lev[k];
 			size_t ncell = lv->ni * lv->nj;
 
 			if (level_alloc(lv, e) < 0)
@@ -233,7 +233,7 @@ too_far(double v, double cell, tp_err *e)
 
 /* The kept cells of level lv: all those of region r. */
 static int
-level_region(tp_featlevel *lv, const double r[4], tp_err *e)
+level_region(tp_featindex_level *lv, const double r[4], tp_err *e)
 {
 	double i0 = floor(r[0] / lv->cell), j0 = floor(r[1] / lv->cell);
 
@@ -280,7 +280,7 @@ static int
 region_levels(tp_featindex *ix, const double r[4], tp_err *e)
 {
 	for (int k = 0; k < TP_FEATINDEX_LEVELS; k++) {
-		tp_featlevel *lv = &ix->lev[k];
+		tp_featindex_level *lv = &ix->lev[k];
 		double ni, nj;
 
 		lv->cell = ldexp(ix->cell, 5 * k);	/* FACTOR 32 = 2^5 */
@@ -339,7 +339,7 @@ tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs, double x,
 	int64_t it;
 
 	for (int k = 0; k < ix->nlev; k++) {
-		const tp_featlevel *lv = &ix->lev[k];
+		const tp_featindex_level *lv = &ix->lev[k];
 
 		merger_add(&m, lv, find(lv->ci, lv->ni, floor(x / lv->cell)),
 		    find(lv->cj, lv->nj, floor(y / lv->cell)));
@@ -392,7 +392,7 @@ centre_of(const centres *c, int64_t i)
 }
 
 double
-tp_feat_centre(double origin, int64_t index, double cs)
+tp_featindex_centre(double origin, int64_t index, double cs)
 {
 	centres c;
 
@@ -402,7 +402,7 @@ tp_feat_centre(double origin, int64_t index, double cs)
 
 
 void
-tp_featgrid_free(tp_featgrid *g)
+tp_featindex_grid_free(tp_featindex_grid *g)
 {
 	tp_featindex_free(&g->ix);
 	free(g->prep);
@@ -436,13 +436,13 @@ axis_cells(const double *v, size_t n, double cell, int64_t **out, size_t *m,
 /* The levels of a grid: the kept cells are those of the sample centres
  * (xs west to east, ys south to north). */
 static int
-grid_levels(tp_featgrid *g, const double *xs, size_t w, const double *ys,
+grid_levels(tp_featindex_grid *g, const double *xs, size_t w, const double *ys,
     size_t h, tp_err *e)
 {
 	tp_featindex *ix = &g->ix;
 
 	for (int k = 0; k < TP_FEATINDEX_LEVELS; k++) {
-		tp_featlevel *lv = &ix->lev[k];
+		tp_featindex_level *lv = &ix->lev[k];
 
 		lv->cell = ldexp(ix->cell, 5 * k);	/* FACTOR 32 = 2^5 */
 		if (axis_cells(xs, w, lv->cell, &lv->ci, &lv->ni,
@@ -460,7 +460,7 @@ grid_levels(tp_featgrid *g, const double *xs, size_t w, const double *ys,
 
 /* The sample centres of h and the grid's levels over them. */
 static int
-grid_axes(tp_featgrid *g, const tp_header *h, tp_err *e)
+grid_axes(tp_featindex_grid *g, const tp_header *h, tp_err *e)
 {
 	size_t w = (size_t)h->width, ht = (size_t)h->height;
 	double *xs = malloc(w * sizeof *xs), *ys = malloc(ht * sizeof *ys);
@@ -486,8 +486,8 @@ grid_axes(tp_featgrid *g, const tp_header *h, tp_err *e)
 }
 
 int
-tp_featgrid_init(tp_featgrid *g, const tp_features *fs, const tp_header *h,
-    double cell, unsigned layers, tp_err *e)
+tp_featindex_grid_init(tp_featindex_grid *g, const tp_features *fs,
+    const tp_header *h, double cell, unsigned layers, tp_err *e)
 {
 	memset(g, 0, sizeof *g);
 	g->fs = fs;
@@ -502,7 +502,7 @@ tp_featgrid_init(tp_featgrid *g, const tp_features *fs, const tp_header *h,
 		return tp_err_set(e, "the index cell must be > 0");
 	if (grid_axes(g, h, e) < 0 || prep_all(&g->prep, fs, e) < 0 ||
 	    file_items(&g->ix, g->prep, fs->f, fs->n, layers, e) < 0) {
-		tp_featgrid_free(g);
+		tp_featindex_grid_free(g);
 		return -1;
 	}
 	return 0;
@@ -565,7 +565,7 @@ add_item(const tp_featprep *p, double y, const double *restrict xs,
 /* The non-empty lists, level by level, of sample column c's index cells
  * in the rows `rows` (kept rows per level). */
 static void
-lists_at(const tp_featgrid *g, const int64_t *rows, size_t c, merger *m)
+lists_at(const tp_featindex_grid *g, const int64_t *rows, size_t c, merger *m)
 {
 	size_t w = (size_t)g->width;
 
@@ -593,8 +593,8 @@ same_lists(const merger *a, const merger *b)
  * neighbouring cells whose lists hold the same items are taken as one
  * (every column still gets exactly its own cell's items, in order). */
 static void
-add_items(const tp_featgrid *g, const int64_t *rows, int64_t off, double y,
-    const double *xs, double *acc, size_t m)
+add_items(const tp_featindex_grid *g, const int64_t *rows, int64_t off,
+    double y, const double *xs, double *acc, size_t m)
 {
 	const int32_t *col = g->col + off;	/* level 0 */
 	size_t a = 0;
@@ -631,8 +631,8 @@ add_items(const tp_featgrid *g, const int64_t *rows, int64_t off, double y,
  * from 0 first, as tp_residual_height has it (adding them to acc one by
  * one would round differently). */
 static void
-add_residual(const tp_featgrid *g, double y, const double *xs, double *acc,
-    size_t m)
+add_residual(const tp_featindex_grid *g, double y, const double *xs,
+    double *acc, size_t m)
 {
 	double sum[BLK];
 	float v[BLK];
@@ -658,10 +658,10 @@ add_residual(const tp_featgrid *g, double y, const double *xs, double *acc,
 }
 
 void
-tp_featgrid_row(const tp_featgrid *g, int64_t row, const float *in,
+tp_featindex_grid_row(const tp_featindex_grid *g, int64_t row, const float *in,
     float *out)
 {
-	double y = tp_feat_centre(g->origin_y, -row - 1, g->cellsize);
+	double y = tp_featindex_centre(g->origin_y, -row - 1, g->cellsize);
 	centres cx;
 	double xs[BLK], acc[BLK];
 	double base = g->layers & TP_LAYER_HILLS ? g->fs->base : 0.0;

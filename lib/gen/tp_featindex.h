@@ -37,24 +37,24 @@
 #define TP_FEATINDEX_LEVELS	16
 #define TP_FEATINDEX_MAX_CELLS	((int64_t)1 << 26)
 
-typedef struct tp_featlevel {
+typedef struct tp_featindex_level {
 	double	cell;		/* the index cell times FACTOR^level */
 	int64_t	*ci, *cj;	/* the world column / row of each kept one */
 	size_t	ni, nj;		/* ascending */
 	uint32_t *start;	/* ni * nj + 1 offsets into items, row-major */
 	uint32_t *items;	/* item indices, ascending within a cell */
-} tp_featlevel;
+} tp_featindex_level;
 
 typedef struct tp_featindex {
 	double	cell;
 	int	nlev;		/* 1 .. TP_FEATINDEX_LEVELS */
-	tp_featlevel lev[TP_FEATINDEX_LEVELS];
+	tp_featindex_level lev[TP_FEATINDEX_LEVELS];
 } tp_featindex;
 
 /* An index of fs's items over the world region b (west, south, east, north), or
  * over the items' own extent when b is NULL; cell > 0. Only the tests and the
- * fuzzer call it (tp_featgrid builds its own index of the sample centres): the
- * index alone, checked against a scan of every item. */
+ * fuzzer call it (tp_featindex_grid builds its own index of the sample
+ * centres): the index alone, checked against a scan of every item. */
 int	tp_featindex_build(tp_featindex *ix, const tp_features *fs,
 	    double cell, const double *b, tp_err *e);
 /* The items whose bounds contain (x, y), ascending, into out (room for fs->n);
@@ -67,7 +67,7 @@ void	tp_featindex_free(tp_featindex *ix);
 
 /*
  * A stream's rows: the chosen layers at the cell centres of header h
- * (tp_feat_centre, so a tile with a shifted ORIGIN gives the same bytes as
+ * (tp_featindex_centre, so a tile with a shifted ORIGIN gives the same bytes as
  * the window of a larger run), through an index of the sample centres.
  */
 /* The centre of cell `index` along an axis from origin in cells cs long:
@@ -75,10 +75,10 @@ void	tp_featindex_free(tp_featindex *ix);
  * origins and indices; integer and binary-fraction origins are used as
  * they are, others move by at most 1/2048 of a cell), without its clamp
  * of origins to 2^31 cells, so a feature stays where it is on any grid.
- * Rows: tp_feat_centre(origin_y, -row - 1, cs). */
-double	tp_feat_centre(double origin, int64_t index, double cs);
+ * Rows: tp_featindex_centre(origin_y, -row - 1, cs). */
+double	tp_featindex_centre(double origin, int64_t index, double cs);
 
-typedef struct tp_featgrid {
+typedef struct tp_featindex_grid {
 	const tp_features *fs;	/* not owned; must outlive the grid */
 	struct tp_featprep *prep;	/* fs's items, ready to evaluate */
 	tp_featindex ix;
@@ -88,14 +88,14 @@ typedef struct tp_featgrid {
 	int64_t	width;
 	unsigned layers;
 	tp_simd_level simd;
-} tp_featgrid;
+} tp_featindex_grid;
 
-int	tp_featgrid_init(tp_featgrid *g, const tp_features *fs,
+int	tp_featindex_grid_init(tp_featindex_grid *g, const tp_features *fs,
 	    const tp_header *h, double cell, unsigned layers, tp_err *e);
 /* out[i] = the layers' height at cell (i, row), plus in[i] when in is not
  * NULL, rounded to float once; h->width samples. Safe on many threads. */
-void	tp_featgrid_row(const tp_featgrid *g, int64_t row, const float *in,
-	    float *out);
-void	tp_featgrid_free(tp_featgrid *g);
+void	tp_featindex_grid_row(const tp_featindex_grid *g, int64_t row,
+	    const float *in, float *out);
+void	tp_featindex_grid_free(tp_featindex_grid *g);
 
 #endif

@@ -88,9 +88,9 @@ unsigned tp_feat_layer(const tp_feat *f);
 /* The height one residual line adds at (x, y). */
 double	tp_residual_height(const tp_residual *r, double x, double y);
 /* The height of the chosen layers at (x, y), by a scan of every item: what
- * tp_featgrid_row computes for a cell centred there (before rounding). Only the
- * tests and the fuzzer call it: the scan is the reference the indexed rows must
- * equal bit for bit. */
+ * tp_featindex_grid_row computes for a cell centred there (before
+ * rounding). Only the tests and the fuzzer call it: the scan is the
+ * reference the indexed rows must equal bit for bit. */
 double	tp_features_height(const tp_features *fs, unsigned layers, double x,
 	    double y);
 

@@ -82,7 +82,7 @@ typedef struct encoded {
 	tmsize_t len;		/* -1: not encoded */
 } encoded;
 
-struct tp_gtw {
+struct tp_geotiff_writer {
 	char	*path;		/* the destination */
 	tp_outfile out;		/* the temporary file being written */
 	tp_outfile side[TP_GT_SIDECARS]; /* biome: .aux.xml and .qml, staged */
@@ -104,7 +104,7 @@ struct tp_gtw {
 	size_t	ps;		/* bytes per pixel: ss * nb */
 	unsigned char pad[TILE * MAX_PIXEL];	/* a tile row of nodata */
 	uint64_t clamped;	/* samples clamped into the type's range */
-	tp_geotiff_wopts o;
+	tp_geotiff_write_opts o;
 	uint32_t w, ht;		/* image size */
 	int64_t	row;		/* rows received */
 	unsigned char *buf;	/* a row of tiles, or the whole band (COG) */
@@ -117,7 +117,7 @@ struct tp_gtw {
  * is (out of range to infinity), integers rounded half away from zero and
  * clamped into the type's data range. 1 when an integer was clamped. */
 static int
-store(const tp_gtw *w, unsigned char *p, double v)
+store(const tp_geotiff_writer *w, unsigned char *p, double v)
 {
 	const gt_type *t = &types[w->type];
 	int16_t i16;
@@ -154,7 +154,7 @@ store(const tp_gtw *w, unsigned char *p, double v)
 
 /* The sample at p as a number, nodata as NaN (the COG's overviews). */
 static double
-load(const tp_gtw *w, const unsigned char *p)
+load(const tp_geotiff_writer *w, const unsigned char *p)
 {
 	int16_t i16;
 	uint16_t u16;
@@ -176,7 +176,7 @@ static const uint16_t codecs[] = { COMPRESSION_ADOBE_DEFLATE,
 	COMPRESSION_ZSTD, COMPRESSION_LZW, COMPRESSION_NONE };
 
 static int
-fail(tp_gtw *w, tp_err *e, const char *what)
+fail(tp_geotiff_writer *w, tp_err *e, const char *what)
 {
 	/* The system's reason (a full disk) says more than libtiff's. */
 	if (w->werr != 0)
@@ -224,7 +224,7 @@ band_item(char *b, size_t cap, size_t *len, const char *name, int sample,
  * description, the scale and offset of scaled bands and the height band's
  * unit. */
 static char *
-gdal_metadata(const tp_gtw *w)
+gdal_metadata(const tp_geotiff_writer *w)
 {
 	const tp_header *h = &w->h;
 	const char *units = tp_header_units(h);
@@ -270,7 +270,7 @@ gdal_metadata(const tp_gtw *w)
 
 /* The CRS keys for an EPSG code: projected or geographic, as PROJ says. */
 static int
-crs_keys(tp_gtw *w, GTIF *gt, int epsg, tp_err *e)
+crs_keys(tp_geotiff_writer *w, GTIF *gt, int epsg, tp_err *e)
 {
 	short proj, uom, gcs, datum, pm, angle;
 	char *name = NULL;
@@ -323,7 +323,7 @@ set_key(GTIF *gt, const tp_geokey *g)
 
 /* The keys of a GEOKEYS line, exactly as timport read them. */
 static int
-carried_keys(tp_gtw *w, GTIF *gt, const char *text, tp_err *e)
+carried_keys(tp_geotiff_writer *w, GTIF *gt, const char *text, tp_err *e)
 {
 	tp_geokeys k;
 	size_t i;
@@ -343,7 +343,7 @@ carried_keys(tp_gtw *w, GTIF *gt, const char *text, tp_err *e)
 
 /* The CRS: a CRS line's EPSG code wins over a GEOKEYS line. */
 static int
-geo_tags(tp_gtw *w, tp_err *e)
+geo_tags(tp_geotiff_writer *w, tp_err *e)
 {
 	double scale[3] = { w->h.cellsize, w->h.cellsize, 0 };
 	double tie[6] = { 0, 0, 0, w->h.origin_x, w->h.origin_y, 0 };
@@ -371,7 +371,7 @@ geo_tags(tp_gtw *w, tp_err *e)
  * default one) as the colour map; nodata is black, codes without a class
  * grey. */
 static int
-palette(tp_gtw *w, tp_err *e)
+palette(tp_geotiff_writer *w, tp_err *e)
 {
 	uint16_t map[3][COLOURS];
 	const tp_palette_entry *b;
@@ -397,7 +397,7 @@ palette(tp_gtw *w, tp_err *e)
 /* The tags that decide how tiles are encoded, on the file or a scratch TIFF;
  * 1 on success. */
 static int
-codec_fields(const tp_gtw *w, TIFF *t, uint32_t lw, uint32_t lh)
+codec_fields(const tp_geotiff_writer *w, TIFF *t, uint32_t lw, uint32_t lh)
 {
 	uint16_t codec = codecs[w->o.compress];
 	/* the floating-point predictor for Float32, the horizontal one for
@@ -421,7 +421,7 @@ codec_fields(const tp_gtw *w, TIFF *t, uint32_t lw, uint32_t lh)
 /* Samples past the first are plain data, not alpha (TIFF asks to say so);
  * in a colour picture the samples past blue are its alpha. */
 static int
-extra_samples(const tp_gtw *w, TIFF *t)
+extra_samples(const tp_geotiff_writer *w, TIFF *t)
 {
 	uint16_t extra[TP_GT_MAX_BANDS];
 	int k, first = w->rgb ? 3 : 1;
@@ -436,7 +436,7 @@ extra_samples(const tp_gtw *w, TIFF *t)
 }
 
 static uint16_t
-photometric(const tp_gtw *w)
+photometric(const tp_geotiff_writer *w)
 {
 	return w->biome ? PHOTOMETRIC_PALETTE : w->rgb ? PHOTOMETRIC_RGB :
 	    PHOTOMETRIC_MINISBLACK;
@@ -444,7 +444,7 @@ photometric(const tp_gtw *w)
 
 /* Every tag of one image: level 0 is the full resolution. */
 static int
-set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
+set_fields(tp_geotiff_writer *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 {
 	TIFF *t = w->tif;
 	char *md;
@@ -477,7 +477,7 @@ set_fields(tp_gtw *w, uint32_t lw, uint32_t lh, int level, tp_err *e)
 static tmsize_t
 fd_read(thandle_t h, void *buf, tmsize_t n)
 {
-	tp_gtw *w = h;
+	tp_geotiff_writer *w = h;
 	tmsize_t got = 0;
 	ssize_t k;
 
@@ -499,7 +499,7 @@ fd_read(thandle_t h, void *buf, tmsize_t n)
 static tmsize_t
 fd_write(thandle_t h, void *buf, tmsize_t n)
 {
-	tp_gtw *w = h;
+	tp_geotiff_writer *w = h;
 	tmsize_t put = 0;
 	ssize_t k;
 
@@ -519,7 +519,7 @@ fd_write(thandle_t h, void *buf, tmsize_t n)
 static toff_t
 fd_seek(thandle_t h, toff_t off, int whence)
 {
-	tp_gtw *w = h;
+	tp_geotiff_writer *w = h;
 
 	return (toff_t)lseek(w->fd, (off_t)off, whence);
 }
@@ -527,7 +527,7 @@ fd_seek(thandle_t h, toff_t off, int whence)
 static int
 fd_close(thandle_t h)
 {
-	tp_gtw *w = h;
+	tp_geotiff_writer *w = h;
 
 	if (close(w->fd) < 0 && w->werr == 0)
 		w->werr = errno;
@@ -538,7 +538,7 @@ fd_close(thandle_t h)
 static toff_t
 fd_size(thandle_t h)
 {
-	tp_gtw *w = h;
+	tp_geotiff_writer *w = h;
 	struct stat st;
 
 	return fstat(w->fd, &st) < 0 ? 0 : (toff_t)st.st_size;
@@ -559,7 +559,7 @@ fd_unmap(thandle_t h, void *base, toff_t size)
 
 /* Open a fresh temporary file beside path (tp_outfile), as a TIFF. */
 static int
-open_tmp(tp_gtw *w, tp_err *e)
+open_tmp(tp_geotiff_writer *w, tp_err *e)
 {
 	const char *mode;
 	uint64_t est;
@@ -587,7 +587,7 @@ open_tmp(tp_gtw *w, tp_err *e)
 /* A biome map's sidecars, written now beside w->path and put in place
  * with it; none for a FIFO or a device, which has no file beside it. */
 static int
-stage_sidecars(tp_gtw *w, tp_err *e)
+stage_sidecars(tp_geotiff_writer *w, tp_err *e)
 {
 	int (*const text[TP_GT_SIDECARS])(const tp_palette *, char **,
 	    size_t *, tp_err *) = { tp_sidecar_pam, tp_sidecar_qml };
@@ -619,7 +619,7 @@ stage_sidecars(tp_gtw *w, tp_err *e)
 /* After the GeoTIFF is in place: its sidecars too, or for a band that is
  * not a biome map, the stale ones of an earlier file removed. */
 static int
-settle_sidecars(tp_gtw *w, int special, tp_err *e)
+settle_sidecars(tp_geotiff_writer *w, int special, tp_err *e)
 {
 	tp_err later;
 	int i, r = 0;
@@ -636,7 +636,7 @@ settle_sidecars(tp_gtw *w, int special, tp_err *e)
 }
 
 static int
-check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
+check_args(const tp_header *h, int band, const tp_geotiff_write_opts *o,
     tp_err *e)
 {
 	int k;
@@ -674,7 +674,7 @@ check_args(const tp_header *h, int band, const tp_geotiff_wopts *o,
 }
 
 int
-tp_gt_code_band(const char *band)
+tp_geotiff_write_code_band(const char *band)
 {
 	return strcmp(band, "biome") == 0 || strcmp(band, "dir") == 0 ||
 	    strcmp(band, "river") == 0 || strcmp(band, "order") == 0 ||
@@ -682,22 +682,22 @@ tp_gt_code_band(const char *band)
 }
 
 int
-tp_gt_default_type(const char *band)
+tp_geotiff_write_default_type(const char *band)
 {
 	if (strcmp(band, "basin") == 0)
 		return TP_GT_INT32;	/* basin numbers pass 254 */
-	return tp_gt_code_band(band) ? TP_GT_BYTE : TP_GT_FLOAT32;
+	return tp_geotiff_write_code_band(band) ? TP_GT_BYTE : TP_GT_FLOAT32;
 }
 
 const char *
-tp_gt_type_name(int type)
+tp_geotiff_write_type_name(int type)
 {
 	return type >= TP_GT_FLOAT32 && type <= TP_GT_BYTE ? types[type].name :
 	    "auto";
 }
 
 int
-tp_gt_type_parse(const char *name)
+tp_geotiff_write_type_parse(const char *name)
 {
 	int t;
 
@@ -709,7 +709,8 @@ tp_gt_type_parse(const char *name)
 
 /* Which bands go in, their roles, the file's type and the nodata pixel. */
 static void
-plan_bands(tp_gtw *w, const tp_header *h, int band, const tp_geotiff_wopts *o)
+plan_bands(tp_geotiff_writer *w, const tp_header *h, int band,
+    const tp_geotiff_write_opts *o)
 {
 	unsigned char px[MAX_PIXEL];
 	const char *name;
@@ -721,12 +722,12 @@ plan_bands(tp_gtw *w, const tp_header *h, int band, const tp_geotiff_wopts *o)
 	for (k = 0; k < w->nb; k++) {
 		w->bands[k] = o->nbands > 0 ? o->bands[k] : band;
 		name = h->band[w->bands[k]];
-		w->code[k] = (unsigned char)tp_gt_code_band(name);
+		w->code[k] = (unsigned char)tp_geotiff_write_code_band(name);
 		/* --zrange: the one band written, or the height band */
 		w->zr[k] = o->zrange && !w->code[k] && !o->rgb && (w->nb == 1 ||
 		    strcmp(name, "height") == 0);
 		w->sc[k] = o->scaled && !w->code[k] && !o->rgb;
-		t = tp_gt_default_type(name);
+		t = tp_geotiff_write_default_type(name);
 		if (o->type == TP_GT_AUTO && !o->rgb && (k == 0 ||
 		    widths[t] > widths[w->type]))
 			w->type = t;
@@ -744,10 +745,10 @@ plan_bands(tp_gtw *w, const tp_header *h, int band, const tp_geotiff_wopts *o)
 }
 
 int
-tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
-    const tp_geotiff_wopts *o, tp_err *e)
+tp_geotiff_write_open(tp_geotiff_writer **wp, const char *path,
+    const tp_header *h, int band, const tp_geotiff_write_opts *o, tp_err *e)
 {
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	uint64_t rows, bytes;
 	int i;
 
@@ -794,7 +795,7 @@ tp_gtw_open(tp_gtw **wp, const char *path, const tp_header *h, int band,
 		goto bad;
 	return 0;
 bad:
-	tp_gtw_abort(w);
+	tp_geotiff_write_abort(w);
 	*wp = NULL;
 	return -1;
 }
@@ -803,7 +804,7 @@ bad:
  * biome code for the palette that is neither NaN nor a whole number
  * 0..254 is an error. */
 static int
-put_row(tp_gtw *w, const float *row, unsigned char *out, tp_err *e)
+put_row(tp_geotiff_writer *w, const float *row, unsigned char *out, tp_err *e)
 {
 	double lo = w->o.zlo, span = w->o.zhi - w->o.zlo, d;
 	const float *in;
@@ -836,7 +837,7 @@ put_row(tp_gtw *w, const float *row, unsigned char *out, tp_err *e)
 /* Tile (tx, 0) of the rows at plane (lw wide, rows high), padded with
  * nodata to 256 x 256. */
 static void
-fill_tile(const tp_gtw *w, const unsigned char *plane, uint32_t lw,
+fill_tile(const tp_geotiff_writer *w, const unsigned char *plane, uint32_t lw,
     uint32_t rows, uint32_t tx, unsigned char *tile)
 {
 	size_t ps = w->ps, rb = (size_t)TILE * ps;
@@ -855,7 +856,7 @@ fill_tile(const tp_gtw *w, const unsigned char *plane, uint32_t lw,
 
 /* One row of tiles being encoded by the workers. */
 typedef struct tilerow {
-	tp_gtw	*w;
+	tp_geotiff_writer	*w;
 	const unsigned char *plane;	/* the first of its rows */
 	uint32_t lw, rows;		/* the image width, rows in this row */
 } tilerow;
@@ -915,8 +916,8 @@ encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
 /* Write the tiles covering rows [y0, y0 + rows) of an lw-wide image whose
  * rows start at plane. */
 static int
-write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
-    uint32_t rows, tp_err *e)
+write_tiles(tp_geotiff_writer *w, const unsigned char *plane, uint32_t lw,
+    uint32_t y0, uint32_t rows, tp_err *e)
 {
 	uint32_t nx = (lw + TILE - 1) / TILE, ty, t;
 	tilerow j = { .w = w, .lw = lw };
@@ -943,7 +944,8 @@ write_tiles(tp_gtw *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
 }
 
 int
-tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
+tp_geotiff_write_rows(tp_geotiff_writer *w, const float *rows, int64_t n,
+    tp_err *e)
 {
 	size_t stride = tp_row_floats(&w->h), rb = (size_t)w->w * w->ps;
 	int64_t i, in_buf;
@@ -967,8 +969,8 @@ tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e)
 /* dst (dw x dh) from src (sw x sh): 2x2 means ignoring nodata, or the
  * nearest sample for codes. */
 static void
-halve(const tp_gtw *w, const unsigned char *src, uint32_t sw, uint32_t sh,
-    unsigned char *dst, uint32_t dw, uint32_t dh)
+halve(const tp_geotiff_writer *w, const unsigned char *src, uint32_t sw,
+    uint32_t sh, unsigned char *dst, uint32_t dw, uint32_t dh)
 {
 	size_t ps = w->ps, ss = w->ss, o;
 	uint32_t x, y, dx, dy;
@@ -1001,7 +1003,7 @@ halve(const tp_gtw *w, const unsigned char *src, uint32_t sw, uint32_t sh,
 
 /* The COG: levels, IFDs with deferred tile arrays, then the tiles. */
 static int
-write_cog(tp_gtw *w, tp_err *e)
+write_cog(tp_geotiff_writer *w, tp_err *e)
 {
 	unsigned char *lev[MAX_LEVELS] = { w->buf };
 	uint32_t lw[MAX_LEVELS] = { w->w }, lh[MAX_LEVELS] = { w->ht };
@@ -1046,14 +1048,14 @@ out:
 }
 
 int
-tp_gtw_close(tp_gtw *w, tp_err *e)
+tp_geotiff_write_close(tp_geotiff_writer *w, tp_err *e)
 {
 	int r;
 
 	if (w->row != w->ht) {
 		tp_err_set(e, "%s: %lld of %u rows written", w->path,
 		    (long long)w->row, w->ht);
-		tp_gtw_abort(w);
+		tp_geotiff_write_abort(w);
 		return -1;
 	}
 	if (w->o.cog)
@@ -1074,12 +1076,12 @@ tp_gtw_close(tp_gtw *w, tp_err *e)
 				r = settle_sidecars(w, special, e);
 		}
 	}
-	tp_gtw_abort(w);
+	tp_geotiff_write_abort(w);
 	return r;
 }
 
 void
-tp_gtw_abort(tp_gtw *w)
+tp_geotiff_write_abort(tp_geotiff_writer *w)
 {
 	int i;
 
@@ -1105,43 +1107,43 @@ tp_gtw_abort(tp_gtw *w)
 }
 
 uint64_t
-tp_gtw_clamped(const tp_gtw *w)
+tp_geotiff_write_clamped(const tp_geotiff_writer *w)
 {
 	return w->clamped;
 }
 
 int
-tp_gtw_type(const tp_gtw *w)
+tp_geotiff_write_type(const tp_geotiff_writer *w)
 {
 	return w->type;
 }
 
 const char *
-tp_gtw_tmpname(const tp_gtw *w)
+tp_geotiff_write_tmpname(const tp_geotiff_writer *w)
 {
 	return w->out.tmp;
 }
 
 const char *
-tp_gtw_sidecar_tmpname(const tp_gtw *w, int i)
+tp_geotiff_write_sidecar_tmpname(const tp_geotiff_writer *w, int i)
 {
 	return i >= 0 && i < TP_GT_SIDECARS ? w->side[i].tmp : NULL;
 }
 
 int
 tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
-    const tp_geotiff_wopts *o, tp_err *e)
+    const tp_geotiff_write_opts *o, tp_err *e)
 {
-	tp_gtw *w;
+	tp_geotiff_writer *w;
 	int64_t y;
 
-	if (tp_gtw_open(&w, path, &g->h, band, o, e) < 0)
+	if (tp_geotiff_write_open(&w, path, &g->h, band, o, e) < 0)
 		return -1;
 	for (y = 0; y < g->h.height; y++)
-		if (tp_gtw_rows(w, g->data + (size_t)y * tp_grid_stride(g), 1,
-		    e) < 0) {
-			tp_gtw_abort(w);
+		if (tp_geotiff_write_rows(w,
+		    g->data + (size_t)y * tp_grid_stride(g), 1, e) < 0) {
+			tp_geotiff_write_abort(w);
 			return -1;
 		}
-	return tp_gtw_close(w, e);
+	return tp_geotiff_write_close(w, e);
 }

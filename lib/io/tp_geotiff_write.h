@@ -1,6 +1,6 @@
 /*
  * tp_geotiff_write.h - bands of a stream written as the samples of a
- * tiled (256x256) GeoTIFF, Float32 or an integer type (tp_geotiff_wopts),
+ * tiled (256x256) GeoTIFF, Float32 or an integer type (tp_geotiff_write_opts),
  * integers rounded half away from zero, clamped to the type's range less
  * its nodata (Int16 -32768, UInt16 65535, Int32 -2147483648, Byte 255),
  * which NaN becomes; a lone band named "biome" as Byte with tp_palette's
@@ -30,13 +30,14 @@
 enum { TP_GT_DEFLATE, TP_GT_ZSTD, TP_GT_LZW, TP_GT_NONE };
 
 /* Sample types of a written file; TP_GT_AUTO picks each band's default
- * (tp_gt_default_type) and, for several bands, the widest of them. */
+ * (tp_geotiff_write_default_type) and, for several bands, the widest of
+ * them. */
 enum { TP_GT_AUTO, TP_GT_FLOAT32, TP_GT_INT16, TP_GT_UINT16, TP_GT_INT32,
 	TP_GT_BYTE };
 /* Most bands written in one file. */
 #define TP_GT_MAX_BANDS	TP_MAX_BANDS
 
-typedef struct tp_geotiff_wopts {
+typedef struct tp_geotiff_write_opts {
 	int	compress;	/* TP_GT_* (DEFLATE; Float32 gets predictor 3,
 				   integer types predictor 2) */
 	int	cog;		/* 1: Cloud Optimized GeoTIFF with overviews */
@@ -58,48 +59,51 @@ typedef struct tp_geotiff_wopts {
 				   (0..255, rounded and clamped, NaN 0) and a
 				   fourth their alpha: an RGB(A) picture, with
 				   no nodata value */
-} tp_geotiff_wopts;
+} tp_geotiff_write_opts;
 
 /* The type a band is written as by default: Byte for the code bands biome,
  * dir, river and order, Int32 for basin, Float32 for any other. */
-int	tp_gt_default_type(const char *band);
+int	tp_geotiff_write_default_type(const char *band);
 /* 1 when a band holds codes (whole numbers, never scaled). */
-int	tp_gt_code_band(const char *band);
+int	tp_geotiff_write_code_band(const char *band);
 /* The type's name as GDAL spells it ("Int16"), or its number from such a
  * name (-1: unknown). */
-const char *tp_gt_type_name(int type);
+const char *tp_geotiff_write_type_name(int type);
 /* Only the tests call it; tgeotiff keeps a table of its own, which should call
  * this instead. */
-int	tp_gt_type_parse(const char *name);
+int	tp_geotiff_write_type_parse(const char *name);
 
-typedef struct tp_gtw tp_gtw;	/* a GeoTIFF being written */
+/* A GeoTIFF being written. */
+typedef struct tp_geotiff_writer tp_geotiff_writer;
 
 /* Start writing band `band` of streams with header h to path. h's HISTORY
  * lines go into GDAL_METADATA (append this stage's line first). */
-int	tp_gtw_open(tp_gtw **w, const char *path, const tp_header *h, int band,
-	    const tp_geotiff_wopts *o, tp_err *e);
+int	tp_geotiff_write_open(tp_geotiff_writer **w, const char *path,
+	    const tp_header *h, int band, const tp_geotiff_write_opts *o,
+	    tp_err *e);
 /* Take n stream rows (tp_row_floats(h) floats each, all bands). */
-int	tp_gtw_rows(tp_gtw *w, const float *rows, int64_t n, tp_err *e);
+int	tp_geotiff_write_rows(tp_geotiff_writer *w, const float *rows,
+	    int64_t n, tp_err *e);
 /* After the last row: finish the file and rename it to path. Frees w, and
  * on failure removes the temporary file. */
-int	tp_gtw_close(tp_gtw *w, tp_err *e);
+int	tp_geotiff_write_close(tp_geotiff_writer *w, tp_err *e);
 /* Samples rounded into an integer type's range: clamped to it, or
  * infinite; counted as rows arrive. */
-uint64_t tp_gtw_clamped(const tp_gtw *w);
+uint64_t tp_geotiff_write_clamped(const tp_geotiff_writer *w);
 /* The file's sample type, TP_GT_FLOAT32 .. TP_GT_BYTE. */
-int	tp_gtw_type(const tp_gtw *w);
+int	tp_geotiff_write_type(const tp_geotiff_writer *w);
 /* Give up: remove the temporary file and free w (NULL is fine). */
-void	tp_gtw_abort(tp_gtw *w);
+void	tp_geotiff_write_abort(tp_geotiff_writer *w);
 /* The temporary file being written, for a signal handler to remove. */
-const char *tp_gtw_tmpname(const tp_gtw *w);
+const char *tp_geotiff_write_tmpname(const tp_geotiff_writer *w);
 /* The temporary sidecar files i = 0 .. TP_GT_SIDECARS - 1, NULL for none. */
 #define TP_GT_SIDECARS	2
-const char *tp_gtw_sidecar_tmpname(const tp_gtw *w, int i);
+const char *tp_geotiff_write_sidecar_tmpname(const tp_geotiff_writer *w, int i);
 
 /* Write band `band` of a whole grid to path (open, rows, close). Only the tests
  * and the fuzzer call it (the programs stream their rows): a grid written in
  * one call. */
 int	tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
-	    const tp_geotiff_wopts *o, tp_err *e);
+	    const tp_geotiff_write_opts *o, tp_err *e);
 
 #endif

@@ -82,7 +82,7 @@ static void
 rows(const tp_features *fs, int n, double cell)
 {
 	tp_header h;
-	tp_featgrid g;
+	tp_featindex_grid g;
 	tp_err e;
 	float row[40];
 
@@ -90,20 +90,21 @@ rows(const tp_features *fs, int n, double cell)
 		return;
 	h.cellsize = 4;
 	h.origin_y = 4.0 * n;
-	if (tp_featgrid_init(&g, fs, &h, cell, TP_LAYER_ALL, &e) == 0) {
+	if (tp_featindex_grid_init(&g, fs, &h, cell, TP_LAYER_ALL, &e) == 0) {
 		for (int r = 0; r < n; r++) {
-			double y = tp_feat_centre(h.origin_y, -r - 1, 4);
+			double y = tp_featindex_centre(h.origin_y, -r - 1, 4);
 
-			tp_featgrid_row(&g, r, NULL, row);
+			tp_featindex_grid_row(&g, r, NULL, row);
 			for (int c = 0; c < n; c++) {
 				float want = (float)tp_features_height(fs,
-				    TP_LAYER_ALL, tp_feat_centre(0, c, 4), y);
+				    TP_LAYER_ALL, tp_featindex_centre(0, c, 4),
+				    y);
 
 				if (memcmp(&want, &row[c], 4) != 0)
 					abort();
 			}
 		}
-		tp_featgrid_free(&g);
+		tp_featindex_grid_free(&g);
 	}
 	tp_header_free(&h);
 }
@@ -123,10 +124,12 @@ evaluate(const tp_features *fs)
 	rows(fs, 8, 16);
 	if (fs->n <= 100)
 		rows(fs, 40, 4);
-	if (tp_featindex_build(&ix, fs, 8, (double[]){ 0, 0, 32, 32 }, &e) == 0) {
+	if (tp_featindex_build(&ix, fs, 8, (double[]){ 0, 0, 32, 32 },
+	    &e) == 0) {
 		for (double y = 1; y < 32; y += 6)
 			for (double x = 1; x < 32; x += 6) {
-				size_t n = tp_featindex_lookup(&ix, fs, x, y, got), k = 0;
+				size_t n = tp_featindex_lookup(&ix, fs, x, y,
+				    got), k = 0;
 
 				for (size_t i = 0; i < fs->n; i++) {
 					double b[4];

@@ -14,10 +14,11 @@
  *   rest   the samples, float32, repeated as needed (NaN included)
  * The header goes through the stream writer and reader first
  * (fuzz_stream.h): the GeoTIFF writer only ever sees headers a stream can
- * carry, so one the stream writer refuses is no test of it. When tp_geotiff_write_grid succeeds, the
- * file must read back (tp_geotiff_read) with the same size, cell size,
- * origin (both bit for bit), CRS and HISTORY, NaN exactly where the band
- * had NaN and every other sample bit for bit; abort() otherwise.
+ * carry, so one the stream writer refuses is no test of it. When
+ * tp_geotiff_write_grid succeeds, the file must read back (tp_geotiff_read)
+ * with the same size, cell size, origin (both bit for bit), CRS and HISTORY,
+ * NaN exactly where the band had NaN and every other sample bit for bit;
+ * abort() otherwise.
  */
 #include <math.h>
 #include <stdint.h>
@@ -122,7 +123,7 @@ same(const tp_grid *g, int b, const tp_grid *back)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	tp_geotiff_wopts o = { 0 };
+	tp_geotiff_write_opts o = { 0 };
 	tp_header h;
 	tp_grid g, back;
 	tp_err e;
