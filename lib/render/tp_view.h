@@ -136,8 +136,9 @@ void	tp_view_take_layers(const tp_header *h, const float *row,
  * band < 0: zeros) into a malloc'd *planes, row after row, each row n
  * layers of width floats (the layout tp_view_src supplies); the plane grows
  * as rows arrive, so a header promising more rows than come costs no memory
- * first. Checks the stream ends there. *lo and *hi: tp_view_range of layer
- * 0. */
+ * first. Checks the stream ends there. *lo and *hi: the least and
+ * greatest finite values of layer 0; 0 and 1 when there are none (an
+ * all-NaN band draws transparent). */
 int	tp_view_read_layers(tp_reader *r, const int *bands, int n,
 	    float **planes, double *lo, double *hi, tp_err *e);
 
