@@ -61,7 +61,7 @@ typedef _Atomic int64_t tp_dl_cell;
 
 /* The model's coefficients: the options rounded to float, then scaled by
  * zscale, so that a power-of-two zscale scales the whole model bit for
- * bit. tp_erode_coefs fills them, for the sequential model and the
+ * bit. tp_erode_params fills them, for the sequential model and the
  * batches alike. */
 struct tp_dl_coef {
 	float	inertia, gmix, kcap, mincap, kero, kdep, wkeep, grav;

@@ -40,7 +40,7 @@ struct model {
 	float	floor;		/* lowest usable input height */
 	float	lo;		/* usable heights: [lo, TP_DL_HMAX] */
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
-	struct tp_dl_coef k;	/* tp_erode_coefs */
+	struct tp_dl_coef k;	/* tp_erode_params */
 	int	lifetime, keep_mass;
 	int	tstride;	/* tp_erode_trail_stride */
 	float	kpos;		/* 1 when the model erodes at all, else 0 */
@@ -1027,8 +1027,12 @@ run_tile(const struct model *m, const float *sx, const float *sy,
 }
 /* ---- set-up ---- */
 
-void
-tp_erode_scan(const float *z, int64_t width, int64_t height, size_t stride,
+/* The range [*lo, *hi] of the heights droplets work on above min (finite,
+ * at most TP_DL_HMAX, at least min: the sea's bound, or -TP_DL_HMAX
+ * without a sea; *hi < *lo when there are none), and whether some cells
+ * are not such heights (*nodata). */
+static void
+height_range(const float *z, int64_t width, int64_t height, size_t stride,
     float min, float *lo, float *hi, int *nodata)
 {
 	int64_t x, y;
@@ -1057,7 +1061,7 @@ tp_erode_extent(const float *z, int64_t width, int64_t height, size_t stride,
 	float l, h;
 	int nodata;
 
-	tp_erode_scan(z, width, height, stride, -TP_DL_HMAX, &l, &h,
+	height_range(z, width, height, stride, -TP_DL_HMAX, &l, &h,
 	    &nodata);
 	*lo = h >= l ? l : 0;
 	*hi = h >= l ? h : 0;
@@ -1138,8 +1142,10 @@ model_free(struct model *m)
 	free(m->clear);
 }
 
-void
-tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
+/* The model's coefficients from the options (tp_droplet.h's struct
+ * tp_dl_coef), the one place they are rounded and scaled. */
+static void
+model_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
 {
 	/* rounded to float first, then scaled: with a power of two zscale
 	 * the whole model then scales exactly, bit for bit */
@@ -1176,9 +1182,9 @@ tp_erode_params(struct tp_dl_params *p, const float *z, int64_t width,
 	p->lo = tp_d8_sea_below(o->sea_level);
 	if (!(p->lo > -TP_DL_HMAX))
 		p->lo = -TP_DL_HMAX;
-	tp_erode_scan(z, width, height, stride, p->lo, &p->floor, hi,
+	height_range(z, width, height, stride, p->lo, &p->floor, hi,
 	    &p->nodata);
-	tp_erode_coefs(o, &p->k);
+	model_coefs(o, &p->k);
 	p->radius = (float)o->radius;
 	p->reach = (int)ceil(o->radius);
 	p->lifetime = o->lifetime;

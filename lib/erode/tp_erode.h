@@ -144,10 +144,6 @@ int	tp_erode_trail_stride(double radius);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
-/* The model's coefficients from the options (tp_droplet.h's struct
- * tp_dl_coef), the one place they are rounded and scaled: the sequential
- * model and the batches (tp_erode_batch) both take them from here. */
-void	tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k);
 
 /* The model's parameters (tp_droplet.h's struct tp_dl_params) for the
  * width x height plane z (row y at z + y * stride) and options o, the
@@ -195,12 +191,6 @@ void	tp_erode_add_change(float *s, const float *z, const float *orig,
 void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 	    int64_t height, float *x, float *y);
 
-/* The range [*lo, *hi] of the heights droplets work on above min (finite,
- * at most TP_DL_HMAX, at least min: the sea's bound, or -TP_DL_HMAX
- * without a sea; *hi < *lo when there are none), and whether some cells
- * are not such heights (*nodata). */
-void	tp_erode_scan(const float *z, int64_t width, int64_t height,
-	    size_t stride, float min, float *lo, float *hi, int *nodata);
 
 /* The smallest and largest value of the plane that tp_erode_valid takes
  * into *lo and *hi; 0 (and both 0) when there is none. */
