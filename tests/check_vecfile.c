@@ -31,7 +31,7 @@ END_TEST
 START_TEST(test_blob)
 {
 	static const double xy[4] = { 1, 2, 3, -4 };
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 2 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 2 };
 	unsigned char buf[128];
 	double d;
 
@@ -59,8 +59,8 @@ START_TEST(test_blob_poly)
 	static const double xy[20] = { 0, 0, 4, 0, 4, 4, 0, 4, 0, 0,
 	    1, 1, 1, 2, 2, 2, 2, 1, 1, 1 };
 	static const size_t ring[2] = { 5, 5 }, poly[1] = { 2 };
-	tp_vgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10, .ring = ring,
-	    .nrings = 2, .poly = poly, .npolys = 1 };
+	tp_vecgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10,
+	    .ring = ring, .nrings = 2, .poly = poly, .npolys = 1 };
 	unsigned char buf[256];
 
 	ck_assert_uint_eq(tp_gpkg_blob(&g, -1, buf), 40 + 9 + 9 + 8 + 160);
@@ -69,7 +69,8 @@ START_TEST(test_blob_poly)
 }
 END_TEST
 
-static const tp_vfield fields[2] = { { "n", TP_VF_INT }, { "v", TP_VF_REAL } };
+static const tp_vecgeom_field fields[2] = {
+	{ "n", TP_VF_INT }, { "v", TP_VF_REAL } };
 
 /* Write one layer of two lines (the second with NULLs) to path. */
 static void
@@ -77,7 +78,7 @@ write_two(const char *path, int fmt, int epsg)
 {
 	static const double xy[6] = { 500000, 4650000, 500030, 4649970,
 	    500060, 4649970 };
-	tp_vgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 3 };
+	tp_vecgeom g = { .type = TP_VG_LINE, .xy = xy, .npts = 3 };
 	double v1[2] = { 7, 0.25 }, v2[2] = { NAN, NAN };
 	tp_vecfile *vf;
 	tp_err e;

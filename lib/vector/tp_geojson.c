@@ -17,7 +17,7 @@ struct tp_geojson {
 	int	epsg;
 	int	layers;		/* begun: 0 or 1 */
 	int64_t	nfeat;
-	const tp_vfield *fields;
+	const tp_vecgeom_field *fields;
 	int	nfields;
 };
 
@@ -41,7 +41,7 @@ tp_geojson_open(tp_geojson **jp, FILE *f, int epsg, tp_err *e)
 
 int
 tp_geojson_layer(tp_geojson *j, const char *name, int gtype,
-    const tp_vfield *fields, int nfields, tp_err *e)
+    const tp_vecgeom_field *fields, int nfields, tp_err *e)
 {
 	if (j->layers++ > 0)
 		return tp_err_set(e, "a GeoJSON file holds one layer");
@@ -76,7 +76,7 @@ points(const double *xy, size_t n)
 
 /* The coordinates of a MultiPolygon. */
 static json_t *
-polygons(const tp_vgeom *g)
+polygons(const tp_vecgeom *g)
 {
 	json_t *mp = json_array(), *poly, *ring;
 	size_t k, r = 0, pt = 0, end;
@@ -120,7 +120,7 @@ properties(const tp_geojson *j, const double *v)
 }
 
 int
-tp_geojson_feature(tp_geojson *j, const tp_vgeom *g, const double *v,
+tp_geojson_feature(tp_geojson *j, const tp_vecgeom *g, const double *v,
     tp_err *e)
 {
 	json_t *coords, *props, *feat;

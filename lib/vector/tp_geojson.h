@@ -23,8 +23,8 @@ typedef struct tp_geojson tp_geojson;
 int	tp_geojson_open(tp_geojson **j, FILE *f, int epsg, tp_err *e);
 /* The one layer: writes the collection's head. A second layer fails. */
 int	tp_geojson_layer(tp_geojson *j, const char *name, int gtype,
-	    const tp_vfield *fields, int nfields, tp_err *e);
-int	tp_geojson_feature(tp_geojson *j, const tp_vgeom *g, const double *v,
+	    const tp_vecgeom_field *fields, int nfields, tp_err *e);
+int	tp_geojson_feature(tp_geojson *j, const tp_vecgeom *g, const double *v,
 	    tp_err *e);
 /* Write the collection's tail and flush f; frees j either way. */
 int	tp_geojson_close(tp_geojson *j, tp_err *e);

@@ -27,7 +27,7 @@ struct tp_gpkg {
 	int	srs_id;
 	char	layer[LAYER_MAX];	/* the layer open, "" for none */
 	int	nfields;
-	const tp_vfield *fields;
+	const tp_vecgeom_field *fields;
 	sqlite3_stmt *ins, *rtree;
 	double	minx, miny, maxx, maxy;	/* the layer's extent so far */
 	int64_t	nfeat;
@@ -327,7 +327,7 @@ end_layer(tp_gpkg *g, tp_err *e)
 
 int
 tp_gpkg_layer(tp_gpkg *g, const char *name, int gtype,
-    const tp_vfield *fields, int nfields, const char *description,
+    const tp_vecgeom_field *fields, int nfields, const char *description,
     tp_err *e)
 {
 	if (end_layer(g, e) < 0)
@@ -399,7 +399,7 @@ put_points(unsigned char *p, const double *xy, size_t n)
 }
 
 size_t
-tp_gpkg_blob(const tp_vgeom *g, int srs_id, unsigned char *buf)
+tp_gpkg_blob(const tp_vecgeom *g, int srs_id, unsigned char *buf)
 {
 	/* header 8 + envelope 32; a WKB header is 1 + 4; a count 4 */
 	size_t n = 40 + 9, r, pt, k, ring0;
@@ -467,7 +467,7 @@ step(tp_gpkg *g, sqlite3_stmt *s, tp_err *e)
 }
 
 int
-tp_gpkg_feature(tp_gpkg *g, const tp_vgeom *geom, const double *v,
+tp_gpkg_feature(tp_gpkg *g, const tp_vecgeom *geom, const double *v,
     tp_err *e)
 {
 	size_t n = tp_gpkg_blob(geom, g->srs_id, NULL);

@@ -90,7 +90,7 @@ tp_vecfile_tmpname(const tp_vecfile *v)
 
 int
 tp_vecfile_layer(tp_vecfile *v, const char *name, int gtype,
-    const tp_vfield *fields, int nfields, const char *description,
+    const tp_vecgeom_field *fields, int nfields, const char *description,
     tp_err *e)
 {
 	return v->fmt == TP_VEC_GPKG ? tp_gpkg_layer(v->gpkg, name, gtype,
@@ -99,7 +99,7 @@ tp_vecfile_layer(tp_vecfile *v, const char *name, int gtype,
 }
 
 int
-tp_vecfile_feature(tp_vecfile *v, const tp_vgeom *g, const double *val,
+tp_vecfile_feature(tp_vecfile *v, const tp_vecgeom *g, const double *val,
     tp_err *e)
 {
 	return v->fmt == TP_VEC_GPKG ? tp_gpkg_feature(v->gpkg, g, val, e) :

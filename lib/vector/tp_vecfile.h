@@ -42,10 +42,10 @@ int	tp_vecfile_create(tp_vecfile **vf, const char *path, int fmt, int epsg,
 const char *tp_vecfile_tmpname(const tp_vecfile *vf);
 /* Begin layer `name` (a valid SQL and file name: [a-z_][a-z0-9_]*). */
 int	tp_vecfile_layer(tp_vecfile *vf, const char *name, int gtype,
-	    const tp_vfield *fields, int nfields, const char *description,
-	    tp_err *e);
+	    const tp_vecgeom_field *fields, int nfields,
+	    const char *description, tp_err *e);
 /* Add a feature to the current layer: g and nfields values. */
-int	tp_vecfile_feature(tp_vecfile *vf, const tp_vgeom *g, const double *v,
+int	tp_vecfile_feature(tp_vecfile *vf, const tp_vecgeom *g, const double *v,
 	    tp_err *e);
 /* Finish and put the file in place; frees vf either way. */
 int	tp_vecfile_close(tp_vecfile *vf, tp_err *e);

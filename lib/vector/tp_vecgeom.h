@@ -12,12 +12,12 @@
 enum { TP_VG_LINE, TP_VG_MPOLY };	/* geometry types */
 enum { TP_VF_INT, TP_VF_REAL };		/* field types */
 
-typedef struct tp_vfield {
+typedef struct tp_vecgeom_field {
 	const char *name;	/* [a-z_][a-z0-9_]* */
 	int	type;		/* TP_VF_INT or TP_VF_REAL */
-} tp_vfield;
+} tp_vecgeom_field;
 
-typedef struct tp_vgeom {
+typedef struct tp_vecgeom {
 	int	type;		/* TP_VG_LINE or TP_VG_MPOLY */
 	const double *xy;	/* npts x y pairs */
 	size_t	npts;
@@ -25,6 +25,6 @@ typedef struct tp_vgeom {
 	size_t	nrings;
 	const size_t *poly;	/* MPOLY: rings of each polygon */
 	size_t	npolys;
-} tp_vgeom;
+} tp_vecgeom;
 
 #endif

@@ -28,7 +28,7 @@ progress(const tp_vector_opts *o, int64_t done, int64_t total)
 		*o->count = total;
 }
 
-static const tp_vfield river_fields[] = {
+static const tp_vecgeom_field river_fields[] = {
 	{ "strahler", TP_VF_INT }, { "cells", TP_VF_INT },
 	{ "up_cells", TP_VF_INT }, { "up_area", TP_VF_REAL },
 	{ "length", TP_VF_REAL }, { "drop", TP_VF_REAL },
@@ -56,7 +56,7 @@ write_reaches(tp_vecfile *vf, const tp_grid *g, const tp_reaches *rs,
 {
 	double *xy, v[8];
 	size_t most = 1;
-	tp_vgeom geom = { .type = TP_VG_LINE };
+	tp_vecgeom geom = { .type = TP_VG_LINE };
 	int64_t i;
 	int rc = 0;
 
@@ -107,7 +107,7 @@ tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
 	return rc;
 }
 
-static const tp_vfield basin_fields[] = {
+static const tp_vecgeom_field basin_fields[] = {
 	{ "label", TP_VF_INT }, { "cells", TP_VF_INT },
 	{ "area", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
 	{ "outlet_y", TP_VF_REAL }, { "max_flow", TP_VF_REAL },
@@ -134,7 +134,7 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
 {
 	double *xy, v[6], cs = h->cellsize;
 	size_t most = 1, r;
-	tp_vgeom geom = { .type = TP_VG_MPOLY };
+	tp_vecgeom geom = { .type = TP_VG_MPOLY };
 	int64_t c, w = h->width;
 	int rc = 0;
 
@@ -172,7 +172,7 @@ static int
 write_basins(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
     const tp_vector_opts *o, tp_err *e)
 {
-	tp_vfield fields[6];
+	tp_vecgeom_field fields[6];
 	size_t r;
 	int rc;
 
@@ -189,7 +189,7 @@ write_basins(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
 	return rc;
 }
 
-static const tp_vfield contour_fields[] = {
+static const tp_vecgeom_field contour_fields[] = {
 	{ "level", TP_VF_REAL }, { "closed", TP_VF_INT },
 };
 
@@ -197,7 +197,7 @@ static int
 write_contours(tp_vecfile *vf, const tp_contours *c,
     const tp_vector_opts *o, tp_err *e)
 {
-	tp_vgeom geom = { .type = TP_VG_LINE };
+	tp_vecgeom geom = { .type = TP_VG_LINE };
 	double v[2];
 	size_t i;
 	int rc;
