@@ -24,4 +24,5 @@ int	tp_flowtile_tile_flats(struct tp_flowtile_tile *t,
 /* t's plane for its edge file (2 w h bytes, allocated); -1: no memory. */
 int	tp_flowtile_tile_plane(const struct tp_flowtile_tile *t,
 	    uint8_t **plane);
+
 #endif
