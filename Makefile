@@ -191,7 +191,7 @@ check: deps
 	@$(FUZZ_ENV) scripts/run-fuzz --check build-fuzz $(FUZZ_CHECK_SECONDS)
 
 test: all $(CHECKBIN) textures
-	@$(MAKE) --no-print-directory purity
+	@$(MAKE) --no-print-directory purity includes
 	@scripts/run-tests $(OBJ_DIR)/tests $(BIN_DIR)
 	@$(MAKE) --no-print-directory lint
 

@@ -16,7 +16,7 @@
 
 #include "cli_outfile.h"
 #include "export/tp_export.h"
-#include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "io/tp_png.h"
 #include "stream/tp_stream.h"
 #include "vector/tp_vecfile.h"
@@ -30,8 +30,8 @@ tp_export_writer *cli_export_begin(cli_out *t, const char *path,
 	    tp_export_format f, int64_t width, int64_t height, int flip,
 	    const char *software, const tp_header *h);
 /* tp_geotiff_write_open: the GeoTIFF and its sidecars, one transaction. */
-tp_geotiff_writer	*cli_gtw_begin(cli_out *t, const char *path, const tp_header *h,
-	    int band, const tp_geotiff_write_opts *o);
+tp_geotiff_writer	*cli_gtw_begin(cli_out *t, const char *path,
+	    const tp_header *h, int band, const tp_geotiff_write_opts *o);
 /* tp_vecfile_create. */
 tp_vecfile *cli_vecfile_begin(cli_out *t, const char *path, int fmt,
 	    int epsg);

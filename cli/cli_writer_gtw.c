@@ -24,7 +24,8 @@ gtw_create(void **w, const char *path, const void *arg, tp_err *e)
 static const char *
 gtw_tmpname(const void *w, int i)
 {
-	return i == 0 ? tp_geotiff_write_tmpname(w) : tp_geotiff_write_sidecar_tmpname(w, i - 1);
+	return i == 0 ? tp_geotiff_write_tmpname(w) :
+	    tp_geotiff_write_sidecar_tmpname(w, i - 1);
 }
 
 static int

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "stream/tp_filter.h"
 #include "gen/tp_fit.h"
 
@@ -206,7 +208,8 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 	cli_binary_stdout();
 	cli_geometry_header(&h, &o->geo);
 	if (cli_history(&h, argc, argv, &e) < 0 ||
-	    tp_featindex_grid_init(&g, fs, &h, o->index_cell, o->layers, &e) < 0)
+	    tp_featindex_grid_init(&g, fs, &h, o->index_cell, o->layers,
+	    &e) < 0)
 		cli_fail(&e);
 	cli_open_output(&w, &h);
 	cli_progress_init(&pr, "feature", o->quiet);
@@ -233,7 +236,8 @@ add_to_stream(const struct opts *o, const tp_features *fs, int argc,
 
 	cli_binary_stdout();
 	band = cli_input_band(&r, "height");
-	if (tp_featindex_grid_init(&g, fs, &r.h, o->index_cell, o->layers, &e) < 0)
+	if (tp_featindex_grid_init(&g, fs, &r.h, o->index_cell, o->layers,
+	    &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
 	cli_run_band(&r, &oh, band, add_row, &g, o->threads, o->quiet,

@@ -276,14 +276,14 @@ tile_phase(opts *o, const char *path, int argc, char **argv)
 
 	cli_binary_stdout();
 	if (o->phase == SOLVE) {
-		if (tp_flowtile_job_solve(path, o->suffix ? o->suffix : "", stdout,
-		    &e) < 0)
+		if (tp_flowtile_job_solve(path, o->suffix ? o->suffix : "",
+		    stdout, &e) < 0)
 			cli_fail(&e);
 		cli_close_stdout();
 		return;
 	}
-	if (tp_flowtile_job_open(&k, path, !finish ? 0 : o->r.rivers >= 0 ? 3 : 2,
-	    &e) < 0)
+	if (tp_flowtile_job_open(&k, path,
+	    !finish ? 0 : o->r.rivers >= 0 ? 3 : 2, &e) < 0)
 		cli_fail(&e);
 	o->r.sea = cli_sea_level(&o->sea, &k.g.h, finish);
 	if (tp_flowrun_tile(&k, o->band, &o->r, finish ? o->solve : NULL,

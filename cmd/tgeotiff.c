@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_writer.h"
-#include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "geo/tp_extent.h"
 
 static const char usage[] =
@@ -140,8 +140,8 @@ main(int argc, char **argv)
 	const char *out;
 	const char *list = NULL;	/* -b; NULL: height, or the only band */
 	/* bigtiff 0: when needed; threads 0: all processors */
-	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE, .zlo = 0, .zhi = 1,
-	    .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
+	tp_geotiff_write_opts o = { .compress = TP_GT_DEFLATE, .zlo = 0,
+	    .zhi = 1, .bigtiff = 0, .threads = 0, .scale = 1, .offset = 0 };
 	int quiet = 0, ch, rc, bands[TP_GT_MAX_BANDS];
 	cli_progress p;
 	tp_header h;

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "cli_writer.h"
-#include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "render/tp_ground.h"
 #include "render/tp_material.h"
 #include "biome/tp_palette.h"

@@ -7,6 +7,7 @@
 
 #include "biome/tp_biome.h"
 #include "biome/tp_climate.h"
+#include "biome/tp_biome_air.h"
 #include "tp_test.h"
 
 enum { N = 4 };

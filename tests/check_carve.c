@@ -11,6 +11,16 @@
 #include "hydro/tp_flow.h"
 #include "tp_test.h"
 
+/* Carving with the steepest rule: the directions tflow --carve gives. */
+static int
+carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_geo_grid *g, double sea_level, uint8_t *dir, tp_flow_stats *st,
+    tp_err *e)
+{
+	return tp_carve_rule(z, w, h, stride, g, sea_level, TP_CARVE_STEEPEST,
+	    dir, NULL, st, e);
+}
+
 static const tp_geo_grid UNIT = { 1, 0, 0 };
 
 /* A bowl of 9s around a pit of 4, open to the south through a notch of 3
@@ -33,7 +43,7 @@ START_TEST(test_pit_breach)
 	tp_flow_stats st;
 	tp_err e;
 
-	ck_assert_int_eq(tp_carve_d8(z, W, H, W, &UNIT, -INFINITY, dir, &st,
+	ck_assert_int_eq(carve_d8(z, W, H, W, &UNIT, -INFINITY, dir, &st,
 	    &e), 0);
 	ck_assert_int_eq(dir[2 * W + 2], TP_D8_S);	/* the pit, uphill */
 	ck_assert_int_eq(dir[3 * W + 2], TP_D8_S);	/* 6 down to the notch */
@@ -101,7 +111,7 @@ START_TEST(test_fractal_drains)
 	for (y = 20; y < 30; y++)
 		for (x = 25; x < 33; x++)
 			z[y * S + x] = NAN;
-	ck_assert_int_eq(tp_carve_d8(z, S, S, S, &UNIT, -INFINITY, dir, &st,
+	ck_assert_int_eq(carve_d8(z, S, S, S, &UNIT, -INFINITY, dir, &st,
 	    &e), 0);
 	ck_assert_int_eq(st.valid, S * S - 80);
 	ck_assert_int_eq(st.sinks, 0);
@@ -137,7 +147,7 @@ START_TEST(test_filled_equals_d8)
 	tp_test_fractal(z, S, &seed, 0.55f);
 	ck_assert_int_eq(tp_fill_pf(z, S, S, S, &fo, NULL, &e), 0);
 	ck_assert_int_eq(tp_flow_d8(z, S, S, S, &geo, 1, a, &sa, &e), 0);
-	ck_assert_int_eq(tp_carve_d8(z, S, S, S, &geo, -INFINITY, b, &sb,
+	ck_assert_int_eq(carve_d8(z, S, S, S, &geo, -INFINITY, b, &sb,
 	    &e), 0);
 	ck_assert_int_eq(sa.sinks, 0);
 	ck_assert_int_eq(sa.flats, 0);
@@ -176,7 +186,7 @@ START_TEST(test_sea)
 	tp_err e;
 	int i;
 
-	ck_assert_int_eq(tp_carve_d8(z, W, H, W, &UNIT, 0, dir, &st, &e), 0);
+	ck_assert_int_eq(carve_d8(z, W, H, W, &UNIT, 0, dir, &st, &e), 0);
 	ck_assert_int_eq(dir[0], TP_D8_SEA);
 	ck_assert_int_eq(dir[W + 1], TP_D8_SEA);
 	ck_assert_int_eq(st.sea, 10);
@@ -195,13 +205,13 @@ START_TEST(test_bad_plane)
 	tp_geo_grid bad = { 0, 0, 0 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_carve_d8(z, 2, 2, 1, &UNIT, -INFINITY, dir, NULL,
+	ck_assert_int_eq(carve_d8(z, 2, 2, 1, &UNIT, -INFINITY, dir, NULL,
 	    &e), -1);
-	ck_assert_int_eq(tp_carve_d8(z, 2, 2, 2, &bad, -INFINITY, dir, NULL,
+	ck_assert_int_eq(carve_d8(z, 2, 2, 2, &bad, -INFINITY, dir, NULL,
 	    &e), -1);
 	ck_assert_str_eq(e.msg, "cell size must be positive");
 	/* refused before the plane is touched */
-	ck_assert_int_eq(tp_carve_d8(NULL, INT64_C(1) << 30, 4,
+	ck_assert_int_eq(carve_d8(NULL, INT64_C(1) << 30, 4,
 	    (size_t)1 << 30, &UNIT, -INFINITY, NULL, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "least-cost routing: 1073741824x4 is 2^32 "
 	    "cells or more");

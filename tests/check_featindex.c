@@ -8,6 +8,7 @@
 
 #include "gen/tp_feature.h"
 #include "gen/tp_featprep.h"
+#include "gen/tp_featindex.h"
 #include "tp_test.h"
 
 /* fs from text; the test fails with the message when it does not parse. */

@@ -10,6 +10,8 @@
 #include "gen/tp_feature.h"
 #include "gen/tp_featprep.h"
 #include "gen/tp_noise.h"
+#include "gen/tp_featindex.h"
+#include "gen/tp_feature_json.h"
 #include "tp_test.h"
 
 /* fs from text; the test fails with the message when it does not parse. */
@@ -433,7 +435,8 @@ rows_match_points(const tp_features *fs, const tp_header *h, unsigned layers,
 	if (tp_featindex_grid_init(&g, fs, h, cell, layers, &e) < 0)
 		ck_abort_msg("%s", e.msg);
 	for (int64_t r = 0; r < h->height; r++) {
-		double y = tp_featindex_centre(h->origin_y, -r - 1, h->cellsize);
+		double y = tp_featindex_centre(h->origin_y, -r - 1,
+		    h->cellsize);
 
 		for (size_t i = 0; i < w; i++)
 			in[i] = (float)i - 3.5f;
@@ -504,12 +507,12 @@ START_TEST(test_centres)
 
 	for (size_t k = 0; k < sizeof o / sizeof o[0]; k++)
 		for (int64_t i = -3000; i <= 3000; i += 7)
-			ck_assert_double_eq(tp_featindex_centre(o[k][0], i, o[k][1]),
-			    tp_noise_centre(o[k][0], i, o[k][1]));
+			ck_assert_double_eq(tp_featindex_centre(o[k][0], i,
+			    o[k][1]), tp_noise_centre(o[k][0], i, o[k][1]));
 	ck_assert_double_eq_tol(tp_featindex_centre(1e7, 0, 1e-3), 1e7 + 5e-4,
 	    1e-8);
-	ck_assert_double_eq_tol(tp_featindex_centre(1e7, -7, 1e-3), 1e7 - 6.5e-3,
-	    1e-8);
+	ck_assert_double_eq_tol(tp_featindex_centre(1e7, -7, 1e-3),
+	    1e7 - 6.5e-3, 1e-8);
 	/* shifted origin and index: the same double */
 	ck_assert_double_eq(tp_featindex_centre(1e7, 5, 1e-3),
 	    tp_featindex_centre(1e7 + 2 * 1e-3, 3, 1e-3));
@@ -563,10 +566,10 @@ START_TEST(test_tiles)
 		fs.f[i].x0 += 499000; fs.f[i].x1 += 499000;
 		fs.f[i].y0 += 4650000; fs.f[i].y1 += 4650000;
 	}
-	ck_assert_int_eq(tp_featindex_grid_init(&gb, &fs, &big, 64, TP_LAYER_ALL,
-	    &e), 0);
-	ck_assert_int_eq(tp_featindex_grid_init(&gt, &fs, &tile, 100, TP_LAYER_ALL,
-	    &e), 0);
+	ck_assert_int_eq(tp_featindex_grid_init(&gb, &fs, &big, 64,
+	    TP_LAYER_ALL, &e), 0);
+	ck_assert_int_eq(tp_featindex_grid_init(&gt, &fs, &tile, 100,
+	    TP_LAYER_ALL, &e), 0);
 	for (int r = 0; r < 40; r++) {
 		tp_featindex_grid_row(&gb, r + 33, NULL, a);
 		tp_featindex_grid_row(&gt, r, NULL, b);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "tp_test.h"
 
 /* GeoJSON: a collection of one feature, and what reading it says. */

@@ -9,6 +9,7 @@
 
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_fillgraph.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "tp_test.h"
 
 static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
@@ -109,10 +110,12 @@ START_TEST(test_graph_keeps_minimax)
 
 		ck_assert_ptr_nonnull(d);
 		ck_assert_ptr_nonnull(bf);
-		ck_assert_int_eq(tp_filltile_init(&g, w, h, w, h, &FLAT, sea, &e),
-		    0);
-		ck_assert_int_eq(tp_filltile_tile_load(&t, &g, 0, 0, z, (size_t)w, &e), 0);
-		ck_assert_msg(tp_fillgraph_build(&t, sea, &gr, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(tp_filltile_init(&g, w, h, w, h, &FLAT, sea,
+		    &e), 0);
+		ck_assert_int_eq(tp_filltile_tile_load(&t, &g, 0, 0, z,
+		    (size_t)w, &e), 0);
+		ck_assert_msg(tp_fillgraph_build(&t, sea, &gr, &e) == 0, "%s",
+		    e.msg);
 		for (int i = 0; i < n * n; i++)
 			d[i] = INFINITY;
 		for (int i = 0; i < n; i++)
@@ -134,7 +137,8 @@ START_TEST(test_graph_keeps_minimax)
 		for (int i = 0; i < n; i++) {
 			int ci = ring_cell(w, h, i);
 
-			if (tp_filltile_ring_at(w, h, ci % w, ci / w) != (size_t)i ||
+			if (tp_filltile_ring_at(w, h, ci % w,
+			    ci / w) != (size_t)i ||
 			    !inside(z[ci], sea))
 				continue;
 			brute_minimax(z, w, h, sea, ci, bf);
@@ -185,20 +189,26 @@ rings_as_whole(const float *z, int w, int h, int tw, int th, double sea)
 		int64_t x0, y0, tw_, th_;
 		tp_filltile_tile tile;
 
-		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_, &th_);
-		ck_assert_int_eq(tp_filltile_tile_load(&tile, &g, t / g.cols, t % g.cols,
-		    z + y0 * w + x0, (size_t)w, &e), 0);
-		ck_assert_int_eq(tp_filltile_tile_prepare(&tile, &g, NULL, &e), 0);
-		ck_assert_int_eq(tp_filltile_ring_alloc(&rings[t], tw_, th_, &e), 0);
+		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_,
+		    &th_);
+		ck_assert_int_eq(tp_filltile_tile_load(&tile, &g, t / g.cols,
+		    t % g.cols, z + y0 * w + x0, (size_t)w, &e), 0);
+		ck_assert_int_eq(tp_filltile_tile_prepare(&tile, &g, NULL, &e),
+		    0);
+		ck_assert_int_eq(tp_filltile_ring_alloc(&rings[t], tw_, th_,
+		    &e), 0);
 		tp_filltile_ring_get(&rings[t], &tile);
-		ck_assert_int_eq(tp_fillgraph_build(&tile, sea, &graphs[t], &e), 0);
+		ck_assert_int_eq(tp_fillgraph_build(&tile, sea, &graphs[t], &e),
+		    0);
 		tp_filltile_tile_free(&tile);
 	}
-	ck_assert_msg(tp_fillgraph_solve(&g, rings, graphs, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_fillgraph_solve(&g, rings, graphs, &e) == 0, "%s",
+	    e.msg);
 	for (t = 0; t < T; t++) {
 		int64_t x0, y0, tw_, th_;
 
-		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_, &th_);
+		tp_filltile_rect(&g, t / g.cols, t % g.cols, &x0, &y0, &tw_,
+		    &th_);
 		for (i = 0; i < 2 * tw_ + 2 * th_; i++) {
 			int c = ring_cell((int)tw_, (int)th_, (int)i);
 			size_t at = (size_t)(y0 + c / tw_) * (size_t)w +
@@ -258,11 +268,13 @@ START_TEST(test_edge_file_graph)
 	for (int i = 0; i < 12; i++)
 		r.z[i] = r.f[i] = (float)i;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
 	hdr = (size_t)(strchr(buf, '\n') - buf) + 1;
 	ck_assert_uint_eq(len, hdr + 2 * 12 * 4 + 8 + 2 * 12);
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), 0);
 	ck_assert_int_eq(ed.graph.n, 2);
 	ck_assert_int_eq(memcmp(ed.graph.e, edges, sizeof edges), 0);
 	tp_filltile_io_edge_free(&ed);
@@ -272,25 +284,30 @@ START_TEST(test_edge_file_graph)
 	 * corners again: place 6 is cell (0, 0), already place 0, no node */
 	edges[1].b = 6;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: ring graph edge 1 is not of this "
 	    "ring");
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len - 5, &e),
-	    -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len - 5, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: the ring graph is truncated");
 	free(buf);
 	edges[1].b = 10;
 	g.o.rule = TP_FILL_NEXT;
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 0, &r, &gr, &e),
+	    0);
 	fclose(f);
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: a ring graph is made with the flat "
 	    "rule only");
 	buf[15] = '1';		/* "TERRAPIPE-EDGE 1 ..." */
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file of another version (1, not 2): "
 	    "prepare the tile again");
 	free(buf);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "tp_test.h"
 
 static const tp_fill_opts EPS = { TP_FILL_EPSILON, 1e-4f };
@@ -30,19 +31,21 @@ START_TEST(test_files)
 		r.f[i] = i == 3 ? INFINITY : (float)i + 0.5f;
 	}
 	f = open_memstream(&buf, &len);
-	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 2, &r, NULL, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_write(f, &g, 1, 2, &r, NULL, &e),
+	    0);
 	fclose(f);
 	ck_assert_str_eq(strtok(buf, "\n"), "TERRAPIPE-EDGE 2 1 2 2 3 epsilon "
 	    "9.99999975e-05 0.25");
 	buf[strlen(buf)] = '\n';
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len, &e), 0);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len, &e), 0);
 	ck_assert_int_eq(tp_filltile_io_edge_check(&ed, &g, 1, 2, &e), 0);
 	ck_assert_int_eq(memcmp(ed.ring.f, r.f, 10 * sizeof *r.f), 0);
 	ck_assert_int_eq(tp_filltile_io_edge_check(&ed, &g, 0, 2, &e), -1);
 	ck_assert_str_eq(e.msg, "the edge file is of tile 1,2, not 0,2");
 	tp_filltile_ring_free(&ed.ring);
-	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf, len - 1,
-	    &e), -1);
+	ck_assert_int_eq(tp_filltile_io_edge_parse(&ed, (unsigned char *)buf,
+	    len - 1, &e), -1);
 	ck_assert_str_eq(e.msg, "edge file: the ring is truncated");
 	free(buf);
 	(void)back;
@@ -71,7 +74,8 @@ START_TEST(test_levels)
 		tp_filltile_rect(&g, k / 3, k % 3, &x0, &y0, &w, &h);
 		ck_assert_int_eq(w, k % 3 == 2 ? 2 : 4);
 		ck_assert_int_eq(h, k / 3 == 1 ? 3 : 4);
-		ck_assert_int_eq(tp_filltile_ring_alloc(&rings[k], w, h, &e), 0);
+		ck_assert_int_eq(tp_filltile_ring_alloc(&rings[k], w, h, &e),
+		    0);
 		ck_assert_int_eq(tp_filltile_ring_len(&g, k / 3, k % 3),
 		    2 * w + 2 * h);
 		for (int64_t i = 0; i < 2 * w + 2 * h; i++)
@@ -87,8 +91,8 @@ START_TEST(test_levels)
 		for (col = 0; col < 3; col++) {
 			k = row * 3 + col;
 			rewind(f);
-			ck_assert_msg(tp_filltile_io_levels_read(f, &g, row, col, &back,
-			    &e) == 0, "%s", e.msg);
+			ck_assert_msg(tp_filltile_io_levels_read(f, &g, row,
+			    col, &back, &e) == 0, "%s", e.msg);
 			ck_assert_int_eq(back.w, rings[k].w);
 			ck_assert_int_eq(back.h, rings[k].h);
 			ck_assert(memcmp(back.f, rings[k].f, (size_t)(2 *
@@ -98,13 +102,15 @@ START_TEST(test_levels)
 	rewind(f);
 	ck_assert_int_eq(tp_filltile_init(&other, 10, 7, 4, 4, &FLAT, 0.25, &e),
 	    0);
-	ck_assert_int_eq(tp_filltile_io_levels_read(f, &other, 0, 0, &back, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_levels_read(f, &other, 0, 0, &back, &e),
+	    -1);
 	ck_assert_str_eq(e.msg, "the levels were solved with rule, epsilon "
 	    "and sea 'epsilon 9.99999975e-05 0.25', not 'flat 0 0.25'");
 	rewind(f);
 	ck_assert_int_eq(tp_filltile_init(&other, 10, 7, 5, 4, &EPS, 0.25, &e),
 	    0);
-	ck_assert_int_eq(tp_filltile_io_levels_read(f, &other, 0, 0, &back, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_levels_read(f, &other, 0, 0, &back, &e),
+	    -1);
 	ck_assert_str_eq(e.msg, "the levels are of another tiling");
 	fclose(f);
 	/* the header alone: every ring is missing */
@@ -112,7 +118,8 @@ START_TEST(test_levels)
 	ck_assert_ptr_nonnull(f);
 	fputs(line, f);
 	rewind(f);
-	ck_assert_int_eq(tp_filltile_io_levels_read(f, &g, 1, 2, &back, &e), -1);
+	ck_assert_int_eq(tp_filltile_io_levels_read(f, &g, 1, 2, &back, &e),
+	    -1);
 	ck_assert_str_eq(e.msg, "the levels file is truncated");
 	fclose(f);
 	for (k = 0; k < 6; k++)

@@ -15,6 +15,7 @@
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_filltile.h"
 #include "stream/tp_tile.h"
+#include "hydro/tiled/tp_filltile_job.h"
 #include "tp_test.h"
 
 enum { N = 17, SIZE = 5 };
@@ -143,8 +144,8 @@ phases(const tp_fill_opts *o, uint64_t cache, int threads)
 	memcpy(want, z, sizeof want);
 	ck_assert_int_eq(tp_fill_pf_sea(want, N, N, N, o, -INFINITY, NULL,
 	    &e), 0);
-	ck_assert_int_eq(tp_filltile_job_init(&j, &ts, dir, "height", o, -INFINITY,
-	    &e), 0);
+	ck_assert_int_eq(tp_filltile_job_init(&j, &ts, dir, "height", o,
+	    -INFINITY, &e), 0);
 	j.cache_bytes = cache;
 	j.threads = threads;
 	for (t = n - 1; t >= 0; t--) {		/* any order will do */
@@ -173,8 +174,8 @@ phases(const tp_fill_opts *o, uint64_t cache, int threads)
 
 		read_tile(&ts, t, &g);
 		rewind(lv);
-		ck_assert_msg(tp_filltile_job_finish(&j, &g, lv, NULL, &e) == 0, "%s",
-		    e.msg);
+		ck_assert_msg(tp_filltile_job_finish(&j, &g, lv, NULL, &e) == 0,
+		    "%s", e.msg);
 		for (int64_t y = 0; y < r.h; y++)
 			ck_assert_msg(memcmp(g.data + y * tp_grid_stride(&g),
 			    want + (r.y0 + y) * N + r.x0, (size_t)r.w * 4) ==

@@ -19,8 +19,8 @@ START_TEST(test_ring)
 		for (h = 1; h <= 5; h++)
 			for (i = 0; i < tp_flowtile_ring_len(w, h); i++) {
 				tp_flowtile_ring_cell(w, h, i, &x, &y);
-				ck_assert_int_eq(tp_flowtile_ring_index(w, h, x, y),
-				    i);
+				ck_assert_int_eq(tp_flowtile_ring_index(w, h, x,
+				    y), i);
 			}
 	ck_assert_int_eq(tp_flowtile_ring_len(4, 3), 10);
 	ck_assert_int_eq(tp_flowtile_ring_index(4, 4, 1, 1), -1);
@@ -66,22 +66,25 @@ START_TEST(test_parse)
 	memset(buf + hl, 0, TP_FLEDGE_REC);
 	buf[hl] = 1;			/* count 1 */
 	memset(buf + hl + 8, 0xff, 4);	/* exit -1 */
-	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), 0);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), 0);
 	ck_assert_int_eq(ed.r[0].exit, -1);
 	tp_flowtile_edge_free(&ed);
 	buf[hl] = 2;			/* more than the tile's cells */
-	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: bad ring cell 0");
 	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + 3, &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: 3 bytes of ring cells and "
 	    "flats, 13 expected");
 	buf[hl] = 1;
 	memset(buf + hl + 8, 0, 4);	/* exit 0, but it drains nowhere */
-	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC, &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, hl + TP_FLEDGE_REC,
+	    &e), -1);
 	ck_assert_str_eq(e.msg, "flow edge file: ring cell 0 leaves by cell 0, "
 	    "which does not drain out");
-	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)"x\n", 2,
-	    &e), -1);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed,
+	    (const unsigned char *)"x\n", 2, &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
 	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)
 	    "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n", 44, &e), -1);

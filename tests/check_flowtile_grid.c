@@ -11,6 +11,7 @@
 #include "hydro/tp_d8.h"
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
 #include "tp_test.h"
 
 enum { W = 4, H = 3 };

@@ -118,9 +118,10 @@ prepare(const tp_tileset *ts)
 		FILE *f = fopen(q, "wb");
 
 		ck_assert_ptr_nonnull(f);
-		ck_assert_msg(tp_flowtile_job_open(&k, p, 0, &e) == 0, "%s", e.msg);
-		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, NULL, &e) == 0,
-		    "%s", e.msg);
+		ck_assert_msg(tp_flowtile_job_open(&k, p, 0, &e) == 0, "%s",
+		    e.msg);
+		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, NULL,
+		    &e) == 0, "%s", e.msg);
 		ck_assert_int_eq(tp_flowtile_job_edge(&k, f, &e), 0);
 		ck_assert_int_eq(fclose(f), 0);
 		tp_flowtile_job_free(&k);
@@ -166,8 +167,8 @@ finish(const tp_tileset *ts, const char *solve)
 		size_t stride;
 
 		ck_assert_int_eq(tp_flowtile_job_open(&k, p, 3, &e), 0);
-		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, solve, &e) == 0,
-		    "%s", e.msg);
+		ck_assert_msg(tp_flowtile_job_run(&k, "height", &o, solve,
+		    &e) == 0, "%s", e.msg);
 		tp_flowtile_job_finish(&k, &o, 3, 0);
 		stride = tp_grid_stride(&k.g);
 		for (int64_t y = 0; y < k.t.h; y++)
@@ -201,7 +202,8 @@ START_TEST(test_phases_on_files)
 	manifest = path_of("manifest");
 	solve = path_of("solve");
 	ck_assert_ptr_nonnull(f = fopen(solve, "wb"));
-	ck_assert_msg(tp_flowtile_job_solve(manifest, "", f, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_flowtile_job_solve(manifest, "", f, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_int_eq(fclose(f), 0);
 	finish(&ts, solve);
 	/* an edge file missing: the solve names it */

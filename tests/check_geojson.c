@@ -9,9 +9,11 @@
 #include <stdlib.h>
 
 #include "vector/tp_geojson.h"
+#include "vector/tp_vecgeom.h"
 #include "tp_test.h"
 
-static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "x", TP_VF_REAL } };
+static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "x",
+    TP_VF_REAL } };
 
 /* Write a layer of the given features to memory and parse it. */
 static json_t *

@@ -13,6 +13,7 @@
 
 #include "io/tp_geotiff.h"
 #include "io/tp_tifftags.h"
+#include "io/tp_geotiff_write.h"
 #include "tp_test.h"
 
 static char dir[64];
@@ -106,7 +107,8 @@ START_TEST(test_round_trip)
 	tp_err e;
 
 	make_grid(&g, 300, 270, "height", "EPSG:32633");
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_int_eq(count_files(), 1);
 	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
 	assert_same_grid(&g, &r);
@@ -121,7 +123,8 @@ END_TEST
 /* Tiles compressed on 1 or 3 threads: the same file, byte for byte. */
 START_TEST(test_threads_same_bytes)
 {
-	tp_geotiff_write_opts o = { .compress = _i % 4, .cog = _i / 4, .threads = 1 };
+	tp_geotiff_write_opts o = { .compress = _i % 4, .cog = _i / 4,
+	    .threads = 1 };
 	char other[160], *a, *b;
 	size_t na, nb;
 	tp_grid g;
@@ -171,8 +174,8 @@ END_TEST
 
 START_TEST(test_zrange)
 {
-	tp_geotiff_write_opts o = { .compress = TP_GT_NONE, .zrange = 1, .zlo = 100,
-	    .zhi = 1900 };
+	tp_geotiff_write_opts o = { .compress = TP_GT_NONE, .zrange = 1,
+	    .zlo = 100, .zhi = 1900 };
 	tp_grid g, r;
 	tp_err e;
 
@@ -239,7 +242,8 @@ START_TEST(test_biome_bad_code)
 		for (int k = 0; k < 10; k++)
 			g.data[k] = 1;
 		g.data[5 + 3] = bad[i];
-		ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e), -1);
+		ck_assert_int_eq(tp_geotiff_write_grid(path, &g, 0, &o, &e),
+		    -1);
 		snprintf(want, sizeof want, "row 1, column 3: biome code %.9g "
 		    "is not a whole number 0..254", (double)bad[i]);
 		ck_assert_str_eq(e.msg, want);
@@ -840,7 +844,8 @@ START_TEST(test_int_types)
 
 	make_grid(&g, 300, 270, "height", "EPSG:32633");
 	ck_assert_int_eq(tp_header_set_extra(&g.h, "UNITS", "m", &e), 0);
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	ck_assert_msg(tp_geotiff_read(&r, path, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_str_eq(tp_header_units(&r.h), "m");
 	n = (size_t)g.h.width * (size_t)g.h.height;
@@ -850,8 +855,9 @@ START_TEST(test_int_types)
 			continue;
 		}
 		ck_assert_msg(fabs(r.data[i] - g.data[i]) <= 0.006 + 1e-6,
-		    "%s cell %zu: %g back as %g", tp_geotiff_write_type_name(ts[_i]), i,
-		    g.data[i], r.data[i]);
+		    "%s cell %zu: %g back as %g",
+		    tp_geotiff_write_type_name(ts[_i]), i, g.data[i],
+		    r.data[i]);
 	}
 	tp_grid_free(&r);
 	tp_grid_free(&g);
@@ -875,7 +881,8 @@ START_TEST(test_bands)
 			tp_grid_band(&g, 0)[y * 540 + x] = (float)(x * 0.5 - y);
 			tp_grid_band(&g, 1)[y * 540 + x] = (float)(1 << (x % 8));
 		}
-	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_geotiff_write_grid(path, &g, 0, &o, &e) == 0, "%s",
+	    e.msg);
 	for (b = 1; b <= 2; b++) {
 		ro.band = b;
 		ck_assert_msg(tp_geotiff_read(&r, path, &ro, &e) == 0, "%s", e.msg);

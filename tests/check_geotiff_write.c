@@ -13,6 +13,7 @@
 #include <xtiffio.h>
 
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "tp_test.h"
 
 static char dir[64];
@@ -167,7 +168,8 @@ START_TEST(test_band_types)
 	for (int i = 0; i < 5; i++) {
 		ck_assert_int_eq(tp_geotiff_write_code_band(codes[i]), 1);
 		ck_assert_int_eq(tp_geotiff_write_code_band(plain[i]), 0);
-		ck_assert_int_eq(tp_geotiff_write_default_type(plain[i]), TP_GT_FLOAT32);
+		ck_assert_int_eq(tp_geotiff_write_default_type(plain[i]),
+		    TP_GT_FLOAT32);
 	}
 	ck_assert_int_eq(tp_geotiff_write_default_type("biome"), TP_GT_BYTE);
 	ck_assert_int_eq(tp_geotiff_write_default_type("order"), TP_GT_BYTE);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "vector/tp_gpkg.h"
+#include "vector/tp_vecgeom.h"
 #include "tp_test.h"
 
 /* A two-point LineString: 'GP', version 0, flags 3 (little-endian, xy
@@ -47,8 +48,8 @@ START_TEST(test_blob_poly)
 	static const double xy[20] = { 0, 0, 4, 0, 4, 4, 0, 4, 0, 0,
 	    1, 1, 1, 2, 2, 2, 2, 1, 1, 1 };
 	static const size_t ring[2] = { 5, 5 }, poly[1] = { 2 };
-	tp_vecgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10, .ring = ring,
-	    .nrings = 2, .poly = poly, .npolys = 1 };
+	tp_vecgeom g = { .type = TP_VG_MPOLY, .xy = xy, .npts = 10,
+	    .ring = ring, .nrings = 2, .poly = poly, .npolys = 1 };
 	unsigned char buf[256];
 
 	ck_assert_uint_eq(tp_gpkg_blob(&g, -1, buf), 40 + 9 + 9 + 8 + 160);

@@ -11,6 +11,14 @@
 #include "hydro/tp_order.h"
 #include "tp_test.h"
 
+/* Order and basins with nothing to run before them. */
+static int
+network(const uint8_t *dir, int64_t w, int64_t h, size_t stride,
+    const tp_network_opts *o, tp_err *e)
+{
+	return tp_network_after(dir, w, h, stride, o, NULL, NULL, e);
+}
+
 /*
  * Directions as in check_order.c: '1'..'8' flow to neighbour k (1 E, 2 SE,
  * 3 S, 4 SW, 5 W, 6 NW, 7 N, 8 NE), 'A'..'H' an outlet leaving through
@@ -64,12 +72,12 @@ START_TEST(test_order_and_basins)
 		    .kind = TP_ORDER_STRAHLER, .basin = basin, .min_basin = -1,
 		    .threads = threads };
 
-		ck_assert_int_eq(tp_network(dir, 3, 3, 3, &o, &e), 0);
+		ck_assert_int_eq(network(dir, 3, 3, 3, &o, &e), 0);
 		planes_eq(order, strahler);
 		planes_eq(basin, basins);
 		o.kind = TP_ORDER_SHREVE;
 		o.min_basin = 3;
-		ck_assert_int_eq(tp_network(dir, 3, 3, 3, &o, &e), 0);
+		ck_assert_int_eq(network(dir, 3, 3, 3, &o, &e), 0);
 		planes_eq(order, shreve);
 		planes_eq(basin, merged);
 	}
@@ -90,13 +98,13 @@ START_TEST(test_one_band)
 	draw(dir, river);
 	for (int i = 0; i < 9; i++)
 		order[i] = 7;
-	ck_assert_int_eq(tp_network(dir, 3, 3, 3, &o, &e), 0);
+	ck_assert_int_eq(network(dir, 3, 3, 3, &o, &e), 0);
 	planes_eq(order, untouched);
 	planes_eq(basin, basins);
 	memcpy(basin, untouched, sizeof basin);
 	o.order = order;
 	o.basin = NULL;
-	ck_assert_int_eq(tp_network(dir, 3, 3, 3, &o, &e), 0);
+	ck_assert_int_eq(network(dir, 3, 3, 3, &o, &e), 0);
 	planes_eq(basin, untouched);
 	ck_assert(order[4] == 2);
 }
@@ -113,11 +121,11 @@ START_TEST(test_failures)
 	    .basin = plane, .min_basin = -1, .threads = 2 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_network(dir, side, side, (size_t)side, &o, &e),
+	ck_assert_int_eq(network(dir, side, side, (size_t)side, &o, &e),
 	    -1);
 	ck_assert_msg(strncmp(e.msg, "stream order: ", 14) == 0, "%s", e.msg);
 	o.order = NULL;
-	ck_assert_int_eq(tp_network(dir, side, side, (size_t)side, &o, &e),
+	ck_assert_int_eq(network(dir, side, side, (size_t)side, &o, &e),
 	    -1);
 	ck_assert_msg(strncmp(e.msg, "basins: ", 8) == 0, "%s", e.msg);
 }

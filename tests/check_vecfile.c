@@ -9,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vector/tp_gpkg.h"
 #include "vector/tp_vecfile.h"
+#include "vector/tp_vecgeom.h"
 #include "tp_test.h"
 
 START_TEST(test_format)
@@ -23,7 +25,8 @@ START_TEST(test_format)
 }
 END_TEST
 
-static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "v", TP_VF_REAL } };
+static const tp_vecgeom_field fields[2] = { { "n", TP_VF_INT }, { "v",
+    TP_VF_REAL } };
 
 /* Write one layer of two lines (the second with NULLs) to path. */
 static void

@@ -170,6 +170,37 @@ START_TEST(test_rivers)
 }
 END_TEST
 
+/* The basins layer of a grid held whole, through the accumulator the
+ * program uses (tp_vector_acc_grid). */
+static int
+basins_of(tp_vecfile *vf, tp_grid *g, const tp_vector_opts *o, tp_err *e)
+{
+	tp_vector_acc *a;
+	int rc;
+
+	if (tp_vector_acc_new(&a, &g->h, o, 1, 0, e) < 0)
+		return -1;
+	rc = tp_vector_acc_grid(a, g, e) < 0 ? -1 :
+	    tp_vector_acc_basins(a, vf, o, e);
+	tp_vector_acc_free(a);
+	return rc;
+}
+
+/* The contours layer of a grid held whole, the same way. */
+static int
+contours_of(tp_vecfile *vf, tp_grid *g, const tp_vector_opts *o, tp_err *e)
+{
+	tp_vector_acc *a;
+	int rc;
+
+	if (tp_vector_acc_new(&a, &g->h, o, 0, 1, e) < 0)
+		return -1;
+	rc = tp_vector_acc_grid(a, g, e) < 0 ? -1 :
+	    tp_vector_acc_contours(a, vf, o, e);
+	tp_vector_acc_free(a);
+	return rc;
+}
+
 /* Labels 1 1 2 / 1 2 2 and flows 1 5 3 / 2 4 9 (origin (0, 20), cells of
  * 10): label 1 has 3 cells, 300 square units, its outlet the flow of 5
  * at (15, 15); label 2 the 9 at (25, 5). Written whole and row by row,
@@ -191,7 +222,7 @@ START_TEST(test_basins)
 	grid(&g, 3, 2, bands, 3);
 	fill(&g, 1, lab);
 	fill(&g, 2, flow);
-	ck_assert_msg(tp_vector_basins(vf, &g, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(basins_of(vf, &g, &o, &e) == 0, "%s", e.msg);
 	j = parse(whole = close_file(vf));
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "features")), 2);
 	ck_assert(json_is_integer(prop(j, 0, "label")));
@@ -209,7 +240,9 @@ START_TEST(test_basins)
 
 	vf = open_file();
 	ck_assert_int_eq(tp_vector_acc_new(&a, &g.h, &o, 1, 0, &e), 0);
-	ck_assert_int_eq(tp_vector_acc_grid(a, &g, &e), 0);
+	for (int64_t y = 0; y < 2; y++)
+		ck_assert_int_eq(tp_vector_acc_row(a, g.data + (size_t)y *
+		    tp_grid_stride(&g), &e), 0);
 	ck_assert_int_eq(tp_vector_acc_basins(a, vf, &o, &e), 0);
 	tp_vector_acc_free(a);
 	rows = close_file(vf);
@@ -236,7 +269,7 @@ START_TEST(test_basins_real_labels)
 
 	grid(&g, 2, 2, bands, 2);
 	fill(&g, 1, lab);
-	ck_assert_int_eq(tp_vector_basins(vf, &g, &o, &e), 0);
+	ck_assert_int_eq(basins_of(vf, &g, &o, &e), 0);
 	j = parse(text = close_file(vf));
 	/* by label: 1 first */
 	ck_assert(json_is_real(prop(j, 1, "label")));
@@ -267,7 +300,7 @@ START_TEST(test_contours)
 
 	grid(&g, 3, 3, bands, 1);
 	fill(&g, 0, z);
-	ck_assert_int_eq(tp_vector_contours(vf, &g, &o, &e), 0);
+	ck_assert_int_eq(contours_of(vf, &g, &o, &e), 0);
 	j = parse(whole = close_file(vf));
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "features")), 1);
 	ck_assert_double_eq(num(j, 0, "level"), 0.5);

@@ -174,22 +174,6 @@ START_TEST(test_ramp)
 }
 END_TEST
 
-/* The finite extremes; NaN and infinities are left out. */
-START_TEST(test_range)
-{
-	const float v[] = { NAN, 3.5f, -INFINITY, -2, 7.25f, INFINITY, 0 };
-	const float none[] = { NAN, INFINITY };
-	double lo, hi;
-
-	tp_view_range(v, sizeof v / sizeof v[0], &lo, &hi);
-	ck_assert_double_eq(lo, -2);
-	ck_assert_double_eq(hi, 7.25);
-	tp_view_range(none, 2, &lo, &hi);	/* nothing to draw: 0..1 */
-	ck_assert_double_eq(lo, 0);
-	ck_assert_double_eq(hi, 1);
-}
-END_TEST
-
 START_TEST(test_auto_shade)
 {
 	tp_header h;
@@ -490,7 +474,6 @@ main(void)
 	tcase_add_test(core, test_facing_and_away);
 	tcase_add_test(core, test_resolution_and_zfactor);
 	tcase_add_test(core, test_ramp);
-	tcase_add_test(core, test_range);
 	tcase_add_test(core, test_auto_shade);
 	tcase_add_test(core, test_render_box);
 	tcase_add_test(core, test_render_shade);

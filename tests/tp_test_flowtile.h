@@ -16,6 +16,9 @@
 #include "hydro/tp_fill.h"
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_flat.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
+#include "hydro/tiled/tp_flowtile_solve.h"
 #include "tp_test.h"
 
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };
@@ -40,14 +43,15 @@ whole(const float *z, int w, int h, const tp_flowtile_opts *o, float *flow,
 
 /* Prepare tile k of ts from plane z: directions and counts. */
 static inline void
-prepare(const tp_tileset *ts, int64_t k, const float *z, const tp_flowtile_opts *o,
-    tp_flowtile_tile *t)
+prepare(const tp_tileset *ts, int64_t k, const float *z,
+    const tp_flowtile_opts *o, tp_flowtile_tile *t)
 {
 	tp_err e;
 
-	ck_assert_int_eq(tp_flowtile_tile_init(t, ts, k / ts->cols, k % ts->cols,
-	    &e), 0);
-	tp_flowtile_tile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0, 0);
+	ck_assert_int_eq(tp_flowtile_tile_init(t, ts, k / ts->cols,
+	    k % ts->cols, &e), 0);
+	tp_flowtile_tile_put(t, z, (size_t)ts->width, ts->width, ts->height, 0,
+	    0);
 	ck_assert_int_eq(tp_flowtile_tile_dirs(t, o, &e), 0);
 }
 
@@ -83,8 +87,8 @@ tiled(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
 		ck_assert_int_eq(tp_flowtile_edge_write(f, &ed[k], &e), 0);
 		fclose(f);
 		tp_flowtile_edge_free(&ed[k]);
-		ck_assert_int_eq(tp_flowtile_edge_parse(&ed[k], (unsigned char *)buf,
-		    len, &e), 0);
+		ck_assert_int_eq(tp_flowtile_edge_parse(&ed[k],
+		    (unsigned char *)buf, len, &e), 0);
 		free(buf);
 		tp_flowtile_tile_free(&t);
 	}

@@ -34,7 +34,6 @@
 
 #include <stdint.h>
 
-#include "biome/tp_climate.h"
 #include "core/tp_err.h"
 #include "biome/tp_palette.h"
 
@@ -114,10 +113,14 @@ void	tp_biome_free(tp_biome *b);
 int	tp_biome_header(tp_header *h, const tp_palette *p, double sea,
 	    int *band, tp_err *e);
 
-/* The code of the first zone holding (e, m), or NaN. */
+/* The code of the first zone holding (e, m), or NaN. Only the tests call it:
+ * one look-up of the zone table, to check the table cell by cell without a
+ * stream. */
 float	tp_biome_zone(const tp_biome *b, double e, double m);
 /* The code of the first climate clause holding temperature t (C) and
- * precipitation p (mm/year): Whittaker's diagram; NaN when none does. */
+ * precipitation p (mm/year): Whittaker's diagram; NaN when none does. Only the
+ * tests call it: one look-up of the climate table, to check the table cell by
+ * cell without a stream. */
 float	tp_biome_whittaker(const tp_biome *b, double t, double p);
 
 /* One row's inputs: heights of rows y - 1, y, y + 1 (up and down NULL
@@ -144,13 +147,5 @@ void	tp_biome_tally_add(tp_biome_tally *sum, const tp_biome_tally *t);
  * add what it saw to t. */
 void	tp_biome_classify(const tp_biome *b, const tp_biome_row *r,
 	    int64_t width, float *out, tp_biome_tally *t);
-
-/* Climate mode (tp_biome_air.c): the temperature (C) and precipitation
- * (mm/year) of the width cells of a row, from their latitudes (degrees),
- * heights and moisture by model c: precipitation rain_in's where given
- * (the orographic model), else tp_climate_rain of the moisture, else NaN. */
-void	tp_biome_air_row(const tp_climate *c, const double *lat,
-	    const float *height, const float *moisture, const float *rain_in,
-	    int64_t width, double *temp, double *rain);
 
 #endif

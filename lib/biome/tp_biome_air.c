@@ -3,7 +3,7 @@
  * alone links without the climate model. */
 #include <math.h>
 
-#include "biome/tp_biome.h"
+#include "biome/tp_biome_air.h"
 
 void
 tp_biome_air_row(const tp_climate *c, const double *lat, const float *height,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "biome/tp_biomerun.h"
+#include "biome/tp_biome_air.h"
 #include "core/tp_par.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_latitude.h"

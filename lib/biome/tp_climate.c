@@ -264,8 +264,7 @@ static void
 row_steps(const tp_climate *c, const tp_header *h, struct sweep s,
     double *ds, double *rec)
 {
-	tp_geo_grid g = { h->cellsize, h->origin_y,
-	    tp_geo_header_geographic(h) };
+	tp_geo_grid g = tp_geo_grid_of(h, TP_GEO_AUTO);
 	double dx, dy, along, across;
 
 	for (int64_t y = 0; y < h->height; y++) {

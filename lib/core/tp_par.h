@@ -37,6 +37,8 @@ void	tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
 	    tp_par_fn fn, void *ctx);
 /* All workers: return when every worker has come here. */
 void	tp_team_sync(tp_team *t);
+/* Part of the team's interface (tp_team_run says so); only the tests call it
+ * today. */
 int	tp_team_size(const tp_team *t);
 
 /* Online processors, at least 1. */

@@ -37,7 +37,8 @@ typedef enum { TP_SIMD_SCALAR, TP_SIMD_SSE2, TP_SIMD_AVX2 } tp_simd_level;
 
 /* The highest level this processor runs, capped by TP_SIMD when set. */
 tp_simd_level tp_simd_probe(void);
-/* "scalar", "sse2" or "avx2". */
+/* "scalar", "sse2" or "avx2". Only the tests call it: it names the level in
+ * their messages. */
 const char *tp_simd_name(tp_simd_level l);
 
 #endif

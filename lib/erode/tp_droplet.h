@@ -55,13 +55,13 @@ typedef _Atomic int64_t tp_dl_cell;
 #define TP_DL_SQRT(v) sqrtf(v)
 #endif
 
-#define TP_DL_SUB	16	/* brush centre steps per cell (TP_ERODE_SUB) */
-#define TP_DL_HMAX	1e30f	/* larger heights are nodata (TP_ERODE_HMAX) */
+#define TP_DL_SUB	16	/* brush centre steps per cell */
+#define TP_DL_HMAX	1e30f	/* larger heights are nodata (tp_erode_valid) */
 #define TP_DL_SPEED_MAX	1e6f
 
 /* The model's coefficients: the options rounded to float, then scaled by
  * zscale, so that a power-of-two zscale scales the whole model bit for
- * bit. tp_erode_coefs fills them, for the sequential model and the
+ * bit. tp_erode_params fills them, for the sequential model and the
  * batches alike. */
 struct tp_dl_coef {
 	float	inertia, gmix, kcap, mincap, kero, kdep, wkeep, grav;

@@ -9,8 +9,7 @@
 #include "core/tp_num.h"
 #include "core/tp_par.h"
 
-#define SUB	TP_ERODE_SUB
-#define MAX_SIDE INT64_C(16777216)	/* float positions stay exact enough */
+#define SUB	TP_DL_SUB
 #define SPEED_MAX 1e6f		/* keeps speed^2 * water * capacity finite */
 #define PITCH_ROWS 8		/* rows kept apart in the cache (tp_erode) */
 #define PAD_MAX	((size_t)1 << 30)	/* the largest padded copy, bytes */
@@ -39,9 +38,9 @@ struct model {
 	 * plain loops apply there; NULL: only a grid without nodata has them. */
 	uint64_t *clear;
 	float	floor;		/* lowest usable input height */
-	float	lo;		/* usable heights: [lo, TP_ERODE_HMAX] */
+	float	lo;		/* usable heights: [lo, TP_DL_HMAX] */
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
-	struct tp_dl_coef k;	/* tp_erode_coefs */
+	struct tp_dl_coef k;	/* tp_erode_params */
 	int	lifetime, keep_mass;
 	int	tstride;	/* tp_erode_trail_stride */
 	float	kpos;		/* 1 when the model erodes at all, else 0 */
@@ -211,7 +210,7 @@ brush_weights(const brush *b, int q)
 HOT int
 usable(float lo, float v)
 {
-	return v <= TP_ERODE_HMAX && v >= lo;	/* NaN fails */
+	return v <= TP_DL_HMAX && v >= lo;	/* NaN fails */
 }
 
 HOT int
@@ -695,7 +694,7 @@ sample_avx2(const struct model *m, __m256 x, __m256 y, __m256 *h,
 	    _mm256_mul_ps(*gy, fy));
 	*ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
 	if (m->nodata) {
-		__m256 hi = _mm256_set1_ps(TP_ERODE_HMAX);
+		__m256 hi = _mm256_set1_ps(TP_DL_HMAX);
 		__m256 lo = _mm256_set1_ps(m->lo);
 		__m256 v[4] = { a, b, c, d };
 		int k;
@@ -1028,8 +1027,12 @@ run_tile(const struct model *m, const float *sx, const float *sy,
 }
 /* ---- set-up ---- */
 
-void
-tp_erode_scan(const float *z, int64_t width, int64_t height, size_t stride,
+/* The range [*lo, *hi] of the heights droplets work on above min (finite,
+ * at most TP_DL_HMAX, at least min: the sea's bound, or -TP_DL_HMAX
+ * without a sea; *hi < *lo when there are none), and whether some cells
+ * are not such heights (*nodata). */
+static void
+height_range(const float *z, int64_t width, int64_t height, size_t stride,
     float min, float *lo, float *hi, int *nodata)
 {
 	int64_t x, y;
@@ -1058,7 +1061,7 @@ tp_erode_extent(const float *z, int64_t width, int64_t height, size_t stride,
 	float l, h;
 	int nodata;
 
-	tp_erode_scan(z, width, height, stride, -TP_ERODE_HMAX, &l, &h,
+	height_range(z, width, height, stride, -TP_DL_HMAX, &l, &h,
 	    &nodata);
 	*lo = h >= l ? l : 0;
 	*hi = h >= l ? h : 0;
@@ -1139,8 +1142,10 @@ model_free(struct model *m)
 	free(m->clear);
 }
 
-void
-tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
+/* The model's coefficients from the options (tp_droplet.h's struct
+ * tp_dl_coef), the one place they are rounded and scaled. */
+static void
+model_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
 {
 	/* rounded to float first, then scaled: with a power of two zscale
 	 * the whole model then scales exactly, bit for bit */
@@ -1156,35 +1161,61 @@ tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
 	k->speed0 = (float)o->speed;
 }
 
+int
+tp_erode_params(struct tp_dl_params *p, const float *z, int64_t width,
+    int64_t height, size_t stride, const tp_erode_opts *o, float *hi,
+    tp_err *e)
+{
+	if (tp_erode_check(o, e) != 0)
+		return -1;
+	if (width > TP_ERODE_MAX_SIDE || height > TP_ERODE_MAX_SIDE)
+		return tp_err_set(e, "erosion works on grids up to %lld cells "
+		    "a side", (long long)TP_ERODE_MAX_SIDE);
+	memset(p, 0, sizeof *p);
+	p->width = width;
+	p->height = height;
+	p->seed = o->seed;
+	p->wlim = (float)(width - 1);
+	p->hlim = (float)(height - 1);
+	/* Sea is every finite height below the level: usable heights start
+	 * at the least float not below it (tp_d8_sea_below). */
+	p->lo = tp_d8_sea_below(o->sea_level);
+	if (!(p->lo > -TP_DL_HMAX))
+		p->lo = -TP_DL_HMAX;
+	height_range(z, width, height, stride, p->lo, &p->floor, hi,
+	    &p->nodata);
+	model_coefs(o, &p->k);
+	p->radius = (float)o->radius;
+	p->reach = (int)ceil(o->radius);
+	p->lifetime = o->lifetime;
+	p->keep_mass = o->keep_mass;
+	p->tstride = tp_erode_trail_stride(o->radius);
+	return 0;
+}
+
 static int
 model_init(struct model *m, float *z, int64_t width, int64_t height,
     size_t stride, const tp_erode_opts *o, tp_err *e)
 {
+	struct tp_dl_params p;
 	float hi;
 
-	if (tp_erode_check(o, e) != 0)
+	if (tp_erode_params(&p, z, width, height, stride, o, &hi, e) != 0)
 		return -1;
-	if (width > MAX_SIDE || height > MAX_SIDE)
-		return tp_err_set(e, "erosion works on grids up to %lld cells "
-		    "a side", (long long)MAX_SIDE);
 	memset(m, 0, sizeof *m);
 	m->z = z;
 	m->w = width;
 	m->h = height;
 	m->stride = stride;
-	m->wlim = (float)(width - 1);
-	m->hlim = (float)(height - 1);
-	/* Sea is every finite height below the level: usable heights start
-	 * at the least float not below it (tp_d8_sea_below). */
-	m->lo = tp_d8_sea_below(o->sea_level);
-	if (!(m->lo > -TP_ERODE_HMAX))
-		m->lo = -TP_ERODE_HMAX;
-	tp_erode_scan(z, width, height, stride, m->lo, &m->floor, &hi,
-	    &m->nodata);
-	tp_erode_coefs(o, &m->k);
-	m->lifetime = o->lifetime;
-	m->keep_mass = o->keep_mass;
-	m->tstride = tp_erode_trail_stride(o->radius);
+	m->wlim = p.wlim;
+	m->hlim = p.hlim;
+	m->lo = p.lo;
+	m->floor = p.floor;
+	m->nodata = p.nodata;
+	m->k = p.k;
+	m->lifetime = p.lifetime;
+	m->keep_mass = p.keep_mass;
+	m->tstride = p.tstride;
 	m->kpos = (float)(m->k.kero > 0);
 	m->i32 = (uint64_t)height * stride <= (uint64_t)INT32_MAX;
 	/* the options may ask for less than the processor has, never more */

@@ -63,20 +63,21 @@
 #include <stdint.h>
 
 #include "core/tp_err.h"
+#include "erode/tp_droplet.h"
 #include "stream/tp_filter.h"
 #include "core/tp_simd.h"
 
 #define TP_ERODE_MAX_RADIUS	16	/* brush radius limit, cells */
 #define TP_ERODE_MAX_LIFETIME	10000	/* steps */
-#define TP_ERODE_SUB		16	/* brush centre steps per cell */
-#define TP_ERODE_HMAX		1e30f	/* larger heights count as nodata */
+/* The longest side of a grid: float positions stay exact enough. */
+#define TP_ERODE_MAX_SIDE	INT64_C(16777216)
 
-/* A height erosion works on: finite, |v| <= TP_ERODE_HMAX (so no sum or
+/* A height erosion works on: finite, |v| <= TP_DL_HMAX (so no sum or
  * product of the model can overflow to infinity). */
 static inline int
 tp_erode_valid(float v)
 {
-	return v <= TP_ERODE_HMAX && v >= -TP_ERODE_HMAX;	/* NaN fails */
+	return v <= TP_DL_HMAX && v >= -TP_DL_HMAX;	/* NaN fails */
 }
 
 typedef struct tp_erode_opts {
@@ -143,11 +144,17 @@ int	tp_erode_trail_stride(double radius);
 /* Check every option is in range; -1 with a message naming it. */
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
-/* The model's coefficients from the options (tp_droplet.h's struct
- * tp_dl_coef), the one place they are rounded and scaled: the sequential
- * model and the batches (tp_erode_batch) both take them from here. */
-struct tp_dl_coef;
-void	tp_erode_coefs(const tp_erode_opts *o, struct tp_dl_coef *k);
+
+/* The model's parameters (tp_droplet.h's struct tp_dl_params) for the
+ * width x height plane z (row y at z + y * stride) and options o, the
+ * one place they are derived: the sequential model, the batches and the
+ * OpenCL kernel all take them from here. The options are checked and the
+ * sides against TP_ERODE_MAX_SIDE; *hi receives the highest usable
+ * height (below floor when there is none). The batches' fixed-point
+ * fields (scale, qmax, qmaxf) are left 0. */
+int	tp_erode_params(struct tp_dl_params *p, const float *z, int64_t width,
+	    int64_t height, size_t stride, const tp_erode_opts *o, float *hi,
+	    tp_err *e);
 
 /* Erode the width x height plane z (row y starts at z + y * stride) in
  * place. Cells failing tp_erode_valid (NaN, infinities, the -3.4e38 some
@@ -162,7 +169,8 @@ int	tp_erode(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, tp_erode_stats *st, tp_err *e);
 
 /* Run one droplet from (x, y) (node coordinates: column, row), adding to
- * *st. For tests and tools; sequential. */
+ * *st; sequential. Only the tests call it: one droplet, whose path and
+ * totals a whole run hides. */
 int	tp_erode_one(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, double x, double y, tp_erode_stats *st,
 	    tp_err *e);
@@ -183,12 +191,6 @@ void	tp_erode_add_change(float *s, const float *z, const float *orig,
 void	tp_erode_spawn(uint64_t seed, uint64_t i, int64_t width,
 	    int64_t height, float *x, float *y);
 
-/* The range [*lo, *hi] of the heights droplets work on above min (finite,
- * at most TP_ERODE_HMAX, at least min: the sea's bound, or -TP_ERODE_HMAX
- * without a sea; *hi < *lo when there are none), and whether some cells
- * are not such heights (*nodata). */
-void	tp_erode_scan(const float *z, int64_t width, int64_t height,
-	    size_t stride, float min, float *lo, float *hi, int *nodata);
 
 /* The smallest and largest value of the plane that tp_erode_valid takes
  * into *lo and *hi; 0 (and both 0) when there is none. */

@@ -10,8 +10,6 @@
 #include "core/tp_num.h"
 #include "core/tp_par.h"
 
-#define MAX_SIDE INT64_C(16777216)	/* as tp_erode: positions stay exact */
-
 /* One droplet per 16 cells, as tp_erode's rounds: a batch then touches a
  * small share of the grid, so reading a snapshot changes little. */
 int64_t
@@ -69,30 +67,10 @@ tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
 {
 	float hi;
 
-	if (tp_erode_check(o, e) != 0)
+	if (tp_erode_params(p, z, width, height, stride, o, &hi, e) != 0)
 		return -1;
-	if (width > MAX_SIDE || height > MAX_SIDE)
-		return tp_err_set(e, "erosion works on grids up to %lld cells "
-		    "a side", (long long)MAX_SIDE);
 	if (batch < 1)
 		return tp_err_set(e, "batch must be >= 1");
-	memset(p, 0, sizeof *p);
-	p->width = width;
-	p->height = height;
-	p->seed = o->seed;
-	p->wlim = (float)(width - 1);
-	p->hlim = (float)(height - 1);
-	p->lo = tp_d8_sea_below(o->sea_level);
-	if (!(p->lo > -TP_DL_HMAX))
-		p->lo = -TP_DL_HMAX;
-	tp_erode_scan(z, width, height, stride, p->lo, &p->floor, &hi,
-	    &p->nodata);
-	tp_erode_coefs(o, &p->k);
-	p->radius = (float)o->radius;
-	p->reach = (int)ceil(o->radius);
-	p->lifetime = o->lifetime;
-	p->keep_mass = o->keep_mass;
-	p->tstride = tp_erode_trail_stride(o->radius);
 	return fixed_range(p, o, batch, hi, e);
 }
 

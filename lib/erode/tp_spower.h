@@ -93,8 +93,9 @@ int	tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e);
 /* The current heights into z (height units; fixed cells bit for bit as
  * they came in). */
 void	tp_spower_heights(const tp_spower *s, float *z, size_t stride);
-/* The drainage area (m^2) of every cell from the last step, compact
- * (width per row), NaN on nodata; NULL before the first step. */
+/* The drainage area (m^2) of every cell from the last step, compact (width per
+ * row), NaN on nodata; NULL before the first step. Only the tests call it: the
+ * areas the step used, checked against tp_flow's. */
 const double *tp_spower_area(const tp_spower *s);
 void	tp_spower_free(tp_spower *s);
 

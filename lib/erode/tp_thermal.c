@@ -22,7 +22,7 @@ struct pass {
 static inline int
 moves(float lo, float v)
 {
-	return v <= TP_ERODE_HMAX && v >= lo;	/* NaN fails */
+	return v <= TP_DL_HMAX && v >= lo;	/* NaN fails */
 }
 
 /* The neighbours in raster order: the flows into a cell are summed in this
@@ -96,8 +96,8 @@ tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
 	p.w = width;
 	p.h = height;
 	p.lo = tp_d8_sea_below(sea_level);
-	if (!(p.lo > -TP_ERODE_HMAX))
-		p.lo = -TP_ERODE_HMAX;
+	if (!(p.lo > -TP_DL_HMAX))
+		p.lo = -TP_DL_HMAX;
 	for (k = 1; k <= 8; k++)	/* in cells: 1, or sqrt 2 diagonally */
 		p.talus[k] = (float)(talus * tp_d8_dist(k, 1, 1));
 	for (i = 0; i < passes; i++) {

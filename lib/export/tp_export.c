@@ -31,12 +31,6 @@ struct tp_export_writer {
 
 static const char *const names[] = { "png16", "r16", "r32", "pgm" };
 
-const char *
-tp_export_format_name(tp_export_format f)
-{
-	return names[f];
-}
-
 size_t
 tp_export_sample_bytes(tp_export_format f)
 {

@@ -35,8 +35,6 @@ typedef enum tp_export_format {
 	TP_EXPORT_PGM		/* P5, maxval 65535, big-endian */
 } tp_export_format;
 
-/* The format's name as texport -f spells it. */
-const char *tp_export_format_name(tp_export_format f);
 /* Bytes one encoded sample takes in a row handed to tp_export_write_rows:
  * 2, or 4 for R32. */
 size_t	tp_export_sample_bytes(tp_export_format f);
@@ -53,7 +51,9 @@ void	tp_export_range_add(tp_export_range *r, const float *v, size_t n);
  * finite. */
 void	tp_export_range_get(const tp_export_range *r, double *lo, double *hi);
 
-/* One 16-bit level of v on [lo, hi], as in the comment above. */
+/* One 16-bit level of v on [lo, hi], as in the comment above. Only the tests
+ * call it: the quantiser on one value, the reference for the row encoders,
+ * which apply it inline. */
 uint16_t tp_export_q16(double v, double lo, double hi);
 
 /* Encode n heights into out, in format f's file layout: PNG16 samples in

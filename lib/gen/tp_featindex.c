@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gen/tp_feature.h"
+#include "gen/tp_featindex.h"
 #include "gen/tp_featprep.h"
 #include "gen/tp_noise.h"
 #include "core/tp_num.h"
@@ -485,8 +486,8 @@ grid_axes(tp_featindex_grid *g, const tp_header *h, tp_err *e)
 }
 
 int
-tp_featindex_grid_init(tp_featindex_grid *g, const tp_features *fs, const tp_header *h,
-    double cell, unsigned layers, tp_err *e)
+tp_featindex_grid_init(tp_featindex_grid *g, const tp_features *fs,
+    const tp_header *h, double cell, unsigned layers, tp_err *e)
 {
 	memset(g, 0, sizeof *g);
 	g->fs = fs;
@@ -592,8 +593,8 @@ same_lists(const merger *a, const merger *b)
  * neighbouring cells whose lists hold the same items are taken as one
  * (every column still gets exactly its own cell's items, in order). */
 static void
-add_items(const tp_featindex_grid *g, const int64_t *rows, int64_t off, double y,
-    const double *xs, double *acc, size_t m)
+add_items(const tp_featindex_grid *g, const int64_t *rows, int64_t off,
+    double y, const double *xs, double *acc, size_t m)
 {
 	const int32_t *col = g->col + off;	/* level 0 */
 	size_t a = 0;
@@ -630,8 +631,8 @@ add_items(const tp_featindex_grid *g, const int64_t *rows, int64_t off, double y
  * from 0 first, as tp_residual_height has it (adding them to acc one by
  * one would round differently). */
 static void
-add_residual(const tp_featindex_grid *g, double y, const double *xs, double *acc,
-    size_t m)
+add_residual(const tp_featindex_grid *g, double y, const double *xs,
+    double *acc, size_t m)
 {
 	double sum[BLK];
 	float v[BLK];

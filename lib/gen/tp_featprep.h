@@ -12,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gen/tp_feature.h"
+#include "core/tp_err.h"
+#include "gen/tp_feature_types.h"
 
 /* What values a field takes (tp_feature.h's limits). */
 typedef enum {
@@ -179,14 +180,6 @@ tp_featprep_eval(const tp_featprep *p, double x, double y, double *v)
 	case TP_FEAT_PLATEAU: *v = tp_featprep_plateau(p, x, y); return 1;
 	}
 	return 0;
-}
-
-static inline double
-tp_featprep_at(const tp_featprep *p, double x, double y)
-{
-	double v;
-
-	return tp_featprep_eval(p, x, y, &v) ? v : 0.0;
 }
 
 void	tp_featprep_init(tp_featprep *p, const tp_feat *f);

@@ -257,15 +257,6 @@ tp_feat_bounds(const tp_feat *f, double b[4])
 }
 
 double
-tp_feat_height(const tp_feat *f, double x, double y)
-{
-	tp_featprep p;
-
-	tp_featprep_init(&p, f);
-	return tp_featprep_at(&p, x, y);
-}
-
-double
 tp_residual_height(const tp_residual *r, double x, double y)
 {
 	double sum = 0;

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "gen/tp_featprep.h"
 #include "core/tp_file.h"
 #include "core/tp_num.h"

@@ -57,7 +57,8 @@ int	tp_island_radius(tp_island *is, double r, tp_err *e);
  * radius, > 0) and seed; call after the centre and radius are set. */
 int	tp_island_warp(tp_island *is, double s, double f, uint32_t seed,
 	    tp_err *e);
-/* d in [0, 1] at map point (x, y). */
+/* d in [0, 1] at map point (x, y). Only the tests call it: one point of what
+ * the island's rows compute, to check the shape without a stream. */
 double	tp_island_distance(const tp_island *is, double x, double y);
 /* Tabulate nx for the columns of grid h (after the centre and radius
  * are set); O(width) memory, released by tp_island_free. */

@@ -37,6 +37,8 @@ typedef enum { TP_NOISE_VALUE, TP_NOISE_GRADIENT, TP_NOISE_SIMPLEX } tp_noise_ki
 typedef enum { TP_FADE_LINEAR, TP_FADE_CUBIC, TP_FADE_QUINTIC } tp_fade;
 
 double	tp_noise_sane(double v);
+/* The fade curve f at t, in double. Only the tests call it: the reference the
+ * float fades of the noise rows are checked against. */
 double	tp_fade_apply(tp_fade f, double t);
 uint32_t tp_lattice_hash(int32_t ix, int32_t iy, uint32_t seed);
 /* top 24 bits of the hash / 2^24, in [0, 1) */

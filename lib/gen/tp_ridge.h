@@ -50,9 +50,11 @@ typedef struct tp_ridge {
 void	tp_ridge_defaults(tp_ridge *r);
 /* Check the settings and derive the octaves; call after changing any. */
 int	tp_ridge_init(tp_ridge *r, tp_err *e);
-/* The ridge field in [0, 1] at world point (x, y). */
+/* The ridge field in [0, 1] at world point (x, y). Only the tests call it: one
+ * point of what the ridge rows compute, to check the field without a stream. */
 double	tp_ridge_field(const tp_ridge *r, double x, double y);
-/* The new height for height h and ridge value ridge. */
+/* The new height for height h and ridge value ridge. Only the tests call it:
+ * the blend alone, to check its weights at chosen heights. */
 double	tp_ridge_apply(const tp_ridge *r, double h, double ridge);
 /* Row `row` of a grid with header h (h->width samples); cell centres are
  * tp_noise_centre positions, so shifted tiles give the same bytes. */

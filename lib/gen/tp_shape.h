@@ -50,7 +50,9 @@ int	tp_curve_points(tp_curve *c, const double *x, const double *y, int n,
 	    tp_err *e);
 /* One of the presets (five evenly spaced knots). */
 int	tp_curve_preset_init(tp_curve *c, tp_curve_preset p, tp_err *e);
-/* The curve at x, which is first clamped to [0, 1] (NaN to 0). */
+/* The curve at x, which is first clamped to [0, 1] (NaN to 0). Only the tests
+ * call it: the curve at one point in double, the reference for the rows
+ * tp_shape evaluates four samples at a time. */
 double	tp_curve_eval(const tp_curve *c, double x);
 
 typedef struct tp_shape {

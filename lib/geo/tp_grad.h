@@ -178,7 +178,8 @@ tp_grad_slope_f(float dx, float dy)
 	return tp_grad_atanf(sqrtf(dx * dx + dy * dy)) * 57.2957802f;
 }
 
-/* Slope in degrees of gradient (dx, dy). */
+/* Slope in degrees of gradient (dx, dy). Only the tests call it: the reference,
+ * in double, for the slope module's float and vector rows. */
 static inline double
 tp_grad_slope(double dx, double dy)
 {
@@ -187,8 +188,10 @@ tp_grad_slope(double dx, double dy)
 
 /* Aspect in degrees clockwise from north, 0 <= a < 360, of the downhill
  * direction (-dx, -dy) of gradient (dx, dy); -1 when dx = dy = 0. The
- * mathematical angle in degrees is turned into an azimuth in float, as
- * gdaldem does, so the two agree to the last bit. */
+ * mathematical angle in degrees is turned into an azimuth in float, as gdaldem
+ * does, so the two agree to the last bit. Only the tests call it: the
+ * reference, in double, for tp_grad_aspect_f and the slope module's vector
+ * rows. */
 static inline float
 tp_grad_aspect(double dx, double dy)
 {

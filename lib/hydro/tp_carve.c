@@ -263,15 +263,6 @@ take_first(flood *f, size_t i, tp_flow_stats *st, tp_err *e)
 }
 
 int
-tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
-    const tp_geo_grid *g, double sea_level, uint8_t *dir,
-    tp_flow_stats *st, tp_err *e)
-{
-	return tp_carve_rule(z, w, h, stride, g, sea_level, TP_CARVE_STEEPEST,
-	    dir, NULL, st, e);
-}
-
-int
 tp_carve_rule(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, double sea_level, int rule, uint8_t *dir,
     uint32_t *order, tp_flow_stats *st, tp_err *e)

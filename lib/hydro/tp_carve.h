@@ -38,18 +38,10 @@
 #include "hydro/tp_flow.h"
 #include "geo/tp_geo.h"
 
-/* Directions of the w x h plane z (row stride `stride`) into dir (w * h
- * bytes, tp_d8.h's direction bytes); sea_level -INFINITY: no sea. In st,
- * flats counts the cells drained through the neighbour that reached them
- * (across flats and out of depressions); sinks is 0. */
-int	tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
-	    const tp_geo_grid *g, double sea_level, uint8_t *dir,
-	    tp_flow_stats *st, tp_err *e);
-
 /*
  * The rule a cell's direction is chosen by, when the flood takes it:
  *
- * TP_CARVE_STEEPEST: the one above (tp_carve_d8).
+ * TP_CARVE_STEEPEST: the one above.
  *
  * TP_CARVE_FIRST: the neighbour that reached it, always, as GRASS's A*
  * search gives it (r.stream.extract, r.watershed). The flood then orders
@@ -64,9 +56,13 @@ int	tp_carve_d8(const float *z, int64_t w, int64_t h, size_t stride,
  */
 enum { TP_CARVE_STEEPEST, TP_CARVE_FIRST };
 
-/* tp_carve_d8 by `rule`; order, when not NULL (w * h entries), receives
- * the valid cells' indices (y * w + x) in the order the flood took them:
- * st->valid entries, each cell's direction pointing to one before it. */
+/* Directions of the w x h plane z (row stride `stride`) into dir (w * h
+ * bytes, tp_d8.h's direction bytes) by `rule`; sea_level -INFINITY: no
+ * sea. In st, flats counts the cells drained through the neighbour that
+ * reached them (across flats and out of depressions, TP_CARVE_STEEPEST);
+ * sinks is 0. order, when not NULL (w * h entries), receives the valid
+ * cells' indices (y * w + x) in the order the flood took them: st->valid
+ * entries, each cell's direction pointing to one before it. */
 int	tp_carve_rule(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, double sea_level, int rule, uint8_t *dir,
 	    uint32_t *order, tp_flow_stats *st, tp_err *e);

@@ -63,12 +63,16 @@ float	tp_fill_step(const tp_fill_opts *o, float v);
 /* nextafterf(v, +INFINITY) by bit arithmetic (NaN and +inf unchanged). */
 float	tp_fill_next_up(float v);
 
-/* Fill z in place by Priority-Flood. st may be NULL. Needs one bit per
- * sample of the span (height - 1) * stride + width plus the queues;
- * refuses a span of more than 2^31 samples. */
+/* Fill z in place by Priority-Flood. st may be NULL. Needs one bit per sample
+ * of the span (height - 1) * stride + width plus the queues; refuses a span of
+ * more than 2^31 samples. Without a sea: tp_fill_pf_sea at -INFINITY. Only the
+ * tests and the fuzzer call it, to fill grids before testing what works on
+ * filled ones. */
 int	tp_fill_pf(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e);
-/* Fill z in place by Planchon-Darboux (same result as tp_fill_pf). */
+/* Fill z in place by Planchon-Darboux (same result as tp_fill_pf). Only the
+ * tests and the fuzzer call it: a second algorithm that must give tp_fill_pf's
+ * bytes. */
 int	tp_fill_pd(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_fill_opts *o, tp_fill_stats *st, tp_err *e);
 /* The same with the cells below sea_level as sea (outlets, kept as they

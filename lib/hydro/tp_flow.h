@@ -62,8 +62,10 @@ int	tp_flow_check_plane(int64_t w, int64_t h, size_t stride,
  * (inv[0] = 0): the weights of tp_flow_d8's drops. */
 void	tp_flow_inv_dist(const tp_geo_grid *g, int64_t y, double inv[9]);
 
-/* D8 directions of z into dir (w * h bytes), flats resolved; threads <= 0
- * means all processors. Same bytes on any thread count. */
+/* D8 directions of z into dir (w * h bytes), flats resolved; threads <= 0 means
+ * all processors. Same bytes on any thread count. Without a sea: tp_flow_d8_sea
+ * at -INFINITY. Only the tests and the fuzzer call it, to make the directions
+ * other modules are tested on. */
 int	tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, int threads, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);

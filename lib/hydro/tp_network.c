@@ -51,9 +51,3 @@ tp_network_after(const uint8_t *dir, int64_t w, int64_t h, size_t stride,
 	return 0;
 }
 
-int
-tp_network(const uint8_t *dir, int64_t w, int64_t h, size_t stride,
-    const tp_network_opts *o, tp_err *e)
-{
-	return tp_network_after(dir, w, h, stride, o, NULL, NULL, e);
-}

@@ -25,19 +25,15 @@ typedef struct tp_network_opts {
 	int	threads;	/* <= 0: all processors; 1: one after the other */
 } tp_network_opts;
 
-/* Order and basins from dir (w x h, stride floats a row in the bands):
- * 0, or -1 with order's message (else basins') in *e. */
-int	tp_network(const uint8_t *dir, int64_t w, int64_t h, size_t stride,
-	    const tp_network_opts *o, tp_err *e);
-
 /* The caller's work that the order waits for (the flow and river bands):
  * 0, or -1 with *e set. */
 typedef int (*tp_network_fn)(void *ctx, tp_err *e);
 
-/* tp_network with before(ctx) first: the basins need dir alone, so they
+/* Order and basins from dir (w x h, stride floats a row in the bands),
+ * with before(ctx) first (NULL: none): the basins need dir alone, so they
  * are worked out on the second thread while before() runs on the first,
- * and the order after it there. before() must leave dir as it is. -1 with
- * before's message, else as tp_network. */
+ * and the order after it there. before() must leave dir as it is. 0, or
+ * -1 with before's message, else order's, else basins', in *e. */
 int	tp_network_after(const uint8_t *dir, int64_t w, int64_t h,
 	    size_t stride, const tp_network_opts *o, tp_network_fn before,
 	    void *ctx, tp_err *e);

@@ -26,6 +26,7 @@
 
 #include "geo/tp_geokeys.h"
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "core/tp_outfile.h"
 #include "biome/tp_palette.h"
 #include "io/tp_sidecar.h"
@@ -708,7 +709,8 @@ tp_geotiff_write_type_parse(const char *name)
 
 /* Which bands go in, their roles, the file's type and the nodata pixel. */
 static void
-plan_bands(tp_geotiff_writer *w, const tp_header *h, int band, const tp_geotiff_write_opts *o)
+plan_bands(tp_geotiff_writer *w, const tp_header *h, int band,
+    const tp_geotiff_write_opts *o)
 {
 	unsigned char px[MAX_PIXEL];
 	const char *name;
@@ -743,8 +745,8 @@ plan_bands(tp_geotiff_writer *w, const tp_header *h, int band, const tp_geotiff_
 }
 
 int
-tp_geotiff_write_open(tp_geotiff_writer **wp, const char *path, const tp_header *h, int band,
-    const tp_geotiff_write_opts *o, tp_err *e)
+tp_geotiff_write_open(tp_geotiff_writer **wp, const char *path,
+    const tp_header *h, int band, const tp_geotiff_write_opts *o, tp_err *e)
 {
 	tp_geotiff_writer *w;
 	uint64_t rows, bytes;
@@ -914,8 +916,8 @@ encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
 /* Write the tiles covering rows [y0, y0 + rows) of an lw-wide image whose
  * rows start at plane. */
 static int
-write_tiles(tp_geotiff_writer *w, const unsigned char *plane, uint32_t lw, uint32_t y0,
-    uint32_t rows, tp_err *e)
+write_tiles(tp_geotiff_writer *w, const unsigned char *plane, uint32_t lw,
+    uint32_t y0, uint32_t rows, tp_err *e)
 {
 	uint32_t nx = (lw + TILE - 1) / TILE, ty, t;
 	tilerow j = { .w = w, .lw = lw };
@@ -942,7 +944,8 @@ write_tiles(tp_geotiff_writer *w, const unsigned char *plane, uint32_t lw, uint3
 }
 
 int
-tp_geotiff_write_rows(tp_geotiff_writer *w, const float *rows, int64_t n, tp_err *e)
+tp_geotiff_write_rows(tp_geotiff_writer *w, const float *rows, int64_t n,
+    tp_err *e)
 {
 	size_t stride = tp_row_floats(&w->h), rb = (size_t)w->w * w->ps;
 	int64_t i, in_buf;
@@ -966,8 +969,8 @@ tp_geotiff_write_rows(tp_geotiff_writer *w, const float *rows, int64_t n, tp_err
 /* dst (dw x dh) from src (sw x sh): 2x2 means ignoring nodata, or the
  * nearest sample for codes. */
 static void
-halve(const tp_geotiff_writer *w, const unsigned char *src, uint32_t sw, uint32_t sh,
-    unsigned char *dst, uint32_t dw, uint32_t dh)
+halve(const tp_geotiff_writer *w, const unsigned char *src, uint32_t sw,
+    uint32_t sh, unsigned char *dst, uint32_t dw, uint32_t dh)
 {
 	size_t ps = w->ps, ss = w->ss, o;
 	uint32_t x, y, dx, dy;
@@ -1045,8 +1048,8 @@ out:
 }
 
 int
-tp_geotiff_write_copy(tp_geotiff_writer *w, tp_reader *r, tp_progress_fn progress, void *pctx,
-    tp_err *e)
+tp_geotiff_write_copy(tp_geotiff_writer *w, tp_reader *r,
+    tp_progress_fn progress, void *pctx, tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h);
 	int64_t batch = tp_batch_rows(per * sizeof(float), r->h.height), got;
@@ -1159,8 +1162,8 @@ tp_geotiff_write_grid(const char *path, const tp_grid *g, int band,
 	if (tp_geotiff_write_open(&w, path, &g->h, band, o, e) < 0)
 		return -1;
 	for (y = 0; y < g->h.height; y++)
-		if (tp_geotiff_write_rows(w, g->data + (size_t)y * tp_grid_stride(g), 1,
-		    e) < 0) {
+		if (tp_geotiff_write_rows(w,
+		    g->data + (size_t)y * tp_grid_stride(g), 1, e) < 0) {
 			tp_geotiff_write_abort(w);
 			return -1;
 		}

@@ -380,8 +380,7 @@ tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
 {
 	struct job j = { .o = o, .h = &r->h,
 	    .pw = tp_ground_dim(r->h.width, o->ppc),
-	    .geo = { .cellsize = r->h.cellsize, .north = r->h.origin_y,
-	    .geographic = tp_geo_header_geographic(&r->h) } };
+	    .geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO) };
 	size_t nf = tp_row_floats(&r->h), npx;
 	float *rows[3] = { NULL, NULL, NULL };
 	int rc = -1;

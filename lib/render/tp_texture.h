@@ -75,8 +75,11 @@ typedef struct tp_tex_opts {
 
 /* plain, seed 0, lattice 0.5, variation 1 */
 void	tp_tex_defaults(tp_tex_opts *o);
-/* The mode named "plain", "hex-linear", "hex-vp" or "iq", or -1. */
+/* The mode named "plain", "hex-linear", "hex-vp" or "iq", or -1. Only the tests
+ * call it; ttexture keeps a table of its own, which should call this instead.
+ * */
 int	tp_tex_mode_parse(const char *name);
+/* Only the tests call it, as tp_tex_mode_parse's inverse. */
 const char *tp_tex_mode_name(tp_tex_mode m);
 
 /* Load the PNG at path. */
@@ -95,11 +98,15 @@ void	tp_texture_bilinear(const tp_texture *t, double u, double v,
  * barycentric weights w[i] (non-negative, summing to 1). */
 void	tp_tex_triangle(double u, double v, int32_t vx[3], int32_t vy[3],
 	    double w[3]);
-/* The variance-preserving blend of n samples s[i] (one channel) with
- * weights w[i] around mean m: m + sum w_i (s_i - m) / sqrt(sum w_i^2). */
+/* The variance-preserving blend of n samples s[i] (one channel) with weights
+ * w[i] around mean m: m + sum w_i (s_i - m) / sqrt(sum w_i^2). Only the tests
+ * call it: the blend formula alone, to check that it keeps the mean and
+ * variance. */
 double	tp_tex_vp_blend(const double *s, const double *w, int n, double m);
 
-/* The ground colour at (u, v) periods by mode o, into out[3] in [0, 1]. */
+/* The ground colour at (u, v) periods by mode o, into out[3] in [0, 1]. Only
+ * the tests and the fuzzer call it: one sample without a cache, the reference
+ * for tp_tex_sample_cached, which the renderer uses. */
 void	tp_tex_sample(const tp_tex_opts *o, const tp_texture *t, double u,
 	    double v, float out[3]);
 

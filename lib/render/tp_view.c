@@ -89,9 +89,7 @@ tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
 	double res = h->cellsize;
 
 	s->ewres = s->nsres = res;
-	s->geo.cellsize = res;
-	s->geo.north = h->origin_y;
-	s->geo.geographic = tp_geo_header_geographic(h);
+	s->geo = tp_geo_grid_of(h, TP_GEO_AUTO);
 	if (s->geo.geographic)
 		tp_geo_metres(h->origin_y - 0.5 * (double)h->height * res, res,
 		    &s->ewres, &s->nsres);
@@ -163,20 +161,6 @@ tp_view_ramp(double v, double lo, double hi, double sea, double *rgb)
 		lerp_stops(coast, 3, t, rgb);
 	else
 		lerp_stops(land, sizeof land / sizeof land[0], t, rgb);
-}
-
-void
-tp_view_range(const float *v, size_t n, double *lo, double *hi)
-{
-	*lo = INFINITY;
-	*hi = -INFINITY;
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i])) {
-			*lo = fmin(*lo, v[i]);
-			*hi = fmax(*hi, v[i]);
-		}
-	if (*lo > *hi)
-		*lo = 0, *hi = 1;
 }
 
 int

@@ -51,7 +51,9 @@ typedef struct tp_shade {
 				 * nsres from tp_geo_spacing of each row */
 } tp_shade;
 
-/* The shade in [0, 1] of the cell z[4] with its 3x3 window z. */
+/* The shade in [0, 1] of the cell z[4] with its 3x3 window z. Only the
+ * tests call it: one cell of what the shaded rows compute, checked on
+ * planes whose shade is known. */
 double	tp_view_hillshade(const double z[9], const tp_shade *s);
 
 /* Shade a row from the rows north (up) and south (down) of it, NULL where
@@ -96,10 +98,6 @@ void	tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
  * (NaN: none) into rgb[3] (0..255, not rounded). */
 void	tp_view_ramp(double v, double lo, double hi, double sea, double *rgb);
 
-/* The least and greatest finite values of v[0..n-1] into *lo and *hi; 0
- * and 1 when there are none (an all-NaN band draws transparent). */
-void	tp_view_range(const float *v, size_t n, double *lo, double *hi);
-
 /* Supplies row y (0 = north, asked in order): tp_view_layers(o) layers of
  * width floats, one after the other. */
 typedef int (*tp_view_src)(void *ctx, int64_t y, float *row, tp_err *e);
@@ -138,8 +136,9 @@ void	tp_view_take_layers(const tp_header *h, const float *row,
  * band < 0: zeros) into a malloc'd *planes, row after row, each row n
  * layers of width floats (the layout tp_view_src supplies); the plane grows
  * as rows arrive, so a header promising more rows than come costs no memory
- * first. Checks the stream ends there. *lo and *hi: tp_view_range of layer
- * 0. */
+ * first. Checks the stream ends there. *lo and *hi: the least and
+ * greatest finite values of layer 0; 0 and 1 when there are none (an
+ * all-NaN band draws transparent). */
 int	tp_view_read_layers(tp_reader *r, const int *bands, int n,
 	    float **planes, double *lo, double *hi, tp_err *e);
 

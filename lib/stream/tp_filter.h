@@ -33,6 +33,20 @@ typedef struct tp_filter_opts {
 int	tp_filter_run(tp_reader *r, tp_writer *w, const tp_header *out_h,
 	    tp_row_fn fn, void *ctx, const tp_filter_opts *o, tp_err *e);
 
+/* The loop of tp_filter_run and tp_window_run (tp_window.h), for a stage
+ * that sees `halo` rows (0 or 1) on each side of its row: up, mid, down
+ * are input rows y - 1, y, y + 1 in the reader's layout (up and down NULL
+ * beyond the stream, and always without a halo; mid NULL when r is NULL),
+ * out the writer's. worker (0 .. threads - 1) names the thread, for
+ * scratch space and counters of its own; fn writes only to out and to its
+ * worker's own places. out_h has the input's height. */
+typedef void (*tp_filter_rows_fn)(void *ctx, int64_t y, const float *up,
+    const float *mid, const float *down, float *out, int worker);
+
+int	tp_filter_rows(tp_reader *r, tp_writer *w, const tp_header *out_h,
+	    int halo, tp_filter_rows_fn fn, void *ctx, const tp_filter_opts *o,
+	    tp_err *e);
+
 /* Transform one band of row `row` of the stream h: in and out are that
  * band's h->width samples. h gives the width and the georeference, so a
  * stage passes its own settings as ctx (shared between threads: read-only). */

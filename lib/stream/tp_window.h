@@ -21,8 +21,7 @@
  * the last); out: the writer's layout. worker (0 .. threads - 1) names
  * the thread, for scratch space and counters of its own; fn writes only
  * to out and to its worker's own places. */
-typedef void (*tp_window_fn)(void *ctx, int64_t y, const float *up,
-    const float *mid, const float *down, float *out, int worker);
+typedef tp_filter_rows_fn tp_window_fn;
 
 /* Read every row of r, transform it with fn, write it to w (opened with
  * out_h), check the input ends where it should and flush. */

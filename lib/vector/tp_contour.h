@@ -57,9 +57,11 @@ typedef struct tp_contours {
 /* The most levels a grid may cross. */
 #define TP_CONTOUR_MAX_LEVELS	100000
 
-/* Contours of the w x h plane z (row stride `stride`) at base + k *
- * interval (interval > 0); x0, y0: the north-west corner, cs the cell
- * size, so cell (x, y)'s centre is x0 + (x + 0.5) cs, y0 - (y + 0.5) cs. */
+/* Contours of the w x h plane z (row stride `stride`) at base + k * interval
+ * (interval > 0); x0, y0: the north-west corner, cs the cell size, so cell (x,
+ * y)'s centre is x0 + (x + 0.5) cs, y0 - (y + 0.5) cs. Only the tests and the
+ * fuzzer call it: the whole-grid contours, the reference the streamed contours
+ * (tp_contour_stream) must equal. */
 int	tp_contour_run(const float *z, int64_t w, int64_t h, size_t stride,
 	    double base, double interval, double x0, double y0, double cs,
 	    tp_contours *out, tp_err *e);

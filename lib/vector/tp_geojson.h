@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "core/tp_err.h"
-#include "vector/tp_vecfile.h"
+#include "vector/tp_vecgeom.h"
 
 typedef struct tp_geojson tp_geojson;
 

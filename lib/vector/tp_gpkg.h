@@ -17,7 +17,7 @@
 #include <stddef.h>
 
 #include "core/tp_err.h"
-#include "vector/tp_vecfile.h"
+#include "vector/tp_vecgeom.h"
 
 typedef struct tp_gpkg tp_gpkg;
 
@@ -25,8 +25,8 @@ typedef struct tp_gpkg tp_gpkg;
  * path is NULL (tp_gpkg_close then writes it to a descriptor). */
 int	tp_gpkg_open(tp_gpkg **g, const char *path, int epsg, tp_err *e);
 int	tp_gpkg_layer(tp_gpkg *g, const char *name, int gtype,
-	    const tp_vecgeom_field *fields, int nfields, const char *description,
-	    tp_err *e);
+	    const tp_vecgeom_field *fields, int nfields,
+	    const char *description, tp_err *e);
 int	tp_gpkg_feature(tp_gpkg *g, const tp_vecgeom *geom, const double *v,
 	    tp_err *e);
 /* Finish the last layer, commit and close; fd >= 0: the database was in
@@ -38,5 +38,9 @@ void	tp_gpkg_abort(tp_gpkg *g);
 /* The GeoPackage binary geometry of geom for srs_id into buf (NULL: only
  * count); returns its size in bytes, 0 when it overflows size_t. */
 size_t	tp_gpkg_blob(const tp_vecgeom *geom, int srs_id, unsigned char *buf);
+
+/* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
+ * its name, both malloc'ed; -1 when PROJ does not know the code. */
+int	tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 #endif

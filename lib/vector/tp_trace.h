@@ -69,7 +69,9 @@ typedef struct tp_regions {
 	int64_t	w, h;
 } tp_regions;
 
-/* Trace the regions of the w x h plane lab (row stride `stride`). */
+/* Trace the regions of the w x h plane lab (row stride `stride`). Only the
+ * tests and the fuzzer call it: the whole-grid tracing, the reference the
+ * streamed tracer (tp_trace_stream) must equal. */
 int	tp_trace_labels(const float *lab, int64_t w, int64_t h, size_t stride,
 	    tp_regions *out, tp_err *e);
 void	tp_trace_free(tp_regions *rs);

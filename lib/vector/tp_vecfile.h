@@ -26,26 +26,9 @@
 #include <stdint.h>
 
 #include "core/tp_err.h"
+#include "vector/tp_vecgeom.h"
 
 enum { TP_VEC_GPKG, TP_VEC_GEOJSON };
-enum { TP_VG_LINE, TP_VG_MPOLY };	/* geometry types */
-enum { TP_VF_INT, TP_VF_REAL };		/* field types */
-
-typedef struct tp_vecgeom_field {
-	const char *name;	/* [a-z_][a-z0-9_]* */
-	int	type;		/* TP_VF_INT or TP_VF_REAL */
-} tp_vecgeom_field;
-
-typedef struct tp_vecgeom {
-	int	type;		/* TP_VG_LINE or TP_VG_MPOLY */
-	const double *xy;	/* npts x y pairs */
-	size_t	npts;
-	const size_t *ring;	/* MPOLY: points of each ring */
-	size_t	nrings;
-	const size_t *poly;	/* MPOLY: rings of each polygon */
-	size_t	npolys;
-} tp_vecgeom;
-
 typedef struct tp_vecfile tp_vecfile;
 
 /* The format a file name asks for: ".gpkg" or ".geojson"/".json" (any
@@ -59,8 +42,8 @@ int	tp_vecfile_create(tp_vecfile **vf, const char *path, int fmt, int epsg,
 const char *tp_vecfile_tmpname(const tp_vecfile *vf);
 /* Begin layer `name` (a valid SQL and file name: [a-z_][a-z0-9_]*). */
 int	tp_vecfile_layer(tp_vecfile *vf, const char *name, int gtype,
-	    const tp_vecgeom_field *fields, int nfields, const char *description,
-	    tp_err *e);
+	    const tp_vecgeom_field *fields, int nfields,
+	    const char *description, tp_err *e);
 /* Add a feature to the current layer: g and nfields values. */
 int	tp_vecfile_feature(tp_vecfile *vf, const tp_vecgeom *g, const double *v,
 	    tp_err *e);
@@ -68,9 +51,5 @@ int	tp_vecfile_feature(tp_vecfile *vf, const tp_vecgeom *g, const double *v,
 int	tp_vecfile_close(tp_vecfile *vf, tp_err *e);
 /* Remove the unfinished file and free vf (NULL is fine). */
 void	tp_vecfile_abort(tp_vecfile *vf);
-
-/* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
- * its name, both malloc'ed; -1 when PROJ does not know the code. */
-int	tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 #endif

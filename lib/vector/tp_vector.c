@@ -90,8 +90,7 @@ int
 tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
     tp_err *e)
 {
-	tp_geo_grid geo = { .cellsize = g->h.cellsize, .north = g->h.origin_y,
-	    .geographic = tp_geo_header_geographic(&g->h) };
+	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
 	tp_reaches rs;
 	int rc;
 
@@ -340,32 +339,4 @@ tp_vector_acc_free(tp_vector_acc *a)
 	tp_contour_stream_free(a->cs);
 	tp_header_free(&a->h);
 	free(a);
-}
-
-int
-tp_vector_basins(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
-    tp_err *e)
-{
-	tp_vector_acc *a;
-	int rc = -1;
-
-	if (tp_vector_acc_new(&a, &g->h, o, 1, 0, e) == 0 &&
-	    tp_vector_acc_grid(a, g, e) == 0)
-		rc = tp_vector_acc_basins(a, vf, o, e);
-	tp_vector_acc_free(a);
-	return rc;
-}
-
-int
-tp_vector_contours(tp_vecfile *vf, const tp_grid *g,
-    const tp_vector_opts *o, tp_err *e)
-{
-	tp_vector_acc *a;
-	int rc = -1;
-
-	if (tp_vector_acc_new(&a, &g->h, o, 0, 1, e) == 0 &&
-	    tp_vector_acc_grid(a, g, e) == 0)
-		rc = tp_vector_acc_contours(a, vf, o, e);
-	tp_vector_acc_free(a);
-	return rc;
 }

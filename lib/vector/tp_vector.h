@@ -47,12 +47,8 @@ typedef struct tp_vector_opts {
 	int64_t	*count;		/* where to leave the feature count, or NULL */
 } tp_vector_opts;
 
-/* Each writes its layer of grid g into vf. */
+/* The rivers layer of grid g into vf. */
 int	tp_vector_rivers(tp_vecfile *vf, const tp_grid *g,
-	    const tp_vector_opts *o, tp_err *e);
-int	tp_vector_basins(tp_vecfile *vf, const tp_grid *g,
-	    const tp_vector_opts *o, tp_err *e);
-int	tp_vector_contours(tp_vecfile *vf, const tp_grid *g,
 	    const tp_vector_opts *o, tp_err *e);
 
 /* The basins (when basins, from o->labels and o->flow) and the contours

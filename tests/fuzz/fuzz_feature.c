@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
+#include "gen/tp_feature_json.h"
 #include "gen/tp_noise.h"
 
 static int
@@ -95,7 +97,8 @@ rows(const tp_features *fs, int n, double cell)
 			tp_featindex_grid_row(&g, r, NULL, row);
 			for (int c = 0; c < n; c++) {
 				float want = (float)tp_features_height(fs,
-				    TP_LAYER_ALL, tp_featindex_centre(0, c, 4), y);
+				    TP_LAYER_ALL, tp_featindex_centre(0, c, 4),
+				    y);
 
 				if (memcmp(&want, &row[c], 4) != 0)
 					abort();
@@ -121,10 +124,12 @@ evaluate(const tp_features *fs)
 	rows(fs, 8, 16);
 	if (fs->n <= 100)
 		rows(fs, 40, 4);
-	if (tp_featindex_build(&ix, fs, 8, (double[]){ 0, 0, 32, 32 }, &e) == 0) {
+	if (tp_featindex_build(&ix, fs, 8, (double[]){ 0, 0, 32, 32 },
+	    &e) == 0) {
 		for (double y = 1; y < 32; y += 6)
 			for (double x = 1; x < 32; x += 6) {
-				size_t n = tp_featindex_lookup(&ix, fs, x, y, got), k = 0;
+				size_t n = tp_featindex_lookup(&ix, fs, x, y,
+				    got), k = 0;
 
 				for (size_t i = 0; i < fs->n; i++) {
 					double b[4];

@@ -14,10 +14,11 @@
  *   rest   the samples, float32, repeated as needed (NaN included)
  * The header goes through the stream writer and reader first
  * (fuzz_stream.h): the GeoTIFF writer only ever sees headers a stream can
- * carry, so one the stream writer refuses is no test of it. When tp_geotiff_write_grid succeeds, the
- * file must read back (tp_geotiff_read) with the same size, cell size,
- * origin (both bit for bit), CRS and HISTORY, NaN exactly where the band
- * had NaN and every other sample bit for bit; abort() otherwise.
+ * carry, so one the stream writer refuses is no test of it. When
+ * tp_geotiff_write_grid succeeds, the file must read back (tp_geotiff_read)
+ * with the same size, cell size, origin (both bit for bit), CRS and HISTORY,
+ * NaN exactly where the band had NaN and every other sample bit for bit;
+ * abort() otherwise.
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,6 +29,7 @@
 
 #include "fuzz_stream.h"
 #include "io/tp_geotiff.h"
+#include "io/tp_geotiff_write.h"
 #include "io/tp_sidecar.h"
 #include "stream/tp_stream.h"
 

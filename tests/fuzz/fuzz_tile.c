@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_solve.h"
 #include "stream/tp_tile.h"
 
 static void

@@ -89,7 +89,8 @@ tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
 	}
 	rc = tp_tileset_load(ts, m, e);
 	free(m);
-	if (rc == 0 && (rc = tp_filltile_job_init(j, ts, *dir, band, &o->fill, o->sea,
+	if (rc == 0 &&
+	    (rc = tp_filltile_job_init(j, ts, *dir, band, &o->fill, o->sea,
 	    e)) < 0)
 		tp_tileset_free(ts);
 	if (rc < 0)

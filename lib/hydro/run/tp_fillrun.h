@@ -16,6 +16,7 @@
 #include "core/tp_err.h"
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_job.h"
 #include "stream/tp_stream.h"
 #include "stream/tp_tile.h"
 

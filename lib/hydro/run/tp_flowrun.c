@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hydro/run/tp_flowrun.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
 #include "hydro/tp_basin.h"
 #include "hydro/tp_carve.h"
 #include "hydro/tp_network.h"
@@ -109,7 +110,8 @@ accumulate(const tp_flowrun_opts *o, const tp_geo_grid *geo,
     const uint8_t *dir, int64_t w, int64_t h, float *acc, size_t stride,
     tp_err *e)
 {
-	tp_flowtile_opts fo = { .geo = *geo, .sea_level = o->sea, .area = o->area };
+	tp_flowtile_opts fo = { .geo = *geo, .sea_level = o->sea,
+	    .area = o->area };
 	int n = tp_par_threads(o->threads);
 
 	if (!o->threads_given || n == 1 || (n < 4 && o->tile_size == 0))

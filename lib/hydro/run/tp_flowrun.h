@@ -107,7 +107,7 @@ int	tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
  * writes the tile's edge file to out; finish (solve the solve file's
  * path) leaves flow, dir and river in k->g. Of o, the phases read georule,
  * sea, area, and at finish rivers and grass. */
-int	tp_flowrun_tile(tp_flowtile_job *k, const char *band, const tp_flowrun_opts *o,
-	    const char *solve, FILE *out, tp_err *e);
+int	tp_flowrun_tile(tp_flowtile_job *k, const char *band,
+	    const tp_flowrun_opts *o, const char *solve, FILE *out, tp_err *e);
 
 #endif

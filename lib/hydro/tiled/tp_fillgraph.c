@@ -132,7 +132,8 @@ typedef struct rqueue {
  * (NaN, sea), each ring cell its own place, OPEN the rest; ring cells
  * queued at their heights. */
 static int
-seed_ring(const tp_filltile_tile *t, float sea, int32_t *lab, rqueue *q, tp_err *e)
+seed_ring(const tp_filltile_tile *t, float sea, int32_t *lab, rqueue *q,
+    tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2), i;
 	int64_t x, y, step;
@@ -250,8 +251,8 @@ flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
 }
 
 int
-tp_fillgraph_build(const tp_filltile_tile *t, double sea_level, tp_fillgraph *gr,
-    tp_err *e)
+tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
+    tp_fillgraph *gr, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 	float sea = tp_d8_sea_below(sea_level);
@@ -345,8 +346,8 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 		if ((nt = nr * g->cols + nc) == t)
 			continue;
 		nrg = &s->rings[nt];
-		j = (int64_t)tp_filltile_ring_at(nrg->w, nrg->h, gx - nc * g->tw,
-		    gy - nr * g->th);
+		j = (int64_t)tp_filltile_ring_at(nrg->w, nrg->h,
+		    gx - nc * g->tw, gy - nr * g->th);
 		if (fn(s, u, r->z[u - s->off[t]], outside(nrg->z[j], s->sea) ?
 		    -1 : s->off[nt] + j, nrg->z[j], e) < 0)
 			return -1;
@@ -396,10 +397,12 @@ init_nodes(solve *s, tp_err *e)
 	for (t = 0; t < T; t++) {
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
+			size_t at;
+
 			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
-			s->dist[s->off[t] + i] = tp_filltile_ring_at(r->w, r->h, x, y) ==
-			    (size_t)i && !outside(r->z[i], s->sea) ? r->f[i] :
-			    NAN;
+			at = tp_filltile_ring_at(r->w, r->h, x, y);
+			s->dist[s->off[t] + i] = at == (size_t)i &&
+			    !outside(r->z[i], s->sea) ? r->f[i] : NAN;
 		}
 	}
 	for (i = 0; i < s->off[T]; i++)
@@ -489,7 +492,8 @@ store(solve *s)
 		r = &s->rings[t];
 		for (i = 0; i < 2 * r->w + 2 * r->h; i++) {
 			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
-			int64_t c = (int64_t)tp_filltile_ring_at(r->w, r->h, x, y);
+			int64_t c = (int64_t)tp_filltile_ring_at(r->w, r->h, x,
+			    y);
 
 			if (!isnan(s->dist[s->off[t] + c]))
 				r->f[i] = s->dist[s->off[t] + c];
@@ -498,8 +502,8 @@ store(solve *s)
 }
 
 int
-tp_fillgraph_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings, const tp_fillgraph *graphs,
-    tp_err *e)
+tp_fillgraph_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    const tp_fillgraph *graphs, tp_err *e)
 {
 	int64_t t, T = g->rows * g->cols;
 	solve s = { g, rings, NULL, NULL, NULL, NULL, NULL,

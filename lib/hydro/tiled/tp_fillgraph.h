@@ -31,11 +31,27 @@
 #ifndef TP_FILLGRAPH_H
 #define TP_FILLGRAPH_H
 
+#include <stdint.h>
+
+#include "core/tp_err.h"
 #include "hydro/tiled/tp_filltile.h"
 
+/* A tile's ring graph, made with the flat rule (tp_fillgraph.h): ring
+ * cells a < b (their tp_filltile_ring_at places) meet inside the tile at
+ * level s. */
+typedef struct tp_fillgraph_edge {
+	int32_t	a, b;
+	float	s;
+} tp_fillgraph_edge;
+
+typedef struct tp_fillgraph {
+	tp_fillgraph_edge *e;
+	int64_t	n;
+} tp_fillgraph;
+
 /* The ring graph of loaded tile t (its heights), edges sorted by (a, b). */
-int	tp_fillgraph_build(const tp_filltile_tile *t, double sea_level, tp_fillgraph *gr,
-	    tp_err *e);
+int	tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
+	    tp_fillgraph *gr, tp_err *e);
 void	tp_fillgraph_free(tp_fillgraph *gr);
 
 /* The rings of all tiles (z and f from prepare, in row order) and their

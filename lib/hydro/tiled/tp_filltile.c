@@ -12,8 +12,8 @@
 #include "core/tp_par.h"
 
 int
-tp_filltile_init(tp_filltile_tiling *g, int64_t w, int64_t h, int64_t tw, int64_t th,
-    const tp_fill_opts *o, double sea_level, tp_err *e)
+tp_filltile_init(tp_filltile_tiling *g, int64_t w, int64_t h, int64_t tw,
+    int64_t th, const tp_fill_opts *o, double sea_level, tp_err *e)
 {
 	memset(g, 0, sizeof *g);
 	if (w < 1 || h < 1 || tw < 1 || th < 1)
@@ -36,8 +36,8 @@ tp_filltile_init(tp_filltile_tiling *g, int64_t w, int64_t h, int64_t tw, int64_
 }
 
 void
-tp_filltile_rect(const tp_filltile_tiling *g, int64_t row, int64_t col, int64_t *x0,
-    int64_t *y0, int64_t *w, int64_t *h)
+tp_filltile_rect(const tp_filltile_tiling *g, int64_t row, int64_t col,
+    int64_t *x0, int64_t *y0, int64_t *w, int64_t *h)
 {
 	*x0 = col * g->tw;
 	*y0 = row * g->th;
@@ -62,8 +62,8 @@ outside(float v, float sea)
 }
 
 int
-tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g, int64_t row, int64_t col,
-    const float *src, size_t stride, tp_err *e)
+tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    int64_t row, int64_t col, const float *src, size_t stride, tp_err *e)
 {
 	int64_t x, y;
 	size_t n, ps;
@@ -104,8 +104,8 @@ tp_filltile_tile_free(tp_filltile_tile *t)
 }
 
 int
-tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_fill_stats *st,
-    tp_err *e)
+tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    tp_fill_stats *st, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 
@@ -120,7 +120,8 @@ tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_fi
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q, tp_err *e)
+relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q,
+    tp_err *e)
 {
 	ptrdiff_t off[9];
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
@@ -154,8 +155,8 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q, tp_err
 }
 
 int
-tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g, const tp_filltile_seed *s, int64_t n,
-    tp_err *e)
+tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    const tp_filltile_seed *s, int64_t n, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
 	tp_kqueue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
@@ -258,8 +259,8 @@ tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 /* The lowest candidate for border cell (x, y) of tile (row, col) from the
  * cells of other tiles around it; +inf when none. */
 static float
-candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
-    int64_t col, int64_t x, int64_t y, float zp, float sea)
+candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, int64_t x, int64_t y, float zp, float sea)
 {
 	const tp_filltile_ring *nr;
 	int64_t x0 = col * g->tw, y0 = row * g->th, gx, gy, nc, nrow;
@@ -298,8 +299,8 @@ candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t ro
 /* The candidates of tile (row, col) into s (may be NULL: count only);
  * *low = the lowest one below the tile's own ring value, +inf if none. */
 static int64_t
-scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row, int64_t col,
-    tp_filltile_seed *s, float *low)
+scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
+    int64_t col, tp_filltile_seed *s, float *low)
 {
 	const tp_filltile_ring *r = &rings[row * g->cols + col];
 	float sea = tp_d8_sea_below(g->sea_level), c, zp;
@@ -333,8 +334,8 @@ scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row, in
 }
 
 int64_t
-tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
-    int64_t col, tp_filltile_seed *s, int *lower)
+tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, tp_filltile_seed *s, int *lower)
 {
 	float low;
 	int64_t n = scan(g, rings, row, col, s, &low);
@@ -386,13 +387,14 @@ solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
 }
 
 static int
-copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst, const tp_filltile_ring *src,
-    int alloc, tp_err *e)
+copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst,
+    const tp_filltile_ring *src, int alloc, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols;
 
 	for (t = 0; t < n; t++) {
-		if (alloc && tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
+		if (alloc &&
+		    tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
 			return -1;
 		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
 		    src[t].h) * sizeof *dst[t].z);
@@ -406,12 +408,13 @@ copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst, const tp_filltile
  * the lowest of all, so levels spread outward from the outlets roughly in
  * order and a tile is seldom relaxed twice. */
 static int
-solve_seq(const tp_filltile_tiling *g, tp_filltile_ring *rings, tp_filltile_tile_fn fn, void *ctx,
-    int64_t *relaxed, tp_err *e)
+solve_seq(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int64_t *relaxed, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols, best, dr, dc, nr, nc, k;
 	float *low = malloc((size_t)n * sizeof *low);
-	tp_filltile_seed *s = malloc((size_t)(2 * g->tw + 2 * g->th) * sizeof *s);
+	tp_filltile_seed *s = malloc((size_t)(2 * g->tw + 2 * g->th) *
+	    sizeof *s);
 	int r = -1;
 
 	if (low == NULL || s == NULL) {
@@ -466,7 +469,8 @@ solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 		}
 		if (!any)
 			break;
-		if (copy_rings(c->g, (tp_filltile_ring *)c->snap, c->rings, 0, e) < 0)
+		if (copy_rings(c->g, (tp_filltile_ring *)c->snap, c->rings, 0,
+		    e) < 0)
 			return -1;
 	}
 	*rounds = r;
@@ -474,8 +478,8 @@ solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
 }
 
 int
-tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings, tp_filltile_tile_fn fn,
-    void *ctx, int threads, int64_t *rounds, tp_err *e)
+tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols, dummy;
 	tp_filltile_ring *snap;
@@ -526,11 +530,12 @@ grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 		row = t / c->g->cols;
 		col = t % c->g->cols;
 		tl = &c->tiles[t];
-		if (tp_filltile_tile_load(tl, c->g, row, col, c->z + (size_t)(row *
-		    c->g->th) * c->stride + (size_t)(col * c->g->tw),
-		    c->stride, &c->errs[t]) < 0 ||
+		if (tp_filltile_tile_load(tl, c->g, row, col,
+		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
+		    c->g->tw), c->stride, &c->errs[t]) < 0 ||
 		    tp_filltile_tile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
-		    tp_filltile_ring_alloc(&c->rings[t], tl->w, tl->h, &c->errs[t]) < 0) {
+		    tp_filltile_ring_alloc(&c->rings[t], tl->w, tl->h,
+		    &c->errs[t]) < 0) {
 			c->bad[t] = 1;
 			continue;
 		}
@@ -568,13 +573,14 @@ grid_store(void *vctx, int64_t begin, int64_t end, int worker)
 }
 
 int
-tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g, int threads,
-    int64_t *rounds, tp_err *e)
+tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
+    int threads, int64_t *rounds, tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols;
-	grid_ctx c = { g, z, stride, calloc((size_t)n, sizeof(tp_filltile_tile)),
-	    calloc((size_t)n, sizeof(tp_filltile_ring)), calloc((size_t)n,
-	    sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
+	grid_ctx c = { g, z, stride, calloc((size_t)n,
+	    sizeof(tp_filltile_tile)), calloc((size_t)n,
+	    sizeof(tp_filltile_ring)), calloc((size_t)n, sizeof(int)),
+	    malloc((size_t)n * sizeof(tp_err)) };
 	int r = -1;
 
 	if (c.tiles == NULL || c.rings == NULL || c.bad == NULL ||
@@ -588,7 +594,8 @@ tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g, int threa
 			*e = c.errs[t];
 			goto out;
 		}
-	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds, e) < 0)
+	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds,
+	    e) < 0)
 		goto out;
 	tp_par_for(threads, n, 1, grid_store, &c);
 	r = 0;

@@ -1,14 +1,14 @@
 /*
  * tp_filltile_io.c - the edge files of tiled filling (one tile's ring,
  * from prepare) and the levels file (every ring at its final level, from
- * the solve). Formats in tp_filltile.h.
+ * the solve). Formats in tp_filltile_io.h.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
 #include "core/tp_num.h"
 
 #define LINE_MAX_ 512
@@ -105,8 +105,8 @@ write_graph(FILE *f, const tp_fillgraph *gr, tp_err *e)
 }
 
 int
-tp_filltile_io_edge_write(FILE *f, const tp_filltile_tiling *g, int64_t row, int64_t col,
-    const tp_filltile_ring *r, const tp_fillgraph *gr, tp_err *e)
+tp_filltile_io_edge_write(FILE *f, const tp_filltile_tiling *g, int64_t row,
+    int64_t col, const tp_filltile_ring *r, const tp_fillgraph *gr, tp_err *e)
 {
 	char opts[160];
 	size_t n = (size_t)(2 * r->w + 2 * r->h);
@@ -207,7 +207,8 @@ edge_ok(const tp_filltile_ring *r, const tp_fillgraph_edge *g)
 /* The ring graph after the ring (len bytes at p): its count and edges,
  * exactly; edges only with the flat rule. */
 static int
-parse_graph(tp_filltile_io_edge *ed, const unsigned char *p, size_t len, tp_err *e)
+parse_graph(tp_filltile_io_edge *ed, const unsigned char *p, size_t len,
+    tp_err *e)
 {
 	uint64_t n = get_le(p, 8), k, s;
 	tp_fillgraph_edge *g;
@@ -239,7 +240,8 @@ parse_graph(tp_filltile_io_edge *ed, const unsigned char *p, size_t len, tp_err 
 }
 
 int
-tp_filltile_io_edge_parse(tp_filltile_io_edge *ed, const unsigned char *buf, size_t len, tp_err *e)
+tp_filltile_io_edge_parse(tp_filltile_io_edge *ed, const unsigned char *buf,
+    size_t len, tp_err *e)
 {
 	char line[LINE_MAX_], *w[10];
 	int64_t v[4];
@@ -318,8 +320,8 @@ same_opts(const tp_fill_opts *a, double sa, const tp_fill_opts *b, double sb)
 }
 
 int
-tp_filltile_io_edge_check(const tp_filltile_io_edge *ed, const tp_filltile_tiling *g, int64_t row,
-    int64_t col, tp_err *e)
+tp_filltile_io_edge_check(const tp_filltile_io_edge *ed,
+    const tp_filltile_tiling *g, int64_t row, int64_t col, tp_err *e)
 {
 	int64_t x0, y0, w, h;
 	char a[160], b[160];
@@ -343,8 +345,8 @@ tp_filltile_io_edge_check(const tp_filltile_io_edge *ed, const tp_filltile_tilin
 }
 
 int
-tp_filltile_io_levels_write(FILE *f, const tp_filltile_tiling *g, const tp_filltile_ring *rings,
-    tp_err *e)
+tp_filltile_io_levels_write(FILE *f, const tp_filltile_tiling *g,
+    const tp_filltile_ring *rings, tp_err *e)
 {
 	char opts[160];
 	int64_t t;
@@ -400,8 +402,8 @@ levels_header(FILE *f, const tp_filltile_tiling *g, long *body, tp_err *e)
 }
 
 int
-tp_filltile_io_levels_read(FILE *f, const tp_filltile_tiling *g, int64_t row, int64_t col,
-    tp_filltile_ring *r, tp_err *e)
+tp_filltile_io_levels_read(FILE *f, const tp_filltile_tiling *g, int64_t row,
+    int64_t col, tp_filltile_ring *r, tp_err *e)
 {
 	int64_t t, x0, y0, w, h, off = 0;
 	long body;

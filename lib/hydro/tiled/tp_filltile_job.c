@@ -8,6 +8,8 @@
 
 #include "hydro/tiled/tp_fillgraph.h"
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_io.h"
+#include "hydro/tiled/tp_filltile_job.h"
 
 int
 tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts, const char *dir,
@@ -20,8 +22,8 @@ tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts, const char *dir,
 	j->threads = 1;
 	j->cache_bytes = (uint64_t)1 << 30;
 	pthread_mutex_init(&j->lock, NULL);
-	return tp_filltile_init(&j->g, ts->width, ts->height, ts->size, ts->size,
-	    o, sea_level, e);
+	return tp_filltile_init(&j->g, ts->width, ts->height, ts->size,
+	    ts->size, o, sea_level, e);
 }
 
 /* The tile's place and its band as a loaded tile. */
@@ -35,12 +37,13 @@ load(tp_filltile_job *j, const tp_grid *tile, tp_filltile_tile *t, int64_t *row,
 		return tp_err_set(e, "the tile has no band '%s'", j->band);
 	if (tp_tile_find(j->ts, &tile->h, row, col, e) < 0)
 		return -1;
-	return tp_filltile_tile_load(t, &j->g, *row, *col, tp_grid_band(tile, b),
-	    tp_grid_stride(tile), e);
+	return tp_filltile_tile_load(t, &j->g, *row, *col, tp_grid_band(tile,
+	    b), tp_grid_stride(tile), e);
 }
 
 int
-tp_filltile_job_prepare(tp_filltile_job *j, const tp_grid *tile, FILE *out, tp_err *e)
+tp_filltile_job_prepare(tp_filltile_job *j, const tp_grid *tile, FILE *out,
+    tp_err *e)
 {
 	int64_t row, col;
 	tp_filltile_tile t;
@@ -55,7 +58,8 @@ tp_filltile_job_prepare(tp_filltile_job *j, const tp_grid *tile, FILE *out, tp_e
 	    (j->g.o.rule != TP_FILL_FLAT ||
 	    tp_fillgraph_build(&t, j->g.sea_level, &gr, e) == 0)) {
 		tp_filltile_ring_get(&r, &t);
-		ret = tp_filltile_io_edge_write(out, &j->g, row, col, &r, &gr, e);
+		ret = tp_filltile_io_edge_write(out, &j->g, row, col, &r, &gr,
+		    e);
 	}
 	tp_fillgraph_free(&gr);
 	tp_filltile_ring_free(&r);
@@ -121,7 +125,8 @@ out:
 }
 
 static int
-unspill(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t, tp_err *e)
+unspill(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
+    tp_err *e)
 {
 	char *path = tp_tile_path(j->ts, j->dir, row, col, ".solve");
 	size_t n = tile_bytes(t) / 8;
@@ -156,7 +161,8 @@ unspill_all(tp_filltile_job *j)
 
 /* Read tile (row, col) from its file and prepare it. */
 static int
-load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t, tp_err *e)
+load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
+    tp_err *e)
 {
 	char *path = tp_tile_path(j->ts, j->dir, row, col, "");
 	int64_t fr, fc;
@@ -175,8 +181,9 @@ load_file(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t, tp_
 		tp_filltile_tile_free(t);
 		r = tp_err_set(e, "%s: it is tile r%lld_c%lld", path,
 		    (long long)fr, (long long)fc);
-	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col] ?
-	    unspill(j, row, col, t, e) : tp_filltile_tile_prepare(t, &j->g, NULL, e)) < 0)
+	} else if ((r = j->spilled != NULL && j->spilled[row * j->g.cols + col]
+	    ? unspill(j, row, col, t, e)
+	    : tp_filltile_tile_prepare(t, &j->g, NULL, e)) < 0)
 		tp_filltile_tile_free(t);
 out:
 	free(path);
@@ -215,8 +222,8 @@ keep(tp_filltile_job *j, int64_t k, tp_filltile_tile *t)
 /* The solve's access to a tile: from the cache, or read and prepared;
  * then relaxed. */
 static int
-relax_file(void *ctx, int64_t row, int64_t col, const tp_filltile_seed *s, int64_t n,
-    tp_filltile_ring *out, tp_err *e)
+relax_file(void *ctx, int64_t row, int64_t col, const tp_filltile_seed *s,
+    int64_t n, tp_filltile_ring *out, tp_err *e)
 {
 	tp_filltile_job *j = ctx;
 	int64_t k = row * j->g.cols + col;
@@ -258,7 +265,8 @@ relax_file(void *ctx, int64_t row, int64_t col, const tp_filltile_seed *s, int64
 /* Every tile's edge file: rings[t] its ring, graphs[t] (NULL: not kept)
  * its ring graph. */
 static int
-read_edges(tp_filltile_job *j, tp_filltile_ring *rings, tp_fillgraph *graphs, tp_err *e)
+read_edges(tp_filltile_job *j, tp_filltile_ring *rings, tp_fillgraph *graphs,
+    tp_err *e)
 {
 	int64_t t, n = j->g.rows * j->g.cols;
 	tp_filltile_io_edge ed;
@@ -277,7 +285,8 @@ read_edges(tp_filltile_job *j, tp_filltile_ring *rings, tp_fillgraph *graphs, tp
 		}
 		r = tp_filltile_io_edge_read(&ed, f, e);
 		fclose(f);
-		if (r == 0 && (r = tp_filltile_io_edge_check(&ed, &j->g, t / j->g.cols,
+		if (r == 0 &&
+		    (r = tp_filltile_io_edge_check(&ed, &j->g, t / j->g.cols,
 		    t % j->g.cols, e)) < 0)
 			tp_filltile_io_edge_free(&ed);
 		if (r < 0) {
@@ -371,8 +380,8 @@ tp_filltile_job_solve(tp_filltile_job *j, FILE *out, tp_err *e)
 }
 
 int
-tp_filltile_job_finish(tp_filltile_job *j, tp_grid *tile, FILE *levels, tp_fill_stats *st,
-    tp_err *e)
+tp_filltile_job_finish(tp_filltile_job *j, tp_grid *tile, FILE *levels,
+    tp_fill_stats *st, tp_err *e)
 {
 	int64_t row, col, k, n = 0, x, y;
 	tp_filltile_ring r = { 0, 0, NULL, NULL };
@@ -401,8 +410,8 @@ tp_filltile_job_finish(tp_filltile_job *j, tp_grid *tile, FILE *levels, tp_fill_
 		}
 	if (tp_filltile_tile_prepare(&t, &j->g, st, e) == 0 &&
 	    tp_filltile_tile_relax(&t, &j->g, s, n, e) == 0) {
-		tp_filltile_tile_store(&t, tp_grid_band(tile, tp_header_band(&tile->h,
-		    j->band)), tp_grid_stride(tile));
+		tp_filltile_tile_store(&t, tp_grid_band(tile,
+		    tp_header_band(&tile->h, j->band)), tp_grid_stride(tile));
 		ret = 0;
 	}
 out:

@@ -8,7 +8,7 @@
 #include "hydro/tp_d8.h"
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
-#include "hydro/tiled/tp_flowtile_flat.h"
+#include "hydro/tiled/tp_flowtile_int.h"
 
 #define DONE	0xff	/* in-degree byte of a cell already passed on */
 #define HALO	TP_FLHALO
@@ -78,13 +78,14 @@ tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key)
 }
 
 int
-tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts, tp_err *e)
+tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
+    tp_err *e)
 {
 	if (!(o->geo.cellsize > 0) || !isfinite(o->geo.cellsize))
 		return tp_err_set(e, "cell size must be positive");
 	if (o->area && o->geo.geographic)
-		return tp_err_set(e, "accumulated area on a geographic grid is not "
-		    "exact tile by tile (its sums depend on their order)");
+		return tp_err_set(e, "accumulated area on a geographic grid is "
+		    "not exact tile by tile (its sums depend on their order)");
 	if (o->area && (uint64_t)ts->width * (uint64_t)ts->height >
 	    UINT32_MAX)
 		return tp_err_set(e, "accumulated area tile by tile needs a grid "
@@ -93,8 +94,8 @@ tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts, tp_err *
 }
 
 int
-tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row, int64_t col,
-    tp_err *e)
+tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row,
+    int64_t col, tp_err *e)
 {
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 	size_t n, np, i;
@@ -139,8 +140,8 @@ tp_flowtile_tile_free(tp_flowtile_tile *t)
 }
 
 void
-tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src, size_t stride, int64_t w,
-    int64_t h, int64_t gx0, int64_t gy0)
+tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src, size_t stride,
+    int64_t w, int64_t h, int64_t gx0, int64_t gy0)
 {
 	int64_t xa = gx0 > t->x0 - HALO ? gx0 : t->x0 - HALO,
 	    xb = gx0 + w < t->x0 + t->w + HALO ? gx0 + w : t->x0 + t->w + HALO,
@@ -194,8 +195,8 @@ d8_cell(const tp_flowtile_tile *t, int64_t x, int64_t y, const double inv[9],
 
 /* The D8 byte of halo cell (x, y) (its inner ring), for the seeds. */
 uint8_t
-tp_flowtile_tile_halo_code(const tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x,
-    int64_t y)
+tp_flowtile_tile_halo_code(const tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    int64_t x, int64_t y)
 {
 	double inv[9], dx, dy;
 	int k;
@@ -246,8 +247,8 @@ down(const tp_flowtile_tile *t, int64_t i)
 int
 tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in, tp_err *e)
 {
-	int64_t n = t->w * t->h, i, c, u, r, rn = tp_flowtile_ring_len(t->w, t->h),
-	    x, y;
+	int64_t n = t->w * t->h, i, c, u, r, rn = tp_flowtile_ring_len(t->w,
+	    t->h), x, y;
 	uint8_t *deg;
 
 	if ((deg = calloc((size_t)n, 1)) == NULL)
@@ -296,7 +297,8 @@ exit_of(const tp_flowtile_tile *t, int64_t i)
 }
 
 int
-tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed, tp_err *e)
+tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed,
+    tp_err *e)
 {
 	int64_t r, x, y, i;
 
@@ -327,8 +329,8 @@ tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed, tp_err *e
 }
 
 void
-tp_flowtile_tile_flow(const tp_flowtile_tile *t, const tp_flowtile_opts *o, float *out,
-    size_t stride)
+tp_flowtile_tile_flow(const tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    float *out, size_t stride)
 {
 	double dx, dy, wt;
 	int64_t x, y;
@@ -488,8 +490,8 @@ parse_rec(tp_flowtile_edge *ed, int64_t r, const unsigned char *b, tp_err *e)
 }
 
 int
-tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
-    tp_err *e)
+tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf,
+    size_t len, tp_err *e)
 {
 	size_t used = 0, np;
 	int64_t r;

@@ -81,6 +81,8 @@
 #define TP_FLFAR	UINT32_MAX	/* no distance: not flat, or no way */
 #define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
 #define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
+#define TP_FLHALO	2	/* the halo's width: the codes of its inner
+				 * ring need the ring beyond */
 
 /* The whole grid's geometry and options, the same for every tile. */
 typedef struct tp_flowtile_opts {
@@ -129,84 +131,39 @@ int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 /* The key of o in key (TP_FLKEY_MAX bytes). */
 void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
-int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts, tp_err *e);
+int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
+	    tp_err *e);
 
 /* Allocate tile (row, col) of ts, its halo NaN. */
-int	tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row,
-	    int64_t col, tp_err *e);
+int	tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts,
+	    int64_t row, int64_t col, tp_err *e);
 void	tp_flowtile_tile_free(tp_flowtile_tile *t);
 /* Copy into t's plane the cells of a w x h plane src (stride in floats)
  * whose north-west cell is grid cell (gx0, gy0) that fall on t or its
  * halo. */
-void	tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src, size_t stride,
-	    int64_t w, int64_t h, int64_t gx0, int64_t gy0);
+void	tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src,
+	    size_t stride, int64_t w, int64_t h, int64_t gx0, int64_t gy0);
 /* The directions, as the whole grid's save on flats that reach the ring
  * (those from the tile's own seeds only, till tp_flowtile_flat_solved). */
-int	tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e);
-/* The flats again with the solve's distances rd and directions rdir of
- * the ring cells (tp_flowtile_solve_read): then the whole grid's directions. */
-int	tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd, const uint8_t *rdir,
+int	tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
  * NULL: 1). */
-int	tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in, tp_err *e);
+int	tp_flowtile_tile_accumulate(tp_flowtile_tile *t, const uint64_t *in,
+	    tp_err *e);
 /* The edge record of t (after accumulating with in = NULL). */
-int	tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed, tp_err *e);
+int	tp_flowtile_tile_edge(const tp_flowtile_tile *t, tp_flowtile_edge *ed,
+	    tp_err *e);
 /* The flow band: counts (or areas) as the whole grid rounds them, NaN on
  * NaN cells. */
-void	tp_flowtile_tile_flow(const tp_flowtile_tile *t, const tp_flowtile_opts *o, float *out,
-	    size_t stride);
+void	tp_flowtile_tile_flow(const tp_flowtile_tile *t,
+	    const tp_flowtile_opts *o, float *out, size_t stride);
 
 int	tp_flowtile_edge_write(FILE *f, const tp_flowtile_edge *ed, tp_err *e);
 int	tp_flowtile_edge_read(tp_flowtile_edge *ed, FILE *f, tp_err *e);
 /* The same from memory (fuzzing); checks every field. */
-int	tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
-	    tp_err *e);
+int	tp_flowtile_edge_parse(tp_flowtile_edge *ed, const unsigned char *buf,
+	    size_t len, tp_err *e);
 void	tp_flowtile_edge_free(tp_flowtile_edge *ed);
-
-/* The flats across tiles: the edges with planes get their flat cells'
- * distances, their records counted again with the flats resolved; rd and
- * rdir (every tile's ring, tiles in row order) the ring cells' distances
- * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
- * ring's distances fell searches its flats again from its seeds and the
- * distances across its edges, until none falls; one plane is held at a
- * time (read again from src where plane is NULL). */
-int	tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
-
-/* The solve: the edges of every tile of ts (row-major, all with the key
- * of the first) into the inflows, written as a solve file. */
-int	tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
-	    tp_err *e);
-/* The same into memory: in gets every tile's ring, tiles in row order
- * (edges without planes: no flats across tiles). */
-int	tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges,
-	    uint64_t *in, tp_err *e);
-/* Tile (row, col)'s inflows, ring distances and directions from a solve
- * file made on ts's tiling with options key into in, rd, rdir (room for
- * its ring). */
-int	tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row,
-	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
-
-/* In one process: the D8 accumulation of a whole grid's directions dir
- * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
- * threads (<= 0: all processors): each tile counted alone, the solve,
- * each tile again with its inflows. The bytes of tp_flow_accumulate;
- * where o cannot be tiled exactly (tp_flowtile_opts_check), it is called
- * instead. */
-int	tp_flowtile_grid(const uint8_t *dir, int64_t w, int64_t h,
-	    const tp_flowtile_opts *o, int64_t size, int threads, float *acc,
-	    size_t astride, tp_err *e);
-
-/* Files: the tile stream at path (band `band`) is found in ts by its
- * ORIGIN; its neighbours are read from the manifest's directory dir under
- * their names with the suffix that path carries after its own name. t gets
- * the tile's heights and halo; tile (the stream read) is kept for output. */
-int	tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
-	    const char *band, tp_grid *tile, tp_flowtile_tile *t, tp_err *e);
-/* The solve on files: every tile's edge file dir/NAME SUFFIX ".fedge". */
-int	tp_fljob_solve(const tp_tileset *ts, const char *dir,
-	    const char *suffix, FILE *out, tp_err *e);
 
 #endif

@@ -9,6 +9,14 @@
 #include "hydro/tp_d8.h"
 #include "hydro/tiled/tp_flowtile.h"
 #include "hydro/tiled/tp_flowtile_flat.h"
+#include "hydro/tiled/tp_flowtile_int.h"
+
+/* Whether plane byte d (or a tile's pre byte) is a flat cell's. */
+static inline int
+flat_code(uint8_t d)
+{
+	return d == 0 || (d & 0xf0) == TP_FLSEED;
+}
 
 static inline int
 on_tile(int64_t w, int64_t h, int64_t x, int64_t y)
@@ -34,14 +42,15 @@ zat(const tp_flowtile_tile *t, int64_t x, int64_t y)
 /* The D8 byte before flats of cell (x, y) of t or its halo's inner ring;
  * a seed found already counts as flat, as on the whole grid. */
 static uint8_t
-code_at(const tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x, int64_t y)
+code_at(const tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x,
+    int64_t y)
 {
 	uint8_t d;
 
 	if (!on_tile(t->w, t->h, x, y))
 		return tp_flowtile_tile_halo_code(t, o, x, y);
 	d = t->pre[(size_t)y * (size_t)t->w + (size_t)x];
-	return tp_flat_code(d) ? TP_D8_SINK : d;
+	return flat_code(d) ? TP_D8_SINK : d;
 }
 
 /* Flat cell (x, y): its same-height flat neighbours, halo included, and
@@ -105,7 +114,7 @@ sources(tp_flowtile_tile *t, const uint32_t *rd, src *s)
 	for (r = 0; rd != NULL && r < tp_flowtile_ring_len(t->w, t->h); r++) {
 		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
-		if (tp_flat_code(t->pre[i]) && rd[r] < t->dist[i]) {
+		if (flat_code(t->pre[i]) && rd[r] < t->dist[i]) {
 			t->dist[i] = rd[r];
 			s[ns++] = (src){ rd[r], i };
 		}
@@ -205,12 +214,13 @@ flat_dirs(tp_flowtile_tile *t, const uint8_t *rdir)
 	int64_t n = t->w * t->h, i;
 
 	for (i = 0; i < n; i++)
-		if (tp_flat_code(t->pre[i]))
+		if (flat_code(t->pre[i]))
 			t->dir[i] = flat_dir(t, i, rdir);
 }
 
 int
-tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e)
+tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
+    tp_err *e)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
 	int64_t x, y;
@@ -229,8 +239,8 @@ tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e
 }
 
 int
-tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd, const uint8_t *rdir,
-    tp_err *e)
+tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
+    const uint8_t *rdir, tp_err *e)
 {
 	if (t->pre == NULL)
 		return 0;
@@ -382,7 +392,7 @@ across(const fsolve *f, const tp_flowtile_tile *tl, int64_t x, int64_t y, int k,
 		b = gy / f->ts->size * f->ts->cols + gx / f->ts->size;
 		r = tp_tile_at(f->ts, b / f->ts->cols, b % f->ts->cols);
 		*j = tp_flowtile_ring_index(r.w, r.h, gx - r.x0, gy - r.y0);
-		if (f->rd[b] != NULL && tp_flat_code(f->rc[b][*j]))
+		if (f->rd[b] != NULL && flat_code(f->rc[b][*j]))
 			return b;
 	}
 	tp_err_set(e, "the edge files disagree about the flat at cell "
@@ -404,7 +414,7 @@ inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *in,
 		in[r] = TP_FLFAR;
 		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		i = y * tl->w + x;
-		if (!tp_flat_code(tl->pre[i]))
+		if (!flat_code(tl->pre[i]))
 			continue;
 		for (k = 1; k <= 8; k++) {
 			if (!(tl->adj[i] >> (k - 1) & 1) ||
@@ -460,7 +470,7 @@ relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int *fell,
 	for (r = 0; r < f->ed[t].n && rc == 0; r++) {
 		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		d = tl->dist[y * tl->w + x];
-		if (tp_flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
+		if (flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
 			f->rd[t][r] = d;
 			*fell = 1;
 		}
@@ -547,12 +557,12 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 	    (cnt.acc = malloc((size_t)n * sizeof *cnt.acc)) == NULL))
 		rc = tp_err_set(e, "out of memory: a tile's flats");
 	for (i = 0; i < n && rc == 0; i++)
-		cnt.dir[i] = tp_flat_code(p[i]) ? solved_dir(f, &tl, i) : p[i];
+		cnt.dir[i] = flat_code(p[i]) ? solved_dir(f, &tl, i) : p[i];
 	for (r = 0; r < ed->n && rc == 0; r++) {
 		tp_flowtile_ring_cell(ed->w, ed->h, r, &x, &y);
 		i = y * ed->w + x;
-		rd[r] = tp_flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
-		rdir[r] = tp_flat_code(p[i]) ? cnt.dir[i] : 0;
+		rd[r] = flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
+		rdir[r] = flat_code(p[i]) ? cnt.dir[i] : 0;
 	}
 	if (rc == 0)
 		rc = tp_flowtile_tile_accumulate(&cnt, NULL, e);
@@ -567,8 +577,8 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 }
 
 int
-tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges, uint32_t *rd,
-    uint8_t *rdir, tp_err *e)
+tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
+    uint32_t *rd, uint8_t *rdir, tp_err *e)
 {
 	fsolve f = { .ts = ts, .ed = edges };
 	int64_t nt = ts->rows * ts->cols, t, r, off = 0;

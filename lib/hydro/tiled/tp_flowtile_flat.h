@@ -1,6 +1,10 @@
 /*
- * tp_flowtile_flat.h - flats across tiles (tp_flowtile.h says how): the
- * parts tp_flowtile.c and tp_flowtile_flat.c share.
+ * tp_flowtile_flat.h - flats across tiles (tp_flowtile.h says why the
+ * distances are the whole grid's): the solve's rounds over the tiles with
+ * a flat on their ring, and a tile's flats given their directions from
+ * the solve's ring distances.
+ *
+ * Functions return 0 on success, -1 with a message in *e.
  */
 #ifndef TP_FLOWTILE_FLAT_H
 #define TP_FLOWTILE_FLAT_H
@@ -9,23 +13,21 @@
 
 #include "core/tp_err.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "stream/tp_tile.h"
 
-#define TP_FLHALO	2	/* the halo's width: the codes of its inner
-				 * ring need the ring beyond */
+/* The flats across tiles: the edges with planes get their flat cells'
+ * distances, their records counted again with the flats resolved; rd and
+ * rdir (every tile's ring, tiles in row order) the ring cells' distances
+ * and directions (TP_FLFAR and 0 where not flat). Rounds: a tile whose
+ * ring's distances fell searches its flats again from its seeds and the
+ * distances across its edges, until none falls; one plane is held at a
+ * time (read again from src where plane is NULL). */
+int	tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
+	    uint32_t *rd, uint8_t *rdir, tp_err *e);
 
-/* The D8 byte of cell (x, y) of t's halo's inner ring. */
-uint8_t	tp_flowtile_tile_halo_code(const tp_flowtile_tile *t, const tp_flowtile_opts *o,
-	    int64_t x, int64_t y);
-/* t's flat cells (TP_D8_SINK in t->dir): their seeds, same-height flat
- * neighbours and distances from the tile's own seeds, then directions. */
-int	tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e);
-/* t's plane for its edge file (2 w h bytes, allocated); -1: no memory. */
-int	tp_flowtile_tile_plane(const tp_flowtile_tile *t, uint8_t **plane);
-/* Whether plane byte d (or a tile's pre byte) is a flat cell's. */
-static inline int
-tp_flat_code(uint8_t d)
-{
-	return d == 0 || (d & 0xf0) == TP_FLSEED;
-}
+/* The flats again with the solve's distances rd and directions rdir of
+ * the ring cells (tp_flowtile_solve_read): then the whole grid's directions. */
+int	tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
+	    const uint8_t *rdir, tp_err *e);
 
 #endif

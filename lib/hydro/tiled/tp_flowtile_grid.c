@@ -7,6 +7,8 @@
 
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile.h"
+#include "hydro/tiled/tp_flowtile_grid.h"
+#include "hydro/tiled/tp_flowtile_solve.h"
 #include "core/tp_par.h"
 
 typedef struct grid_job {
@@ -79,7 +81,8 @@ second_pass(void *ctx, int64_t begin, int64_t end, int worker)
 			j->rc[k] = -1;
 			continue;
 		}
-		if (tp_flowtile_tile_accumulate(&t, j->in + j->off[k], NULL) < 0)
+		if (tp_flowtile_tile_accumulate(&t, j->in + j->off[k],
+		    NULL) < 0)
 			j->rc[k] = -1;
 		else
 			tp_flowtile_tile_flow(&t, j->o, j->acc + (size_t)t.y0 *

@@ -1,6 +1,7 @@
 /*
- * tp_flowtile_job.c - the solve over every tile's ring, and the phases on
- * tile files.
+ * tp_flowtile_job.c - tflow's tile phases on files: a tile and its
+ * neighbours' edges loaded, its edge file written, the solve over a
+ * manifest's edge files, its bands finished.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,297 +12,7 @@
 #include "hydro/tiled/tp_flowtile.h"
 #include "hydro/tiled/tp_flowtile_flat.h"
 #include "hydro/tiled/tp_flowtile_job.h"
-
-/* The solve's graph: a node per ring cell of every tile. */
-typedef struct graph {
-	const tp_tileset *ts;
-	const tp_flowtile_edge *ed;
-	int64_t	*off;		/* first node of each tile, then the total */
-	int64_t	*tgt;		/* node an exit drains into, else -1 */
-	uint64_t *pend, *in;
-	uint32_t *deg;
-	int64_t	*q;
-} graph;
-
-static void
-graph_free(graph *g)
-{
-	free(g->off);
-	free(g->tgt);
-	free(g->pend);
-	free(g->in);
-	free(g->deg);
-	free(g->q);
-}
-
-static int
-graph_alloc(graph *g, const tp_tileset *ts, const tp_flowtile_edge *ed, tp_err *e)
-{
-	int64_t nt = ts->rows * ts->cols, t, n = 0;
-
-	memset(g, 0, sizeof *g);
-	g->ts = ts;
-	g->ed = ed;
-	if ((g->off = malloc((size_t)(nt + 1) * sizeof *g->off)) == NULL)
-		return tp_err_set(e, "out of memory: the flow graph");
-	for (t = 0; t < nt; t++) {
-		g->off[t] = n;
-		n += ed[t].n;
-	}
-	g->off[nt] = n;
-	g->tgt = malloc((size_t)n * sizeof *g->tgt + 1);
-	g->pend = calloc((size_t)n + 1, sizeof *g->pend);
-	g->in = calloc((size_t)n + 1, sizeof *g->in);
-	g->deg = calloc((size_t)n + 1, sizeof *g->deg);
-	g->q = malloc((size_t)n * sizeof *g->q + 1);
-	if (g->tgt == NULL || g->pend == NULL || g->in == NULL ||
-	    g->deg == NULL || g->q == NULL) {
-		graph_free(g);
-		return tp_err_set(e, "out of memory: the flow graph of %lld "
-		    "ring cells", (long long)n);
-	}
-	return 0;
-}
-
-/* The node exit ring cell r of tile t drains into, or -1 with *e set. */
-static int64_t
-target(const graph *g, int64_t t, int64_t r, tp_err *e)
-{
-	const tp_flowtile_edge *a = &g->ed[t];
-	tp_tile_rect ra = tp_tile_at(g->ts, a->row, a->col), rb;
-	int64_t x, y, gx, gy, b, i;
-	int k = a->r[r].out;
-
-	tp_flowtile_ring_cell(a->w, a->h, r, &x, &y);
-	gx = ra.x0 + x + tp_d8_dx[k];
-	gy = ra.y0 + y + tp_d8_dy[k];
-	if (gx < 0 || gy < 0 || gx >= g->ts->width || gy >= g->ts->height ||
-	    (gx >= ra.x0 && gx < ra.x0 + ra.w && gy >= ra.y0 &&
-	    gy < ra.y0 + ra.h)) {
-		tp_err_set(e, "tile %lld,%lld: ring cell %lld drains nowhere "
-		    "across its edge", (long long)a->row, (long long)a->col,
-		    (long long)r);
-		return -1;
-	}
-	b = gy / g->ts->size * g->ts->cols + gx / g->ts->size;
-	rb = tp_tile_at(g->ts, b / g->ts->cols, b % g->ts->cols);
-	i = tp_flowtile_ring_index(rb.w, rb.h, gx - rb.x0, gy - rb.y0);
-	return g->off[b] + i;
-}
-
-/* The tile and ring index of node v. */
-static const tp_flowtile_ring *
-node(const graph *g, int64_t v, int64_t *t)
-{
-	int64_t lo = 0, hi = g->ts->rows * g->ts->cols, mid;
-
-	while (hi - lo > 1) {		/* the last tile starting at or
-					 * before v */
-		mid = (lo + hi) / 2;
-		if (g->off[mid] <= v)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*t = lo;
-	return &g->ed[lo].r[v - g->off[lo]];
-}
-
-/* The exit node of node v's path, or -1. */
-static int64_t
-exit_node(const graph *g, int64_t v)
-{
-	int64_t t;
-	const tp_flowtile_ring *c = node(g, v, &t);
-
-	return c->exit < 0 ? -1 : g->off[t] + c->exit;
-}
-
-/* Targets and in-degrees of the exits; *nq = the exits with none. */
-static int
-graph_edges(graph *g, int64_t *nq, int64_t *nexit, tp_err *e)
-{
-	int64_t nt = g->ts->rows * g->ts->cols, t, r, v, x;
-
-	*nq = *nexit = 0;
-	for (t = 0; t < nt; t++)
-		for (r = 0; r < g->ed[t].n; r++) {
-			v = g->off[t] + r;
-			g->tgt[v] = -1;
-			if (g->ed[t].r[r].out == 0)
-				continue;
-			if ((g->tgt[v] = target(g, t, r, e)) < 0)
-				return -1;
-			(*nexit)++;
-			if ((x = exit_node(g, g->tgt[v])) >= 0)
-				g->deg[x]++;
-		}
-	for (v = 0; v < g->off[nt]; v++)
-		if (g->tgt[v] >= 0 && g->deg[v] == 0)
-			g->q[(*nq)++] = v;
-	return 0;
-}
-
-/* Pass each exit's flow on in topological order (Kahn). */
-static int
-graph_pass(graph *g, tp_err *e)
-{
-	int64_t nq, nexit, head, v, t, x;
-	uint64_t flow;
-
-	if (graph_edges(g, &nq, &nexit, e) < 0)
-		return -1;
-	for (head = 0; head < nq; head++) {
-		v = g->q[head];
-		flow = node(g, v, &t)->count + g->pend[v];
-		g->in[g->tgt[v]] += flow;
-		if ((x = exit_node(g, g->tgt[v])) < 0)
-			continue;
-		g->pend[x] += flow;
-		if (--g->deg[x] == 0)
-			g->q[nq++] = x;
-	}
-	if (nq != nexit)
-		return tp_err_set(e, "the edge files' flow paths form a cycle "
-		    "(made from different grids?)");
-	return 0;
-}
-
-int
-tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges, uint64_t *in,
-    tp_err *e)
-{
-	graph g;
-	int rc;
-
-	if (graph_alloc(&g, ts, edges, e) < 0)
-		return -1;
-	if ((rc = graph_pass(&g, e)) == 0)
-		memcpy(in, g.in, (size_t)g.off[ts->rows * ts->cols] *
-		    sizeof *in);
-	graph_free(&g);
-	return rc;
-}
-
-/* One ring cell of a solve file. */
-static int
-solve_rec(FILE *out, uint64_t in, uint32_t d, uint8_t dir, tp_err *e)
-{
-	unsigned char b[TP_FLSOLVE_REC];
-	int k;
-
-	for (k = 0; k < 8; k++)
-		b[k] = (unsigned char)(in >> (8 * k));
-	for (k = 0; k < 4; k++)
-		b[8 + k] = (unsigned char)(d >> (8 * k));
-	b[12] = dir;
-	if (fwrite(b, 1, sizeof b, out) != sizeof b)
-		return tp_err_set(e, "write error");
-	return 0;
-}
-
-int
-tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out, tp_err *e)
-{
-	int64_t v, n = 0, t;
-	uint32_t *rd;
-	uint8_t *rdir;
-	graph g;
-	int rc;
-
-	for (t = 0; t < ts->rows * ts->cols; t++)
-		n += edges[t].n;
-	rd = malloc((size_t)n * sizeof *rd + 1);
-	rdir = malloc((size_t)n + 1);
-	if (rd == NULL || rdir == NULL) {
-		free(rd);
-		free(rdir);
-		return tp_err_set(e, "out of memory: the flats' rings");
-	}
-	rc = tp_flowtile_flat_solve(ts, edges, rd, rdir, e);
-	if (rc == 0 && (rc = graph_alloc(&g, ts, edges, e)) == 0) {
-		rc = graph_pass(&g, e);
-		if (rc == 0 && fprintf(out, "%s %lld %lld %s\n",
-		    TP_FLSOLVE_MAGIC, (long long)ts->rows,
-		    (long long)ts->cols, edges[0].key) < 0)
-			rc = tp_err_set(e, "write error");
-		for (v = 0; v < n && rc == 0; v++)
-			rc = solve_rec(out, g.in[v], rd[v], rdir[v], e);
-		graph_free(&g);
-	}
-	free(rd);
-	free(rdir);
-	return rc;
-}
-
-/* Ring cell i of a solve file into in, rd, rdir. */
-static void
-read_rec(const unsigned char *b, int64_t i, uint64_t *in, uint32_t *rd,
-    uint8_t *rdir)
-{
-	int k;
-
-	in[i] = 0;
-	for (k = 7; k >= 0; k--)
-		in[i] = in[i] << 8 | b[k];
-	rd[i] = 0;
-	for (k = 3; k >= 0; k--)
-		rd[i] = rd[i] << 8 | b[8 + k];
-	rdir[i] = b[12] <= 8 ? b[12] : 0;	/* a direction or none */
-	if (rd[i] == 0)		/* distances start at 1 */
-		rd[i] = TP_FLFAR;
-}
-
-int
-tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
-    const char *key, uint64_t *in, uint32_t *rd, uint8_t *rdir, tp_err *e)
-{
-	char line[128], got[TP_FLKEY_MAX];
-	long long rows, cols;
-	int64_t t, skip = 0, total = 0, n, i;
-	unsigned char b[TP_FLSOLVE_REC];
-	long pos;
-	int end = -1, ver;
-
-	if (fgets(line, sizeof line, f) == NULL)
-		return tp_err_set(e, "not a flow solve file");
-	if (sscanf(line, TP_FLSOLVE_NAME "%d", &ver) == 1 &&
-	    strncmp(line, TP_FLSOLVE_MAGIC " ", sizeof TP_FLSOLVE_MAGIC) != 0)
-		return tp_err_set(e, "a flow solve file of version %d, not %s: "
-		    "solve again", ver,
-		    &TP_FLSOLVE_MAGIC[sizeof TP_FLSOLVE_NAME - 1]);
-	if (sscanf(line, TP_FLSOLVE_MAGIC " %lld %lld %47s\n%n", &rows, &cols,
-	    got, &end) != 3 || end != (int)strlen(line))
-		return tp_err_set(e, "not a flow solve file");
-	if (strcmp(got, key) != 0)
-		return tp_err_set(e, "solved with sea and geometry '%s', not "
-		    "'%s'", got, key);
-	if (rows != ts->rows || cols != ts->cols)
-		return tp_err_set(e, "made for %lldx%lld tiles, the manifest "
-		    "has %lldx%lld", rows, cols, (long long)ts->rows,
-		    (long long)ts->cols);
-	for (t = 0; t < ts->rows * ts->cols; t++) {
-		tp_tile_rect r = tp_tile_at(ts, t / ts->cols, t % ts->cols);
-
-		if (t < row * ts->cols + col)
-			skip += tp_flowtile_ring_len(r.w, r.h);
-		total += tp_flowtile_ring_len(r.w, r.h);
-	}
-	pos = ftell(f);
-	if (pos < 0 || fseek(f, 0, SEEK_END) != 0 ||
-	    ftell(f) != pos + TP_FLSOLVE_REC * (long)total)
-		return tp_err_set(e, "a flow solve file of the wrong size");
-	if (fseek(f, pos + TP_FLSOLVE_REC * (long)skip, SEEK_SET) != 0)
-		return tp_err_set(e, "%s", strerror(errno));
-	tp_tile_rect r = tp_tile_at(ts, row, col);
-	n = tp_flowtile_ring_len(r.w, r.h);
-	for (i = 0; i < n; i++) {
-		if (fread(b, 1, sizeof b, f) != sizeof b)
-			return tp_err_set(e, "a short flow solve file");
-		read_rec(b, i, in, rd, rdir);
-	}
-	return 0;
-}
+#include "hydro/tiled/tp_flowtile_solve.h"
 
 /* "PATH: message". */
 static int
@@ -330,8 +41,8 @@ neighbour_band(const tp_tileset *ts, const tp_grid *g, const char *band,
 		return tp_err_set(e, "it is tile %lld,%lld, not %lld,%lld",
 		    (long long)r, (long long)c, (long long)row,
 		    (long long)col);
-	tp_flowtile_tile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w, rc.h,
-	    rc.x0, rc.y0);
+	tp_flowtile_tile_put(t, tp_grid_band(g, b), tp_grid_stride(g), rc.w,
+	    rc.h, rc.x0, rc.y0);
 	return 0;
 }
 
@@ -366,7 +77,8 @@ put_neighbour(const tp_tileset *ts, const char *dir, const char *suffix,
 
 /* Whether tile (row, col) has a cell in t's halo. */
 static int
-in_halo(const tp_tileset *ts, const tp_flowtile_tile *t, int64_t row, int64_t col)
+in_halo(const tp_tileset *ts, const tp_flowtile_tile *t, int64_t row,
+    int64_t col)
 {
 	tp_tile_rect r = tp_tile_at(ts, row, col);
 
@@ -375,8 +87,12 @@ in_halo(const tp_tileset *ts, const tp_flowtile_tile *t, int64_t row, int64_t co
 	    t->y0 - TP_FLHALO;
 }
 
-int
-tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
+/* The tile stream at path (band `band`) is found in ts by its ORIGIN; its
+ * neighbours are read from the manifest's directory dir under their names
+ * with the suffix that path carries after its own name. t gets the tile's
+ * heights and halo; tile (the stream read) is kept for output. */
+static int
+load_tile(const tp_tileset *ts, const char *dir, const char *path,
     const char *band, tp_grid *tile, tp_flowtile_tile *t, tp_err *e)
 {
 	const char *base = strrchr(path, '/'), *name;
@@ -394,8 +110,8 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 		    "manifest name '%s'", name);
 	if (tp_flowtile_tile_init(t, ts, row, col, e) < 0)
 		return -1;
-	tp_flowtile_tile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile), t->w,
-	    t->h, t->x0, t->y0);
+	tp_flowtile_tile_put(t, tp_grid_band(tile, b), tp_grid_stride(tile),
+	    t->w, t->h, t->x0, t->y0);
 	/* the tiles the halo reaches: the eight around, and two away only
 	 * where tiles are one cell wide */
 	for (dr = -TP_FLHALO; dr <= TP_FLHALO; dr++)
@@ -414,8 +130,9 @@ tp_fljob_load(const tp_tileset *ts, const char *dir, const char *path,
 	return 0;
 }
 
-int
-tp_fljob_solve(const tp_tileset *ts, const char *dir, const char *suffix,
+/* The solve on files: every tile's edge file dir/NAME SUFFIX ".fedge". */
+static int
+solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
     FILE *out, tp_err *e)
 {
 	int64_t nt = ts->rows * ts->cols, t;
@@ -545,8 +262,8 @@ read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
 		tp_err_set(e, "out of memory");
 	else if ((f = fopen(path, "rb")) == NULL)
 		tp_err_set(e, "%s: %s", path, strerror(errno));
-	else if ((rc = tp_flowtile_solve_read(f, ts, t->row, t->col, key, *in, rd,
-	    rdir, e)) < 0)
+	else if ((rc = tp_flowtile_solve_read(f, ts, t->row, t->col, key, *in,
+	    rd, rdir, e)) < 0)
 		about(path, e);
 	else
 		rc = tp_flowtile_flat_solved(t, rd, rdir, e);
@@ -558,15 +275,15 @@ read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
 }
 
 int
-tp_flowtile_job_run(tp_flowtile_job *k, const char *band, const tp_flowtile_opts *o,
-    const char *solve, tp_err *e)
+tp_flowtile_job_run(tp_flowtile_job *k, const char *band,
+    const tp_flowtile_opts *o, const char *solve, tp_err *e)
 {
 	uint64_t *in = NULL;
 	int rc;
 
 	if (tp_flowtile_opts_check(o, &k->ts, e) < 0)
 		return -1;
-	if (tp_fljob_load(&k->ts, k->dir, k->path, band, &k->g, &k->t, e) < 0)
+	if (load_tile(&k->ts, k->dir, k->path, band, &k->g, &k->t, e) < 0)
 		return about(k->path, e);
 	if (tp_flowtile_tile_dirs(&k->t, o, e) < 0)
 		return about(k->path, e);
@@ -596,7 +313,8 @@ tp_flowtile_job_edge(const tp_flowtile_job *k, FILE *out, tp_err *e)
 }
 
 void
-tp_flowtile_job_finish(tp_flowtile_job *k, const tp_flowtile_opts *o, double rivers, int grass)
+tp_flowtile_job_finish(tp_flowtile_job *k, const tp_flowtile_opts *o,
+    double rivers, int grass)
 {
 	size_t stride = tp_grid_stride(&k->g);
 	float *flow = tp_grid_band(&k->g, k->idx[0]);
@@ -629,7 +347,7 @@ tp_flowtile_job_solve(const char *manifest, const char *suffix, FILE *out,
 
 	if (open_tiles(&ts, &dir, manifest, 1, e) < 0)
 		return -1;
-	rc = tp_fljob_solve(&ts, dir, suffix, out, e);
+	rc = solve_files(&ts, dir, suffix, out, e);
 	tp_tileset_free(&ts);
 	free(dir);
 	return rc;
