@@ -36,8 +36,11 @@ static struct merged {
 } merged;
 
 /* The program's long options, for naming the option behind a parameter
- * in a message (set by cli_getopt). */
+ * in a message (set by cli_getopt); its old spellings and option string,
+ * for --help to list them. */
 static const struct option *prog_opts;
+static const cli_old *prog_old;
+static const char *prog_optstring;
 
 /* The parameters lib's messages name, and the option that gives each: a
  * message naming one gets " (--option)" after it, where the program has
@@ -252,6 +255,8 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 		merge(optstring, longopts, old);
 	parsed = 1;
 	prog_opts = longopts;
+	prog_old = old;
+	prog_optstring = optstring;
 	ch = getopt_long(argc, argv, old != NULL ? merged.optstring :
 	    optstring, old != NULL ? merged.longopts : longopts, &idx);
 	if (ch == -1 || ch == '?' || ch == ':')
@@ -372,11 +377,72 @@ cli_version(void)
 	exit(0);
 }
 
+/* The new spelling of option val: "--seed", or "-c" with no long form. */
+static void
+spelling(int val, char *buf, size_t size)
+{
+	const struct option *o = long_of(prog_opts, val);
+	int a;
+
+	if (o != NULL)
+		snprintf(buf, size, "--%s", o->name);
+	else if (prog_optstring != NULL && short_of(prog_optstring, val, &a))
+		snprintf(buf, size, "-%c", val);
+	else
+		snprintf(buf, size, "?");
+}
+
+/* words on stdout, folded at 72 columns. */
+static void
+fold(char *words)
+{
+	size_t col = 0;
+
+	for (char *w = strtok(words, " "); w != NULL; w = strtok(NULL, " ")) {
+		size_t len = strlen(w);
+
+		if (col > 0 && col + 1 + len > 72) {
+			fputc('\n', stdout);
+			col = 0;
+		} else if (col > 0) {
+			fputc(' ', stdout);
+			col++;
+		}
+		fputs(w, stdout);
+		col += len;
+	}
+	fputc('\n', stdout);
+}
+
+/* "Old spellings that still work, with a warning: -z and --zfactor for
+ * --exaggeration, --contour for --contours." */
+static void
+help_old(void)
+{
+	char line[1024] = "Old spellings that still work, with a warning:";
+	size_t n = strlen(line);
+
+	if (prog_old == NULL || prog_old[0].old == NULL)
+		return;
+	for (size_t i = 0; prog_old[i].old != NULL && n < sizeof line; i++) {
+		char now[64];
+		int last = prog_old[i + 1].old == NULL ||
+		    prog_old[i + 1].val != prog_old[i].val;
+
+		spelling(prog_old[i].val, now, sizeof now);
+		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s%s",
+		    prog_old[i].old, !last ? " and" : " for ", last ? now : "",
+		    !last ? "" : prog_old[i + 1].old == NULL ? "." : ",");
+	}
+	fold(line);
+}
+
 noreturn void
 cli_help(const char *text)
 {
 	fputs(usage_text, stdout);
 	fputs(text, stdout);
+	help_old();
 	cli_close_stdout();
 	exit(0);
 }

@@ -59,7 +59,8 @@ const char *cli_out_file(int argc, char **argv, const char *out,
 noreturn void cli_bad_option(void);
 /* "prog (terrapipe) VERSION" on stdout, exit 0. */
 noreturn void cli_version(void);
-/* text on stdout, exit 0. */
+/* The usage, text and the old spellings of the options on stdout, exit
+ * 0. */
 noreturn void cli_help(const char *text);
 
 /* Option values: on a bad value, a message naming the option and exit 2. */

@@ -23,8 +23,7 @@ static const char help[] =
     "  -w, --window COL,ROW,W,H        W x H cells from cell COL,ROW (0,0 is\n"
     "                                  the north-west cell)\n"
     "  -h, --help                      this help\n"
-    "      --version                   print the version\n"
-    "-b, the old spelling of --bbox, still works with a warning.\n";
+    "      --version                   print the version\n";
 
 enum { OPT_BBOX = 256, OPT_CLIP, OPT_VERSION };
 

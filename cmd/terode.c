@@ -68,8 +68,7 @@ static const char help[] =
     "      --stats           print a summary line on stderr\n"
     "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
-    "      --version         print the version\n"
-    "-s, the old spelling of -S, still works with a warning.\n";
+    "      --version         print the version\n";
 
 enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,

@@ -61,8 +61,7 @@ static const char help[] =
     "                       slopes and the engine's import settings\n"
     "                       (default: 1)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "-z, the old spelling of --zrange, still works with a warning.\n";
+    "      --version        print the version\n";
 
 enum { F_PNG16, F_R16, F_R32, F_PGM, F_SPLAT, F_NORMAL };
 static const char *const formats[] = { "png16", "r16", "r32", "pgm", "splat",
@@ -74,10 +73,7 @@ enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
     OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
-static const cli_old old[] = {
-	{ "-z", OPT_ZRANGE },
-	{ NULL, 0 }
-};
+static const cli_old old[] = { { "-z", OPT_ZRANGE }, { NULL, 0 } };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },

@@ -81,8 +81,7 @@ static const char help[] =
     "                       tiles, from their edge files\n"
     "  -v, --verbose        timings and counts on stderr\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "-c, the old spelling of --dir-codes, still works with a warning.\n";
+    "      --version        print the version\n";
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,

@@ -45,8 +45,7 @@ static const char help[] =
     "                       metres, in the height band or the one band\n"
     "                       written (default: values as they are)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "-z, the old spelling of --zrange, still works with a warning.\n";
+    "      --version        print the version\n";
 
 static const char *const codecs[] = { "deflate", "zstd", "lzw", "none", NULL };
 /* --type: the index plus one is TP_GT_FLOAT32 .. TP_GT_BYTE */

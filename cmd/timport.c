@@ -48,8 +48,7 @@ static const char help[] =
     "      --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
     "                       (default: 0,1)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "-z, the old spelling of --zrange, still works with a warning.\n";
+    "      --version        print the version\n";
 
 enum { OPT_CELLSIZE = 256, OPT_CRS, OPT_ORIGIN, OPT_RAW, OPT_SIZE,
 	OPT_ZRANGE, OPT_VERSION };

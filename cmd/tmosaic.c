@@ -19,8 +19,7 @@ static const char help[] =
     "      --suffix SUFFIX  read each tile from its file name + SUFFIX\n"
     "                       (e.g. .filled; default: none)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "-s, the old spelling of --suffix, still works with a warning.\n";
+    "      --version        print the version\n";
 
 enum { OPT_SUFFIX = 256, OPT_VERSION };
 

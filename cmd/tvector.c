@@ -39,9 +39,7 @@ static const char help[] =
     "                       order, when present; else Strahler is computed)\n"
     "  -v, --verbose        timings and feature counts on stderr\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "Old spellings that still work, with a warning: -b for --basins, -d for\n"
-    "--dir-codes.\n";
+    "      --version        print the version\n";
 
 enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_VERSION };
 

@@ -67,9 +67,7 @@ static const char help[] =
     "                       CELLSIZE; degrees of a geographic CRS are turned\n"
     "                       into metres)\n"
     "  -h, --help           this help\n"
-    "      --version        print the version\n"
-    "Old spellings that still work, with a warning: -z and --zfactor for\n"
-    "--exaggeration, --contour for --contours.\n";
+    "      --version        print the version\n";
 
 enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
     OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
