@@ -22,19 +22,17 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
-    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm OUT\n"
-    "               < in\n"
+    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] --biome-groups FILE\n"
     "               -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
     "               -f normal OUT.png < in\n";
 
 static const char help[] =
-    "Write one band as a heightmap a game engine imports (its levels\n"
-    "0..65535 spanning --zrange, with OUT.json beside it), the biome band\n"
-    "as RGBA splat maps (four materials a picture, weights summing to 255),\n"
-    "or the heights as a tangent-space normal map. Files appear whole or\n"
-    "not at all. NaN becomes level 0 (float32: LO).\n"
+    "Write one band as a heightmap a game engine imports (its levels 0..65535\n"
+    "spanning --zrange, with OUT.json beside it), the biome band as RGBA splat\n"
+    "maps (four materials a picture, weights summing to 255), or the heights\n"
+    "as a tangent-space normal map; NaN becomes level 0 (float32: LO).\n"
     "  -b, --band NAME      band to write (default: height; biome for splat)\n"
     "      --biome-groups FILE  splat: each biome's material slot, one\n"
     "                       'BIOME SLOT' a line, '*' for the rest\n"
@@ -43,13 +41,11 @@ static const char help[] =
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it\n"
-    "  -f, --format FMT     png16, r16 (little-endian UInt16), r32 (little-\n"
-    "                       endian float32), pgm (16-bit), splat, normal\n"
-    "                       (default: png16)\n"
+    "  -f, --format FMT     png16 (default), r16, r32 (little-endian UInt16,\n"
+    "                       float32), pgm (16-bit), splat, normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
-    "      --normal-y DIR   normal: up (OpenGL) or down (DirectX) (default:\n"
-    "                       up)\n"
+    "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
     "  -o, --output FILE    the file to write (or give it as the argument)\n"
     "      --pad            with -e: grow to the next valid size up,\n"
     "                       repeating the last column and row\n"
@@ -57,9 +53,8 @@ static const char help[] =
     "      --zrange LO,HI   heights at levels 0 and 65535 (default: the\n"
     "                       band's range: a second pass over a file, or the\n"
     "                       band held in memory from a pipe)\n"
-    "      --zscale Z       metres per height unit, for the normal map's\n"
-    "                       slopes and the engine's import settings\n"
-    "                       (default: 1)\n"
+    "      --zscale Z       metres per height unit (default: 1), for normal\n"
+    "                       maps' slopes and engines' import settings\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 

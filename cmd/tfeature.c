@@ -270,15 +270,12 @@ static int
 read_dem(tp_grid *g)
 {
 	tp_err e;
-	int band;
 
 	if (isatty(STDIN_FILENO))
 		cli_usage("standard input is a terminal: pipe a DEM in");
 	if (tp_grid_read(g, stdin, &e) < 0)
 		cli_fail(&e);
-	if ((band = tp_header_band(&g->h, "height")) < 0)
-		cli_die("the input has no band 'height'");
-	return band;
+	return cli_band(&g->h, "height");
 }
 
 /* tfeature --fit N < dem: the base, hills, plateaus and residual line of

@@ -93,8 +93,7 @@ band_list(const tp_header *h, const char *arg, int *bands)
 	    name = strtok_r(NULL, ",", &save)) {
 		if (n == TP_GT_MAX_BANDS)
 			cli_usage("-b: more than %d bands", TP_GT_MAX_BANDS);
-		if ((bands[n++] = tp_header_band(h, name)) < 0)
-			cli_die("the input has no band '%s'", name);
+		bands[n++] = cli_band(h, name);
 	}
 	free(list);
 	if (n == 0)

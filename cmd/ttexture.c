@@ -262,8 +262,7 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (cli_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	if ((o.g.band_height = tp_header_band(&r.h, "height")) < 0)
-		cli_die("the input has no band 'height'");
+	o.g.band_height = cli_band(&r.h, "height");
 	o.g.band_biome = tp_header_band(&r.h, "biome");
 	if (o.g.blend > r.h.cellsize)
 		cli_die("--blend %g: at most the cell size, %g", o.g.blend,

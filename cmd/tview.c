@@ -298,8 +298,7 @@ main(int argc, char **argv)
 	cli_open_input(&r);
 	if (cli_history(&r.h, argc, argv, &e) < 0)
 		cli_fail(&e);
-	if ((src.band[0] = tp_header_band(&r.h, o.band)) < 0)
-		cli_die("the input has no band '%s'", o.band);
+	src.band[0] = cli_band(&r.h, o.band);
 	if ((src.row = malloc(tp_row_floats(&r.h) * sizeof(float))) == NULL)
 		cli_die("out of memory for a row");
 	vo = (tp_view_opts){ .mode = o.shade ? TP_VIEW_SHADE : !o.grey ?
