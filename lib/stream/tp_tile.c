@@ -439,6 +439,33 @@ tp_tile_dir(const char *manifest)
 	return d;
 }
 
+int
+tp_tileset_open(tp_tileset *ts, char **dir, const char *path, int is_manifest,
+    tp_err *e)
+{
+	char *m = NULL;
+	int rc;
+
+	if ((*dir = tp_tile_dir(path)) == NULL)
+		return tp_err_set(e, "out of memory");
+	if (is_manifest)
+		m = strdup(path);
+	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
+		sprintf(m, "%s/manifest", *dir);
+	if (m == NULL) {
+		free(*dir);
+		*dir = NULL;
+		return tp_err_set(e, "out of memory");
+	}
+	rc = tp_tileset_load(ts, m, e);
+	free(m);
+	if (rc < 0) {
+		free(*dir);
+		*dir = NULL;
+	}
+	return rc;
+}
+
 /* Cutting. */
 
 /* The open files of one row of tiles. */

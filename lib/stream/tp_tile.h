@@ -89,6 +89,10 @@ char	*tp_tile_path(const tp_tileset *ts, const char *dir, int64_t row,
 /* The directory part of a manifest's path ("." when it has none),
  * malloc'ed, or NULL. */
 char	*tp_tile_dir(const char *manifest);
+/* The manifest beside the tile path (or path itself when is_manifest) into
+ * ts, and its directory into *dir (malloc'ed; NULL on failure). */
+int	tp_tileset_open(tp_tileset *ts, char **dir, const char *path,
+	    int is_manifest, tp_err *e);
 
 /* Cut the stream r into the tiles of ts, written in dir as files that
  * appear whole or not at all (tp_outfile), each with header oh (the

@@ -74,28 +74,15 @@ int
 tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
     int is_manifest, const char *band, const tp_fillrun_opts *o, tp_err *e)
 {
-	char *m = NULL;
-	int rc;
-
-	if ((*dir = tp_tile_dir(path)) == NULL)
-		return tp_err_set(e, "out of memory");
-	if (is_manifest)
-		m = strdup(path);
-	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
-		sprintf(m, "%s/manifest", *dir);
-	if (m == NULL) {
-		free(*dir);
-		return tp_err_set(e, "out of memory");
-	}
-	rc = tp_tileset_load(ts, m, e);
-	free(m);
-	if (rc == 0 &&
-	    (rc = tp_filltile_job_init(j, ts, *dir, band, &o->fill, o->sea,
-	    e)) < 0)
+	if (tp_tileset_open(ts, dir, path, is_manifest, e) < 0)
+		return -1;
+	if (tp_filltile_job_init(j, ts, *dir, band, &o->fill, o->sea, e) < 0) {
 		tp_tileset_free(ts);
-	if (rc < 0)
 		free(*dir);
-	return rc;
+		*dir = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 int

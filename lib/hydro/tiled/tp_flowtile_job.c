@@ -194,35 +194,6 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
 	return rc;
 }
 
-/* The manifest beside path (or path itself, is_manifest) into ts; its
- * directory into *dir. */
-static int
-open_tiles(tp_tileset *ts, char **dir, const char *path, int is_manifest,
-    tp_err *e)
-{
-	char *m = NULL;
-	int rc;
-
-	if ((*dir = tp_tile_dir(path)) == NULL)
-		return tp_err_set(e, "out of memory");
-	if (is_manifest)
-		m = strdup(path);
-	else if ((m = malloc(strlen(*dir) + sizeof "/manifest")) != NULL)
-		sprintf(m, "%s/manifest", *dir);
-	if (m == NULL) {
-		free(*dir);
-		*dir = NULL;
-		return tp_err_set(e, "out of memory");
-	}
-	rc = tp_tileset_load(ts, m, e);
-	free(m);
-	if (rc < 0) {
-		free(*dir);
-		*dir = NULL;
-	}
-	return rc;
-}
-
 int
 tp_flowtile_job_open(tp_flowtile_job *k, const char *path, int nadd, tp_err *e)
 {
@@ -238,7 +209,7 @@ tp_flowtile_job_open(tp_flowtile_job *k, const char *path, int nadd, tp_err *e)
 	fclose(f);
 	if (rc < 0)
 		return about(path, e);
-	if (open_tiles(&k->ts, &k->dir, path, 0, e) < 0) {
+	if (tp_tileset_open(&k->ts, &k->dir, path, 0, e) < 0) {
 		tp_grid_free(&k->g);
 		return -1;
 	}
@@ -345,7 +316,7 @@ tp_flowtile_job_solve(const char *manifest, const char *suffix, FILE *out,
 	char *dir;
 	int rc;
 
-	if (open_tiles(&ts, &dir, manifest, 1, e) < 0)
+	if (tp_tileset_open(&ts, &dir, manifest, 1, e) < 0)
 		return -1;
 	rc = solve_files(&ts, dir, suffix, out, e);
 	tp_tileset_free(&ts);
