@@ -23,7 +23,7 @@ trap 'rm -rf "$T"' EXIT
 # line (tests/pyserve.py, tests/pyrun): each check still runs on its own,
 # with its own arguments, stdin, output and exit status, at a fraction of
 # the cost of a fresh interpreter. The server leaves when this shell does.
-TP_PYREAL=/usr/bin/python3
+TP_PYREAL=${TP_PYREAL:-/usr/bin/python3}
 PY=$TESTS_DIR/pyrun
 if mkfifo "$T/.pyq"; then
 	"$TP_PYREAL" "$TESTS_DIR/pyserve.py" "$T/.pyq" </dev/null >/dev/null \
