@@ -71,6 +71,16 @@ def direct(path):
     return stat.S_ISFIFO(m) or stat.S_ISCHR(m)
 
 
+def position(proc, n):
+    """The offset of descriptor n of process proc: a file opened again
+    starts at 0, where pyrun's stdin may have been read part way."""
+    with open("%s/fdinfo/%d" % (proc, n)) as f:
+        for line in f:
+            if line.startswith("pos:"):
+                return int(line.split()[1])
+    return 0
+
+
 def setup(pid, fds, base):
     """Become pyrun's python3: fds, working directory, environment. fds are
     the numbers of pyrun's copies of its stdin, stdout and stderr."""
@@ -79,6 +89,8 @@ def setup(pid, fds, base):
         if fds[0] >= 0 else None
     if fd is None:
         fd = os.open(os.devnull, os.O_RDONLY)
+    elif stat.S_ISREG(os.fstat(fd).st_mode):
+        os.lseek(fd, position(proc, fds[0]), os.SEEK_SET)
     os.dup2(fd, 0)
     os.close(fd)
     for n, ext in ((1, ".out"), (2, ".err")):
