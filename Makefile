@@ -53,6 +53,13 @@ INC_cmd	= -Icli
 LDLIBS	= -lm -pthread
 FUZZ_SECONDS ?= 30
 FUZZ_CHECK_SECONDS ?= 3
+# make check and make asan build with -j$(JOBS) unless make was given a -j
+# of its own, and run JOBS test suites (and fuzz targets) at once.
+JOBS	?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE	= $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(JOBS))
+# The wall time since START (seconds since the epoch), for the last line of
+# make check and make asan.
+elapsed	= echo "$(1): $$(( $$(date +%s) - $(2) )) s of wall time"
 
 ifeq ($(FUZZ),1)
 XCFLAGS	+= -fsanitize=fuzzer-no-link
@@ -186,13 +193,14 @@ deps:
 # make check: packages, build, unit tests, program tests, man pages, and a
 # few seconds of every fuzz target.
 check: deps
-	@$(MAKE) --no-print-directory test
-	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) scripts/run-fuzz --check build-fuzz $(FUZZ_CHECK_SECONDS)
+	@start=$$(date +%s); \
+	$(SUBMAKE) test && $(SUBMAKE) fuzz-build && \
+	$(FUZZ_ENV) FUZZ_JOBS=$(JOBS) scripts/run-fuzz --check build-fuzz $(FUZZ_CHECK_SECONDS); \
+	st=$$?; $(call elapsed,make check,$$start); exit $$st
 
 test: all $(CHECKBIN) textures
 	@$(MAKE) --no-print-directory purity includes
-	@scripts/run-tests $(OBJ_DIR)/tests $(BIN_DIR)
+	@scripts/run-tests -j $(JOBS) $(OBJ_DIR)/tests $(BIN_DIR)
 	@$(MAKE) --no-print-directory lint
 
 # Every undefined symbol of every object in libterrapipe.a, against IMPURE.
@@ -213,7 +221,9 @@ lint:
 	echo "mandoc lint: $(words $(MAN1) $(MAN5) $(MAN7)) pages clean"
 
 asan: deps
-	@$(MAKE) --no-print-directory O=build-asan CC=clang SAN=1 OPT=-O1 test
+	@start=$$(date +%s); \
+	$(SUBMAKE) O=build-asan CC=clang SAN=1 OPT=-O1 test; \
+	st=$$?; $(call elapsed,make asan,$$start); exit $$st
 
 # The fuzz targets are built by scripts/run-fuzz with this file's flags:
 # the same standard, defines, warnings, include paths and libraries as the
@@ -226,8 +236,8 @@ FUZZ_ENV = FUZZ_CC=clang FUZZ_CFLAGS="$(FUZZ_CFLAGS)" \
 	   FUZZ_LIBS="$(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(JANSSON_LIBS) $(LDLIBS)"
 
 fuzz: deps
-	@$(MAKE) --no-print-directory fuzz-build
-	@$(FUZZ_ENV) scripts/run-fuzz build-fuzz $(FUZZ_SECONDS)
+	@$(SUBMAKE) fuzz-build
+	@$(FUZZ_ENV) FUZZ_JOBS=$(JOBS) scripts/run-fuzz build-fuzz $(FUZZ_SECONDS)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory O=build-fuzz CC=clang SAN=1 FUZZ=1 OPT=-O1 \

@@ -13,12 +13,26 @@ TP_BIN=${TP_BIN:-$ROOT/bin}
 case $TP_BIN in /*) ;; *) TP_BIN=$ROOT/$TP_BIN ;; esac
 PATH=$TP_BIN:$PATH
 export PATH
-PY=/usr/bin/python3		# Debian's, with numpy (from python3-gdal)
 DATA=$TESTS_DIR/data
 MEMCHECK=${MEMCHECK:-}
 TEST_NAME=$(basename "$0" .sh)
 T=$(mktemp -d "${TMPDIR:-/tmp}/tp-$TEST_NAME.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# $PY runs python3 (Debian's, with numpy, from python3-gdal) through one
+# server per script that imports numpy once and forks a child per command
+# line (tests/pyserve.py, tests/pyrun): each check still runs on its own,
+# with its own arguments, stdin, output and exit status, at a fraction of
+# the cost of a fresh interpreter. The server leaves when this shell does.
+TP_PYREAL=${TP_PYREAL:-/usr/bin/python3}
+PY=$TESTS_DIR/pyrun
+if mkfifo "$T/.pyq"; then
+	"$TP_PYREAL" "$TESTS_DIR/pyserve.py" "$T/.pyq" </dev/null >/dev/null \
+	    2>"$T/.pyserve.err" &
+	TP_PYSERVER=$! TP_PYQUEUE=$T/.pyq
+	export TP_PYREAL TP_PYSERVER TP_PYQUEUE
+	disown "$TP_PYSERVER"	# not one of the jobs a test's bare wait waits for
+	trap 'kill "$TP_PYSERVER" 2>/dev/null; rm -rf "$T"' EXIT
+fi
 export GDAL_PAM_ENABLED=NO	# no .aux.xml beside files gdalinfo reads
 n_pass=0
 n_fail=0
