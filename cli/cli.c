@@ -300,7 +300,8 @@ put_message(const char *msg)
 
 			snprintf(opt, sizeof opt, "--%s", params[i].opt);
 			if (f != NULL && !done[i] && (at == NULL || f < at) &&
-			    has_option(params[i].opt) && strstr(msg, opt) == NULL) {
+			    has_option(params[i].opt) &&
+			    strstr(msg, opt) == NULL) {
 				at = f;
 				best = i;
 			}

@@ -9,8 +9,8 @@
 #include "hydro/tp_order.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]]\n"
-    "             [--dir-codes CODES] [-g GEO] [-j N] [--min-basin CELLS] [--no-sea]\n"
+    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-j N]\n"
+    "             [--dir-codes CODES] [-g GEO] [--min-basin CELLS] [--no-sea]\n"
     "             [--order [KIND]] [--outlet X,Y] [-r T] [--river-rule RULE]\n"
     "             [--sea LEVEL] [--snap R] [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
@@ -202,7 +202,8 @@ parse(int argc, char **argv, opts *o)
 				cli_usage("--band: bad band name '%s'", optarg);
 			o->band = optarg;
 			break;
-		case OPT_DIR_CODES: o->r.grass = cli_choice("--dir-codes", optarg, codes);
+		case OPT_DIR_CODES:
+			o->r.grass = cli_choice("--dir-codes", optarg, codes);
 			break;
 		case 'g':
 			o->r.georule = cli_choice("--geographic", optarg, geos);

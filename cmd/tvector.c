@@ -100,7 +100,8 @@ parse(int argc, char **argv, opts *o)
 			o->interval = cli_double("--contours", optarg, 1e-300,
 			    1e300);
 			break;
-		case OPT_DIR_CODES: o->grass = cli_choice("--dir-codes", optarg, codes);
+		case OPT_DIR_CODES:
+			o->grass = cli_choice("--dir-codes", optarg, codes);
 			break;
 		case 'h': cli_help(help);
 		case 'l': check_name("--labels", optarg); o->labels = optarg;

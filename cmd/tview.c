@@ -69,8 +69,8 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND, OPT_LOG, OPT_NO_SEA,
-    OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
+enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND,
+    OPT_LOG, OPT_NO_SEA, OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = {

@@ -252,8 +252,8 @@ tp_biome_compile(tp_biome *b, const tp_palette *p, int climate, tp_err *e)
 	if (build_look(&b->zone, e) < 0 || build_look(&b->climate, e) < 0)
 		return -1;
 	if (climate && b->climate.nbox == 0)
-		return tp_err_set(e, "the table has no climate clauses, which the "
-		    "climate model needs");
+		return tp_err_set(e, "the table has no climate clauses, which "
+		    "the climate model needs");
 	if (!climate && b->zone.nbox == 0)
 		return tp_err_set(e, "the table has no zone clauses");
 	b->simd = tp_simd_probe();

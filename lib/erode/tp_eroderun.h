@@ -22,7 +22,7 @@
 enum { TP_ERODERUN_CPU, TP_ERODERUN_GPU, TP_ERODERUN_AUTO };
 
 typedef struct tp_eroderun_opts {
-	int	device;		/* TP_ERODERUN_*; AUTO: GPU when one is present */
+	int	device;		/* TP_ERODERUN_*; AUTO: a GPU if present */
 	int	batch_sync;	/* on the CPU, the batch-synchronous model */
 	int	cl_device;	/* tp_cl_opts' device: index, -1: first GPU */
 	int	per_cell;	/* droplets: one per cell of the grid */

@@ -34,22 +34,24 @@ int
 tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
 {
 	if (o->order >= 0 && o->rivers < 0)
-		return tp_err_set(e, "the stream order needs the river threshold");
+		return tp_err_set(e, "the stream order needs the river "
+		    "threshold");
 	if (o->min_basin >= 0 && !o->basins)
 		return tp_err_set(e, "the smallest basin needs basin labels");
 	if (o->snap >= 0 && !o->outlet)
 		return tp_err_set(e, "the snap radius needs an outlet point");
 	if (o->basins && o->outlet)
-		return tp_err_set(e, "basin labels and an outlet point both make "
-		    "the band 'basin'");
+		return tp_err_set(e, "basin labels and an outlet point both "
+		    "make the band 'basin'");
 	if (o->river_rule >= 0 && o->rivers < 0)
-		return tp_err_set(e, "the river rule needs the river threshold");
+		return tp_err_set(e, "the river rule needs the river "
+		    "threshold");
 	if (o->river_rule == TP_FLOWRUN_TRACE && !o->carve)
 		return tp_err_set(e, "the trace river rule needs carving (the "
 		    "order its search took the cells in)");
 	if (o->carve && o->mfd)
-		return tp_err_set(e, "carving routes single-flow D8 only; multiple "
-		    "flow directions need filled heights (tfill)");
+		return tp_err_set(e, "carving routes single-flow D8 only; "
+		    "multiple flow directions need filled heights (tfill)");
 	return 0;
 }
 
@@ -90,8 +92,8 @@ watershed(tp_grid *g, const tp_flowrun_opts *o, const tp_flowrun_bands *b,
 		return tp_err_set(e, "the outlet point %s", sub.msg);
 	if (tp_basin_snap(flow, dir, g->h.width, g->h.height, stride, cx, cy,
 	    rad, &sx, &sy) < 0)
-		return tp_err_set(e, "the outlet point %.10g,%.10g: no land within %lld "
-		    "cells", o->ox, o->oy, (long long)rad);
+		return tp_err_set(e, "the outlet point %.10g,%.10g: no land "
+		    "within %lld cells", o->ox, o->oy, (long long)rad);
 	if (tp_basin_watershed(dir, g->h.width, g->h.height, sx, sy,
 	    tp_grid_band(g, b->idx[b->basin]), stride, &r->outlet_cells,
 	    e) < 0)
@@ -186,7 +188,8 @@ directions(const tp_flowrun_opts *o, const tp_geo_grid *geo,
 	size_t cells = (size_t)w * (size_t)h;
 
 	*order = NULL;
-	if (o->river_rule == TP_FLOWRUN_TRACE && (cells > SIZE_MAX / sizeof **order ||
+	if (o->river_rule == TP_FLOWRUN_TRACE &&
+	    (cells > SIZE_MAX / sizeof **order ||
 	    (*order = malloc(cells * sizeof **order)) == NULL))
 		return tp_err_set(e, "out of memory: the search's order needs "
 		    "%.1f MiB", (double)cells * 4 / 1048576.0);

@@ -46,7 +46,7 @@ typedef struct tp_flowrun_opts {
 	int	grass;		/* dir as GRASS codes, else ESRI's */
 	int	threads;	/* <= 0: all processors */
 	int	threads_given;	/* -j given: the flow may run in tiles */
-	int64_t	tile_size;	/* tiles of this size; 0: 1024 (and not given) */
+	int64_t	tile_size;	/* tiles of this size; 0: not given, 1024 */
 	int	carve;		/* 0: tp_flow_d8_sea, else 1 + TP_CARVE_* */
 	double	rivers;		/* river threshold; < 0: no river band */
 	int	river_rule;	/* -1: not given (threshold), TP_FLOWRUN_* */
@@ -75,7 +75,7 @@ typedef struct tp_flowrun_bands {
 
 /* What a run found: the directions' counts, and the outlet where it went. */
 typedef struct tp_flowrun_result {
-	tp_geo_grid geo;		/* the grid's geometry, as georule said */
+	tp_geo_grid geo;	/* the grid's geometry, as georule said */
 	tp_flow_stats st;
 	int64_t	outlet_x, outlet_y;	/* the cell, after the snap */
 	double	outlet_flow;		/* its flow */

@@ -88,8 +88,8 @@ tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
 		    "not exact tile by tile (its sums depend on their order)");
 	if (o->area && (uint64_t)ts->width * (uint64_t)ts->height >
 	    UINT32_MAX)
-		return tp_err_set(e, "accumulated area tile by tile needs a grid "
-		    "of fewer than 2^32 cells");
+		return tp_err_set(e, "accumulated area tile by tile needs a "
+		    "grid of fewer than 2^32 cells");
 	return 0;
 }
 
