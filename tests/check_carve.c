@@ -231,57 +231,51 @@ centre(const float *z, int rule)
 	return dir[4];
 }
 
-/* The centre 10 of a 3 x 3 grid (the border its outlets). The flood takes
- * NE 2 first; from there the centre is a diagonal step up of 8 / sqrt 2 =
- * 5.66, steeper than from the side cells N and E (8: 2 up), so NE reaches
- * it: the first rule drains it NE. The steepest drop is W: 7 beats 5.66. */
-START_TEST(test_first_not_steepest)
+/* The first rule on a 3 x 3 grid (the border its outlets): where it
+ * drains the centre, and where the steepest drop would (-1: not checked);
+ * levels: the case also checks how heights round to levels. */
+static const struct first_case {
+	float	z[9];
+	int	first, steepest, levels;
+} first_cases[] = {
+	/* The centre 10. The flood takes NE 2 first; from there the centre
+	 * is a diagonal step up of 8 / sqrt 2 = 5.66, steeper than from the
+	 * side cells N and E (8: 2 up), so NE reaches it: the first rule
+	 * drains it NE. The steepest drop is W: 7 beats 5.66. */
+	{ { 12, 8, 2,
+	    3, 10, 8,
+	    12, 12, 12 }, TP_D8_NE, TP_D8_W, 0 },
+	/* The same with E 3: the centre rises 7 from E, more than the 5.66
+	 * from NE, so NE leaves it for E, taken next: the first rule drains
+	 * it E. */
+	{ { 12, 8, 2,
+	    12, 10, 3,
+	    12, 12, 12 }, TP_D8_E, -1, 0 },
+	/* Levels are whole thousandths, rounded half away from zero:
+	 * heights that round alike tie, and the tie goes to the cell pushed
+	 * first. Here the four side cells are border outlets pushed in
+	 * row-major order, and N (1.0004) is pushed before W (1.0001): the
+	 * same level, so N reaches the centre first. */
+	{ { 9, 1.0004f, 9,
+	    1.0001f, 5, 9,
+	    9, 9, 9 }, TP_D8_N, -1, 1 },
+};
+
+START_TEST(test_first_rule)
 {
-	static const float z[9] = {
-		12, 8, 2,
-		3, 10, 8,
-		12, 12, 12,
-	};
+	const struct first_case *c = &first_cases[_i];
 
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_NE);
-	ck_assert_int_eq(centre(z, TP_CARVE_STEEPEST), TP_D8_W);
-}
-END_TEST
-
-/* The same with E 3: the centre rises 7 from E, more than the 5.66 from
- * NE, so NE leaves it for E, taken next: the first rule drains it E. */
-START_TEST(test_first_diagonal_waits)
-{
-	static const float z[9] = {
-		12, 8, 2,
-		12, 10, 3,
-		12, 12, 12,
-	};
-
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_E);
-}
-END_TEST
-
-/* Levels are whole thousandths, rounded half away from zero: heights that
- * round alike tie, and the tie goes to the cell pushed first. Here the
- * four side cells are border outlets pushed in row-major order, and N
- * (1.0004) is pushed before W (1.0001): the same level, so N reaches the
- * centre first. */
-START_TEST(test_first_levels)
-{
-	static const float z[9] = {
-		9, 1.0004f, 9,
-		1.0001f, 5, 9,
-		9, 9, 9,
-	};
-
-	ck_assert_int_eq(centre(z, TP_CARVE_FIRST), TP_D8_N);
-	ck_assert(tp_carve_level(2.5f) == 2500);
-	ck_assert(tp_carve_level(-0.0004f) == 0);
-	ck_assert(tp_carve_level(-0.0006f) == -1);
-	ck_assert(tp_carve_level(NAN) == 0);
-	ck_assert(tp_carve_level(1e10f) == 2147483647.0);
-	ck_assert(tp_carve_level(-1e10f) == -2147483647.0);
+	ck_assert_int_eq(centre(c->z, TP_CARVE_FIRST), c->first);
+	if (c->steepest >= 0)
+		ck_assert_int_eq(centre(c->z, TP_CARVE_STEEPEST), c->steepest);
+	if (c->levels) {
+		ck_assert(tp_carve_level(2.5f) == 2500);
+		ck_assert(tp_carve_level(-0.0004f) == 0);
+		ck_assert(tp_carve_level(-0.0006f) == -1);
+		ck_assert(tp_carve_level(NAN) == 0);
+		ck_assert(tp_carve_level(1e10f) == 2147483647.0);
+		ck_assert(tp_carve_level(-1e10f) == -2147483647.0);
+	}
 }
 END_TEST
 
@@ -297,9 +291,8 @@ main(void)
 	tcase_add_test(tc, test_filled_equals_d8);
 	tcase_add_test(tc, test_sea);
 	tcase_add_test(tc, test_bad_plane);
-	tcase_add_test(first, test_first_not_steepest);
-	tcase_add_test(first, test_first_diagonal_waits);
-	tcase_add_test(first, test_first_levels);
+	tcase_add_loop_test(first, test_first_rule, 0,
+	    (int)(sizeof first_cases / sizeof first_cases[0]));
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, first);
 	return tp_test_run(s);

@@ -8,33 +8,8 @@
 #include "erode/tp_erode.h"
 #include "erode/tp_thermal.h"
 #include "tp_test.h"
+#include "tp_test_hills.h"
 #include "tp_test_simd.h"
-
-/* A smooth, hilly test terrain in about [0, 1]. */
-static float *
-hills(int64_t w, int64_t h)
-{
-	float *z = malloc((size_t)(w * h) * sizeof *z);
-	int64_t x, y;
-
-	ck_assert_ptr_nonnull(z);
-	for (y = 0; y < h; y++)
-		for (x = 0; x < w; x++)
-			z[y * w + x] = (float)(0.5 + 0.2 * sin(x * 0.11) *
-			    cos(y * 0.07) + 0.1 * sin((x + 2 * y) * 0.23) +
-			    0.05 * cos((3 * x - y) * 0.41));
-	return z;
-}
-
-static double
-sum(const float *z, size_t n)
-{
-	double s = 0;
-
-	for (size_t i = 0; i < n; i++)
-		s += z[i];
-	return s;
-}
 
 /* 8 x 3, every row the same: downhill in x to a pit at column 4. */
 static void

@@ -11,60 +11,7 @@
 #include "erode/tp_cl.h"
 #include "erode/tp_erode.h"
 #include "tp_test.h"
-
-#define W 97
-
-#define H 61
-
-/* Hills in about [0, 1], a NaN hole at (20..23, 10..12), and, when sea is
- * set, a strip of low ground along row 0 for a sea at 0.3. */
-static float *
-terrain(int sea)
-{
-	float *z = malloc(W * H * sizeof *z);
-	int x, y;
-
-	ck_assert_ptr_nonnull(z);
-	for (y = 0; y < H; y++)
-		for (x = 0; x < W; x++)
-			z[y * W + x] = (float)(0.5 + 0.2 * sin(x * 0.11) *
-			    cos(y * 0.07) + 0.1 * sin((x + 2 * y) * 0.23) +
-			    0.05 * cos((3 * x - y) * 0.41));
-	for (y = 10; y < 13; y++)
-		for (x = 20; x < 24; x++)
-			z[y * W + x] = NAN;
-	for (x = 0; x < W && sea; x++)
-		z[x] = 0.1f;
-	return z;
-}
-
-static float *
-copy(const float *z)
-{
-	float *c = malloc(W * H * sizeof *c);
-
-	ck_assert_ptr_nonnull(c);
-	memcpy(c, z, W * H * sizeof *c);
-	return c;
-}
-
-/* The option sets both paths must agree on. */
-static void
-opts_set(tp_erode_opts *o, int k)
-{
-	tp_erode_defaults(o);
-	o->droplets = 9000;
-	o->seed = 5 + (uint64_t)k;
-	o->batch = 2048;
-	switch (k) {
-	case 1: o->radius = 1; break;
-	case 2: o->radius = 5.5; o->inertia = 0.6; break;
-	case 3: o->keep_mass = 0; o->lifetime = 12; break;
-	case 4: o->sea_level = 0.3; break;
-	case 5: o->zscale = 1024; o->gravity = 10; o->batch = 0; break;
-	default: break;
-	}
-}
+#include "tp_test_erode_batch.h"
 
 START_TEST(test_spawn_as_cpu)
 {

@@ -17,6 +17,7 @@
 #include "stream/tp_tile.h"
 #include "hydro/tiled/tp_filltile_job.h"
 #include "tp_test.h"
+#include "tp_test_tiles.h"
 
 enum { N = 17, SIZE = 5 };
 
@@ -30,12 +31,6 @@ cut_tiles(tp_tileset *ts)
 {
 	tp_header hd = tp_test_header(N, N, 1, 0, N);
 	uint64_t s = 11;
-	char *buf = NULL;
-	size_t len = 0;
-	tp_writer wr;
-	tp_reader r;
-	tp_err e;
-	FILE *f;
 
 	strcpy(dir, "/tmp/check_filltile_job.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -43,20 +38,7 @@ cut_tiles(tp_tileset *ts)
 	for (int k = 0; k < N * N; k++)
 		z[k] = roundf(z[k] * 20);
 	z[3 * N + 9] = NAN;
-	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
-	ck_assert_int_eq(tp_writer_open(&wr, f, &hd, &e), 0);
-	ck_assert_int_eq(tp_writer_rows(&wr, z, N, &e), 0);
-	ck_assert_int_eq(tp_writer_finish(&wr, &e), 0);
-	tp_writer_free(&wr);
-	fclose(f);
-	ck_assert_ptr_nonnull(f = fmemopen(buf, len, "r"));
-	ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-	ck_assert_int_eq(tp_tileset_init(ts, &hd, SIZE, &e), 0);
-	ck_assert_msg(tp_tile_cut(&r, ts, &hd, dir, NULL, NULL, &e) == 0, "%s",
-	    e.msg);
-	tp_reader_free(&r);
-	fclose(f);
-	free(buf);
+	cut_grid(ts, &hd, z, SIZE, dir);
 	tp_header_free(&hd);
 }
 

@@ -9,23 +9,7 @@
 #include "stream/tp_filter.h"
 #include "stream/tp_window.h"
 #include "tp_test.h"
-
-/* 3000 cells a row: a batch (TP_BATCH_BYTES) holds 174 output rows of a
- * generator, so 800 rows take five batches. Every value is an integer
- * below 2^24: exact in float. */
-#define W	3000
-
-#define H	800
-
-/* A generator row: row * 1000 + x. */
-static void
-gen_row(void *ctx, int64_t row, const float *in, float *out)
-{
-	const tp_header *h = ctx;
-
-	for (int64_t x = 0; x < h->width; x++)
-		out[x] = (float)(row * 1000 + x);
-}
+#include "tp_test_rows.h"
 
 /* Band fn: minus the input, plus the row (h gives the width). */
 static void
@@ -34,58 +18,6 @@ neg_row(void *ctx, const tp_header *h, int64_t row, const float *in,
 {
 	for (int64_t x = 0; x < h->width; x++)
 		out[x] = (float)row - in[x];
-}
-
-/* Progress: remember the calls (they come on the calling thread). */
-struct calls {
-	int	n;
-	int64_t	last, total, backwards;
-};
-
-static void
-count_progress(void *pctx, int64_t done, int64_t total)
-{
-	struct calls *c = pctx;
-
-	c->backwards += done < c->last;
-	c->n++;
-	c->last = done;
-	c->total = total;
-}
-
-/* Run the generator for a w x h stream on `threads` threads into memory;
- * returns the stream's bytes (*len of them, free them). */
-static char *
-generate(int64_t w, int64_t h, int threads, struct calls *c, size_t *len)
-{
-	tp_filter_opts o = { threads, count_progress, c };
-	tp_header hd;
-	tp_writer wr;
-	tp_err e;
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(tp_header_init(&hd, w, h, &e), 0);
-	ck_assert_int_eq(tp_writer_open(&wr, f, &hd, &e), 0);
-	ck_assert_msg(tp_filter_run(NULL, &wr, &hd, gen_row, &hd, &o, &e) == 0,
-	    "%s", e.msg);
-	tp_writer_free(&wr);
-	tp_header_free(&hd);
-	ck_assert_int_eq(fclose(f), 0);
-	return buf;
-}
-
-/* Read len bytes of buf back as a grid. */
-static void
-read_back(tp_grid *g, char *buf, size_t len)
-{
-	FILE *f = fmemopen(buf, len, "r");
-	tp_err e;
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_msg(tp_grid_read(g, f, &e) == 0, "%s", e.msg);
-	fclose(f);
 }
 
 /* Every cell holds row * 1000 + x after the round trip, on 1, 2 and 3
@@ -270,26 +202,6 @@ START_TEST(test_trailing)
 	free(buf);
 }
 END_TEST
-
-/* Window fn: the sum of the cell's column, up + mid + down, a missing
- * row counting 0; worker must be one of the threads. */
-struct wsum {
-	int64_t	width;
-	int	threads, badworker;
-};
-
-static void
-column_sum(void *ctx, int64_t y, const float *up, const float *mid,
-    const float *down, float *out, int worker)
-{
-	struct wsum *c = ctx;
-
-	if (worker < 0 || worker >= c->threads)
-		c->badworker = 1;	/* racy, but only ever set to 1 */
-	for (int64_t x = 0; x < c->width; x++)
-		out[x] = (up != NULL ? up[x] : 0) + mid[x] +
-		    (down != NULL ? down[x] : 0);
-}
 
 /* A full disk under both loops: -1 and the write error, not a crash or
  * a hang, whichever batch the write fails in. */

@@ -109,22 +109,31 @@ END_TEST
  * A ramp falling east, three rows alike:
  *	4 3 2 1
  * Every cell drains east (ESRI code 1), so the flow of column x is x + 1
- * cells; the east column's water leaves the grid. Rivers at 3: the two
- * east columns.
+ * cells; the east column's water leaves the grid. Into g with the bands
+ * of o, run once by o: the height band.
  */
-START_TEST(test_ramp)
+static int
+ramp(tp_grid *g, const tp_flowrun_opts *o, tp_flowrun_bands *b,
+    tp_flowrun_result *r)
 {
 	static const float z[] = { 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1 };
+	int band = grid(g, 4, 3, z, o, b);
+	tp_err e;
+
+	ck_assert_msg(tp_flowrun(g, band, o, b, r, &e) == 0, "%s", e.msg);
+	return band;
+}
+
+/* The ramp's flow and directions; rivers at 3: the two east columns. */
+START_TEST(test_ramp)
+{
 	tp_flowrun_opts o = plain();
 	tp_flowrun_result r;
 	tp_flowrun_bands b;
 	tp_grid g;
-	tp_err e;
-	int band;
 
 	o.rivers = 3;
-	band = grid(&g, 4, 3, z, &o, &b);
-	ck_assert_int_eq(tp_flowrun(&g, band, &o, &b, &r, &e), 0);
+	ramp(&g, &o, &b, &r);
 	for (int y = 0; y < 3; y++)
 		for (int x = 0; x < 4; x++) {
 			ck_assert_float_eq(at(&g, b.idx[0], x, y), x + 1);
@@ -140,13 +149,13 @@ START_TEST(test_ramp)
 }
 END_TEST
 
-/* The outlet at world point (1.5, 2.5): column 1 of row 0 (flow 2), whose
- * watershed is columns 0 and 1 of that row; a snap of 1 moves it to the
- * cell of highest flow in the disc of radius 1 about it, (2, 0) of flow 3,
- * whose watershed is three cells. A point east of the grid is refused. */
+/* The ramp's outlet at world point (1.5, 2.5): column 1 of row 0 (flow
+ * 2), whose watershed is columns 0 and 1 of that row; a snap of 1 moves it
+ * to the cell of highest flow in the disc of radius 1 about it, (2, 0) of
+ * flow 3, whose watershed is three cells. A point east of the grid is
+ * refused. */
 START_TEST(test_outlet)
 {
-	static const float z[] = { 4, 3, 2, 1, 4, 3, 2, 1, 4, 3, 2, 1 };
 	tp_flowrun_opts o = plain();
 	tp_flowrun_result r;
 	tp_flowrun_bands b;
@@ -157,8 +166,7 @@ START_TEST(test_outlet)
 	o.outlet = 1;
 	o.ox = 1.5;
 	o.oy = 2.5;
-	band = grid(&g, 4, 3, z, &o, &b);
-	ck_assert_int_eq(tp_flowrun(&g, band, &o, &b, &r, &e), 0);
+	band = ramp(&g, &o, &b, &r);
 	ck_assert_int_eq(r.outlet_x, 1);
 	ck_assert_int_eq(r.outlet_y, 0);
 	ck_assert_int_eq(r.outlet_cells, 2);

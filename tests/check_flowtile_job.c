@@ -12,6 +12,7 @@
 #include "hydro/tp_flow.h"
 #include "hydro/tiled/tp_flowtile_job.h"
 #include "tp_test.h"
+#include "tp_test_tiles.h"
 
 enum { W = 5, H = 4, SIZE = 3 };
 
@@ -45,33 +46,12 @@ static void
 cut_tiles(tp_tileset *ts)
 {
 	tp_header hd = tp_test_header(W, H, 1, 0, H);
-	char *buf = NULL;
-	size_t len = 0;
-	tp_writer wr;
-	tp_reader r;
-	tp_err e;
-	FILE *f = open_memstream(&buf, &len);
+	float z[H * W];
 
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(tp_writer_open(&wr, f, &hd, &e), 0);
-	for (int y = 0; y < H; y++) {
-		float row[W];
-
+	for (int y = 0; y < H; y++)
 		for (int x = 0; x < W; x++)
-			row[x] = height(x, y);
-		ck_assert_int_eq(tp_writer_row(&wr, row, &e), 0);
-	}
-	ck_assert_int_eq(tp_writer_finish(&wr, &e), 0);
-	tp_writer_free(&wr);
-	fclose(f);
-	ck_assert_ptr_nonnull(f = fmemopen(buf, len, "r"));
-	ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-	ck_assert_int_eq(tp_tileset_init(ts, &hd, SIZE, &e), 0);
-	ck_assert_msg(tp_tile_cut(&r, ts, &hd, dir, NULL, NULL, &e) == 0, "%s",
-	    e.msg);
-	tp_reader_free(&r);
-	fclose(f);
-	free(buf);
+			z[y * W + x] = height(x, y);
+	cut_grid(ts, &hd, z, SIZE, dir);
 	tp_header_free(&hd);
 }
 

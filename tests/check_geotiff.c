@@ -1,7 +1,6 @@
 /* check_geotiff.c - unit tests of the GeoTIFF reader and writer. Files go
  * to a scratch directory per test. */
 #include <check.h>
-#include <dirent.h>
 #include <geotiff.h>
 #include <geovalues.h>
 #include <math.h>
@@ -15,69 +14,8 @@
 #include "io/tp_tifftags.h"
 #include "io/tp_geotiff_write.h"
 #include "tp_test.h"
-
-static char dir[64];
-
-static char path[128];
-
-static void
-setup(void)
-{
-	setenv("PROJ_DEBUG", "0", 1);
-	snprintf(dir, sizeof(dir), "/tmp/check_geotiff.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/a.tif", dir);
-}
-
-static int
-count_files(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-
-	while ((de = readdir(d)) != NULL)
-		n += de->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static void
-teardown(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char p[512];
-
-	while (d != NULL && (de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.') {
-			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-			unlink(p);
-		}
-	if (d != NULL)
-		closedir(d);
-	rmdir(dir);
-}
-
-/* A w x h grid with one band (name), georeferenced, values f(x, y). */
-static void
-make_grid(tp_grid *g, int64_t w, int64_t h, const char *name, const char *crs)
-{
-	tp_header hd = tp_test_header(w, h, 30, 500000, 4649776);
-	tp_err e;
-	int64_t x, y;
-
-	strcpy(hd.band[0], name);
-	snprintf(hd.crs, sizeof(hd.crs), "%s", crs);
-	char *av[] = { "tnoise", "--size", "a & <b> \"c\"" };
-	ck_assert_int_eq(tp_header_add_history(&hd, 3, av, &e), 0);
-	ck_assert_int_eq(tp_grid_alloc(g, &hd, &e), 0);
-	for (y = 0; y < h; y++)
-		for (x = 0; x < w; x++)
-			g->data[y * w + x] = (x + y) % 17 == 3 ? NAN :
-			    (float)(sin(x * 0.1) * cos(y * 0.07) + y * 1e-3);
-	tp_header_free(&hd);
-}
+#include "tp_test_geogrid.h"
+#include "tp_test_scratch.h"
 
 static void
 assert_same_grid(const tp_grid *a, const tp_grid *b)

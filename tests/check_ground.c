@@ -13,24 +13,34 @@
 
 enum { GW = 4, GH = 3 };
 
-/* One material for every cell: a 2 x 2 texture of one colour. */
+/* One material for every cell: the side x side RGB texture px, repeating
+ * every size metres. */
 static void
-one_material(tp_materials *ms, const uint8_t rgb[3])
+textured(tp_materials *ms, int side, const uint8_t *px, double size)
 {
-	uint8_t px[2 * 2 * 3];
 	tp_err e;
 
 	memset(ms, 0, sizeof *ms);
-	for (int k = 0; k < 12; k++)
-		px[k] = rgb[k % 3];
-	ck_assert_int_eq(tp_texture_from_rgb(&ms->m[0].tex, 2, 2, px, &e), 0);
+	ck_assert_int_eq(tp_texture_from_rgb(&ms->m[0].tex, side, side, px,
+	    &e), 0);
 	strcpy(ms->m[0].name, "*");
-	ms->m[0].size = 4;
+	ms->m[0].size = size;
 	ms->m[0].tint[0] = ms->m[0].tint[1] = ms->m[0].tint[2] = 1;
 	ms->n = 1;
 	ms->any = 0;
 	for (int c = 0; c < TP_PALETTE_CODES; c++)
 		ms->by_code[c] = -1;
+}
+
+/* One material for every cell: a 2 x 2 texture of one colour. */
+static void
+one_material(tp_materials *ms, const uint8_t rgb[3])
+{
+	uint8_t px[2 * 2 * 3];
+
+	for (int k = 0; k < 12; k++)
+		px[k] = rgb[k % 3];
+	textured(ms, 2, px, 4);
 }
 
 static void
@@ -247,19 +257,11 @@ START_TEST(test_threads_same_bytes)
 	tp_ground_opts o;
 	tp_materials ms;
 	uint8_t *a, *b;
-	tp_err e;
 	int k;
 
-	memset(&ms, 0, sizeof ms);
 	for (k = 0; k < 8 * 8 * 3; k++)
 		tex[k] = (uint8_t)(tp_test_rnd(&s) >> 56);
-	ck_assert_int_eq(tp_texture_from_rgb(&ms.m[0].tex, 8, 8, tex, &e), 0);
-	strcpy(ms.m[0].name, "*");
-	ms.m[0].size = 25;
-	ms.m[0].tint[0] = ms.m[0].tint[1] = ms.m[0].tint[2] = 1;
-	ms.n = 1;
-	for (int c = 0; c < TP_PALETTE_CODES; c++)
-		ms.by_code[c] = -1;
+	textured(&ms, 8, tex, 25);
 	tp_test_fractal(z, n, &s, 0.6f);
 	for (k = 0; k < n * n; k++)
 		z[k] *= 100;

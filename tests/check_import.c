@@ -2,7 +2,6 @@
  * whole files and devices, sniffing the format, checking a CRS. Files
  * go to a scratch directory per test. */
 #include <check.h>
-#include <dirent.h>
 #include <geotiff.h>
 #include <geovalues.h>
 #include <math.h>
@@ -14,36 +13,7 @@
 
 #include "io/tp_import.h"
 #include "tp_test.h"
-
-static char dir[64];
-
-static char path[128];
-
-static void
-setup(void)
-{
-	setenv("PROJ_DEBUG", "0", 1);
-	snprintf(dir, sizeof(dir), "/tmp/check_geotiff.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/a.tif", dir);
-}
-
-static void
-teardown(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char p[512];
-
-	while (d != NULL && (de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.') {
-			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-			unlink(p);
-		}
-	if (d != NULL)
-		closedir(d);
-	rmdir(dir);
-}
+#include "tp_test_scratch.h"
 
 /* --- the importers --- */
 

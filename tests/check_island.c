@@ -260,46 +260,34 @@ START_TEST(test_errors)
 END_TEST
 
 /* tisland's rows, which place samples by their world position. */
-typedef struct islandrun {
-	tp_header h;
-	tp_island is;
-} islandrun;
-
 static void
-run_island(void *ctx, tp_simd_level l, float *out, size_t n)
+island_row(const void *k, const tp_header *h, int64_t y, const float *in,
+    float *out)
 {
-	islandrun *g = ctx;
-	float in[TP_TEST_SIMD_N];
-
-	tp_test_simd_heights(in, TP_TEST_SIMD_N, 13);
-	g->is.simd = l;
-	for (int64_t r = 0; r < TP_TEST_SIMD_ROWS; r++)
-		tp_island_row(&g->is, &g->h, r * 7, in, out + r *
-		    TP_TEST_SIMD_N);
+	tp_island_row(k, h, y, in, out);
 }
 
 /* The same bytes at every vector level: the three shapes, without and
  * with a warped coast. */
 START_TEST(test_simd_levels)
 {
-	islandrun g;
+	tp_island is;
+	tp_test_world w = { .k = &is, .row = island_row, .simd = &is.simd,
+		.step = 7 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_header_init(&g.h, TP_TEST_SIMD_N, 40, &e), 0);
-	g.h.cellsize = 2.5;
-	g.h.origin_x = -1000.25;
-	g.h.origin_y = 60.0;
-	tp_island_defaults(&g.is);
-	tp_island_extent(&g.is, &g.h);
-	g.is.shape = (tp_island_shape)(_i % 3);
-	g.is.mix = 0.8;
+	tp_test_world_header(&w);
+	tp_island_defaults(&is);
+	tp_island_extent(&is, &w.h);
+	is.shape = (tp_island_shape)(_i % 3);
+	is.mix = 0.8;
 	if (_i >= 3)
-		ck_assert_int_eq(tp_island_warp(&g.is, 0.3, 2.0, 5, &e), 0);
-	ck_assert_int_eq(tp_island_columns(&g.is, &g.h, &e), 0);
-	tp_test_same_at_levels(run_island, &g, (size_t)TP_TEST_SIMD_N *
+		ck_assert_int_eq(tp_island_warp(&is, 0.3, 2.0, 5, &e), 0);
+	ck_assert_int_eq(tp_island_columns(&is, &w.h, &e), 0);
+	tp_test_same_at_levels(tp_test_world_rows, &w, (size_t)TP_TEST_SIMD_N *
 	    TP_TEST_SIMD_ROWS, "island", _i);
-	tp_island_free(&g.is);
-	tp_header_free(&g.h);
+	tp_island_free(&is);
+	tp_header_free(&w.h);
 }
 END_TEST
 

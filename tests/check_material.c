@@ -9,24 +9,7 @@
 #include "io/tp_png.h"
 #include "render/tp_material.h"
 #include "tp_test.h"
-
-/* Write a w x h PNG of channels (2: grey + alpha, 4: RGBA) from px. */
-static void
-write_png(const char *path, int w, int h, int channels, const uint8_t *px)
-{
-	tp_png_writer *pw;
-	tp_header hd;
-	tp_err e;
-
-	ck_assert_int_eq(tp_header_init(&hd, w, h, &e), 0);
-	ck_assert_int_eq(tp_png_create(&pw, path, (uint32_t)w, (uint32_t)h,
-	    channels, "check_texture", &hd, &e), 0);
-	tp_header_free(&hd);
-	for (int y = 0; y < h; y++)
-		ck_assert_int_eq(tp_png_write_row(pw, px + (size_t)y * w *
-		    channels, &e), 0);
-	ck_assert_int_eq(tp_png_close(pw, &e), 0);
-}
+#include "tp_test_png.h"
 
 static char mdir[] = "/tmp/check_material.XXXXXX";
 

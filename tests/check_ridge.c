@@ -267,44 +267,32 @@ START_TEST(test_errors)
 END_TEST
 
 /* tridge's rows, which place samples by their world position. */
-typedef struct ridgerun {
-	tp_header h;
-	tp_ridge rg;
-} ridgerun;
-
 static void
-run_ridge(void *ctx, tp_simd_level l, float *out, size_t n)
+ridge_row(const void *k, const tp_header *h, int64_t y, const float *in,
+    float *out)
 {
-	ridgerun *g = ctx;
-	float in[TP_TEST_SIMD_N];
-
-	tp_test_simd_heights(in, TP_TEST_SIMD_N, 13);
-	g->rg.simd = l;
-	for (int64_t r = 0; r < TP_TEST_SIMD_ROWS; r++)
-		tp_ridge_row(&g->rg, &g->h, r * 5, in, out + r *
-		    TP_TEST_SIMD_N);
+	tp_ridge_row(k, h, y, in, out);
 }
 
 /* The same bytes at every vector level: each kind of noise, one and
  * several octaves, masked and naive. */
 START_TEST(test_simd_levels)
 {
-	ridgerun g;
+	tp_ridge rg;
+	tp_test_world w = { .k = &rg, .row = ridge_row, .simd = &rg.simd,
+		.step = 5 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_header_init(&g.h, TP_TEST_SIMD_N, 40, &e), 0);
-	g.h.cellsize = 2.5;
-	g.h.origin_x = -1000.25;
-	g.h.origin_y = 60.0;
-	tp_ridge_defaults(&g.rg);
-	g.rg.noise.kind = (tp_noise_kind)(_i % 3);
-	g.rg.noise.octaves = _i / 3 % 2 ? 1 : 5;
-	g.rg.noise.frequency = 1.0 / 40.0;
-	g.rg.naive = _i / 6;
-	ck_assert_int_eq(tp_ridge_init(&g.rg, &e), 0);
-	tp_test_same_at_levels(run_ridge, &g, (size_t)TP_TEST_SIMD_N *
+	tp_test_world_header(&w);
+	tp_ridge_defaults(&rg);
+	rg.noise.kind = (tp_noise_kind)(_i % 3);
+	rg.noise.octaves = _i / 3 % 2 ? 1 : 5;
+	rg.noise.frequency = 1.0 / 40.0;
+	rg.naive = _i / 6;
+	ck_assert_int_eq(tp_ridge_init(&rg, &e), 0);
+	tp_test_same_at_levels(tp_test_world_rows, &w, (size_t)TP_TEST_SIMD_N *
 	    TP_TEST_SIMD_ROWS, "ridge", _i);
-	tp_header_free(&g.h);
+	tp_header_free(&w.h);
 }
 END_TEST
 

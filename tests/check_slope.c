@@ -49,79 +49,68 @@ projected(double cellsize)
 	return s;
 }
 
-/* z = x metres on cells 2 m wide, rising east at 1 in 2... times zscale
- * 2: dz/dx = 1, slope 45 degrees, facing west (270), no curvature; the
- * grey with the sun at 315/45 is 1 + 254 (s + s^2) / sqrt 2 (s = sqrt 2
- * / 2), 1 + 254 x 0.853553 = 217.80: 218. Every cell but the corners. */
-START_TEST(test_plane_east)
-{
-	float z[W * H];
-	tp_slope s = projected(2);
-	outs *o = malloc(sizeof *o);
+/* Planes by hand: z = east x + north (H - 1 - y) + base metres on cells
+ * of cellsize, times zscale; the slope and aspect in degrees (to tol),
+ * the curvatures (to ctol; NAN: not checked), the grey with the sun at
+ * 315/45 (exact), for each gradient from Horn to last_alg; every cell but
+ * the corners unless corners is set. */
+static const struct plane {
+	double	cellsize, zscale, east, north, base;
+	int	last_alg, corners;
+	float	slope, aspect, curv, shade;
+	double	tol, ctol;
+} planes[] = {
+	/* z = x metres on cells 2 m wide, rising east at 1 in 2... times
+	 * zscale 2: dz/dx = 1, slope 45 degrees, facing west (270), no
+	 * curvature; the grey with the sun at 315/45 is 1 + 254 (s + s^2) /
+	 * sqrt 2 (s = sqrt 2 / 2), 1 + 254 x 0.853553 = 217.80: 218. */
+	{ 2, 2, 1, 0, 0, TP_SLOPE_HORN, 0, 45, 270, 0, 218, 1e-4, 1e-7 },
+	/* Rising north 3 per 1 m cell: dz/dy = 3, slope atan 3 = 71.565051
+	 * degrees, facing south (180); the grey: c = (s - s 3 s) / sqrt 10
+	 * < 0, so 1. Zevenbergen-Thorne gives the same gradient on a
+	 * plane. */
+	{ 1, 1, 0, 3, 0, TP_SLOPE_ZT, 0, 71.565051f, 180, NAN, 1, 1e-4, 0 },
+	/* Flat: slope 0, aspect -1 (no direction), the grey of c = sin 45:
+	 * 1 + 254 x 0.707107 = 180.61: 181; the corners too, exactly. */
+	{ 10, 1, 0, 0, 123.5, TP_SLOPE_HORN, 1, 0, -1, 0, 181, 0, 0 },
+};
 
-	ck_assert_ptr_nonnull(o);
-	for (int k = 0; k < W * H; k++)
-		z[k] = (float)(k % W);
-	s.zscale = 2;
-	run(&s, z, W, H, o);
-	for (int k = 0; k < W * H; k++) {
-		if (corner(k % W, k / W, W, H))
-			continue;
-		ck_assert_float_eq_tol(o->slope[k], 45, 1e-4);
-		ck_assert_float_eq_tol(o->aspect[k], 270, 1e-4);
-		ck_assert_float_eq_tol(o->profc[k], 0, 1e-7);
-		ck_assert_float_eq_tol(o->planc[k], 0, 1e-7);
-		ck_assert_float_eq(o->shade[k], 218);
-	}
-	free(o);
+/* got is want to tol, or exactly when tol is 0 (a tolerance is strict). */
+static void
+assert_near(float got, float want, double tol)
+{
+	if (tol == 0)
+		ck_assert_float_eq(got, want);
+	else
+		ck_assert_float_eq_tol(got, want, tol);
 }
-END_TEST
 
-/* Rising north 3 per 1 m cell: dz/dy = 3, slope atan 3 = 71.565051
- * degrees, facing south (180); the grey: c = (s - s 3 s) / sqrt 10 < 0,
- * so 1. Zevenbergen-Thorne gives the same gradient on a plane. */
-START_TEST(test_plane_north)
+START_TEST(test_planes)
 {
+	const struct plane *p = &planes[_i];
 	float z[W * H];
-	tp_slope s = projected(1);
+	tp_slope s = projected(p->cellsize);
 	outs *o = malloc(sizeof *o);
 
 	ck_assert_ptr_nonnull(o);
 	for (int k = 0; k < W * H; k++)
-		z[k] = (float)(3 * (H - 1 - k / W));
-	for (int alg = TP_SLOPE_HORN; alg <= TP_SLOPE_ZT; alg++) {
+		z[k] = (float)(p->east * (k % W) + p->north * (H - 1 - k / W) +
+		    p->base);
+	s.zscale = p->zscale;
+	for (int alg = TP_SLOPE_HORN; alg <= p->last_alg; alg++) {
 		s.alg = alg;
 		run(&s, z, W, H, o);
 		for (int k = 0; k < W * H; k++) {
-			if (corner(k % W, k / W, W, H))
+			if (!p->corners && corner(k % W, k / W, W, H))
 				continue;
-			ck_assert_float_eq_tol(o->slope[k], 71.565051, 1e-4);
-			ck_assert_float_eq_tol(o->aspect[k], 180, 1e-4);
-			ck_assert_float_eq(o->shade[k], 1);
+			assert_near(o->slope[k], p->slope, p->tol);
+			assert_near(o->aspect[k], p->aspect, p->tol);
+			if (!isnan(p->curv)) {
+				assert_near(o->profc[k], p->curv, p->ctol);
+				assert_near(o->planc[k], p->curv, p->ctol);
+			}
+			ck_assert_float_eq(o->shade[k], p->shade);
 		}
-	}
-	free(o);
-}
-END_TEST
-
-/* Flat: slope 0, aspect -1 (no direction), the grey of c = sin 45:
- * 1 + 254 x 0.707107 = 180.61: 181. */
-START_TEST(test_flat)
-{
-	float z[W * H];
-	tp_slope s = projected(10);
-	outs *o = malloc(sizeof *o);
-
-	ck_assert_ptr_nonnull(o);
-	for (int k = 0; k < W * H; k++)
-		z[k] = 123.5f;
-	run(&s, z, W, H, o);
-	for (int k = 0; k < W * H; k++) {
-		ck_assert_float_eq(o->slope[k], 0);
-		ck_assert_float_eq(o->aspect[k], -1);
-		ck_assert_float_eq(o->profc[k], 0);
-		ck_assert_float_eq(o->planc[k], 0);
-		ck_assert_float_eq(o->shade[k], 181);
 	}
 	free(o);
 }
@@ -276,9 +265,8 @@ main(void)
 	TCase *core = tcase_create("core");
 	TCase *limits = tcase_create("limits");
 
-	tcase_add_test(core, test_plane_east);
-	tcase_add_test(core, test_plane_north);
-	tcase_add_test(core, test_flat);
+	tcase_add_loop_test(core, test_planes, 0,
+	    (int)(sizeof planes / sizeof planes[0]));
 	tcase_add_test(core, test_spacing);
 	tcase_add_loop_test(core, test_reference, 0, 4);
 	tcase_add_test(core, test_simd_levels);

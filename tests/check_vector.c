@@ -170,35 +170,49 @@ START_TEST(test_rivers)
 }
 END_TEST
 
-/* The basins layer of a grid held whole, through the accumulator the
- * program uses (tp_vector_acc_grid). */
+/* Write the basins (basins set) or the contours layer a has gathered. */
 static int
-basins_of(tp_vecfile *vf, tp_grid *g, const tp_vector_opts *o, tp_err *e)
+acc_layer(tp_vector_acc *a, tp_vecfile *vf, const tp_vector_opts *o,
+    int basins, tp_err *e)
+{
+	return basins ? tp_vector_acc_basins(a, vf, o, e) :
+	    tp_vector_acc_contours(a, vf, o, e);
+}
+
+/* The basins (basins set) or contours layer of a grid held whole, through
+ * the accumulator the program uses (tp_vector_acc_grid). */
+static int
+layer_of(tp_vecfile *vf, tp_grid *g, const tp_vector_opts *o, int basins,
+    tp_err *e)
 {
 	tp_vector_acc *a;
 	int rc;
 
-	if (tp_vector_acc_new(&a, &g->h, o, 1, 0, e) < 0)
+	if (tp_vector_acc_new(&a, &g->h, o, basins, !basins, e) < 0)
 		return -1;
 	rc = tp_vector_acc_grid(a, g, e) < 0 ? -1 :
-	    tp_vector_acc_basins(a, vf, o, e);
+	    acc_layer(a, vf, o, basins, e);
 	tp_vector_acc_free(a);
 	return rc;
 }
 
-/* The contours layer of a grid held whole, the same way. */
-static int
-contours_of(tp_vecfile *vf, tp_grid *g, const tp_vector_opts *o, tp_err *e)
+/* The same layer with g's rows fed one by one, as a stream's are: the
+ * file's text (malloc'ed). */
+static char *
+layer_by_rows(tp_grid *g, const tp_vector_opts *o, int basins)
 {
+	tp_vecfile *vf = open_file();
 	tp_vector_acc *a;
-	int rc;
+	tp_err e;
 
-	if (tp_vector_acc_new(&a, &g->h, o, 0, 1, e) < 0)
-		return -1;
-	rc = tp_vector_acc_grid(a, g, e) < 0 ? -1 :
-	    tp_vector_acc_contours(a, vf, o, e);
+	ck_assert_int_eq(tp_vector_acc_new(&a, &g->h, o, basins, !basins, &e),
+	    0);
+	for (int64_t y = 0; y < g->h.height; y++)
+		ck_assert_int_eq(tp_vector_acc_row(a, g->data + (size_t)y *
+		    tp_grid_stride(g), &e), 0);
+	ck_assert_int_eq(acc_layer(a, vf, o, basins, &e), 0);
 	tp_vector_acc_free(a);
-	return rc;
+	return close_file(vf);
 }
 
 /* Labels 1 1 2 / 1 2 2 and flows 1 5 3 / 2 4 9 (origin (0, 20), cells of
@@ -212,7 +226,6 @@ START_TEST(test_basins)
 	static const float flow[6] = { 1, 5, 3, 2, 4, 9 };
 	tp_vector_opts o = { .labels = 1, .flow = 2, .height = -1, .dir = -1,
 		.river = -1, .order = -1 };
-	tp_vector_acc *a;
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;
@@ -222,7 +235,7 @@ START_TEST(test_basins)
 	grid(&g, 3, 2, bands, 3);
 	fill(&g, 1, lab);
 	fill(&g, 2, flow);
-	ck_assert_msg(basins_of(vf, &g, &o, &e) == 0, "%s", e.msg);
+	ck_assert_msg(layer_of(vf, &g, &o, 1, &e) == 0, "%s", e.msg);
 	j = parse(whole = close_file(vf));
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "features")), 2);
 	ck_assert(json_is_integer(prop(j, 0, "label")));
@@ -238,14 +251,7 @@ START_TEST(test_basins)
 	ck_assert_double_eq(num(j, 1, "max_flow"), 9);
 	json_decref(j);
 
-	vf = open_file();
-	ck_assert_int_eq(tp_vector_acc_new(&a, &g.h, &o, 1, 0, &e), 0);
-	for (int64_t y = 0; y < 2; y++)
-		ck_assert_int_eq(tp_vector_acc_row(a, g.data + (size_t)y *
-		    tp_grid_stride(&g), &e), 0);
-	ck_assert_int_eq(tp_vector_acc_basins(a, vf, &o, &e), 0);
-	tp_vector_acc_free(a);
-	rows = close_file(vf);
+	rows = layer_by_rows(&g, &o, 1);
 	ck_assert_str_eq(rows, whole);
 	free(rows);
 	free(whole);
@@ -269,7 +275,7 @@ START_TEST(test_basins_real_labels)
 
 	grid(&g, 2, 2, bands, 2);
 	fill(&g, 1, lab);
-	ck_assert_int_eq(basins_of(vf, &g, &o, &e), 0);
+	ck_assert_int_eq(layer_of(vf, &g, &o, 1, &e), 0);
 	j = parse(text = close_file(vf));
 	/* by label: 1 first */
 	ck_assert(json_is_real(prop(j, 1, "label")));
@@ -291,7 +297,6 @@ START_TEST(test_contours)
 	static const float z[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	tp_vector_opts o = { .height = 0, .labels = -1, .flow = -1, .dir = -1,
 		.river = -1, .order = -1, .base = 0.5, .interval = 1 };
-	tp_vector_acc *a;
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;
@@ -300,7 +305,7 @@ START_TEST(test_contours)
 
 	grid(&g, 3, 3, bands, 1);
 	fill(&g, 0, z);
-	ck_assert_int_eq(contours_of(vf, &g, &o, &e), 0);
+	ck_assert_int_eq(layer_of(vf, &g, &o, 0, &e), 0);
 	j = parse(whole = close_file(vf));
 	ck_assert_uint_eq(json_array_size(json_object_get(j, "features")), 1);
 	ck_assert_double_eq(num(j, 0, "level"), 0.5);
@@ -310,14 +315,7 @@ START_TEST(test_contours)
 		    fabs(coord(j, 0, p, 1) - 15), 5);
 	json_decref(j);
 
-	vf = open_file();
-	ck_assert_int_eq(tp_vector_acc_new(&a, &g.h, &o, 0, 1, &e), 0);
-	for (int64_t y = 0; y < 3; y++)
-		ck_assert_int_eq(tp_vector_acc_row(a, g.data + (size_t)y *
-		    tp_grid_stride(&g), &e), 0);
-	ck_assert_int_eq(tp_vector_acc_contours(a, vf, &o, &e), 0);
-	tp_vector_acc_free(a);
-	rows = close_file(vf);
+	rows = layer_by_rows(&g, &o, 0);
 	ck_assert_str_eq(rows, whole);
 	free(rows);
 	free(whole);

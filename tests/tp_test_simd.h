@@ -9,6 +9,8 @@
  *                              rows of a grid kernel
  *   tp_test_simd_heights(...)  heights with the awkward values first
  *   tp_test_same_at_levels(...) run a kernel at each level, compare bytes
+ *   tp_test_world, tp_test_world_header(), tp_test_world_rows()
+ *                              a kernel of rows placed in the world
  */
 #ifndef TP_TEST_SIMD_H
 #define TP_TEST_SIMD_H
@@ -64,6 +66,46 @@ tp_test_same_at_levels(tp_test_kernel f, void *ctx, size_t n,
 	}
 	free(want);
 	free(got);
+}
+
+/* A kernel that places samples by their world position (tisland's and
+ * tridge's rows): row(k, h, y, in, out) for rows 0, step, 2 step, ... of
+ * h, a TP_TEST_SIMD_N x 40 grid of cells of 2.5 with its north-west
+ * corner at (-1000.25, 60); simd points at the kernel's level. */
+typedef struct tp_test_world {
+	tp_header	h;
+	const void	*k;
+	void		(*row)(const void *k, const tp_header *h, int64_t y,
+			    const float *in, float *out);
+	tp_simd_level	*simd;
+	int64_t		step;
+} tp_test_world;
+
+/* w's grid placed in the world as above; free it with tp_header_free. */
+static inline void
+tp_test_world_header(tp_test_world *w)
+{
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&w->h, TP_TEST_SIMD_N, 40, &e), 0);
+	w->h.cellsize = 2.5;
+	w->h.origin_x = -1000.25;
+	w->h.origin_y = 60.0;
+}
+
+/* A tp_test_kernel: the world kernel ctx at level l, on the test heights,
+ * TP_TEST_SIMD_ROWS rows. */
+static inline void
+tp_test_world_rows(void *ctx, tp_simd_level l, float *out, size_t n)
+{
+	tp_test_world *w = ctx;
+	float in[TP_TEST_SIMD_N];
+
+	tp_test_simd_heights(in, TP_TEST_SIMD_N, 13);
+	*w->simd = l;
+	for (int64_t r = 0; r < TP_TEST_SIMD_ROWS; r++)
+		w->row(w->k, &w->h, r * w->step, in, out + r *
+		    TP_TEST_SIMD_N);
 }
 
 #endif
