@@ -457,7 +457,7 @@ cli_double(const char *opt, const char *arg, double lo, double hi)
 	tp_err e;
 	double v;
 
-	if (tp_parse_double(arg, lo, hi, &v, &e) < 0)
+	if (tp_num_parse_double(arg, lo, hi, &v, &e) < 0)
 		cli_usage("%s: %s", opt, e.msg);
 	return v;
 }
@@ -519,7 +519,7 @@ cli_int(const char *opt, const char *arg, int64_t lo, int64_t hi)
 	tp_err e;
 	int64_t v;
 
-	if (tp_parse_int64(arg, lo, hi, &v, &e) < 0)
+	if (tp_num_parse_int64(arg, lo, hi, &v, &e) < 0)
 		cli_usage("%s: %s", opt, e.msg);
 	return v;
 }
@@ -535,8 +535,8 @@ cli_size(const char *opt, const char *arg, int64_t *w, int64_t *h)
 		cli_usage("%s: '%s' is not a size WIDTHxHEIGHT", opt, arg);
 	memcpy(buf, arg, (size_t)(x - arg));
 	buf[x - arg] = '\0';
-	if (tp_parse_int64(buf, 1, TP_MAX_DIM, w, &e) < 0 ||
-	    tp_parse_int64(x + 1, 1, TP_MAX_DIM, h, &e) < 0)
+	if (tp_num_parse_int64(buf, 1, TP_MAX_DIM, w, &e) < 0 ||
+	    tp_num_parse_int64(x + 1, 1, TP_MAX_DIM, h, &e) < 0)
 		cli_usage("%s: '%s': %s", opt, arg, e.msg);
 }
 
@@ -555,7 +555,7 @@ cli_list(const char *opt, const char *arg, double *v, int min, int max,
     double lo, double hi)
 {
 	tp_err e;
-	int n = tp_parse_list(arg, lo, hi, v, max, &e);
+	int n = tp_num_parse_list(arg, lo, hi, v, max, &e);
 
 	if (n < 0)
 		cli_usage("%s: %s", opt, e.msg);
@@ -570,7 +570,7 @@ cli_threads(const char *arg)
 {
 	int64_t n = cli_int("--threads", arg, 0, 256);
 
-	return n == 0 ? tp_ncpu() : (int)n;
+	return n == 0 ? tp_par_ncpu() : (int)n;
 }
 
 int

@@ -51,7 +51,7 @@ int
 main(int argc, char **argv)
 {
 	char *keep = NULL, *drop = NULL, *rename = NULL;
-	tp_bandmap m;
+	tp_band_map m;
 	tp_header oh;
 	tp_reader r;
 	tp_writer w;

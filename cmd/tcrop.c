@@ -44,7 +44,7 @@ static const struct option longopts[] = {
 
 /* "COL,ROW,W,H" of integers. */
 static void
-parse_window(const char *arg, tp_window *win)
+parse_window(const char *arg, tp_crop_window *win)
 {
 	int64_t v[4];
 	const char *p = arg;
@@ -73,7 +73,7 @@ main(int argc, char **argv)
 	const char *window = NULL;
 	double box[4];
 	int bbox = 0, clip = 0, ch;
-	tp_window win;
+	tp_crop_window win;
 	tp_header oh;
 	tp_reader r;
 	tp_writer w;

@@ -174,7 +174,7 @@ check_combinations(const struct opts *o)
 
 /* OUT.json, put in place at once. */
 static void
-sidecar(const struct opts *o, const tp_header *h, const tp_export_quant *q,
+sidecar(const struct opts *o, const tp_header *h, const tp_export_rows_quant *q,
     int nan)
 {
 	char *path = tp_export_sidecar_name(o->out);
@@ -190,11 +190,11 @@ sidecar(const struct opts *o, const tp_header *h, const tp_export_quant *q,
 
 /* A lib loop on the threads asked for, with a progress bar labelled label
  * in p (cli_progress_done after it). */
-static tp_export_loop
+static tp_export_rows_loop
 bar(const struct opts *o, cli_progress *p, const char *label)
 {
 	cli_progress_init(p, label, o->quiet);
-	return (tp_export_loop){ .threads = o->threads,
+	return (tp_export_rows_loop){ .threads = o->threads,
 	    .progress = cli_progress_cb, .pctx = p };
 }
 
@@ -202,11 +202,11 @@ bar(const struct opts *o, cli_progress *p, const char *label)
  * pass over a file, or the band held from a pipe). Returns whether NaN were
  * seen, or -1 when they are counted while writing. */
 static int
-find_range(tp_export_src *s, const struct opts *o, off_t start,
-    tp_export_quant *q)
+find_range(tp_export_rows_src *s, const struct opts *o, off_t start,
+    tp_export_rows_quant *q)
 {
 	tp_export_range rg;
-	tp_export_loop l;
+	tp_export_rows_loop l;
 	cli_progress p;
 	tp_err e;
 	int rc;
@@ -214,7 +214,7 @@ find_range(tp_export_src *s, const struct opts *o, off_t start,
 	if (o->zrange)
 		return -1;
 	l = bar(o, &p, "range");
-	rc = tp_export_src_range(s, start, &rg, &l, &e);
+	rc = tp_export_rows_src_range(s, start, &rg, &l, &e);
 	cli_progress_done(&p);
 	if (rc < 0)
 		cli_fail(&e);
@@ -226,28 +226,28 @@ static void
 heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
     char **argv)
 {
-	tp_export_quant q = { .format = (tp_export_format)o->format,
+	tp_export_rows_quant q = { .format = (tp_export_format)o->format,
 	    .lo = o->lo, .hi = o->hi };
 	int b = cli_band(&r->h, o->band);
 	int64_t nan, hasnan;
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_export_writer *w;
 	cli_progress p;
-	tp_export_loop l;
+	tp_export_rows_loop l;
 	tp_header h;
 	char *line = NULL;
 	cli_out t;
 	tp_err e;
 
 	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
-	    &q.height, &e) < 0 || tp_export_src_init(&s, r, b, &e) < 0)
+	    &q.height, &e) < 0 || tp_export_rows_src_init(&s, r, b, &e) < 0)
 		cli_fail(&e);
 	hasnan = find_range(&s, o, start, &q);
 	cli_output_header(&h, &r->h, argc, argv);
 	w = cli_export_begin(&t, o->out, q.format, q.width, q.height,
 	    tp_engine_flip(o->engine), software, &h);
 	l = bar(o, &p, "export");
-	nan = tp_export_heights(&s, w, &q, &l, &e);
+	nan = tp_export_rows_heights(&s, w, &q, &l, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, nan >= 0, &e);
 	sidecar(o, &r->h, &q, hasnan < 0 ? nan > 0 : hasnan);
@@ -258,7 +258,7 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 		fprintf(stderr, "%s: %s\n", cli_prog(), line);
 	free(line);
 	tp_header_free(&h);
-	tp_export_src_free(&s);
+	tp_export_rows_src_free(&s);
 }
 
 static void
@@ -269,7 +269,7 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 	tp_splat_groups *g;
 	cli_out t[4];
 	cli_progress p;
-	tp_export_loop l;
+	tp_export_rows_loop l;
 	tp_splat sp;
 	tp_header h;
 	tp_err e;
@@ -280,7 +280,7 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 	cli_output_header(&h, &r->h, argc, argv);
 	npic = (g->nslots + 3) / 4;
 	for (k = 0; k < npic; k++) {
-		char *name = tp_export_pic_name(o->out, k);
+		char *name = tp_export_rows_pic_name(o->out, k);
 
 		if (name == NULL)
 			cli_die("out of memory");
@@ -289,7 +289,7 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 		free(name);
 	}
 	l = bar(o, &p, "splat");
-	rc = tp_export_splat(r, b, &sp, png, npic, &l, &e);
+	rc = tp_export_rows_splat(r, b, &sp, png, npic, &l, &e);
 	cli_progress_done(&p);
 	for (k = 0; k < npic; k++)
 		cli_outfile_end(&t[k], rc == 0, &e);
@@ -301,28 +301,28 @@ splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 static void
 normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
-	tp_normal_opts no = { .zscale = o->zscale, .y_down = o->ydown };
+	tp_normalmap_opts no = { .zscale = o->zscale, .y_down = o->ydown };
 	tp_geo_grid geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO);
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_png_writer *png;
 	cli_progress p;
-	tp_export_loop l;
+	tp_export_rows_loop l;
 	tp_header h;
 	cli_out t;
 	tp_err e;
 	int rc;
 
-	if (tp_export_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
+	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
 		cli_fail(&e);
 	cli_output_header(&h, &r->h, argc, argv);
 	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
 	    (uint32_t)r->h.height, 3, software, &h);
 	l = bar(o, &p, "normal");
-	rc = tp_export_normals(&s, png, &no, &geo, &l, &e);
+	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, rc == 0, &e);
 	tp_header_free(&h);
-	tp_export_src_free(&s);
+	tp_export_rows_src_free(&s);
 }
 
 int
@@ -337,7 +337,7 @@ main(int argc, char **argv)
 	check_combinations(&o);
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT ? "biome" : "height";
-	start = tp_export_src_start(stdin);	/* before the header is read */
+	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
 	if (o.format == F_SPLAT)
 		splat(&o, &r, argc, argv);

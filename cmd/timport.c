@@ -129,7 +129,7 @@ pipe_max(void)
 
 	if (s == NULL || *s == '\0')
 		return TP_IMPORT_PIPE_MAX;
-	if (tp_parse_int64(s, 1, INT64_MAX, &v, &e) < 0)
+	if (tp_num_parse_int64(s, 1, INT64_MAX, &v, &e) < 0)
 		cli_die("TP_PIPE_MAX: %s", e.msg);
 	return (uint64_t)v;
 }

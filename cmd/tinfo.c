@@ -66,7 +66,7 @@ json_num(double v)
 		fputs("null", stdout);
 		return;
 	}
-	tp_format_double(buf, sizeof buf, v);
+	tp_num_format_double(buf, sizeof buf, v);
 	fputs(buf, stdout);
 }
 

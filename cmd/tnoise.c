@@ -80,7 +80,7 @@ static const struct option longopts[] = {
 
 /* What the options asked for; NaN / 0 where the default depends on others. */
 struct opts {
-	tp_fbm	fbm;
+	tp_noise_fbm	fbm;
 	const char *band;	/* NULL: make a new stream */
 	cli_geometry geo;	/* a new stream's */
 	int64_t	period_x, period_y;	/* cells; 0: not periodic */
@@ -89,7 +89,7 @@ struct opts {
 };
 
 struct job {
-	tp_fbm	fbm;
+	tp_noise_fbm	fbm;
 	const tp_header *h;	/* the output header */
 	int	band;		/* the noise band's index in the output */
 	int	nin;		/* bands copied from the input (0: generator) */
@@ -108,7 +108,7 @@ noise_row(void *ctx, int64_t row, const float *in, float *out)
 
 	if (j->nin > 0)
 		memcpy(out, in, (size_t)j->nin * w * sizeof(float));
-	tp_fbm_row(&j->fbm, h->origin_x, 0, h->cellsize, y,
+	tp_noise_fbm_row(&j->fbm, h->origin_x, 0, h->cellsize, y,
 	    tp_row_band(out, h, j->band), w);
 }
 
@@ -129,7 +129,7 @@ parse_period(struct opts *o, const char *arg)
 static void
 parse(struct opts *o, int argc, char **argv)
 {
-	tp_fbm *p = &o->fbm;
+	tp_noise_fbm *p = &o->fbm;
 	int ch;
 
 	while ((ch = cli_getopt(argc, argv, "b:c:f:hj:k:l:NO:p:qS:s:w:",
@@ -144,8 +144,8 @@ parse(struct opts *o, int argc, char **argv)
 		case 'c': o->geo.cellsize = cli_double("--cellsize", optarg,
 		    1e-9, 1e12); o->has_cellsize = 1; break;
 		case OPT_CRS: cli_crs(optarg, o->geo.crs); break;
-		case OPT_FADE: p->fade = (tp_fade)cli_choice("--fade", optarg,
-		    fades); break;
+		case OPT_FADE: p->fade = (tp_noise_fade)cli_choice("--fade",
+		    optarg, fades); break;
 		case 'f': p->frequency = cli_double("--frequency", optarg,
 		    1e-12, 1e6); break;
 		case 'h': cli_help(help);
@@ -187,7 +187,7 @@ parse(struct opts *o, int argc, char **argv)
 
 /* Fill in the defaults and the period, which depend on the cell size. */
 static void
-finish_fbm(tp_fbm *p, const struct opts *o, double cellsize)
+finish_fbm(tp_noise_fbm *p, const struct opts *o, double cellsize)
 {
 	tp_err e;
 
@@ -196,7 +196,7 @@ finish_fbm(tp_fbm *p, const struct opts *o, double cellsize)
 	p->warp = o->warp / p->frequency;
 	p->period_x = (double)o->period_x * cellsize;
 	p->period_y = (double)o->period_y * cellsize;
-	if (tp_fbm_period_check(p, cellsize, &e) < 0)
+	if (tp_noise_fbm_period_check(p, cellsize, &e) < 0)
 		cli_usage("--period: %s", e.msg);
 }
 
@@ -213,7 +213,7 @@ main(int argc, char **argv)
 	cli_progress pr;
 
 	cli_init(argc, argv, usage);
-	tp_fbm_defaults(&o.fbm);
+	tp_noise_fbm_defaults(&o.fbm);
 	o.fbm.frequency = 0.0;
 	parse(&o, argc, argv);
 	cli_binary_stdout();

@@ -34,7 +34,7 @@ static const char help[] =
     "  -h, --help            this help\n"
     "      --version         print the version\n";
 
-/* In tp_noise_kind and tp_fade order. */
+/* In tp_noise_kind and tp_noise_fade order. */
 static const char *const kinds[] = { "value", "gradient", "simplex", NULL };
 static const char *const fades[] = { "linear", "cubic", "quintic", NULL };
 
@@ -72,7 +72,7 @@ options(int argc, char **argv, tp_ridge *rg, int *threads, int *quiet,
     double *freq)
 {
 	const char *band = "height";
-	tp_fbm *p = &rg->noise;
+	tp_noise_fbm *p = &rg->noise;
 	tp_err e;
 	int ch;
 

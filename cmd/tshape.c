@@ -77,8 +77,8 @@ parse_points(const char *arg, double *x, double *y)
 		if ((colon = strchr(buf, ':')) == NULL)
 			cli_usage("--points: '%s' is not X:Y", buf);
 		*colon = '\0';
-		if (tp_parse_double(buf, 0, 1, &x[n], &e) < 0 ||
-		    tp_parse_double(colon + 1, 0, 1, &y[n], &e) < 0)
+		if (tp_num_parse_double(buf, 0, 1, &x[n], &e) < 0 ||
+		    tp_num_parse_double(colon + 1, 0, 1, &y[n], &e) < 0)
 			cli_usage("--points: %s", e.msg);
 		n++;
 		if (p[len] == '\0')
@@ -92,7 +92,7 @@ parse_points(const char *arg, double *x, double *y)
 
 /* Build the curve from the one curve option given (none: linear). */
 static void
-make_curve(tp_curve *c, int preset, const char *knots, const char *points)
+make_curve(tp_shape_curve *c, int preset, const char *knots, const char *points)
 {
 	double x[TP_CURVE_MAX], y[TP_CURVE_MAX];
 	tp_err e;
@@ -102,12 +102,13 @@ make_curve(tp_curve *c, int preset, const char *knots, const char *points)
 		cli_usage("--curve, --knots and --points exclude each other");
 	if (knots != NULL) {
 		n = cli_list("--knots", knots, y, 2, TP_CURVE_MAX, 0, 1);
-		rc = tp_curve_knots(c, y, n, &e);
+		rc = tp_shape_curve_knots(c, y, n, &e);
 	} else if (points != NULL) {
 		n = parse_points(points, x, y);
-		rc = tp_curve_points(c, x, y, n, &e);
+		rc = tp_shape_curve_points(c, x, y, n, &e);
 	} else
-		rc = tp_curve_preset_init(c, preset >= 0 ? preset : 0, &e);
+		rc = tp_shape_curve_preset_init(c, preset >= 0 ? preset : 0,
+		    &e);
 	if (rc < 0)
 		cli_usage("%s: %s", knots != NULL ? "--knots" : "--points",
 		    e.msg);
@@ -119,7 +120,7 @@ main(int argc, char **argv)
 	const char *band = "height", *knots = NULL, *points = NULL;
 	double k = 1.0, lo = 0.0, hi = 1.0;
 	int preset = -1, threads = 0, quiet = 0, b, ch;
-	tp_curve curve;
+	tp_shape_curve curve;
 	tp_shape shape;
 	tp_header oh;
 	tp_reader r;

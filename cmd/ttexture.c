@@ -253,7 +253,7 @@ main(int argc, char **argv)
 	tp_reader r;
 	tp_err e;
 
-	tp_tex_defaults(&o.g.tex);
+	tp_texture_defaults(&o.g.tex);
 	o.g.tex.mode = TP_TEX_HEX_VP;
 	cli_init(argc, argv, usage);
 	parse(argc, argv, &o);

@@ -27,7 +27,7 @@ typedef struct bench {
 	tp_terrace te;
 	tp_island is, isw;
 	tp_ridge rg;
-	tp_fbm fb, fb1;
+	tp_noise_fbm fb, fb1;
 	float	in[W], out[W];
 } bench;
 
@@ -85,8 +85,8 @@ run(bench *b, int k, tp_simd_level l, int rows)
 		else if (k == RIDGE)
 			tp_ridge_row(&b->rg, &b->h, r % W, in, out);
 		else
-			tp_fbm_row(k == NOISE6 ? &b->fb : &b->fb1, 0.0, 0, 1.0,
-			    r + 0.5, out, W);
+			tp_noise_fbm_row(k == NOISE6 ? &b->fb : &b->fb1, 0.0, 0,
+			    1.0, r + 0.5, out, W);
 	}
 	return (double)rows * W;
 }
@@ -112,7 +112,7 @@ static void
 setup(bench *b)
 {
 	uint32_t s = 1;
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
 	for (int i = 0; i < W; i++) {
@@ -120,7 +120,7 @@ setup(bench *b)
 		b->in[i] = (float)((s >> 8) / 16777216.0);
 	}
 	if (tp_header_init(&b->h, W, W, &e) != 0 ||
-	    tp_curve_preset_init(&c, TP_CURVE_VALLEYS, &e) != 0 ||
+	    tp_shape_curve_preset_init(&c, TP_CURVE_VALLEYS, &e) != 0 ||
 	    tp_terrace_init(&b->te, 8, 0.35, 0, &e) != 0)
 		goto fail;
 	tp_shape_init(&b->sh, &c);
@@ -134,7 +134,7 @@ setup(bench *b)
 	tp_ridge_defaults(&b->rg);
 	if (tp_ridge_init(&b->rg, &e) != 0)
 		goto fail;
-	tp_fbm_defaults(&b->fb);
+	tp_noise_fbm_defaults(&b->fb);
 	b->fb1 = b->fb;
 	b->fb1.octaves = 1;
 	return;

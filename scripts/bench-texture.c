@@ -37,7 +37,7 @@
 #define GROUND	512		/* cells a side of ttexture's run, 4 pixels a cell */
 
 struct job {
-	const tp_tex_opts *o;
+	const tp_texture_opts *o;
 	const tp_texture *t;
 	int	side;
 	float	*lum;
@@ -88,15 +88,16 @@ static void
 draw(void *ctx, int64_t b, int64_t end, int worker)
 {
 	const struct job *j = ctx;
-	tp_tex_cache cache;
+	tp_texture_cache cache;
 
-	tp_tex_cache_init(&cache);
+	tp_texture_cache_init(&cache);
 	for (int64_t i = b; i < end; i++) {
 		double x = (double)(i % j->side) + 0.5, y = (double)(i /
 		    j->side) + 0.5;
 		float c[3];
 
-		tp_tex_sample_cached(j->o, j->t, &cache, x / TEX, y / TEX, c);
+		tp_texture_sample_cached(j->o, j->t, &cache, x / TEX, y / TEX,
+		    c);
 		j->lum[i] = 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
 	}
 }
@@ -169,7 +170,7 @@ contrast(const float *lum, double lat, int edge)
 }
 
 static double
-speed(const tp_tex_opts *o, const tp_texture *t, float *lum)
+speed(const tp_texture_opts *o, const tp_texture *t, float *lum)
 {
 	struct job j = { o, t, SPEED_SIDE, lum };
 	double t0 = now(), dt;
@@ -196,7 +197,7 @@ discard(void *ctx, const uint8_t *rgba, tp_err *e)
 /* ttexture's loop over a GROUND x GROUND flat stream, 4 pixels a cell:
  * Mpixels per CPU second over 2 threads, as speed() counts. */
 static double
-ground_speed(tp_tex_mode mode, tp_texture *t, tp_materials *ms, char *buf,
+ground_speed(tp_texture_mode mode, tp_texture *t, tp_materials *ms, char *buf,
     size_t len)
 {
 	tp_ground_opts g = { .ppc = 4, .threads = 2, .mats = ms, .zscale = 1,
@@ -205,7 +206,7 @@ ground_speed(tp_tex_mode mode, tp_texture *t, tp_materials *ms, char *buf,
 	int reps = 0;
 	tp_err e;
 
-	tp_tex_defaults(&g.tex);
+	tp_texture_defaults(&g.tex);
 	g.tex.mode = mode;
 	ms->n = 1;
 	ms->any = 0;
@@ -258,7 +259,7 @@ ground(tp_texture *t)
 
 		if (m == 0)
 			plain = mp;
-		printf("%-11s %12.1f %13.2f\n", tp_tex_mode_name(m), mp,
+		printf("%-11s %12.1f %13.2f\n", tp_texture_mode_name(m), mp,
 		    plain / mp);
 	}
 	free(buf);
@@ -268,14 +269,14 @@ int
 main(void)
 {
 	tp_texture t;
-	tp_tex_opts o;
+	tp_texture_opts o;
 	float *lum = malloc(sizeof(float) * SPEED_SIDE * SPEED_SIDE);
 	float *ref = malloc(sizeof(float) * SIDE * SIDE);
 	double ref_c = 0, ref_e = 0, plain = 0;
 
 	if (lum == NULL || ref == NULL || make_texture(&t) < 0)
 		return 1;
-	tp_tex_defaults(&o);
+	tp_texture_defaults(&o);
 	printf("flat ground, %dx%d texture tiling exactly, %dx%d pixels, "
 	    "1 texel a pixel; lattice %g, variation %g\n", TEX, TEX, SIDE,
 	    SIDE, o.lattice, o.variation);
@@ -293,7 +294,8 @@ main(void)
 			ref_c = c;
 			ref_e = e;
 		}
-		printf("%-11s %11.3f", tp_tex_mode_name(m), repetition(j.lum));
+		printf("%-11s %11.3f", tp_texture_mode_name(m),
+		    repetition(j.lum));
 		mp = speed(&o, &t, lum);
 		if (m == 0)
 			plain = mp;

@@ -23,7 +23,7 @@ abc(tp_header *h)
 /* Select on a b c; the resulting names joined by spaces and the map. */
 static int
 select_abc(const char *keep, const char *drop, const char *rename,
-    char *names, tp_bandmap *m, tp_err *e)
+    char *names, tp_band_map *m, tp_err *e)
 {
 	tp_header h;
 	int rc;
@@ -40,7 +40,7 @@ select_abc(const char *keep, const char *drop, const char *rename,
 START_TEST(test_keep_reorders)
 {
 	char names[256];
-	tp_bandmap m;
+	tp_band_map m;
 	tp_err e;
 
 	ck_assert_int_eq(select_abc("c,a", NULL, NULL, names, &m, &e), 0);
@@ -54,7 +54,7 @@ END_TEST
 START_TEST(test_drop_and_rename)
 {
 	char names[256];
-	tp_bandmap m;
+	tp_band_map m;
 	tp_err e;
 
 	ck_assert_int_eq(select_abc(NULL, "b", NULL, names, &m, &e), 0);
@@ -77,7 +77,7 @@ END_TEST
 
 START_TEST(test_identity)
 {
-	tp_bandmap m = { 3, { 0, 1, 2 } };
+	tp_band_map m = { 3, { 0, 1, 2 } };
 
 	ck_assert_int_eq(tp_band_identity(&m, 3), 1);
 	ck_assert_int_eq(tp_band_identity(&m, 4), 0);
@@ -90,7 +90,7 @@ END_TEST
 START_TEST(test_row_copy)
 {
 	const float in[6] = { 1, 2, 3, 4, 5, 6 };	/* a: 1 2, b: 3 4, c: 5 6 */
-	tp_bandmap m = { 3, { 2, 0, 2 } };
+	tp_band_map m = { 3, { 2, 0, 2 } };
 	float out[6];
 
 	tp_band_row(&m, 2, in, out);
@@ -115,7 +115,7 @@ copy(int64_t w, int64_t h, size_t cut, const char *keep, char **out,
 	FILE *f = open_memstream(&buf, &len), *of;
 	tp_grid g;
 	tp_header oh;
-	tp_bandmap m;
+	tp_band_map m;
 	tp_reader r;
 	tp_writer wr;
 	int rc;
@@ -187,7 +187,7 @@ END_TEST
 START_TEST(test_bad_lists)
 {
 	char names[256];
-	tp_bandmap m;
+	tp_band_map m;
 	tp_err e;
 
 	ck_assert_int_eq(tp_band_lists_ok("Height", NULL, NULL, &e), -1);

@@ -22,14 +22,14 @@ START_TEST(test_opencl_as_cpu)
 		float *z = terrain(k == 4), *a = copy(z), *b = copy(z);
 		tp_erode_opts o;
 		tp_erode_stats sa, sb;
-		tp_erode_tally ta, tb;
+		tp_erode_batch_totals ta, tb;
 		tp_cl_opts c = { 0, local[k], 0 };
 		tp_cl_device d;
 		tp_err e;
 
 		opts_set(&o, k);
 		ck_assert_int_eq(tp_erode_batch(a, W, H, W, &o, &sa, &ta, &e), 0);
-		if (tp_erode_cl(b, W, H, W, &o, &c, &sb, &tb, &d, &e) != 0)
+		if (tp_cl_erode(b, W, H, W, &o, &c, &sb, &tb, &d, &e) != 0)
 			ck_abort_msg("%s", e.msg);
 		ck_assert_msg(memcmp(a, b, W * H * sizeof *a) == 0,
 		    "option set %d: OpenCL bytes differ from the CPU's", k);
@@ -57,13 +57,16 @@ START_TEST(test_opencl_repeatable)
 	opts_set(&o, 2);
 	o.droplets = 20000;
 	o.batch = 20000;	/* many droplets on the same cells at once */
-	ck_assert_int_eq(tp_erode_cl(a, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
+	ck_assert_int_eq(tp_cl_erode(a, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	    0);
 	c.local = 1;
-	ck_assert_int_eq(tp_erode_cl(b, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
+	ck_assert_int_eq(tp_cl_erode(b, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	    0);
 	ck_assert(memcmp(a, b, W * H * sizeof *a) == 0);
 	memcpy(b, z, W * H * sizeof *b);
 	c.local = 32;
-	ck_assert_int_eq(tp_erode_cl(b, W, H, W, &o, &c, NULL, NULL, NULL, &e), 0);
+	ck_assert_int_eq(tp_cl_erode(b, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	    0);
 	ck_assert(memcmp(a, b, W * H * sizeof *a) == 0);
 	free(z);
 	free(a);
@@ -80,13 +83,15 @@ START_TEST(test_device_memory)
 	tp_err e;
 
 	opts_set(&o, 0);
-	ck_assert_int_eq(tp_erode_cl(z, W, H, W, &o, &c, NULL, NULL, NULL, &e), -1);
+	ck_assert_int_eq(tp_cl_erode(z, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	    -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "the grid (97 x 61 cells, 0 MiB "
 	    "with its deltas) does not fit OpenCL device 0"));
 	ck_assert_ptr_nonnull(strstr(e.msg, "at most 83 cells fit, 9 x 9"));
 	c.device = 99;
 	c.mem_cap = 0;
-	ck_assert_int_eq(tp_erode_cl(z, W, H, W, &o, &c, NULL, NULL, NULL, &e), -1);
+	ck_assert_int_eq(tp_cl_erode(z, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	    -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "OpenCL device 99 does not exist"));
 	free(z);
 }

@@ -294,7 +294,7 @@ check_segment(const grid *g, xpt a, xpt b, double lev)
 static int64_t
 line_key(const grid *g, const tp_contours *c, size_t i)
 {
-	const tp_cline *l = &c->line[i];
+	const tp_contour_line *l = &c->line[i];
 	int64_t cx, cy, key = INT64_MAX, s;
 	size_t p;
 	int south;
@@ -372,7 +372,7 @@ check_grid(const float *z, int64_t w, int64_t h, double base,
 
 		ng = 0;
 		for (j = i; j < c.n && c.line[j].level == lev; j++) {
-			const tp_cline *l = &c.line[j];
+			const tp_contour_line *l = &c.line[j];
 			const double *xy = c.xy + 2 * l->pt0;
 
 			ck_assert_uint_ge(l->npts, 2);

@@ -30,7 +30,7 @@ teardown(void)
 }
 
 static void
-assert_window(const tp_window *w, int64_t col, int64_t row, int64_t ww,
+assert_window(const tp_crop_window *w, int64_t col, int64_t row, int64_t ww,
     int64_t wh)
 {
 	ck_assert_int_eq(w->col, col);
@@ -43,7 +43,7 @@ assert_window(const tp_window *w, int64_t col, int64_t row, int64_t ww,
  * rows 1.5 .. 5, so cells 1 to 4. */
 START_TEST(test_bbox_outward)
 {
-	tp_window w;
+	tp_crop_window w;
 	tp_err e;
 
 	ck_assert_int_eq(tp_crop_bbox(&h, 1045, 1850, 1100, 1955, &w, &e), 0);
@@ -58,7 +58,7 @@ END_TEST
  * an edge 3e-14 cells past one (90.000000000001 / 30). */
 START_TEST(test_bbox_on_edges)
 {
-	tp_window w;
+	tp_crop_window w;
 	tp_err e;
 
 	ck_assert_int_eq(tp_crop_bbox(&h, 1030, 1880, 1090, 1970, &w, &e), 0);
@@ -75,21 +75,21 @@ END_TEST
 
 START_TEST(test_fit_and_clip)
 {
-	tp_window w = { 2, 3, 4, 2 };
+	tp_crop_window w = { 2, 3, 4, 2 };
 	tp_err e;
 
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 0, &e), 0);
 	assert_window(&w, 2, 3, 4, 2);
-	w = (tp_window){ 8, 6, 4, 4 };
+	w = (tp_crop_window){ 8, 6, 4, 4 };
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 0, &e), -1);
 	ck_assert_str_eq(e.msg, "window 8,6,4,4 reaches outside the 10x8 grid; "
 	    "clipping keeps the part inside");
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 1, &e), 0);
 	assert_window(&w, 8, 6, 2, 2);
-	w = (tp_window){ -2, -1, 5, 4 };
+	w = (tp_crop_window){ -2, -1, 5, 4 };
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 1, &e), 0);
 	assert_window(&w, 0, 0, 3, 3);
-	w = (tp_window){ 0, 0, 10, 8 };			/* the whole grid */
+	w = (tp_crop_window){ 0, 0, 10, 8 };			/* the whole grid */
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 0, &e), 0);
 	assert_window(&w, 0, 0, 10, 8);
 }
@@ -98,7 +98,7 @@ END_TEST
 /* The window's north-west corner becomes the origin. */
 START_TEST(test_header)
 {
-	tp_window w = { 2, 3, 4, 2 };
+	tp_crop_window w = { 2, 3, 4, 2 };
 
 	tp_crop_header(&h, &w);
 	ck_assert_double_eq(h.origin_x, 1060);
@@ -113,7 +113,7 @@ END_TEST
  * 1000 + x, cut short by cut bytes; returns tp_crop_copy's result and
  * the output in *g (read back) when it succeeds. */
 static int
-crop(int64_t w, int64_t ht, int nb, size_t cut, tp_window win, tp_grid *g,
+crop(int64_t w, int64_t ht, int nb, size_t cut, tp_crop_window win, tp_grid *g,
     tp_err *e)
 {
 	char *buf = NULL, *out = NULL;
@@ -159,7 +159,7 @@ crop(int64_t w, int64_t ht, int nb, size_t cut, tp_window win, tp_grid *g,
 
 /* Every output cell is the input cell (col + x, row + y), every band. */
 static void
-assert_crop(const tp_grid *g, const tp_window *win, int nb)
+assert_crop(const tp_grid *g, const tp_crop_window *win, int nb)
 {
 	int64_t wrong = 0;
 
@@ -176,7 +176,7 @@ assert_crop(const tp_grid *g, const tp_window *win, int nb)
 
 START_TEST(test_copy_window)
 {
-	tp_window wins[] = {
+	tp_crop_window wins[] = {
 		{ 2, 3, 4, 2 },		/* inside */
 		{ 0, 5, 10, 3 },	/* whole rows, to the last */
 		{ 9, 0, 1, 1 },		/* one corner cell */
@@ -197,7 +197,7 @@ END_TEST
  * 50..299 come from four batches. */
 START_TEST(test_copy_batches)
 {
-	tp_window win = { 1000, 50, 1000, 250 };
+	tp_crop_window win = { 1000, 50, 1000, 250 };
 	tp_grid g;
 	tp_err e;
 
@@ -211,7 +211,7 @@ END_TEST
  * (the rows after the window are read and checked too). */
 START_TEST(test_truncated)
 {
-	tp_window win = { 2, 1, 4, 2 };
+	tp_crop_window win = { 2, 1, 4, 2 };
 	tp_grid g;
 	tp_err e;
 
@@ -225,17 +225,17 @@ END_TEST
 
 START_TEST(test_bad_windows)
 {
-	tp_window w;
+	tp_crop_window w;
 	tp_err e;
 
 	ck_assert_int_eq(tp_crop_bbox(&h, 1100, 1850, 1045, 1955, &w, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "is empty"));
 	ck_assert_int_eq(tp_crop_bbox(&h, 1045, 1900, 1100, 1900, &w, &e), -1);
-	w = (tp_window){ 10, 0, 2, 2 };
+	w = (tp_crop_window){ 10, 0, 2, 2 };
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 1, &e), -1);
 	ck_assert_str_eq(e.msg, "window 10,0,2,2 lies wholly outside the 10x8 "
 	    "grid");
-	w = (tp_window){ -5, -5, 5, 5 };	/* touches the corner only */
+	w = (tp_crop_window){ -5, -5, 5, 5 };	/* touches the corner only */
 	ck_assert_int_eq(tp_crop_fit(&h, &w, 1, &e), -1);
 }
 END_TEST

@@ -23,7 +23,7 @@ START_TEST(test_spawn_as_cpu)
 		uint64_t seed = i < 1000 ? i : tp_test_rnd(&s);
 		float x0, y0, x1, y1;
 		tp_erode_spawn(seed, i * 7919, w, h, &x0, &y0);
-		tp_dl_spawn(seed, i * 7919, w, h, &x1, &y1);
+		tp_droplet_spawn(seed, i * 7919, w, h, &x1, &y1);
 		ck_assert(memcmp(&x0, &x1, sizeof x0) == 0);
 		ck_assert(memcmp(&y0, &y1, sizeof y0) == 0);
 	}
@@ -37,8 +37,8 @@ START_TEST(test_mass_balance_exact)
 	for (int k = 0; k < 6; k++) {
 		float *z = terrain(k == 4);
 		tp_erode_opts o;
-		struct tp_dl_params p;
-		tp_dl_cell *delta = calloc(W * H, sizeof *delta);
+		struct tp_droplet_params p;
+		tp_droplet_cell *delta = calloc(W * H, sizeof *delta);
 		int64_t add[6], sum = 0;
 		float sums[TP_DL_SUB * TP_DL_SUB];
 		tp_err e;
@@ -47,7 +47,7 @@ START_TEST(test_mass_balance_exact)
 		opts_set(&o, k);
 		ck_assert_int_eq(tp_erode_batch_params(&p, z, W, H, W, &o, 4096,
 		    &e), 0);
-		tp_dl_brush_sums(&p, sums);
+		tp_droplet_brush_sums(&p, sums);
 		tp_erode_batch_drops(&p, sums, z, delta, 0, 4096, 2, add);
 		for (int i = 0; i < W * H; i++)
 			sum += delta[i];
@@ -69,7 +69,7 @@ START_TEST(test_nodata_and_sea_kept)
 {
 	float *z = terrain(1), *c = copy(z), lo = INFINITY;
 	tp_erode_opts o;
-	tp_erode_tally t;
+	tp_erode_batch_totals t;
 	tp_err e;
 
 	opts_set(&o, 4);
@@ -161,7 +161,7 @@ START_TEST(test_range_refused)
 	ck_assert_ptr_nonnull(strstr(e.msg, "fixed-point range: a droplet could "
 	    "take"));
 	ck_assert_ptr_nonnull(strstr(e.msg, "1.13e+15 a batch of 4096 allows"));
-	ck_assert_int_eq(tp_erode_cl(z, W, H, W, &o, &c, NULL, NULL, NULL, &e),
+	ck_assert_int_eq(tp_cl_erode(z, W, H, W, &o, &c, NULL, NULL, NULL, &e),
 	    -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "fixed-point range"));
 	/* a zscale of 1e6 brings it back in range */
@@ -177,9 +177,9 @@ START_TEST(test_range_at_run_time)
 {
 	float *z = terrain(0);
 	tp_erode_opts o;
-	struct tp_dl_params p;
-	tp_dl_cell *delta = calloc(W * H, sizeof *delta);
-	tp_erode_tally t = { 0, 0, 0, 0, 0 };
+	struct tp_droplet_params p;
+	tp_droplet_cell *delta = calloc(W * H, sizeof *delta);
+	tp_erode_batch_totals t = { 0, 0, 0, 0, 0 };
 	int64_t add[6];
 	float sums[TP_DL_SUB * TP_DL_SUB];
 	tp_err e;
@@ -189,7 +189,7 @@ START_TEST(test_range_at_run_time)
 	ck_assert_int_eq(tp_erode_batch_params(&p, z, W, H, W, &o, 1000, &e), 0);
 	p.qmax = 1000;
 	p.qmaxf = 1000;
-	tp_dl_brush_sums(&p, sums);
+	tp_droplet_brush_sums(&p, sums);
 	tp_erode_batch_drops(&p, sums, z, delta, 0, 1000, 1, add);
 	ck_assert_int_gt(add[4], 0);
 	ck_assert_int_eq(tp_erode_batch_tally(&t, add, &p, &e), -1);

@@ -19,16 +19,16 @@ START_TEST(test_encode_fit)
 	uint16_t q[5];
 	unsigned char b[8];
 
-	ck_assert_uint_eq(tp_export_encode_fit(TP_EXPORT_PNG16, v, 3, 5, 0, 2,
-	    q), 0);
+	ck_assert_uint_eq(tp_export_rows_encode_fit(TP_EXPORT_PNG16, v, 3, 5, 0,
+	    2, q), 0);
 	ck_assert(q[0] == 0 && q[1] == 32768 && q[2] == 65535 &&
 	    q[3] == 65535 && q[4] == 65535);
 	memset(q, 0xee, sizeof q);
-	tp_export_encode_fit(TP_EXPORT_PNG16, v, 3, 2, 0, 2, q);
+	tp_export_rows_encode_fit(TP_EXPORT_PNG16, v, 3, 2, 0, 2, q);
 	ck_assert(q[0] == 0 && q[1] == 32768 && q[2] == 0xeeee);
 	/* the NaN padded twice counts once; big-endian PGM */
-	ck_assert_uint_eq(tp_export_encode_fit(TP_EXPORT_PGM, nanrow, 2, 4, 0,
-	    2, b), 1);
+	ck_assert_uint_eq(tp_export_rows_encode_fit(TP_EXPORT_PGM, nanrow, 2, 4,
+	    0, 2, b), 1);
 	ck_assert_mem_eq(b, "\x80\x00\x00\x00\x00\x00\x00\x00", 8);
 }
 END_TEST
@@ -97,12 +97,12 @@ count_progress(void *pctx, int64_t done, int64_t total)
 
 /* The band's rows read back after the range: those of band_h. */
 static void
-rows_back(tp_export_src *s)
+rows_back(tp_export_rows_src *s)
 {
 	float got[12];
 	tp_err e;
 
-	ck_assert_int_eq(tp_export_src_rows(s, got, 4, &e), 0);
+	ck_assert_int_eq(tp_export_rows_src_rows(s, got, 4, &e), 0);
 	for (int i = 0; i < 12; i++)
 		ck_assert(memcmp(&got[i], &band_h[i], sizeof *got) == 0);
 }
@@ -111,9 +111,9 @@ rows_back(tp_export_src *s)
  * reader back at row 0; from a pipe: the band held. */
 START_TEST(test_src_range)
 {
-	tp_export_loop l = { .progress = count_progress };
+	tp_export_rows_loop l = { .progress = count_progress };
 	tp_export_range rg;
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_reader r;
 	tp_err e;
 	double lo, hi;
@@ -122,11 +122,11 @@ START_TEST(test_src_range)
 		FILE *f = stream_file(0);
 
 		ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-		ck_assert_int_eq(tp_export_src_init(&s, &r, 1, &e), 0);
+		ck_assert_int_eq(tp_export_rows_src_init(&s, &r, 1, &e), 0);
 		s.batch = 1;
 		nseen = 0;
-		ck_assert_msg(tp_export_src_range(&s, pipe ? -1 : 0, &rg, &l,
-		    &e) == 0, "%s", e.msg);
+		ck_assert_msg(tp_export_rows_src_range(&s, pipe ? -1 : 0, &rg,
+		    &l, &e) == 0, "%s", e.msg);
 		tp_export_range_get(&rg, &lo, &hi);
 		ck_assert(lo == -1 && hi == 9 && rg.nan == 1);
 		ck_assert_int_eq(nseen, pipe ? 0 : 4);
@@ -135,7 +135,7 @@ START_TEST(test_src_range)
 		ck_assert(pipe ? s.plane != NULL : s.plane == NULL);
 		ck_assert_int_eq(r.row, pipe ? 4 : 0);
 		rows_back(&s);
-		tp_export_src_free(&s);
+		tp_export_rows_src_free(&s);
 		tp_reader_free(&r);
 		fclose(f);
 	}
@@ -145,9 +145,9 @@ END_TEST
 /* A stream 4 bytes short: the pass and the hold both fail as truncated. */
 START_TEST(test_src_range_truncated)
 {
-	tp_export_loop l = { 0 };
+	tp_export_rows_loop l = { 0 };
 	tp_export_range rg;
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_reader r;
 	tp_err e;
 
@@ -155,11 +155,11 @@ START_TEST(test_src_range_truncated)
 		FILE *f = stream_file(4);
 
 		ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-		ck_assert_int_eq(tp_export_src_init(&s, &r, 1, &e), 0);
-		ck_assert_int_eq(tp_export_src_range(&s, pipe ? -1 : 0, &rg, &l,
-		    &e), -1);
+		ck_assert_int_eq(tp_export_rows_src_init(&s, &r, 1, &e), 0);
+		ck_assert_int_eq(tp_export_rows_src_range(&s, pipe ? -1 : 0,
+		    &rg, &l, &e), -1);
 		ck_assert_msg(strstr(e.msg, "truncated") != NULL, "%s", e.msg);
-		tp_export_src_free(&s);
+		tp_export_rows_src_free(&s);
 		tp_reader_free(&r);
 		fclose(f);
 	}
@@ -189,12 +189,12 @@ START_TEST(test_heights)
 	static const uint16_t pad[20] = { 1, 2, 3, 3, 4, 0, 6, 6, 0, 0, 65535,
 	    65535, 7, 8, 9, 9, 7, 8, 9, 9 }, crop[4] = { 1, 2, 4, 0 };
 	char dir[] = "/tmp/check_export.XXXXXX", path[64];
-	tp_export_loop l = { .threads = 2 };
-	tp_export_quant q = { .format = TP_EXPORT_R16, .lo = 0,
+	tp_export_rows_loop l = { .threads = 2 };
+	tp_export_rows_quant q = { .format = TP_EXPORT_R16, .lo = 0,
 	    .hi = 65535 };
 	tp_export_writer *w;
 	tp_export_range rg;
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_header h;
 	tp_reader r;
 	tp_err e;
@@ -216,18 +216,18 @@ START_TEST(test_heights)
 			want[2 * i + 1] = v >> 8;
 		}
 		ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-		ck_assert_int_eq(tp_export_src_init(&s, &r, 1, &e), 0);
+		ck_assert_int_eq(tp_export_rows_src_init(&s, &r, 1, &e), 0);
 		s.batch = 1;
 		if (held)
-			ck_assert_int_eq(tp_export_src_range(&s, -1, &rg, &l,
-			    &e), 0);
+			ck_assert_int_eq(tp_export_rows_src_range(&s, -1, &rg,
+			    &l, &e), 0);
 		ck_assert_int_eq(tp_export_create(&w, path, q.format, q.width,
 		    q.height, 0, "test", &h, &e), 0);
-		ck_assert_msg(tp_export_heights(&s, w, &q, &l, &e) == 1, "%s",
-		    e.msg);
+		ck_assert_msg(tp_export_rows_heights(&s, w, &q, &l, &e) == 1,
+		    "%s", e.msg);
 		ck_assert_int_eq(tp_export_close(w, &e), 0);
 		file_is(path, want, (size_t)(q.width * q.height * 2));
-		tp_export_src_free(&s);
+		tp_export_rows_src_free(&s);
 		tp_reader_free(&r);
 		fclose(f);
 	}
@@ -237,19 +237,19 @@ START_TEST(test_heights)
 END_TEST
 
 /* Normal batches of one row and its halo on 2 threads give the rows
- * tp_normal_row gives on the band whole: the halo is the right rows. A
+ * tp_normalmap_row gives on the band whole: the halo is the right rows. A
  * plane rising 1 a cell east (cell size 1) has the normal (-1, 0, 1) /
  * sqrt 2 at every inner cell: floor(0.2929 x 127.5 + 0.5) = 37, 128,
  * floor(1.7071 x 127.5 + 0.5) = 218. */
 START_TEST(test_normal_batches)
 {
 	char dir[] = "/tmp/check_export.XXXXXX", path[64];
-	tp_normal_opts no = { .zscale = 1 };
+	tp_normalmap_opts no = { .zscale = 1 };
 	tp_geo_grid geo = { .cellsize = 1, .north = 4 };
-	tp_export_loop l = { .threads = 2 };
+	tp_export_rows_loop l = { .threads = 2 };
 	tp_png_writer *png;
 	tp_png_grey img;
-	tp_export_src s;
+	tp_export_rows_src s;
 	tp_reader r;
 	tp_err e;
 	uint8_t want[4 * 3 * 3];
@@ -259,17 +259,18 @@ START_TEST(test_normal_batches)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/n.png", dir);
 	ck_assert_int_eq(tp_reader_open(&r, f, &e), 0);
-	ck_assert_int_eq(tp_export_src_init(&s, &r, 1, &e), 0);
+	ck_assert_int_eq(tp_export_rows_src_init(&s, &r, 1, &e), 0);
 	s.batch = 1;
 	ck_assert_int_eq(tp_png_create(&png, path, 3, 4, 3, "test", &r.h, &e),
 	    0);
-	ck_assert_msg(tp_export_normals(&s, png, &no, &geo, &l, &e) == 0, "%s",
-	    e.msg);
+	ck_assert_msg(tp_export_rows_normals(&s, png, &no, &geo, &l, &e) == 0,
+	    "%s", e.msg);
 	ck_assert_int_eq(tp_png_close(png, &e), 0);
 	memcpy(plane, band_h, sizeof plane);
 	for (int y = 0; y < 4; y++)
-		tp_normal_row(&no, y ? plane + 3 * (y - 1) : NULL, plane + 3 * y,
-		    y < 3 ? plane + 3 * (y + 1) : NULL, 3, 1, 1, want + 9 * y);
+		tp_normalmap_row(&no, y ? plane + 3 * (y - 1) : NULL,
+		    plane + 3 * y, y < 3 ? plane + 3 * (y + 1) : NULL, 3, 1, 1,
+		    want + 9 * y);
 	ck_assert_ptr_nonnull(pf = fopen(path, "rb"));
 	ck_assert_int_eq(tp_png_read_rgb(&img, pf, UINT64_MAX, 0, &e), 0);
 	fclose(pf);
@@ -278,11 +279,11 @@ START_TEST(test_normal_batches)
 	free(img.pix);
 	for (int i = 0; i < 12; i++)
 		plane[i] = (float)(i % 3);
-	tp_normal_row(&no, plane, plane + 3, plane + 6, 3, 1, 1, want);
+	tp_normalmap_row(&no, plane, plane + 3, plane + 6, 3, 1, 1, want);
 	ck_assert(want[3] == 37 && want[4] == 128 && want[5] == 218);
 	unlink(path);
 	rmdir(dir);
-	tp_export_src_free(&s);
+	tp_export_rows_src_free(&s);
 	tp_reader_free(&r);
 	fclose(f);
 }
@@ -300,7 +301,7 @@ START_TEST(test_pic_names)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		for (int k = 0; k < 2; k++) {
-			char *n = tp_export_pic_name(cases[i][0], 2 * k);
+			char *n = tp_export_rows_pic_name(cases[i][0], 2 * k);
 
 			ck_assert_str_eq(n, cases[i][1 + k]);
 			free(n);

@@ -149,7 +149,7 @@ START_TEST(test_biome)
 	ck_assert(isnan(r.data[2]));
 	ck_assert_float_eq(r.data[3], 0);
 	ck_assert_float_eq(r.data[4], 254);
-	tp_tiff_init();
+	tp_tifftags_init();
 	t = TIFFOpen(path, "r");
 	ck_assert(TIFFGetField(t, TIFFTAG_BITSPERSAMPLE, &bps));
 	ck_assert(TIFFGetField(t, TIFFTAG_PHOTOMETRIC, &photo));
@@ -275,7 +275,7 @@ write_tiff(const char *p, const struct spec *s)
 	int x, y, k, planes = s->planar == PLANARCONFIG_SEPARATE ? s->spp : 1;
 	TIFF *t;
 
-	tp_tiff_init();
+	tp_tifftags_init();
 	ck_assert_ptr_nonnull(t = TIFFOpen(p, "w"));
 	TIFFSetField(t, TIFFTAG_IMAGEWIDTH, W);
 	TIFFSetField(t, TIFFTAG_IMAGELENGTH, H);
@@ -494,7 +494,7 @@ write_small(const char *p, keys_fn *keys, const char *md, uint16_t pm)
 	GTIF *gt;
 	int y;
 
-	tp_tiff_init();
+	tp_tifftags_init();
 	ck_assert_ptr_nonnull(t = TIFFOpen(p, "w"));
 	TIFFSetField(t, TIFFTAG_IMAGEWIDTH, 4);
 	TIFFSetField(t, TIFFTAG_IMAGELENGTH, 4);

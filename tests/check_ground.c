@@ -47,14 +47,14 @@ static void
 defaults(tp_ground_opts *o, const tp_materials *ms)
 {
 	memset(o, 0, sizeof *o);
-	tp_tex_defaults(&o->tex);
+	tp_texture_defaults(&o->tex);
 	o->ppc = 3;
 	o->threads = 1;
 	o->mats = ms;
 	o->zscale = 1;
 	o->band_height = 0;
 	o->band_biome = -1;
-	o->sh = (tp_shade){ .ewres = 10, .nsres = 10, .zfactor = 1,
+	o->sh = (tp_view_shade){ .ewres = 10, .nsres = 10, .zfactor = 1,
 		.azimuth = 315, .altitude = 45 };
 }
 
@@ -267,7 +267,7 @@ START_TEST(test_threads_same_bytes)
 		z[k] *= 100;
 	z[40] = NAN;
 	defaults(&o, &ms);
-	o.tex.mode = tp_tex_mode_parse("hex-vp");
+	o.tex.mode = tp_texture_mode_parse("hex-vp");
 	o.ppc = 5;
 	o.alpha = 1;
 	o.triplanar = 4;

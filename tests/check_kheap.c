@@ -80,27 +80,28 @@ END_TEST
  * move the head on so the ring is full with head inside, then it grows. */
 START_TEST(test_fifo_wraps)
 {
-	tp_kfifo q = { 0 };
+	tp_kheap_fifo q = { 0 };
 	uint64_t next_in = 0, next_out = 0;
 	tp_err e;
 	int round;
 
 	for (round = 0; round < 3; round++) {
 		while (q.n < 4000)
-			ck_assert_int_eq(tp_kfifo_push(&q, next_in++, "test",
-			    &e), 0);
+			ck_assert_int_eq(tp_kheap_fifo_push(&q, next_in++,
+			    "test", &e), 0);
 		while (q.n > 100)
-			ck_assert(tp_kfifo_pop(&q) == next_out++);
+			ck_assert(tp_kheap_fifo_pop(&q) == next_out++);
 	}
 	/* the ring has wrapped: fill past its capacity */
 	ck_assert_uint_eq(q.cap, 4096);
 	while (q.n < 5000)
-		ck_assert_int_eq(tp_kfifo_push(&q, next_in++, "test", &e), 0);
+		ck_assert_int_eq(tp_kheap_fifo_push(&q, next_in++, "test", &e),
+		    0);
 	ck_assert_uint_eq(q.cap, 8192);
 	while (q.n > 0)
-		ck_assert(tp_kfifo_pop(&q) == next_out++);
+		ck_assert(tp_kheap_fifo_pop(&q) == next_out++);
 	ck_assert(next_out == next_in);
-	tp_kfifo_free(&q);
+	tp_kheap_fifo_free(&q);
 }
 END_TEST
 
@@ -108,20 +109,22 @@ END_TEST
  * the FIFO's on equal values whatever the indices. */
 START_TEST(test_queue_by_hand)
 {
-	tp_kqueue q = { { 0 }, { 0 } };
+	tp_kheap_queue q = { { 0 }, { 0 } };
 	tp_err e;
 
 	ck_assert_int_eq(tp_kheap_push(&q.h, tp_kheap_key(2, 1), "t", &e), 0);
 	ck_assert_int_eq(tp_kheap_push(&q.h, tp_kheap_key(1, 7), "t", &e), 0);
-	ck_assert_int_eq(tp_kqueue_fifo(&q, tp_kheap_key(1, 9), "t", &e), 0);
-	ck_assert_int_eq(tp_kqueue_fifo(&q, tp_kheap_key(3, 0), "t", &e), 0);
-	ck_assert_uint_eq(tp_kqueue_len(&q), 4);
-	ck_assert(tp_kqueue_pop(&q) == tp_kheap_key(1, 9));
-	ck_assert(tp_kqueue_pop(&q) == tp_kheap_key(1, 7));
-	ck_assert(tp_kqueue_pop(&q) == tp_kheap_key(2, 1));
-	ck_assert(tp_kqueue_pop(&q) == tp_kheap_key(3, 0));
-	ck_assert_uint_eq(tp_kqueue_len(&q), 0);
-	tp_kqueue_free(&q);
+	ck_assert_int_eq(tp_kheap_queue_fifo(&q, tp_kheap_key(1, 9), "t", &e),
+	    0);
+	ck_assert_int_eq(tp_kheap_queue_fifo(&q, tp_kheap_key(3, 0), "t", &e),
+	    0);
+	ck_assert_uint_eq(tp_kheap_queue_len(&q), 4);
+	ck_assert(tp_kheap_queue_pop(&q) == tp_kheap_key(1, 9));
+	ck_assert(tp_kheap_queue_pop(&q) == tp_kheap_key(1, 7));
+	ck_assert(tp_kheap_queue_pop(&q) == tp_kheap_key(2, 1));
+	ck_assert(tp_kheap_queue_pop(&q) == tp_kheap_key(3, 0));
+	ck_assert_uint_eq(tp_kheap_queue_len(&q), 0);
+	tp_kheap_queue_free(&q);
 }
 END_TEST
 
@@ -131,7 +134,7 @@ END_TEST
 START_TEST(test_queue_flood)
 {
 	enum { n = 20000 };
-	tp_kqueue q = { { 0 }, { 0 } };
+	tp_kheap_queue q = { { 0 }, { 0 } };
 	uint64_t *got = malloc(n * sizeof *got), *put = malloc(n *
 	    sizeof *put), s = 99, k;
 	float *val = malloc(n * sizeof *val);	/* by index */
@@ -143,16 +146,16 @@ START_TEST(test_queue_flood)
 	put[nput] = tp_kheap_key(0, nput);
 	ck_assert_int_eq(tp_kheap_push(&q.h, put[nput], "t", &e), 0);
 	nput++;
-	while (tp_kqueue_len(&q) > 0) {
-		k = got[ngot++] = tp_kqueue_pop(&q);
+	while (tp_kheap_queue_len(&q) > 0) {
+		k = got[ngot++] = tp_kheap_queue_pop(&q);
 		if (ngot > 1)
 			ck_assert_uint_le(got[ngot - 2] >> 32, k >> 32);
 		for (int c = 0; c < 3 && nput < n; c++, nput++) {
 			val[nput] = val[k & 0xffffffffu];
 			put[nput] = tp_kheap_key(val[nput], nput);
 			if (c == 0) {
-				ck_assert_int_eq(tp_kqueue_fifo(&q, put[nput],
-				    "t", &e), 0);
+				ck_assert_int_eq(tp_kheap_queue_fifo(&q,
+				    put[nput], "t", &e), 0);
 				continue;
 			}
 			val[nput] += (float)(1 + tp_test_rnd(&s) % 7);
@@ -166,7 +169,7 @@ START_TEST(test_queue_flood)
 	qsort(put, nput, sizeof *put, cmp_u64);
 	for (size_t i = 0; i < ngot; i++)
 		ck_assert(got[i] == put[i]);
-	tp_kqueue_free(&q);
+	tp_kheap_queue_free(&q);
 	free(got);
 	free(put);
 	free(val);
@@ -176,10 +179,10 @@ END_TEST
 /* Buckets by the highest bit that differs from the last key popped. */
 START_TEST(test_rheap_bucket)
 {
-	ck_assert_int_eq(tp_rheap_bucket(5, 5), 0);
-	ck_assert_int_eq(tp_rheap_bucket(4, 5), 1);	/* bit 0 */
-	ck_assert_int_eq(tp_rheap_bucket(7, 5), 2);	/* bit 1 */
-	ck_assert_int_eq(tp_rheap_bucket(0x80000000u, 0), 32);
+	ck_assert_int_eq(tp_kheap_radix_bucket(5, 5), 0);
+	ck_assert_int_eq(tp_kheap_radix_bucket(4, 5), 1);	/* bit 0 */
+	ck_assert_int_eq(tp_kheap_radix_bucket(7, 5), 2);	/* bit 1 */
+	ck_assert_int_eq(tp_kheap_radix_bucket(0x80000000u, 0), 32);
 }
 END_TEST
 
@@ -191,23 +194,24 @@ START_TEST(test_rheap_monotone)
 	enum { cap = 3000 };
 	uint64_t *held = malloc(cap * sizeof *held), s = 7 + (uint64_t)_i, out;
 	size_t nheld = 0, i, best, pushed = 0;
-	tp_rheap h;
+	tp_kheap_radix h;
 	tp_err e;
 
 	ck_assert_ptr_nonnull(held);
-	tp_rheap_init(&h);
+	tp_kheap_radix_init(&h);
 	for (i = 0; i < 20; i++) {
 		held[nheld] = (tp_test_rnd(&s) % 1000) << 32 | pushed++;
-		ck_assert_int_eq(tp_rheap_push(&h, held[nheld++], &e), 0);
+		ck_assert_int_eq(tp_kheap_radix_push(&h, held[nheld++], &e), 0);
 	}
 	while (nheld > 0) {
 		for (best = 0, i = 1; i < nheld; i++)
 			if (held[i] >> 32 < held[best] >> 32)
 				best = i;
 		ck_assert_uint_eq(h.n, nheld);
-		ck_assert_uint_eq(tp_rheap_min(&h), held[best] >> 32);
-		ck_assert_uint_eq(tp_rheap_peek(&h) >> 32, held[best] >> 32);
-		ck_assert_int_eq(tp_rheap_pop(&h, &out, &e), 0);
+		ck_assert_uint_eq(tp_kheap_radix_min(&h), held[best] >> 32);
+		ck_assert_uint_eq(tp_kheap_radix_peek(&h) >> 32,
+		    held[best] >> 32);
+		ck_assert_int_eq(tp_kheap_radix_pop(&h, &out, &e), 0);
 		ck_assert_uint_eq(out >> 32, held[best] >> 32);
 		/* take out the very entry popped (ties differ in index) */
 		for (i = 0; i < nheld && held[i] != out; i++)
@@ -220,12 +224,12 @@ START_TEST(test_rheap_monotone)
 			    1000000 : 3);
 
 			held[nheld] = v << 32 | pushed++;
-			ck_assert_int_eq(tp_rheap_push(&h, held[nheld++], &e),
-			    0);
+			ck_assert_int_eq(tp_kheap_radix_push(&h, held[nheld++],
+			    &e), 0);
 		}
 	}
 	ck_assert_uint_eq(h.n, 0);
-	tp_rheap_free(&h);
+	tp_kheap_radix_free(&h);
 	free(held);
 }
 END_TEST

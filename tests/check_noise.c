@@ -23,14 +23,14 @@ lattice[] = {
 
 START_TEST(test_lattice_value)
 {
-	uint32_t h = tp_lattice_hash(lattice[_i].ix, lattice[_i].iy,
+	uint32_t h = tp_noise_lattice_hash(lattice[_i].ix, lattice[_i].iy,
 	    lattice[_i].seed);
 
 	ck_assert_uint_eq(h, lattice[_i].hash);
 	/* top 24 bits / 2^24 */
-	ck_assert_double_eq(tp_lattice_value(lattice[_i].ix, lattice[_i].iy,
-	    lattice[_i].seed), (double)(h >> 8) / 16777216.0);
-	ck_assert_double_eq_tol(tp_lattice_value(lattice[_i].ix,
+	ck_assert_double_eq(tp_noise_lattice_value(lattice[_i].ix,
+	    lattice[_i].iy, lattice[_i].seed), (double)(h >> 8) / 16777216.0);
+	ck_assert_double_eq_tol(tp_noise_lattice_value(lattice[_i].ix,
 	    lattice[_i].iy, lattice[_i].seed), lattice[_i].value, 1e-15);
 }
 END_TEST
@@ -42,8 +42,8 @@ START_TEST(test_value_on_lattice)
 		for (int y = -20; y <= 20; y += 3)
 			for (int x = -20; x <= 20; x += 3)
 				ck_assert_double_eq(tp_noise2(TP_NOISE_VALUE,
-				    (tp_fade)f, 9, x, y),
-				    tp_lattice_value(x, y, 9));
+				    (tp_noise_fade)f, 9, x, y),
+				    tp_noise_lattice_value(x, y, 9));
 }
 END_TEST
 
@@ -72,17 +72,20 @@ START_TEST(test_fades)
 {
 	/* cubic 0.01^2 (3 - 0.02) = 2.98e-4; quintic
 	 * 1e-6 (0.01 (0.06 - 15) + 10) = 9.8506e-6: about 1/30 of cubic */
-	ck_assert_double_eq_tol(tp_fade_apply(TP_FADE_CUBIC, 0.01), 2.98e-4,
-	    1e-15);
-	ck_assert_double_eq_tol(tp_fade_apply(TP_FADE_QUINTIC, 0.01),
+	ck_assert_double_eq_tol(tp_noise_fade_apply(TP_FADE_CUBIC, 0.01),
+	    2.98e-4, 1e-15);
+	ck_assert_double_eq_tol(tp_noise_fade_apply(TP_FADE_QUINTIC, 0.01),
 	    9.8506e-6, 1e-15);
-	ck_assert_double_eq_tol(tp_fade_apply(TP_FADE_QUINTIC, 0.01) /
-	    tp_fade_apply(TP_FADE_CUBIC, 0.01), 1.0 / 30.0, 0.0005);
-	ck_assert_double_eq(tp_fade_apply(TP_FADE_LINEAR, 0.3), 0.3);
+	ck_assert_double_eq_tol(tp_noise_fade_apply(TP_FADE_QUINTIC, 0.01) /
+	    tp_noise_fade_apply(TP_FADE_CUBIC, 0.01), 1.0 / 30.0, 0.0005);
+	ck_assert_double_eq(tp_noise_fade_apply(TP_FADE_LINEAR, 0.3), 0.3);
 	for (int f = 0; f < 3; f++) {
-		ck_assert_double_eq(tp_fade_apply((tp_fade)f, 0.0), 0.0);
-		ck_assert_double_eq(tp_fade_apply((tp_fade)f, 0.5), 0.5);
-		ck_assert_double_eq(tp_fade_apply((tp_fade)f, 1.0), 1.0);
+		ck_assert_double_eq(tp_noise_fade_apply((tp_noise_fade)f, 0.0),
+		    0.0);
+		ck_assert_double_eq(tp_noise_fade_apply((tp_noise_fade)f, 0.5),
+		    0.5);
+		ck_assert_double_eq(tp_noise_fade_apply((tp_noise_fade)f, 1.0),
+		    1.0);
 	}
 }
 END_TEST
@@ -95,8 +98,8 @@ START_TEST(test_floor_split)
 	ck_assert_double_eq_tol(tp_noise2(TP_NOISE_VALUE, TP_FADE_LINEAR, 5,
 	    -0.5, 0.0), 0.476571261882782, 1e-7);
 	ck_assert_double_eq_tol(tp_noise2(TP_NOISE_VALUE, TP_FADE_LINEAR, 5,
-	    -0.5, 0.0), (tp_lattice_value(-1, 0, 5) +
-	    tp_lattice_value(0, 0, 5)) / 2, 1e-7);
+	    -0.5, 0.0), (tp_noise_lattice_value(-1, 0, 5) +
+	    tp_noise_lattice_value(0, 0, 5)) / 2, 1e-7);
 }
 END_TEST
 
@@ -166,17 +169,17 @@ START_TEST(test_unnormalised_bound)
 	/* Five octaves at persistence 0.5 sum to at most 1 + .5 + .25 +
 	 * .125 + .0625 = 1.9375 (value noise, unnormalised); normalised the
 	 * result stays in [0, 1]. */
-	tp_fbm p;
+	tp_noise_fbm p;
 	double lo = 9, hi = -9;
 
-	tp_fbm_defaults(&p);
+	tp_noise_fbm_defaults(&p);
 	p.kind = TP_NOISE_VALUE;
 	p.octaves = 5;
 	p.frequency = 1.0 / 16;
 	p.normalize = 0;
 	for (int y = 0; y < 200; y++)
 		for (int x = 0; x < 200; x++) {
-			double v = tp_fbm_at(&p, x + 0.5, y + 0.5);
+			double v = tp_noise_fbm_at(&p, x + 0.5, y + 0.5);
 
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
@@ -189,7 +192,8 @@ START_TEST(test_unnormalised_bound)
 		p.kind = (tp_noise_kind)k;
 		for (int y = 0; y < 100; y++)
 			for (int x = 0; x < 100; x++) {
-				double v = tp_fbm_at(&p, x * 1.7, y * 1.3);
+				double v = tp_noise_fbm_at(&p, x * 1.7,
+				    y * 1.3);
 
 				ck_assert(v >= 0.0 && v <= 1.0);
 			}
@@ -224,11 +228,11 @@ END_TEST
 
 /* Settings the row tests run through. */
 static void
-variant(tp_fbm *p, int v)
+variant(tp_noise_fbm *p, int v)
 {
-	tp_fbm_defaults(p);
+	tp_noise_fbm_defaults(p);
 	p->kind = (tp_noise_kind)(v % 3);
-	p->fade = (tp_fade)((v / 3) % 3);
+	p->fade = (tp_noise_fade)((v / 3) % 3);
 	p->octaves = 1 + v % 9;
 	p->seed = (uint32_t)v * 2654435761u;
 	p->normalize = (v / 9) % 2 == 0;
@@ -246,16 +250,17 @@ START_TEST(test_row_matches_point)
 	 * centres, for every kind, fade and warp, both paths. */
 	enum { N = 301 };
 	float row[N], pt;
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	for (int v = 0; v < 36; v++) {
 		variant(&p, v);
 		for (int simd = 0, top = p.simd; simd <= top; simd++) {
 			p.simd = simd;
-			tp_fbm_row(&p, -1234.5, -17, 3.0, 77.25, row, N);
+			tp_noise_fbm_row(&p, -1234.5, -17, 3.0, 77.25, row, N);
 			for (int i = 0; i < N; i++) {
-				pt = (float)tp_fbm_at(&p, tp_noise_centre(-1234.5,
-				    -17 + i, 3.0), 77.25);
+				pt = (float)tp_noise_fbm_at(&p,
+				    tp_noise_centre(-1234.5, -17 + i, 3.0),
+				    77.25);
 				ck_assert_msg(memcmp(&pt, &row[i], 4) == 0,
 				    "variant %d simd %d cell %d: %.9g != %.9g",
 				    v, simd, i, pt, row[i]);
@@ -283,7 +288,7 @@ START_TEST(test_noise_row_is_point)
 		tp_noise_centres(x0s[o], -17, css[o], xs, N);
 		for (int c = 0; c < NK * 3 * 4 * 3 * 2; c++) {
 			tp_noise_kind k = (tp_noise_kind)(c % NK);
-			tp_fade f = (tp_fade)(c / NK % 3);
+			tp_noise_fade f = (tp_noise_fade)(c / NK % 3);
 			uint32_t seed = seeds[c / 9 % 4];
 			double fr = freqs[c / 36 % 3], y = -x0s[o] / 3 + 0.25;
 			tp_simd_level simd = c / 108 ? tp_simd_probe() :
@@ -306,11 +311,11 @@ END_TEST
 START_TEST(test_centres_and_xs_row)
 {
 	/* tp_noise_centres gives tp_noise_centre's doubles, and the fBm of
-	 * those points (tp_fbm_row_xs) tp_fbm_row's bytes. */
+	 * those points (tp_noise_fbm_row_xs) tp_noise_fbm_row's bytes. */
 	enum { N = 517 };
 	static double xs[N];
 	static float a[N], b[N];
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	tp_noise_centres(-1234.56, -40, 0.3, xs, N);
 	for (int i = 0; i < N; i++)
@@ -318,8 +323,8 @@ START_TEST(test_centres_and_xs_row)
 		    "cell %d", i);
 	for (int v = 0; v < 36; v++) {
 		variant(&p, v);
-		tp_fbm_row(&p, -1234.56, -40, 0.3, 81.5, a, N);
-		tp_fbm_row_xs(&p, xs, 81.5, b, N);
+		tp_noise_fbm_row(&p, -1234.56, -40, 0.3, 81.5, a, N);
+		tp_noise_fbm_row_xs(&p, xs, 81.5, b, N);
 		ck_assert_msg(memcmp(a, b, sizeof(a)) == 0, "variant %d", v);
 	}
 }
@@ -334,16 +339,16 @@ START_TEST(test_tile_split)
 	static const double x0s[] = { 0.3, 500000.0, -1234.56, 1e7, 3.3e6 + 0.1 },
 	    cs[] = { 0.1, 30.0, 0.3, 12.5, 0.7 };
 	float whole[N], part[N];
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	/* (the last origin is far out and not exact: a naive origin +
 	 * (index + 0.5) cs differs there in the last bits, which shows) */
 	for (int v = 0; v < 36; v += 5)
 		for (int o = 0; o < 5; o++) {
 			variant(&p, v);
-			tp_fbm_row(&p, x0s[o], 0, cs[o], 5.5, whole, N);
-			tp_fbm_row(&p, x0s[o], 0, cs[o], 5.5, part, K);
-			tp_fbm_row(&p, x0s[o] + K * cs[o], 0, cs[o], 5.5,
+			tp_noise_fbm_row(&p, x0s[o], 0, cs[o], 5.5, whole, N);
+			tp_noise_fbm_row(&p, x0s[o], 0, cs[o], 5.5, part, K);
+			tp_noise_fbm_row(&p, x0s[o] + K * cs[o], 0, cs[o], 5.5,
 			    part + K, N - K);
 			ck_assert_msg(memcmp(whole, part, sizeof(whole)) == 0,
 			    "variant %d origin %d", v, o);
@@ -420,14 +425,14 @@ START_TEST(test_far_detail)
 {
 	/* 10^7 cells from the origin the noise still varies smoothly from
 	 * cell to cell (double coordinates until the lattice split). */
-	tp_fbm p;
+	tp_noise_fbm p;
 	float row[64];
 	int changes = 0;
 
-	tp_fbm_defaults(&p);
+	tp_noise_fbm_defaults(&p);
 	p.frequency = 0.2;
 	p.octaves = 3;
-	tp_fbm_row(&p, 1e7, 0, 1.0, 1e7 + 0.5, row, 64);
+	tp_noise_fbm_row(&p, 1e7, 0, 1.0, 1e7 + 0.5, row, 64);
 	for (int i = 1; i < 64; i++) {
 		changes += row[i] != row[i - 1];
 		ck_assert_float_eq_tol(row[i], row[i - 1], 0.2);
@@ -438,30 +443,32 @@ END_TEST
 
 START_TEST(test_octave_clamp)
 {
-	tp_fbm p, q;
+	tp_noise_fbm p, q;
 
-	tp_fbm_defaults(&p);
-	tp_fbm_defaults(&q);
+	tp_noise_fbm_defaults(&p);
+	tp_noise_fbm_defaults(&q);
 	p.octaves = 99;
 	q.octaves = 16;
-	ck_assert_double_eq(tp_fbm_at(&p, 3.5, 4.5), tp_fbm_at(&q, 3.5, 4.5));
+	ck_assert_double_eq(tp_noise_fbm_at(&p, 3.5, 4.5), tp_noise_fbm_at(&q,
+	    3.5, 4.5));
 	p.octaves = 0;
 	q.octaves = 1;
-	ck_assert_double_eq(tp_fbm_at(&p, 3.5, 4.5), tp_fbm_at(&q, 3.5, 4.5));
+	ck_assert_double_eq(tp_noise_fbm_at(&p, 3.5, 4.5), tp_noise_fbm_at(&q,
+	    3.5, 4.5));
 }
 END_TEST
 
 START_TEST(test_degenerate)
 {
 	/* Nothing to write, a zero or NaN cell size: no crash, finite. */
-	tp_fbm p;
+	tp_noise_fbm p;
 	float out[9] = { 0 };
 
-	tp_fbm_defaults(&p);
-	tp_fbm_row(&p, 0, 0, 1.0, 0.5, out, 0);
+	tp_noise_fbm_defaults(&p);
+	tp_noise_fbm_row(&p, 0, 0, 1.0, 0.5, out, 0);
 	ck_assert_float_eq(out[0], 0.0f);
-	tp_fbm_row(&p, 0, 0, 0.0, 0.5, out, 9);
-	tp_fbm_row(&p, 0, 0, NAN, NAN, out, 9);
+	tp_noise_fbm_row(&p, 0, 0, 0.0, 0.5, out, 9);
+	tp_noise_fbm_row(&p, 0, 0, NAN, NAN, out, 9);
 	for (int i = 0; i < 9; i++)
 		ck_assert(out[i] >= 0.0f && out[i] <= 1.0f);
 }
@@ -471,9 +478,9 @@ END_TEST
  * first octave in a period of 48 x 32 map units; the warp fields at 1/16
  * too), warped when warp. */
 static void
-periodic(tp_fbm *p, int k, int warp)
+periodic(tp_noise_fbm *p, int k, int warp)
 {
-	tp_fbm_defaults(p);
+	tp_noise_fbm_defaults(p);
 	p->kind = (tp_noise_kind)k;
 	p->octaves = 4;
 	p->frequency = 1.0 / 16.0;
@@ -493,7 +500,7 @@ START_TEST(test_period_points)
 	enum { N = 96 };
 	double xs[N], xp[N];
 	float a[N], b[N], c[N];
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	for (int i = 0; i < N; i++) {
 		xs[i] = -20.25 + 0.75 * i;
@@ -502,9 +509,9 @@ START_TEST(test_period_points)
 	for (int k = 0; k < 2; k++)
 	for (int w = 0; w < 2; w++) {
 		periodic(&p, k, w);
-		tp_fbm_row_xs(&p, xs, 5.125, a, N);
-		tp_fbm_row_xs(&p, xp, 5.125, b, N);
-		tp_fbm_row_xs(&p, xs, 5.125 - 64.0, c, N);
+		tp_noise_fbm_row_xs(&p, xs, 5.125, a, N);
+		tp_noise_fbm_row_xs(&p, xp, 5.125, b, N);
+		tp_noise_fbm_row_xs(&p, xs, 5.125 - 64.0, c, N);
 		for (int i = 0; i < N; i++) {
 			if (w) {
 				ck_assert_float_eq_tol(a[i], b[i], 1e-5);
@@ -525,7 +532,7 @@ START_TEST(test_period_not_before)
 	 * the period, not a lattice that happens to repeat. */
 	double xs[8], xp[8];
 	float a[8], b[8];
-	tp_fbm p;
+	tp_noise_fbm p;
 	int same = 0;
 
 	periodic(&p, TP_NOISE_GRADIENT, 0);
@@ -534,8 +541,8 @@ START_TEST(test_period_not_before)
 		xs[i] = 0.5 + 5.0 * i;
 		xp[i] = xs[i] + 48.0;
 	}
-	tp_fbm_row_xs(&p, xs, 5.125, a, 8);
-	tp_fbm_row_xs(&p, xp, 5.125, b, 8);
+	tp_noise_fbm_row_xs(&p, xs, 5.125, a, 8);
+	tp_noise_fbm_row_xs(&p, xp, 5.125, b, 8);
 	for (int i = 0; i < 8; i++)
 		same += a[i] == b[i];
 	ck_assert_int_lt(same, 2);
@@ -544,13 +551,13 @@ END_TEST
 
 START_TEST(test_period_row_wrap)
 {
-	/* tp_fbm_row takes cells modulo the period: columns 160 apart give
-	 * the same bytes on a grid whose origin is not a binary fraction,
+	/* tp_noise_fbm_row takes cells modulo the period: columns 160 apart
+	 * give the same bytes on a grid whose origin is not a binary fraction,
 	 * at every vector level, and rows from tp_noise_centre_wrap too. */
 	enum { N = 400 };
 	const double cs = 30.0, ox = 500000.3, oy = 4650000.7;
 	float ref[N], row[N], up[N];
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	for (int k = 0; k < 2; k++) {
 		periodic(&p, k, 1);
@@ -559,12 +566,12 @@ START_TEST(test_period_row_wrap)
 		p.warp = 0.4 / p.frequency;
 		p.period_x = 160.0 * cs;
 		p.period_y = 320.0 * cs;
-		ck_assert_int_eq(tp_fbm_period_check(&p, cs, NULL), 0);
+		ck_assert_int_eq(tp_noise_fbm_period_check(&p, cs, NULL), 0);
 		for (int simd = 0, top = p.simd; simd <= top; simd++) {
 			p.simd = simd;
-			tp_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
+			tp_noise_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
 			    -8, cs, 320), row, N);
-			tp_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
+			tp_noise_fbm_row(&p, ox, 0, cs, tp_noise_centre_wrap(oy,
 			    -8 - 320 * 3, cs, 320), up, N);
 			if (simd == 0)
 				memcpy(ref, row, sizeof(ref));
@@ -582,7 +589,7 @@ START_TEST(test_period_seam)
 	 * from one cell to the next is no larger than the steps inside. */
 	enum { N = 320 };
 	float row[N];
-	tp_fbm p;
+	tp_noise_fbm p;
 
 	for (int k = 0; k < 2; k++) {
 		double seam, inside = 0.0;
@@ -591,7 +598,7 @@ START_TEST(test_period_seam)
 		p.octaves = 1;
 		p.period_x = 160.0;
 		p.frequency = 1.0 / 16.0;
-		tp_fbm_row(&p, 0.0, 0, 1.0, 3.5, row, N);
+		tp_noise_fbm_row(&p, 0.0, 0, 1.0, 3.5, row, N);
 		seam = fabs(row[160] - row[159]);
 		for (int i = 1; i < 160; i++)
 			if (fabs(row[i] - row[i - 1]) > inside)
@@ -604,44 +611,44 @@ END_TEST
 
 START_TEST(test_period_check)
 {
-	tp_fbm p;
+	tp_noise_fbm p;
 	tp_err e;
 
 	periodic(&p, TP_NOISE_GRADIENT, 1);
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
-	ck_assert_int_eq(tp_fbm_period_check(&p, 2.0, &e), 0);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), 0);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 2.0, &e), 0);
 	/* not a whole number of cells of 5 */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 5.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 5.0, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "cells"));
 	p.kind = TP_NOISE_SIMPLEX;
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "simplex"));
 	periodic(&p, TP_NOISE_VALUE, 0);
 	p.lacunarity = 2.5;
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "lacunarity 2"));
 	p.octaves = 1;		/* one octave: any lacunarity */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), 0);
 	periodic(&p, TP_NOISE_VALUE, 0);
 	p.frequency = 1.0 / 20.0;	/* 2.4 lattice cells in 48 */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "2.4 lattice cells"));
 	periodic(&p, TP_NOISE_VALUE, 1);
 	p.warp_frequency = 1.0 / 20.0;	/* the warp fields must tile too */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "warp"));
 	p.warp = 0.0;		/* unwarped: their frequency is unused */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), 0);
 	periodic(&p, TP_NOISE_VALUE, 0);
 	p.period_y = 0.0;
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 	p.period_x = 0.0;	/* no period at all */
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), 0);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), 0);
 	periodic(&p, TP_NOISE_VALUE, 0);
 	p.octaves = 16;
 	p.frequency = 1.0;	/* 48 << 15 lattice cells: too many */
 	p.period_x = 65536.0;
-	ck_assert_int_eq(tp_fbm_period_check(&p, 1.0, &e), -1);
+	ck_assert_int_eq(tp_noise_fbm_period_check(&p, 1.0, &e), -1);
 }
 END_TEST
 
@@ -668,11 +675,11 @@ run_fbm(void *ctx, tp_simd_level l, float *out, size_t n)
 		3.3e8, -1e12 };
 	static const double cs[TP_TEST_SIMD_ROWS] = { 3.0, 1.0, 30.0, 0.1,
 		1e3 };
-	tp_fbm *p = ctx;
+	tp_noise_fbm *p = ctx;
 
 	p->simd = l;
 	for (int r = 0; r < TP_TEST_SIMD_ROWS; r++)
-		tp_fbm_row(p, x0s[r], -17, cs[r], 77.25 - x0s[r] / 3,
+		tp_noise_fbm_row(p, x0s[r], -17, cs[r], 77.25 - x0s[r] / 3,
 		    out + (size_t)r * TP_TEST_SIMD_N, TP_TEST_SIMD_N);
 }
 
@@ -680,11 +687,11 @@ run_fbm(void *ctx, tp_simd_level l, float *out, size_t n)
  * and with a domain warp. */
 START_TEST(test_simd_levels)
 {
-	tp_fbm p;
+	tp_noise_fbm p;
 
-	tp_fbm_defaults(&p);
+	tp_noise_fbm_defaults(&p);
 	p.kind = (tp_noise_kind)(_i % 3);
-	p.fade = (tp_fade)(_i / 3 % 3);
+	p.fade = (tp_noise_fade)(_i / 3 % 3);
 	p.octaves = 4;
 	p.frequency = 1.0 / 50.0;
 	if (_i / 9)

@@ -18,17 +18,17 @@ START_TEST(test_normals)
 {
 	const float up[4] = { 0, 1, 2, 3 }, mid[4] = { 0, 1, NAN, 3 };
 	const float down[4] = { 0, 1, 2, 3 };
-	tp_normal_opts o = { .zscale = 1 };
+	tp_normalmap_opts o = { .zscale = 1 };
 	uint8_t rgb[12];
 
-	ck_assert_uint_eq(tp_normal_level(0), 128);
-	ck_assert_uint_eq(tp_normal_level(1), 255);
-	ck_assert_uint_eq(tp_normal_level(-1), 0);
-	tp_normal_row(&o, up, up, down, 4, 1, 1, rgb);
+	ck_assert_uint_eq(tp_normalmap_level(0), 128);
+	ck_assert_uint_eq(tp_normalmap_level(1), 255);
+	ck_assert_uint_eq(tp_normalmap_level(-1), 0);
+	tp_normalmap_row(&o, up, up, down, 4, 1, 1, rgb);
 	for (int x = 0; x < 4; x++)
 		ck_assert(rgb[3 * x] == 37 && rgb[3 * x + 1] == 128 &&
 		    rgb[3 * x + 2] == 218);
-	tp_normal_row(&o, up, mid, down, 4, 1, 1, rgb);
+	tp_normalmap_row(&o, up, mid, down, 4, 1, 1, rgb);
 	ck_assert(rgb[6] == 128 && rgb[7] == 128 && rgb[8] == 255);
 	/* rising 1 m a metre north (rows south are lower), 2 m cells, zscale
 	 * 4: dz/dy = 2: n = (0, -2, 1) / sqrt 5: G floor(0.1056 x 127.5 +
@@ -37,10 +37,10 @@ START_TEST(test_normals)
 		const float n[2] = { 1, 1 }, m[2] = { 0, 0 }, s[2] = { -1, -1 };
 
 		o.zscale = 4;
-		tp_normal_row(&o, n, m, s, 2, 2, 2, rgb);
+		tp_normalmap_row(&o, n, m, s, 2, 2, 2, rgb);
 		ck_assert(rgb[0] == 128 && rgb[1] == 13 && rgb[2] == 185);
 		o.y_down = 1;
-		tp_normal_row(&o, n, m, s, 2, 2, 2, rgb);
+		tp_normalmap_row(&o, n, m, s, 2, 2, 2, rgb);
 		ck_assert(rgb[1] == 242);
 	}
 }
@@ -54,15 +54,15 @@ START_TEST(test_levels)
 
 	for (int i = -1000; i <= 1000; i++) {
 		double c = i / 1000.0;
-		int l = tp_normal_level(c);
+		int l = tp_normalmap_level(c);
 
 		ck_assert_int_ge(l, prev);
 		ck_assert(fabs(l / 127.5 - 1 - c) <= 1 / 255.0 + 1e-12);
 		prev = l;
 	}
-	ck_assert_uint_eq(tp_normal_level(-1), 0);
-	ck_assert_uint_eq(tp_normal_level(0.5), 191);	/* floor(191.75) */
-	ck_assert_uint_eq(tp_normal_level(-0.5), 64);	/* floor(64.25) */
+	ck_assert_uint_eq(tp_normalmap_level(-1), 0);
+	ck_assert_uint_eq(tp_normalmap_level(0.5), 191);	/* floor(191.75) */
+	ck_assert_uint_eq(tp_normalmap_level(-0.5), 64);	/* floor(64.25) */
 }
 END_TEST
 
@@ -74,7 +74,7 @@ START_TEST(test_reference)
 	enum { n = 17 };
 	float z[n * n];
 	uint64_t s = 21;
-	tp_normal_opts o = { .zscale = 120 };
+	tp_normalmap_opts o = { .zscale = 120 };
 	uint8_t rgb[3 * n];
 	double ew = 30, ns = 25;
 
@@ -84,7 +84,7 @@ START_TEST(test_reference)
 		const float *up = y ? z + (y - 1) * n : NULL;
 		const float *down = y + 1 < n ? z + (y + 1) * n : NULL;
 
-		tp_normal_row(&o, up, z + y * n, down, n, ew, ns, rgb);
+		tp_normalmap_row(&o, up, z + y * n, down, n, ew, ns, rgb);
 		for (int64_t x = 0; x < n; x++) {
 			double w[9], dx = 0, dy = 0, len, c[3];
 
@@ -99,7 +99,7 @@ START_TEST(test_reference)
 			c[2] = 1 / len;
 			for (int k = 0; k < 3; k++)
 				ck_assert_int_le(abs((int)rgb[3 * x + k] -
-				    (int)tp_normal_level(c[k])), 1);
+				    (int)tp_normalmap_level(c[k])), 1);
 			ck_assert_uint_gt(rgb[3 * x + 2], 128);
 		}
 	}

@@ -72,7 +72,7 @@ START_TEST(test_rule)
 	int got;
 
 	ck_assert_int_eq(tp_num_syntax_ok(r->s, 1), r->whole);
-	got = tp_parse_double(r->s, -HUGE_VAL, HUGE_VAL, &d, &e) == 0;
+	got = tp_num_parse_double(r->s, -HUGE_VAL, HUGE_VAL, &d, &e) == 0;
 	ck_assert_msg(got == r->num, "'%s' as a number: %s", r->s,
 	    got ? "accepted" : e.msg);
 	if (got)
@@ -80,7 +80,7 @@ START_TEST(test_rule)
 	else
 		ck_assert_msg(strstr(e.msg, "number") != NULL, "'%s': %s", r->s,
 		    e.msg);
-	got = tp_parse_int64(r->s, INT64_MIN, INT64_MAX, &i, &e) == 0;
+	got = tp_num_parse_int64(r->s, INT64_MIN, INT64_MAX, &i, &e) == 0;
 	ck_assert_msg(got == r->whole, "'%s' as a whole number: %s", r->s,
 	    got ? "accepted" : e.msg);
 	if (got)
@@ -94,17 +94,17 @@ START_TEST(test_ranges)
 	int64_t i;
 	tp_err e;
 
-	ck_assert_int_eq(tp_parse_double("1.5", 0, 1, &d, &e), -1);
+	ck_assert_int_eq(tp_num_parse_double("1.5", 0, 1, &d, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "out of range"));
-	ck_assert_int_eq(tp_parse_int64("99999999999999999999", 0, INT64_MAX,
-	    &i, &e), -1);
+	ck_assert_int_eq(tp_num_parse_int64("99999999999999999999", 0,
+	    INT64_MAX, &i, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "out of range"));
-	ck_assert_int_eq(tp_parse_int64("-1", 0, 9, &i, &e), -1);
+	ck_assert_int_eq(tp_num_parse_int64("-1", 0, 9, &i, &e), -1);
 	/* Lists take the same rule for each item. */
-	ck_assert_int_eq(tp_parse_list("0,-0.5,1e0", -1, 1, v, 3, &e), 3);
+	ck_assert_int_eq(tp_num_parse_list("0,-0.5,1e0", -1, 1, v, 3, &e), 3);
 	ck_assert_double_eq(v[1], -0.5);
-	ck_assert_int_eq(tp_parse_list("0, 1", -1, 1, v, 3, &e), -1);
-	ck_assert_int_eq(tp_parse_list("0,+1", -1, 1, v, 3, &e), -1);
+	ck_assert_int_eq(tp_num_parse_list("0, 1", -1, 1, v, 3, &e), -1);
+	ck_assert_int_eq(tp_num_parse_list("0,+1", -1, 1, v, 3, &e), -1);
 }
 END_TEST
 
@@ -116,23 +116,23 @@ START_TEST(test_grow)
 	size_t cap = 0;
 	tp_err e;
 
-	ck_assert_int_eq(tp_grow(&v, &cap, 5, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_int_eq(tp_num_grow(&v, &cap, 5, sizeof *v, 4, "rows", &e), 0);
 	ck_assert_uint_eq(cap, 8);
 	v[7] = 1;
-	ck_assert_int_eq(tp_grow(&v, &cap, 8, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_int_eq(tp_num_grow(&v, &cap, 8, sizeof *v, 4, "rows", &e), 0);
 	ck_assert_uint_eq(cap, 8);
-	ck_assert_int_eq(tp_grow(&v, &cap, 9, sizeof *v, 4, "rows", &e), 0);
+	ck_assert_int_eq(tp_num_grow(&v, &cap, 9, sizeof *v, 4, "rows", &e), 0);
 	ck_assert_uint_eq(cap, 16);
 	ck_assert_double_eq(v[7], 1);
-	ck_assert_int_eq(tp_grow(&v, &cap, SIZE_MAX / 4, sizeof *v, 4, "rows",
-	    &e), -1);
+	ck_assert_int_eq(tp_num_grow(&v, &cap, SIZE_MAX / 4, sizeof *v, 4,
+	    "rows", &e), -1);
 	ck_assert_str_eq(e.msg, "out of memory: rows");
 	ck_assert_uint_eq(cap, 16);
 	free(v);
 }
 END_TEST
 
-/* What tp_format_double writes always reads back under the rule. */
+/* What tp_num_format_double writes always reads back under the rule. */
 START_TEST(test_format_reads_back)
 {
 	static const double vals[] = { 0, -0.0, 0.1, -84.41375, 1e308, -1e-300,
@@ -142,9 +142,9 @@ START_TEST(test_format_reads_back)
 	size_t k;
 
 	for (k = 0; k < sizeof(vals) / sizeof(vals[0]); k++) {
-		tp_format_double(b, sizeof(b), vals[k]);
-		ck_assert_msg(tp_parse_double(b, -HUGE_VAL, HUGE_VAL, &d, NULL) == 0,
-		    "'%s' does not read back", b);
+		tp_num_format_double(b, sizeof(b), vals[k]);
+		ck_assert_msg(tp_num_parse_double(b, -HUGE_VAL, HUGE_VAL, &d,
+		    NULL) == 0, "'%s' does not read back", b);
 		ck_assert_double_eq(d, vals[k]);
 	}
 }
@@ -157,7 +157,7 @@ END_TEST
  * off) is the first that does; the smallest denormal 2^-149 =
  * 1.4012984643e-45 is the only float within half its step (7e-46) of
  * 1.4013e-45 (%.6g drops the sixth digit, 0). Whole numbers, and doubles
- * that are no float, go as tp_format_double writes them. */
+ * that are no float, go as tp_num_format_double writes them. */
 START_TEST(test_format_float)
 {
 	static const struct { double v; const char *s; } cases[] = {
@@ -171,7 +171,7 @@ START_TEST(test_format_float)
 	size_t k;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		tp_format_float(b, sizeof(b), cases[k].v);
+		tp_num_format_float(b, sizeof(b), cases[k].v);
 		ck_assert_str_eq(b, cases[k].s);
 	}
 }
@@ -184,28 +184,28 @@ START_TEST(test_numbers)
 	tp_err e;
 	char b[64];
 
-	ck_assert_int_eq(tp_parse_double("0.35", 0, 1, &d, &e), 0);
+	ck_assert_int_eq(tp_num_parse_double("0.35", 0, 1, &d, &e), 0);
 	ck_assert_double_eq(d, 0.35);
-	ck_assert_int_eq(tp_parse_double("1.5", 0, 1, &d, &e), -1);
-	ck_assert_int_eq(tp_parse_double("nan", -1, 1, &d, &e), -1);
-	ck_assert_int_eq(tp_parse_double("3x", 0, 9, &d, &e), -1);
-	ck_assert_int_eq(tp_parse_double("", 0, 9, &d, &e), -1);
-	ck_assert_int_eq(tp_parse_int64("42", 0, 100, &i, &e), 0);
+	ck_assert_int_eq(tp_num_parse_double("1.5", 0, 1, &d, &e), -1);
+	ck_assert_int_eq(tp_num_parse_double("nan", -1, 1, &d, &e), -1);
+	ck_assert_int_eq(tp_num_parse_double("3x", 0, 9, &d, &e), -1);
+	ck_assert_int_eq(tp_num_parse_double("", 0, 9, &d, &e), -1);
+	ck_assert_int_eq(tp_num_parse_int64("42", 0, 100, &i, &e), 0);
 	ck_assert_int_eq(i, 42);
-	ck_assert_int_eq(tp_parse_int64("4.2", 0, 100, &i, &e), -1);
-	ck_assert_int_eq(tp_parse_list("0,0.5,1", 0, 1, v, 4, &e), 3);
+	ck_assert_int_eq(tp_num_parse_int64("4.2", 0, 100, &i, &e), -1);
+	ck_assert_int_eq(tp_num_parse_list("0,0.5,1", 0, 1, v, 4, &e), 3);
 	ck_assert_double_eq(v[1], 0.5);
-	ck_assert_int_eq(tp_parse_list("0,,1", 0, 1, v, 4, &e), -1);
-	ck_assert_int_eq(tp_parse_list("1,2,3,4,5", 0, 9, v, 4, &e), -1);
-	tp_format_double(b, sizeof(b), 0.1);
+	ck_assert_int_eq(tp_num_parse_list("0,,1", 0, 1, v, 4, &e), -1);
+	ck_assert_int_eq(tp_num_parse_list("1,2,3,4,5", 0, 9, v, 4, &e), -1);
+	tp_num_format_double(b, sizeof(b), 0.1);
 	ck_assert_str_eq(b, "0.1");
-	tp_format_double(b, sizeof(b), 4649776);
+	tp_num_format_double(b, sizeof(b), 4649776);
 	ck_assert_str_eq(b, "4649776");
-	tp_format_double(b, sizeof(b), 4650000);
+	tp_num_format_double(b, sizeof(b), 4650000);
 	ck_assert_str_eq(b, "4650000");
-	tp_format_double(b, sizeof(b), -0.0);
+	tp_num_format_double(b, sizeof(b), -0.0);
 	ck_assert(signbit(strtod(b, NULL)));	/* "-0": the same value, not +0 */
-	tp_format_double(b, sizeof(b), 1.0 / 3);
+	tp_num_format_double(b, sizeof(b), 1.0 / 3);
 	ck_assert_double_eq(strtod(b, NULL), 1.0 / 3);
 }
 END_TEST

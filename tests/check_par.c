@@ -93,8 +93,8 @@ START_TEST(test_limits)
 	ck_assert_int_eq(cover(2, 5, 0), 5);
 	ck_assert_int_eq(cover(0, 9, 1), 1);		/* <= 1 thread: inline */
 	ck_assert_int_eq(cover(1000, 3, 1), 3);
-	ck_assert_int_ge(tp_ncpu(), 1);
-	ck_assert_int_le(tp_ncpu(), 256);
+	ck_assert_int_ge(tp_par_ncpu(), 1);
+	ck_assert_int_le(tp_par_ncpu(), 256);
 }
 END_TEST
 
@@ -141,23 +141,23 @@ count_call(void *ctx, int64_t begin, int64_t end, int worker)
 }
 
 static void
-crew(tp_team *t, int worker, void *ctx)
+crew(tp_par_team *t, int worker, void *ctx)
 {
 	struct work *w = ctx;
 
 	if (worker == 0)
-		atomic_store(&w->size, tp_team_size(t));
+		atomic_store(&w->size, tp_par_team_size(t));
 	for (int r = 0; r < TROUNDS; r++) {
 		if (worker == 0) {		/* a serial step between loops */
 			w->sum = 0;
 			for (int64_t i = 0; i < TN; i++)
 				w->sum = (w->sum + w->a[i]) % 1009;
 		}
-		tp_team_sync(t);
-		tp_team_for(t, worker, TN, 1 + r % 7, step_b, w);
-		tp_team_for(t, worker, 0, 4, count_call, w);
-		tp_team_for(t, worker, TN, r % 3, step_a, w);
-		tp_team_for(t, worker, 5, 0, count_call, w);
+		tp_par_team_sync(t);
+		tp_par_team_for(t, worker, TN, 1 + r % 7, step_b, w);
+		tp_par_team_for(t, worker, 0, 4, count_call, w);
+		tp_par_team_for(t, worker, TN, r % 3, step_a, w);
+		tp_par_team_for(t, worker, 5, 0, count_call, w);
 	}
 }
 
@@ -193,7 +193,7 @@ START_TEST(test_team_loops_in_order)
 		w->threads = threads[k];
 		for (int64_t i = 0; i < TN; i++)
 			w->a[i] = i * 7919 % 1000;
-		tp_team_run(threads[k], crew, w);
+		tp_par_team_run(threads[k], crew, w);
 		size = atomic_load(&w->size);
 		bad_worker = atomic_load(&w->bad_worker);
 		calls = atomic_load(&w->calls);

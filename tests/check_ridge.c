@@ -105,7 +105,7 @@ START_TEST(test_row_is_point_all)
 
 	tp_ridge_defaults(&r);
 	r.noise.kind = (tp_noise_kind)(_i % 3);
-	r.noise.fade = (tp_fade)(_i / 3 % 3);
+	r.noise.fade = (tp_noise_fade)(_i / 3 % 3);
 	r.noise.frequency = 1.0 / 7.0;
 	r.naive = _i / 9;
 	ck_assert_int_eq(tp_ridge_init(&r, &e), 0);
@@ -166,11 +166,11 @@ START_TEST(test_peaks_survive)
 	static float g[256][256];
 	tp_header h = tp_test_header(256, 256, 4, 0, 1024);
 	tp_ridge good, bad;
-	tp_fbm t;
+	tp_noise_fbm t;
 	float out[256];
 	double top = 0, before = 0, after = 0, buggy = 0;
 
-	tp_fbm_defaults(&t);
+	tp_noise_fbm_defaults(&t);
 	t.seed = (uint32_t)_i;
 	tp_ridge_defaults(&good);
 	good.noise.seed = t.seed;
@@ -183,7 +183,8 @@ START_TEST(test_peaks_survive)
 	ck_assert_int_eq(tp_ridge_init(&bad, NULL), 0);
 	ck_assert_uint_eq(bad.oct[0].seed, t.seed);	/* the first octave */
 	for (int y = 0; y < 256; y++) {
-		tp_fbm_row(&t, 0, 0, 4, tp_noise_centre(1024, -y - 1, 4), g[y], 256);
+		tp_noise_fbm_row(&t, 0, 0, 4, tp_noise_centre(1024, -y - 1, 4),
+		    g[y], 256);
 		for (int i = 0; i < 256; i++)
 			top = fmax(top, g[y][i]);
 	}

@@ -19,11 +19,11 @@ rnd(uint32_t *s)
 static double
 at(const double *y, int n, double x)
 {
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
-	return tp_curve_eval(&c, x);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, n, &e), 0);
+	return tp_shape_curve_eval(&c, x);
 }
 
 START_TEST(test_seed_s_curve)
@@ -49,18 +49,18 @@ START_TEST(test_fritsch_carlson_slopes)
 	 * h = 0.5): 0.125*0.25 + 0.5*0.25 - 0.125*0.375 = 0.109375 */
 	const double y[] = { 0, 0.25, 1 };
 	const double px[] = { 0, 0.5, 1 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, 3, &e), 0);
 	ck_assert_double_eq_tol(c.m[1], 0.75, 1e-15);
 	ck_assert_double_eq_tol(c.m[0], 0.5, 1e-15);
 	ck_assert_double_eq_tol(c.m[2], 1.5, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.109375, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.25), 0.109375, 1e-15);
 	/* the same knots as points: the weighted mean is the plain one */
-	ck_assert_int_eq(tp_curve_points(&c, px, y, 3, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_points(&c, px, y, 3, &e), 0);
 	ck_assert_double_eq_tol(c.m[1], 0.75, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.109375, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.25), 0.109375, 1e-15);
 }
 END_TEST
 
@@ -69,25 +69,26 @@ START_TEST(test_uneven_points)
 	/* 0:0, 0.25:0.5, 1:1: secants 2 and 2/3, weights 1.75 and 1.25,
 	 * inner slope 3 / (1.75/2 + 1.25*1.5) = 12/11 */
 	const double x[] = { 0, 0.25, 1 }, y[] = { 0, 0.5, 1 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_points(&c, x, y, 3, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_points(&c, x, y, 3, &e), 0);
 	ck_assert_double_eq_tol(c.m[1], 12.0 / 11.0, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.5, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.0), 0.0, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 1.0), 1.0, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.25), 0.5, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.0), 0.0, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 1.0), 1.0, 1e-15);
 }
 END_TEST
 
 START_TEST(test_linear_identity)
 {
-	tp_curve c;
+	tp_shape_curve c;
 	tp_shape s;
 	tp_err e;
 	float in[10001], out[10001];
 
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_LINEAR, &e),
+	    0);
 	tp_shape_init(&s, &c);
 	for (int i = 0; i <= 10000; i++)
 		in[i] = (float)(i / 10000.0);
@@ -99,31 +100,35 @@ END_TEST
 
 START_TEST(test_presets)
 {
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_VALLEYS, &e), 0);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.0625, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.25, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.75), 0.5625, 1e-15);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 1.0), 1.0, 1e-15);
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_SCURVE, &e), 0);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.5, 1e-15);
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_PLATEAUS, &e), 0);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.25), 0.4, 1e-15);
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_PEAKS, &e), 0);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.125, 1e-15);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_VALLEYS, &e),
+	    0);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.25), 0.0625, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.5), 0.25, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.75), 0.5625, 1e-15);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 1.0), 1.0, 1e-15);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_SCURVE, &e),
+	    0);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.5), 0.5, 1e-15);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_PLATEAUS, &e),
+	    0);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.25), 0.4, 1e-15);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_PEAKS, &e), 0);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.5), 0.125, 1e-15);
 }
 END_TEST
 
 START_TEST(test_pow_and_stretch)
 {
-	tp_curve c;
+	tp_shape_curve c;
 	tp_shape s;
 	tp_err e;
 	float in[3] = { 0.5f, 1.0f, 3.0f }, out[3];
 
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_LINEAR, &e),
+	    0);
 	tp_shape_init(&s, &c);
 	s.k = 2.0;			/* Red Blob's pow(e, 2) */
 	tp_shape_row(&s, in, out, 1);
@@ -143,7 +148,7 @@ START_TEST(test_random_monotone)
 	uint32_t seed = 12345u + (uint32_t)_i;
 	double x[TP_CURVE_MAX], y[TP_CURVE_MAX], prev = -1.0;
 	int n = 2 + (int)(rnd(&seed) * (TP_CURVE_MAX - 1));
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
 	for (int i = 0; i < n; i++)
@@ -154,10 +159,10 @@ START_TEST(test_random_monotone)
 		}
 	for (int i = 0; i < n; i++)
 		x[i] = (i + 0.3 * rnd(&seed)) / n;
-	ck_assert_int_eq(_i % 2 ? tp_curve_points(&c, x, y, n, &e) :
-	    tp_curve_knots(&c, y, n, &e), 0);
+	ck_assert_int_eq(_i % 2 ? tp_shape_curve_points(&c, x, y, n, &e) :
+	    tp_shape_curve_knots(&c, y, n, &e), 0);
 	for (int i = 0; i <= 20000; i++) {
-		double v = tp_curve_eval(&c, i / 20000.0);
+		double v = tp_shape_curve_eval(&c, i / 20000.0);
 
 		ck_assert(v >= prev);
 		ck_assert(v >= 0.0 && v <= 1.0);
@@ -173,7 +178,7 @@ random_shape(tp_shape *s, int i, uint32_t *seed)
 {
 	double x[TP_CURVE_MAX], y[TP_CURVE_MAX], top;
 	int n = 2 + i % (TP_CURVE_MAX - 1);
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
 	for (int k = 0; k < n; k++)
@@ -185,9 +190,9 @@ random_shape(tp_shape *s, int i, uint32_t *seed)
 	for (int k = 0; k < n; k++)
 		x[k] /= top;
 	if (i < 30)
-		ck_assert_int_eq(tp_curve_knots(&c, y, n, &e), 0);
+		ck_assert_int_eq(tp_shape_curve_knots(&c, y, n, &e), 0);
 	else
-		ck_assert_int_eq(tp_curve_points(&c, x, y, n, &e), 0);
+		ck_assert_int_eq(tp_shape_curve_points(&c, x, y, n, &e), 0);
 	tp_shape_init(s, &c);
 	if (i % 2)
 		ck_assert_int_eq(tp_shape_stretch(s, -0.3, 1.7, &e), 0);
@@ -219,7 +224,7 @@ START_TEST(test_row_is_eval)
 		s.simd = simd;
 		tp_shape_row(&s, out, out, 1001 - simd);
 		for (int i = 0; i < 1001 - simd; i++) {
-			float want = (float)tp_curve_eval(&s.curve,
+			float want = (float)tp_shape_curve_eval(&s.curve,
 			    ((double)in[i] - s.lo) * s.scale);
 
 			ck_assert_mem_eq(&out[i], &want, sizeof(want));
@@ -252,13 +257,13 @@ END_TEST
 START_TEST(test_clamp_rule)
 {
 	/* below 0 -> curve(0), above 1 -> curve(1), NaN -> 0 */
-	tp_curve c;
+	tp_shape_curve c;
 	tp_shape s;
 	tp_err e;
 	float in[6] = { -0.5f, 1.5f, NAN, INFINITY, -INFINITY, 0.0f }, out[6];
 	const double y[] = { 0.1, 0.2, 0.9 };
 
-	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, 3, &e), 0);
 	tp_shape_init(&s, &c);
 	tp_shape_row(&s, in, out, 6);
 	ck_assert_float_eq(out[0], 0.1f);
@@ -275,14 +280,14 @@ START_TEST(test_knot_clamping)
 	/* a knot may not overtake its neighbours: 0, .8, .3, 1 -> 0, .3, .3, 1
 	 * and .5, .2, .6 -> .2, .2, .6 */
 	const double y1[] = { 0, 0.8, 0.3, 1 }, y2[] = { 0.5, 0.2, 0.6 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_knots(&c, y1, 4, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y1, 4, &e), 0);
 	ck_assert_double_eq(c.y[1], 0.3);
 	ck_assert_double_eq(c.y[2], 0.3);
-	ck_assert_double_eq(tp_curve_eval(&c, 0.5), 0.3);
-	ck_assert_int_eq(tp_curve_knots(&c, y2, 3, &e), 0);
+	ck_assert_double_eq(tp_shape_curve_eval(&c, 0.5), 0.3);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y2, 3, &e), 0);
 	ck_assert_double_eq(c.y[0], 0.2);
 	ck_assert_double_eq(c.y[1], 0.2);
 }
@@ -291,35 +296,37 @@ END_TEST
 START_TEST(test_flat_ends)
 {
 	const double x[] = { 0.2, 0.8 }, y[] = { 0.1, 0.9 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_points(&c, x, y, 2, &e), 0);
-	ck_assert_double_eq(tp_curve_eval(&c, 0.0), 0.1);
-	ck_assert_double_eq(tp_curve_eval(&c, 1.0), 0.9);
-	ck_assert_double_eq_tol(tp_curve_eval(&c, 0.5), 0.5, 1e-15);
+	ck_assert_int_eq(tp_shape_curve_points(&c, x, y, 2, &e), 0);
+	ck_assert_double_eq(tp_shape_curve_eval(&c, 0.0), 0.1);
+	ck_assert_double_eq(tp_shape_curve_eval(&c, 1.0), 0.9);
+	ck_assert_double_eq_tol(tp_shape_curve_eval(&c, 0.5), 0.5, 1e-15);
 }
 END_TEST
 
 START_TEST(test_errors)
 {
 	double y[TP_CURVE_MAX + 1] = { 0 }, x[3] = { 0, 0.5, 0.5 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_shape s;
 	tp_err e;
 
-	ck_assert_int_eq(tp_curve_knots(&c, y, 1, &e), -1);
-	ck_assert_int_eq(tp_curve_knots(&c, y, TP_CURVE_MAX + 1, &e), -1);
-	ck_assert_int_eq(tp_curve_knots(&c, y, TP_CURVE_MAX, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, 1, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, TP_CURVE_MAX + 1, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, TP_CURVE_MAX, &e), 0);
 	y[1] = 1.5;
-	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, 3, &e), -1);
 	y[1] = NAN;
-	ck_assert_int_eq(tp_curve_knots(&c, y, 3, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_knots(&c, y, 3, &e), -1);
 	y[1] = 0.5;
-	ck_assert_int_eq(tp_curve_points(&c, x, y, 3, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_points(&c, x, y, 3, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "increase"));
-	ck_assert_int_eq(tp_curve_preset_init(&c, (tp_curve_preset)99, &e), -1);
-	ck_assert_int_eq(tp_curve_preset_init(&c, TP_CURVE_LINEAR, &e), 0);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c,
+	    (tp_shape_curve_preset)99, &e), -1);
+	ck_assert_int_eq(tp_shape_curve_preset_init(&c, TP_CURVE_LINEAR, &e),
+	    0);
 	tp_shape_init(&s, &c);
 	ck_assert_int_eq(tp_shape_stretch(&s, 1, 1, &e), -1);
 	ck_assert_int_eq(tp_shape_stretch(&s, 2, 1, &e), -1);
@@ -344,18 +351,18 @@ START_TEST(test_simd_levels)
 {
 	static const double y9[] = { 0, .05, .1, .3, .35, .6, .8, .95, 1 };
 	static const double x7[] = { 0, .1, .15, .5, .6, .9, 1 };
-	tp_curve c;
+	tp_shape_curve c;
 	tp_shape sh;
 	tp_err e;
 	int kind = _i % 7;
 
 	if (kind < 5)
-		ck_assert_int_eq(tp_curve_preset_init(&c, (tp_curve_preset)kind,
-		    &e), 0);
+		ck_assert_int_eq(tp_shape_curve_preset_init(&c,
+		    (tp_shape_curve_preset)kind, &e), 0);
 	else if (kind == 5)
-		ck_assert_int_eq(tp_curve_knots(&c, y9, 9, &e), 0);
+		ck_assert_int_eq(tp_shape_curve_knots(&c, y9, 9, &e), 0);
 	else
-		ck_assert_int_eq(tp_curve_points(&c, x7, y9, 7, &e), 0);
+		ck_assert_int_eq(tp_shape_curve_points(&c, x7, y9, 7, &e), 0);
 	tp_shape_init(&sh, &c);
 	if (_i / 7 % 2)
 		ck_assert_int_eq(tp_shape_stretch(&sh, -0.2, 1.3, &e), 0);

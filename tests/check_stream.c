@@ -432,9 +432,10 @@ START_TEST(test_grid_and_sizes)
 	tp_grid_free(&g);
 	fclose(f);
 	free(keep);
-	ck_assert_int_eq(tp_mul_size(SIZE_MAX / 2, 3, &n, "x", &e), -1);
+	ck_assert_int_eq(tp_num_mul_size(SIZE_MAX / 2, 3, &n, "x", &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "overflows"));
-	ck_assert_int_eq(tp_check_mem(UINT64_C(1) << 60, "the grid", &e), -1);
+	ck_assert_int_eq(tp_num_check_mem(UINT64_C(1) << 60, "the grid", &e),
+	    -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "the grid needs"));
 }
 END_TEST
@@ -569,10 +570,10 @@ raw_write(const tp_header *h, FILE *f)
 	    (long long)h->width, (long long)h->height);
 	for (k = 0; k < h->nbands; k++)
 		fprintf(f, " %s", h->band[k]);
-	tp_format_double(a, sizeof(a), h->cellsize);
+	tp_num_format_double(a, sizeof(a), h->cellsize);
 	fprintf(f, "\nCELLSIZE %s\n", a);
-	tp_format_double(a, sizeof(a), h->origin_x);
-	tp_format_double(b, sizeof(b), h->origin_y);
+	tp_num_format_double(a, sizeof(a), h->origin_x);
+	tp_num_format_double(b, sizeof(b), h->origin_y);
 	fprintf(f, "ORIGIN %s %s\n", a, b);
 	if (h->crs[0] != '\0')
 		fprintf(f, "CRS %s\n", h->crs);

@@ -38,7 +38,7 @@ START_TEST(test_weights)
 		    200.0, w[3];
 		int32_t vx[3], vy[3];
 
-		tp_tex_triangle(u, v, vx, vy, w);
+		tp_texture_triangle(u, v, vx, vy, w);
 		for (int k = 0; k < 3; k++)
 			ck_assert(w[k] >= 0);
 		ck_assert_double_eq_tol(w[0] + w[1] + w[2], 1.0, 1e-12);
@@ -99,7 +99,7 @@ START_TEST(test_one_triangle)
 		    50.0, w[3], pu = 0, pv = 0;
 		int32_t vx[3], vy[3];
 
-		tp_tex_triangle(u, v, vx, vy, w);
+		tp_texture_triangle(u, v, vx, vy, w);
 		for (int k = 0; k < 3; k++) {
 			double a, b;
 
@@ -130,13 +130,13 @@ START_TEST(test_vp_keeps_variance)
 		double w[3], x[3], r, l = 0;
 		int32_t vx[3], vy[3];
 
-		tp_tex_triangle(tp_test_urand(&s) * 9, tp_test_urand(&s) * 9,
-		    vx, vy, w);
+		tp_texture_triangle(tp_test_urand(&s) * 9,
+		    tp_test_urand(&s) * 9, vx, vy, w);
 		for (int k = 0; k < 3; k++) {
 			x[k] = m + tp_test_urand(&s);	/* variance 1/12 */
 			l += w[k] * x[k];
 		}
-		r = tp_tex_vp_blend(x, w, 3, m);
+		r = tp_texture_vp_blend(x, w, 3, m);
 		sum += r;
 		sum2 += (r - m) * (r - m);
 		lin2 += (l - m) * (l - m);
@@ -148,7 +148,7 @@ START_TEST(test_vp_keeps_variance)
 	{
 		double x[3] = { 0.9, 0.1, 0.3 }, w[3] = { 1, 0, 0 };
 
-		ck_assert_double_eq_tol(tp_tex_vp_blend(x, w, 3, 0.5), 0.9,
+		ck_assert_double_eq_tol(tp_texture_vp_blend(x, w, 3, 0.5), 0.9,
 		    1e-12);
 	}
 }
@@ -187,32 +187,33 @@ START_TEST(test_modes)
 {
 	uint8_t flat[4 * 4 * 3];
 	tp_texture t, r;
-	tp_tex_opts o;
+	tp_texture_opts o;
 	uint64_t s = 3;
 	tp_err e;
 
 	memset(flat, 77, sizeof flat);
 	ck_assert_int_eq(tp_texture_from_rgb(&t, 4, 4, flat, &e), 0);
 	random_texture(&r, 16, 8, 9);
-	tp_tex_defaults(&o);
+	tp_texture_defaults(&o);
 	for (int m = 0; m < 4; m++) {
 		o.mode = m;
-		ck_assert_int_eq(tp_tex_mode_parse(tp_tex_mode_name(m)), m);
+		ck_assert_int_eq(tp_texture_mode_parse(tp_texture_mode_name(m)),
+		    m);
 		for (int i = 0; i < 2000; i++) {
 			double u = tp_test_urand(&s) * 40, v =
 			    tp_test_urand(&s) * 40;
 			float a[3], b[3];
 
-			tp_tex_sample(&o, &t, u, v, a);
+			tp_texture_sample(&o, &t, u, v, a);
 			ck_assert_float_eq_tol(a[0], 77.0f / 255.0f, 1e-5);
-			tp_tex_sample(&o, &r, u, v, a);
-			tp_tex_sample(&o, &r, u, v, b);
+			tp_texture_sample(&o, &r, u, v, a);
+			tp_texture_sample(&o, &r, u, v, b);
 			ck_assert_mem_eq(a, b, sizeof a);
 			for (int k = 0; k < 3; k++)
 				ck_assert(a[k] >= 0 && a[k] <= 1);
 		}
 	}
-	ck_assert_int_eq(tp_tex_mode_parse("hex"), -1);
+	ck_assert_int_eq(tp_texture_mode_parse("hex"), -1);
 	tp_texture_free(&t);
 	tp_texture_free(&r);
 }
@@ -222,11 +223,11 @@ END_TEST
 START_TEST(test_seed)
 {
 	tp_texture r;
-	tp_tex_opts a, b;
+	tp_texture_opts a, b;
 	int differ[4] = { 0 };
 
 	random_texture(&r, 16, 16, 4);
-	tp_tex_defaults(&a);
+	tp_texture_defaults(&a);
 	b = a;
 	b.seed = 1;
 	for (int m = 0; m < 4; m++) {
@@ -234,8 +235,8 @@ START_TEST(test_seed)
 		for (int i = 0; i < 50; i++) {
 			float x[3], y[3];
 
-			tp_tex_sample(&a, &r, i * 0.37, i * 0.71, x);
-			tp_tex_sample(&b, &r, i * 0.37, i * 0.71, y);
+			tp_texture_sample(&a, &r, i * 0.37, i * 0.71, x);
+			tp_texture_sample(&b, &r, i * 0.37, i * 0.71, y);
 			differ[m] += memcmp(x, y, sizeof x) != 0;
 		}
 	}

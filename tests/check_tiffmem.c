@@ -16,14 +16,14 @@
 static void
 write_floats(tp_tiffmem *m, uint32_t w, uint32_t h, uint16_t comp)
 {
-	tp_tiff_log log;
-	TIFFOpenOptions *opt = tp_tiff_options(&log, 0);
+	tp_tifftags_log log;
+	TIFFOpenOptions *opt = tp_tifftags_options(&log, 0);
 	TIFF *t;
 	float *row = malloc(w * sizeof *row);
 
 	ck_assert(opt != NULL && row != NULL);
 	t = tp_tiffmem_open(m, "mem.tif", "w", opt);
-	ck_assert_msg(t != NULL, "%s", tp_tiff_why(&log, "no TIFF"));
+	ck_assert_msg(t != NULL, "%s", tp_tifftags_why(&log, "no TIFF"));
 	ck_assert_int_eq(m->readonly, 0);
 	TIFFSetField(t, TIFFTAG_IMAGEWIDTH, w);
 	TIFFSetField(t, TIFFTAG_IMAGELENGTH, h);
@@ -50,15 +50,15 @@ write_floats(tp_tiffmem *m, uint32_t w, uint32_t h, uint16_t comp)
 static void
 read_floats(tp_tiffmem *m, uint32_t w, uint32_t h)
 {
-	tp_tiff_log log;
-	TIFFOpenOptions *opt = tp_tiff_options(&log, 0);
+	tp_tifftags_log log;
+	TIFFOpenOptions *opt = tp_tifftags_options(&log, 0);
 	uint32_t tw = 0, th = 0;
 	float *row = malloc(w * sizeof *row);
 	TIFF *t;
 
 	ck_assert(opt != NULL && row != NULL);
 	t = tp_tiffmem_open(m, "mem.tif", "r", opt);
-	ck_assert_msg(t != NULL, "%s", tp_tiff_why(&log, "no TIFF"));
+	ck_assert_msg(t != NULL, "%s", tp_tifftags_why(&log, "no TIFF"));
 	ck_assert_int_eq(m->readonly, 1);
 	TIFFGetField(t, TIFFTAG_IMAGEWIDTH, &tw);
 	TIFFGetField(t, TIFFTAG_IMAGELENGTH, &th);
@@ -130,14 +130,14 @@ START_TEST(test_not_tiff)
 {
 	unsigned char junk[64];
 	tp_tiffmem m = { .p = junk, .len = sizeof junk };
-	tp_tiff_log log;
-	TIFFOpenOptions *opt = tp_tiff_options(&log, 0);
+	tp_tifftags_log log;
+	TIFFOpenOptions *opt = tp_tifftags_options(&log, 0);
 
 	ck_assert_ptr_nonnull(opt);
 	memset(junk, 'x', sizeof junk);
 	ck_assert_ptr_null(tp_tiffmem_open(&m, "junk", "r", opt));
 	ck_assert_int_ge(log.nerr, 1);
-	ck_assert_str_ne(tp_tiff_why(&log, "fallback"), "fallback");
+	ck_assert_str_ne(tp_tifftags_why(&log, "fallback"), "fallback");
 	m.len = 0;
 	ck_assert_ptr_null(tp_tiffmem_open(&m, "empty", "r", opt));
 	TIFFOpenOptionsFree(opt);

@@ -20,14 +20,15 @@
 /* Beyond float's range is infinite, not undefined; the rest rounds. */
 START_TEST(test_narrow)
 {
-	ck_assert(tp_tiff_narrow(1e300) == INFINITY);
-	ck_assert(tp_tiff_narrow(-1e300) == -INFINITY);
-	ck_assert(tp_tiff_narrow(FLT_MAX) == FLT_MAX);
-	ck_assert(tp_tiff_narrow(-FLT_MAX) == -FLT_MAX);
-	ck_assert(tp_tiff_narrow(0.1) == 0.1f);
-	ck_assert(tp_tiff_narrow(-0.0) == 0 && signbit(tp_tiff_narrow(-0.0)));
-	ck_assert(isnan(tp_tiff_narrow(NAN)));
-	ck_assert(tp_tiff_narrow(INFINITY) == INFINITY);
+	ck_assert(tp_tifftags_narrow(1e300) == INFINITY);
+	ck_assert(tp_tifftags_narrow(-1e300) == -INFINITY);
+	ck_assert(tp_tifftags_narrow(FLT_MAX) == FLT_MAX);
+	ck_assert(tp_tifftags_narrow(-FLT_MAX) == -FLT_MAX);
+	ck_assert(tp_tifftags_narrow(0.1) == 0.1f);
+	ck_assert(tp_tifftags_narrow(-0.0) == 0 &&
+	    signbit(tp_tifftags_narrow(-0.0)));
+	ck_assert(isnan(tp_tifftags_narrow(NAN)));
+	ck_assert(tp_tifftags_narrow(INFINITY) == INFINITY);
 }
 END_TEST
 
@@ -35,8 +36,8 @@ END_TEST
 static void
 write_tagged(tp_tiffmem *m)
 {
-	tp_tiff_log log;
-	TIFFOpenOptions *opt = tp_tiff_options(&log, 0);
+	tp_tifftags_log log;
+	TIFFOpenOptions *opt = tp_tifftags_options(&log, 0);
 	unsigned char row[2] = { 1, 2 };
 	TIFF *t;
 	GTIF *gt;
@@ -53,7 +54,7 @@ write_tagged(tp_tiffmem *m)
 	ck_assert_int_eq(TIFFSetField(t, TIFFTAG_GDAL_NODATA, "-9999"), 1);
 	ck_assert_int_eq(TIFFSetField(t, TIFFTAG_GDAL_METADATA,
 	    "<GDALMetadata></GDALMetadata>"), 1);
-	gt = tp_gtif_new(t, &log);
+	gt = tp_tifftags_gtif_new(t, &log);
 	ck_assert_ptr_nonnull(gt);
 	ck_assert_int_eq(GTIFKeySet(gt, GTModelTypeGeoKey, TYPE_SHORT, 1,
 	    ModelTypeProjected), 1);
@@ -71,7 +72,7 @@ write_tagged(tp_tiffmem *m)
 START_TEST(test_tags_round_trip)
 {
 	tp_tiffmem m = { 0 };
-	tp_tiff_log log;
+	tp_tifftags_log log;
 	TIFFOpenOptions *opt;
 	const char *s = NULL;
 	unsigned short model = 0, pcs = 0;
@@ -79,7 +80,7 @@ START_TEST(test_tags_round_trip)
 	GTIF *gt;
 
 	write_tagged(&m);
-	opt = tp_tiff_options(&log, 0);
+	opt = tp_tifftags_options(&log, 0);
 	ck_assert_ptr_nonnull(opt);
 	t = tp_tiffmem_open(&m, "tags.tif", "r", opt);
 	ck_assert_ptr_nonnull(t);
@@ -89,7 +90,7 @@ START_TEST(test_tags_round_trip)
 	ck_assert_str_eq(s, "<GDALMetadata></GDALMetadata>");
 	ck_assert_str_eq(TIFFFieldName(TIFFFieldWithTag(t,
 	    TIFFTAG_GDAL_NODATA)), "GDALNoDataValue");
-	gt = tp_gtif_new(t, &log);
+	gt = tp_tifftags_gtif_new(t, &log);
 	ck_assert_ptr_nonnull(gt);
 	ck_assert_int_eq(GTIFKeyGetSHORT(gt, GTModelTypeGeoKey, &model, 0, 1),
 	    1);
@@ -111,26 +112,26 @@ START_TEST(test_log)
 {
 	unsigned char junk[16] = "II*\0garbage....";
 	tp_tiffmem m = { .p = junk, .len = sizeof junk };
-	tp_tiff_log log;
-	TIFFOpenOptions *opt = tp_tiff_options(&log, 0);
+	tp_tifftags_log log;
+	TIFFOpenOptions *opt = tp_tifftags_options(&log, 0);
 	char first[sizeof log.msg];
 
 	ck_assert_ptr_nonnull(opt);
 	ck_assert_int_eq(log.nerr, 0);
-	ck_assert_str_eq(tp_tiff_why(&log, "cannot read x.tif"),
+	ck_assert_str_eq(tp_tifftags_why(&log, "cannot read x.tif"),
 	    "cannot read x.tif");
 	ck_assert_ptr_null(tp_tiffmem_open(&m, "junk.tif", "r", opt));
 	ck_assert_int_ge(log.nerr, 1);
 	/* "module: message" */
 	ck_assert_ptr_nonnull(strstr(log.msg, ": "));
-	ck_assert_ptr_eq(tp_tiff_why(&log, "x"), log.msg);
+	ck_assert_ptr_eq(tp_tifftags_why(&log, "x"), log.msg);
 	strcpy(first, log.msg);
 	ck_assert_ptr_null(tp_tiffmem_open(&m, "junk.tif", "r", opt));
 	ck_assert_int_ge(log.nerr, 2);
 	ck_assert_str_eq(log.msg, first);
 	TIFFOpenOptionsFree(opt);
 	/* a new log starts empty */
-	opt = tp_tiff_options(&log, 1 << 20);
+	opt = tp_tifftags_options(&log, 1 << 20);
 	ck_assert_ptr_nonnull(opt);
 	ck_assert_int_eq(log.nerr, 0);
 	ck_assert_str_eq(log.msg, "");

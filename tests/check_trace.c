@@ -21,13 +21,13 @@
  * counter-clockwise first, holes clockwise; the areas add up to the
  * region's cells. Returns the regions' cells together. */
 static int64_t
-check_rings(const tp_regions *rs)
+check_rings(const tp_trace_regions *rs)
 {
 	int64_t total = 0;
 	size_t k, p, r, q, i, j, pt;
 
 	for (k = 0; k < rs->n; k++) {
-		const tp_region *g = &rs->reg[k];
+		const tp_trace_region *g = &rs->reg[k];
 		int64_t a2 = 0;
 
 		r = g->ring0;
@@ -58,7 +58,7 @@ check_rings(const tp_regions *rs)
 START_TEST(test_checkerboard)
 {
 	float lab[9];
-	tp_regions rs;
+	tp_trace_regions rs;
 	size_t k;
 
 	for (k = 0; k < 9; k++)
@@ -87,7 +87,7 @@ END_TEST
 START_TEST(test_hole)
 {
 	float lab[9] = { 1, 1, 1, 1, 2, 1, 1, 1, 1 };
-	tp_regions rs;
+	tp_trace_regions rs;
 
 	ck_assert_int_eq(tp_trace_labels(lab, 3, 3, 3, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 2);
@@ -113,7 +113,7 @@ START_TEST(test_pinch)
 		1, 2, 2, 1, 1,
 		1, 1, 1, 1, 3,
 	};
-	tp_regions rs;
+	tp_trace_regions rs;
 
 	ck_assert_int_eq(tp_trace_labels(lab, 5, 5, 5, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 3);
@@ -132,7 +132,7 @@ END_TEST
 START_TEST(test_nan)
 {
 	float lab[6] = { 5, NAN, 5, 5, NAN, 5 };
-	tp_regions rs;
+	tp_trace_regions rs;
 
 	ck_assert_int_eq(tp_trace_labels(lab, 3, 2, 3, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 1);
@@ -149,7 +149,7 @@ START_TEST(test_random)
 	float *lab = malloc(50 * 30 * sizeof *lab);
 	uint64_t s = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
 	int64_t valid = 0;
-	tp_regions rs;
+	tp_trace_regions rs;
 	int k;
 
 	ck_assert_ptr_nonnull(lab);
@@ -331,7 +331,7 @@ count_edges(const ref *r)
 }
 
 static void
-check_outlets(const ref *r, const float *flow, const tp_regions *rs)
+check_outlets(const ref *r, const float *flow, const tp_trace_regions *rs)
 {
 	size_t g;
 	int64_t c;
@@ -350,7 +350,7 @@ check_outlets(const ref *r, const float *flow, const tp_regions *rs)
 }
 
 static void
-same_regions(const tp_regions *a, const tp_regions *b)
+same_regions(const tp_trace_regions *a, const tp_trace_regions *b)
 {
 	size_t k;
 
@@ -375,7 +375,7 @@ check_grid(const float *lab, const float *flow, int64_t w, int64_t h)
 {
 	ref r = { .lab = lab, .w = w, .h = h };
 	tp_trace_stream *t;
-	tp_regions rs, whole;
+	tp_trace_regions rs, whole;
 	int64_t *order, y, edges = 0, total = 0, k;
 	uint8_t *used = calloc((size_t)((w + 1) * (h + 1) * 4), 1);
 	int64_t *seen = calloc((size_t)((w + 1) * (h + 1)), sizeof *seen);
@@ -403,7 +403,7 @@ check_grid(const float *lab, const float *flow, int64_t w, int64_t h)
 	qsort(order, (size_t)r.ncomp, sizeof *order, cmp_comp);
 	ck_assert_uint_eq(rs.npoly, (size_t)r.ncomp);
 	for (g = 0; g < rs.n; g++) {
-		const tp_region *q_ = &rs.reg[g];
+		const tp_trace_region *q_ = &rs.reg[g];
 		int64_t cells = 0;
 
 		if (g > 0)

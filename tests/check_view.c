@@ -12,7 +12,7 @@
 #define R2 1.4142135623730951	/* sqrt 2 */
 
 /* gdaldem's defaults */
-static const tp_shade sun = { .ewres = 1, .nsres = 1, .zfactor = 1,
+static const tp_view_shade sun = { .ewres = 1, .nsres = 1, .zfactor = 1,
     .azimuth = 315, .altitude = 45 };
 
 /* Flat ground: the shade is sin(altitude) = sqrt(2)/2. */
@@ -51,8 +51,8 @@ START_TEST(test_facing_and_away)
 {
 	double up[9] = { 0, 1, 2, 0, 1, 2, 0, 1, 2 };
 	double away[9] = { 0, -3, -6, 0, -3, -6, 0, -3, -6 };
-	tp_shade west = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 270,
-	    .altitude = 45 };
+	tp_view_shade west = { .ewres = 1, .nsres = 1, .zfactor = 1,
+	    .azimuth = 270, .altitude = 45 };
 
 	ck_assert_double_eq_tol(tp_view_hillshade(up, &west), 1, 1e-15);
 	ck_assert_double_eq(tp_view_hillshade(away, &sun), 0);
@@ -65,10 +65,10 @@ START_TEST(test_resolution_and_zfactor)
 {
 	double z10[9] = { 0, 10, 20, 0, 10, 20, 0, 10, 20 };
 	double zs[9] = { 0, 0.1, 0.2, 0, 0.1, 0.2, 0, 0.1, 0.2 };
-	tp_shade s10 = { .ewres = 10, .nsres = 10, .zfactor = 1, .azimuth = 315,
-	    .altitude = 45 };
-	tp_shade zf = { .ewres = 1, .nsres = 1, .zfactor = 10, .azimuth = 315,
-	    .altitude = 45 };
+	tp_view_shade s10 = { .ewres = 10, .nsres = 10, .zfactor = 1,
+	    .azimuth = 315, .altitude = 45 };
+	tp_view_shade zf = { .ewres = 1, .nsres = 1, .zfactor = 10,
+	    .azimuth = 315, .altitude = 45 };
 
 	ck_assert_double_eq_tol(tp_view_hillshade(z10, &s10), 0.5 + R2 / 4, 1e-15);
 	ck_assert_double_eq_tol(tp_view_hillshade(zs, &zf), 0.5 + R2 / 4, 1e-14);
@@ -177,7 +177,7 @@ END_TEST
 START_TEST(test_auto_shade)
 {
 	tp_header h;
-	tp_shade s;
+	tp_view_shade s;
 	tp_err e;
 
 	ck_assert_int_eq(tp_header_init(&h, 200, 100, &e), 0);

@@ -52,7 +52,7 @@ bound(const char *s, double *v)
 		*v = -INFINITY;
 		return 0;
 	}
-	return tp_parse_double(s, -HUGE_VAL, HUGE_VAL, v, NULL);
+	return tp_num_parse_double(s, -HUGE_VAL, HUGE_VAL, v, NULL);
 }
 
 /* The next blank-separated word of *s, NUL-ended in place; NULL at the end. */
@@ -283,7 +283,7 @@ tp_biome_header(tp_header *h, const tp_palette *p, double sea, int *band,
 	if ((*band = tp_header_band(h, "biome")) < 0 &&
 	    (*band = tp_header_add_band(h, "biome", e)) < 0)
 		return -1;
-	tp_format_double(num, sizeof num, sea);
+	tp_num_format_double(num, sizeof num, sea);
 	if (tp_header_set_extra(h, "SEALEVEL", num, e) < 0)
 		return -1;
 	return tp_palette_to_header(p, h, e);

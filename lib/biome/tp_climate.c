@@ -300,15 +300,16 @@ oro_alloc(int64_t len, int64_t rows, tp_err *e)
 	size_t n, bytes;
 	double *p;
 
-	if (tp_mul_size((size_t)len, 4, &n, "orographic line state", e) < 0)
+	if (tp_num_mul_size((size_t)len, 4, &n, "orographic line state", e) < 0)
 		return NULL;
 	if (n > SIZE_MAX - 2 * (size_t)rows) {
 		tp_err_set(e, "orographic state: too large");
 		return NULL;
 	}
 	n += 2 * (size_t)rows;
-	if (tp_mul_size(n, sizeof(double), &bytes, "orographic state", e) < 0 ||
-	    tp_check_mem(bytes, "orographic state", e) < 0)
+	if (tp_num_mul_size(n, sizeof(double), &bytes, "orographic state",
+	    e) < 0 ||
+	    tp_num_check_mem(bytes, "orographic state", e) < 0)
 		return NULL;
 	if ((p = malloc(bytes)) == NULL)
 		tp_err_set(e, "orographic state: out of memory (%zu bytes)",

@@ -132,7 +132,7 @@ class_head(tp_palette_entry *c, char **s, int lineno, tp_err *e)
 	if (colour == NULL)
 		return tp_err_set(e, "line %d: want code, name, colour and "
 		    "rule", lineno);
-	if (tp_parse_int64(code, 0, TP_PALETTE_CODES - 1, &v, NULL) < 0)
+	if (tp_num_parse_int64(code, 0, TP_PALETTE_CODES - 1, &v, NULL) < 0)
 		return tp_err_set(e, "line %d: code '%.32s' is not a whole "
 		    "number 0..%d", lineno, code, TP_PALETTE_CODES - 1);
 	if (!name_ok(name))
@@ -255,7 +255,8 @@ header_class(tp_palette *p, const char *line, tp_err *e)
 	code = tp_palette_token(&s, &bad);
 	colour = tp_palette_token(&s, &bad);
 	s += strspn(s, " ");
-	if (colour == NULL || tp_parse_int64(code, 0, TP_PALETTE_CODES - 1, &v,
+	if (colour == NULL ||
+	    tp_num_parse_int64(code, 0, TP_PALETTE_CODES - 1, &v,
 	    NULL) < 0 || tp_palette_colour(colour, c.rgb) < 0 || !name_ok(s))
 		return tp_err_set(e, "BIOME: '%.60s' is not 'code #rrggbb name'",
 		    line);

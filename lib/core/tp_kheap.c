@@ -52,7 +52,7 @@ tp_kheap_free(tp_kheap *h)
 }
 
 int
-tp_kfifo_push(tp_kfifo *q, uint64_t k, const char *what, tp_err *e)
+tp_kheap_fifo_push(tp_kheap_fifo *q, uint64_t k, const char *what, tp_err *e)
 {
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? q->cap * 2 : 4096, i;
@@ -74,7 +74,7 @@ tp_kfifo_push(tp_kfifo *q, uint64_t k, const char *what, tp_err *e)
 }
 
 void
-tp_kfifo_free(tp_kfifo *q)
+tp_kheap_fifo_free(tp_kheap_fifo *q)
 {
 	free(q->a);
 	q->a = NULL;
@@ -82,23 +82,23 @@ tp_kfifo_free(tp_kfifo *q)
 }
 
 uint64_t
-tp_kqueue_pop(tp_kqueue *q)
+tp_kheap_queue_pop(tp_kheap_queue *q)
 {
 	if (q->f.n > 0 && (q->h.n == 0 || q->f.a[q->f.head] >> 32 <=
 	    q->h.a[0] >> 32))
-		return tp_kfifo_pop(&q->f);
+		return tp_kheap_fifo_pop(&q->f);
 	return tp_kheap_pop(&q->h);
 }
 
 void
-tp_kqueue_free(tp_kqueue *q)
+tp_kheap_queue_free(tp_kheap_queue *q)
 {
 	tp_kheap_free(&q->h);
-	tp_kfifo_free(&q->f);
+	tp_kheap_fifo_free(&q->f);
 }
 
 void
-tp_rheap_init(tp_rheap *h)
+tp_kheap_radix_init(tp_kheap_radix *h)
 {
 	memset(h, 0, sizeof *h);
 	for (int i = 0; i < TP_RHEAP_NB; i++)
@@ -106,14 +106,14 @@ tp_rheap_init(tp_rheap *h)
 }
 
 void
-tp_rheap_free(tp_rheap *h)
+tp_kheap_radix_free(tp_kheap_radix *h)
 {
 	for (int i = 0; i < TP_RHEAP_NB; i++)
 		free(h->b[i].a);
 }
 
 int
-tp_rheap_grow(tp_rbucket *b, tp_err *e)
+tp_kheap_radix_grow(tp_kheap_rbucket *b, tp_err *e)
 {
 	size_t cap = b->cap ? b->cap * 2 : 1024;
 	uint64_t *a;

@@ -36,18 +36,18 @@ tp_kheap_key(float v, uint64_t i)
 }
 
 /* A FIFO of keys, a ring that doubles when full. */
-typedef struct tp_kfifo {
+typedef struct tp_kheap_fifo {
 	uint64_t *a;
 	size_t	head, n, cap;	/* cap a power of two */
-} tp_kfifo;
+} tp_kheap_fifo;
 
 /* A heap with a FIFO beside it for keys that come in order (the cells a
  * flood raises to the level of the cell it took), which need no heap;
  * pops merge the two by key, the FIFO first on a tie. */
-typedef struct tp_kqueue {
+typedef struct tp_kheap_queue {
 	tp_kheap h;
-	tp_kfifo f;
-} tp_kqueue;
+	tp_kheap_fifo f;
+} tp_kheap_queue;
 
 /* Add k; -1 with e set when out of memory (`what` names the queue). */
 int	tp_kheap_push(tp_kheap *h, uint64_t k, const char *what, tp_err *e);
@@ -55,11 +55,12 @@ int	tp_kheap_push(tp_kheap *h, uint64_t k, const char *what, tp_err *e);
 uint64_t tp_kheap_pop(tp_kheap *h);
 void	tp_kheap_free(tp_kheap *h);
 
-int	tp_kfifo_push(tp_kfifo *q, uint64_t k, const char *what, tp_err *e);
-void	tp_kfifo_free(tp_kfifo *q);
+int	tp_kheap_fifo_push(tp_kheap_fifo *q, uint64_t k, const char *what,
+	    tp_err *e);
+void	tp_kheap_fifo_free(tp_kheap_fifo *q);
 
 static inline uint64_t
-tp_kfifo_pop(tp_kfifo *q)
+tp_kheap_fifo_pop(tp_kheap_fifo *q)
 {
 	uint64_t k = q->a[q->head];
 
@@ -70,17 +71,17 @@ tp_kfifo_pop(tp_kfifo *q)
 
 /* Add k to the FIFO: k is not below any key it holds. */
 static inline int
-tp_kqueue_fifo(tp_kqueue *q, uint64_t k, const char *what, tp_err *e)
+tp_kheap_queue_fifo(tp_kheap_queue *q, uint64_t k, const char *what, tp_err *e)
 {
-	return tp_kfifo_push(&q->f, k, what, e);
+	return tp_kheap_fifo_push(&q->f, k, what, e);
 }
 
 /* Take the lowest key; the queue holds one. */
-uint64_t tp_kqueue_pop(tp_kqueue *q);
-void	tp_kqueue_free(tp_kqueue *q);
+uint64_t tp_kheap_queue_pop(tp_kheap_queue *q);
+void	tp_kheap_queue_free(tp_kheap_queue *q);
 
 static inline size_t
-tp_kqueue_len(const tp_kqueue *q)
+tp_kheap_queue_len(const tp_kheap_queue *q)
 {
 	return q->h.n + q->f.n;
 }
@@ -96,39 +97,39 @@ tp_kqueue_len(const tp_kqueue *q)
  */
 #define TP_RHEAP_NB 33
 
-typedef struct tp_rbucket {
+typedef struct tp_kheap_rbucket {
 	uint64_t *a;
 	size_t	n, cap;
-} tp_rbucket;
+} tp_kheap_rbucket;
 
-typedef struct tp_rheap {
-	tp_rbucket b[TP_RHEAP_NB];
+typedef struct tp_kheap_radix {
+	tp_kheap_rbucket b[TP_RHEAP_NB];
 	uint32_t bmin[TP_RHEAP_NB];	/* smallest key in each bucket */
 	uint64_t bent[TP_RHEAP_NB];	/* and its entry */
 	uint64_t mask;		/* bit b set when bucket b is not empty */
 	uint32_t last;		/* the key last popped */
 	size_t	n;		/* keys held */
-} tp_rheap;
+} tp_kheap_radix;
 
-void	tp_rheap_init(tp_rheap *h);
-void	tp_rheap_free(tp_rheap *h);
+void	tp_kheap_radix_init(tp_kheap_radix *h);
+void	tp_kheap_radix_free(tp_kheap_radix *h);
 /* Room for one more key in bucket b; -1 with e set when out of memory. */
-int	tp_rheap_grow(tp_rbucket *b, tp_err *e);
+int	tp_kheap_radix_grow(tp_kheap_rbucket *b, tp_err *e);
 
 static inline int
-tp_rheap_bucket(uint32_t key, uint32_t last)
+tp_kheap_radix_bucket(uint32_t key, uint32_t last)
 {
 	return key == last ? 0 : 32 - __builtin_clz(key ^ last);
 }
 
 static inline int
-tp_rheap_push(tp_rheap *h, uint64_t v, tp_err *e)
+tp_kheap_radix_push(tp_kheap_radix *h, uint64_t v, tp_err *e)
 {
 	uint32_t key = (uint32_t)(v >> 32);
-	int i = tp_rheap_bucket(key, h->last);
-	tp_rbucket *b = &h->b[i];
+	int i = tp_kheap_radix_bucket(key, h->last);
+	tp_kheap_rbucket *b = &h->b[i];
 
-	if (b->n == b->cap && tp_rheap_grow(b, e) < 0)
+	if (b->n == b->cap && tp_kheap_radix_grow(b, e) < 0)
 		return -1;
 	b->a[b->n++] = v;
 	if (key < h->bmin[i]) {
@@ -142,14 +143,14 @@ tp_rheap_push(tp_rheap *h, uint64_t v, tp_err *e)
 
 /* The smallest key; the heap must not be empty. */
 static inline uint32_t
-tp_rheap_min(const tp_rheap *h)
+tp_kheap_radix_min(const tp_kheap_radix *h)
 {
 	return h->bmin[__builtin_ctzll(h->mask)];
 }
 
-/* The entry tp_rheap_pop would return now; the heap must not be empty. */
+/* The entry tp_kheap_radix_pop would return now; the heap must not be empty. */
 static inline uint64_t
-tp_rheap_peek(const tp_rheap *h)
+tp_kheap_radix_peek(const tp_kheap_radix *h)
 {
 	int i = __builtin_ctzll(h->mask);
 
@@ -158,9 +159,9 @@ tp_rheap_peek(const tp_rheap *h)
 
 /* Pop a smallest entry: refill bucket 0 from the lowest bucket first. */
 static inline int
-tp_rheap_pop(tp_rheap *h, uint64_t *out, tp_err *e)
+tp_kheap_radix_pop(tp_kheap_radix *h, uint64_t *out, tp_err *e)
 {
-	tp_rbucket *b0 = &h->b[0], *src;
+	tp_kheap_rbucket *b0 = &h->b[0], *src;
 	size_t k, n;
 	int i;
 
@@ -174,7 +175,7 @@ tp_rheap_pop(tp_rheap *h, uint64_t *out, tp_err *e)
 		h->mask &= ~(UINT64_C(1) << i);
 		h->n -= n;
 		for (k = 0; k < n; k++)
-			if (tp_rheap_push(h, src->a[k], e) < 0)
+			if (tp_kheap_radix_push(h, src->a[k], e) < 0)
 				return -1;
 	}
 	*out = b0->a[--b0->n];

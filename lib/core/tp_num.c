@@ -55,7 +55,7 @@ tp_num_syntax_ok(const char *s, int whole)
 }
 
 int
-tp_parse_double(const char *s, double lo, double hi, double *out, tp_err *e)
+tp_num_parse_double(const char *s, double lo, double hi, double *out, tp_err *e)
 {
 	char *end;
 	double v;
@@ -79,7 +79,8 @@ tp_parse_double(const char *s, double lo, double hi, double *out, tp_err *e)
 }
 
 int
-tp_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out, tp_err *e)
+tp_num_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out,
+    tp_err *e)
 {
 	char *end;
 	long long v;
@@ -100,7 +101,8 @@ tp_parse_int64(const char *s, int64_t lo, int64_t hi, int64_t *out, tp_err *e)
 }
 
 int
-tp_parse_list(const char *s, double lo, double hi, double *v, int max, tp_err *e)
+tp_num_parse_list(const char *s, double lo, double hi, double *v, int max,
+    tp_err *e)
 {
 	char buf[64];
 	const char *p = s;
@@ -116,7 +118,7 @@ tp_parse_list(const char *s, double lo, double hi, double *v, int max, tp_err *e
 			    (int)len, p);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
-		if (tp_parse_double(buf, lo, hi, &v[n], e) < 0)
+		if (tp_num_parse_double(buf, lo, hi, &v[n], e) < 0)
 			return -1;
 		n++;
 		if (p[len] == '\0')
@@ -126,7 +128,7 @@ tp_parse_list(const char *s, double lo, double hi, double *v, int max, tp_err *e
 }
 
 int
-tp_mul_size(size_t a, size_t b, size_t *out, const char *what, tp_err *e)
+tp_num_mul_size(size_t a, size_t b, size_t *out, const char *what, tp_err *e)
 {
 	if (__builtin_mul_overflow(a, b, out))
 		return tp_err_set(e, "%s: size %zu x %zu overflows", what, a, b);
@@ -134,7 +136,7 @@ tp_mul_size(size_t a, size_t b, size_t *out, const char *what, tp_err *e)
 }
 
 int
-tp_check_mem(uint64_t bytes, const char *what, tp_err *e)
+tp_num_check_mem(uint64_t bytes, const char *what, tp_err *e)
 {
 	long pages = sysconf(_SC_PHYS_PAGES);
 	long psize = sysconf(_SC_PAGESIZE);
@@ -151,7 +153,7 @@ tp_check_mem(uint64_t bytes, const char *what, tp_err *e)
 }
 
 void
-tp_format_double(char *buf, size_t n, double v)
+tp_num_format_double(char *buf, size_t n, double v)
 {
 	int prec;
 
@@ -169,7 +171,7 @@ tp_format_double(char *buf, size_t n, double v)
 }
 
 void
-tp_format_float(char *buf, size_t n, double v)
+tp_num_format_float(char *buf, size_t n, double v)
 {
 	int prec;
 
@@ -180,11 +182,11 @@ tp_format_float(char *buf, size_t n, double v)
 			if (strtof(buf, NULL) == (float)v)
 				return;
 		}
-	tp_format_double(buf, n, v);
+	tp_num_format_double(buf, n, v);
 }
 
 int
-tp_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
+tp_num_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
     const char *what, tp_err *e)
 {
 	void **p = pp, *np;

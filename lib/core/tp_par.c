@@ -83,7 +83,7 @@ tp_par_for(int threads, int64_t n, int64_t grain, tp_par_fn fn, void *ctx)
  * its processor with another wastes little of it. */
 #define SPINS	2048
 
-struct tp_team {
+struct tp_par_team {
 	int		n;		/* workers */
 	atomic_int	arrived;	/* at the barrier of this generation */
 	atomic_uint	gen;		/* barriers passed */
@@ -92,12 +92,12 @@ struct tp_team {
 	unsigned	loops[MAX_THREADS];	/* each worker's loops so far */
 	pthread_mutex_t	mu;
 	pthread_cond_t	cv;
-	tp_team_fn	fn;
+	tp_par_team_fn	fn;
 	void		*ctx;
 };
 
 struct member {
-	tp_team	*t;
+	tp_par_team	*t;
 	int	id;
 };
 
@@ -110,7 +110,7 @@ relax(void)
 }
 
 void
-tp_team_sync(tp_team *t)
+tp_par_team_sync(tp_par_team *t)
 {
 	unsigned g = atomic_load(&t->gen);
 	int i;
@@ -140,7 +140,7 @@ tp_team_sync(tp_team *t)
  * for loop k + 1: every worker took its last chunk of loop k - 1, which
  * used it, before the barrier that ended that loop. */
 void
-tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
+tp_par_team_for(tp_par_team *t, int worker, int64_t n, int64_t grain,
     tp_par_fn fn, void *ctx)
 {
 	unsigned k = t->loops[worker]++;
@@ -153,11 +153,11 @@ tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
 		atomic_store(&t->next[(k + 1) & 1], 0);
 	while ((b = atomic_fetch_add(c, grain)) < n)
 		fn(ctx, b, b + grain < n ? b + grain : n, worker);
-	tp_team_sync(t);
+	tp_par_team_sync(t);
 }
 
 int
-tp_team_size(const tp_team *t)
+tp_par_team_size(const tp_par_team *t)
 {
 	return t->n;
 }
@@ -166,7 +166,7 @@ static void *
 member_run(void *arg)
 {
 	struct member *w = arg;
-	tp_team *t = w->t;
+	tp_par_team *t = w->t;
 
 	pthread_mutex_lock(&t->mu);
 	while (!atomic_load(&t->go))
@@ -177,11 +177,11 @@ member_run(void *arg)
 }
 
 void
-tp_team_run(int threads, tp_team_fn fn, void *ctx)
+tp_par_team_run(int threads, tp_par_team_fn fn, void *ctx)
 {
 	pthread_t tid[MAX_THREADS];
 	struct member w[MAX_THREADS];
-	tp_team t;
+	tp_par_team t;
 	int i, started = 0;
 
 	if (threads < 1)
@@ -227,7 +227,7 @@ tp_team_run(int threads, tp_team_fn fn, void *ctx)
 }
 
 int
-tp_ncpu(void)
+tp_par_ncpu(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -237,5 +237,5 @@ tp_ncpu(void)
 int
 tp_par_threads(int threads)
 {
-	return threads > 0 ? threads : tp_ncpu();
+	return threads > 0 ? threads : tp_par_ncpu();
 }

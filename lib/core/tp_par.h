@@ -22,28 +22,28 @@ void	tp_par_for(int threads, int64_t n, int64_t grain, tp_par_fn fn, void *ctx);
  * for work that alternates short serial steps with parallel ones many
  * times (terode's rounds), where starting threads for each loop would cost
  * more than the loop. Every worker runs fn; all of them must make the same
- * calls to tp_team_for and tp_team_sync, in the same order.
+ * calls to tp_par_team_for and tp_par_team_sync, in the same order.
  */
-typedef struct tp_team tp_team;
-typedef void (*tp_team_fn)(tp_team *t, int worker, void *ctx);
+typedef struct tp_par_team tp_par_team;
+typedef void (*tp_par_team_fn)(tp_par_team *t, int worker, void *ctx);
 
 /* Run fn(t, worker, ctx) on up to `threads` threads at once (the caller is
  * worker 0) and return when all have returned. If a thread cannot be
- * started the team is smaller; fn sees its size through tp_team_size. */
-void	tp_team_run(int threads, tp_team_fn fn, void *ctx);
+ * started the team is smaller; fn sees its size through tp_par_team_size. */
+void	tp_par_team_run(int threads, tp_par_team_fn fn, void *ctx);
 /* All workers: fn over [0, n) shared out in chunks of grain as tp_par_for
  * does; returns to each when the whole range is done. */
-void	tp_team_for(tp_team *t, int worker, int64_t n, int64_t grain,
+void	tp_par_team_for(tp_par_team *t, int worker, int64_t n, int64_t grain,
 	    tp_par_fn fn, void *ctx);
 /* All workers: return when every worker has come here. */
-void	tp_team_sync(tp_team *t);
-/* Part of the team's interface (tp_team_run says so); only the tests call it
- * today. */
-int	tp_team_size(const tp_team *t);
+void	tp_par_team_sync(tp_par_team *t);
+/* Part of the team's interface (tp_par_team_run says so); only the tests call
+ * it today. */
+int	tp_par_team_size(const tp_par_team *t);
 
 /* Online processors, at least 1. */
-int	tp_ncpu(void);
-/* The thread count an option asks for: itself when > 0, else tp_ncpu(). */
+int	tp_par_ncpu(void);
+/* The thread count an option asks for: itself when > 0, else tp_par_ncpu(). */
 int	tp_par_threads(int threads);
 
 #endif

@@ -16,11 +16,11 @@
 #define NO_PLATFORM	(-1001)	/* CL_PLATFORM_NOT_FOUND_KHR: no ICD */
 #define BUILD_OPTS	"-cl-fp32-correctly-rounded-divide-sqrt"
 
-/* The kernel takes struct tp_dl_params by value: 4 64-bit and 22 32-bit
+/* The kernel takes struct tp_droplet_params by value: 4 64-bit and 22 32-bit
  * fields, 120 bytes, a multiple of its 8-byte alignment in C and in
  * OpenCL C alike; a field added must keep the two in step. */
-_Static_assert(sizeof(struct tp_dl_params) == 120,
-    "struct tp_dl_params changed: check its layout in OpenCL C");
+_Static_assert(sizeof(struct tp_droplet_params) == 120,
+    "struct tp_droplet_params changed: check its layout in OpenCL C");
 
 static int
 cl_fail(tp_err *e, const char *what, cl_int err)
@@ -304,7 +304,7 @@ build(struct clrun *r, cl_device_id id, tp_err *e)
 /* Context, queue, program and buffers for n cells, the heights and the
  * brush sums copied in. */
 static int
-setup(struct clrun *r, const struct tp_dl_params *p, cl_device_id id,
+setup(struct clrun *r, const struct tp_droplet_params *p, cl_device_id id,
     const float *plane, size_t n, tp_err *e)
 {
 	static const cl_long zero = 0;
@@ -329,7 +329,7 @@ setup(struct clrun *r, const struct tp_dl_params *p, cl_device_id id,
 	    NULL, &err);
 	if (r->tally == NULL)
 		return cl_fail(e, "clCreateBuffer (totals)", err);
-	tp_dl_brush_sums(p, sums);
+	tp_droplet_brush_sums(p, sums);
 	r->sums = clCreateBuffer(r->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
 	    sizeof sums, sums, &err);
 	if (r->sums == NULL)
@@ -352,8 +352,8 @@ global_size(size_t n, size_t local)
 
 /* Droplets [first, first + k): run, apply, read the totals. */
 static int
-one_batch(struct clrun *r, const struct tp_dl_params *p, size_t n,
-    int64_t first, int64_t k, size_t local, tp_erode_tally *t, tp_err *e)
+one_batch(struct clrun *r, const struct tp_droplet_params *p, size_t n,
+    int64_t first, int64_t k, size_t local, tp_erode_batch_totals *t, tp_err *e)
 {
 	static const cl_long zero = 0;
 	cl_long f = first, kk = k, cells = (cl_long)n, add[6];
@@ -385,9 +385,9 @@ one_batch(struct clrun *r, const struct tp_dl_params *p, size_t n,
 }
 
 static int
-run(struct clrun *r, const struct tp_dl_params *p, const tp_erode_opts *o,
+run(struct clrun *r, const struct tp_droplet_params *p, const tp_erode_opts *o,
     const tp_cl_opts *c, int64_t batch, float *plane, size_t n,
-    tp_erode_tally *t, tp_err *e)
+    tp_erode_batch_totals *t, tp_err *e)
 {
 	int64_t first;
 	cl_int err;
@@ -435,13 +435,13 @@ fits(const tp_cl_device *d, const tp_cl_opts *c, int64_t width,
 }
 
 int
-tp_erode_cl(float *z, int64_t width, int64_t height, size_t stride,
+tp_cl_erode(float *z, int64_t width, int64_t height, size_t stride,
     const tp_erode_opts *o, const tp_cl_opts *c, tp_erode_stats *st,
-    tp_erode_tally *t, tp_cl_device *dev, tp_err *e)
+    tp_erode_batch_totals *t, tp_cl_device *dev, tp_err *e)
 {
-	struct tp_dl_params p;
+	struct tp_droplet_params p;
 	struct clrun r;
-	tp_erode_tally tally = { 0, 0, 0, 0, 0 };
+	tp_erode_batch_totals tally = { 0, 0, 0, 0, 0 };
 	tp_cl_device d;
 	cl_device_id id = NULL;
 	int64_t batch = tp_erode_batch_size(o, width, height), y;

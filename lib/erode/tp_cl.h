@@ -46,8 +46,8 @@ int64_t	tp_cl_max_cells(const tp_cl_device *d, uint64_t mem_cap);
 
 /* tp_erode_batch() on OpenCL device c->device; *dev (may be NULL)
  * receives the device used. */
-int	tp_erode_cl(float *z, int64_t width, int64_t height, size_t stride,
+int	tp_cl_erode(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, const tp_cl_opts *c, tp_erode_stats *st,
-	    tp_erode_tally *t, tp_cl_device *dev, tp_err *e);
+	    tp_erode_batch_totals *t, tp_cl_device *dev, tp_err *e);
 
 #endif

@@ -40,7 +40,7 @@ struct model {
 	float	floor;		/* lowest usable input height */
 	float	lo;		/* usable heights: [lo, TP_DL_HMAX] */
 	int	nodata;		/* the grid has cells not usable (nodata, sea) */
-	struct tp_dl_coef k;	/* tp_erode_params */
+	struct tp_droplet_coef k;	/* tp_erode_params */
 	int	lifetime, keep_mass;
 	int	tstride;	/* tp_erode_trail_stride */
 	float	kpos;		/* 1 when the model erodes at all, else 0 */
@@ -1143,9 +1143,9 @@ model_free(struct model *m)
 }
 
 /* The model's coefficients from the options (tp_droplet.h's struct
- * tp_dl_coef), the one place they are rounded and scaled. */
+ * tp_droplet_coef), the one place they are rounded and scaled. */
 static void
-model_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
+model_coefs(const tp_erode_opts *o, struct tp_droplet_coef *k)
 {
 	/* rounded to float first, then scaled: with a power of two zscale
 	 * the whole model then scales exactly, bit for bit */
@@ -1162,7 +1162,7 @@ model_coefs(const tp_erode_opts *o, struct tp_dl_coef *k)
 }
 
 int
-tp_erode_params(struct tp_dl_params *p, const float *z, int64_t width,
+tp_erode_params(struct tp_droplet_params *p, const float *z, int64_t width,
     int64_t height, size_t stride, const tp_erode_opts *o, float *hi,
     tp_err *e)
 {
@@ -1197,7 +1197,7 @@ static int
 model_init(struct model *m, float *z, int64_t width, int64_t height,
     size_t stride, const tp_erode_opts *o, tp_err *e)
 {
-	struct tp_dl_params p;
+	struct tp_droplet_params p;
 	float hi;
 
 	if (tp_erode_params(&p, z, width, height, stride, o, &hi, e) != 0)
@@ -1273,8 +1273,8 @@ tp_erode_snapshot(const float *z, int64_t width, int64_t height,
 	float *c;
 	int64_t y;
 
-	if (tp_mul_size(w, (size_t)height, &n, "height copy", e) < 0 ||
-	    tp_mul_size(n, sizeof *c, &n, "height copy", e) < 0)
+	if (tp_num_mul_size(w, (size_t)height, &n, "height copy", e) < 0 ||
+	    tp_num_mul_size(n, sizeof *c, &n, "height copy", e) < 0)
 		return NULL;
 	if ((c = malloc(n > 0 ? n : 1)) == NULL) {
 		tp_err_set(e, "out of memory for a copy of the heights "
@@ -1477,7 +1477,7 @@ struct crew {
  * milliseconds, and threads started for each of its five loops (some 55
  * microseconds a start) came late to every one of them. */
 static void
-erode_crew(tp_team *team, int w, void *ctx)
+erode_crew(tp_par_team *team, int w, void *ctx)
 {
 	struct crew *cr = ctx;
 	struct round *r = cr->r;
@@ -1490,16 +1490,16 @@ erode_crew(tp_team *team, int w, void *ctx)
 		    cr->batch;
 		if (w == 0)
 			round_begin(r, o, first, n, k);
-		tp_team_sync(team);
-		tp_team_for(team, w, n, 8192, spawn_part, r);
+		tp_par_team_sync(team);
+		tp_par_team_for(team, w, n, 8192, spawn_part, r);
 		for (c = 0; c < 4; c++) {
 			if (w == 0) {
 				if (c == 0)
 					round_sort(r);
 				cr->nl = colour_list(r, c);
 			}
-			tp_team_sync(team);
-			tp_team_for(team, w, cr->nl, 1, run_tiles, r);
+			tp_par_team_sync(team);
+			tp_par_team_for(team, w, cr->nl, 1, run_tiles, r);
 		}
 		if (w != 0)
 			continue;
@@ -1585,7 +1585,7 @@ erode_plane(float *z, int64_t width, int64_t height, size_t stride,
 	/* more workers than tiles of a colour would only wait */
 	if (threads > (r.cap_tiles + 3) / 4)
 		threads = (int)((r.cap_tiles + 3) / 4);
-	tp_team_run(threads, erode_crew, &cr);
+	tp_par_team_run(threads, erode_crew, &cr);
 	rc = 0;
 free_round:
 	round_free(&r);

@@ -8,19 +8,19 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 /* Droplets first .. first + n - 1 of the batch over the snapshot z (sums:
- * tp_dl_brush_sums); their totals go to tally (eroded, deposited, lost,
+ * tp_droplet_brush_sums); their totals go to tally (eroded, deposited, lost,
  * left, bad). */
 __kernel void
 tp_erode_drops(__global const float *z, __global long *delta,
-    __global long *tally, __constant float *sums, struct tp_dl_params p,
+    __global long *tally, __constant float *sums, struct tp_droplet_params p,
     long first, long n)
 {
 	long i = (long)get_global_id(0);
-	struct tp_dl_tally t = { 0, 0, 0, 0, 0 };
+	struct tp_droplet_tally t = { 0, 0, 0, 0, 0 };
 
 	if (i >= n)
 		return;
-	tp_dl_run(&p, z, sums, delta, first + i, &t);
+	tp_droplet_run(&p, z, sums, delta, first + i, &t);
 	if (t.eroded != 0)
 		atom_add(&tally[0], t.eroded);
 	if (t.deposited != 0)
@@ -37,7 +37,7 @@ tp_erode_drops(__global const float *z, __global long *delta,
  * floor puts back goes to tally[5]. */
 __kernel void
 tp_erode_apply(__global float *z, __global long *delta,
-    __global long *tally, struct tp_dl_params p, long ncells)
+    __global long *tally, struct tp_droplet_params p, long ncells)
 {
 	long i = (long)get_global_id(0);
 	long d, raised;
@@ -46,7 +46,7 @@ tp_erode_apply(__global float *z, __global long *delta,
 		return;
 	d = delta[i];
 	if (d != 0) {
-		z[i] = tp_dl_apply(&p, z[i], d, &raised);
+		z[i] = tp_droplet_apply(&p, z[i], d, &raised);
 		delta[i] = 0;
 		if (raised != 0)
 			atom_add(&tally[5], raised);

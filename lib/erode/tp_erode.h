@@ -145,16 +145,16 @@ int	tp_erode_trail_stride(double radius);
 int	tp_erode_check(const tp_erode_opts *o, tp_err *e);
 
 
-/* The model's parameters (tp_droplet.h's struct tp_dl_params) for the
+/* The model's parameters (tp_droplet.h's struct tp_droplet_params) for the
  * width x height plane z (row y at z + y * stride) and options o, the
  * one place they are derived: the sequential model, the batches and the
  * OpenCL kernel all take them from here. The options are checked and the
  * sides against TP_ERODE_MAX_SIDE; *hi receives the highest usable
  * height (below floor when there is none). The batches' fixed-point
  * fields (scale, qmax, qmaxf) are left 0. */
-int	tp_erode_params(struct tp_dl_params *p, const float *z, int64_t width,
-	    int64_t height, size_t stride, const tp_erode_opts *o, float *hi,
-	    tp_err *e);
+int	tp_erode_params(struct tp_droplet_params *p, const float *z,
+	    int64_t width, int64_t height, size_t stride,
+	    const tp_erode_opts *o, float *hi, tp_err *e);
 
 /* Erode the width x height plane z (row y starts at z + y * stride) in
  * place. Cells failing tp_erode_valid (NaN, infinities, the -3.4e38 some

@@ -33,7 +33,7 @@ tp_erode_batch_scale(const tp_erode_opts *o)
 /* qmax and the check that lifetime droplet steps over the height range
  * stay within it. */
 static int
-fixed_range(struct tp_dl_params *p, const tp_erode_opts *o, int64_t batch,
+fixed_range(struct tp_droplet_params *p, const tp_erode_opts *o, int64_t batch,
     float hi, tp_err *e)
 {
 	double scale = TP_ERODE_BATCH_UNITS / o->zscale, most;
@@ -61,9 +61,9 @@ fixed_range(struct tp_dl_params *p, const tp_erode_opts *o, int64_t batch,
 }
 
 int
-tp_erode_batch_params(struct tp_dl_params *p, const float *z, int64_t width,
-    int64_t height, size_t stride, const tp_erode_opts *o, int64_t batch,
-    tp_err *e)
+tp_erode_batch_params(struct tp_droplet_params *p, const float *z,
+    int64_t width, int64_t height, size_t stride, const tp_erode_opts *o,
+    int64_t batch, tp_err *e)
 {
 	float hi;
 
@@ -84,8 +84,8 @@ add_total(int64_t *t, int64_t v, tp_err *e)
 }
 
 int
-tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[6],
-    const struct tp_dl_params *p, tp_err *e)
+tp_erode_batch_tally(tp_erode_batch_totals *t, const int64_t add[6],
+    const struct tp_droplet_params *p, tp_err *e)
 {
 	if (add[4] != 0)
 		return tp_err_set(e, "fixed-point range: a droplet took more "
@@ -102,8 +102,8 @@ tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[6],
 }
 
 void
-tp_erode_batch_stats(const tp_erode_tally *t, const struct tp_dl_params *p,
-    int64_t droplets, tp_erode_stats *st)
+tp_erode_batch_stats(const tp_erode_batch_totals *t,
+    const struct tp_droplet_params *p, int64_t droplets, tp_erode_stats *st)
 {
 	double u = (double)p->scale;
 
@@ -117,12 +117,12 @@ tp_erode_batch_stats(const tp_erode_tally *t, const struct tp_dl_params *p,
 /* ---- the CPU batch ---- */
 
 struct job {
-	const struct tp_dl_params *p;
-	const float *sums;	/* tp_dl_brush_sums */
+	const struct tp_droplet_params *p;
+	const float *sums;	/* tp_droplet_brush_sums */
 	float	*z;
-	tp_dl_cell *delta;
+	tp_droplet_cell *delta;
 	int64_t	first;
-	int64_t	(*acc)[6];	/* per worker: add[] of tp_erode_batch_tally */
+	int64_t	(*acc)[6];	/* per worker: add[] of tp_erode_batch_totals */
 };
 
 static void
@@ -132,8 +132,8 @@ drops_part(void *ctx, int64_t begin, int64_t end, int worker)
 	int64_t i, *a = j->acc[worker];
 
 	for (i = begin; i < end; i++) {
-		struct tp_dl_tally t = { 0, 0, 0, 0, 0 };
-		tp_dl_run(j->p, j->z, j->sums, j->delta, j->first + i, &t);
+		struct tp_droplet_tally t = { 0, 0, 0, 0, 0 };
+		tp_droplet_run(j->p, j->z, j->sums, j->delta, j->first + i, &t);
 		a[0] += t.eroded;
 		a[1] += t.deposited;
 		a[2] += t.lost;
@@ -152,7 +152,7 @@ apply_part(void *ctx, int64_t begin, int64_t end, int worker)
 		int64_t d = atomic_load_explicit(&j->delta[i],
 		    memory_order_relaxed);
 		if (d != 0) {
-			j->z[i] = tp_dl_apply(j->p, j->z[i], d, &raised);
+			j->z[i] = tp_droplet_apply(j->p, j->z[i], d, &raised);
 			j->acc[worker][5] += raised;
 			atomic_store_explicit(&j->delta[i], 0,
 			    memory_order_relaxed);
@@ -174,9 +174,9 @@ sum_workers(int64_t (*acc)[6], int threads, int64_t add[6])
 }
 
 void
-tp_erode_batch_drops(const struct tp_dl_params *p, const float *sums,
-    const float *z, tp_dl_cell *delta, int64_t first, int64_t n, int threads,
-    int64_t add[6])
+tp_erode_batch_drops(const struct tp_droplet_params *p, const float *sums,
+    const float *z, tp_droplet_cell *delta, int64_t first, int64_t n,
+    int threads, int64_t add[6])
 {
 	int64_t (*acc)[6];
 	struct job j;
@@ -200,7 +200,7 @@ tp_erode_batch_drops(const struct tp_dl_params *p, const float *sums,
 /* Apply and clear the deltas of the packed plane z on `threads` threads
  * (acc: one row each); add[5] receives what the floor put back. */
 static void
-apply_all(const struct tp_dl_params *p, float *z, tp_dl_cell *delta,
+apply_all(const struct tp_droplet_params *p, float *z, tp_droplet_cell *delta,
     int64_t (*acc)[6], int threads, int64_t add[6])
 {
 	struct job j = { p, NULL, z, delta, 0, acc };
@@ -215,16 +215,16 @@ apply_all(const struct tp_dl_params *p, float *z, tp_dl_cell *delta,
 
 /* The batches over the packed plane z. */
 static int
-run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
-    int64_t batch, tp_erode_tally *t, tp_err *e)
+run_batches(float *z, const struct tp_droplet_params *p, const tp_erode_opts *o,
+    int64_t batch, tp_erode_batch_totals *t, tp_err *e)
 {
 	size_t n = (size_t)p->width * (size_t)p->height, bytes;
 	int threads = tp_par_threads(o->threads), rc = 0;
 	int64_t first, add[6], (*acc)[6];
 	float sums[TP_DL_SUB * TP_DL_SUB];
-	tp_dl_cell *delta;
+	tp_droplet_cell *delta;
 
-	if (tp_mul_size(n, sizeof *delta, &bytes, "delta grid", e) < 0)
+	if (tp_num_mul_size(n, sizeof *delta, &bytes, "delta grid", e) < 0)
 		return -1;
 	delta = calloc(n, sizeof *delta);
 	acc = calloc((size_t)threads, sizeof *acc);
@@ -234,7 +234,7 @@ run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
 		return tp_err_set(e, "out of memory for the delta grid "
 		    "(%zu bytes)", bytes);
 	}
-	tp_dl_brush_sums(p, sums);
+	tp_droplet_brush_sums(p, sums);
 	for (first = 0; first < o->droplets && rc == 0; first += batch) {
 		int64_t k = o->droplets - first < batch ? o->droplets - first :
 		    batch;
@@ -251,11 +251,11 @@ run_batches(float *z, const struct tp_dl_params *p, const tp_erode_opts *o,
 
 int
 tp_erode_batch(float *z, int64_t width, int64_t height, size_t stride,
-    const tp_erode_opts *o, tp_erode_stats *st, tp_erode_tally *t,
+    const tp_erode_opts *o, tp_erode_stats *st, tp_erode_batch_totals *t,
     tp_err *e)
 {
-	struct tp_dl_params p;
-	tp_erode_tally tally = { 0, 0, 0, 0, 0 };
+	struct tp_droplet_params p;
+	tp_erode_batch_totals tally = { 0, 0, 0, 0, 0 };
 	int64_t batch = tp_erode_batch_size(o, width, height);
 	float *plane = z;
 	int rc = 0;

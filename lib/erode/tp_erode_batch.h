@@ -33,9 +33,9 @@
  * exactly, and the deltas summed to deposited - eroded. raised: what the
  * floor put back where a batch's droplets together took a cell below the
  * lowest usable input height (rounded, and outside that balance). */
-typedef struct tp_erode_tally {
+typedef struct tp_erode_batch_totals {
 	int64_t	eroded, deposited, lost, left, raised;
-} tp_erode_tally;
+} tp_erode_batch_totals;
 
 /* Fixed-point units per height unit for these options: a tally's scale
  * (a float's value). */
@@ -48,32 +48,33 @@ int64_t	tp_erode_batch_size(const tp_erode_opts *o, int64_t width,
 /* The droplet parameters for the plane z (row y at z + y * stride) and
  * batches of `batch`; -1 with a message when an option is out of range or
  * the fixed-point range could overflow. */
-int	tp_erode_batch_params(struct tp_dl_params *p, const float *z,
+int	tp_erode_batch_params(struct tp_droplet_params *p, const float *z,
 	    int64_t width, int64_t height, size_t stride,
 	    const tp_erode_opts *o, int64_t batch, tp_err *e);
 
 /* Add one batch's tally (eroded, deposited, lost, left, bad, raised) to
  * *t; -1 with a message when a droplet went past the fixed-point range
  * (bad) or a total past 2^63 units. */
-int	tp_erode_batch_tally(tp_erode_tally *t, const int64_t add[6],
-	    const struct tp_dl_params *p, tp_err *e);
+int	tp_erode_batch_tally(tp_erode_batch_totals *t, const int64_t add[6],
+	    const struct tp_droplet_params *p, tp_err *e);
 
 /* The stats of tp_erode.h from a tally, in height units. */
-void	tp_erode_batch_stats(const tp_erode_tally *t,
-	    const struct tp_dl_params *p, int64_t droplets, tp_erode_stats *st);
+void	tp_erode_batch_stats(const tp_erode_batch_totals *t,
+	    const struct tp_droplet_params *p, int64_t droplets,
+	    tp_erode_stats *st);
 
 /* Erode z in place, batch-synchronously on o->threads threads (tp_erode's
  * contract otherwise). st and t (either may be NULL) receive the totals. */
 int	tp_erode_batch(float *z, int64_t width, int64_t height, size_t stride,
-	    const tp_erode_opts *o, tp_erode_stats *st, tp_erode_tally *t,
-	    tp_err *e);
+	    const tp_erode_opts *o, tp_erode_stats *st,
+	    tp_erode_batch_totals *t, tp_err *e);
 
 /* One batch of n droplets from index first over the packed plane z
- * (params p, sums from tp_dl_brush_sums), adding to delta (width x height,
+ * (params p, sums from tp_droplet_brush_sums), adding to delta (width x height,
  * zero at the start) and setting add (eroded, deposited, lost, left, bad;
  * raised 0), without applying: for tests. */
-void	tp_erode_batch_drops(const struct tp_dl_params *p, const float *sums,
-	    const float *z, tp_dl_cell *delta, int64_t first, int64_t n,
-	    int threads, int64_t add[6]);
+void	tp_erode_batch_drops(const struct tp_droplet_params *p,
+	    const float *sums, const float *z, tp_droplet_cell *delta,
+	    int64_t first, int64_t n, int threads, int64_t add[6]);
 
 #endif

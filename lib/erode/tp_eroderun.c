@@ -24,7 +24,7 @@ droplets(tp_grid *g, int band, const tp_erode_opts *o,
 		return tp_erode(z, g->h.width, g->h.height, stride, o, &res->st,
 		    e);
 	if (res->gpu)
-		return tp_erode_cl(z, g->h.width, g->h.height, stride, o, &c,
+		return tp_cl_erode(z, g->h.width, g->h.height, stride, o, &c,
 		    &res->st, &res->t, &res->d, e);
 	return tp_erode_batch(z, g->h.width, g->h.height, stride, o,
 	    &res->st, &res->t, e);

@@ -5,7 +5,7 @@
  * Devices: the CPU's droplets (tp_erode; in place and re-pitched,
  * tp_erode_owned, when the band is the grid's only one), the batch-
  * synchronous model on the CPU threads (tp_erode_batch), or the same on
- * an OpenCL device (tp_erode_cl, the same bytes as the batch model). This
+ * an OpenCL device (tp_cl_erode, the same bytes as the batch model). This
  * module is the only caller of tp_cl besides the tests: a program that
  * links it links -lOpenCL.
  */
@@ -37,7 +37,7 @@ typedef struct tp_eroderun_result {
 	int	batched;	/* the batch-synchronous model ran: t is set */
 	int	gpu;		/* on OpenCL device d */
 	tp_cl_device d;
-	tp_erode_tally t;	/* the batches' fixed-point tally */
+	tp_erode_batch_totals t;	/* the batches' fixed-point tally */
 	double	raised;		/* height put back where batches cut below
 				 * the lowest land (t.raised in height
 				 * units) */

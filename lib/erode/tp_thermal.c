@@ -87,8 +87,9 @@ tp_thermal(float *z, int64_t width, int64_t height, size_t stride,
 		return tp_err_set(e, "talus must be a number >= 0");
 	if (isnan(sea_level))
 		return tp_err_set(e, "the sea level must be a number");
-	if (tp_mul_size((size_t)width, (size_t)height, &n, "thermal buffer",
-	    e) < 0 || tp_mul_size(n, sizeof(float), &n, "thermal buffer", e) < 0)
+	if (tp_num_mul_size((size_t)width, (size_t)height, &n, "thermal buffer",
+	    e) < 0 ||
+	    tp_num_mul_size(n, sizeof(float), &n, "thermal buffer", e) < 0)
 		return -1;
 	if ((tmp = malloc(n)) == NULL)
 		return tp_err_set(e, "out of memory for the thermal buffer "

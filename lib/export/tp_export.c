@@ -183,7 +183,7 @@ tp_export_create(tp_export_writer **wp, const char *path, tp_export_format f,
 	if (flip && f != TP_EXPORT_R16 && f != TP_EXPORT_R32)
 		return tp_err_set(e, "%s rows cannot be written south first",
 		    names[f]);
-	if (tp_mul_size((size_t)width, tp_export_sample_bytes(f), &rb,
+	if (tp_num_mul_size((size_t)width, tp_export_sample_bytes(f), &rb,
 	    "a row", e) < 0)
 		return -1;
 	if ((w = calloc(1, sizeof *w)) == NULL)
@@ -317,8 +317,8 @@ tp_export_range_text(tp_export_format f, double lo, double hi,
 		unit = sp = "";
 	else if (unit[0] == '\0')
 		sp = "";
-	tp_format_float(a, sizeof a, lo);
-	tp_format_float(b, sizeof b, hi);
+	tp_num_format_float(a, sizeof a, lo);
+	tp_num_format_float(b, sizeof b, hi);
 	fmt = f == TP_EXPORT_R32 ? "heights %s..%s%s%s as float32" :
 	    "height 0..65535 = %s..%s%s%s";
 	n = snprintf(NULL, 0, fmt, a, b, sp, unit);

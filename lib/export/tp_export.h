@@ -107,7 +107,7 @@ char	*tp_export_json(const tp_export_info *in);
 char	*tp_export_sidecar_name(const char *out);
 
 /* The line that reports the range quantised by, lo and hi in their fewest
- * digits (tp_format_float), then the UNITS of header h: "height 0..65535 =
+ * digits (tp_num_format_float), then the UNITS of header h: "height 0..65535 =
  * 12.5..1803 m", for R32 "heights 12.5..1803 m as float32". NULL when out
  * of memory; free(). */
 char	*tp_export_range_text(tp_export_format f, double lo, double hi,

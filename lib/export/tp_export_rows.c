@@ -10,14 +10,15 @@
 #include "core/tp_par.h"
 
 static void
-progress(const tp_export_loop *l, int64_t done, int64_t total)
+progress(const tp_export_rows_loop *l, int64_t done, int64_t total)
 {
 	if (l->progress != NULL)
 		l->progress(l->pctx, done, total);
 }
 
 int
-tp_export_src_init(tp_export_src *s, tp_reader *r, int band, tp_err *e)
+tp_export_rows_src_init(tp_export_rows_src *s, tp_reader *r, int band,
+    tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h);
 
@@ -31,7 +32,7 @@ tp_export_src_init(tp_export_src *s, tp_reader *r, int band, tp_err *e)
 }
 
 void
-tp_export_src_free(tp_export_src *s)
+tp_export_rows_src_free(tp_export_rows_src *s)
 {
 	free(s->plane);
 	free(s->rows);
@@ -39,7 +40,7 @@ tp_export_src_free(tp_export_src *s)
 }
 
 int
-tp_export_src_rows(tp_export_src *s, float *out, int64_t n, tp_err *e)
+tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n, tp_err *e)
 {
 	const tp_header *h = &s->r->h;
 	size_t w = (size_t)h->width, per = tp_row_floats(h);
@@ -68,8 +69,8 @@ tp_export_src_rows(tp_export_src *s, float *out, int64_t n, tp_err *e)
 
 /* The band's range by a pass over the stream. */
 static int
-scan_range(tp_export_src *s, tp_export_range *rg, const tp_export_loop *l,
-    tp_err *e)
+scan_range(tp_export_rows_src *s, tp_export_range *rg,
+    const tp_export_rows_loop *l, tp_err *e)
 {
 	int64_t h = s->r->h.height, w = s->r->h.width;
 	float *buf;
@@ -80,7 +81,7 @@ scan_range(tp_export_src *s, tp_export_range *rg, const tp_export_loop *l,
 	while (rc == 0 && s->next < h) {
 		int64_t n = h - s->next < s->batch ? h - s->next : s->batch;
 
-		if ((rc = tp_export_src_rows(s, buf, n, e)) == 0) {
+		if ((rc = tp_export_rows_src_rows(s, buf, n, e)) == 0) {
 			tp_export_range_add(rg, buf, (size_t)(n * w));
 			progress(l, s->next, h);
 		}
@@ -91,19 +92,19 @@ scan_range(tp_export_src *s, tp_export_range *rg, const tp_export_loop *l,
 
 /* Hold the band whole (a pipe: no second pass), finding its range. */
 static int
-hold_band(tp_export_src *s, tp_export_range *rg, tp_err *e)
+hold_band(tp_export_rows_src *s, tp_export_range *rg, tp_err *e)
 {
 	const tp_header *h = &s->r->h;
 	uint64_t bytes = (uint64_t)h->width * (uint64_t)h->height * 4;
 	float *plane;
 
-	if (tp_check_mem(bytes, "holding the band from a pipe without a "
+	if (tp_num_check_mem(bytes, "holding the band from a pipe without a "
 	    "height range", e) < 0)
 		return -1;
 	if ((plane = malloc((size_t)bytes)) == NULL)
 		return tp_err_set(e, "out of memory for the band: %llu bytes; "
 		    "a height range streams it", (unsigned long long)bytes);
-	if (tp_export_src_rows(s, plane, h->height, e) < 0 ||
+	if (tp_export_rows_src_rows(s, plane, h->height, e) < 0 ||
 	    tp_reader_finish(s->r, e) < 0) {
 		free(plane);
 		return -1;
@@ -115,7 +116,7 @@ hold_band(tp_export_src *s, tp_export_range *rg, tp_err *e)
 }
 
 off_t
-tp_export_src_start(FILE *f)
+tp_export_rows_src_start(FILE *f)
 {
 	struct stat st;
 
@@ -125,8 +126,8 @@ tp_export_src_start(FILE *f)
 }
 
 int
-tp_export_src_range(tp_export_src *s, off_t start, tp_export_range *rg,
-    const tp_export_loop *l, tp_err *e)
+tp_export_rows_src_range(tp_export_rows_src *s, off_t start,
+    tp_export_range *rg, const tp_export_rows_loop *l, tp_err *e)
 {
 	FILE *f = s->r->f;
 
@@ -143,7 +144,7 @@ tp_export_src_range(tp_export_src *s, off_t start, tp_export_range *rg,
 }
 
 size_t
-tp_export_encode_fit(tp_export_format f, const float *v, int64_t in_w,
+tp_export_rows_encode_fit(tp_export_format f, const float *v, int64_t in_w,
     int64_t out_w, double lo, double hi, void *out)
 {
 	int64_t n = in_w < out_w ? in_w : out_w;
@@ -159,7 +160,7 @@ tp_export_encode_fit(tp_export_format f, const float *v, int64_t in_w,
 /* Point at the next n (<= s->batch) rows of the band, in place: in the
  * held band, or in a batch of stream rows read now. */
 static int
-band_ptrs(tp_export_src *s, const float **rows, int64_t n, tp_err *e)
+band_ptrs(tp_export_rows_src *s, const float **rows, int64_t n, tp_err *e)
 {
 	const tp_header *h = &s->r->h;
 	size_t w = (size_t)h->width, per = tp_row_floats(h);
@@ -183,7 +184,7 @@ band_ptrs(tp_export_src *s, const float **rows, int64_t n, tp_err *e)
 typedef struct encode_job {
 	const float **in;	/* n rows of the band, in_w each */
 	int64_t	in_w;
-	const tp_export_quant *q;
+	const tp_export_rows_quant *q;
 	unsigned char *out;	/* n rows of q->width samples */
 	size_t	row_bytes;
 	int64_t	*nan;
@@ -193,18 +194,18 @@ static void
 encode_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	encode_job *j = ctx;
-	const tp_export_quant *q = j->q;
+	const tp_export_rows_quant *q = j->q;
 
 	for (int64_t y = begin; y < end; y++)
-		j->nan[worker] += (int64_t)tp_export_encode_fit(q->format,
+		j->nan[worker] += (int64_t)tp_export_rows_encode_fit(q->format,
 		    j->in[y], j->in_w, q->width, q->lo, q->hi, j->out +
 		    (size_t)y * j->row_bytes);
 }
 
 /* The batches: the band's rows, past its end its last row again (--pad). */
 static int
-height_batches(tp_export_src *s, tp_export_writer *w, encode_job *j,
-    float *last, int threads, const tp_export_loop *l, tp_err *e)
+height_batches(tp_export_rows_src *s, tp_export_writer *w, encode_job *j,
+    float *last, int threads, const tp_export_rows_loop *l, tp_err *e)
 {
 	int64_t iw = s->r->h.width, ih = s->r->h.height, oh = j->q->height;
 	int64_t nb = s->batch, y = 0;
@@ -230,8 +231,8 @@ height_batches(tp_export_src *s, tp_export_writer *w, encode_job *j,
 }
 
 int64_t
-tp_export_heights(tp_export_src *s, tp_export_writer *w,
-    const tp_export_quant *q, const tp_export_loop *l, tp_err *e)
+tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
+    const tp_export_rows_quant *q, const tp_export_rows_loop *l, tp_err *e)
 {
 	int threads = tp_par_threads(l->threads);
 	int64_t iw = s->r->h.width, nb = s->batch, nan = 0;
@@ -264,7 +265,7 @@ tp_export_heights(tp_export_src *s, tp_export_writer *w,
 typedef struct normal_job {
 	const float *buf;
 	int64_t	first, y0, width, height;
-	const tp_normal_opts *no;
+	const tp_normalmap_opts *no;
 	const tp_geo_grid *geo;
 	uint8_t	*out;
 } normal_job;
@@ -282,7 +283,7 @@ normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
 		double dx, dy;
 
 		tp_geo_spacing(j->geo, y, &dx, &dy);
-		tp_normal_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
+		tp_normalmap_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
 		    j->height ? mid + w : NULL, j->width, dx, dy, j->out +
 		    (size_t)i * w * 3);
 	}
@@ -291,8 +292,8 @@ normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
 /* Batches of the band in buf with a row of halo each side, their normals
  * in parallel, the rows written in order. */
 static int
-normal_batches(tp_export_src *s, normal_job *j, float *buf,
-    tp_png_writer *png, const tp_export_loop *l, tp_err *e)
+normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
+    tp_png_writer *png, const tp_export_rows_loop *l, tp_err *e)
 {
 	int64_t nb = s->batch, have = 0, h = j->height;
 	size_t w = (size_t)j->width;
@@ -302,7 +303,7 @@ normal_batches(tp_export_src *s, normal_job *j, float *buf,
 		int64_t last = j->y0 + nb < h - 1 ? j->y0 + nb : h - 1;
 		int64_t n = h - j->y0 < nb ? h - j->y0 : nb, drop;
 
-		rc = tp_export_src_rows(s, buf + (size_t)have * w, last -
+		rc = tp_export_rows_src_rows(s, buf + (size_t)have * w, last -
 		    j->first + 1 - have, e);
 		have = last - j->first + 1;
 		if (rc == 0)
@@ -321,9 +322,9 @@ normal_batches(tp_export_src *s, normal_job *j, float *buf,
 }
 
 int
-tp_export_normals(tp_export_src *s, tp_png_writer *png,
-    const tp_normal_opts *no, const tp_geo_grid *geo,
-    const tp_export_loop *l, tp_err *e)
+tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
+    const tp_normalmap_opts *no, const tp_geo_grid *geo,
+    const tp_export_rows_loop *l, tp_err *e)
 {
 	normal_job j = { .width = s->r->h.width, .height = s->r->h.height,
 	    .no = no, .geo = geo };
@@ -343,8 +344,9 @@ tp_export_normals(tp_export_src *s, tp_png_writer *png,
 }
 
 int
-tp_export_splat(tp_reader *r, int band, tp_splat *sp,
-    tp_png_writer *const *png, int npic, const tp_export_loop *l, tp_err *e)
+tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
+    tp_png_writer *const *png, int npic, const tp_export_rows_loop *l,
+    tp_err *e)
 {
 	size_t w = (size_t)r->h.width;
 	float *row = malloc(tp_row_floats(&r->h) * sizeof *row);
@@ -371,7 +373,7 @@ tp_export_splat(tp_reader *r, int band, tp_splat *sp,
 }
 
 char *
-tp_export_pic_name(const char *out, int k)
+tp_export_rows_pic_name(const char *out, int k)
 {
 	const char *base = strrchr(out, '/'), *dot;
 	size_t n = strlen(out) + 16, at;

@@ -8,7 +8,7 @@
  * The range: from a regular file the band is read twice, a first pass for
  * its range and then, back at the file's start, the pass that writes; from
  * a pipe, which cannot be read twice, the band is held in memory (4 bytes a
- * cell, refused beyond tp_check_mem). Either way the range is
+ * cell, refused beyond tp_num_check_mem). Either way the range is
  * tp_export_range's over every sample.
  *
  * Fitting (an engine's --pad or --crop): each row is cut to the file's
@@ -38,81 +38,82 @@
 #include "stream/tp_stream.h"
 
 /* Where the band's rows come from: the stream r, or the band held whole. */
-typedef struct tp_export_src {
+typedef struct tp_export_rows_src {
 	tp_reader *r;		/* not owned; reopened in place by the range */
 	int	band;		/* index of the band in r's rows */
 	float	*plane;		/* width * height, or NULL: read r */
 	float	*rows;		/* a batch of whole stream rows */
 	int64_t	batch;		/* rows a batch holds (tp_batch_rows) */
 	int64_t	next;		/* next row of the band to hand out */
-} tp_export_src;
+} tp_export_rows_src;
 
 /* How a loop runs: threads (<= 0: all processors) and progress (may be
  * NULL, called with pctx on the calling thread). */
-typedef struct tp_export_loop {
+typedef struct tp_export_rows_loop {
 	int	threads;
 	tp_progress_fn progress;
 	void	*pctx;
-} tp_export_loop;
+} tp_export_rows_loop;
 
 /* The heightmap's encoding: format, the range quantised by, and the file's
  * size (the band's, or an engine's fitted one). */
-typedef struct tp_export_quant {
+typedef struct tp_export_rows_quant {
 	tp_export_format format;
 	double	lo, hi;
 	int64_t	width, height;
-} tp_export_quant;
+} tp_export_rows_quant;
 
 /* Read band `band` of r (opened) through s; its batch buffer allocated. */
-int	tp_export_src_init(tp_export_src *s, tp_reader *r, int band,
+int	tp_export_rows_src_init(tp_export_rows_src *s, tp_reader *r, int band,
 	    tp_err *e);
 /* Free what s holds (not its reader). */
-void	tp_export_src_free(tp_export_src *s);
+void	tp_export_rows_src_free(tp_export_rows_src *s);
 /* Copy the next n rows of the band into out (width floats each). */
-int	tp_export_src_rows(tp_export_src *s, float *out, int64_t n,
+int	tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n,
 	    tp_err *e);
 
 /* Where the stream in f begins when f is a regular file, which
- * tp_export_src_range can read twice, else -1 (a pipe: the band is held in
+ * tp_export_rows_src_range can read twice, else -1 (a pipe: the band is held in
  * memory). Call it before the header is read. */
-off_t	tp_export_src_start(FILE *f);
+off_t	tp_export_rows_src_start(FILE *f);
 
 /* The band's range into rg (initialised here). start >= 0: the stream is a
  * regular file whose stream begins at byte start: a pass over it, then r
  * is read again from there (its header reopened). start < 0: a pipe: the
  * band is held in s and r read to its end. progress: the file's pass. */
-int	tp_export_src_range(tp_export_src *s, off_t start, tp_export_range *rg,
-	    const tp_export_loop *l, tp_err *e);
+int	tp_export_rows_src_range(tp_export_rows_src *s, off_t start,
+	    tp_export_range *rg, const tp_export_rows_loop *l, tp_err *e);
 
 /* Encode row v (in_w heights) into out_w samples of format f at out: cut
  * to out_w, or the last sample repeated up to out_w. Returns the NaN
  * samples among those encoded (a repeated one counts once). */
-size_t	tp_export_encode_fit(tp_export_format f, const float *v,
+size_t	tp_export_rows_encode_fit(tp_export_format f, const float *v,
 	    int64_t in_w, int64_t out_w, double lo, double hi, void *out);
 
 /* Every row of q's file from s into w (opened with q's size and format):
  * the band fitted as above, then the rest of a streamed r checked and its
  * end. Returns the NaN samples encoded, or -1. */
-int64_t	tp_export_heights(tp_export_src *s, tp_export_writer *w,
-	    const tp_export_quant *q, const tp_export_loop *l, tp_err *e);
+int64_t	tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
+	    const tp_export_rows_quant *q, const tp_export_rows_loop *l,
+	    tp_err *e);
 
 /* The normal map of the band (RGB rows into png, width x height of r)
  * from batches with a row of halo each side, on l's threads, then r's
  * end checked. geo: the cells' spacing, per row when geographic. */
-int	tp_export_normals(tp_export_src *s, tp_png_writer *png,
-	    const tp_normal_opts *no, const tp_geo_grid *geo,
-	    const tp_export_loop *l, tp_err *e);
+int	tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
+	    const tp_normalmap_opts *no, const tp_geo_grid *geo,
+	    const tp_export_rows_loop *l, tp_err *e);
 
 /* The splat maps of band `band` of r: rows through sp's window, picture k
  * of npic getting slots 4k .. 4k + 3 as RGBA, then r's end checked. */
-int	tp_export_splat(tp_reader *r, int band, tp_splat *sp,
-	    tp_png_writer *const *png, int npic, const tp_export_loop *l,
+int	tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
+	    tp_png_writer *const *png, int npic, const tp_export_rows_loop *l,
 	    tp_err *e);
 
 /* Picture k's name for splat output out: out itself for k = 0, else
  * "_k" before the extension of out's last path part (or at the end when
  * it has none, or is a dot file): a/b.png, a/b_1.png, a/b_2.png. NULL when
  * out of memory; free(). */
-char	*tp_export_pic_name(const char *out, int k);
+char	*tp_export_rows_pic_name(const char *out, int k);
 
 #endif

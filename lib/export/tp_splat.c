@@ -31,7 +31,7 @@ parse_line(tp_splat_groups *g, char *s, const char *where, int line,
 	if (strlen(name) >= TP_PALETTE_NAME || name[0] == '\0')
 		return tp_err_set(e, "%s:%d: biome name '%.60s' is not one "
 		    "a table can hold", where, line, name);
-	if (tp_parse_int64(slot, 0, TP_SPLAT_SLOTS - 1, &v, NULL) < 0)
+	if (tp_num_parse_int64(slot, 0, TP_SPLAT_SLOTS - 1, &v, NULL) < 0)
 		return tp_err_set(e, "%s:%d: slot '%.20s' is not a whole "
 		    "number 0 .. %d", where, line, slot, TP_SPLAT_SLOTS - 1);
 	for (int i = 0; i < g->n; i++)
@@ -212,8 +212,9 @@ tp_splat_init(tp_splat *s, const tp_splat_groups *g, int64_t width,
 	s->height = height;
 	s->blend = blend;
 	s->nring = 2 * blend + 2;
-	if (tp_mul_size((size_t)width, (size_t)s->nring, &ring, "the window",
-	    e) < 0 || tp_mul_size((size_t)width, (size_t)g->nslots *
+	if (tp_num_mul_size((size_t)width, (size_t)s->nring, &ring,
+	    "the window", e) < 0 ||
+	    tp_num_mul_size((size_t)width, (size_t)g->nslots *
 	    sizeof(uint32_t), &col, "the window", e) < 0)
 		return -1;
 	s->ring = malloc(ring);

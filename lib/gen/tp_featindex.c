@@ -127,7 +127,7 @@ level_alloc(tp_featindex_level *lv, tp_err *e)
 		lv->start[k] = (uint32_t)sum;
 		sum += v;
 	}
-	if (tp_check_mem((uint64_t)sum * 4, "the feature index", e) < 0)
+	if (tp_num_check_mem((uint64_t)sum * 4, "the feature index", e) < 0)
 		return -1;
 	if ((lv->items = malloc((sum ? sum : 1) * sizeof *lv->items)) == NULL)
 		return tp_err_set(e, "out of memory for the feature index (%zu "
@@ -215,7 +215,7 @@ check_cells(double ncells, double cell, tp_err *e)
 
 	if (ncells <= (double)TP_FEATINDEX_MAX_CELLS)
 		return 0;
-	tp_format_double(num, sizeof num, cell);
+	tp_num_format_double(num, sizeof num, cell);
 	return tp_err_set(e, "the index would need %.0f cells of %s units "
 	    "(at most %lld): raise the index cell", ncells, num,
 	    (long long)TP_FEATINDEX_MAX_CELLS);

@@ -135,7 +135,7 @@ tp_featform_check(const tp_featform *fm, const void *obj, const char *prefix,
 		const char *why = tp_featval_why(fm->f[i].cls, v);
 
 		if (why != NULL) {
-			tp_format_double(num, sizeof num, v);
+			tp_num_format_double(num, sizeof num, v);
 			return tp_err_set(e, "%sfield '%s' of %s %s (got %s)",
 			    prefix, fm->f[i].name, fm->name, why,
 			    isfinite(v) ? num : isnan(v) ? "nan" : "inf");
@@ -301,7 +301,8 @@ write_form(FILE *f, const tp_featform *fm, const void *obj)
 	if (fputs(fm->name, f) == EOF)
 		return -1;
 	for (int i = 0; i < fm->n; i++) {
-		tp_format_double(num, sizeof num, tp_featval_get(obj, &fm->f[i]));
+		tp_num_format_double(num, sizeof num, tp_featval_get(obj,
+		    &fm->f[i]));
 		if (fprintf(f, " %s", num) < 0)
 			return -1;
 	}
@@ -404,13 +405,13 @@ read_fields(const tp_featform *fm, const tok *t, int nt, void *obj,
 		memcpy(buf, k->s, k->n);
 		buf[k->n] = '\0';
 		if (!tp_num_syntax_ok(buf, whole) ||
-		    tp_parse_double(buf, -HUGE_VAL, HUGE_VAL, &v, NULL) < 0)
+		    tp_num_parse_double(buf, -HUGE_VAL, HUGE_VAL, &v, NULL) < 0)
 			return tp_err_set(e, "%sfield '%s' of %s is not %s ('%s')",
 			    prefix, fm->f[i].name, fm->name,
 			    whole ? "a whole number" : "a number",
 			    show(k, shown, sizeof shown));
 		if (tp_featval_why(fm->f[i].cls, v) != NULL) {
-			tp_format_double(shown, sizeof shown, v);
+			tp_num_format_double(shown, sizeof shown, v);
 			return tp_err_set(e, "%sfield '%s' of %s %s (got %s)",
 			    prefix, fm->f[i].name, fm->name,
 			    tp_featval_why(fm->f[i].cls, v), shown);

@@ -96,7 +96,7 @@ double	tp_features_height(const tp_features *fs, unsigned layers, double x,
 
 /* The text form, one item per line as above: the base line (when there is
  * a base), the items in file order, the residual lines; numbers in the
- * fewest digits that read back to the same doubles (tp_format_double). */
+ * fewest digits that read back to the same doubles (tp_num_format_double). */
 int	tp_features_write_text(const tp_features *fs, FILE *f, tp_err *e);
 /* Append the items of the text form (len bytes; no NUL needed) to fs.
  * Blank lines and everything from '#' to the end of a line are ignored;

@@ -61,7 +61,7 @@ read_props(const tp_featform *fm, const json_t *props, void *obj, int items,
 			    "number", prefix, fd->name, fm->name, type_name(p));
 		v = json_number_value(p);
 		if ((why = tp_featval_why(fd->cls, v)) != NULL) {
-			tp_format_double(num, sizeof num, v);
+			tp_num_format_double(num, sizeof num, v);
 			return tp_err_set(e, "%sproperty '%s' of %s %s (got %s)",
 			    prefix, fd->name, fm->name, why, num);
 		}
@@ -88,7 +88,7 @@ position(const json_t *pos, double *xy, const char *prefix, tp_err *e)
 		if (i < 2) {
 			xy[i] = json_number_value(c);
 			if (!(fabs(xy[i]) <= TP_FEAT_COORD_MAX)) {
-				tp_format_double(num, sizeof num, xy[i]);
+				tp_num_format_double(num, sizeof num, xy[i]);
 				return tp_err_set(e, "%sa coordinate must lie "
 				    "within +-1e15 (got %s)", prefix, num);
 			}
@@ -261,7 +261,7 @@ tp_features_parse_geojson(tp_features *fs, const char *name,
 	return rc;
 }
 
-/* Writing. Numbers as tp_format_double has them (valid JSON: no leading or
+/* Writing. Numbers as tp_num_format_double has them (valid JSON: no leading or
  * trailing point, no inf or nan, which the checks keep out), except -0,
  * which a JSON reader takes for the integer 0: -0.0. */
 static int
@@ -272,7 +272,7 @@ put_num(FILE *f, const char *sep, double v)
 	if (v == 0 && signbit(v))
 		strcpy(num, "-0.0");
 	else
-		tp_format_double(num, sizeof num, v);
+		tp_num_format_double(num, sizeof num, v);
 	return fprintf(f, "%s%s", sep, num) < 0 ? -1 : 0;
 }
 

@@ -1673,8 +1673,9 @@ fit_alloc(fit *f, const tp_header *h, tp_err *e)
 
 	f->w = h->width;
 	f->ht = h->height;
-	if (tp_mul_size((size_t)f->w, (size_t)f->ht, &n, "the grid", e) < 0 ||
-	    tp_check_mem((uint64_t)n * 42, "the fit", e) < 0)
+	if (tp_num_mul_size((size_t)f->w, (size_t)f->ht, &n, "the grid",
+	    e) < 0 ||
+	    tp_num_check_mem((uint64_t)n * 42, "the fit", e) < 0)
 		return -1;
 	f->n = n;
 	f->nblk = (size_t)((f->ht + BLOCK - 1) / BLOCK);
@@ -1800,9 +1801,9 @@ tp_fit_write_geometry(const tp_header *h, FILE *f, tp_err *e)
 {
 	char cs[32], ox[32], oy[32];
 
-	tp_format_double(cs, sizeof cs, h->cellsize);
-	tp_format_double(ox, sizeof ox, h->origin_x);
-	tp_format_double(oy, sizeof oy, h->origin_y);
+	tp_num_format_double(cs, sizeof cs, h->cellsize);
+	tp_num_format_double(ox, sizeof ox, h->origin_x);
+	tp_num_format_double(oy, sizeof oy, h->origin_y);
 	if (fprintf(f, "# tfeature --size %lldx%lld --cellsize %s --origin %s,%s",
 	    (long long)h->width, (long long)h->height, cs, ox, oy) < 0 ||
 	    (strncmp(h->crs, "EPSG:", 5) == 0 && fprintf(f, " --crs %s",

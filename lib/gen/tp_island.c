@@ -64,7 +64,7 @@ tp_island_warp(tp_island *is, double s, double f, uint32_t seed, tp_err *e)
 	r = 0.5 * (1.0 / is->inv_rx + 1.0 / is->inv_ry);
 	is->warp = s;
 	is->warp_frequency = f;
-	tp_fbm_defaults(&is->wx);
+	tp_noise_fbm_defaults(&is->wx);
 	is->wx.octaves = WARP_OCTAVES;
 	is->wx.frequency = f / r;
 	is->wx.seed = seed;
@@ -116,8 +116,8 @@ tp_island_distance(const tp_island *is, double x, double y)
 	double ny = (y - is->cy) * is->inv_ry;
 
 	if (is->warp > 0.0)
-		return distance(is, nx, ny, tp_fbm_at(&is->wx, x, y),
-		    tp_fbm_at(&is->wy, x, y));
+		return distance(is, nx, ny, tp_noise_fbm_at(&is->wx, x, y),
+		    tp_noise_fbm_at(&is->wy, x, y));
 	return shape_distance(is->shape, nx, ny);
 }
 
@@ -324,7 +324,7 @@ void
 tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
     const float *in, float *out)
 {
-	tp_fbm fx = is->wx, fy = is->wy;	/* at the island's level */
+	tp_noise_fbm fx = is->wx, fy = is->wy;	/* at the island's level */
 	float wx[BLK], wy[BLK];
 	double cs = h->cellsize, x0 = h->origin_x, xs[BLK];
 	double y = tp_noise_centre(h->origin_y, -row - 1, cs);
@@ -340,8 +340,8 @@ tp_island_row(const tp_island *is, const tp_header *h, int64_t row,
 		size_t m = n - off < BLK ? n - off : BLK;
 
 		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
-		tp_fbm_row_xs(&fx, xs, y, wx, m);
-		tp_fbm_row_xs(&fy, xs, y, wy, m);
+		tp_noise_fbm_row_xs(&fx, xs, y, wx, m);
+		tp_noise_fbm_row_xs(&fy, xs, y, wy, m);
 		for (size_t i = warp_block(is, is->nx + off, ny, wx, wy,
 		    in + off, out + off, m); i < m; i++) {
 			double v = in[off + i];

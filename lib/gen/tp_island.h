@@ -37,7 +37,7 @@ typedef struct tp_island {
 	double	inv_rx, inv_ry;	/* 1 / radius in map units, per axis */
 	double	warp;		/* coast warp in radii; 0: off */
 	double	warp_frequency;	/* cycles per radius */
-	tp_fbm	wx, wy;		/* the two warp fields, in map units */
+	tp_noise_fbm	wx, wy;		/* the two warp fields, in map units */
 	double	*nx;		/* per column of the grid: (x - cx) / rx */
 	size_t	ncols;
 	tp_simd_level simd;	/* the vector level used, warp fields too; may

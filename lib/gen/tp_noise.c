@@ -53,7 +53,7 @@ typedef struct octave {
 /* An fBm unrolled into octaves. */
 typedef struct plan {
 	tp_noise_kind kind;
-	tp_fade	fade;
+	tp_noise_fade	fade;
 	int	n;
 	octave	o[TP_NOISE_MAX_OCTAVES];
 	float	scale;		/* 1 / amplitude sum */
@@ -84,7 +84,7 @@ tp_noise_sane(double v)
 }
 
 double
-tp_fade_apply(tp_fade f, double t)
+tp_noise_fade_apply(tp_noise_fade f, double t)
 {
 	switch (f) {
 	case TP_FADE_LINEAR:
@@ -97,7 +97,7 @@ tp_fade_apply(tp_fade f, double t)
 }
 
 static inline float
-fadef(tp_fade f, float t)
+fadef(tp_noise_fade f, float t)
 {
 	switch (f) {
 	case TP_FADE_LINEAR:
@@ -110,15 +110,15 @@ fadef(tp_fade f, float t)
 }
 
 uint32_t
-tp_lattice_hash(int32_t ix, int32_t iy, uint32_t seed)
+tp_noise_lattice_hash(int32_t ix, int32_t iy, uint32_t seed)
 {
 	return mix32(((uint32_t)ix * PX) ^ ((uint32_t)iy * PY) ^ SEEDW(seed));
 }
 
 double
-tp_lattice_value(int32_t ix, int32_t iy, uint32_t seed)
+tp_noise_lattice_value(int32_t ix, int32_t iy, uint32_t seed)
 {
-	return (double)(tp_lattice_hash(ix, iy, seed) >> 8) / 16777216.0;
+	return (double)(tp_noise_lattice_hash(ix, iy, seed) >> 8) / 16777216.0;
 }
 
 static inline float
@@ -200,7 +200,8 @@ corners(int32_t ix, int32_t iy, uint32_t seed, int32_t px, int32_t py,
 }
 
 static float
-value1(tp_fade fd, uint32_t seed, double x, double y, int32_t px, int32_t py)
+value1(tp_noise_fade fd, uint32_t seed, double x, double y, int32_t px,
+    int32_t py)
 {
 	int32_t ix, iy;
 	float fx, fy, u, v, a, b;
@@ -217,7 +218,7 @@ value1(tp_fade fd, uint32_t seed, double x, double y, int32_t px, int32_t py)
 }
 
 static float
-gradient1(tp_fade fd, uint32_t seed, double x, double y, int32_t px,
+gradient1(tp_noise_fade fd, uint32_t seed, double x, double y, int32_t px,
     int32_t py)
 {
 	int32_t ix, iy;
@@ -281,7 +282,7 @@ simplex1(uint32_t seed, double x, double y)
 /* One octave with the lattice hashed modulo px, py (0: not periodic;
  * simplex noise has no period). */
 static float
-noise1p(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y,
+noise1p(tp_noise_kind k, tp_noise_fade f, uint32_t seed, double x, double y,
     int32_t px, int32_t py)
 {
 	switch (k) {
@@ -295,13 +296,13 @@ noise1p(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y,
 }
 
 static float
-noise1(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y)
+noise1(tp_noise_kind k, tp_noise_fade f, uint32_t seed, double x, double y)
 {
 	return noise1p(k, f, seed, x, y, 0, 0);
 }
 
 double
-tp_noise2(tp_noise_kind k, tp_fade f, uint32_t seed, double x, double y)
+tp_noise2(tp_noise_kind k, tp_noise_fade f, uint32_t seed, double x, double y)
 {
 	return (double)noise1(k, f, seed, x, y);
 }
@@ -414,7 +415,7 @@ gdot8(__m256i h, __m256 dx, __m256 dy)
 }
 
 TP_AVX2_INL __m256
-fade8(tp_fade f, __m256 t)
+fade8(tp_noise_fade f, __m256 t)
 {
 	__m256 t2 = _mm256_mul_ps(t, t);
 
@@ -448,7 +449,7 @@ lat8(__m256i h)
 /* Value or gradient noise of 8 lanes from the cell (ix, fx) in x and the
  * hashed lattice rows y0, y1 (seed included), fy and v = fade(fy). */
 TP_AVX2_INL __m256
-cell8(tp_noise_kind kind, tp_fade fade, __m256i ix, __m256 fx, __m256i y0,
+cell8(tp_noise_kind kind, tp_noise_fade fade, __m256i ix, __m256 fx, __m256i y0,
     __m256i y1, __m256 fy, __m256 v)
 {
 	const __m256 one = _mm256_set1_ps(1.0f);
@@ -588,7 +589,7 @@ pick8(const float *t, int off, __m256i li)
 
 /* Value or gradient noise of 8 lanes from the table; v = fade(fy). */
 TP_AVX2_INL __m256
-tcell8(tp_noise_kind kind, tp_fade fade, const rowtab *t, int off,
+tcell8(tp_noise_kind kind, tp_noise_fade fade, const rowtab *t, int off,
     __m256i li, __m256 fx, __m256 v)
 {
 	__m256 u = fade8(fade, fx), a, b, fx1;
@@ -631,7 +632,7 @@ tab_fit(const double *xs, int n, double f, int32_t *ixa)
 /* Noise of the 8 cells at xa, xb (lattice units) from the table into *r;
  * 0 when their lattice columns do not all lie in it. */
 TP_AVX2_INL int
-tab_cells(tp_noise_kind kind, tp_fade fade, const rowtab *t, __m256d xa,
+tab_cells(tp_noise_kind kind, tp_noise_fade fade, const rowtab *t, __m256d xa,
     __m256d xb, __m256 v, __m256 *r)
 {
 	__m256i ix, li, bad;
@@ -652,8 +653,8 @@ tab_cells(tp_noise_kind kind, tp_fade fade, const rowtab *t, __m256d xa,
 
 /* One octave of a row at constant y, kind and fade fixed. */
 TP_AVX2_INL void
-row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
-    double y, float *acc, int n, int store)
+row_body(tp_noise_kind kind, tp_noise_fade fade, const octave *o,
+    const double *xs, double y, float *acc, int n, int store)
 {
 	const __m256d f = _mm256_set1_pd(o->f), yv = _mm256_set1_pd(y * o->f);
 	const __m256 amp = _mm256_set1_ps(o->amp);
@@ -700,8 +701,8 @@ row_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
 
 /* One octave at points (xs[i], ys[i]), kind and fade fixed. */
 TP_AVX2_INL void
-pts_body(tp_noise_kind kind, tp_fade fade, const octave *o, const double *xs,
-    const double *ys, float *acc, int n)
+pts_body(tp_noise_kind kind, tp_noise_fade fade, const octave *o,
+    const double *xs, const double *ys, float *acc, int n)
 {
 	const __m256d f = _mm256_set1_pd(o->f);
 	const __m256 amp = _mm256_set1_ps(o->amp);
@@ -796,7 +797,7 @@ pts_octave(const plan *pl, const octave *o, const double *xs,
  * fBm.
  */
 void
-tp_fbm_defaults(tp_fbm *p)
+tp_noise_fbm_defaults(tp_noise_fbm *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = TP_NOISE_GRADIENT;
@@ -814,7 +815,7 @@ tp_fbm_defaults(tp_fbm *p)
 }
 
 /* The lattice period of the first octave at frequency freq along a side of
- * period map units (0: none), when tp_fbm_period_check accepted it. */
+ * period map units (0: none), when tp_noise_fbm_period_check accepted it. */
 static int32_t
 lattice_period(double period, double freq)
 {
@@ -825,7 +826,7 @@ lattice_period(double period, double freq)
 }
 
 /* The lattice period of octave i from the first one's p0 (lacunarity 2);
- * 0 (none) past PERIOD_MAX, which tp_fbm_period_check refuses. */
+ * 0 (none) past PERIOD_MAX, which tp_noise_fbm_period_check refuses. */
 static int32_t
 octave_period(int32_t p0, int i)
 {
@@ -853,7 +854,7 @@ side_check(const char *what, double side, double freq, int n, tp_err *e)
 }
 
 int
-tp_fbm_period_check(const tp_fbm *p, double cs, tp_err *e)
+tp_noise_fbm_period_check(const tp_noise_fbm *p, double cs, tp_err *e)
 {
 	double wf = p->warp_frequency > 0.0 ? p->warp_frequency :
 	    p->frequency;
@@ -888,7 +889,8 @@ tp_fbm_period_check(const tp_fbm *p, double cs, tp_err *e)
 }
 
 static void
-plan_init(plan *pl, const tp_fbm *p, int octaves, double freq, uint32_t seed)
+plan_init(plan *pl, const tp_noise_fbm *p, int octaves, double freq,
+    uint32_t seed)
 {
 	double amp = 1.0, sum = 0.0, f = freq;
 	int32_t px = lattice_period(p->period_x, freq);
@@ -959,7 +961,7 @@ finish(const plan *pl, int normalize, float a)
 
 /* The fBm of p at n <= BLK points (xs[i], y) into out. */
 static void
-fbm_block(const tp_fbm *p, const plan *pl, const double *xs, double y,
+fbm_block(const tp_noise_fbm *p, const plan *pl, const double *xs, double y,
     float *out, int n)
 {
 	float acc[BLK];
@@ -987,7 +989,7 @@ fbm_block(const tp_fbm *p, const plan *pl, const double *xs, double y,
 }
 
 double
-tp_fbm_at(const tp_fbm *p, double x, double y)
+tp_noise_fbm_at(const tp_noise_fbm *p, double x, double y)
 {
 	plan pl;
 	float out;
@@ -1093,7 +1095,7 @@ tp_noise_centre_wrap(double origin, int64_t index, double cs, int64_t period)
 
 /* The period of p along x in cells of cs (0: none). */
 static int64_t
-cells_x(const tp_fbm *p, double cs)
+cells_x(const tp_noise_fbm *p, double cs)
 {
 	double v = p->period_x / cs;
 
@@ -1134,7 +1136,7 @@ tp_noise_centres(double x0, int64_t col0, double cs, double *xs, size_t n)
 }
 
 void
-tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
+tp_noise_row(tp_noise_kind k, tp_noise_fade f, uint32_t seed, double freq,
     const double *xs, double y, float *out, size_t n, tp_simd_level simd)
 {
 	plan pl;
@@ -1156,8 +1158,8 @@ tp_noise_row(tp_noise_kind k, tp_fade f, uint32_t seed, double freq,
 }
 
 void
-tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
-    float *out, size_t n)
+tp_noise_fbm_row(const tp_noise_fbm *p, double x0, int64_t col0, double cs,
+    double y, float *out, size_t n)
 {
 	double xs[BLK];
 	plan pl;
@@ -1175,8 +1177,8 @@ tp_fbm_row(const tp_fbm *p, double x0, int64_t col0, double cs, double y,
 }
 
 void
-tp_fbm_row_xs(const tp_fbm *p, const double *xs, double y, float *out,
-    size_t n)
+tp_noise_fbm_row_xs(const tp_noise_fbm *p, const double *xs, double y,
+    float *out, size_t n)
 {
 	plan pl;
 

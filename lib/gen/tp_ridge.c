@@ -8,7 +8,7 @@
 void
 tp_ridge_defaults(tp_ridge *r)
 {
-	tp_fbm_defaults(&r->noise);
+	tp_noise_fbm_defaults(&r->noise);
 	r->amount = 0.3;
 	r->mask_lo = 0.5;
 	r->mask_hi = 0.8;
@@ -20,7 +20,7 @@ tp_ridge_defaults(tp_ridge *r)
 int
 tp_ridge_init(tp_ridge *r, tp_err *e)
 {
-	const tp_fbm *p = &r->noise;
+	const tp_noise_fbm *p = &r->noise;
 	double f = p->frequency, amp = 1.0, sum = 0.0;
 	int first = p->octaves > 1 ? 1 : 0;
 
@@ -38,9 +38,10 @@ tp_ridge_init(tp_ridge *r, tp_err *e)
 		    r->mask_lo, r->mask_hi);
 	r->nused = 0;
 	for (int i = 0; i < p->octaves; i++) {
-		/* octave i of tp_fbm: the same frequency, amplitude, seed */
+		/* octave i of tp_noise_fbm: the same frequency, amplitude, seed
+		 * */
 		if (i >= first) {
-			tp_fbm *o = &r->oct[r->nused];
+			tp_noise_fbm *o = &r->oct[r->nused];
 
 			*o = *p;
 			o->octaves = 1;
@@ -75,7 +76,8 @@ tp_ridge_field(const tp_ridge *r, double x, double y)
 	float acc = 0.0f;
 
 	for (int k = 0; k < r->nused; k++)
-		acc += crest(r->amp[k], (float)tp_fbm_at(&r->oct[k], x, y));
+		acc += crest(r->amp[k], (float)tp_noise_fbm_at(&r->oct[k], x,
+		    y));
 	return (double)(acc * r->inv_sum);
 }
 
@@ -218,7 +220,7 @@ apply_block(const tp_ridge *r, const float *in, const float *acc,
 	}
 }
 
-/* The [0, 1] output of a one-octave normalised tp_fbm from its noise a
+/* The [0, 1] output of a one-octave normalised tp_noise_fbm from its noise a
  * (the scale is 1): value noise as it is, the others 0.5 + 0.5 a, clamped. */
 static inline float
 unit(tp_noise_kind kind, float a)
@@ -266,7 +268,7 @@ tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
 			acc[i] = 0.0f;
 		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
 		for (int k = 0; k < r->nused; k++) {
-			const tp_fbm *o = &r->oct[k];
+			const tp_noise_fbm *o = &r->oct[k];
 
 			tp_noise_row(o->kind, o->fade, o->seed, o->frequency,
 			    xs, y, v, m, r->simd);

@@ -10,8 +10,8 @@
  * pulled down (summing every octave gave maxima of 0.48 to 0.54 instead of
  * above 0.9).
  * Octave i uses the same frequency, amplitude and seed as octave i of
- * tp_fbm (tnoise), so with the terrain's own noise options the crests follow
- * its detail.
+ * tp_noise_fbm (tnoise), so with the terrain's own noise options the crests
+ * follow its detail.
  *
  * The height becomes clamp01(h + w * (ridge - 0.5) * amount) with
  * w = smoothstep(mask_lo, mask_hi, h), or w = 1 when naive; the field is
@@ -30,7 +30,7 @@
 #include "stream/tp_stream.h"
 
 typedef struct tp_ridge {
-	tp_fbm	noise;		/* kind, fade, octaves, frequency, lacunarity,
+	tp_noise_fbm	noise;		/* kind, fade, octaves, frequency, lacunarity,
 				 * persistence, seed; the rest is ignored */
 	double	amount;		/* height change per unit of ridge - 0.5 */
 	double	mask_lo;	/* no ridges at or below this height */
@@ -39,13 +39,13 @@ typedef struct tp_ridge {
 	tp_simd_level simd;	/* the vector level used; may be lowered */
 	/* set by tp_ridge_init */
 	int	nused;		/* octaves summed */
-	tp_fbm	oct[TP_NOISE_MAX_OCTAVES];	/* one-octave fields */
+	tp_noise_fbm	oct[TP_NOISE_MAX_OCTAVES];	/* one-octave fields */
 	float	amp[TP_NOISE_MAX_OCTAVES];
 	float	inv_sum;	/* 1 / the sum of amp */
 	double	inv_mask;	/* 1 / (mask_hi - mask_lo) */
 } tp_ridge;
 
-/* tp_fbm_defaults noise (tnoise's defaults), amount 0.3, mask 0.5 to 0.8,
+/* tp_noise_fbm_defaults noise (tnoise's defaults), amount 0.3, mask 0.5 to 0.8,
  * simd probed. */
 void	tp_ridge_defaults(tp_ridge *r);
 /* Check the settings and derive the octaves; call after changing any. */

@@ -4,7 +4,7 @@
 
 #include "gen/tp_shape.h"
 
-/* Five evenly spaced knots for each preset, in tp_curve_preset order. */
+/* Five evenly spaced knots for each preset, in tp_shape_curve_preset order. */
 static const double preset_y[][5] = {
 	{ 0.0, 0.25, 0.5, 0.75, 1.0 },			/* linear */
 	{ 0.0, 0.0625, 0.25, 0.5625, 1.0 },		/* valleys: x^2 */
@@ -34,7 +34,7 @@ clamp_knots(double *y, int n)
 
 /* Fritsch-Carlson slopes from the secants; ends take the end secant. */
 static void
-slopes(tp_curve *c)
+slopes(tp_shape_curve *c)
 {
 	double d[TP_CURVE_MAX] = { 0.0 };
 	int n = c->n;
@@ -63,7 +63,7 @@ slopes(tp_curve *c)
 
 /* Hermite coefficients per interval in the local u = (x - x[k]) / h. */
 static void
-coefficients(tp_curve *c)
+coefficients(tp_shape_curve *c)
 {
 	for (int k = 0; k + 1 < c->n; k++) {
 		double h = c->x[k + 1] - c->x[k];
@@ -78,7 +78,7 @@ coefficients(tp_curve *c)
 }
 
 static int
-build(tp_curve *c, const double *x, const double *y, int n, int even,
+build(tp_shape_curve *c, const double *x, const double *y, int n, int even,
     tp_err *e)
 {
 	if (n < 2 || n > TP_CURVE_MAX)
@@ -106,7 +106,7 @@ build(tp_curve *c, const double *x, const double *y, int n, int even,
 }
 
 int
-tp_curve_knots(tp_curve *c, const double *y, int n, tp_err *e)
+tp_shape_curve_knots(tp_shape_curve *c, const double *y, int n, tp_err *e)
 {
 	double x[TP_CURVE_MAX];
 
@@ -119,24 +119,25 @@ tp_curve_knots(tp_curve *c, const double *y, int n, tp_err *e)
 }
 
 int
-tp_curve_points(tp_curve *c, const double *x, const double *y, int n,
-    tp_err *e)
+tp_shape_curve_points(tp_shape_curve *c, const double *x, const double *y,
+    int n, tp_err *e)
 {
 	return build(c, x, y, n, 0, e);
 }
 
 int
-tp_curve_preset_init(tp_curve *c, tp_curve_preset p, tp_err *e)
+tp_shape_curve_preset_init(tp_shape_curve *c, tp_shape_curve_preset p,
+    tp_err *e)
 {
 	if ((int)p < 0 || (size_t)p >= sizeof(preset_y) / sizeof(preset_y[0]))
 		return tp_err_set(e, "no curve preset %d", (int)p);
-	return tp_curve_knots(c, preset_y[p], 5, e);
+	return tp_shape_curve_knots(c, preset_y[p], 5, e);
 }
 
 /* The cubic of interval k at local u, kept inside the interval's knots so
  * rounding can never step back across a knot. */
 static inline double
-interval(const tp_curve *c, int k, double u)
+interval(const tp_shape_curve *c, int k, double u)
 {
 	const double *q = c->c[k];
 	double y = q[0] + u * (q[1] + u * (q[2] + u * q[3]));
@@ -145,7 +146,7 @@ interval(const tp_curve *c, int k, double u)
 }
 
 static inline double
-eval_even(const tp_curve *c, double x)
+eval_even(const tp_shape_curve *c, double x)
 {
 	double t = x * (double)(c->n - 1);
 	int k = (int)t;
@@ -156,7 +157,7 @@ eval_even(const tp_curve *c, double x)
 }
 
 static inline double
-eval_points(const tp_curve *c, double x)
+eval_points(const tp_shape_curve *c, double x)
 {
 	int k = 0;
 
@@ -170,14 +171,14 @@ eval_points(const tp_curve *c, double x)
 }
 
 double
-tp_curve_eval(const tp_curve *c, double x)
+tp_shape_curve_eval(const tp_shape_curve *c, double x)
 {
 	x = x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0;	/* NaN too */
 	return c->even ? eval_even(c, x) : eval_points(c, x);
 }
 
 void
-tp_shape_init(tp_shape *s, const tp_curve *c)
+tp_shape_init(tp_shape *s, const tp_shape_curve *c)
 {
 	s->curve = *c;
 	s->lo = 0.0;
@@ -213,7 +214,7 @@ prepare(const tp_shape *s, float h)
 static inline __m128d
 shape2(const tp_shape *s, __m128d h)
 {
-	const tp_curve *c = &s->curve;
+	const tp_shape_curve *c = &s->curve;
 	const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
 	const __m128i top = _mm_set1_epi32(c->n - 2);
 	__m128d x, t, u, y, c0, c1, c2, c3, hi;
@@ -281,7 +282,7 @@ typedef struct lut {
 } lut;
 
 static void
-lut_init(lut *l, const tp_curve *c)
+lut_init(lut *l, const tp_shape_curve *c)
 {
 	memset(l->row, 0, sizeof(l->row));
 	for (int k = 0; k + 1 < c->n; k++) {
@@ -375,7 +376,7 @@ prepare4(const tp_shape *s, __m128 f, int stretch)
 
 /* eval_even for four samples. */
 TP_AVX2_INL __m256d
-even4(const tp_curve *c, const lut *l, __m256d x, int small)
+even4(const tp_shape_curve *c, const lut *l, __m256d x, int small)
 {
 	__m256d t = _mm256_mul_pd(x, l->n1);
 	__m128i k = _mm_min_epi32(_mm256_cvttpd_epi32(t), l->top);
@@ -389,7 +390,7 @@ even4(const tp_curve *c, const lut *l, __m256d x, int small)
  * x; the flat ends are blended in, the left one last as it is tested
  * first there. */
 TP_AVX2_INL __m256d
-points4(const tp_curve *c, const lut *l, __m256d x, int small)
+points4(const tp_shape_curve *c, const lut *l, __m256d x, int small)
 {
 	__m256d kd = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
 	__m256d v[8], y;
@@ -417,7 +418,7 @@ TP_AVX2_INL size_t
 loop8(const tp_shape *s, const lut *l, const float *in, float *out,
     size_t n, int even, int stretch, int small)
 {
-	const tp_curve *c = &s->curve;
+	const tp_shape_curve *c = &s->curve;
 	size_t i;
 
 	for (i = 0; i + 8 <= n; i += 8) {
@@ -482,7 +483,7 @@ shape_avx2(const tp_shape *s, const float *in, float *out, size_t n)
 void
 tp_shape_row(const tp_shape *s, const float *in, float *out, size_t n)
 {
-	const tp_curve *c = &s->curve;
+	const tp_shape_curve *c = &s->curve;
 	const float k = (float)s->k;
 	size_t i = 0;
 

@@ -30,9 +30,9 @@ typedef enum {
 	TP_CURVE_SCURVE,	/* 0, .1, .5, .9, 1: plains low and high */
 	TP_CURVE_PLATEAUS,	/* 0, .4, .5, .6, 1: a wide middle level */
 	TP_CURVE_PEAKS		/* x^3 on five knots: few, sharp peaks */
-} tp_curve_preset;
+} tp_shape_curve_preset;
 
-typedef struct tp_curve {
+typedef struct tp_shape_curve {
 	int	n;			/* knots, 2 .. TP_CURVE_MAX */
 	int	even;			/* knots evenly spaced from 0 to 1 */
 	double	x[TP_CURVE_MAX];	/* strictly increasing, in [0, 1] */
@@ -41,22 +41,24 @@ typedef struct tp_curve {
 	/* interval k, local u in [0, 1]: y = c[k][0] + u*(c1 + u*(c2 + u*c3)) */
 	double	c[TP_CURVE_MAX][4];
 	double	inv_h[TP_CURVE_MAX];	/* 1 / (x[k+1] - x[k]) */
-} tp_curve;
+} tp_shape_curve;
 
 /* n knots evenly spaced in x from 0 to 1 with heights y (each in [0, 1]). */
-int	tp_curve_knots(tp_curve *c, const double *y, int n, tp_err *e);
-/* n knots at x (strictly increasing, in [0, 1]) with heights y. */
-int	tp_curve_points(tp_curve *c, const double *x, const double *y, int n,
+int	tp_shape_curve_knots(tp_shape_curve *c, const double *y, int n,
 	    tp_err *e);
+/* n knots at x (strictly increasing, in [0, 1]) with heights y. */
+int	tp_shape_curve_points(tp_shape_curve *c, const double *x,
+	    const double *y, int n, tp_err *e);
 /* One of the presets (five evenly spaced knots). */
-int	tp_curve_preset_init(tp_curve *c, tp_curve_preset p, tp_err *e);
+int	tp_shape_curve_preset_init(tp_shape_curve *c, tp_shape_curve_preset p,
+	    tp_err *e);
 /* The curve at x, which is first clamped to [0, 1] (NaN to 0). Only the tests
  * call it: the curve at one point in double, the reference for the rows
  * tp_shape evaluates four samples at a time. */
-double	tp_curve_eval(const tp_curve *c, double x);
+double	tp_shape_curve_eval(const tp_shape_curve *c, double x);
 
 typedef struct tp_shape {
-	tp_curve curve;
+	tp_shape_curve curve;
 	double	lo;		/* stretch: x = (h - lo) * scale */
 	double	scale;		/* 1 / (hi - lo); lo 0, scale 1: none */
 	double	k;		/* pow exponent, > 0, used as a float; 1: none */
@@ -64,7 +66,7 @@ typedef struct tp_shape {
 } tp_shape;
 
 /* A shape with curve c (copied), no stretch, no pow, simd probed. */
-void	tp_shape_init(tp_shape *s, const tp_curve *c);
+void	tp_shape_init(tp_shape *s, const tp_shape_curve *c);
 /* Map [lo, hi] to [0, 1] before the curve; needs lo < hi, both finite. */
 int	tp_shape_stretch(tp_shape *s, double lo, double hi, tp_err *e);
 /* out[i] = shape(in[i]) for n samples; in and out may be the same. */

@@ -58,7 +58,7 @@ int
 tp_geokeys_add(tp_geokeys *k, unsigned id, int type, size_t n,
     const double *v, const char *s, tp_err *e)
 {
-	tp_geokey *nk, key = { .id = id, .type = type, .n = n };
+	tp_geokeys_key *nk, key = { .id = id, .type = type, .n = n };
 
 	if (id < ID_MIN || id > ID_MAX || id == TP_GK_RASTER)
 		return tp_err_set(e, "GeoKey %u cannot be carried", id);
@@ -84,7 +84,7 @@ tp_geokeys_add(tp_geokeys *k, unsigned id, int type, size_t n,
 	return 0;
 }
 
-const tp_geokey *
+const tp_geokeys_key *
 tp_geokeys_find(const tp_geokeys *k, unsigned id)
 {
 	size_t i;
@@ -98,7 +98,7 @@ tp_geokeys_find(const tp_geokeys *k, unsigned id)
 int
 tp_geokeys_short(const tp_geokeys *k, unsigned id)
 {
-	const tp_geokey *g = tp_geokeys_find(k, id);
+	const tp_geokeys_key *g = tp_geokeys_find(k, id);
 
 	return g != NULL && g->type == TP_GK_SHORT ? (int)g->v[0] : -1;
 }
@@ -158,7 +158,7 @@ put_escaped(gtext *t, const char *s)
 }
 
 static void
-put_key(gtext *t, const tp_geokey *g)
+put_key(gtext *t, const tp_geokeys_key *g)
 {
 	char num[NUM_MAX];
 	size_t i;
@@ -172,7 +172,7 @@ put_key(gtext *t, const tp_geokey *g)
 	for (i = 0; i < g->n; i++) {
 		if (i > 0)
 			put(t, ",", 1);
-		tp_format_double(num, sizeof(num), g->v[i]);
+		tp_num_format_double(num, sizeof(num), g->v[i]);
 		puts_t(t, num);
 	}
 }
@@ -258,7 +258,7 @@ numbers(const char *s, size_t n, unsigned id, double **v, size_t *count,
 			return tp_err_set(e, "GeoKey %u: bad value list", id);
 		memcpy(num, s, len);
 		num[len] = '\0';
-		/* strtod, not tp_parse_double: subnormals must come back */
+		/* strtod, not tp_num_parse_double: subnormals must come back */
 		(*v)[*count] = strtod(num, &end);
 		if (strchr("+-.0123456789", num[0]) == NULL || *end != '\0' ||
 		    !isfinite((*v)[*count]))
@@ -286,7 +286,7 @@ parse_word(tp_geokeys *k, const char *w, size_t n, tp_err *e)
 		    (int)(n > 40 ? 40 : n), w);
 	memcpy(id_s, w, (size_t)(eq - w));
 	id_s[eq - w] = '\0';
-	if (tp_parse_int64(id_s, ID_MIN, ID_MAX, &id, NULL) < 0 ||
+	if (tp_num_parse_int64(id_s, ID_MIN, ID_MAX, &id, NULL) < 0 ||
 	    id_s[0] < '1' || id_s[0] > '9')
 		return tp_err_set(e, "'%s' is not a GeoKey ID", id_s);
 	type = eq[1];

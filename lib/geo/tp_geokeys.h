@@ -46,17 +46,17 @@ enum {
 	TP_GK_DEGREE = 9102		/* EPSG's degree */
 };
 
-typedef struct tp_geokey {
+typedef struct tp_geokeys_key {
 	unsigned id;		/* 1024 .. 65535 */
 	int	type;		/* TP_GK_SHORT, TP_GK_DOUBLE or TP_GK_ASCII */
 	size_t	n;		/* values in v (SHORT, DOUBLE) */
 	double	*v;		/* SHORT values are held exactly as doubles */
 	char	*s;		/* ASCII: NUL-terminated, NULL otherwise */
-} tp_geokey;
+} tp_geokeys_key;
 
 typedef struct tp_geokeys {
 	int	version[3];	/* the directory's: 1, 1, 0 by default */
-	tp_geokey *key;		/* ascending id */
+	tp_geokeys_key *key;		/* ascending id */
 	size_t	n;
 } tp_geokeys;
 
@@ -69,7 +69,7 @@ void	tp_geokeys_free(tp_geokeys *k);
 int	tp_geokeys_add(tp_geokeys *k, unsigned id, int type, size_t n,
 	    const double *v, const char *s, tp_err *e);
 /* The key with this id, or NULL. */
-const tp_geokey *tp_geokeys_find(const tp_geokeys *k, unsigned id);
+const tp_geokeys_key *tp_geokeys_find(const tp_geokeys *k, unsigned id);
 /* The first value of SHORT key id, or -1 when there is none. */
 int	tp_geokeys_short(const tp_geokeys *k, unsigned id);
 

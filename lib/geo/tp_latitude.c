@@ -122,9 +122,9 @@ proj_columns(tp_latitude *l, tp_err *e)
 	    fabs(tp_cell_x(&l->h, w - 1) / l->step) < NODE_INDEX_MAX))
 		return tp_err_set(e, "latitude: the grid lies too far from "
 		    "its CRS's origin (x %g)", tp_cell_x(&l->h, 0));
-	if (tp_mul_size((size_t)w, sizeof(double) + sizeof(int64_t), &bytes,
+	if (tp_num_mul_size((size_t)w, sizeof(double) + sizeof(int64_t), &bytes,
 	    "latitude columns", e) < 0 ||
-	    tp_check_mem(bytes, "latitude columns", e) < 0)
+	    tp_num_check_mem(bytes, "latitude columns", e) < 0)
 		return -1;
 	l->ci = malloc((size_t)w * sizeof *l->ci);
 	l->tx = malloc((size_t)w * sizeof *l->tx);
@@ -138,7 +138,7 @@ proj_columns(tp_latitude *l, tp_err *e)
 		l->tx[x] = f - fi;
 	}
 	l->nn = i_hi - l->i_lo + 1;
-	if (tp_mul_size((size_t)l->nn, 4 * sizeof(double), &bytes,
+	if (tp_num_mul_size((size_t)l->nn, 4 * sizeof(double), &bytes,
 	    "latitude nodes", e) < 0)
 		return -1;
 	l->nodes[0] = malloc((size_t)l->nn * sizeof(double));

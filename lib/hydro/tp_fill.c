@@ -141,7 +141,7 @@ typedef struct flood_q {
 	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
-	tp_rheap hp;		/* cells on slopes, by height */
+	tp_kheap_radix hp;		/* cells on slopes, by height */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
 } flood_q;
@@ -150,7 +150,7 @@ static inline int
 push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 {
 	set_closed(f->cl, i);
-	return tp_rheap_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
+	return tp_kheap_radix_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
 }
 
 /* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
@@ -254,14 +254,15 @@ next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
 	uint64_t v;
 
 	if (f->q.n > 0 && (f->hp.n == 0 ||
-	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <= tp_rheap_min(&f->hp))) {
+	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <=
+	    tp_kheap_radix_min(&f->hp))) {
 		*c = ring_pop(&f->q);
 		*edge = 0;
 		return 1;
 	}
 	if (f->hp.n == 0)
 		return 0;
-	if (tp_rheap_pop(&f->hp, &v, e) < 0)
+	if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
 		return -1;
 	*c = (uint32_t)v & ~EDGE_BIT;
 	*edge = (uint32_t)v & EDGE_BIT;
@@ -294,7 +295,8 @@ ALWAYS_INLINE void
 prefetch_next(const flood_q *f)
 {
 	if (f->hp.n > 0)
-		prefetch_cell(f, (uint32_t)tp_rheap_peek(&f->hp) & ~EDGE_BIT);
+		prefetch_cell(f,
+		    (uint32_t)tp_kheap_radix_peek(&f->hp) & ~EDGE_BIT);
 	if (f->q.n > PREFETCH_AHEAD)
 		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
 		    (f->q.cap - 1)]);
@@ -365,7 +367,7 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 	f->o = o;
 	f->sea = tp_d8_sea_below(sea_level);
 	tp_d8_offsets((ptrdiff_t)stride, f->off);
-	tp_rheap_init(&f->hp);
+	tp_kheap_radix_init(&f->hp);
 	return 0;
 }
 
@@ -390,7 +392,7 @@ tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_rheap_free(&f.hp);
+	tp_kheap_radix_free(&f.hp);
 	free(f.q.a);
 	return r;
 }
@@ -610,7 +612,7 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_rheap_free(&f.hp);
+	tp_kheap_radix_free(&f.hp);
 	free(f.q.a);
 	return r;
 }

@@ -71,8 +71,9 @@ head_item(asc_head *a, const char *key, FILE *f, tp_err *e)
 		    CONVERT, key) : 1;
 	if (token(f, v) <= 0)
 		return tp_err_set(e, "ASCII grid: no value for %s", key);
-	if ((k < 2 && tp_parse_int64(v, 1, TP_MAX_DIM, &iv, NULL) < 0) ||
-	    (k >= 2 && tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &dv, NULL) < 0))
+	if ((k < 2 && tp_num_parse_int64(v, 1, TP_MAX_DIM, &iv, NULL) < 0) ||
+	    (k >= 2 &&
+	    tp_num_parse_double(v, -HUGE_VAL, HUGE_VAL, &dv, NULL) < 0))
 		return tp_err_set(e, "ASCII grid: %s '%s' is not %s", key, v,
 		    k < 2 ? "a whole number 1.." "1073741824" : "a finite number");
 	switch (k) {
@@ -132,7 +133,7 @@ read_body(tp_grid *g, const asc_head *a, FILE *f, char *first, tp_err *e)
 			return tp_err_set(e, "ASCII grid: the samples end after %zu "
 			    "of %lldx%lld (row %zu)", i, (long long)a->ncols,
 			    (long long)a->nrows, i / (size_t)a->ncols);
-		if (len < 0 || tp_parse_double(t, -HUGE_VAL, HUGE_VAL, &d,
+		if (len < 0 || tp_num_parse_double(t, -HUGE_VAL, HUGE_VAL, &d,
 		    NULL) < 0)
 			return tp_err_set(e, "ASCII grid: row %zu, column %zu: "
 			    "'%.20s' is not a number", i / (size_t)a->ncols,

@@ -115,7 +115,7 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	    rowbytes)
 		return tp_err_set(e, "unsupported sample layout (subsampled "
 		    "colour?); rewrite it with gdal_translate -of GTiff IN OUT");
-	return tp_check_mem(L->blockbytes, "one block of the image", e);
+	return tp_num_check_mem(L->blockbytes, "one block of the image", e);
 }
 
 /* out[i] = in[i * step] as float for i < n; samples equal to nd are NaN. */
@@ -123,7 +123,8 @@ get_layout(TIFF *tif, layout *L, int band, uint64_t max_cells, tp_err *e)
 	const T *s = (const T *)in;					\
 	for (i = 0; i < n; i++) {					\
 		double v = (double)s[i * step];				\
-		out[i] = has_nd && v == nd ? NAN : tp_tiff_narrow(v);	\
+		out[i] = has_nd && v == nd ? NAN :			\
+		    tp_tifftags_narrow(v);					\
 	}								\
 } while (0)
 
@@ -150,7 +151,7 @@ convert(float *out, const unsigned char *in, size_t n, size_t step, int kind,
 /* Read block (bx, by) into buf; its first `rows` rows must be there. */
 static int
 read_block(TIFF *tif, const layout *L, uint32_t bx, uint32_t by,
-    uint32_t rows, unsigned char *buf, tp_tiff_log *log, tp_err *e)
+    uint32_t rows, unsigned char *buf, tp_tifftags_log *log, tp_err *e)
 {
 	uint16_t plane = L->separate ? (uint16_t)L->sample : 0;
 	uint64_t need = (uint64_t)rows * L->bw * L->step * L->bytes;
@@ -167,13 +168,13 @@ read_block(TIFF *tif, const layout *L, uint32_t bx, uint32_t by,
 	if (got < 0 || (uint64_t)got < need)
 		return tp_err_set(e, "%s %u (rows %u..): %s",
 		    L->tiled ? "tile" : "strip", n, by,
-		    tp_tiff_why(log, "short or unreadable"));
+		    tp_tifftags_why(log, "short or unreadable"));
 	return 0;
 }
 
 static int
 read_pixels(TIFF *tif, const layout *L, float *dst, int has_nd, double nd,
-    tp_tiff_log *log, tp_err *e)
+    tp_tifftags_log *log, tp_err *e)
 {
 	unsigned char *buf;
 	uint32_t bx, by, r, rows, cols;
@@ -183,7 +184,7 @@ read_pixels(TIFF *tif, const layout *L, float *dst, int has_nd, double nd,
 		return tp_err_set(e, "out of memory for one block (%llu bytes)",
 		    (unsigned long long)L->blockbytes);
 	if (L->kind == K_F32)
-		nd = (double)tp_tiff_narrow(nd);
+		nd = (double)tp_tifftags_narrow(nd);
 	for (by = 0; by < L->h; by += L->bh) {
 		rows = L->h - by < L->bh ? L->h - by : L->bh;
 		for (bx = 0; bx < L->w; bx += L->bw) {
@@ -375,7 +376,7 @@ vertical_units(tp_header *h, unsigned short code, tp_err *e)
 }
 
 static int
-get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
+get_geo(TIFF *tif, tp_header *h, tp_tifftags_log *log, tp_geotiff_notes *notes,
     tp_err *e)
 {
 	double x0 = 0, y0 = 0, sx = 1, sy = 1;
@@ -385,9 +386,9 @@ get_geo(TIFF *tif, tp_header *h, tp_tiff_log *log, tp_geotiff_notes *notes,
 
 	if ((r = get_transform(tif, &x0, &y0, &sx, &sy, e)) < 0)
 		return -1;
-	if ((gt = tp_gtif_new(tif, log)) == NULL)
+	if ((gt = tp_tifftags_gtif_new(tif, log)) == NULL)
 		return tp_err_set(e, "bad GeoTIFF keys: %s",
-		    tp_tiff_why(log, "unreadable"));
+		    tp_tifftags_why(log, "unreadable"));
 	GTIFKeyGetSHORT(gt, GTRasterTypeGeoKey, &raster, 0, 1);
 	GTIFKeyGetSHORT(gt, VerticalUnitsGeoKey, &vunits, 0, 1);
 	crs = get_crs(gt, h, notes, e);
@@ -555,19 +556,20 @@ apply_scale(TIFF *tif, int sample, tp_grid *g)
 	size_t i, n = (size_t)g->h.width * (size_t)g->h.height;
 
 	if (band_item(tif, "SCALE", sample, v, sizeof(v)) &&
-	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &scale, NULL) < 0)
+	    tp_num_parse_double(v, -HUGE_VAL, HUGE_VAL, &scale, NULL) < 0)
 		scale = 1;
 	if (band_item(tif, "OFFSET", sample, v, sizeof(v)) &&
-	    tp_parse_double(v, -HUGE_VAL, HUGE_VAL, &offset, NULL) < 0)
+	    tp_num_parse_double(v, -HUGE_VAL, HUGE_VAL, &offset, NULL) < 0)
 		offset = 0;
 	if (scale == 1 && offset == 0)
 		return;
 	for (i = 0; i < n; i++)
-		g->data[i] = tp_tiff_narrow((double)g->data[i] * scale + offset);
+		g->data[i] = tp_tifftags_narrow((double)g->data[i] * scale +
+		    offset);
 }
 
 static int
-read_tiff(tp_grid *g, TIFF *tif, tp_tiff_log *log,
+read_tiff(tp_grid *g, TIFF *tif, tp_tifftags_log *log,
     const tp_geotiff_ropts *o, tp_err *e)
 {
 	tp_geotiff_notes scratch = { 0 }, *notes;
@@ -606,17 +608,17 @@ tp_geotiff_read(tp_grid *g, const char *path, const tp_geotiff_ropts *o,
     tp_err *e)
 {
 	TIFFOpenOptions *opt;
-	tp_tiff_log log;
+	tp_tifftags_log log;
 	TIFF *tif;
 	int r;
 
-	if ((opt = tp_tiff_options(&log, 0)) == NULL)
+	if ((opt = tp_tifftags_options(&log, 0)) == NULL)
 		return tp_err_set(e, "out of memory");
 	tif = TIFFOpenExt(path, "r", opt);
 	TIFFOpenOptionsFree(opt);
 	if (tif == NULL)
 		return tp_err_set(e, "%s: %s", path,
-		    tp_tiff_why(&log, "cannot open"));
+		    tp_tifftags_why(&log, "cannot open"));
 	r = read_tiff(g, tif, &log, o, e);
 	TIFFClose(tif);
 	if (r < 0 && e != NULL) {
@@ -633,20 +635,20 @@ tp_geotiff_read_mem(tp_grid *g, const void *buf, size_t len,
 {
 	tp_tiffmem m = { (unsigned char *)(uintptr_t)buf, len, 0, 0, 1 };
 	TIFFOpenOptions *opt;
-	tp_tiff_log log;
+	tp_tifftags_log log;
 	tmsize_t cap = 0;
 	TIFF *tif;
 	int r;
 
 	if (o != NULL && o->max_cells > 0 && o->max_cells < (UINT64_C(1) << 40))
 		cap = (tmsize_t)(o->max_cells * 16 + (1 << 20));	/* libtiff too */
-	if ((opt = tp_tiff_options(&log, cap)) == NULL)
+	if ((opt = tp_tifftags_options(&log, cap)) == NULL)
 		return tp_err_set(e, "out of memory");
 	tif = tp_tiffmem_open(&m, "memory", "r", opt);
 	TIFFOpenOptionsFree(opt);
 	if (tif == NULL)
 		return tp_err_set(e, "not a readable TIFF: %s",
-		    tp_tiff_why(&log, "cannot open"));
+		    tp_tifftags_why(&log, "cannot open"));
 	r = read_tiff(g, tif, &log, o, e);
 	TIFFClose(tif);
 	return r;

@@ -89,7 +89,7 @@ struct tp_geotiff_writer {
 	int	fd;		/* its descriptor, libtiff's through the fd_* procs */
 	int	werr;		/* errno of a failed write or close, or 0 */
 	TIFF	*tif;
-	tp_tiff_log log;
+	tp_tifftags_log log;
 	tp_header h;		/* the stream's header (geometry, history) */
 	int	band;		/* the first band written (GDAL_METADATA) */
 	int	nb;		/* bands written: samples per pixel */
@@ -127,7 +127,7 @@ store(const tp_geotiff_writer *w, unsigned char *p, double v)
 	int clamped = 0;
 
 	if (w->type == TP_GT_FLOAT32) {
-		f = tp_tiff_narrow(v);	/* NaN stays NaN */
+		f = tp_tifftags_narrow(v);	/* NaN stays NaN */
 		memcpy(p, &f, sizeof(f));
 		return 0;
 	}
@@ -183,7 +183,7 @@ fail(tp_geotiff_writer *w, tp_err *e, const char *what)
 		return tp_err_set(e, "cannot write '%s': %s", w->path,
 		    strerror(w->werr));
 	return tp_err_set(e, "%s: %s: %s", w->path, what,
-	    tp_tiff_why(&w->log, "libtiff failed"));
+	    tp_tifftags_why(&w->log, "libtiff failed"));
 }
 
 /* Append s to the buffer b (capacity cap, length *len); with esc,
@@ -256,9 +256,9 @@ gdal_metadata(const tp_geotiff_writer *w)
 		band_item(b, cap, &len, "DESCRIPTION", k, "description",
 		    h->band[w->bands[k]]);
 		if (w->sc[k]) {
-			tp_format_double(num, sizeof(num), w->o.offset);
+			tp_num_format_double(num, sizeof(num), w->o.offset);
 			band_item(b, cap, &len, "OFFSET", k, "offset", num);
-			tp_format_double(num, sizeof(num), w->o.scale);
+			tp_num_format_double(num, sizeof(num), w->o.scale);
 			band_item(b, cap, &len, "SCALE", k, "scale", num);
 		}
 		if (units != NULL && strcmp(h->band[w->bands[k]], "height") == 0)
@@ -300,7 +300,7 @@ crs_keys(tp_geotiff_writer *w, GTIF *gt, int epsg, tp_err *e)
 
 /* Set one key of a GEOKEYS line on gt; -1 when libgeotiff refuses it. */
 static int
-set_key(GTIF *gt, const tp_geokey *g)
+set_key(GTIF *gt, const tp_geokeys_key *g)
 {
 	unsigned short *u;
 	size_t j;
@@ -336,7 +336,8 @@ carried_keys(tp_geotiff_writer *w, GTIF *gt, const char *text, tp_err *e)
 	for (i = 0; r == 0 && i < k.n; i++)
 		if (set_key(gt, &k.key[i]) < 0)
 			r = tp_err_set(e, "GEOKEYS: GeoKey %u cannot be written: %s",
-			    k.key[i].id, tp_tiff_why(&w->log, "out of memory?"));
+			    k.key[i].id, tp_tifftags_why(&w->log,
+			    "out of memory?"));
 	tp_geokeys_free(&k);
 	return r;
 }
@@ -356,7 +357,7 @@ geo_tags(tp_geotiff_writer *w, tp_err *e)
 		return fail(w, e, "georeferencing tags");
 	if (w->h.crs[0] == '\0' && keys == NULL)
 		return 0;	/* as GDAL: no keys (PixelIsArea is the default) */
-	if ((gt = tp_gtif_new(w->tif, &w->log)) == NULL)
+	if ((gt = tp_tifftags_gtif_new(w->tif, &w->log)) == NULL)
 		return fail(w, e, "GeoTIFF keys");
 	GTIFKeySet(gt, GTRasterTypeGeoKey, TYPE_SHORT, 1, RasterPixelIsArea);
 	r = w->h.crs[0] != '\0' ? crs_keys(w, gt, tp_header_epsg(&w->h), e) :
@@ -572,7 +573,7 @@ open_tmp(tp_geotiff_writer *w, tp_err *e)
 	    "w8" : "w";
 	if ((w->fd = tp_outfile_create(&w->out, w->path, e)) < 0)
 		return -1;
-	if ((opt = tp_tiff_options(&w->log, 0)) == NULL ||
+	if ((opt = tp_tifftags_options(&w->log, 0)) == NULL ||
 	    (w->tif = TIFFClientOpenExt(w->path, mode, (thandle_t)w, fd_read,
 	    fd_write, fd_seek, fd_close, fd_size, fd_map, fd_unmap,
 	    opt)) == NULL) {
@@ -775,7 +776,7 @@ tp_geotiff_write_open(tp_geotiff_writer **wp, const char *path,
 	}
 	bytes *= w->ps;
 	if (tp_header_copy(&w->h, h, e) < 0 ||
-	    tp_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
+	    tp_num_check_mem(bytes * (o->cog ? 2 : 1), "the band", e) < 0)
 		goto bad;
 	w->threads = tp_par_threads(o->threads);
 	if ((w->buf = malloc(bytes)) == NULL || (w->wk = calloc((size_t)w->threads,
@@ -886,13 +887,13 @@ encode_tiles(void *ctx, int64_t begin, int64_t end, int worker)
 	scratch *wk = &j->w->wk[worker];
 	tmsize_t size = (tmsize_t)TILE * TILE * (tmsize_t)j->w->ps;
 	TIFFOpenOptions *opt;
-	tp_tiff_log log;
+	tp_tifftags_log log;
 	uint64_t off, n;
 	TIFF *s = NULL;
 	uint32_t k;
 
 	wk->m.len = wk->m.pos = 0;
-	if ((opt = tp_tiff_options(&log, 0)) != NULL) {
+	if ((opt = tp_tifftags_options(&log, 0)) != NULL) {
 		s = tp_tiffmem_open(&wk->m, "tile", "w", opt);
 		TIFFOpenOptionsFree(opt);
 	}

@@ -91,8 +91,9 @@ tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height, tp_err *e)
 	int more;
 
 	memset(g, 0, sizeof(*g));
-	if (tp_mul_size((size_t)width, (size_t)height, &n, "the raster", e) < 0 ||
-	    tp_mul_size(n, 4, &bytes, "the raster", e) < 0)
+	if (tp_num_mul_size((size_t)width, (size_t)height, &n, "the raster",
+	    e) < 0 ||
+	    tp_num_mul_size(n, 4, &bytes, "the raster", e) < 0)
 		return -1;
 	want = bytes;
 	if (left != UINT64_MAX && left < want)
@@ -135,7 +136,7 @@ tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
 		if (b == NULL || n == size) {
 			if (b != NULL)
 				size = size > SIZE_MAX / 2 ? SIZE_MAX : size * 2;
-			if (tp_check_mem(size, "the input", e) < 0)
+			if (tp_num_check_mem(size, "the input", e) < 0)
 				goto fail;
 			if ((nb = realloc(b, size)) == NULL) {
 				tp_err_set(e, "out of memory reading the input");

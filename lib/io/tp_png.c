@@ -110,7 +110,7 @@ decode(png_structp p, png_infop info, reader *c, int channels,
 	rb = png_get_rowbytes(p, info);
 	if (rb != (size_t)w * (size_t)channels * (size_t)(img->depth / 8))
 		return tp_err_set(e, "PNG: unexpected row size %zu", rb);
-	if (tp_check_mem((uint64_t)rb * h, "the PNG", e) < 0)
+	if (tp_num_check_mem((uint64_t)rb * h, "the PNG", e) < 0)
 		return -1;
 	if ((img->pix = malloc(rb * h)) == NULL ||
 	    (c->rows = malloc(h * sizeof(*c->rows))) == NULL)

@@ -37,7 +37,7 @@ init(void)
 }
 
 void
-tp_tiff_init(void)
+tp_tifftags_init(void)
 {
 	pthread_once(&init_once, init);
 }
@@ -46,7 +46,7 @@ static int
 on_error(TIFF *tif, void *ud, const char *module, const char *fmt,
     va_list ap)
 {
-	tp_tiff_log *log = ud;
+	tp_tifftags_log *log = ud;
 	size_t n;
 
 	(void)tif;
@@ -62,7 +62,7 @@ static int
 on_warning(TIFF *tif, void *ud, const char *module, const char *fmt,
     va_list ap)
 {
-	tp_tiff_log *log = ud;
+	tp_tifftags_log *log = ud;
 
 	(void)tif, (void)module, (void)fmt, (void)ap;
 	log->nwarn++;
@@ -70,11 +70,11 @@ on_warning(TIFF *tif, void *ud, const char *module, const char *fmt,
 }
 
 TIFFOpenOptions *
-tp_tiff_options(tp_tiff_log *log, tmsize_t max_alloc)
+tp_tifftags_options(tp_tifftags_log *log, tmsize_t max_alloc)
 {
 	TIFFOpenOptions *o;
 
-	tp_tiff_init();
+	tp_tifftags_init();
 	memset(log, 0, sizeof(*log));
 	if ((o = TIFFOpenOptionsAlloc()) == NULL)
 		return NULL;
@@ -86,7 +86,7 @@ tp_tiff_options(tp_tiff_log *log, tmsize_t max_alloc)
 }
 
 const char *
-tp_tiff_why(const tp_tiff_log *log, const char *fallback)
+tp_tifftags_why(const tp_tifftags_log *log, const char *fallback)
 {
 	return log->msg[0] != '\0' ? log->msg : fallback;
 }
@@ -94,7 +94,7 @@ tp_tiff_why(const tp_tiff_log *log, const char *fallback)
 static void
 gt_error(GTIF *gt, int level, const char *fmt, ...)
 {
-	tp_tiff_log *log = gt != NULL ? GTIFGetUserData(gt) : NULL;
+	tp_tifftags_log *log = gt != NULL ? GTIFGetUserData(gt) : NULL;
 	va_list ap;
 
 	if (log == NULL || level != LIBGEOTIFF_ERROR || log->nerr++ > 0)
@@ -105,7 +105,7 @@ gt_error(GTIF *gt, int level, const char *fmt, ...)
 }
 
 GTIF *
-tp_gtif_new(TIFF *tif, tp_tiff_log *log)
+tp_tifftags_gtif_new(TIFF *tif, tp_tifftags_log *log)
 {
 	return GTIFNewEx(tif, gt_error, log);
 }

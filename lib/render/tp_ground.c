@@ -99,7 +99,7 @@ zpixel(const struct job *j, int64_t col, int64_t sub, int64_t px,
 
 /* The three projections blended by |n|^S. */
 static void
-triplanar(const struct job *j, const tp_material *m, tp_tex_cache *cache,
+triplanar(const struct job *j, const tp_material *m, tp_texture_cache *cache,
     int64_t col, int64_t sub, int64_t px, double x, double y, double zmid,
     float out[3])
 {
@@ -114,7 +114,7 @@ triplanar(const struct job *j, const tp_material *m, tp_tex_cache *cache,
 	for (int k = 0; k < 3; k++) {
 		if (w[k] <= 0)
 			continue;
-		tp_tex_sample_cached(&j->o->tex, &m->tex, cache, uv[k][0] /
+		tp_texture_sample_cached(&j->o->tex, &m->tex, cache, uv[k][0] /
 		    m->size, uv[k][1] / m->size, c);
 		for (int i = 0; i < 3; i++)
 			out[i] += (float)(w[k] / sum) * c[i];
@@ -138,14 +138,14 @@ cell_material(const struct job *j, const float *r, int64_t col)
 
 /* Material m's tinted colour at the pixel. */
 static void
-colour(const struct job *j, const tp_material *m, tp_tex_cache *cache,
+colour(const struct job *j, const tp_material *m, tp_texture_cache *cache,
     const int64_t at[3], double x, double y, double z, float c[3])
 {
 	if (j->o->triplanar > 0)
 		triplanar(j, m, cache, at[0], at[1], at[2], x, y, z, c);
 	else
-		tp_tex_sample_cached(&j->o->tex, &m->tex, cache, x / m->size,
-		    -y / m->size, c);
+		tp_texture_sample_cached(&j->o->tex, &m->tex, cache,
+		    x / m->size, -y / m->size, c);
 	for (int k = 0; k < 3; k++)
 		c[k] *= m->tint[k];
 }
@@ -163,7 +163,7 @@ overlap(double f, double hw, int d)
 /* The colours of the materials of the cells that a square of side
  * blend around the pixel covers, by the area it covers of each. */
 static void
-blended(const struct job *j, tp_tex_cache *cache, const int64_t at[3],
+blended(const struct job *j, tp_texture_cache *cache, const int64_t at[3],
     double x, double y, double z, float c[3])
 {
 	const tp_ground_opts *o = j->o;
@@ -203,7 +203,7 @@ blended(const struct job *j, tp_tex_cache *cache, const int64_t at[3],
 }
 
 static void
-pixel(const struct job *j, tp_tex_cache *cache, int64_t sub, int64_t px,
+pixel(const struct job *j, tp_texture_cache *cache, int64_t sub, int64_t px,
     uint8_t *out)
 {
 	const tp_ground_opts *o = j->o;
@@ -235,9 +235,9 @@ draw_part(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const struct job *j = ctx;
 	int64_t nc = tp_ground_channels(j->o);
-	tp_tex_cache cache;
+	tp_texture_cache cache;
 
-	tp_tex_cache_init(&cache);
+	tp_texture_cache_init(&cache);
 	for (int64_t i = begin; i < end; i++)
 		pixel(j, &cache, i / j->pw, i % j->pw, j->px + i * nc);
 }
@@ -388,7 +388,7 @@ tp_ground_render(const tp_ground_opts *o, tp_reader *r, tp_ground_put put,
 	if (o->ppc < 1 || o->ppc > TP_GROUND_PPC_MAX)
 		return tp_err_set(e, "pixels a cell: want 1 .. %d",
 		    TP_GROUND_PPC_MAX);
-	if (tp_mul_size((size_t)j.pw * (size_t)tp_ground_channels(o),
+	if (tp_num_mul_size((size_t)j.pw * (size_t)tp_ground_channels(o),
 	    (size_t)o->ppc, &npx, "a row of "
 	    "pixels", e) < 0)
 		return -1;

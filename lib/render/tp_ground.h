@@ -56,7 +56,7 @@
 #define TP_GROUND_PPC_MAX	64
 
 typedef struct tp_ground_opts {
-	tp_tex_opts tex;
+	tp_texture_opts tex;
 	int	ppc;			/* pixels a cell side, 1 .. 64 */
 	int	threads;		/* <= 0: all processors */
 	const tp_materials *mats;	/* bound to the stream's table */
@@ -65,7 +65,7 @@ typedef struct tp_ground_opts {
 	double	blend;			/* map units, 0 .. CELLSIZE; 0: off */
 	int	shade;			/* multiply by the hillshade of sh */
 	int	alpha;			/* 1: RGBA pixels, 0: RGB */
-	tp_shade sh;
+	tp_view_shade sh;
 	int	band_height;		/* the stream's bands, -1: none */
 	int	band_biome;
 	tp_progress_fn progress;	/* may be NULL */

@@ -72,7 +72,7 @@ parse_line(tp_materials *ms, char *s, int line, tp_err *e)
 		if (strcmp(ms->m[i].name, name) == 0)
 			return tp_err_set(e, "%s:%d: '%s' again (line %d)",
 			    ms->path, line, name, ms->m[i].line);
-	if (tp_parse_double(size, 1e-9, SIZE_MAX_WORLD, &m->size, &sub) < 0)
+	if (tp_num_parse_double(size, 1e-9, SIZE_MAX_WORLD, &m->size, &sub) < 0)
 		return bad(ms, line, "size is not a number > 0:", size, e);
 	m->tint[0] = m->tint[1] = m->tint[2] = 1.0f;
 	if (tint != NULL && parse_tint(tint, m->tint) < 0)

@@ -5,7 +5,7 @@
 #include "render/tp_normalmap.h"
 
 uint8_t
-tp_normal_level(double c)
+tp_normalmap_level(double c)
 {
 	double v = floor((c + 1) * 127.5 + 0.5);
 
@@ -13,7 +13,7 @@ tp_normal_level(double c)
 }
 
 void
-tp_normal_row(const tp_normal_opts *o, const float *up, const float *mid,
+tp_normalmap_row(const tp_normalmap_opts *o, const float *up, const float *mid,
     const float *down, int64_t width, double ewres, double nsres,
     uint8_t *rgb)
 {
@@ -29,8 +29,8 @@ tp_normal_row(const tp_normal_opts *o, const float *up, const float *mid,
 		if (!isfinite(dx) || !isfinite(dy))
 			dx = dy = 0;	/* infinite heights: call it flat */
 		len = sqrt(1 + dx * dx + dy * dy);
-		rgb[0] = tp_normal_level(-dx / len);
-		rgb[1] = tp_normal_level((o->y_down ? dy : -dy) / len);
-		rgb[2] = tp_normal_level(1 / len);
+		rgb[0] = tp_normalmap_level(-dx / len);
+		rgb[1] = tp_normalmap_level((o->y_down ? dy : -dy) / len);
+		rgb[2] = tp_normalmap_level(1 / len);
 	}
 }

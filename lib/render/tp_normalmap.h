@@ -18,17 +18,17 @@
 
 #include <stdint.h>
 
-typedef struct tp_normal_opts {
+typedef struct tp_normalmap_opts {
 	double	zscale;		/* metres per height unit */
 	int	y_down;		/* 1: DirectX green (y south) */
-} tp_normal_opts;
+} tp_normalmap_opts;
 
 /* One 0..255 level of component c in [-1, 1]. */
-uint8_t	tp_normal_level(double c);
+uint8_t	tp_normalmap_level(double c);
 
 /* The RGB normals (3 bytes a cell) of row mid, from the rows north (up)
  * and south (down) of it, NULL at the grid's edge. */
-void	tp_normal_row(const tp_normal_opts *o, const float *up,
+void	tp_normalmap_row(const tp_normalmap_opts *o, const float *up,
 	    const float *mid, const float *down, int64_t width, double ewres,
 	    double nsres, uint8_t *rgb);
 

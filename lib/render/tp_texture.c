@@ -26,14 +26,14 @@ static const char *const mode_names[] = { "plain", "hex-linear", "hex-vp",
     "iq" };
 
 void
-tp_tex_defaults(tp_tex_opts *o)
+tp_texture_defaults(tp_texture_opts *o)
 {
-	*o = (tp_tex_opts){ .mode = TP_TEX_PLAIN, .seed = 0, .lattice = 0.5,
+	*o = (tp_texture_opts){ .mode = TP_TEX_PLAIN, .seed = 0, .lattice = 0.5,
 	    .variation = 1.0 };
 }
 
 int
-tp_tex_mode_parse(const char *name)
+tp_texture_mode_parse(const char *name)
 {
 	for (int i = 0; i < 4; i++)
 		if (strcmp(name, mode_names[i]) == 0)
@@ -42,7 +42,7 @@ tp_tex_mode_parse(const char *name)
 }
 
 const char *
-tp_tex_mode_name(tp_tex_mode m)
+tp_texture_mode_name(tp_texture_mode m)
 {
 	return (unsigned)m < 4 ? mode_names[m] : "?";
 }
@@ -209,7 +209,7 @@ tp_texture_bilinear(const tp_texture *t, double u, double v, float out[3])
 }
 
 void
-tp_tex_triangle(double u, double v, int32_t vx[3], int32_t vy[3],
+tp_texture_triangle(double u, double v, int32_t vx[3], int32_t vy[3],
     double w[3])
 {
 	double sx = sane(u - v * INV_SQRT3), sy = sane(v * TWO_INV_SQRT3);
@@ -229,7 +229,7 @@ tp_tex_triangle(double u, double v, int32_t vx[3], int32_t vy[3],
 }
 
 double
-tp_tex_vp_blend(const double *s, const double *w, int n, double m)
+tp_texture_vp_blend(const double *s, const double *w, int n, double m)
 {
 	double sum = 0, w2 = 0;
 
@@ -247,7 +247,7 @@ clamp01(double x)
 }
 
 void
-tp_tex_cache_init(tp_tex_cache *c)
+tp_texture_cache_init(tp_texture_cache *c)
 {
 	memset(c, 0, sizeof *c);
 }
@@ -257,7 +257,7 @@ tp_tex_cache_init(tp_tex_cache *c)
  * pixels share their vertices, so most lookups hit; the slots of a
  * triangle's three vertices differ). */
 static inline void
-offset(const tp_tex_opts *o, tp_tex_cache *c, int32_t x, int32_t y,
+offset(const tp_texture_opts *o, tp_texture_cache *c, int32_t x, int32_t y,
     uint32_t *ou, uint32_t *ov)
 {
 	unsigned i = ((uint32_t)x * 7u + (uint32_t)y * 13u) % TP_TEX_CACHE;
@@ -265,7 +265,7 @@ offset(const tp_tex_opts *o, tp_tex_cache *c, int32_t x, int32_t y,
 
 	if (!(c->used[i] && c->x[i] == x && c->y[i] == y &&
 	    c->seed[i] == o->seed)) {
-		h = tp_lattice_hash(x, y, o->seed ^ SEED_U);
+		h = tp_noise_lattice_hash(x, y, o->seed ^ SEED_U);
 		c->used[i] = 1;
 		c->x[i] = x;
 		c->y[i] = y;
@@ -280,7 +280,7 @@ offset(const tp_tex_opts *o, tp_tex_cache *c, int32_t x, int32_t y,
 /* The sample at p shifted by vertex (x, y)'s hashed offset, in whole
  * texels: the offset's 16-bit fractions of the texture's sides. */
 static inline void
-shifted(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
+shifted(const tp_texture_opts *o, const tp_texture *t, tp_texture_cache *c,
     int32_t x, int32_t y, const struct texpos *p, float out[3])
 {
 	uint32_t ou, ov;
@@ -291,15 +291,15 @@ shifted(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
 }
 
 static void
-sample_hex(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *cache,
-    double u, double v, float out[3])
+sample_hex(const tp_texture_opts *o, const tp_texture *t,
+    tp_texture_cache *cache, double u, double v, float out[3])
 {
 	int32_t vx[3], vy[3];
 	double w[3], s[3][3], r;
 	struct texpos p;
 	float c[3];
 
-	tp_tex_triangle(u / o->lattice, v / o->lattice, vx, vy, w);
+	tp_texture_triangle(u / o->lattice, v / o->lattice, vx, vy, w);
 	locate(t, u, v, &p);
 	for (int i = 0; i < 3; i++) {
 		shifted(o, t, cache, vx[i], vy[i], &p, c);
@@ -311,7 +311,7 @@ sample_hex(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *cache,
 		double lin = w[0] * s[k][0] + w[1] * s[k][1] + w[2] * s[k][2];
 
 		/* m + sum w_i (s_i - m) / sqrt(sum w_i^2), the weights
-		 * summing to 1: tp_tex_vp_blend, in fewer operations */
+		 * summing to 1: tp_texture_vp_blend, in fewer operations */
 		out[k] = clamp01(o->mode == TP_TEX_HEX_VP ? t->mean[k] +
 		    (lin - t->mean[k]) * r : lin);
 	}
@@ -328,9 +328,9 @@ smoothstep28(double x)
 }
 
 /* The variation pattern: value noise with a cubic fade on the lattice of
- * tp_lattice_value, the corners of the last cell remembered in c. */
+ * tp_noise_lattice_value, the corners of the last cell remembered in c. */
 static double
-pattern(const tp_tex_opts *o, tp_tex_cache *c, double x, double y)
+pattern(const tp_texture_opts *o, tp_texture_cache *c, double x, double y)
 {
 	double bx, by, fx, fy, *k = c->corner;
 	int32_t ix, iy;
@@ -348,10 +348,10 @@ pattern(const tp_tex_opts *o, tp_tex_cache *c, double x, double y)
 	    c->cseed != o->seed) {
 		uint32_t s = o->seed ^ SEED_PATTERN;
 
-		k[0] = tp_lattice_value(ix, iy, s);
-		k[1] = tp_lattice_value(ix + 1, iy, s);
-		k[2] = tp_lattice_value(ix, iy + 1, s);
-		k[3] = tp_lattice_value(ix + 1, iy + 1, s);
+		k[0] = tp_noise_lattice_value(ix, iy, s);
+		k[1] = tp_noise_lattice_value(ix + 1, iy, s);
+		k[2] = tp_noise_lattice_value(ix, iy + 1, s);
+		k[3] = tp_noise_lattice_value(ix + 1, iy + 1, s);
 		c->cx = ix;
 		c->cy = iy;
 		c->cseed = o->seed;
@@ -364,7 +364,7 @@ pattern(const tp_tex_opts *o, tp_tex_cache *c, double x, double y)
 }
 
 static void
-sample_iq(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
+sample_iq(const tp_texture_opts *o, const tp_texture *t, tp_texture_cache *c,
     double u, double v, float out[3])
 {
 	double k = pattern(o, c, u * o->variation, v * o->variation);
@@ -384,8 +384,8 @@ sample_iq(const tp_tex_opts *o, const tp_texture *t, tp_tex_cache *c,
 }
 
 void
-tp_tex_sample_cached(const tp_tex_opts *o, const tp_texture *t,
-    tp_tex_cache *c, double u, double v, float out[3])
+tp_texture_sample_cached(const tp_texture_opts *o, const tp_texture *t,
+    tp_texture_cache *c, double u, double v, float out[3])
 {
 	switch (o->mode) {
 	case TP_TEX_HEX_LINEAR:
@@ -401,11 +401,11 @@ tp_tex_sample_cached(const tp_tex_opts *o, const tp_texture *t,
 }
 
 void
-tp_tex_sample(const tp_tex_opts *o, const tp_texture *t, double u, double v,
-    float out[3])
+tp_texture_sample(const tp_texture_opts *o, const tp_texture *t, double u,
+    double v, float out[3])
 {
-	tp_tex_cache c;
+	tp_texture_cache c;
 
-	tp_tex_cache_init(&c);
-	tp_tex_sample_cached(o, t, &c, u, v, out);
+	tp_texture_cache_init(&c);
+	tp_texture_sample_cached(o, t, &c, u, v, out);
 }

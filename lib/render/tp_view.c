@@ -27,7 +27,7 @@ struct sun {
 };
 
 static void
-sun_init(struct sun *u, const tp_shade *s)
+sun_init(struct sun *u, const tp_view_shade *s)
 {
 	tp_grad_sun_init(&u->g, s->azimuth, s->altitude);
 	u->fx = s->zfactor / (8 * s->ewres);
@@ -45,7 +45,7 @@ shade(const double *z, const struct sun *u)
 }
 
 double
-tp_view_hillshade(const double z[9], const tp_shade *s)
+tp_view_hillshade(const double z[9], const tp_view_shade *s)
 {
 	struct sun u;
 
@@ -54,7 +54,7 @@ tp_view_hillshade(const double z[9], const tp_shade *s)
 }
 
 void
-tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
+tp_view_hillshade_row(const tp_view_shade *s, const float *up, const float *mid,
     const float *down, int64_t width, float *out)
 {
 	struct sun u;
@@ -72,10 +72,10 @@ tp_view_hillshade_row(const tp_shade *s, const float *up, const float *mid,
 }
 
 /* The shade settings of row y: on a geographic grid, its own spacing. */
-static tp_shade
-row_shade(const tp_shade *s, int64_t y)
+static tp_view_shade
+row_shade(const tp_view_shade *s, int64_t y)
 {
-	tp_shade r = *s;
+	tp_view_shade r = *s;
 
 	if (s->geo.geographic)
 		tp_geo_spacing(&s->geo, y, &r.ewres, &r.nsres);
@@ -84,7 +84,7 @@ row_shade(const tp_shade *s, int64_t y)
 
 void
 tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
-    double azimuth, double altitude, tp_shade *s)
+    double azimuth, double altitude, tp_view_shade *s)
 {
 	double res = h->cellsize;
 
@@ -375,7 +375,7 @@ render_rows(struct render *g, int64_t height, float **win, float *sh,
 		float *next;
 
 		if (g->o->mode != TP_VIEW_GREY) {
-			tp_shade s = row_shade(&g->o->shade, y);
+			tp_view_shade s = row_shade(&g->o->shade, y);
 
 			tp_view_hillshade_row(&s, win[0], win[1], win[2],
 			    g->width, sh);
@@ -513,8 +513,9 @@ tp_view_read_layers(tp_reader *r, const int *bands, int n, float **planes,
 	*hi = -INFINITY;
 	if (row == NULL)
 		return tp_err_set(e, "out of memory for a row");
-	if (tp_mul_size(per, rows, &cells, "the bands", e) < 0 ||
-	    tp_check_mem((uint64_t)cells * sizeof(float), "the bands", e) < 0)
+	if (tp_num_mul_size(per, rows, &cells, "the bands", e) < 0 ||
+	    tp_num_check_mem((uint64_t)cells * sizeof(float), "the bands",
+	    e) < 0)
 		goto bad;
 	for (size_t y = 0; y < rows; y++) {
 		if (tp_reader_row(r, row, e) < 0)

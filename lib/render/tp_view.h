@@ -42,23 +42,23 @@
 #include "biome/tp_palette.h"
 #include "stream/tp_stream.h"
 
-typedef struct tp_shade {
+typedef struct tp_view_shade {
 	double	ewres, nsres;	/* cell size west-east, north-south, > 0 */
 	double	zfactor;	/* heights are multiplied by this, > 0 */
 	double	azimuth;	/* degrees clockwise from north (315: north-west) */
 	double	altitude;	/* degrees above the horizon, (0, 90] */
 	tp_geo_grid geo;	/* geographic: tp_view_render takes ewres and
 				 * nsres from tp_geo_spacing of each row */
-} tp_shade;
+} tp_view_shade;
 
 /* The shade in [0, 1] of the cell z[4] with its 3x3 window z. Only the
  * tests call it: one cell of what the shaded rows compute, checked on
  * planes whose shade is known. */
-double	tp_view_hillshade(const double z[9], const tp_shade *s);
+double	tp_view_hillshade(const double z[9], const tp_view_shade *s);
 
 /* Shade a row from the rows north (up) and south (down) of it, NULL where
  * the grid ends: out[x] in [0, 1], or NaN where mid[x] is NaN. */
-void	tp_view_hillshade_row(const tp_shade *s, const float *up,
+void	tp_view_hillshade_row(const tp_view_shade *s, const float *up,
 	    const float *mid, const float *down, int64_t width, float *out);
 
 typedef enum {
@@ -75,7 +75,7 @@ typedef struct tp_view_opts {
 	double	lo, hi;		/* values at the ends of the ramp or grey scale */
 	double	sea;		/* colour: sea level, NaN for no sea */
 	int	log;		/* grey: log(1 + v - lo) / log(1 + hi - lo) */
-	tp_shade shade;		/* colour, shade and biome modes */
+	tp_view_shade shade;		/* colour, shade and biome modes */
 	int64_t	scale;		/* one pixel per scale x scale cells, >= 1 */
 	const tp_palette *palette; /* biome: the classes' colours */
 	unsigned char river[3];	/* biome: drawn where the river layer > 0 */
@@ -92,7 +92,7 @@ typedef struct tp_view_opts {
  * a tenth of the grid's larger side (zf = max(WIDTH, HEIGHT) * res / 10,
  * res the larger of ewres and nsres). */
 void	tp_view_auto_shade(const tp_header *h, double lo, double hi, double zf,
-	    double azimuth, double altitude, tp_shade *s);
+	    double azimuth, double altitude, tp_view_shade *s);
 
 /* Colour of value v on the hypsometric ramp over lo..hi with sea level sea
  * (NaN: none) into rgb[3] (0..255, not rounded). */

@@ -110,7 +110,7 @@ no_band(const struct names *s, const char *name, const char *where,
 
 /* Keep, then drop: cur and m list the chosen input bands in order. */
 static int
-choose(const struct names *in, struct names *cur, tp_bandmap *m,
+choose(const struct names *in, struct names *cur, tp_band_map *m,
     const char *keep, const char *drop, tp_err *e)
 {
 	struct names l;
@@ -172,7 +172,7 @@ rename_all(struct names *cur, const char *rename, tp_err *e)
 }
 
 int
-tp_band_select(tp_header *h, tp_bandmap *m, const char *keep,
+tp_band_select(tp_header *h, tp_band_map *m, const char *keep,
     const char *drop, const char *rename, tp_err *e)
 {
 	struct names in, cur;
@@ -191,7 +191,7 @@ tp_band_select(tp_header *h, tp_bandmap *m, const char *keep,
 }
 
 int
-tp_band_identity(const tp_bandmap *m, int nin)
+tp_band_identity(const tp_band_map *m, int nin)
 {
 	if (m->n != nin)
 		return 0;
@@ -202,7 +202,7 @@ tp_band_identity(const tp_bandmap *m, int nin)
 }
 
 void
-tp_band_row(const tp_bandmap *m, int64_t width, const float *in, float *out)
+tp_band_row(const tp_band_map *m, int64_t width, const float *in, float *out)
 {
 	size_t w = (size_t)width;
 
@@ -212,7 +212,7 @@ tp_band_row(const tp_bandmap *m, int64_t width, const float *in, float *out)
 }
 
 int
-tp_band_copy(tp_reader *r, tp_writer *w, const tp_bandmap *m, tp_err *e)
+tp_band_copy(tp_reader *r, tp_writer *w, const tp_band_map *m, tp_err *e)
 {
 	size_t inrow = tp_row_floats(&r->h);
 	size_t outrow = (size_t)r->h.width * (size_t)m->n;

@@ -26,7 +26,7 @@ ceil_tol(double v)
 
 int
 tp_crop_bbox(const tp_header *h, double xmin, double ymin, double xmax,
-    double ymax, tp_window *win, tp_err *e)
+    double ymax, tp_crop_window *win, tp_err *e)
 {
 	double cs = h->cellsize;
 	int64_t c0, c1, r0, r1;
@@ -46,7 +46,7 @@ tp_crop_bbox(const tp_header *h, double xmin, double ymin, double xmax,
 }
 
 int
-tp_crop_fit(const tp_header *h, tp_window *win, int clip, tp_err *e)
+tp_crop_fit(const tp_header *h, tp_crop_window *win, int clip, tp_err *e)
 {
 	int64_t c0 = win->col, r0 = win->row;
 	int64_t c1 = c0 + win->w, r1 = r0 + win->h;	/* |values| < 2^62 */
@@ -76,14 +76,14 @@ tp_crop_fit(const tp_header *h, tp_window *win, int clip, tp_err *e)
 }
 
 int
-tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_window *win,
+tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_crop_window *win,
     int clip, tp_err *e)
 {
 	char v[8][40];
 	double x[8] = { box[0], box[1], box[2], box[3], h->origin_x,
 	    h->origin_x + (double)h->width * h->cellsize,
 	    h->origin_y - (double)h->height * h->cellsize, h->origin_y };
-	tp_window keep = *win;
+	tp_crop_window keep = *win;
 	int i, whole;
 
 	if (tp_crop_fit(h, win, clip, e) == 0)
@@ -91,7 +91,7 @@ tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_window *win,
 	/* clipping fails only when nothing is left */
 	whole = clip || tp_crop_fit(h, &keep, 1, NULL) < 0;
 	for (i = 0; i < 8; i++)
-		tp_format_double(v[i], sizeof(v[i]), x[i]);
+		tp_num_format_double(v[i], sizeof(v[i]), x[i]);
 	return tp_err_set(e, "box %s,%s,%s,%s %s the grid, which spans x %s..%s, "
 	    "y %s..%s (%s%s)%s", v[0], v[1], v[2], v[3], whole ?
 	    "lies wholly outside" : "reaches outside", v[4], v[5], v[6], v[7],
@@ -100,7 +100,7 @@ tp_crop_fit_bbox(const tp_header *h, const double box[4], tp_window *win,
 }
 
 void
-tp_crop_header(tp_header *h, const tp_window *win)
+tp_crop_header(tp_header *h, const tp_crop_window *win)
 {
 	h->origin_x = h->origin_x + (double)win->col * h->cellsize;
 	h->origin_y = h->origin_y - (double)win->row * h->cellsize;
@@ -111,7 +111,7 @@ tp_crop_header(tp_header *h, const tp_window *win)
 /* Write the window's part of the batch in, rows [from, from + n): straight
  * from in when the window spans whole rows, else cut into out first. */
 static int
-put_rows(tp_writer *w, const tp_header *ih, const tp_window *win,
+put_rows(tp_writer *w, const tp_header *ih, const tp_crop_window *win,
     const float *in, int64_t from, int64_t n, float *out, tp_err *e)
 {
 	size_t per = tp_row_floats(ih), iw = (size_t)ih->width;
@@ -135,7 +135,7 @@ put_rows(tp_writer *w, const tp_header *ih, const tp_window *win,
 }
 
 int
-tp_crop_copy(tp_reader *r, tp_writer *w, const tp_window *win, tp_err *e)
+tp_crop_copy(tp_reader *r, tp_writer *w, const tp_crop_window *win, tp_err *e)
 {
 	size_t per = tp_row_floats(&r->h);
 	size_t oper = (size_t)win->w * (size_t)r->h.nbands;

@@ -46,9 +46,9 @@ alloc_rows(size_t floats, int64_t rows, tp_err *e)
 	size_t n, bytes;
 	float *p;
 
-	if (tp_mul_size(floats, (size_t)rows, &n, "row buffer", e) < 0 ||
-	    tp_mul_size(n, sizeof(float), &bytes, "row buffer", e) < 0 ||
-	    tp_check_mem(bytes, "the row buffer", e) < 0)
+	if (tp_num_mul_size(floats, (size_t)rows, &n, "row buffer", e) < 0 ||
+	    tp_num_mul_size(n, sizeof(float), &bytes, "row buffer", e) < 0 ||
+	    tp_num_check_mem(bytes, "the row buffer", e) < 0)
 		return NULL;
 	if ((p = malloc(bytes > 0 ? bytes : 1)) == NULL)
 		tp_err_set(e, "out of memory: rows need %.1f MiB",

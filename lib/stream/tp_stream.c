@@ -310,7 +310,7 @@ tp_header_epsg(const tp_header *h)
 
 	if (strncmp(h->crs, "EPSG:", 5) != 0)
 		return 0;
-	if (tp_parse_int64(h->crs + 5, 1, 999999, &code, NULL) < 0)
+	if (tp_num_parse_int64(h->crs + 5, 1, 999999, &code, NULL) < 0)
 		return 0;
 	return (int)code;
 }
@@ -356,7 +356,7 @@ tp_header_sealevel(const tp_header *h, double *level, tp_err *e)
 			v = h->extra[i] + 9;
 	if (v == NULL)
 		return 0;
-	if (tp_parse_double(v, -HUGE_VAL, HUGE_VAL, level, NULL) < 0 ||
+	if (tp_num_parse_double(v, -HUGE_VAL, HUGE_VAL, level, NULL) < 0 ||
 	    !isfinite(*level))
 		return tp_err_set(e, "SEALEVEL: '%s' is not a number", v);
 	return 1;
@@ -369,7 +369,7 @@ tp_header_set_sealevel(tp_header *h, double level, tp_err *e)
 
 	if (!isfinite(level))
 		return tp_err_set(e, "SEALEVEL: the sea level must be finite");
-	tp_format_double(num, sizeof(num), level);
+	tp_num_format_double(num, sizeof(num), level);
 	return tp_header_set_extra(h, "SEALEVEL", num, e);
 }
 
@@ -417,7 +417,7 @@ parse_dim(const char *key, const char *val, int64_t *out, size_t lineno, tp_err 
 {
 	tp_err sub;
 
-	if (tp_parse_int64(val, 1, TP_MAX_DIM, out, &sub) < 0)
+	if (tp_num_parse_int64(val, 1, TP_MAX_DIM, out, &sub) < 0)
 		return tp_err_set(e, "header line %zu: %s '%s' is not a size from 1 "
 		    "to %lld", lineno, key, val, (long long)TP_MAX_DIM);
 	return 0;
@@ -468,8 +468,9 @@ parse_origin(tp_header *h, const char *val, size_t lineno, tp_err *e)
 	memcpy(a, val, n);
 	a[n] = '\0';
 	strcpy(b, sp + 1);
-	if (tp_parse_double(a, -HUGE_VAL, HUGE_VAL, &h->origin_x, NULL) < 0 ||
-	    tp_parse_double(b, -HUGE_VAL, HUGE_VAL, &h->origin_y, NULL) < 0)
+	if (tp_num_parse_double(a, -HUGE_VAL, HUGE_VAL, &h->origin_x,
+	    NULL) < 0 ||
+	    tp_num_parse_double(b, -HUGE_VAL, HUGE_VAL, &h->origin_y, NULL) < 0)
 		return tp_err_set(e, "header line %zu: ORIGIN wants two finite "
 		    "numbers X Y, got '%s'", lineno, val);
 	return 0;
@@ -509,7 +510,8 @@ parse_known(struct parse *ps, int k, const char *val, tp_err *e)
 	case K_BANDS:
 		return parse_bands(h, val, ln, e);
 	case K_CELLSIZE:
-		if (tp_parse_double(val, 0, HUGE_VAL, &h->cellsize, NULL) < 0 ||
+		if (tp_num_parse_double(val, 0, HUGE_VAL, &h->cellsize,
+		    NULL) < 0 ||
 		    h->cellsize <= 0)
 			return tp_err_set(e, "header line %zu: CELLSIZE '%s' is not "
 			    "a positive number", ln, val);
@@ -864,10 +866,10 @@ fixed_bytes(const tp_header *h)
 	    TP_MAGIC, (long long)h->width, (long long)h->height);
 	for (k = 0; k < h->nbands; k++)
 		n += 1 + strlen(h->band[k]);
-	tp_format_double(a, sizeof(a), h->cellsize);
+	tp_num_format_double(a, sizeof(a), h->cellsize);
 	n += strlen("CELLSIZE \n") + strlen(a);
-	tp_format_double(a, sizeof(a), h->origin_x);
-	tp_format_double(b, sizeof(b), h->origin_y);
+	tp_num_format_double(a, sizeof(a), h->origin_x);
+	tp_num_format_double(b, sizeof(b), h->origin_y);
 	n += strlen("ORIGIN  \n") + strlen(a) + strlen(b);
 	if (h->crs[0] != '\0')
 		n += strlen("CRS \n") + strlen(h->crs);
@@ -924,10 +926,10 @@ tp_header_write(const tp_header *h, FILE *f, tp_err *e)
 	    (long long)h->width, (long long)h->height);
 	for (k = 0; k < h->nbands; k++)
 		fprintf(f, " %s", h->band[k]);
-	tp_format_double(a, sizeof(a), h->cellsize);
+	tp_num_format_double(a, sizeof(a), h->cellsize);
 	fprintf(f, "\nCELLSIZE %s\n", a);
-	tp_format_double(a, sizeof(a), h->origin_x);
-	tp_format_double(b, sizeof(b), h->origin_y);
+	tp_num_format_double(a, sizeof(a), h->origin_x);
+	tp_num_format_double(b, sizeof(b), h->origin_y);
 	fprintf(f, "ORIGIN %s %s\n", a, b);
 	if (h->crs[0] != '\0')
 		fprintf(f, "CRS %s\n", h->crs);
@@ -1195,7 +1197,7 @@ tp_grid_alloc(tp_grid *g, const tp_header *h, tp_err *e)
 	if (bytes > SIZE_MAX)
 		return tp_err_set(e, "grid of %llu bytes does not fit in memory",
 		    (unsigned long long)bytes);
-	if (tp_check_mem(bytes, "the grid", e) < 0)
+	if (tp_num_check_mem(bytes, "the grid", e) < 0)
 		return -1;
 	if ((g->data = calloc(1, (size_t)bytes)) == NULL)
 		return tp_err_set(e, "out of memory: the grid needs %.1f MiB",
@@ -1273,7 +1275,7 @@ tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names, int n,
 	/* Added bands go at the end, so an input row is a prefix of the
 	 * grid's row. */
 	if (tp_body_bytes(&g->h, &bytes, e) < 0 ||
-	    tp_check_mem(bytes, "the grid", e) < 0)
+	    tp_num_check_mem(bytes, "the grid", e) < 0)
 		goto fail;
 	if (bytes > SIZE_MAX) {
 		tp_err_set(e, "grid of %llu bytes does not fit in memory",

@@ -74,9 +74,9 @@ tp_tileset_write(const tp_tileset *ts, FILE *f, tp_err *e)
 	int64_t r, c;
 	int b;
 
-	tp_format_double(cs, sizeof cs, ts->cellsize);
-	tp_format_double(ox, sizeof ox, ts->origin_x);
-	tp_format_double(oy, sizeof oy, ts->origin_y);
+	tp_num_format_double(cs, sizeof cs, ts->cellsize);
+	tp_num_format_double(ox, sizeof ox, ts->origin_x);
+	tp_num_format_double(oy, sizeof oy, ts->origin_y);
 	fprintf(f, "%s\nWIDTH %lld\nHEIGHT %lld\nTILESIZE %lld\nCELLSIZE %s\n"
 	    "ORIGIN %s %s\n", TP_TILE_MAGIC, (long long)ts->width,
 	    (long long)ts->height, (long long)ts->size, cs, ox, oy);
@@ -156,7 +156,7 @@ key_int(cursor *c, const char *key, int64_t lo, int64_t hi, int64_t *out,
 
 	if (v == NULL)
 		return -1;
-	if (tp_parse_int64(v, lo, hi, out, &sub) < 0)
+	if (tp_num_parse_int64(v, lo, hi, out, &sub) < 0)
 		return tp_err_set(e, "manifest %s: %s", key, sub.msg);
 	return 0;
 }
@@ -173,8 +173,8 @@ parse_origin(const char *v, double *x, double *y, tp_err *e)
 		return tp_err_set(e, "manifest ORIGIN: want X Y");
 	memcpy(a, v, (size_t)(sp - v));
 	a[sp - v] = '\0';
-	if (tp_parse_double(a, -1e300, 1e300, x, &sub) < 0 ||
-	    tp_parse_double(sp + 1, -1e300, 1e300, y, &sub) < 0)
+	if (tp_num_parse_double(a, -1e300, 1e300, x, &sub) < 0 ||
+	    tp_num_parse_double(sp + 1, -1e300, 1e300, y, &sub) < 0)
 		return tp_err_set(e, "manifest ORIGIN: %s", sub.msg);
 	return 0;
 }
@@ -250,7 +250,7 @@ parse_geometry(tp_tileset *ts, cursor *c, tp_err *e)
 		return -1;
 	if ((v = expect_key(c, "CELLSIZE", e)) == NULL)
 		return -1;
-	if (tp_parse_double(v, 1e-300, 1e300, &ts->cellsize, &sub) < 0)
+	if (tp_num_parse_double(v, 1e-300, 1e300, &ts->cellsize, &sub) < 0)
 		return tp_err_set(e, "manifest CELLSIZE: %s", sub.msg);
 	if ((v = expect_key(c, "ORIGIN", e)) == NULL ||
 	    parse_origin(v, &ts->origin_x, &ts->origin_y, e) < 0)

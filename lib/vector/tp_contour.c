@@ -101,7 +101,7 @@ crossing(const tp_contour_stream *s, const sq *q, int64_t k, int i,
 static int
 add_start(tp_contour_stream *s, uint32_t g, double x, double y, tp_err *e)
 {
-	if (tp_grow(&s->st, &s->cst, s->nst + 1, sizeof *s->st, 256,
+	if (tp_num_grow(&s->st, &s->cst, s->nst + 1, sizeof *s->st, 256,
 	    "contours", e) < 0)
 		return -1;
 	s->st[s->nst++] = (lstart){ g, x, y };
@@ -111,7 +111,7 @@ add_start(tp_contour_stream *s, uint32_t g, double x, double y, tp_err *e)
 static int
 push(queue *q, wait w, tp_err *e)
 {
-	if (tp_grow(&q->w, &q->cap, q->n + 1, sizeof *q->w, 256, "contours",
+	if (tp_num_grow(&q->w, &q->cap, q->n + 1, sizeof *q->w, 256, "contours",
 	    e) < 0)
 		return -1;
 	q->w[q->n++] = w;
@@ -190,7 +190,7 @@ add_seg(tp_contour_stream *s, const sq *q, int64_t k, int fi, int ti,
 	if (s->ns >= NONE)
 		return tp_err_set(e, "contours: more than %u crossings",
 		    (unsigned)NONE - 1);
-	if (tp_grow(&s->s, &s->cseg, s->ns + 1, sizeof *s->s, 1024,
+	if (tp_num_grow(&s->s, &s->cseg, s->ns + 1, sizeof *s->s, 1024,
 	    "contours", e) < 0)
 		return -1;
 	g = &s->s[s->ns];
@@ -409,7 +409,7 @@ find_lines(tp_contour_stream *s, found **fp, size_t *np, tp_err *e)
 				pm = p;
 		} else
 			continue;
-		if (tp_grow(&f, &cap, n + 1, sizeof *f, 256, "contours",
+		if (tp_num_grow(&f, &cap, n + 1, sizeof *f, 256, "contours",
 		    e) < 0) {
 			free(f);
 			return -1;
@@ -439,12 +439,12 @@ static int
 add_point(emitter *em, double x, double y, tp_err *e)
 {
 	tp_contours *o = em->out;
-	tp_cline *l = &o->line[o->n - 1];
+	tp_contour_line *l = &o->line[o->n - 1];
 
 	if (l->npts > 0 && o->xy[2 * (o->npts - 1)] == x &&
 	    o->xy[2 * (o->npts - 1) + 1] == y)
 		return 0;
-	if (tp_grow(&o->xy, &em->cpt, 2 * (o->npts + 1), sizeof *o->xy,
+	if (tp_num_grow(&o->xy, &em->cpt, 2 * (o->npts + 1), sizeof *o->xy,
 	    256, "contours", e) < 0)
 		return -1;
 	o->xy[2 * o->npts] = x;
@@ -460,11 +460,11 @@ emit(tp_contour_stream *s, emitter *em, const found *f, tp_err *e)
 	tp_contours *o = em->out;
 	uint32_t c = f->first;
 
-	if (tp_grow(&o->line, &em->cline, o->n + 1, sizeof *o->line, 256,
+	if (tp_num_grow(&o->line, &em->cline, o->n + 1, sizeof *o->line, 256,
 	    "contours", e) < 0)
 		return -1;
-	o->line[o->n++] = (tp_cline){ s->base + (double)f->k * s->interval,
-	    f->closed, o->npts, 0 };
+	o->line[o->n++] = (tp_contour_line){ s->base + (double)f->k *
+	    s->interval, f->closed, o->npts, 0 };
 	if (!f->closed) {
 		if (add_point(em, f->x, f->y, e) < 0)
 			return -1;

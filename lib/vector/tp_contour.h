@@ -41,14 +41,14 @@
 
 #include "core/tp_err.h"
 
-typedef struct tp_cline {
+typedef struct tp_contour_line {
 	double	level;
 	int	closed;
 	size_t	pt0, npts;	/* xy[2 * pt0 ..] */
-} tp_cline;
+} tp_contour_line;
 
 typedef struct tp_contours {
-	tp_cline *line;
+	tp_contour_line *line;
 	size_t	n;
 	double	*xy;		/* world x y pairs */
 	size_t	npts;

@@ -273,8 +273,8 @@ tp_reach_build(const float *dir, const float *river, const float *order,
 	int rc = -1;
 
 	memset(rs, 0, sizeof *rs);
-	if (tp_mul_size((size_t)w, (size_t)h, &bytes, "the grid", e) < 0 ||
-	    tp_check_mem((uint64_t)bytes * 18, "the river network", e) < 0)
+	if (tp_num_mul_size((size_t)w, (size_t)h, &bytes, "the grid", e) < 0 ||
+	    tp_num_check_mem((uint64_t)bytes * 18, "the river network", e) < 0)
 		return -1;
 	cells = w * h;
 	n.dir = malloc(bytes);

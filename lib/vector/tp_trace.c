@@ -132,7 +132,7 @@ new_piece(tp_trace_stream *t, float l, int64_t cell, uint32_t *id,
 	if (t->np >= NONE)
 		return tp_err_set(e, "polygons: more than %u parts",
 		    (unsigned)NONE - 1);
-	if (tp_grow(&t->p, &t->cp, t->np + 1, sizeof *t->p, 1024,
+	if (tp_num_grow(&t->p, &t->cp, t->np + 1, sizeof *t->p, 1024,
 	    "polygons", e) < 0)
 		return -1;
 	t->p[t->np] = (piece){ (uint32_t)t->np, l, NAN, 0, cell, -1 };
@@ -183,7 +183,7 @@ new_corner(tp_trace_stream *t, int64_t v, int dir, uint32_t piece_,
 	if (t->nc >= NONE)
 		return tp_err_set(e, "polygons: more than %u ring corners",
 		    (unsigned)NONE - 1);
-	if (tp_grow(&t->c, &t->cc, t->nc + 1, sizeof *t->c, 1024,
+	if (tp_num_grow(&t->c, &t->cc, t->nc + 1, sizeof *t->c, 1024,
 	    "polygons", e) < 0)
 		return -1;
 	t->c[t->nc] = (corner){ v, NONE, piece_, (uint8_t)dir, 0 };
@@ -251,7 +251,7 @@ link_in(tp_trace_stream *t, vtx *x, int64_t i, int64_t v, int din,
 static int
 add_pinch(tp_trace_stream *t, const vtx *x, int din, tp_err *e)
 {
-	if (tp_grow(&t->pi, &t->cpi, t->npi + 1, sizeof *t->pi, 256,
+	if (tp_num_grow(&t->pi, &t->cpi, t->npi + 1, sizeof *t->pi, 256,
 	    "polygons", e) < 0)
 		return -1;
 	t->pi[t->npi++] = (pinch){ x->cor[din], x->cor[din + 2],
@@ -492,7 +492,7 @@ cycles(tp_trace_stream *t, rstart **sp, size_t *np, tp_err *e)
 			}
 			c = t->c[c].next;
 		} while (c != k);
-		if (tp_grow(&s, &cap, n + 1, sizeof *s, 256, "polygons",
+		if (tp_num_grow(&s, &cap, n + 1, sizeof *s, 256, "polygons",
 		    e) < 0) {
 			free(s);
 			return -1;
@@ -543,7 +543,7 @@ rings(tp_trace_stream *t, tracer *tr, const uint32_t *cid, tp_err *e)
 }
 
 int64_t
-tp_trace_area2(const tp_regions *rs, size_t pt0, size_t n)
+tp_trace_area2(const tp_trace_regions *rs, size_t pt0, size_t n)
 {
 	int64_t vw = rs->w + 1, s = 0, a, b;
 	size_t k;
@@ -588,7 +588,7 @@ cmp_ring(const void *pa, const void *pb)
 
 /* Order the components by label (rank[id] = place) and the rings by that. */
 static int
-order(tracer *t, tp_regions *out, tp_err *e)
+order(tracer *t, tp_trace_regions *out, tp_err *e)
 {
 	compkey *k = malloc(((size_t)t->ncomp + 1) * sizeof *k);
 	size_t r;
@@ -620,11 +620,11 @@ order(tracer *t, tp_regions *out, tp_err *e)
 /* The rings in order, grouped into polygons (one per component, exterior
  * first) and regions (one per label). */
 static int
-assemble(tracer *t, tp_regions *out, tp_err *e)
+assemble(tracer *t, tp_trace_regions *out, tp_err *e)
 {
 	uint32_t *byrank = malloc(((size_t)t->ncomp + 1) * sizeof *byrank);
 	size_t r, k = 0, p = 0;
-	tp_region *g = NULL;
+	tp_trace_region *g = NULL;
 	uint32_t c, prev = NONE, id;
 
 	out->reg = malloc(((size_t)t->ncomp + 1) * sizeof *out->reg);
@@ -699,7 +699,7 @@ tracer_free(tracer *tr)
 /* After the last row: the vertices below it, then the components, the
  * rings and the regions. */
 int
-tp_trace_stream_end(tp_trace_stream *t, tp_regions *out, tp_err *e)
+tp_trace_stream_end(tp_trace_stream *t, tp_trace_regions *out, tp_err *e)
 {
 	tracer tr;
 	uint32_t *cid = NULL;
@@ -759,7 +759,7 @@ tp_trace_stream_free(tp_trace_stream *t)
 
 int
 tp_trace_labels(const float *lab, int64_t w, int64_t h, size_t stride,
-    tp_regions *out, tp_err *e)
+    tp_trace_regions *out, tp_err *e)
 {
 	tp_trace_stream *t;
 	int64_t y;
@@ -779,7 +779,7 @@ out:
 }
 
 void
-tp_trace_free(tp_regions *rs)
+tp_trace_free(tp_trace_regions *rs)
 {
 	free(rs->reg);
 	free(rs->poly);

@@ -48,7 +48,7 @@
 
 #include "core/tp_err.h"
 
-typedef struct tp_region {
+typedef struct tp_trace_region {
 	float	label;
 	int64_t	cells;		/* its cells */
 	int64_t	first;		/* its first cell, y * w + x */
@@ -57,24 +57,24 @@ typedef struct tp_region {
 	size_t	pt0, npts;	/* its points: pt[pt0 ..] */
 	int64_t	outlet;		/* its cell of most flow, y * w + x; -1: none */
 	float	max_flow;	/* the flow there */
-} tp_region;
+} tp_trace_region;
 
-typedef struct tp_regions {
-	tp_region *reg;
+typedef struct tp_trace_regions {
+	tp_trace_region *reg;
 	size_t	n;
 	size_t	*poly;		/* rings of each polygon, exterior first */
 	size_t	*ring;		/* points of each ring, closed */
 	int64_t	*pt;		/* vertex ids */
 	size_t	npoly, nring, npt;
 	int64_t	w, h;
-} tp_regions;
+} tp_trace_regions;
 
 /* Trace the regions of the w x h plane lab (row stride `stride`). Only the
  * tests and the fuzzer call it: the whole-grid tracing, the reference the
  * streamed tracer (tp_trace_stream) must equal. */
 int	tp_trace_labels(const float *lab, int64_t w, int64_t h, size_t stride,
-	    tp_regions *out, tp_err *e);
-void	tp_trace_free(tp_regions *rs);
+	    tp_trace_regions *out, tp_err *e);
+void	tp_trace_free(tp_trace_regions *rs);
 /* The same, row by row: _new for a w x h plane, then h calls of _row
  * with row y's w labels and, or NULL, its flow (for the regions' outlet
  * and max_flow), then _end, which fills out; _free in every case.
@@ -85,10 +85,11 @@ int	tp_trace_stream_new(tp_trace_stream **tp, int64_t w, int64_t h,
 	    tp_err *e);
 int	tp_trace_stream_row(tp_trace_stream *t, const float *lab,
 	    const float *flow, tp_err *e);
-int	tp_trace_stream_end(tp_trace_stream *t, tp_regions *out, tp_err *e);
+int	tp_trace_stream_end(tp_trace_stream *t, tp_trace_regions *out,
+	    tp_err *e);
 void	tp_trace_stream_free(tp_trace_stream *t);
 /* Twice the signed area, in cells, of ring r (positive: counter-clockwise
  * with north up). */
-int64_t	tp_trace_area2(const tp_regions *rs, size_t pt0, size_t n);
+int64_t	tp_trace_area2(const tp_trace_regions *rs, size_t pt0, size_t n);
 
 #endif

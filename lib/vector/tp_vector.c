@@ -115,8 +115,8 @@ static const tp_vecgeom_field basin_fields[] = {
 
 /* Region k's rings as world points into xy. */
 static void
-region_points(const tp_header *h, const tp_regions *rs, const tp_region *r,
-    double *xy)
+region_points(const tp_header *h, const tp_trace_regions *rs,
+    const tp_trace_region *r, double *xy)
 {
 	int64_t vw = rs->w + 1, v;
 	size_t k;
@@ -129,7 +129,7 @@ region_points(const tp_header *h, const tp_regions *rs, const tp_region *r,
 }
 
 static int
-write_regions(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
+write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
     const tp_vector_opts *o, tp_err *e)
 {
 	double *xy, v[6], cs = h->cellsize;
@@ -144,7 +144,7 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
 	if ((xy = malloc(most * 2 * sizeof *xy)) == NULL)
 		return tp_err_set(e, "out of memory");
 	for (r = 0; r < rs->n && rc == 0; r++) {
-		const tp_region *q = &rs->reg[r];
+		const tp_trace_region *q = &rs->reg[r];
 
 		region_points(h, rs, q, xy);
 		geom.xy = xy;
@@ -169,7 +169,7 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
 
 /* The basins layer of regions rs. */
 static int
-write_basins(tp_vecfile *vf, const tp_header *h, const tp_regions *rs,
+write_basins(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
     const tp_vector_opts *o, tp_err *e)
 {
 	tp_vecgeom_field fields[6];
@@ -306,7 +306,7 @@ int
 tp_vector_acc_basins(tp_vector_acc *a, tp_vecfile *vf,
     const tp_vector_opts *o, tp_err *e)
 {
-	tp_regions rs;
+	tp_trace_regions rs;
 	int rc;
 
 	if (tp_trace_stream_end(a->ts, &rs, e) < 0)

@@ -46,19 +46,20 @@ sample(const tp_texture *t)
 {
 	static const double uv[][2] = { { 0, 0 }, { 0.37, 12.5 },
 	    { -3.01, 7.77 }, { 1e9, -1e9 }, { NAN, 0.5 } };
-	tp_tex_opts o;
-	tp_tex_cache c;
+	tp_texture_opts o;
+	tp_texture_cache c;
 	float out[3];
 
 	in_unit(t->mean);
-	tp_tex_defaults(&o);
+	tp_texture_defaults(&o);
 	for (int m = TP_TEX_PLAIN; m <= TP_TEX_IQ; m++) {
-		o.mode = (tp_tex_mode)m;
-		tp_tex_cache_init(&c);
+		o.mode = (tp_texture_mode)m;
+		tp_texture_cache_init(&c);
 		for (size_t i = 0; i < sizeof uv / sizeof uv[0]; i++) {
-			tp_tex_sample(&o, t, uv[i][0], uv[i][1], out);
+			tp_texture_sample(&o, t, uv[i][0], uv[i][1], out);
 			in_unit(out);
-			tp_tex_sample_cached(&o, t, &c, uv[i][0], uv[i][1], out);
+			tp_texture_sample_cached(&o, t, &c, uv[i][0], uv[i][1],
+			    out);
 			in_unit(out);
 		}
 	}

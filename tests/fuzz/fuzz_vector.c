@@ -45,14 +45,14 @@ static void
 fuzz_trace(const float *lab, int64_t w, int64_t h)
 {
 	int64_t valid = 0, cells = 0;
-	tp_regions rs;
+	tp_trace_regions rs;
 	size_t k, p, q, r, pt, i, j;
 
 	for (k = 0; k < (size_t)(w * h); k++)
 		valid += !isnan(lab[k]);
 	check(tp_trace_labels(lab, w, h, (size_t)w, &rs, NULL) == 0);
 	for (k = 0; k < rs.n; k++) {
-		const tp_region *g = &rs.reg[k];
+		const tp_trace_region *g = &rs.reg[k];
 		int64_t a2 = 0;
 
 		for (p = g->poly0, r = g->ring0, pt = g->pt0;
@@ -132,7 +132,7 @@ fuzz_contour(const uint8_t *cell, int64_t w, int64_t h, double interval)
 	check(tp_contour_run(z, w, h, (size_t)w, 0.5, interval, 0,
 	    (double)h, 1, &c, NULL) == 0);
 	for (i = 0; i < c.n; i++) {
-		const tp_cline *l = &c.line[i];
+		const tp_contour_line *l = &c.line[i];
 
 		check(l->npts >= 1);
 		if (l->closed)

@@ -122,8 +122,8 @@ pairs_edges(const pairs *p, tp_fillgraph *gr, tp_err *e)
  * depression takes at the level of the cell that took them in a FIFO
  * (their levels come in order); the lowest first, the FIFO on a tie. */
 typedef struct rqueue {
-	tp_rheap h;
-	tp_kfifo f;
+	tp_kheap_radix h;
+	tp_kheap_fifo f;
 } rqueue;
 
 #define AHEAD	8	/* FIFO places prefetched ahead */
@@ -154,7 +154,8 @@ seed_ring(const tp_filltile_tile *t, float sea, int32_t *lab, rqueue *q,
 			if (lab[i] != OPEN)
 				continue;
 			lab[i] = (int32_t)tp_filltile_ring_at(t->w, t->h, x, y);
-			if (tp_rheap_push(&q->h, tp_kheap_key(t->z[i], i), e) < 0)
+			if (tp_kheap_radix_push(&q->h, tp_kheap_key(t->z[i], i),
+			    e) < 0)
 				return -1;
 		}
 	}
@@ -197,14 +198,14 @@ next(const tp_filltile_tile *t, const int32_t *lab, rqueue *q, uint64_t *top,
 		prefetch(t, lab, (uint32_t)q->f.a[(q->f.head + AHEAD) &
 		    (q->f.cap - 1)]);
 	if (q->f.n > 0 && (q->h.n == 0 ||
-	    (uint32_t)(q->f.a[q->f.head] >> 32) <= tp_rheap_min(&q->h))) {
-		*top = tp_kfifo_pop(&q->f);
+	    (uint32_t)(q->f.a[q->f.head] >> 32) <= tp_kheap_radix_min(&q->h))) {
+		*top = tp_kheap_fifo_pop(&q->f);
 		return 0;
 	}
-	if (tp_rheap_pop(&q->h, top, e) < 0)
+	if (tp_kheap_radix_pop(&q->h, top, e) < 0)
 		return -1;
 	if (q->h.n > 0)
-		prefetch(t, lab, (uint32_t)tp_rheap_peek(&q->h));
+		prefetch(t, lab, (uint32_t)tp_kheap_radix_peek(&q->h));
 	return 0;
 }
 
@@ -236,9 +237,10 @@ flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
 				continue;
 			if (L == OPEN) {
 				lab[nb] = me;
-				r = t->z[nb] > lev ? tp_rheap_push(&q->h,
+				r = t->z[nb] > lev ? tp_kheap_radix_push(&q->h,
 				    tp_kheap_key(t->z[nb], nb), e) :
-				    tp_kfifo_push(&q->f, tp_kheap_key(lev, nb),
+				    tp_kheap_fifo_push(&q->f, tp_kheap_key(lev,
+				        nb),
 				    "the ring flood", e);
 				if (r < 0)
 					return -1;
@@ -266,7 +268,7 @@ tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
 	if (n >= (size_t)1 << 32 || 2 * (t->w + t->h) >= DONE)
 		return tp_err_set(e, "a tile of %lldx%lld cells is too large "
 		    "for a ring graph", (long long)t->w, (long long)t->h);
-	tp_rheap_init(&q.h);
+	tp_kheap_radix_init(&q.h);
 	memset(&q.f, 0, sizeof q.f);
 	if ((lab = malloc(n * sizeof *lab)) == NULL)
 		tp_err_set(e, "out of memory: a ring graph needs %.1f MiB",
@@ -277,8 +279,8 @@ tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
 	free(lab);
 	free(p.key);
 	free(p.s);
-	tp_rheap_free(&q.h);
-	tp_kfifo_free(&q.f);
+	tp_kheap_radix_free(&q.h);
+	tp_kheap_fifo_free(&q.f);
 	return r;
 }
 

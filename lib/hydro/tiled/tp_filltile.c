@@ -120,7 +120,7 @@ tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g,
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q,
+relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
     tp_err *e)
 {
 	ptrdiff_t off[9];
@@ -130,8 +130,8 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q,
 	int k, r = 0;
 
 	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
-	while (r == 0 && tp_kqueue_len(q) > 0) {
-		top = tp_kqueue_pop(q);
+	while (r == 0 && tp_kheap_queue_len(q) > 0) {
+		top = tp_kheap_queue_pop(q);
 		i = (size_t)(uint32_t)top;
 		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
@@ -146,8 +146,9 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kqueue *q,
 				t->f[n] = c;
 				v = tp_kheap_key(c, n);
 				r = c == s ?
-				    tp_kqueue_fifo(q, v, "the relax queue", e) :
-				    tp_kheap_push(&q->h, v, "the relax queue", e);
+				    tp_kheap_queue_fifo(q, v, "the relax queue",
+				    e) : tp_kheap_push(&q->h, v,
+				    "the relax queue", e);
 			}
 		}
 	}
@@ -159,7 +160,7 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
     const tp_filltile_seed *s, int64_t n, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
-	tp_kqueue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
+	tp_kheap_queue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
 	int64_t k;
 	int r = 0;
 
@@ -173,7 +174,7 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
 	}
 	if (r == 0)
 		r = relax_run(t, g, &q, e);
-	tp_kqueue_free(&q);
+	tp_kheap_queue_free(&q);
 	return r;
 }
 

@@ -59,7 +59,7 @@ format_opts(char *buf, size_t n, const tp_fill_opts *o, double sea)
 	if (sea == -INFINITY)
 		snprintf(s, sizeof s, "none");
 	else
-		tp_format_double(s, sizeof s, sea);
+		tp_num_format_double(s, sizeof s, sea);
 	snprintf(buf, n, "%s %.9g %s", rules[o->rule], o->rule ==
 	    TP_FILL_EPSILON ? (double)o->epsilon : 0.0, s);
 }
@@ -156,14 +156,14 @@ parse_opts(char **w, tp_fill_opts *o, double *sea, const char *what,
 	if (i == 3)
 		return tp_err_set(e, "%s: unknown rule '%.20s'", what, w[0]);
 	o->rule = (tp_fill_rule)i;
-	if (tp_parse_double(w[1], 0, 1e30, &eps, NULL) < 0)
+	if (tp_num_parse_double(w[1], 0, 1e30, &eps, NULL) < 0)
 		return tp_err_set(e, "%s: bad epsilon", what);
 	o->epsilon = (float)eps;
 	if ((o->rule == TP_FILL_EPSILON) != (o->epsilon > 0))
 		return tp_err_set(e, "%s: bad epsilon", what);
 	if (strcmp(w[2], "none") == 0)
 		*sea = -INFINITY;
-	else if (tp_parse_double(w[2], -1e300, 1e300, sea, NULL) < 0)
+	else if (tp_num_parse_double(w[2], -1e300, 1e300, sea, NULL) < 0)
 		return tp_err_set(e, "%s: bad sea level", what);
 	return 0;
 }
@@ -258,8 +258,8 @@ tp_filltile_io_edge_parse(tp_filltile_io_edge *ed, const unsigned char *buf,
 		return tp_err_set(e, "edge file of another version (%.8s, not "
 		    "2): prepare the tile again", w[1]);
 	for (i = 0; i < 4; i++)
-		if (tp_parse_int64(w[2 + i], i < 2 ? 0 : 1, TP_MAX_DIM, &v[i],
-		    NULL) < 0)
+		if (tp_num_parse_int64(w[2 + i], i < 2 ? 0 : 1, TP_MAX_DIM,
+		    &v[i], NULL) < 0)
 			return tp_err_set(e, "edge file: bad tile place or size");
 	if (parse_opts(w + 6, &ed->o, &ed->sea_level, "edge file", e) < 0)
 		return -1;
