@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
-#include "gen/tp_feature_json.h"
+#include "gen/tp_feature_file.h"
 #include "stream/tp_filter.h"
 #include "gen/tp_fit.h"
 
@@ -317,7 +317,7 @@ convert(const struct opts *o, const tp_features *fs)
 {
 	tp_err e;
 
-	if ((o->mode == MODE_GEOJSON ? tp_features_write_geojson_crs(fs,
+	if ((o->mode == MODE_GEOJSON ? tp_feature_file_write_geojson_crs(fs,
 	    o->geo.crs[0] != '\0' ? o->geo.crs : NULL, stdout, &e) :
 	    tp_features_write_text(fs, stdout, &e)) < 0)
 		cli_fail(&e);
@@ -335,7 +335,7 @@ main(int argc, char **argv)
 	cli_init(argc, argv, usage);
 	parse(&o, argc, argv);
 	tp_features_init(&fs);
-	if (o.file != NULL && tp_features_read_file(&fs, o.file, &e) < 0)
+	if (o.file != NULL && tp_feature_file_read(&fs, o.file, &e) < 0)
 		cli_fail(&e);
 	switch (o.mode) {
 	case MODE_MAKE: make_stream(&o, &fs, argc, argv); break;

@@ -12,7 +12,7 @@
 #include "tp_test.h"
 #include "tp_test_features.h"
 
-/* The items whose bounds (bb, from tp_feat_bounds) contain (x, y), by a
+/* The items whose bounds (bb, from tp_feature_bounds) contain (x, y), by a
  * scan of all n. */
 static size_t
 scan(const double (*bb)[4], size_t n, double x, double y, uint32_t *out)
@@ -46,7 +46,7 @@ START_TEST(test_index_vs_scan)
 	bb = malloc(fs.n * sizeof *bb);
 	ck_assert(a != NULL && b != NULL && bb != NULL);
 	for (size_t i = 0; i < fs.n; i++)
-		tp_feat_bounds(&fs.f[i], bb[i]);
+		tp_feature_bounds(&fs.f[i], bb[i]);
 	ck_assert_int_eq(tp_featindex_build(&ix, &fs, 64, NULL, &e), 0);
 	/* the giants are filed in coarser levels */
 	ck_assert(ix.nlev > 1);

@@ -11,7 +11,7 @@
 #include "gen/tp_featprep.h"
 #include "gen/tp_noise.h"
 #include "gen/tp_featindex.h"
-#include "gen/tp_feature_json.h"
+#include "gen/tp_feature_file.h"
 #include "tp_test.h"
 #include "tp_test_features.h"
 
@@ -157,7 +157,7 @@ START_TEST(test_layers_sum)
 
 		ck_assert_double_eq_tol(a + b + c, H(&fs, x, 1), 1e-12);
 		ck_assert(c != 0);
-		ck_assert_double_eq(c, tp_residual_height(&fs.res[0], x, 1));
+		ck_assert_double_eq(c, tp_feature_residual_height(&fs.res[0], x, 1));
 	}
 	ck_assert_double_eq(tp_features_height(&fs, TP_LAYER_FEATURES, 50, 50),
 	    0);
@@ -173,17 +173,17 @@ START_TEST(test_exp)
 	double bad = NAN, got = NAN;
 	int nbad = 0;
 
-	ck_assert_double_eq(tp_feat_exp(0), 1);
-	ck_assert_double_eq(tp_feat_exp(-800), 0);
-	ck_assert_double_eq(tp_feat_exp(-INFINITY), 0);
-	ck_assert_double_eq(tp_feat_exp(NAN), 0);
+	ck_assert_double_eq(tp_featprep_exp(0), 1);
+	ck_assert_double_eq(tp_featprep_exp(-800), 0);
+	ck_assert_double_eq(tp_featprep_exp(-INFINITY), 0);
+	ck_assert_double_eq(tp_featprep_exp(NAN), 0);
 	/* one assertion at the end: Check's bookkeeping of a million
 	 * assertions costs more than the test itself, and times out on a
 	 * busy machine */
 	for (int i = 0; i < 1000000; i++) {
 		double x = -(double)(tp_test_rnd(&s) >> 11) / 9007199254740992.0 *
 		    (i % 10 ? 7.0 : 708.0);
-		double a = tp_feat_exp(x), b = exp(x);
+		double a = tp_featprep_exp(x), b = exp(x);
 
 		if (!(fabs(a - b) <= 2 * (nextafter(b, 2 * b) - b))) {
 			if (nbad++ == 0) {
@@ -200,7 +200,7 @@ END_TEST
 
 START_TEST(test_residual_octaves)
 {
-	tp_residual r = { 9, 4.0, 100.0, 3 };
+	tp_feature_residual r = { 9, 4.0, 100.0, 3 };
 	double x = 123.25, y = -40.5, want = 0;
 
 	for (int k = 0; k < 3; k++)
@@ -208,8 +208,8 @@ START_TEST(test_residual_octaves)
 		    TP_NOISE_SIMPLEX, TP_FADE_QUINTIC,
 		    9 + (uint32_t)k * TP_OCTAVE_SEED_STEP, x * (1 << k) / 100.0,
 		    y * (1 << k) / 100.0);
-	ck_assert_double_eq_tol(tp_residual_height(&r, x, y), want, 1e-12);
-	ck_assert(fabs(tp_residual_height(&r, x, y)) <= 4 + 2 + 1);
+	ck_assert_double_eq_tol(tp_feature_residual_height(&r, x, y), want, 1e-12);
+	ck_assert(fabs(tp_feature_residual_height(&r, x, y)) <= 4 + 2 + 1);
 }
 END_TEST
 
@@ -309,10 +309,10 @@ START_TEST(test_write_read)
 	a.base = rnd_double(&s, 1e15);
 	a.has_base = 1;
 	for (int i = 0; i < 400; i++) {
-		tp_feat it;
+		tp_feature_item it;
 
 		memset(&it, 0, sizeof it);
-		it.kind = (tp_feat_kind)(i % 4);
+		it.kind = (tp_feature_kind)(i % 4);
 		it.x0 = rnd_double(&s, 1e15);
 		it.y0 = rnd_double(&s, 1e15);
 		it.height = rnd_double(&s, 1e15);
@@ -329,21 +329,21 @@ START_TEST(test_write_read)
 			it.radius = fabs(rnd_double(&s, 1e15));
 		ck_assert_int_eq(tp_features_add(&a, &it, &e), 0);
 	}
-	ck_assert_int_eq(tp_features_add_residual(&a, &(tp_residual){ 4000000000u,
+	ck_assert_int_eq(tp_features_add_residual(&a, &(tp_feature_residual){ 4000000000u,
 	    rnd_double(&s, 1e15), 0.1, 7 }, &e), 0);
 	a.base = _i ? -0.0 : a.base;
 	f = open_memstream(&buf, &len);
 	ck_assert_int_eq((_i < 2 ? tp_features_write_text :
-	    tp_features_write_geojson)(&a, f, &e), 0);
+	    tp_feature_file_write_geojson)(&a, f, &e), 0);
 	fclose(f);
 	tp_features_init(&b);
-	if ((_i < 2 ? tp_features_parse_text : tp_features_parse_geojson)(&b,
+	if ((_i < 2 ? tp_features_parse_text : tp_feature_file_parse_geojson)(&b,
 	    "w", buf, len, &e) < 0)
 		ck_abort_msg("%s", e.msg);
 	ck_assert_uint_eq(b.n, a.n);
 	ck_assert(memcmp(&a.base, &b.base, sizeof a.base) == 0);
 	for (size_t i = 0; i < a.n; i++) {
-		const tp_feat *p = &a.f[i], *q = &b.f[i];
+		const tp_feature_item *p = &a.f[i], *q = &b.f[i];
 
 		ck_assert_int_eq(p->kind, q->kind);
 		ck_assert_msg(same(p->x0, q->x0) && same(p->y0, q->y0) &&
@@ -365,7 +365,7 @@ END_TEST
 START_TEST(test_add_checks)
 {
 	tp_features fs;
-	tp_feat f = { .kind = TP_FEAT_HILL, .sigma = 0, .height = 1 };
+	tp_feature_item f = { .kind = TP_FEAT_HILL, .sigma = 0, .height = 1 };
 	tp_err e;
 
 	tp_features_init(&fs);
@@ -377,7 +377,7 @@ START_TEST(test_add_checks)
 	ck_assert_str_eq(e.msg, "field 'height' of hill must lie within "
 	    "+-1e15 (got nan)");
 	f.height = 1;
-	f.kind = (tp_feat_kind)9;
+	f.kind = (tp_feature_kind)9;
 	ck_assert_int_eq(tp_features_add(&fs, &f, &e), -1);
 	ck_assert_uint_eq(fs.n, 0);
 	tp_features_free(&fs);
@@ -440,7 +440,7 @@ START_TEST(test_rows)
 	random_items(&fs, &s, 3, 3000, 3000);
 	fs.base = -0.0;
 	fs.has_base = 1;
-	ck_assert_int_eq(tp_features_add_residual(&fs, &(tp_residual){ 5, 3,
+	ck_assert_int_eq(tp_features_add_residual(&fs, &(tp_feature_residual){ 5, 3,
 	    400, 5 }, &e), 0);
 	ck_assert_int_eq(tp_header_init(&h, 300, 40, &e), 0);
 	h.cellsize = 10;
@@ -515,7 +515,7 @@ START_TEST(test_tiles)
 
 	tp_features_init(&fs);
 	random_items(&fs, &s, 500, 6000, 300);
-	ck_assert_int_eq(tp_features_add_residual(&fs, &(tp_residual){ 1, 2,
+	ck_assert_int_eq(tp_features_add_residual(&fs, &(tp_feature_residual){ 1, 2,
 	    300, 3 }, &e), 0);
 	ck_assert_int_eq(tp_header_init(&big, 200, 100, &e), 0);
 	ck_assert_int_eq(tp_header_init(&tile, 80, 40, &e), 0);

@@ -48,7 +48,7 @@ eval(const tp_features *fs, double x, double y)
 	size_t i;
 
 	for (i = 0; i < fs->n; i++) {
-		const tp_feat *f = &fs->f[i];
+		const tp_feature_item *f = &fs->f[i];
 		double dx = x - f->x0, dy = y - f->y0, d2 = dx * dx + dy * dy;
 
 		if (f->kind == TP_FEAT_HILL)
@@ -244,7 +244,7 @@ same_features(const tp_features *a, const tp_features *b)
 	ck_assert_int_eq((int64_t)a->nres, (int64_t)b->nres);
 	ck_assert(a->base == b->base);
 	for (i = 0; i < a->n; i++) {
-		const tp_feat *p = &a->f[i], *q = &b->f[i];
+		const tp_feature_item *p = &a->f[i], *q = &b->f[i];
 
 		ck_assert_msg(p->kind == q->kind && p->x0 == q->x0 &&
 		    p->y0 == q->y0 && p->height == q->height &&

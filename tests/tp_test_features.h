@@ -38,12 +38,12 @@ random_items(tp_features *fs, uint64_t *s, size_t n, double span,
 	tp_err e;
 
 	for (size_t i = 0; i < n; i++) {
-		tp_feat f;
+		tp_feature_item f;
 		double u = (double)(tp_test_rnd(s) % 1000000) / 1e6;
 		double len = size * pow(10, 2 * u - 1.5);	/* 0.03 .. 3 size */
 
 		memset(&f, 0, sizeof f);
-		f.kind = (tp_feat_kind)(tp_test_rnd(s) % 4);
+		f.kind = (tp_feature_kind)(tp_test_rnd(s) % 4);
 		f.x0 = (double)(tp_test_rnd(s) % 1000000) / 1e6 * span;
 		f.y0 = (double)(tp_test_rnd(s) % 1000000) / 1e6 * span;
 		f.x1 = f.x0 + len * ((double)(tp_test_rnd(s) % 2001) / 1000 - 1);

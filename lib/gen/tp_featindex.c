@@ -154,7 +154,7 @@ file_one(tp_featindex_level *lv, const size_t s[4], uint32_t *fill, uint32_t it)
 /* File the items of layers `layers` (bounds in p) under the kept cells
  * of ix's levels: count, then fill in item order. */
 static int
-file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
+file_items(tp_featindex *ix, const tp_featprep *p, const tp_feature_item *f,
     size_t n, unsigned layers, tp_err *e)
 {
 	size_t s[4], total[TP_FEATINDEX_LEVELS] = { 0 };
@@ -171,7 +171,7 @@ file_items(tp_featindex *ix, const tp_featprep *p, const tp_feat *f,
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t it = 0; it < n; it++) {
-			int k = tp_feat_layer(&f[it]) & layers ?
+			int k = tp_feature_layer(&f[it]) & layers ?
 			    level_of(ix, &p[it], s) : -1;
 			tp_featindex_level *lv = &ix->lev[k < 0 ? 0 : k];
 
@@ -347,7 +347,7 @@ tp_featindex_lookup(const tp_featindex *ix, const tp_features *fs, double x,
 	while ((it = merger_next(&m)) >= 0) {
 		double bb[4];
 
-		tp_feat_bounds(&fs->f[it], bb);
+		tp_feature_bounds(&fs->f[it], bb);
 		if (x >= bb[0] && x <= bb[2] && y >= bb[1] && y <= bb[3])
 			out[kept++] = (uint32_t)it;
 	}
@@ -550,7 +550,7 @@ add_item(const tp_featprep *p, double y, const double *restrict xs,
 		for (size_t i = a; i < b; i++) {
 			double dx = xs[i] - x0, d2 = dx * dx + dy2;
 
-			acc[i] += d2 <= r2 ? h * tp_feat_exp(-d2 * k) : 0.0;
+			acc[i] += d2 <= r2 ? h * tp_featprep_exp(-d2 * k) : 0.0;
 		}
 		return;
 	}
@@ -628,7 +628,7 @@ add_items(const tp_featindex_grid *g, const int64_t *rows, int64_t off,
 }
 
 /* acc[i] += each residual line's height at (xs[i], y): its octaves summed
- * from 0 first, as tp_residual_height has it (adding them to acc one by
+ * from 0 first, as tp_feature_residual_height has it (adding them to acc one by
  * one would round differently). */
 static void
 add_residual(const tp_featindex_grid *g, double y, const double *xs,
@@ -638,7 +638,7 @@ add_residual(const tp_featindex_grid *g, double y, const double *xs,
 	float v[BLK];
 
 	for (size_t r = 0; r < g->fs->nres; r++) {
-		const tp_residual *res = &g->fs->res[r];
+		const tp_feature_residual *res = &g->fs->res[r];
 
 		for (size_t i = 0; i < m; i++)
 			sum[i] = 0;

@@ -1,6 +1,6 @@
 /*
  * tp_featprep.h - inside the feature modules (tp_feature.c,
- * tp_featindex.c, tp_feature_json.c): the fields of each kind as the files
+ * tp_featindex.c, tp_feature_file.c): the fields of each kind as the files
  * name them, and an item made ready to evaluate (its bounds and constants
  * computed once). Every height, point or row, goes through
  * tp_featprep_eval, so the index and the threads cannot change a bit.
@@ -18,42 +18,42 @@
 /* What values a field takes (tp_feature.h's limits). */
 typedef enum {
 	TP_FV_COORD, TP_FV_LEN, TP_FV_RADIUS, TP_FV_SEED, TP_FV_OCTAVES
-} tp_fv_class;
+} tp_featprep_class;
 
-typedef struct tp_featfield {
+typedef struct tp_featprep_field {
 	const char *name;	/* "sigma" */
-	size_t	off;		/* in tp_feat, tp_residual or tp_features */
-	tp_fv_class cls;
-} tp_featfield;
+	size_t	off;		/* in tp_feature_item, tp_feature_residual or tp_features */
+	tp_featprep_class cls;
+} tp_featprep_field;
 
-typedef struct tp_featform {
+typedef struct tp_featprep_form {
 	const char *name;	/* "hill" */
-	tp_feat_kind kind;	/* items only */
+	tp_feature_kind kind;	/* items only */
 	int	n;
-	tp_featfield f[7];	/* in the text form's order */
-} tp_featform;
+	tp_featprep_field f[7];	/* in the text form's order */
+} tp_featprep_form;
 
-extern const tp_featform tp_featforms[4];	/* by tp_feat_kind */
-extern const tp_featform tp_resform, tp_baseform;
+extern const tp_featprep_form tp_featprep_forms[4];	/* by tp_feature_kind */
+extern const tp_featprep_form tp_featprep_resform, tp_featprep_baseform;
 
-const tp_featform *tp_featform_of(tp_feat_kind k);
-double	tp_featval_get(const void *obj, const tp_featfield *fd);
-void	tp_featval_set(void *obj, const tp_featfield *fd, double v);
-const char *tp_featval_why(tp_fv_class c, double v);
-int	tp_featform_check(const tp_featform *fm, const void *obj,
+const tp_featprep_form *tp_featprep_form_of(tp_feature_kind k);
+double	tp_featprep_val_get(const void *obj, const tp_featprep_field *fd);
+void	tp_featprep_val_set(void *obj, const tp_featprep_field *fd, double v);
+const char *tp_featprep_val_why(tp_featprep_class c, double v);
+int	tp_featprep_form_check(const tp_featprep_form *fm, const void *obj,
 	    const char *prefix, tp_err *e);
 /* tp_features_add and friends with "PREFIX" before a message. */
-int	tp_features_add_at(tp_features *fs, const tp_feat *f,
+int	tp_featprep_add_at(tp_features *fs, const tp_feature_item *f,
 	    const char *prefix, tp_err *e);
-int	tp_features_add_residual_at(tp_features *fs, const tp_residual *r,
+int	tp_featprep_add_residual_at(tp_features *fs, const tp_feature_residual *r,
 	    const char *prefix, tp_err *e);
 /* Set the base; a second one is an error naming *base_line (the first's
  * line, 0: unknown), which becomes line. */
-int	tp_features_set_base_at(tp_features *fs, double h, const char *prefix,
+int	tp_featprep_set_base_at(tp_features *fs, double h, const char *prefix,
 	    int *base_line, int line, tp_err *e);
 
 typedef struct tp_featprep {
-	tp_feat_kind kind;
+	tp_feature_kind kind;
 	double	w, s, e, n;	/* bounds */
 	double	x0, y0;
 	double	ux, uy;		/* ridge: the segment's vector; cliff: unit */
@@ -72,7 +72,7 @@ typedef struct tp_featprep {
  * from its bits.
  * Within 2 ulp of e^x (tests/check_feature.c). */
 static inline double
-tp_feat_exp(double x)
+tp_featprep_exp(double x)
 {
 	union { uint64_t u; double d; } two;
 	double n, r, r2, r4, a0, a1, a2, a3, p;
@@ -97,7 +97,7 @@ tp_feat_exp(double x)
 }
 
 static inline double
-tp_feat_s(double t)
+tp_featprep_s(double t)
 {
 	if (t <= 0)
 		return 0;
@@ -109,13 +109,13 @@ tp_feat_s(double t)
 /* A cliff's profile across (and along) its terrace: 1 on [0, w], blended
  * over f outside it, 0 past. */
 static inline double
-tp_feat_band(double c, double w, double f)
+tp_featprep_band(double c, double w, double f)
 {
 	if (c < 0)
-		return tp_feat_s((c + f) / f);
+		return tp_featprep_s((c + f) / f);
 	if (c <= w)
 		return 1;
-	return tp_feat_s((w + f - c) / f);
+	return tp_featprep_s((w + f - c) / f);
 }
 
 /* The height of each kind at (x, y), inside its bounds. */
@@ -124,7 +124,7 @@ tp_featprep_hill(const tp_featprep *p, double x, double y)
 {
 	double dx = x - p->x0, dy = y - p->y0, d2 = dx * dx + dy * dy;
 
-	return d2 <= p->r2 ? p->h * tp_feat_exp(-d2 * p->k) : 0.0;
+	return d2 <= p->r2 ? p->h * tp_featprep_exp(-d2 * p->k) : 0.0;
 }
 
 static inline double
@@ -137,7 +137,7 @@ tp_featprep_ridge(const tp_featprep *p, double x, double y)
 	dx -= t * p->ux;
 	dy -= t * p->uy;
 	d2 = dx * dx + dy * dy;
-	return d2 <= p->r2 ? p->h * tp_feat_exp(-d2 * p->k) : 0.0;
+	return d2 <= p->r2 ? p->h * tp_featprep_exp(-d2 * p->k) : 0.0;
 }
 
 static inline double
@@ -145,8 +145,8 @@ tp_featprep_cliff(const tp_featprep *p, double x, double y)
 {
 	double dx = x - p->x0, dy = y - p->y0;
 
-	return p->h * tp_feat_band(-dx * p->uy + dy * p->ux, p->width,
-	    p->falloff) * tp_feat_band(dx * p->ux + dy * p->uy, p->len,
+	return p->h * tp_featprep_band(-dx * p->uy + dy * p->ux, p->width,
+	    p->falloff) * tp_featprep_band(dx * p->ux + dy * p->uy, p->len,
 	    p->falloff);
 }
 
@@ -157,7 +157,7 @@ tp_featprep_plateau(const tp_featprep *p, double x, double y)
 
 	if (d <= p->radius)
 		return p->h;
-	return p->h * (1 - tp_feat_s((d - p->radius) / p->falloff));
+	return p->h * (1 - tp_featprep_s((d - p->radius) / p->falloff));
 }
 
 static inline int
@@ -182,6 +182,6 @@ tp_featprep_eval(const tp_featprep *p, double x, double y, double *v)
 	return 0;
 }
 
-void	tp_featprep_init(tp_featprep *p, const tp_feat *f);
+void	tp_featprep_init(tp_featprep *p, const tp_feature_item *f);
 
 #endif

@@ -1,6 +1,6 @@
 /* tp_feature.c - the layered ground's items: checks, heights, bounds, the
  * text form. The index and the rows are in tp_featindex.c, GeoJSON in
- * tp_feature_json.c. */
+ * tp_feature_file.c. */
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -12,67 +12,67 @@
 #include "core/tp_num.h"
 
 /* Item fields: their names in files and where they live. */
-const tp_featform tp_featforms[] = {
+const tp_featprep_form tp_featprep_forms[] = {
 	{ "hill", TP_FEAT_HILL, 4, {
-	    { "x", offsetof(tp_feat, x0), TP_FV_COORD },
-	    { "y", offsetof(tp_feat, y0), TP_FV_COORD },
-	    { "height", offsetof(tp_feat, height), TP_FV_COORD },
-	    { "sigma", offsetof(tp_feat, sigma), TP_FV_LEN } } },
+	    { "x", offsetof(tp_feature_item, x0), TP_FV_COORD },
+	    { "y", offsetof(tp_feature_item, y0), TP_FV_COORD },
+	    { "height", offsetof(tp_feature_item, height), TP_FV_COORD },
+	    { "sigma", offsetof(tp_feature_item, sigma), TP_FV_LEN } } },
 	{ "ridge", TP_FEAT_RIDGE, 6, {
-	    { "x0", offsetof(tp_feat, x0), TP_FV_COORD },
-	    { "y0", offsetof(tp_feat, y0), TP_FV_COORD },
-	    { "x1", offsetof(tp_feat, x1), TP_FV_COORD },
-	    { "y1", offsetof(tp_feat, y1), TP_FV_COORD },
-	    { "height", offsetof(tp_feat, height), TP_FV_COORD },
-	    { "width", offsetof(tp_feat, width), TP_FV_LEN } } },
+	    { "x0", offsetof(tp_feature_item, x0), TP_FV_COORD },
+	    { "y0", offsetof(tp_feature_item, y0), TP_FV_COORD },
+	    { "x1", offsetof(tp_feature_item, x1), TP_FV_COORD },
+	    { "y1", offsetof(tp_feature_item, y1), TP_FV_COORD },
+	    { "height", offsetof(tp_feature_item, height), TP_FV_COORD },
+	    { "width", offsetof(tp_feature_item, width), TP_FV_LEN } } },
 	{ "cliff", TP_FEAT_CLIFF, 7, {
-	    { "x0", offsetof(tp_feat, x0), TP_FV_COORD },
-	    { "y0", offsetof(tp_feat, y0), TP_FV_COORD },
-	    { "x1", offsetof(tp_feat, x1), TP_FV_COORD },
-	    { "y1", offsetof(tp_feat, y1), TP_FV_COORD },
-	    { "height", offsetof(tp_feat, height), TP_FV_COORD },
-	    { "width", offsetof(tp_feat, width), TP_FV_LEN },
-	    { "falloff", offsetof(tp_feat, falloff), TP_FV_LEN } } },
+	    { "x0", offsetof(tp_feature_item, x0), TP_FV_COORD },
+	    { "y0", offsetof(tp_feature_item, y0), TP_FV_COORD },
+	    { "x1", offsetof(tp_feature_item, x1), TP_FV_COORD },
+	    { "y1", offsetof(tp_feature_item, y1), TP_FV_COORD },
+	    { "height", offsetof(tp_feature_item, height), TP_FV_COORD },
+	    { "width", offsetof(tp_feature_item, width), TP_FV_LEN },
+	    { "falloff", offsetof(tp_feature_item, falloff), TP_FV_LEN } } },
 	{ "plateau", TP_FEAT_PLATEAU, 5, {
-	    { "x", offsetof(tp_feat, x0), TP_FV_COORD },
-	    { "y", offsetof(tp_feat, y0), TP_FV_COORD },
-	    { "radius", offsetof(tp_feat, radius), TP_FV_RADIUS },
-	    { "height", offsetof(tp_feat, height), TP_FV_COORD },
-	    { "falloff", offsetof(tp_feat, falloff), TP_FV_LEN } } },
+	    { "x", offsetof(tp_feature_item, x0), TP_FV_COORD },
+	    { "y", offsetof(tp_feature_item, y0), TP_FV_COORD },
+	    { "radius", offsetof(tp_feature_item, radius), TP_FV_RADIUS },
+	    { "height", offsetof(tp_feature_item, height), TP_FV_COORD },
+	    { "falloff", offsetof(tp_feature_item, falloff), TP_FV_LEN } } },
 };
-const tp_featform tp_resform = { "residual", 0, 4, {
-	{ "seed", offsetof(tp_residual, seed), TP_FV_SEED },
-	{ "amplitude", offsetof(tp_residual, amplitude), TP_FV_COORD },
-	{ "scale", offsetof(tp_residual, scale), TP_FV_LEN },
-	{ "octaves", offsetof(tp_residual, octaves), TP_FV_OCTAVES } } };
-const tp_featform tp_baseform = { "base", 0, 1, {
+const tp_featprep_form tp_featprep_resform = { "residual", 0, 4, {
+	{ "seed", offsetof(tp_feature_residual, seed), TP_FV_SEED },
+	{ "amplitude", offsetof(tp_feature_residual, amplitude), TP_FV_COORD },
+	{ "scale", offsetof(tp_feature_residual, scale), TP_FV_LEN },
+	{ "octaves", offsetof(tp_feature_residual, octaves), TP_FV_OCTAVES } } };
+const tp_featprep_form tp_featprep_baseform = { "base", 0, 1, {
 	{ "height", offsetof(tp_features, base), TP_FV_COORD } } };
 
-const tp_featform *
-tp_featform_of(tp_feat_kind k)
+const tp_featprep_form *
+tp_featprep_form_of(tp_feature_kind k)
 {
-	if ((unsigned)k >= sizeof tp_featforms / sizeof tp_featforms[0])
+	if ((unsigned)k >= sizeof tp_featprep_forms / sizeof tp_featprep_forms[0])
 		return NULL;
-	return &tp_featforms[k];
+	return &tp_featprep_forms[k];
 }
 
 const char *
-tp_feat_kind_name(tp_feat_kind k)
+tp_feature_kind_name(tp_feature_kind k)
 {
-	const tp_featform *fm = tp_featform_of(k);
+	const tp_featprep_form *fm = tp_featprep_form_of(k);
 
 	return fm != NULL ? fm->name : NULL;
 }
 
 unsigned
-tp_feat_layer(const tp_feat *f)
+tp_feature_layer(const tp_feature_item *f)
 {
 	return f->kind == TP_FEAT_HILL ? TP_LAYER_HILLS : TP_LAYER_FEATURES;
 }
 
 /* Values of a field, read from or written to a struct, as doubles. */
 double
-tp_featval_get(const void *obj, const tp_featfield *fd)
+tp_featprep_val_get(const void *obj, const tp_featprep_field *fd)
 {
 	const char *p = (const char *)obj + fd->off;
 
@@ -84,7 +84,7 @@ tp_featval_get(const void *obj, const tp_featfield *fd)
 }
 
 void
-tp_featval_set(void *obj, const tp_featfield *fd, double v)
+tp_featprep_val_set(void *obj, const tp_featprep_field *fd, double v)
 {
 	char *p = (char *)obj + fd->off;
 
@@ -98,7 +98,7 @@ tp_featval_set(void *obj, const tp_featfield *fd, double v)
 /* NULL when v suits the field's class, else why not ("must be > 0"). The
  * comparisons are written so that NaN fails them. */
 const char *
-tp_featval_why(tp_fv_class c, double v)
+tp_featprep_val_why(tp_featprep_class c, double v)
 {
 	switch (c) {
 	case TP_FV_COORD:
@@ -125,14 +125,14 @@ tp_featval_why(tp_fv_class c, double v)
 /* Check every field of obj against form fm; "PREFIXfield 'f' of KIND
  * must ... (got V)" on failure. */
 int
-tp_featform_check(const tp_featform *fm, const void *obj, const char *prefix,
+tp_featprep_form_check(const tp_featprep_form *fm, const void *obj, const char *prefix,
     tp_err *e)
 {
 	char num[40];
 
 	for (int i = 0; i < fm->n; i++) {
-		double v = tp_featval_get(obj, &fm->f[i]);
-		const char *why = tp_featval_why(fm->f[i].cls, v);
+		double v = tp_featprep_val_get(obj, &fm->f[i]);
+		const char *why = tp_featprep_val_why(fm->f[i].cls, v);
 
 		if (why != NULL) {
 			tp_num_format_double(num, sizeof num, v);
@@ -179,15 +179,15 @@ grow(void **v, size_t n, size_t *cap, size_t sz, tp_err *e)
 }
 
 int
-tp_features_add_at(tp_features *fs, const tp_feat *f, const char *prefix,
+tp_featprep_add_at(tp_features *fs, const tp_feature_item *f, const char *prefix,
     tp_err *e)
 {
-	const tp_featform *fm = tp_featform_of(f->kind);
+	const tp_featprep_form *fm = tp_featprep_form_of(f->kind);
 
 	if (fm == NULL)
 		return tp_err_set(e, "%sunknown item kind %d", prefix,
 		    (int)f->kind);
-	if (tp_featform_check(fm, f, prefix, e) < 0)
+	if (tp_featprep_form_check(fm, f, prefix, e) < 0)
 		return -1;
 	if (f->kind == TP_FEAT_CLIFF && f->x0 == f->x1 && f->y0 == f->y1)
 		return tp_err_set(e, "%scliff's segment has no length: its "
@@ -199,16 +199,16 @@ tp_features_add_at(tp_features *fs, const tp_feat *f, const char *prefix,
 }
 
 int
-tp_features_add(tp_features *fs, const tp_feat *f, tp_err *e)
+tp_features_add(tp_features *fs, const tp_feature_item *f, tp_err *e)
 {
-	return tp_features_add_at(fs, f, "", e);
+	return tp_featprep_add_at(fs, f, "", e);
 }
 
 int
-tp_features_add_residual_at(tp_features *fs, const tp_residual *r,
+tp_featprep_add_residual_at(tp_features *fs, const tp_feature_residual *r,
     const char *prefix, tp_err *e)
 {
-	if (tp_featform_check(&tp_resform, r, prefix, e) < 0 ||
+	if (tp_featprep_form_check(&tp_featprep_resform, r, prefix, e) < 0 ||
 	    grow((void **)&fs->res, fs->nres, &fs->capres, sizeof *fs->res,
 	    e) < 0)
 		return -1;
@@ -217,13 +217,13 @@ tp_features_add_residual_at(tp_features *fs, const tp_residual *r,
 }
 
 int
-tp_features_add_residual(tp_features *fs, const tp_residual *r, tp_err *e)
+tp_features_add_residual(tp_features *fs, const tp_feature_residual *r, tp_err *e)
 {
-	return tp_features_add_residual_at(fs, r, "", e);
+	return tp_featprep_add_residual_at(fs, r, "", e);
 }
 
 int
-tp_features_set_base_at(tp_features *fs, double h, const char *prefix,
+tp_featprep_set_base_at(tp_features *fs, double h, const char *prefix,
     int *base_line, int line, tp_err *e)
 {
 	tp_features tmp;
@@ -234,7 +234,7 @@ tp_features_set_base_at(tp_features *fs, double h, const char *prefix,
 		    prefix, *base_line) :
 		    tp_err_set(e, "%sa second base", prefix);
 	tmp.base = h;
-	if (tp_featform_check(&tp_baseform, &tmp, prefix, e) < 0)
+	if (tp_featprep_form_check(&tp_featprep_baseform, &tmp, prefix, e) < 0)
 		return -1;
 	fs->base = h;
 	fs->has_base = 1;
@@ -245,7 +245,7 @@ tp_features_set_base_at(tp_features *fs, double h, const char *prefix,
 /* Heights. */
 
 void
-tp_feat_bounds(const tp_feat *f, double b[4])
+tp_feature_bounds(const tp_feature_item *f, double b[4])
 {
 	tp_featprep p;
 
@@ -257,7 +257,7 @@ tp_feat_bounds(const tp_feat *f, double b[4])
 }
 
 double
-tp_residual_height(const tp_residual *r, double x, double y)
+tp_feature_residual_height(const tp_feature_residual *r, double x, double y)
 {
 	double sum = 0;
 
@@ -279,7 +279,7 @@ tp_features_height(const tp_features *fs, unsigned layers, double x,
 	tp_featprep p;
 
 	for (size_t i = 0; i < fs->n; i++) {
-		if (!(tp_feat_layer(&fs->f[i]) & layers))
+		if (!(tp_feature_layer(&fs->f[i]) & layers))
 			continue;
 		tp_featprep_init(&p, &fs->f[i]);
 		if (tp_featprep_eval(&p, x, y, &v))
@@ -287,21 +287,21 @@ tp_features_height(const tp_features *fs, unsigned layers, double x,
 	}
 	if (layers & TP_LAYER_RESIDUAL)
 		for (size_t i = 0; i < fs->nres; i++)
-			acc += tp_residual_height(&fs->res[i], x, y);
+			acc += tp_feature_residual_height(&fs->res[i], x, y);
 	return acc;
 }
 
 /* The text form. */
 
 static int
-write_form(FILE *f, const tp_featform *fm, const void *obj)
+write_form(FILE *f, const tp_featprep_form *fm, const void *obj)
 {
 	char num[40];
 
 	if (fputs(fm->name, f) == EOF)
 		return -1;
 	for (int i = 0; i < fm->n; i++) {
-		tp_num_format_double(num, sizeof num, tp_featval_get(obj,
+		tp_num_format_double(num, sizeof num, tp_featprep_val_get(obj,
 		    &fm->f[i]));
 		if (fprintf(f, " %s", num) < 0)
 			return -1;
@@ -315,16 +315,16 @@ tp_features_write_text(const tp_features *fs, FILE *f, tp_err *e)
 	int bad = 0;
 
 	if (fs->has_base || fs->base != 0.0)
-		bad |= write_form(f, &tp_baseform, fs);
+		bad |= write_form(f, &tp_featprep_baseform, fs);
 	for (size_t i = 0; i < fs->n && !bad; i++) {
-		const tp_featform *fm = tp_featform_of(fs->f[i].kind);
+		const tp_featprep_form *fm = tp_featprep_form_of(fs->f[i].kind);
 
 		if (fm == NULL)
 			return tp_err_set(e, "item %zu is of no known kind", i + 1);
 		bad |= write_form(f, fm, &fs->f[i]);
 	}
 	for (size_t i = 0; i < fs->nres && !bad; i++)
-		bad |= write_form(f, &tp_resform, &fs->res[i]);
+		bad |= write_form(f, &tp_featprep_resform, &fs->res[i]);
 	if (bad || ferror(f))
 		return tp_err_set(e, "cannot write the features");
 	return 0;
@@ -377,7 +377,7 @@ show(const tok *t, char *buf, size_t n)
 
 /* Read the numbers t[1..] into obj per form fm. */
 static int
-read_fields(const tp_featform *fm, const tok *t, int nt, void *obj,
+read_fields(const tp_featprep_form *fm, const tok *t, int nt, void *obj,
     const char *prefix, tp_err *e)
 {
 	char buf[TOKLEN + 1], shown[40];
@@ -410,13 +410,13 @@ read_fields(const tp_featform *fm, const tok *t, int nt, void *obj,
 			    prefix, fm->f[i].name, fm->name,
 			    whole ? "a whole number" : "a number",
 			    show(k, shown, sizeof shown));
-		if (tp_featval_why(fm->f[i].cls, v) != NULL) {
+		if (tp_featprep_val_why(fm->f[i].cls, v) != NULL) {
 			tp_num_format_double(shown, sizeof shown, v);
 			return tp_err_set(e, "%sfield '%s' of %s %s (got %s)",
 			    prefix, fm->f[i].name, fm->name,
-			    tp_featval_why(fm->f[i].cls, v), shown);
+			    tp_featprep_val_why(fm->f[i].cls, v), shown);
 		}
-		tp_featval_set(obj, &fm->f[i], v);
+		tp_featprep_val_set(obj, &fm->f[i], v);
 	}
 	return 0;
 }
@@ -438,31 +438,31 @@ parse_line(tp_features *fs, const tok *t, int nt, int line, int *base_line,
 		tp_features tmp;
 
 		tmp.base = 0;
-		if (read_fields(&tp_baseform, t, nt, &tmp, prefix, e) < 0)
+		if (read_fields(&tp_featprep_baseform, t, nt, &tmp, prefix, e) < 0)
 			return -1;
-		return tp_features_set_base_at(fs, tmp.base, prefix, base_line,
+		return tp_featprep_set_base_at(fs, tmp.base, prefix, base_line,
 		    line, e);
 	}
 	if (kind_is(&t[0], "residual")) {
-		tp_residual r;
+		tp_feature_residual r;
 
 		memset(&r, 0, sizeof r);
-		if (read_fields(&tp_resform, t, nt, &r, prefix, e) < 0)
+		if (read_fields(&tp_featprep_resform, t, nt, &r, prefix, e) < 0)
 			return -1;
-		return tp_features_add_residual_at(fs, &r, prefix, e);
+		return tp_featprep_add_residual_at(fs, &r, prefix, e);
 	}
-	for (size_t k = 0; k < sizeof tp_featforms / sizeof tp_featforms[0];
+	for (size_t k = 0; k < sizeof tp_featprep_forms / sizeof tp_featprep_forms[0];
 	    k++) {
-		tp_feat f;
+		tp_feature_item f;
 
-		if (!kind_is(&t[0], tp_featforms[k].name))
+		if (!kind_is(&t[0], tp_featprep_forms[k].name))
 			continue;
 		memset(&f, 0, sizeof f);
-		f.kind = tp_featforms[k].kind;
+		f.kind = tp_featprep_forms[k].kind;
 		f.line = line;
-		if (read_fields(&tp_featforms[k], t, nt, &f, prefix, e) < 0)
+		if (read_fields(&tp_featprep_forms[k], t, nt, &f, prefix, e) < 0)
 			return -1;
-		return tp_features_add_at(fs, &f, prefix, e);
+		return tp_featprep_add_at(fs, &f, prefix, e);
 	}
 	return tp_err_set(e, "%sunknown item '%s' (base, hill, ridge, cliff, "
 	    "plateau, residual)", prefix, show(&t[0], shown, sizeof shown));
@@ -508,7 +508,7 @@ tp_features_parse_text(tp_features *fs, const char *name, const char *text,
  * (left normal (-uy, ux)). The length is a square root, not hypot(),
  * whose last bit libm does not promise alike everywhere. */
 static void
-cliff_prep(tp_featprep *p, const tp_feat *f)
+cliff_prep(tp_featprep *p, const tp_feature_item *f)
 {
 	double dx = f->x1 - f->x0, dy = f->y1 - f->y0, fo = f->falloff;
 
@@ -539,7 +539,7 @@ box(tp_featprep *p, double x0, double y0, double x1, double y1, double r)
 }
 
 void
-tp_featprep_init(tp_featprep *p, const tp_feat *f)
+tp_featprep_init(tp_featprep *p, const tp_feature_item *f)
 {
 	double r;
 

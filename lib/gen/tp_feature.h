@@ -32,7 +32,7 @@
  * in double, so the bytes do not depend on the index or the threads.
  *
  * Precisely (what every function below computes, point or row):
- *  - An item adds nothing outside its bounds (tp_feat_bounds, tested
+ *  - An item adds nothing outside its bounds (tp_feature_bounds, tested
  *    inclusively), so a hill and a ridge are cut off at their reach: a hill
  *    adds 0 where d > SIGMA sqrt(2 ln 1000) (a step of 1e-3 HEIGHT), a ridge
  *    where d > 3 WIDTH (a step of e^-4.5 = 1.1% of HEIGHT). The Gaussians use
@@ -71,22 +71,22 @@ void	tp_features_init(tp_features *fs);
 void	tp_features_free(tp_features *fs);
 /* Append a copy of f (checked as a file line would be). Only the tests call it
  * today: the way to build a set in code rather than from a file. */
-int	tp_features_add(tp_features *fs, const tp_feat *f, tp_err *e);
+int	tp_features_add(tp_features *fs, const tp_feature_item *f, tp_err *e);
 
 /* The box outside which it adds nothing: b = west, south, east, north. */
-void	tp_feat_bounds(const tp_feat *f, double b[4]);
+void	tp_feature_bounds(const tp_feature_item *f, double b[4]);
 
 /* Append a copy of r (checked as a file line would be). Only the tests call it
  * today: the way to build a set in code rather than from a file. */
-int	tp_features_add_residual(tp_features *fs, const tp_residual *r,
+int	tp_features_add_residual(tp_features *fs, const tp_feature_residual *r,
 	    tp_err *e);
 /* "hill", "ridge", "cliff", "plateau"; NULL for no such kind. */
-const char *tp_feat_kind_name(tp_feat_kind k);
+const char *tp_feature_kind_name(tp_feature_kind k);
 /* The layer (TP_LAYER_HILLS or TP_LAYER_FEATURES) an item belongs to. */
-unsigned tp_feat_layer(const tp_feat *f);
+unsigned tp_feature_layer(const tp_feature_item *f);
 
 /* The height one residual line adds at (x, y). */
-double	tp_residual_height(const tp_residual *r, double x, double y);
+double	tp_feature_residual_height(const tp_feature_residual *r, double x, double y);
 /* The height of the chosen layers at (x, y), by a scan of every item: what
  * tp_featindex_grid_row computes for a cell centred there (before
  * rounding). Only the tests and the fuzzer call it: the scan is the

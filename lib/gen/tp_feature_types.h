@@ -25,10 +25,10 @@
 
 typedef enum {
 	TP_FEAT_HILL, TP_FEAT_RIDGE, TP_FEAT_CLIFF, TP_FEAT_PLATEAU
-} tp_feat_kind;
+} tp_feature_kind;
 
-typedef struct tp_feat {
-	tp_feat_kind kind;
+typedef struct tp_feature_item {
+	tp_feature_kind kind;
 	double	x0, y0;		/* hill, plateau: the centre; else the start */
 	double	x1, y1;		/* ridge, cliff: the segment's end */
 	double	height;
@@ -37,19 +37,19 @@ typedef struct tp_feat {
 	double	falloff;	/* cliff, plateau */
 	double	radius;		/* plateau */
 	int	line;		/* of the source file, for messages; 0: none */
-} tp_feat;
+} tp_feature_item;
 
-typedef struct tp_residual {
+typedef struct tp_feature_residual {
 	uint32_t seed;
 	double	amplitude, scale;
 	int	octaves;
-} tp_residual;
+} tp_feature_residual;
 
 typedef struct tp_features {
 	double	base;		/* 0 without a base line */
-	tp_feat	*f;		/* hills and features, in file order */
+	tp_feature_item	*f;		/* hills and features, in file order */
 	size_t	n, cap;
-	tp_residual *res;	/* residual lines, in file order */
+	tp_feature_residual *res;	/* residual lines, in file order */
 	size_t	nres, capres;
 	int	has_base;	/* a base line was read (a second is an error) */
 } tp_features;

@@ -9,7 +9,7 @@
  *
  * A hill (x, y, h, s) adds h exp(-d^2 / (2 s^2)) to the cells whose centres
  * lie in its box, |dx| and |dy| up to REACH s (where it falls to 1e-3 of h,
- * the reach tp_feat_bounds gives it); the exponential is separable, so a
+ * the reach tp_feature_bounds gives it); the exponential is separable, so a
  * box costs one exp per column and per row and a product per cell.
  *
  * Hills, greedily (matching pursuit). For a hill of sigma s at p the
@@ -1517,7 +1517,7 @@ probe_noise(double *buf, uint32_t seed, int octaves, double *sd, double *len)
 /* The residual line (in cells); none (octaves 0) when what is left is
  * below 1e-9 of the relief, rounding rather than ground. */
 static int
-fit_residual(fit *f, uint32_t seed, tp_residual *res, tp_err *e)
+fit_residual(fit *f, uint32_t seed, tp_feature_residual *res, tp_err *e)
 {
 	double sd, len, nsd, nlen;
 	double *buf = malloc(sizeof(double) * PROBE * PROBE);
@@ -1554,11 +1554,11 @@ fit_residual(fit *f, uint32_t seed, tp_residual *res, tp_err *e)
 /* --- the result ---------------------------------------------------------- */
 
 static int
-push_feat(tp_features *fs, const tp_feat *ft, tp_err *e)
+push_feat(tp_features *fs, const tp_feature_item *ft, tp_err *e)
 {
 	if (fs->n == fs->cap) {
 		size_t nc = fs->cap ? 2 * fs->cap : 64;
-		tp_feat *p = realloc(fs->f, nc * sizeof *p);
+		tp_feature_item *p = realloc(fs->f, nc * sizeof *p);
 
 		if (!p)
 			return tp_err_set(e, "out of memory");
@@ -1573,13 +1573,13 @@ push_feat(tp_features *fs, const tp_feat *ft, tp_err *e)
  * then the residual line. */
 static int
 emit(const fit *f, const tp_header *h, const plat *pl, size_t npl,
-    const tp_residual *res, tp_features *out, tp_err *e)
+    const tp_feature_residual *res, tp_features *out, tp_err *e)
 {
 	double cs = h->cellsize;
 	size_t i;
 
 	for (i = 0; i < f->nh; i++) {
-		tp_feat ft;
+		tp_feature_item ft;
 
 		memset(&ft, 0, sizeof ft);
 		ft.kind = TP_FEAT_HILL;
@@ -1591,7 +1591,7 @@ emit(const fit *f, const tp_header *h, const plat *pl, size_t npl,
 			return -1;
 	}
 	for (i = 0; i < npl; i++) {
-		tp_feat ft;
+		tp_feature_item ft;
 
 		memset(&ft, 0, sizeof ft);
 		ft.kind = TP_FEAT_PLATEAU;
@@ -1756,7 +1756,7 @@ tp_fit(const tp_header *h, const float *dem, size_t stride,
 {
 	fit f;
 	tp_fit_stats s0;
-	tp_residual res;
+	tp_feature_residual res;
 	plat *pl = NULL;
 	size_t npl = 0;
 	int rc = -1;

@@ -19,7 +19,7 @@
 
 #include "gen/tp_featindex.h"
 #include "gen/tp_feature.h"
-#include "gen/tp_feature_json.h"
+#include "gen/tp_feature_file.h"
 #include "gen/tp_noise.h"
 
 static int
@@ -34,7 +34,7 @@ same_sets(const tp_features *a, const tp_features *b)
 	if (a->n != b->n || a->nres != b->nres || !same(a->base, b->base))
 		return 0;
 	for (size_t i = 0; i < a->n; i++) {
-		const tp_feat *p = &a->f[i], *q = &b->f[i];
+		const tp_feature_item *p = &a->f[i], *q = &b->f[i];
 
 		if (p->kind != q->kind || !same(p->x0, q->x0) ||
 		    !same(p->y0, q->y0) || !same(p->x1, q->x1) ||
@@ -64,12 +64,12 @@ through(const tp_features *fs, int geo)
 
 	if (f == NULL)
 		return;
-	if ((geo ? tp_features_write_geojson : tp_features_write_text)(fs, f,
+	if ((geo ? tp_feature_file_write_geojson : tp_features_write_text)(fs, f,
 	    &e) < 0)
 		abort();
 	fclose(f);
 	tp_features_init(&back);
-	if ((geo ? tp_features_parse_geojson : tp_features_parse_text)(&back,
+	if ((geo ? tp_feature_file_parse_geojson : tp_features_parse_text)(&back,
 	    "w", buf, len, &e) < 0 || !same_sets(fs, &back))
 		abort();
 	tp_features_free(&back);
@@ -134,7 +134,7 @@ evaluate(const tp_features *fs)
 				for (size_t i = 0; i < fs->n; i++) {
 					double b[4];
 
-					tp_feat_bounds(&fs->f[i], b);
+					tp_feature_bounds(&fs->f[i], b);
 					if (x >= b[0] && x <= b[2] && y >= b[1] &&
 					    y <= b[3] && (k >= n || got[k++] != i))
 						abort();
@@ -156,7 +156,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (int geo = 0; geo < 2; geo++) {
 		tp_features_init(&fs);
-		if ((geo ? tp_features_parse_geojson : tp_features_parse_text)(
+		if ((geo ? tp_feature_file_parse_geojson : tp_features_parse_text)(
 		    &fs, "f", t, size, &e) == 0) {
 			through(&fs, 0);
 			through(&fs, 1);

@@ -1,4 +1,4 @@
-/* tp_feature_json.c - the layered ground's files: GeoJSON read and written
+/* tp_feature_file.c - the layered ground's files: GeoJSON read and written
  * through libjansson, and a file of either form read whole. Kept apart
  * from tp_feature.c so only what reads files links libjansson. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "gen/tp_feature.h"
-#include "gen/tp_feature_json.h"
+#include "gen/tp_feature_file.h"
 #include "gen/tp_featprep.h"
 #include "core/tp_file.h"
 #include "core/tp_num.h"
@@ -31,22 +31,22 @@ type_name(const json_t *v)
 
 /* Does the field live in the geometry (the first two or four of an item)? */
 static int
-from_geometry(const tp_featfield *fd)
+from_geometry(const tp_featprep_field *fd)
 {
-	return fd->off == offsetof(tp_feat, x0) ||
-	    fd->off == offsetof(tp_feat, y0) ||
-	    fd->off == offsetof(tp_feat, x1) || fd->off == offsetof(tp_feat, y1);
+	return fd->off == offsetof(tp_feature_item, x0) ||
+	    fd->off == offsetof(tp_feature_item, y0) ||
+	    fd->off == offsetof(tp_feature_item, x1) || fd->off == offsetof(tp_feature_item, y1);
 }
 
 /* The properties of form fm (less the geometry's) into obj, checked. */
 static int
-read_props(const tp_featform *fm, const json_t *props, void *obj, int items,
+read_props(const tp_featprep_form *fm, const json_t *props, void *obj, int items,
     const char *prefix, tp_err *e)
 {
 	char num[40];
 
 	for (int i = 0; i < fm->n; i++) {
-		const tp_featfield *fd = &fm->f[i];
+		const tp_featprep_field *fd = &fm->f[i];
 		json_t *p = json_object_get(props, fd->name);
 		const char *why;
 		double v;
@@ -60,12 +60,12 @@ read_props(const tp_featform *fm, const json_t *props, void *obj, int items,
 			return tp_err_set(e, "%sproperty '%s' of %s is %s, not a "
 			    "number", prefix, fd->name, fm->name, type_name(p));
 		v = json_number_value(p);
-		if ((why = tp_featval_why(fd->cls, v)) != NULL) {
+		if ((why = tp_featprep_val_why(fd->cls, v)) != NULL) {
 			tp_num_format_double(num, sizeof num, v);
 			return tp_err_set(e, "%sproperty '%s' of %s %s (got %s)",
 			    prefix, fd->name, fm->name, why, num);
 		}
-		tp_featval_set(obj, fd, v);
+		tp_featprep_val_set(obj, fd, v);
 	}
 	return 0;
 }
@@ -99,11 +99,11 @@ position(const json_t *pos, double *xy, const char *prefix, tp_err *e)
 
 /* The geometry of an item: a Point, or a LineString of two positions. */
 static int
-read_geometry(tp_feat *f, const json_t *g, const char *prefix, tp_err *e)
+read_geometry(tp_feature_item *f, const json_t *g, const char *prefix, tp_err *e)
 {
 	int line = f->kind == TP_FEAT_RIDGE || f->kind == TP_FEAT_CLIFF;
 	const char *want = line ? "LineString" : "Point";
-	const char *kind = tp_feat_kind_name(f->kind);
+	const char *kind = tp_feature_kind_name(f->kind);
 	json_t *c = json_object_get(g, "coordinates");
 	json_t *t = json_object_get(g, "type");
 	double xy[2];
@@ -140,7 +140,7 @@ read_placeless(tp_features *fs, const char *kind, const json_t *g,
     const json_t *props, int *first_base, int no, const char *prefix,
     tp_err *e)
 {
-	tp_residual r;
+	tp_feature_residual r;
 	tp_features tmp;
 
 	if (g != NULL && !json_is_null(g))
@@ -148,14 +148,14 @@ read_placeless(tp_features *fs, const char *kind, const json_t *g,
 		    prefix, kind, type_name(g));
 	if (strcmp(kind, "residual") == 0) {
 		memset(&r, 0, sizeof r);
-		if (read_props(&tp_resform, props, &r, 0, prefix, e) < 0)
+		if (read_props(&tp_featprep_resform, props, &r, 0, prefix, e) < 0)
 			return -1;
-		return tp_features_add_residual_at(fs, &r, prefix, e);
+		return tp_featprep_add_residual_at(fs, &r, prefix, e);
 	}
 	if (fs->has_base)
 		return tp_err_set(e, "%sa second base (feature %d is the first)",
 		    prefix, *first_base);
-	if (read_props(&tp_baseform, props, &tmp, 0, prefix, e) < 0)
+	if (read_props(&tp_featprep_baseform, props, &tmp, 0, prefix, e) < 0)
 		return -1;
 	*first_base = no;
 	fs->base = tmp.base;
@@ -172,7 +172,7 @@ read_feature(tp_features *fs, const json_t *ft, int no, int *first_base,
 	json_t *props = json_object_get(ft, "properties");
 	json_t *g = json_object_get(ft, "geometry"), *k;
 	const char *kind;
-	tp_feat f;
+	tp_feature_item f;
 
 	snprintf(prefix, sizeof prefix, "%.200s: feature %d: ", name, no);
 	if (!json_is_object(ft))
@@ -195,16 +195,16 @@ read_feature(tp_features *fs, const json_t *ft, int no, int *first_base,
 		if (i == 4)
 			return tp_err_set(e, "%sunknown kind '%.40s' (base, hill, "
 			    "ridge, cliff, plateau, residual)", prefix, kind);
-		if (strcmp(kind, tp_featforms[i].name) == 0) {
-			f.kind = tp_featforms[i].kind;
+		if (strcmp(kind, tp_featprep_forms[i].name) == 0) {
+			f.kind = tp_featprep_forms[i].kind;
 			break;
 		}
 	}
 	f.line = no;
 	if (read_geometry(&f, g, prefix, e) < 0 ||
-	    read_props(tp_featform_of(f.kind), props, &f, 1, prefix, e) < 0)
+	    read_props(tp_featprep_form_of(f.kind), props, &f, 1, prefix, e) < 0)
 		return -1;
-	return tp_features_add_at(fs, &f, prefix, e);
+	return tp_featprep_add_at(fs, &f, prefix, e);
 }
 
 static int
@@ -235,7 +235,7 @@ read_collection(tp_features *fs, const json_t *root, const char *name,
 }
 
 int
-tp_features_parse_geojson(tp_features *fs, const char *name,
+tp_feature_file_parse_geojson(tp_features *fs, const char *name,
     const char *text, size_t len, tp_err *e)
 {
 	json_error_t je;
@@ -277,7 +277,7 @@ put_num(FILE *f, const char *sep, double v)
 }
 
 static int
-put_props(FILE *f, const tp_featform *fm, const void *obj, int items)
+put_props(FILE *f, const tp_featprep_form *fm, const void *obj, int items)
 {
 	int bad = fprintf(f, "\"properties\": {\"kind\": \"%s\"", fm->name) < 0;
 
@@ -285,15 +285,15 @@ put_props(FILE *f, const tp_featform *fm, const void *obj, int items)
 		if (items && from_geometry(&fm->f[i]))
 			continue;
 		bad |= fprintf(f, ", \"%s\": ", fm->f[i].name) < 0 ||
-		    put_num(f, "", tp_featval_get(obj, &fm->f[i])) < 0;
+		    put_num(f, "", tp_featprep_val_get(obj, &fm->f[i])) < 0;
 	}
 	return bad || fputs("}}", f) == EOF ? -1 : 0;
 }
 
 static int
-put_item(FILE *f, const tp_feat *it)
+put_item(FILE *f, const tp_feature_item *it)
 {
-	const tp_featform *fm = tp_featform_of(it->kind);
+	const tp_featprep_form *fm = tp_featprep_form_of(it->kind);
 	int line = it->kind == TP_FEAT_RIDGE || it->kind == TP_FEAT_CLIFF;
 	int bad;
 
@@ -309,13 +309,13 @@ put_item(FILE *f, const tp_feat *it)
 }
 
 int
-tp_features_write_geojson(const tp_features *fs, FILE *f, tp_err *e)
+tp_feature_file_write_geojson(const tp_features *fs, FILE *f, tp_err *e)
 {
-	return tp_features_write_geojson_crs(fs, NULL, f, e);
+	return tp_feature_file_write_geojson_crs(fs, NULL, f, e);
 }
 
 int
-tp_features_write_geojson_crs(const tp_features *fs, const char *crs,
+tp_feature_file_write_geojson_crs(const tp_features *fs, const char *crs,
     FILE *f, tp_err *e)
 {
 	const char *sep = "\n";
@@ -328,18 +328,18 @@ tp_features_write_geojson_crs(const tp_features *fs, const char *crs,
 
 	if (fs->has_base || fs->base != 0.0) {
 		bad |= fprintf(f, "%s{\"type\": \"Feature\", \"geometry\": null, ",
-		    sep) < 0 || put_props(f, &tp_baseform, fs, 0) < 0;
+		    sep) < 0 || put_props(f, &tp_featprep_baseform, fs, 0) < 0;
 		sep = ",\n";
 	}
 	for (size_t i = 0; i < fs->n && !bad; i++) {
-		if (tp_featform_of(fs->f[i].kind) == NULL)
+		if (tp_featprep_form_of(fs->f[i].kind) == NULL)
 			return tp_err_set(e, "item %zu is of no known kind", i + 1);
 		bad |= fputs(sep, f) == EOF || put_item(f, &fs->f[i]) < 0;
 		sep = ",\n";
 	}
 	for (size_t i = 0; i < fs->nres && !bad; i++) {
 		bad |= fprintf(f, "%s{\"type\": \"Feature\", \"geometry\": null, ",
-		    sep) < 0 || put_props(f, &tp_resform, &fs->res[i], 0) < 0;
+		    sep) < 0 || put_props(f, &tp_featprep_resform, &fs->res[i], 0) < 0;
 		sep = ",\n";
 	}
 	bad |= fputs("\n]}\n", f) == EOF;
@@ -351,7 +351,7 @@ tp_features_write_geojson_crs(const tp_features *fs, const char *crs,
 /* Files of either form. */
 
 int
-tp_features_is_geojson(const char *name, const char *text, size_t len)
+tp_feature_file_is_geojson(const char *name, const char *text, size_t len)
 {
 	size_t n = name != NULL ? strlen(name) : 0;
 
@@ -365,11 +365,11 @@ tp_features_is_geojson(const char *name, const char *text, size_t len)
 }
 
 int
-tp_features_parse(tp_features *fs, const char *name, const char *text,
+tp_feature_file_parse(tp_features *fs, const char *name, const char *text,
     size_t len, tp_err *e)
 {
-	if (tp_features_is_geojson(name, text, len))
-		return tp_features_parse_geojson(fs, name, text, len, e);
+	if (tp_feature_file_is_geojson(name, text, len))
+		return tp_feature_file_parse_geojson(fs, name, text, len, e);
 	return tp_features_parse_text(fs, name, text, len, e);
 }
 
@@ -377,7 +377,7 @@ tp_features_parse(tp_features *fs, const char *name, const char *text,
 #define TP_FEATURE_FILE_MAX	((size_t)1 << 30)
 
 int
-tp_features_read_file(tp_features *fs, const char *path, tp_err *e)
+tp_feature_file_read(tp_features *fs, const char *path, tp_err *e)
 {
 	char *buf;
 	size_t n;
@@ -390,7 +390,7 @@ tp_features_read_file(tp_features *fs, const char *path, tp_err *e)
 	if (rc < 0)
 		return tp_err_set(e, "cannot open %s: %s", path,
 		    strerror(errno));
-	rc = tp_features_parse(fs, path, buf, n, e);
+	rc = tp_feature_file_parse(fs, path, buf, n, e);
 	free(buf);
 	return rc;
 }

@@ -1,4 +1,4 @@
-/* check_feature_json.c - unit tests of tp_feature_json: GeoJSON feature
+/* check_feature_file.c - unit tests of tp_feature_json: GeoJSON feature
  * files, their errors (with the place in the file), the reader's depth
  * limit, QGIS's extras. */
 #include <check.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "gen/tp_feature.h"
-#include "gen/tp_feature_json.h"
+#include "gen/tp_feature_file.h"
 #include "tp_test.h"
 
 /* GeoJSON: a collection of one feature, and what reading it says. */
@@ -123,7 +123,7 @@ START_TEST(test_geojson_errors)
 	tp_err e;
 
 	tp_features_init(&fs);
-	ck_assert_int_eq(tp_features_parse_geojson(&fs, "g.json",
+	ck_assert_int_eq(tp_feature_file_parse_geojson(&fs, "g.json",
 	    geo_errors[_i].text, strlen(geo_errors[_i].text), &e), -1);
 	ck_assert_str_eq(e.msg, geo_errors[_i].msg);
 	tp_features_free(&fs);
@@ -143,7 +143,7 @@ START_TEST(test_geojson_deep)
 	memset(t + n, ']', n);
 	t[2 * n] = '\0';
 	tp_features_init(&fs);
-	ck_assert_int_eq(tp_features_parse_geojson(&fs, "g.json", t, 2 * n, &e),
+	ck_assert_int_eq(tp_feature_file_parse_geojson(&fs, "g.json", t, 2 * n, &e),
 	    -1);
 	ck_assert_msg(strstr(e.msg, "maximum parsing depth") != NULL, "%s",
 	    e.msg);
@@ -163,11 +163,11 @@ START_TEST(test_geojson_forms)
 	tp_features fs;
 	tp_err e;
 
-	ck_assert(tp_features_is_geojson("a.txt", t, strlen(t)));
-	ck_assert(tp_features_is_geojson("a.geojson", "hill", 4));
-	ck_assert(!tp_features_is_geojson("a.txt", "hill", 4));
+	ck_assert(tp_feature_file_is_geojson("a.txt", t, strlen(t)));
+	ck_assert(tp_feature_file_is_geojson("a.geojson", "hill", 4));
+	ck_assert(!tp_feature_file_is_geojson("a.txt", "hill", 4));
 	tp_features_init(&fs);
-	if (tp_features_parse(&fs, "a.txt", t, strlen(t), &e) < 0)
+	if (tp_feature_file_parse(&fs, "a.txt", t, strlen(t), &e) < 0)
 		ck_abort_msg("%s", e.msg);
 	ck_assert_uint_eq(fs.n, 1);
 	ck_assert_int_eq(fs.f[0].kind, TP_FEAT_PLATEAU);
