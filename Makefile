@@ -215,10 +215,14 @@ purity: $(LIBA)
 includes:
 	@scripts/check-includes
 
+# Both formatters readers use: mandoc, and groff's mdoc macros (man -l,
+# and man on systems whose man-db formats with groff), all warnings on.
 lint:
 	@out=$$(mandoc -T lint -W warning $(MAN1) $(MAN5) $(MAN7) 2>&1); \
-	if [ -n "$$out" ]; then echo "$$out"; echo "mandoc lint: FAILED"; exit 1; fi; \
-	echo "mandoc lint: $(words $(MAN1) $(MAN5) $(MAN7)) pages clean"
+	for p in $(MAN1) $(MAN5) $(MAN7); do \
+	    out="$$out$$(groff -man -ww -z $$p 2>&1)"; done; \
+	if [ -n "$$out" ]; then echo "$$out"; echo "man lint: FAILED"; exit 1; fi; \
+	echo "mandoc lint: $(words $(MAN1) $(MAN5) $(MAN7)) pages clean, groff -ww too"
 
 asan: deps
 	@start=$$(date +%s); \
