@@ -684,9 +684,13 @@ int
 cli_band(const tp_header *h, const char *name)
 {
 	int b = tp_header_band(h, name);
+	char list[256];
 
-	if (b < 0)
-		cli_die("the input has no band '%s'", name);
+	if (b < 0) {
+		tp_header_band_list(h, list, sizeof list);
+		cli_die("the input has no band '%s' (its bands: %s)", name,
+		    list);
+	}
 	return b;
 }
 
@@ -807,7 +811,6 @@ cli_read_grid(tp_grid *g, const char *band, const char *const *add, int nadd,
     int *idx)
 {
 	tp_err e;
-	int b;
 
 	cli_binary_stdout();
 	if (isatty(STDIN_FILENO))
@@ -815,9 +818,7 @@ cli_read_grid(tp_grid *g, const char *band, const char *const *add, int nadd,
 	if ((nadd > 0 ? tp_grid_read_adding(g, stdin, add, nadd, idx, &e) :
 	    tp_grid_read(g, stdin, &e)) < 0)
 		cli_fail(&e);
-	if ((b = tp_header_band(&g->h, band)) < 0)
-		cli_die("the input has no band '%s'", band);
-	return b;
+	return cli_band(&g->h, band);
 }
 
 void

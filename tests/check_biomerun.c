@@ -18,7 +18,7 @@ START_TEST(test_find)
 	tp_err e;
 
 	ck_assert_int_eq(tp_biomerun_find(&in, &h, 0, &e), -1);
-	ck_assert_str_eq(e.msg, "no band 'moisture'");
+	ck_assert_str_eq(e.msg, "no band 'moisture' (its bands: height)");
 	ck_assert_int_eq(tp_biomerun_find(&in, &h, 1, &e), 0);
 	ck_assert_int_eq(in.height, 0);
 	ck_assert_int_eq(in.moisture, -1);
@@ -32,7 +32,7 @@ START_TEST(test_find)
 	h = tp_test_header(2, 2, 1, 0, 2);
 	h.band[0][0] = 'z';	/* "zeight" */
 	ck_assert_int_eq(tp_biomerun_find(&in, &h, 1, &e), -1);
-	ck_assert_str_eq(e.msg, "no band 'height'");
+	ck_assert_str_eq(e.msg, "no band 'height' (its bands: zeight)");
 	tp_header_free(&h);
 }
 END_TEST

@@ -25,12 +25,15 @@ trap 'rm -rf "$T"' EXIT
 # the cost of a fresh interpreter. The server leaves when this shell does.
 TP_PYREAL=${TP_PYREAL:-/usr/bin/python3}
 PY=$TESTS_DIR/pyrun
+# The server is started from a subshell that exits at once, so it is no
+# child of this shell and a test's bare `wait` cannot wait for it (once,
+# disowned, it still held timport.sh's wait for good); it leaves when this
+# shell ($$) does.
 if mkfifo "$T/.pyq"; then
-	"$TP_PYREAL" "$TESTS_DIR/pyserve.py" "$T/.pyq" </dev/null >/dev/null \
-	    2>"$T/.pyserve.err" &
-	TP_PYSERVER=$! TP_PYQUEUE=$T/.pyq
+	TP_PYSERVER=$( ("$TP_PYREAL" "$TESTS_DIR/pyserve.py" "$T/.pyq" $$ \
+	    </dev/null >/dev/null 2>"$T/.pyserve.err" & echo $!) )
+	TP_PYQUEUE=$T/.pyq
 	export TP_PYREAL TP_PYSERVER TP_PYQUEUE
-	disown "$TP_PYSERVER"	# not one of the jobs a test's bare wait waits for
 	trap 'kill "$TP_PYSERVER" 2>/dev/null; rm -rf "$T"' EXIT
 fi
 export GDAL_PAM_ENABLED=NO	# no .aux.xml beside files gdalinfo reads

@@ -5,7 +5,7 @@ a test script checks its streams with Python dozens of times. common.sh
 starts this server once per script; tests/pyrun (which the scripts call
 as $PY) hands it each command line and gets back the exit status.
 
-    usage: python3 tests/pyserve.py QUEUE
+    usage: python3 tests/pyserve.py QUEUE OWNER
 
 QUEUE is a FIFO, and QUEUE.ready tells pyrun the server holds it open;
 each request on it is one line: the process id of a pyrun waiting for its
@@ -23,8 +23,10 @@ directly. The server waits for the child and writes its status to the
 FIFO: the exit code, or 128 + the signal that killed it, as a shell shows.
 
 Only -c CODE, - (the program on stdin) and -m MODULE are served; pyrun
-runs python3 itself for anything else. The server exits when the script
-that started it has gone.
+runs python3 itself for anything else. The server exits when OWNER, the
+process id of the script that started it, has gone. It is not that
+script's child (common.sh starts it from a subshell that exits at once),
+so a bare `wait` in a test never waits for it.
 """
 import atexit
 import builtins
@@ -185,8 +187,18 @@ def child(pid, fds, base):
     os._exit(code)
 
 
-def serve(queue):
-    parent = os.getppid()
+def alive(pid):
+    """Whether process pid still runs."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+def serve(queue, owner):
     q = os.open(queue, os.O_RDWR)	# ours too, so never end of file
     open(queue + ".ready", "w").close()
     wake_r, wake_w = os.pipe()
@@ -223,7 +235,7 @@ def serve(queue):
             except BlockingIOError:
                 pass
         reap(waiting)
-        if os.getppid() != parent:
+        if not alive(owner):
             break
 
 
@@ -252,4 +264,4 @@ def reap(waiting):
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], int(sys.argv[2]))

@@ -87,7 +87,7 @@ assert_eq "-q: no warnings" "$(cat "$T/err")" ""
 
 # Errors: missing bands, bad tables with their line, misuse, truncation.
 mkstream 2 1 "height" <<< "0 1" > "$T/h"
-expect_err 1 "^tbiome: no band 'moisture': add one with tnoise --band moisture$" \
+expect_err 1 "^tbiome: no band 'moisture' (its bands: height): add one with tnoise --band moisture$" \
     "no moisture" run_prog tbiome < "$T/h"
 mkstream 2 1 "moisture" <<< "0 1" > "$T/m"
 expect_err 1 "no band 'height'" "no height" run_prog tbiome < "$T/m"

@@ -285,7 +285,7 @@ expect_err 2 "--zscale" "--zscale 0" run_prog tslope -z 0 < "$T/plane"
 expect_err 2 "--scale" "--scale -1" run_prog tslope --scale -1 < "$T/plane"
 expect_exit 2 "unknown option" run_prog tslope --frobnicate < "$T/plane"
 expect_exit 2 "operand" run_prog tslope extra < "$T/plane"
-expect_err 1 "^tslope: the input has no band 'elev'$" "no band" \
+expect_err 1 "^tslope: the input has no band 'elev' (its bands: height)$" "no band" \
     run_prog tslope -b elev < "$T/plane"
 run_prog tslope < "$T/plane" > "$T/p"
 expect_err 1 "^tslope: band 'slope' is both the heights and an output$" \

@@ -125,7 +125,7 @@ expect_exit 2 "--sea with --no-sea" run_prog tuplift --sea 1 --no-sea
 expect_exit 2 "negative steps" run_prog tuplift -s -1
 expect_exit 2 "zero dt" run_prog tuplift --dt 0
 expect_exit 2 "operand" run_prog tuplift x
-expect_err 1 "^tuplift: the input has no band 'rock'$" "missing band" run_prog tuplift -b rock < "$T/in"
+expect_err 1 "^tuplift: the input has no band 'rock' (its bands: height)$" "missing band" run_prog tuplift -b rock < "$T/in"
 head -c $(( $(body_offset "$T/in") + 100 )) "$T/in" > "$T/trunc"
 expect_err 1 "tuplift: .*row" "truncated input" run_prog tuplift < "$T/trunc"
 finish

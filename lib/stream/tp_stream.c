@@ -159,6 +159,23 @@ tp_header_band(const tp_header *h, const char *name)
 	return -1;
 }
 
+void
+tp_header_band_list(const tp_header *h, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (size > 0)
+		buf[0] = '\0';
+	for (int b = 0; b < h->nbands && len < size; b++) {
+		int n = snprintf(buf + len, size - len, "%s%s", b ? ", " : "",
+		    h->band[b]);
+
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+}
+
 int
 tp_header_add_band(tp_header *h, const char *name, tp_err *e)
 {

@@ -68,6 +68,9 @@ int	tp_header_check(const tp_header *h, tp_err *e);
 
 /* Band index by name, or -1. */
 int	tp_header_band(const tp_header *h, const char *name);
+/* The band names, comma-separated, into buf (cut short to fit size), for
+ * a message about a band the stream does not have. */
+void	tp_header_band_list(const tp_header *h, char *buf, size_t size);
 /* Append a band; returns its index, or -1 (bad name, duplicate, too many). */
 int	tp_header_add_band(tp_header *h, const char *name, tp_err *e);
 /* Remove band idx; later bands move down one. */
