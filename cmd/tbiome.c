@@ -252,8 +252,10 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 		cli_open_input(&r);
 	}
 	if (tp_biomerun_find(&in, wind ? &g.h : &r.h, wind, &e) < 0)
-		cli_die("%s%s", e.msg, in.height < 0 ? "" :
-		    ": add one with tnoise --band moisture");
+		cli_die("%s%s%s", e.msg, in.height < 0 ? "" :
+		    ": add one with tnoise --band moisture", in.height < 0 ||
+		    !o->climate ? "" : ", or give --wind for rain from the "
+		    "wind alone");
 	settings(o, wind ? &g.h : &r.h, bo);
 	tp_biome_set(b, bo);
 	climate_of(o, bo, &air);

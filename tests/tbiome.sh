@@ -89,6 +89,8 @@ assert_eq "-q: no warnings" "$(cat "$T/err")" ""
 mkstream 2 1 "height" <<< "0 1" > "$T/h"
 expect_err 1 "^tbiome: no band 'moisture' (its bands: height): add one with tnoise --band moisture$" \
     "no moisture" run_prog tbiome < "$T/h"
+expect_err 1 "^tbiome: no band 'moisture' (its bands: height): add one with tnoise --band moisture, or give --wind for rain from the wind alone$" \
+    "climate, no moisture" run_prog tbiome --climate --latitude 30,40 < "$T/h"
 mkstream 2 1 "moisture" <<< "0 1" > "$T/m"
 expect_err 1 "no band 'height'" "no height" run_prog tbiome < "$T/m"
 printf '# mine\n1 sea #000000 sea\n\n2 land #ffffff zone 0 1 0 1 rocks\n' > "$T/bad.txt"
