@@ -209,21 +209,31 @@ old_found(const cli_old *old, int idx, int *ch)
 	return NULL;
 }
 
+/* The spelling of option val into buf: "--seed", or with both "-S
+ * (--seed)" when it has a letter too; "-c" when it has no long form. */
+static void
+spelling(const char *optstring, const struct option *longopts, int val,
+    int both, char *buf, size_t size)
+{
+	const struct option *o = long_of(longopts, val);
+	int a;
+
+	if (o == NULL)
+		snprintf(buf, size, "-%c", val);
+	else if (both && short_of(optstring, val, &a))
+		snprintf(buf, size, "-%c (--%s)", val, o->name);
+	else
+		snprintf(buf, size, "--%s", o->name);
+}
+
 /* "prog: -s is now -S (--seed); the old spelling will go" */
 static void
 warn_old(const char *was, const char *optstring,
     const struct option *longopts, int val)
 {
-	const struct option *o = long_of(longopts, val);
 	char now[64];
-	int a;
 
-	if (o == NULL)
-		snprintf(now, sizeof now, "-%c", val);
-	else if (short_of(optstring, val, &a))
-		snprintf(now, sizeof now, "-%c (--%s)", val, o->name);
-	else
-		snprintf(now, sizeof now, "--%s", o->name);
+	spelling(optstring, longopts, val, 1, now, sizeof now);
 	fprintf(stderr, "%s: %s is now %s; the old spelling will go\n", prog,
 	    was, now);
 }
@@ -378,21 +388,6 @@ cli_version(void)
 	exit(0);
 }
 
-/* The new spelling of option val: "--seed", or "-c" with no long form. */
-static void
-spelling(int val, char *buf, size_t size)
-{
-	const struct option *o = long_of(prog_opts, val);
-	int a;
-
-	if (o != NULL)
-		snprintf(buf, size, "--%s", o->name);
-	else if (prog_optstring != NULL && short_of(prog_optstring, val, &a))
-		snprintf(buf, size, "-%c", val);
-	else
-		snprintf(buf, size, "?");
-}
-
 /* words on stdout, folded at 72 columns. */
 static void
 fold(char *words)
@@ -430,7 +425,8 @@ help_old(void)
 		int last = prog_old[i + 1].old == NULL ||
 		    prog_old[i + 1].val != prog_old[i].val;
 
-		spelling(prog_old[i].val, now, sizeof now);
+		spelling(prog_optstring, prog_opts, prog_old[i].val, 0, now,
+		    sizeof now);
 		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s%s",
 		    prog_old[i].old, !last ? " and" : " for ", last ? now : "",
 		    !last ? "" : prog_old[i + 1].old == NULL ? "." : ",");

@@ -38,14 +38,19 @@ int
 tp_biomerun_find(tp_biomerun_bands *in, const tp_header *h,
     int moisture_optional, tp_err *e)
 {
+	const char *missing = NULL;
 	char list[256];
 
-	tp_header_band_list(h, list, sizeof list);
 	if ((in->height = tp_header_band(h, "height")) < 0)
-		return tp_err_set(e, "no band 'height' (its bands: %s)", list);
-	if ((in->moisture = tp_header_band(h, "moisture")) < 0 &&
+		missing = "height";
+	else if ((in->moisture = tp_header_band(h, "moisture")) < 0 &&
 	    !moisture_optional)
-		return tp_err_set(e, "no band 'moisture' (its bands: %s)", list);
+		missing = "moisture";
+	if (missing != NULL) {
+		tp_header_band_list(h, list, sizeof list);
+		return tp_err_set(e, "no band '%s' (its bands: %s)", missing,
+		    list);
+	}
 	in->river = tp_header_band(h, "river");
 	in->depth = tp_header_band(h, "depth");
 	in->slope = tp_header_band(h, "slope");
