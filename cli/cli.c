@@ -806,13 +806,20 @@ int
 cli_read_grid(tp_grid *g, const char *band, const char *const *add, int nadd,
     int *idx)
 {
+	return cli_read_grid_when(g, band, add, NULL, nadd, idx);
+}
+
+int
+cli_read_grid_when(tp_grid *g, const char *band, const char *const *add,
+    const char *const *need, int nadd, int *idx)
+{
 	tp_err e;
 
 	cli_binary_stdout();
 	if (isatty(STDIN_FILENO))
 		cli_usage("standard input is a terminal: pipe a stream in");
-	if ((nadd > 0 ? tp_grid_read_adding(g, stdin, add, nadd, idx, &e) :
-	    tp_grid_read(g, stdin, &e)) < 0)
+	if ((nadd > 0 ? tp_grid_read_when(g, stdin, add, need, nadd, idx,
+	    &e) : tp_grid_read(g, stdin, &e)) < 0)
 		cli_fail(&e);
 	return cli_band(&g->h, band);
 }

@@ -167,6 +167,11 @@ void	cli_progress_done(cli_progress *p);
  * the reason when the stream is bad or has no such band. */
 int	cli_read_grid(tp_grid *g, const char *band, const char *const *add,
 	    int nadd, int *idx);
+/* cli_read_grid, band add[i] added only when the stream has need[i]
+ * (tp_grid_read_when). */
+int	cli_read_grid_when(tp_grid *g, const char *band,
+	    const char *const *add, const char *const *need, int nadd,
+	    int *idx);
 /* Add this program's HISTORY line to g, write g to stdout and close it;
  * exit 1 on failure (a full disk included). */
 void	cli_write_grid(tp_grid *g, int argc, char **argv);

@@ -10,11 +10,13 @@
 
 static const char usage[] =
     "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-j N]\n"
-    "             [--dir-codes CODES] [-g GEO] [--min-basin CELLS] [--no-sea]\n"
-    "             [--order [KIND]] [--outlet X,Y] [-r T] [--river-rule RULE]\n"
-    "             [--sea LEVEL] [--snap R] [--tile-size N] < in > out\n"
-    "       tflow [-aq] [-b BAND] [-g GEO] [--sea LEVEL] [--no-sea]\n"
-    "             --tile-prepare TILE > TILE.fedge\n"
+    "             [--dir-codes CODES] [--flats RULE] [-g GEO]\n"
+    "             [--min-basin CELLS] [--min-lake CELLS] [--no-lakes]\n"
+    "             [--no-sea] [--order [KIND]] [--outlet X,Y] [-r T]\n"
+    "             [--river-rule RULE] [--sea LEVEL] [--snap R]\n"
+    "             [--tile-size N] < in > out\n"
+    "       tflow [-aq] [-b BAND] [--flats RULE] [-g GEO] [--sea LEVEL]\n"
+    "             [--no-sea] --tile-prepare TILE > TILE.fedge\n"
     "       tflow [--suffix S] --tile-solve MANIFEST > SOLVE\n"
     "       tflow [-aq] [-b BAND] [--dir-codes CODES] [-g GEO] [-r T]\n"
     "             [--sea LEVEL] [--no-sea] --tile-finish SOLVE TILE > out\n";
@@ -24,6 +26,9 @@ static const char help[] =
     "included) and 'dir' (D8 flow direction) to a filled heightfield. Sea,\n"
     "every cell below the header's SEALEVEL (tisland --sea), is an outlet:\n"
     "it keeps the flow that reaches it, passes nothing on and has dir 0.\n"
+    "With a band 'depth' (tfill --depth), the filled depressions are lakes:\n"
+    "a band 'lake' (ids 1, 2, ...), water crossing each on one line, and no\n"
+    "river drawn on them.\n"
     "  -a, --area           flow in square map units (square metres when\n"
     "                       geographic) instead of cells\n"
     "  -b, --band NAME      the height band (default: height)\n"
@@ -39,6 +44,10 @@ static const char help[] =
     "      --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
+    "      --flats RULE     converge (toward the lower edge and away from\n"
+    "                       the higher, Barnes et al. 2014, as RichDEM) or\n"
+    "                       nearest (the shortest way to the lower edge)\n"
+    "                       (default: converge)\n"
     "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
     "                       in metres at each row's latitude (default: auto,\n"
     "                       yes for geographic EPSG codes such as 4326)\n"
@@ -49,6 +58,9 @@ static const char help[] =
     "      --min-basin CELLS\n"
     "                       with --basins: label 0 the basins of fewer\n"
     "                       cells (default: 1, keep all)\n"
+    "      --min-lake CELLS a filled depression of fewer cells is no lake\n"
+    "                       (default: 16)\n"
+    "      --no-lakes       ignore the depth band: no lakes\n"
     "      --no-sea         ignore the header's SEALEVEL: no cell is sea\n"
     "      --order [KIND]   with --rivers: add a band 'order', the stream\n"
     "                       order of river cells, strahler or shreve\n"
@@ -86,7 +98,7 @@ static const char help[] =
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
     OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE, OPT_RIVER_RULE,
-    OPT_DIR_CODES };
+    OPT_DIR_CODES, OPT_FLATS, OPT_MIN_LAKE, OPT_NO_LAKES };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-c", OPT_DIR_CODES }, { NULL, 0 } };
@@ -97,10 +109,13 @@ static const struct option longopts[] = {
 	{ "basins", no_argument, NULL, OPT_BASINS },
 	{ "carve", optional_argument, NULL, OPT_CARVE },
 	{ "dir-codes", required_argument, NULL, OPT_DIR_CODES },
+	{ "flats", required_argument, NULL, OPT_FLATS },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "mfd", no_argument, NULL, 'm' },
 	{ "min-basin", required_argument, NULL, OPT_MIN_BASIN },
+	{ "min-lake", required_argument, NULL, OPT_MIN_LAKE },
+	{ "no-lakes", no_argument, NULL, OPT_NO_LAKES },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "order", optional_argument, NULL, OPT_ORDER },
 	{ "outlet", required_argument, NULL, OPT_OUTLET },
@@ -126,7 +141,9 @@ static const char *const orders[] = { "strahler", "shreve", NULL };
 /* in the order of TP_CARVE_* */
 static const char *const carves[] = { "steepest", "first", NULL };
 static const char *const river_rules[] = { "threshold", "trace", NULL };
-enum { WHOLE, PREPARE, SOLVE, FINISH };	/* the phase */
+static const char *const flat_rules[] = { "converge", "nearest", NULL };
+enum { WHOLE = TP_FLOWRUN_WHOLE, PREPARE = TP_FLOWRUN_PREPARE,
+    SOLVE = TP_FLOWRUN_SOLVE, FINISH = TP_FLOWRUN_FINISH };
 
 /* The options: the run's (geos[] and river_rules[] in the order of
  * TP_GEO_* and TP_FLOWRUN_*), then tflow's own. */
@@ -145,30 +162,15 @@ typedef struct opts {
 static void
 check_phase(const opts *o, int operands, const char *first)
 {
-	if (o->phase == WHOLE) {
-		if (operands > 0)
-			cli_usage("unexpected argument '%s'", first);
-		if (o->suffix != NULL)
-			cli_usage("--suffix goes with --tile-solve");
-		if (o->r.tile_size != 0 && !o->r.threads_given)
-			cli_usage("--tile-size goes with --threads");
-		return;
-	}
-	if (operands != 1)
+	tp_err e;
+
+	if (o->phase == WHOLE && operands > 0)
+		cli_usage("unexpected argument '%s'", first);
+	if (o->phase != WHOLE && operands != 1)
 		cli_usage(o->phase == SOLVE ? "--tile-solve needs one MANIFEST" :
 		    "give one TILE");
-	if (o->r.mfd || o->r.order >= 0 || o->r.basins || o->r.outlet)
-		cli_usage("the tile phases make flow, dir and river only");
-	if (o->r.carve)
-		cli_usage("--carve needs the whole grid; the tile phases take "
-		    "filled tiles");
-	if (o->r.threads_given || o->r.tile_size != 0)
-		cli_usage("--threads and --tile-size go with a whole grid, not "
-		    "a tile phase");
-	if (o->suffix != NULL && o->phase != SOLVE)
-		cli_usage("--suffix goes with --tile-solve");
-	if (o->phase != FINISH && (o->r.rivers >= 0 || o->r.grass))
-		cli_usage("--rivers and --dir-codes go with --tile-finish");
+	if (tp_flowrun_check_phase(&o->r, o->phase, o->suffix != NULL, &e) < 0)
+		cli_usage("%s", e.msg);
 }
 
 /* Record one tile phase: a second one is misuse. */
@@ -193,6 +195,7 @@ parse(int argc, char **argv, opts *o)
 	o->r.order = -1;
 	o->r.river_rule = -1;
 	o->r.min_basin = o->r.snap = -1;
+	o->r.min_lake = TP_FLOWRUN_MIN_LAKE;
 	while ((ch = cli_getopt_old(argc, argv, "ab:g:hj:mqr:v",
 	    longopts, old)) != -1) {
 		switch (ch) {
@@ -233,6 +236,14 @@ parse(int argc, char **argv, opts *o)
 			o->r.river_rule = cli_choice("--river-rule", optarg,
 			    river_rules);
 			break;
+		case OPT_FLATS:
+			o->r.flats = cli_choice("--flats", optarg, flat_rules);
+			break;
+		case OPT_MIN_LAKE:
+			o->r.min_lake = cli_int("--min-lake", optarg, 1,
+			    INT64_MAX);
+			break;
+		case OPT_NO_LAKES: o->r.no_lakes = 1; break;
 		case OPT_MIN_BASIN:
 			o->r.min_basin = cli_int("--min-basin", optarg, 1,
 			    INT64_MAX);
@@ -301,12 +312,12 @@ main(int argc, char **argv)
 {
 	static char joined[2][256];	/* --order=KIND, --carve=RULE */
 	tp_flowrun_result res;
-	tp_flow_stats *st = &res.st;
+	char note[512];
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
 	opts o;
-	int band;
+	int band, i;
 
 	cli_init(argc, argv, usage);
 	/* neither goes with the tile phases, the only ones with operands */
@@ -318,7 +329,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	cli_timer_start(&tm);
-	band = cli_read_grid(&g, o.band, o.b.name, o.b.n, o.b.idx);
+	band = cli_read_grid_when(&g, o.band, o.b.name, o.b.need, o.b.n,
+	    o.b.idx);
 	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
 	o.r.lap = cli_timer_lap_cb;
 	o.r.lctx = &tm;
@@ -327,24 +339,12 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
-	if (o.r.outlet && !o.quiet)
-		fprintf(stderr, "%s: outlet at %.10g,%.10g (column %lld, row "
-		    "%lld, flow %.9g): %lld cells drain there\n", cli_prog(),
-		    tp_cell_x(&g.h, res.outlet_x), tp_cell_y(&g.h, res.outlet_y),
-		    (long long)res.outlet_x, (long long)res.outlet_y,
-		    res.outlet_flow, (long long)res.outlet_cells);
-	if (st->sinks > 0 && !o.quiet)
-		fprintf(stderr, "%s: warning: %lld cells have no outflow "
-		    "(fill them with tfill first, or route through them with "
-		    "--carve)\n", cli_prog(), (long long)st->sinks);
+	for (i = 0; i < TP_FLOWRUN_NOTES; i++)
+		if (tp_flowrun_note(&o.r, &res, &g.h, i, o.quiet, note,
+		    sizeof note))
+			fprintf(stderr, "%s: %s\n", cli_prog(), note);
 	if (o.verbose)
-		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld outlets "
-		    "(%lld sea), %lld on flats, %lld sinks%s",
-		    (long long)g.h.width, (long long)g.h.height,
-		    (long long)st->valid, (long long)st->outlets,
-		    (long long)st->sea, (long long)st->flats,
-		    (long long)st->sinks, res.geo.geographic ?
-		    ", geographic" : "");
+		cli_timer_report(&tm, "%s", res.summary);
 	tp_grid_free(&g);
 	return 0;
 }

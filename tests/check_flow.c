@@ -115,7 +115,7 @@ START_TEST(test_flat_nearest)
 	tp_err e;
 
 	ck_assert_int_eq(tp_flow_d8_flats(flat5, 5, 5, 5, &UNIT, -INFINITY,
-	    TP_FLAT_NEAREST, 1, dir, &st, &e), 0);
+	    TP_FLAT_NEAREST, NULL, 1, dir, &st, &e), 0);
 	ck_assert_int_eq(st.flats, 6);
 	/* Distances by hand: (2,1), (2,2), (2,3) are 1, each next to a 5 of
 	 * column 1 that drains, taking the first such neighbour in code

@@ -2,14 +2,17 @@
  * tp_flat.c - directions across flats: Barnes et al. (2014), or toward the
  * nearest cell of the low edge.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hydro/tp_flat.h"
+#include "core/tp_kheap.h"
 #include "hydro/tp_d8.h"
 
 #define DIR_NEW		0x40	/* set during the nearest pass on fresh cells */
 #define RING		0x80	/* found in the ring being built */
+
 
 typedef struct flat_plane {
 	const float *z;
@@ -221,16 +224,145 @@ conv_choose(const flat_plane *p, const uint32_t *a, const uint32_t *b,
 	return bk;
 }
 
+/* --- water: a flat holding a lake, routed along its middle --- */
+
+/* Mark (m = 1) every cell of the flats that hold a wet cell: a search
+ * through the flat cells of one height from each wet flat cell. q has
+ * room for every flat cell. */
+static void
+wet_mark(const flat_plane *p, const uint8_t *wet, const uint32_t *a,
+    uint8_t *m, size_t *q)
+{
+	size_t n = (size_t)p->w * (size_t)p->h, w = (size_t)p->w, i, j, nq;
+	int64_t x, y, nx, ny;
+	int k;
+
+	for (i = 0; i < n; i++) {
+		if (!wet[i] || a[i] == 0 || m[i])
+			continue;
+		m[i] = 1;
+		q[0] = i;
+		for (nq = 1; nq > 0;) {
+			j = q[--nq];
+			x = (int64_t)(j % w);
+			y = (int64_t)(j / w);
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
+					continue;
+				size_t o = (size_t)ny * w + (size_t)nx;
+				if (!m[o] && a[o] != 0 &&
+				    height(p, nx, ny) == height(p, x, y)) {
+					m[o] = 1;
+					q[nq++] = o;
+				}
+			}
+		}
+	}
+}
+
+/* A cell's weight, 1/b^4: the middle of a lake is so much cheaper than
+ * the cells beside it that paths merge there (at 1/b they ran side by
+ * side down a wide lake, each a little off the middle). */
+static double
+wet_weight(uint32_t b)
+{
+	double d = b;
+
+	return b ? 1 / (d * d * d * d) : 1;
+}
+
+/* A step's cost: its length times the mean of its ends' weights, so a
+ * path pays least far from the shore. */
+static double
+wet_step(const uint32_t *b, size_t i, size_t j, int k)
+{
+	double wi = wet_weight(b[i]), wj = wet_weight(b[j]);
+
+	return (k % 2 ? 1.0 : M_SQRT2) * 0.5 * (wi + wj);
+}
+
+/* Relax the neighbours of cell i, taken from the heap at cost c[i]: a
+ * marked flat neighbour reached cheaper drains to i. */
+static int
+wet_relax(const flat_plane *p, const uint32_t *b, const uint8_t *m,
+    float *c, size_t i, tp_kheap *hp, tp_err *e)
+{
+	size_t w = (size_t)p->w, j;
+	int64_t x = (int64_t)(i % w), y = (int64_t)(i / w), nx, ny;
+	float v;
+	int k;
+
+	for (k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
+			continue;
+		j = (size_t)ny * w + (size_t)nx;
+		if (m[j] != 1 || height(p, nx, ny) != height(p, x, y))
+			continue;
+		v = (float)((double)c[i] + wet_step(b, i, j, k));
+		if (v < c[j]) {
+			c[j] = v;
+			p->dir[j] = (uint8_t)tp_d8_back(k);
+			if (tp_kheap_push(hp, tp_kheap_key(v, j), "the lake "
+			    "routes", e) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* The marked flats' cells drain along their least-cost paths to the low
+ * edge (Dijkstra from the cells next to it, which drain into it as
+ * conv_choose says): paths leave the shore for the middle and follow it
+ * to the outlet, one line through the lake instead of a fan. */
+static int
+wet_route(const flat_plane *p, const uint32_t *a, const uint32_t *b,
+    uint8_t *m, tp_err *e)
+{
+	size_t n = (size_t)p->w * (size_t)p->h, w = (size_t)p->w, i;
+	float *c = malloc(n * sizeof *c);
+	tp_kheap hp = { 0 };
+	uint64_t key;
+	int rc = 0;
+
+	if (c == NULL)
+		return tp_err_set(e, "out of memory: lake routes");
+	for (i = 0; i < n && rc == 0; i++) {
+		c[i] = INFINITY;
+		if (m[i] && a[i] == 1) {
+			c[i] = 0;
+			p->dir[i] = (uint8_t)conv_choose(p, a, b,
+			    (int64_t)(i % w), (int64_t)(i / w));
+			rc = tp_kheap_push(&hp, tp_kheap_key(0, i), "the lake "
+			    "routes", e);
+		}
+	}
+	while (rc == 0 && hp.n > 0) {
+		key = tp_kheap_pop(&hp);
+		i = (size_t)(key & 0xffffffffu);
+		if (m[i] != 1 || (uint32_t)(key >> 32) != tp_kheap_fkey(c[i]))
+			continue;	/* taken already, at a lower cost */
+		m[i] = 2;
+		rc = wet_relax(p, b, m, c, i, &hp, e);
+	}
+	tp_kheap_free(&hp);
+	free(c);
+	return rc;
+}
+
 /* Both distances, then each drainable flat cell's choice; q holds nf
  * cells. The choices read a and b, not dir, so the order they are made in
  * does not matter. */
 static int
-conv_resolve(const flat_plane *p, size_t *q, size_t *resolved, tp_err *e)
+conv_resolve(const flat_plane *p, const uint8_t *wet, size_t *q,
+    size_t *resolved, tp_err *e)
 {
 	size_t n = (size_t)p->w * (size_t)p->h, i, w = (size_t)p->w;
 	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
+	uint8_t *m = NULL;
+	int rc = 0;
 
-	if (a == NULL || b == NULL) {
+	if (a == NULL || b == NULL || (wet != NULL &&
+	    (m = calloc(n, 1)) == NULL)) {
 		free(a);
 		free(b);
 		return tp_err_set(e, "out of memory: flat distances of %zu "
@@ -238,18 +370,23 @@ conv_resolve(const flat_plane *p, size_t *q, size_t *resolved, tp_err *e)
 	}
 	*resolved = conv_spread(p, a, q, conv_seeds(p, 1, a, q));
 	conv_spread(p, b, q, conv_seeds(p, 0, b, q));
-	for (i = 0; i < n; i++)
+	if (m != NULL) {
+		wet_mark(p, wet, a, m, q);
+		rc = wet_route(p, a, b, m, e);
+		free(m);
+	}
+	for (i = 0; i < n && rc == 0; i++)
 		if (p->dir[i] == TP_D8_SINK && a[i] != 0)
 			p->dir[i] = (uint8_t)conv_choose(p, a, b,
 			    (int64_t)(i % w), (int64_t)(i / w));
 	free(a);
 	free(b);
-	return 0;
+	return rc;
 }
 
 int
 tp_flat_resolve(const float *z, int64_t w, int64_t h, size_t stride, int rule,
-    uint8_t *dir, int64_t *resolved, tp_err *e)
+    const uint8_t *wet, uint8_t *dir, int64_t *resolved, tp_err *e)
 {
 	flat_plane p = { .z = z, .w = w, .h = h, .stride = stride, .dir = dir };
 	size_t n = (size_t)w * (size_t)h, i, nf = 0, done = 0, *q;
@@ -264,7 +401,8 @@ tp_flat_resolve(const float *z, int64_t w, int64_t h, size_t stride, int rule,
 		return tp_err_set(e, "out of memory: %zu flat cells", nf);
 	if (rule == TP_FLAT_NEAREST)
 		done = near_resolve(&p, q);
-	else if (conv_resolve(&p, q, &done, e) < 0) {
+	else if (conv_resolve(&p, (size_t)w * (size_t)h >> 32 ? NULL : wet, q,
+	    &done, e) < 0) {
 		free(q);
 		return -1;
 	}

@@ -23,7 +23,14 @@
  *	E, SE, S, SW, W, NW, N, NE: the shortest paths, which run parallel
  *	across wide flats.
  *
- * Both are functions of the distances alone, never of a queue's order. A
+ * Water (tp_lake.h): under TP_FLAT_CONVERGE, a flat that holds a lake
+ * cell (a filled depression, levelled to its spill height) is routed
+ * instead along its least-cost paths to the low edge, a step costing its
+ * length (1 or sqrt 2 cells) times the mean of its ends' 1/b^4: a path
+ * leaves the shore for the middle of the lake and follows it to the
+ * outlet, where the paths from the inlets merge into one line.
+ *
+ * All are functions of the heights alone, never of a queue's order. A
  * flat without a low edge is a sink: its cells keep TP_D8_SINK.
  */
 #ifndef TP_FLAT_H
@@ -37,10 +44,12 @@
 enum { TP_FLAT_CONVERGE, TP_FLAT_NEAREST };
 
 /* Give the flat cells of dir (TP_D8_SINK, tp_d8.h; z as tp_flow.h reads
- * it) their directions by rule; *resolved = how many got one (may be
- * NULL). Returns 0, or -1 with the message (out of memory). */
+ * it) their directions by rule; wet (w * h bytes, 1 on lake cells; may be
+ * NULL) marks the water; *resolved = how many got one (may be NULL).
+ * Returns 0, or -1 with the message (out of memory). */
 int	tp_flat_resolve(const float *z, int64_t w, int64_t h, size_t stride,
-	    int rule, uint8_t *dir, int64_t *resolved, tp_err *e);
+	    int rule, const uint8_t *wet, uint8_t *dir, int64_t *resolved,
+	    tp_err *e);
 
 /* The rule named s ("converge" or "nearest"), or -1. */
 int	tp_flat_rule(const char *s);

@@ -164,13 +164,13 @@ tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
     tp_flow_stats *st, tp_err *e)
 {
 	return tp_flow_d8_flats(z, w, h, stride, g, sea_level,
-	    TP_FLAT_CONVERGE, threads, dir, st, e);
+	    TP_FLAT_CONVERGE, NULL, threads, dir, st, e);
 }
 
 int
 tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
-    const tp_geo_grid *g, double sea_level, int flats, int threads,
-    uint8_t *dir, tp_flow_stats *st, tp_err *e)
+    const tp_geo_grid *g, double sea_level, int flats, const uint8_t *wet,
+    int threads, uint8_t *dir, tp_flow_stats *st, tp_err *e)
 {
 	tp_flow_stats dummy;
 	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
@@ -191,7 +191,7 @@ tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
 	}
 	for (i = 0; i < n && c.sea > -INFINITY; i++)
 		st->sea += dir[i] == TP_D8_SEA;
-	if (tp_flat_resolve(z, w, h, stride, flats, dir, &st->flats, e) < 0)
+	if (tp_flat_resolve(z, w, h, stride, flats, wet, dir, &st->flats, e) < 0)
 		return -1;
 	st->sinks -= st->flats;
 	return 0;

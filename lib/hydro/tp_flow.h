@@ -75,10 +75,12 @@ int	tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);
 /* tp_flow_d8_sea with flats resolved by the rule flats (TP_FLAT_*,
- * tp_flat.h; tp_flow_d8_sea's is TP_FLAT_CONVERGE). */
+ * tp_flat.h; tp_flow_d8_sea's is TP_FLAT_CONVERGE) and the lake cells wet
+ * (NULL: none; tp_flat.h). */
 int	tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
-	    const tp_geo_grid *g, double sea_level, int flats, int threads,
-	    uint8_t *dir, tp_flow_stats *st, tp_err *e);
+	    const tp_geo_grid *g, double sea_level, int flats,
+	    const uint8_t *wet, int threads, uint8_t *dir, tp_flow_stats *st,
+	    tp_err *e);
 
 /* D8 accumulation: acc[y * astride + x] = the cells (area = 0) or the
  * area in square map units, square metres when geographic (area = 1)

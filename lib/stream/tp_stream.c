@@ -1272,6 +1272,13 @@ int
 tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names, int n,
     int *idx, tp_err *e)
 {
+	return tp_grid_read_when(g, f, names, NULL, n, idx, e);
+}
+
+int
+tp_grid_read_when(tp_grid *g, FILE *f, const char *const *names,
+    const char *const *need, int n, int *idx, tp_err *e)
+{
 	tp_reader r;
 	uint64_t bytes = 0;
 	int i;
@@ -1285,6 +1292,9 @@ tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names, int n,
 	}
 	for (i = 0; i < n; i++) {
 		idx[i] = tp_header_band(&g->h, names[i]);
+		if (idx[i] < 0 && need != NULL && need[i] != NULL &&
+		    tp_header_band(&r.h, need[i]) < 0)
+			continue;	/* the band it is made from is not here */
 		if (idx[i] < 0 && (idx[i] = tp_header_add_band(&g->h, names[i],
 		    e)) < 0)
 			goto fail;

@@ -203,6 +203,11 @@ int	tp_grid_read(tp_grid *g, FILE *f, tp_err *e);
  * receives each one's band index. Other bands pass through. */
 int	tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names,
 	    int n, int *idx, tp_err *e);
+/* tp_grid_read_adding, but band names[i] is added only when the stream
+ * has the band need[i] it is made from (need or need[i] NULL: always);
+ * idx[i] = -1 for one not added. */
+int	tp_grid_read_when(tp_grid *g, FILE *f, const char *const *names,
+	    const char *const *need, int n, int *idx, tp_err *e);
 int	tp_grid_write(const tp_grid *g, FILE *f, tp_err *e);
 void	tp_grid_free(tp_grid *g);
 /* Copy band `from` into band `to`, every row. */

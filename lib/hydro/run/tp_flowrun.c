@@ -7,6 +7,8 @@
 #include "hydro/tiled/tp_flowtile_grid.h"
 #include "hydro/tp_basin.h"
 #include "hydro/tp_carve.h"
+#include "hydro/tp_flat.h"
+#include "hydro/tp_lake.h"
 #include "hydro/tp_network.h"
 #include "hydro/tp_rivers.h"
 #include "core/tp_par.h"
@@ -17,7 +19,8 @@ struct work {
 	const tp_flowrun_opts *o;
 	const tp_geo_grid *geo;
 	const tp_flowrun_bands *b;
-	const float *z;
+	const float *z;		/* the heights water follows */
+	size_t	zs;		/* their row stride */
 	uint8_t	*dir;
 	const uint32_t *order;	/* the search's order, for traced rivers */
 	size_t	valid;		/* its length */
@@ -56,6 +59,34 @@ tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
 }
 
 int
+tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
+    tp_err *e)
+{
+	if (phase == TP_FLOWRUN_WHOLE) {
+		if (suffix)
+			return tp_err_set(e, "--suffix goes with --tile-solve");
+		if (o->tile_size != 0 && !o->threads_given)
+			return tp_err_set(e, "--tile-size goes with --threads");
+		return 0;
+	}
+	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
+		return tp_err_set(e, "the tile phases make flow, dir and river "
+		    "only");
+	if (o->carve)
+		return tp_err_set(e, "--carve needs the whole grid; the tile "
+		    "phases take filled tiles");
+	if (o->threads_given || o->tile_size != 0)
+		return tp_err_set(e, "--threads and --tile-size go with a "
+		    "whole grid, not a tile phase");
+	if (suffix && phase != TP_FLOWRUN_SOLVE)
+		return tp_err_set(e, "--suffix goes with --tile-solve");
+	if (phase != TP_FLOWRUN_FINISH && (o->rivers >= 0 || o->grass))
+		return tp_err_set(e, "--rivers and --dir-codes go with "
+		    "--tile-finish");
+	return 0;
+}
+
+int
 tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
     const char *height)
 {
@@ -63,7 +94,7 @@ tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 	b->name[0] = "flow";
 	b->name[1] = "dir";
 	b->n = 2;
-	b->river = b->mfd = b->order = b->basin = -1;
+	b->river = b->mfd = b->order = b->basin = b->lake = -1;
 	if (o->rivers >= 0)
 		b->name[b->river = b->n++] = "river";
 	if (o->mfd)
@@ -72,6 +103,10 @@ tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 		b->name[b->order = b->n++] = "order";
 	if (o->basins || o->outlet)
 		b->name[b->basin = b->n++] = "basin";
+	if (!o->no_lakes && !o->carve) {
+		b->need[b->n] = "depth";
+		b->name[b->lake = b->n++] = "lake";
+	}
 	for (int i = 0; i < b->n; i++)
 		if (strcmp(height, b->name[i]) == 0)
 			return -1;
@@ -137,12 +172,12 @@ flow_bands(void *ctx, tp_err *e)
 	float *acc = tp_grid_band(k->g, b->idx[0]);
 
 	if (accumulate(o, k->geo, k->dir, w, h, acc, stride, e) < 0 ||
-	    (o->mfd && tp_flow_mfd(k->z, stride, k->dir, w, h, k->geo,
+	    (o->mfd && tp_flow_mfd(k->z, k->zs, k->dir, w, h, k->geo,
 	    TP_FLOW_MFD_EXPONENT, o->area, o->threads,
 	    tp_grid_band(k->g, b->idx[b->mfd]), stride, e) < 0))
 		return -1;
 	if (b->river >= 0 && o->river_rule == TP_FLOWRUN_TRACE) {
-		if (tp_rivers_trace(k->z, stride, acc, stride, k->order,
+		if (tp_rivers_trace(k->z, k->zs, acc, stride, k->order,
 		    k->valid, w, h, o->rivers, k->dir,
 		    tp_grid_band(k->g, b->idx[b->river]), stride, e) < 0)
 			return -1;
@@ -182,8 +217,8 @@ dir_bands(struct work *k, tp_network_fn before, tp_flowrun_result *r,
  * search took the cells in (*order, to free). */
 static int
 directions(const tp_flowrun_opts *o, const tp_geo_grid *geo,
-    const float *z, int64_t w, int64_t h, size_t stride, uint8_t *dir,
-    uint32_t **order, tp_flow_stats *st, tp_err *e)
+    const float *z, int64_t w, int64_t h, size_t stride, const uint8_t *wet,
+    uint8_t *dir, uint32_t **order, tp_flow_stats *st, tp_err *e)
 {
 	size_t cells = (size_t)w * (size_t)h;
 
@@ -194,8 +229,8 @@ directions(const tp_flowrun_opts *o, const tp_geo_grid *geo,
 		return tp_err_set(e, "out of memory: the search's order needs "
 		    "%.1f MiB", (double)cells * 4 / 1048576.0);
 	return o->carve ? tp_carve_rule(z, w, h, stride, geo, o->sea,
-	    o->carve - 1, dir, *order, st, e) : tp_flow_d8_sea(z, w, h, stride,
-	    geo, o->sea, o->threads, dir, st, e);
+	    o->carve - 1, dir, *order, st, e) : tp_flow_d8_flats(z, w, h,
+	    stride, geo, o->sea, o->flats, wet, o->threads, dir, st, e);
 }
 
 /* Everything after the directions; dir and order are the caller's. */
@@ -222,6 +257,70 @@ from_dir(struct work *k, uint32_t **order, tp_flowrun_result *r, tp_err *e)
 	return 0;
 }
 
+/* The lakes of a grid with a depth band: the levelled heights (*zl), the
+ * lake cells (*wet) and the lake band; both NULL without. */
+static int
+lakes(tp_grid *g, int band, const tp_flowrun_bands *b,
+    const tp_flowrun_opts *o, float **zl, uint8_t **wet, int64_t *nlakes,
+    tp_err *e)
+{
+	int64_t w = g->h.width, h = g->h.height;
+	size_t stride = tp_grid_stride(g), n = (size_t)w * (size_t)h;
+	int d = tp_header_band(&g->h, "depth");
+	const float *z = tp_grid_band(g, band), *depth;
+
+	*zl = NULL;
+	*wet = NULL;
+	if (b->lake < 0 || b->idx[b->lake] < 0 || d < 0)
+		return 0;
+	depth = tp_grid_band(g, d);
+	if ((*zl = malloc(n * sizeof **zl)) == NULL ||
+	    (*wet = malloc(n)) == NULL)
+		return tp_err_set(e, "out of memory: lakes of %zu cells", n);
+	if (tp_lake_level(z, stride, depth, stride, w, h, o->sea, *zl, e) < 0)
+		return -1;
+	return tp_lake_label(z, stride, depth, stride, *zl, w, h, o->min_lake,
+	    *wet, tp_grid_band(g, b->idx[b->lake]), stride, nlakes, e);
+}
+
+/* No river, no order on the lakes: a river ends at the shore. */
+static void
+dry_rivers(tp_grid *g, const tp_flowrun_bands *b)
+{
+	size_t stride = tp_grid_stride(g), i;
+	const float *lake;
+	float *river, *order;
+	int64_t y;
+
+	if (b->lake < 0 || b->idx[b->lake] < 0 || b->river < 0)
+		return;
+	for (y = 0; y < g->h.height; y++) {
+		lake = tp_grid_band(g, b->idx[b->lake]) + (size_t)y * stride;
+		river = tp_grid_band(g, b->idx[b->river]) + (size_t)y * stride;
+		order = b->order < 0 ? NULL :
+		    tp_grid_band(g, b->idx[b->order]) + (size_t)y * stride;
+		for (i = 0; i < (size_t)g->h.width; i++)
+			if (lake[i] > 0) {
+				river[i] = 0;
+				if (order != NULL)
+					order[i] = 0;
+			}
+	}
+}
+
+static void
+summarise(const tp_grid *g, tp_flowrun_result *r)
+{
+	const tp_flow_stats *st = &r->st;
+
+	snprintf(r->summary, sizeof r->summary, "%lldx%lld, %lld valid, "
+	    "%lld outlets (%lld sea), %lld on flats, %lld sinks, %lld lakes%s",
+	    (long long)g->h.width, (long long)g->h.height,
+	    (long long)st->valid, (long long)st->outlets, (long long)st->sea,
+	    (long long)st->flats, (long long)st->sinks, (long long)r->lakes,
+	    r->geo.geographic ? ", geographic" : "");
+}
+
 int
 tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
     const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e)
@@ -231,23 +330,33 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	const float *z = tp_grid_band(g, band);
 	struct work k;
 	uint32_t *order = NULL;
-	uint8_t *dir;
+	uint8_t *dir = NULL, *wet = NULL;
+	float *zl = NULL;
 	int rc;
 
 	memset(r, 0, sizeof *r);
 	r->geo = tp_geo_grid_of(&g->h, o->georule);
-	if ((dir = malloc((size_t)w * (size_t)h)) == NULL)
-		return tp_err_set(e, "out of memory: directions need %.1f MiB",
+	rc = lakes(g, band, b, o, &zl, &wet, &r->lakes, e);
+	if (rc == 0 && (dir = malloc((size_t)w * (size_t)h)) == NULL)
+		rc = tp_err_set(e, "out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);
-	rc = directions(o, &r->geo, z, w, h, stride, dir, &order, &r->st, e);
+	if (rc == 0)
+		rc = directions(o, &r->geo, zl ? zl : z, w, h, zl ? (size_t)w :
+		    stride, wet, dir, &order, &r->st, e);
 	if (rc == 0) {
 		lap(o, "directions");
-		k = (struct work){ g, o, &r->geo, b, z, dir, order,
-		    (size_t)r->st.valid };
+		k = (struct work){ g, o, &r->geo, b, zl ? zl : z,
+		    zl ? (size_t)w : stride, dir, order, (size_t)r->st.valid };
 		rc = from_dir(&k, &order, r, e);
+	}
+	if (rc == 0) {
+		dry_rivers(g, b);
+		summarise(g, r);
 	}
 	free(order);
 	free(dir);
+	free(wet);
+	free(zl);
 	return rc;
 }
 
@@ -258,11 +367,35 @@ tp_flowrun_tile(tp_flowtile_job *k, const char *band, const tp_flowrun_opts *o,
 	tp_flowtile_opts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
 	    .sea_level = o->sea, .area = o->area };
 
+	if (!o->no_lakes && tp_header_band(&k->g.h, "depth") >= 0)
+		return tp_err_set(e, "the tile phases find no lakes: the tile "
+		    "has a depth band: give --no-lakes, here and on the whole "
+		    "grid it is compared with");
+
 	fo.geo.north = k->ts.origin_y;	/* rows count from the grid's top */
 	if (tp_flowtile_job_run(k, band, &fo, solve, e) < 0)
 		return -1;
 	if (solve == NULL)
 		return tp_flowtile_job_edge(k, out, e);
 	tp_flowtile_job_finish(k, &fo, o->rivers, o->grass);
+	return 0;
+}
+
+int
+tp_flowrun_note(const tp_flowrun_opts *o, const tp_flowrun_result *r,
+    const tp_header *h, int i, int quiet, char *buf, size_t n)
+{
+	if (quiet)
+		return 0;
+	if (i == 0 && o->outlet)
+		return snprintf(buf, n, "outlet at %.10g,%.10g (column %lld, "
+		    "row %lld, flow %.9g): %lld cells drain there",
+		    tp_cell_x(h, r->outlet_x), tp_cell_y(h, r->outlet_y),
+		    (long long)r->outlet_x, (long long)r->outlet_y,
+		    r->outlet_flow, (long long)r->outlet_cells) > 0;
+	if (i == 1 && r->st.sinks > 0)
+		return snprintf(buf, n, "warning: %lld cells have no outflow "
+		    "(fill them with tfill first, or route through them with "
+		    "--carve)", (long long)r->st.sinks) > 0;
 	return 0;
 }

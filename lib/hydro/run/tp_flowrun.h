@@ -3,7 +3,14 @@
  * the bands asked for, in what order, on which threads; and the run of its
  * tile phases (tp_flowtile_job.h) on one tile.
  *
- * The grid's height band gives the directions (tp_flow_d8_sea, or
+ * With a depth band (tfill --depth) and no carve, the filled depressions
+ * are levelled and labelled first (tp_lake.h): the directions are found on
+ * the levelled heights, the lakes' water routed along their middles
+ * (tp_flat.h), the band 'lake' labels them, and the river and order bands
+ * are 0 on lake cells (the order counted through them, so a river leaving
+ * a lake keeps its order).
+ *
+ * The grid's height band gives the directions (tp_flow_d8_flats, or
  * tp_carve_rule with carve), the directions the flow (tp_flow_accumulate,
  * or tp_flowtile_grid in tiles on threads) and from them the river, mfd,
  * order and basin bands; last the dir band is written as codes. The
@@ -30,7 +37,9 @@
 #include "hydro/tiled/tp_flowtile_job.h"
 #include "stream/tp_stream.h"
 
-#define TP_FLOWRUN_MAXBANDS	6
+#define TP_FLOWRUN_MAXBANDS	8
+/* Filled depressions of fewer cells are puddles, not lakes. */
+#define TP_FLOWRUN_MIN_LAKE	16
 
 /* Rivers: where flow reaches the threshold, or traced (tp_rivers_trace). */
 enum { TP_FLOWRUN_THRESHOLD, TP_FLOWRUN_TRACE };
@@ -58,6 +67,9 @@ typedef struct tp_flowrun_opts {
 	double	ox, oy;		/* world coordinates */
 	int64_t	snap;		/* move the outlet to the highest flow within
 				 * snap cells; -1: do not */
+	int	flats;		/* TP_FLAT_*: how flats drain */
+	int	no_lakes;	/* ignore a depth band: no lakes */
+	int64_t	min_lake;	/* tp_lake_label's min_cells */
 	/* Called as each phase ends ("directions", "accumulation", "order
 	 * and basins"), maybe from another thread; may be NULL. */
 	void	(*lap)(void *lctx, const char *phase);
@@ -67,10 +79,14 @@ typedef struct tp_flowrun_opts {
 /* The bands the run adds, in order, and where the grid holds them. */
 typedef struct tp_flowrun_bands {
 	const char *name[TP_FLOWRUN_MAXBANDS];	/* flow, dir, then the rest */
+	const char *need[TP_FLOWRUN_MAXBANDS];	/* the input band each is
+						 * made from, NULL: none */
 	int	n;
 	int	idx[TP_FLOWRUN_MAXBANDS];	/* filled by the caller: the
 						 * grid's band of name[i] */
-	int	river, mfd, order, basin;	/* in name[], or -1 */
+	int	river, mfd, order, basin, lake;	/* in name[], or -1; the
+						 * lake's idx -1 when the
+						 * input has no depth */
 } tp_flowrun_bands;
 
 /* What a run found: the directions' counts, and the outlet where it went. */
@@ -80,7 +96,18 @@ typedef struct tp_flowrun_result {
 	int64_t	outlet_x, outlet_y;	/* the cell, after the snap */
 	double	outlet_flow;		/* its flow */
 	int64_t	outlet_cells;		/* cells of its watershed */
+	int64_t	lakes;			/* lakes labelled */
+	char	summary[256];		/* the counts, in a line */
 } tp_flowrun_result;
+
+/* What a run has to tell: the outlet found, the sinks left, the lakes. */
+#define TP_FLOWRUN_NOTES	2
+
+/* Note i (0 .. TP_FLOWRUN_NOTES - 1) of a finished run into buf, a line
+ * without the program's name; 0 when it has nothing to say (quiet: only
+ * errors are said, and notes are not). */
+int	tp_flowrun_note(const tp_flowrun_opts *o, const tp_flowrun_result *r,
+	    const tp_header *h, int i, int quiet, char *buf, size_t n);
 
 /* 0 when o's options go together, else -1 and a message naming tflow's
  * options: the order needs a river band, min_basin the basins, snap the
@@ -88,6 +115,16 @@ typedef struct tp_flowrun_result {
  * basins and the outlet both make the band 'basin'; the carve routes D8
  * only (no mfd). */
 int	tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e);
+
+/* The phases of a run: the whole grid, or one of the tile phases. */
+enum { TP_FLOWRUN_WHOLE, TP_FLOWRUN_PREPARE, TP_FLOWRUN_SOLVE,
+    TP_FLOWRUN_FINISH };
+
+/* 0 when o's options go with the phase (suffix: an edge-file suffix was
+ * given), else -1 and a message naming tflow's options: the tile phases
+ * make flow, dir and river only, on filled tiles, one process each. */
+int	tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
+	    tp_err *e);
 
 /* The names of the bands o makes: flow, dir, then river, mfd, order and
  * basin as asked; idx is left for the caller. 0, or -1 when `height`, the
