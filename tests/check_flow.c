@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hydro/tp_fill.h"
+#include "hydro/tp_flat.h"
 #include "hydro/tp_flow.h"
 #include "tp_test.h"
 
@@ -69,19 +70,21 @@ END_TEST
 
 /* A flat of 5 inside a rim of 9, draining through the 1 on the west
  * border: the flat cells get directions, all water reaches the 1. */
+static const float flat5[25] = {
+	9, 9, 9, 9, 9,
+	9, 5, 5, 5, 9,
+	1, 5, 5, 5, 9,
+	9, 5, 5, 5, 9,
+	9, 9, 9, 9, 9 };
+
 START_TEST(test_flat)
 {
-	float z[25] = {
-		9, 9, 9, 9, 9,
-		9, 5, 5, 5, 9,
-		1, 5, 5, 5, 9,
-		9, 5, 5, 5, 9,
-		9, 9, 9, 9, 9 };
 	float acc[25];
 	uint8_t dir[25];
 	tp_flow_stats st;
+	int i;
 
-	flow_of(z, 5, 5, dir, acc, &st);
+	flow_of(flat5, 5, 5, dir, acc, &st);
 	ck_assert_int_eq(st.sinks, 0);
 	ck_assert_int_eq(st.flats, 6);	/* columns 2 and 3 of the flat */
 	ck_assert_int_eq(st.outlets, 1);
@@ -89,6 +92,31 @@ START_TEST(test_flat)
 	ck_assert_float_eq(acc[10], 25);
 	ck_assert_int_eq(dir[11], 5);		/* (1,2) west to the 1 */
 	ck_assert_int_eq(dir[6], 4);		/* (1,1) south-west */
+	/* Converging, by hand: column 1 drains (the low edge). a, the steps
+	 * to it: 1 in column 2, 2 in column 3. b, from the high edge: 1 on
+	 * every flat cell touching a 9, 2 on (2,2), the only one that does
+	 * not. Column 2 drains into the low edge, its first such neighbour
+	 * in the order W, NW, N, NE, E, SE, S, SW: W. Column 3 takes the
+	 * least 2a - b among its neighbours of the flat: (2,2)'s 0, so the
+	 * paths meet in the middle row: (3,1) SW, (3,2) W, (3,3) NW. */
+	for (i = 7; i <= 17; i += 5)
+		ck_assert_int_eq(dir[i], TP_D8_W);
+	ck_assert_int_eq(dir[8], TP_D8_SW);
+	ck_assert_int_eq(dir[13], TP_D8_W);
+	ck_assert_int_eq(dir[18], TP_D8_NW);
+}
+END_TEST
+
+/* The nearest rule on the same flat. */
+START_TEST(test_flat_nearest)
+{
+	uint8_t dir[25];
+	tp_flow_stats st;
+	tp_err e;
+
+	ck_assert_int_eq(tp_flow_d8_flats(flat5, 5, 5, 5, &UNIT, -INFINITY,
+	    TP_FLAT_NEAREST, 1, dir, &st, &e), 0);
+	ck_assert_int_eq(st.flats, 6);
 	/* Distances by hand: (2,1), (2,2), (2,3) are 1, each next to a 5 of
 	 * column 1 that drains, taking the first such neighbour in code
 	 * order E, SE, S, SW, W, NW, N, NE: SW, SW, W. Column 3 is at 2 and
@@ -464,6 +492,7 @@ flow_suite(void)
 
 	tcase_add_test(core, test_plane_east);
 	tcase_add_test(core, test_flat);
+	tcase_add_test(core, test_flat_nearest);
 	tcase_add_test(core, test_sink_and_nan);
 	tcase_add_test(core, test_random_conservation);
 	tcase_add_test(core, test_codes);

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "hydro/tp_flow.h"
+#include "hydro/tp_flat.h"
 #include "core/tp_par.h"
 
-#define DIR_NEW		0x40	/* set during the flat pass on fresh cells */
 #define DONE		0xff	/* in-degree byte of a cell already passed on */
 
 static inline int
@@ -137,108 +137,6 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	}
 }
 
-#define RING		0x80	/* found in the ring being built */
-
-/* Flat cell j, of height zu, found from cell i by step k (i to j), one
- * ring further out: new, it takes the way back to i; found before in this
- * ring, the first such way in code order (so the rule is one of the
- * distances alone, not of the queue's order). */
-static inline int
-flat_reach(uint8_t *dir, size_t j, int k)
-{
-	uint8_t back = (uint8_t)tp_d8_back(k);
-
-	if (dir[j] == TP_D8_SINK) {
-		dir[j] = (uint8_t)(back | DIR_NEW | RING);
-		return 1;
-	}
-	if ((dir[j] & RING) && back < (dir[j] & 0x0f))
-		dir[j] = (uint8_t)(back | DIR_NEW | RING);
-	return 0;
-}
-
-/* Ring after ring of the flats from the seeds q[0..nq): returns the flat
- * cells in q, each ring's cells after the previous ring's. */
-static size_t
-flat_rings(const float *z, int64_t w, int64_t h, size_t stride,
-    uint8_t *dir, size_t *q, size_t nq)
-{
-	size_t head = 0, end, i, j, r;
-	int64_t x, y, nx, ny;
-	float zu;
-	int k;
-
-	while (head < nq) {
-		for (end = nq; head < end; head++) {
-			i = q[head];
-			x = (int64_t)(i % (size_t)w);
-			y = (int64_t)(i / (size_t)w);
-			zu = z[(size_t)y * stride + (size_t)x];
-			for (k = 1; k <= 8; k++) {
-				if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-					continue;
-				j = (size_t)ny * (size_t)w + (size_t)nx;
-				if (z[(size_t)ny * stride + (size_t)nx] == zu &&
-				    flat_reach(dir, j, k))
-					q[nq++] = j;
-			}
-		}
-		for (r = end; r < nq; r++)
-			dir[q[r]] &= (uint8_t)~RING;
-	}
-	return nq;
-}
-
-/* Give each flat cell (no lower neighbour, not an outlet) the direction
- * to a neighbour of the same height one step closer to the flat's lower
- * edge. Its distance d: 1 next to a cell of the same height that drains
- * (the direction to the first such neighbour), else one more than the
- * nearest; at d >= 2 the first neighbour in code order at d - 1. */
-static int
-resolve_flats(const float *z, int64_t w, int64_t h, size_t stride,
-    uint8_t *dir, tp_flow_stats *st, tp_err *e)
-{
-	size_t n = (size_t)w * (size_t)h, i, nq = 0, head, *q;
-	int64_t x, y, nx, ny;
-	float zu;
-	int k;
-
-	for (i = 0; i < n; i++)
-		nq += dir[i] == TP_D8_SINK;
-	st->sinks = (int64_t)nq;
-	if (nq == 0)
-		return 0;
-	if ((q = malloc(nq * sizeof *q)) == NULL)
-		return tp_err_set(e, "out of memory: %zu flat cells", nq);
-	nq = 0;
-	/* distance 1: next to a cell that already drains */
-	for (i = 0; i < n; i++) {
-		if (dir[i] != TP_D8_SINK)
-			continue;
-		x = (int64_t)(i % (size_t)w);
-		y = (int64_t)(i / (size_t)w);
-		zu = z[(size_t)y * stride + (size_t)x];
-		for (k = 1; k <= 8; k++) {
-			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-				continue;
-			uint8_t dn = dir[(size_t)ny * (size_t)w + (size_t)nx];
-			if (dn != TP_D8_SINK && !(dn & DIR_NEW) &&
-			    z[(size_t)ny * stride + (size_t)nx] == zu) {
-				dir[i] = (uint8_t)(k | DIR_NEW);
-				q[nq++] = i;
-				break;
-			}
-		}
-	}
-	nq = flat_rings(z, w, h, stride, dir, q, nq);
-	for (head = 0; head < nq; head++)
-		dir[q[head]] &= (uint8_t)~DIR_NEW;
-	st->flats = (int64_t)nq;
-	st->sinks -= (int64_t)nq;
-	free(q);
-	return 0;
-}
-
 int
 tp_flow_check_plane(int64_t w, int64_t h, size_t stride, const tp_geo_grid *g,
     tp_err *e)
@@ -265,6 +163,15 @@ tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
     const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
     tp_flow_stats *st, tp_err *e)
 {
+	return tp_flow_d8_flats(z, w, h, stride, g, sea_level,
+	    TP_FLAT_CONVERGE, threads, dir, st, e);
+}
+
+int
+tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
+    const tp_geo_grid *g, double sea_level, int flats, int threads,
+    uint8_t *dir, tp_flow_stats *st, tp_err *e)
+{
 	tp_flow_stats dummy;
 	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
 	    .sea = tp_d8_sea_below(sea_level), .dir = dir };
@@ -280,10 +187,14 @@ tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
 	for (i = 0; i < n; i++) {
 		st->valid += dir[i] != TP_D8_NODATA;
 		st->outlets += (dir[i] & TP_D8_OUT) != 0;
+		st->sinks += dir[i] == TP_D8_SINK;
 	}
 	for (i = 0; i < n && c.sea > -INFINITY; i++)
 		st->sea += dir[i] == TP_D8_SEA;
-	return resolve_flats(z, w, h, stride, dir, st, e);
+	if (tp_flat_resolve(z, w, h, stride, flats, dir, &st->flats, e) < 0)
+		return -1;
+	st->sinks -= st->flats;
+	return 0;
 }
 
 /* The weight of one cell of row y: 1, or its area. */

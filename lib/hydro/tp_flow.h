@@ -10,10 +10,10 @@
  * Directions follow the steepest drop, (z - z_n) / distance, to one of the
  * 8 neighbours, ties going to the first in the order E, SE, S, SW, W, NW,
  * N, NE. A cell with no lower neighbour that touches the border or a NaN
- * cell is an outlet (its water leaves the grid); one inside a flat drains
- * toward the nearest cell of the flat's lower edge (breadth-first, so the
- * path through the flat is shortest in cells); one with every neighbour
- * higher is a sink (only where the input was not filled).
+ * cell is an outlet (its water leaves the grid); one inside a flat takes
+ * its direction from tp_flat.h's rule (by default converging: toward the
+ * flat's lower edge and away from its higher edge); one with every
+ * neighbour higher is a sink (only where the input was not filled).
  *
  * With a sea level (tp_flow_d8_sea), a sea cell (finite and strictly below
  * it, tp_d8.h) is an outlet in place, TP_D8_SEA: it has no direction, keeps
@@ -74,6 +74,11 @@ int	tp_flow_d8(const float *z, int64_t w, int64_t h, size_t stride,
 int	tp_flow_d8_sea(const float *z, int64_t w, int64_t h, size_t stride,
 	    const tp_geo_grid *g, double sea_level, int threads, uint8_t *dir,
 	    tp_flow_stats *st, tp_err *e);
+/* tp_flow_d8_sea with flats resolved by the rule flats (TP_FLAT_*,
+ * tp_flat.h; tp_flow_d8_sea's is TP_FLAT_CONVERGE). */
+int	tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
+	    const tp_geo_grid *g, double sea_level, int flats, int threads,
+	    uint8_t *dir, tp_flow_stats *st, tp_err *e);
 
 /* D8 accumulation: acc[y * astride + x] = the cells (area = 0) or the
  * area in square map units, square metres when geographic (area = 1)
