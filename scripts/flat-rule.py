@@ -24,8 +24,11 @@ other low edge.
 Directions are ESRI codes (1 E, 2 SE, 4 S, 8 SW, 16 W, 32 NW, 64 N,
 128 NE; 0 none).
 
-    flat-rule.py FILE          FILE: rows of heights (nan for NaN); prints
-                               the flat mask, dl, dh and the directions
+    flat-rule.py [--border-first] FILE
+                               FILE: rows of heights (nan for NaN); prints
+                               the flat mask, dl, dh, the directions, and
+                               the map as tests/check_flat.c writes it
+                               (tp_d8.h's k a cell, '.' off the flats)
     flat-rule.py --raw [--border-first] W H IN.f32 OUT.u8
                                OUT: the rule's direction of each flat
                                cell (0 elsewhere), one byte a cell
@@ -123,6 +126,9 @@ def flat_rule(z, border_first=False):
     return flat, dl, dh, dirs
 
 
+K_OF_ESRI = {1: 1, 2: 2, 4: 3, 8: 4, 16: 5, 32: 6, 64: 7, 128: 8}
+
+
 def show(name, a):
     print(name)
     for row in a:
@@ -136,15 +142,20 @@ def main(argv):
         z = np.fromfile(argv[4 + bf], dtype="<f4").reshape(h, w)
         flat_rule(z, bf)[3].tofile(argv[5 + bf])
         return 0
-    if len(argv) != 2:
+    bf = len(argv) == 3 and argv[1] == "--border-first"
+    if len(argv) != 2 + bf:
         print(__doc__, file=sys.stderr)
         return 1
-    z = np.loadtxt(argv[1], dtype=np.float32, ndmin=2)
-    flat, dl, dh, dirs = flat_rule(z)
+    z = np.loadtxt(argv[1 + bf], dtype=np.float32, ndmin=2)
+    flat, dl, dh, dirs = flat_rule(z, bf)
     show("flat", flat.astype(int))
     show("dl", dl)
     show("dh", dh)
     show("esri", dirs)
+    print("k")
+    for row, f in zip(dirs, flat):
+        print('"%s",' % "".join(str(K_OF_ESRI[c]) if c else "."
+                                for c in row))
     return 0
 
 

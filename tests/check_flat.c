@@ -15,9 +15,12 @@
  *  - a flat cell drains to its first equal-height low edge neighbour in
  *    RichDEM's order W, NW, N, NE, E, SE, S, SW; else to the flat
  *    neighbour of least 2 dl - dh, ties to the first in that order.
- * scripts/flat-rule.py FILE computes the same maps on its own (the
- * grids below, one row a line), and RichDEM (scripts/richdem-d8.cpp, the
- * calls pyrichdem makes) agrees on every flat cell of the three grids.
+ * One thing more makes it RichDEM's: a low edge on the grid's border comes
+ * before the others (test_border_low_edge_first). scripts/flat-rule.py
+ * [--border-first] FILE computes the same maps on its own (FILE: a grid
+ * below, one row a line; it prints the map as written here), and RichDEM
+ * (scripts/richdem-d8.cpp, the calls pyrichdem makes) agrees on every
+ * flat cell of these grids.
  *
  * Expected maps hold tp_d8.h's k, one character a cell: 1 E, 2 SE, 3 S,
  * 4 SW, 5 W, 6 NW, 7 N, 8 NE; '.' is not checked (cells off the flat,
@@ -212,6 +215,37 @@ START_TEST(test_nan_outlet)
 }
 END_TEST
 
+/*
+ * (a) with two more outlets on the north border: a 3 at (1, 0), which
+ * makes low edges of (1, 1) and (2, 1), and a 5 at (3, 0), a low edge
+ * itself, on the border. (3, 1) has the low edge (2, 1) to its W, first
+ * in RichDEM's order, and the border one (3, 0) to its N: it drains N, as
+ * RichDEM's does, whose epsilon raise lifts every low edge by two steps
+ * but the border's by none (scripts/flat-rule.py --border-first).
+ */
+START_TEST(test_border_low_edge_first)
+{
+	static const float z[7 * 9] = {
+		9, 3, 9, 5, 9, 9, 9, 9, 9,
+		9, 5, 5, 5, 5, 5, 5, 5, 9,
+		9, 5, 5, 5, 5, 5, 5, 5, 3,
+		9, 5, 5, 5, 5, 5, 5, 5, 9,
+		9, 5, 5, 5, 5, 5, 5, 5, 9,
+		9, 5, 5, 5, 5, 5, 5, 5, 9,
+		9, 9, 9, 9, 9, 9, 9, 9, 9 };
+	static const char *const want[7] = {
+		".........",
+		"...7621..",
+		".766518..",
+		".876688..",
+		".8876887.",
+		".8768876.",
+		"........." };
+
+	expect_dirs(z, 9, 7, want);
+}
+END_TEST
+
 static Suite *
 flat_suite(void)
 {
@@ -222,6 +256,7 @@ flat_suite(void)
 	tcase_add_test(tc, test_garbrecht);
 	tcase_add_test(tc, test_plateau);
 	tcase_add_test(tc, test_nan_outlet);
+	tcase_add_test(tc, test_border_low_edge_first);
 	suite_add_tcase(s, tc);
 	return s;
 }
