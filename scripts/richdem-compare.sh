@@ -140,6 +140,8 @@ for s in 1 2 3; do
 done
 "$bin/tnoise" -q --size 512x512 -S 4 | quantise 24 |
     compare "noise24 -S 4"
+"$bin/tnoise" -q --size 512x512 -S 10 -O 10 -f 0.01 | quantise 200 |
+    compare "noise200 rough -S 10"
 for s in 5 6; do
 	"$bin/tnoise" -q --size 512x512 -S $s | quantise 36 12 $s |
 	    compare "noise36+nan -S $s"
