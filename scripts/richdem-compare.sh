@@ -15,12 +15,12 @@
 # flat cells where tflow's direction differs from RichDEM's, where the
 # rule's differs from RichDEM's (plain, and with the border first, as
 # RichDEM's raise leaves the grid's border lowest), where tflow's differs
-# from the rule's;
-# then the non-flat cells where tflow and RichDEM differ (tflow follows the
-# steepest drop over distance, RichDEM the lowest neighbour), of them the
-# border cells (RichDEM gives border cells no direction) and the outlets
-# into NaN (RichDEM drains nothing into nodata); last, RichDEM's flat cells
-# that its epsilon raise lifted to or above a neighbour they were below.
+# from the rule's; then the non-flat cells where tflow and RichDEM differ
+# (tflow follows the steepest drop over distance, RichDEM the lowest
+# neighbour), of them the border cells (RichDEM gives border cells no
+# direction) and the outlets into NaN (RichDEM drains nothing into
+# nodata); last, RichDEM's flat cells that its epsilon raise lifted to or
+# above a neighbour they were below.
 #
 # usage: scripts/richdem-compare.sh RICHDEM_SRC [BINDIR]   (default bin)
 #   RICHDEM_SRC: a RichDEM source tree (its include/richdem), e.g.
