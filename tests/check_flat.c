@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hydro/tp_flat.h"
 #include "hydro/tp_flow.h"
 #include "tp_test.h"
 
@@ -246,6 +247,51 @@ START_TEST(test_border_low_edge_first)
 }
 END_TEST
 
+/* A lake (wet cells) 9 x 5 at 5 in a rim of 9, its outlet the 4 on the
+ * east border: routed along its middle. The distance from the shore, b,
+ * is 3 on row 3 from column 3 to 7, 2 beside it, 1 on the shore, so a
+ * step there costs 1/81 of one on the shore: every path from the west
+ * half comes to row 3 and keeps to it, due east, to column 8 by the
+ * outlet. */
+START_TEST(test_lake_middle)
+{
+	float z[77];
+	uint8_t wet[77], dir[77];
+	tp_flow_stats st;
+	tp_err e;
+	int x, y, cx, cy, mid, k;
+
+	for (y = 0; y < 7; y++)
+		for (x = 0; x < 11; x++) {
+			int in = x >= 1 && x <= 9 && y >= 1 && y <= 5;
+
+			z[y * 11 + x] = in ? 5 : 9;
+			wet[y * 11 + x] = (uint8_t)in;
+		}
+	z[3 * 11 + 10] = 4;
+	ck_assert_int_eq(tp_flow_d8_flats(z, 11, 7, 11, &UNIT, -INFINITY,
+	    TP_FLAT_CONVERGE, wet, 1, dir, &st, &e), 0);
+	ck_assert_int_eq(st.sinks, 0);
+	for (y = 1; y <= 5; y++)
+		for (x = 1; x <= 6; x++) {
+			cx = x;
+			cy = y;
+			for (mid = 0; cx < 10; cx += tp_d8_dx[k],
+			    cy += tp_d8_dy[k]) {
+				k = dir[cy * 11 + cx];
+				ck_assert(k >= 1 && k <= 8);
+				mid |= cy == 3 && cx <= 7;
+				if (mid && cx <= 7)
+					ck_assert_msg(cy == 3 && k == TP_D8_E,
+					    "from %d,%d: at %d,%d step %d", x,
+					    y, cx, cy, k);
+			}
+			ck_assert_msg(mid, "from %d,%d: never on the middle "
+			    "row", x, y);
+		}
+}
+END_TEST
+
 static Suite *
 flat_suite(void)
 {
@@ -257,6 +303,7 @@ flat_suite(void)
 	tcase_add_test(tc, test_plateau);
 	tcase_add_test(tc, test_nan_outlet);
 	tcase_add_test(tc, test_border_low_edge_first);
+	tcase_add_test(tc, test_lake_middle);
 	suite_add_tcase(s, tc);
 	return s;
 }

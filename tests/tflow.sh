@@ -44,15 +44,27 @@ echo "9 9 9 9 9  9 5 5 5 9  1 5 5 5 9  9 5 5 5 9  9 9 9 9 9" |
 run_prog tflow -v < "$T/flat" > "$T/o" 2> "$T/err"
 assert_eq "flat: all water reaches the outlet" "$(stat "$T/o" 'flow[2, 0]')" 25.0
 grep -q "6 on flats, 0 sinks" "$T/err" && pass || fail "flat counts: $(cat "$T/err")"
-# The flat rule against a brute force in Python on integer heights (flats
-# and sinks everywhere): distance d from the flat cells next to a cell of
-# the same height that drains (d = 1, the first such neighbour in the order
-# E, SE, S, SW, W, NW, N, NE), then the first neighbour at d - 1.
+# The flat rules against brute forces in Python on integer heights (flats
+# and sinks everywhere). Converging: scripts/flat-rule.py, the rule of
+# Barnes et al. written from its statement alone (its border-first variant,
+# which is what tflow and RichDEM do).
 py '
 rng = np.random.default_rng(5)
 write(np.floor(rng.random((60, 70)) * 3), extra=["CELLSIZE 1"])' > "$T/ints"
 run_prog tflow -q < "$T/ints" > "$T/o"
-assert_eq "flats: every flat cell as the brute force says" "$(py '
+assert_eq "flats converge: every flat cell as flat-rule.py says" "$(py '
+import importlib.util
+spec = importlib.util.spec_from_file_location("fr", sys.argv[3])
+fr = importlib.util.module_from_spec(spec); spec.loader.exec_module(fr)
+z = band(sys.argv[1], "height"); d = band(sys.argv[2], "dir")
+flat, dl, dh, want = fr.flat_rule(z, border_first=True)
+print(int(flat.sum()) > 500, int((dl > 2).sum()) > 50,
+    int((d[flat] != want[flat]).sum()))' "$T/ints" "$T/o" "$ROOT/scripts/flat-rule.py")" "True True 0"
+# Nearest: distance d from the flat cells next to a cell of the same height
+# that drains (d = 1, the first such neighbour in the order E, SE, S, SW,
+# W, NW, N, NE), then the first neighbour at d - 1.
+run_prog tflow -q --flats nearest < "$T/ints" > "$T/o"
+assert_eq "flats nearest: every flat cell as the brute force says" "$(py '
 from collections import deque
 z = band(sys.argv[1], "height"); d = band(sys.argv[2], "dir")
 h, w = z.shape
@@ -643,6 +655,43 @@ print(int(g.sum()) > 5000, int((ours & g).sum()) == int(g.sum()) == int(ours.sum
       abs(tv / sv - 1) < 0.01, abs(tv / rv - 1) < 0.01, hand)
 EOF2
 )" "True True True True True True [True, True]"
+# Lakes. A rim of 9 holding a pit, pour point the 5 on the east border
+# (check_lake works it by hand): six cells below 5 fill to 5, one lake.
+echo "9 9 9 9 9  9 3 2 7 9  9 1 4 6 5  9 2 8 3 9  9 9 9 9 9" |
+    mkstream 5 5 height > "$T/rim"
+run_prog tfill --depth < "$T/rim" | run_prog tflow -v --rivers 3 --min-lake 6 > "$T/o" 2> "$T/err"
+assert_eq "lakes: bands" "$(header "$T/o" BANDS)" "height depth flow dir river lake"
+assert_eq "lakes: one lake of six cells, no river on it" "$(stat "$T/o" \
+    '(lake.ravel().tolist(), int(((river == 1) & (lake > 0)).sum()), float(flow[2, 4]))')" \
+    "([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], 0, 25.0)"
+grep -q ", 1 lakes" "$T/err" && pass || fail "lake count: $(cat "$T/err")"
+run_prog tfill --depth < "$T/rim" | run_prog tflow > "$T/o"
+assert_eq "of fewer than 16 cells, a puddle is no lake" "$(stat "$T/o" 'float(lake.max())')" 0.0
+run_prog tfill --depth < "$T/rim" | run_prog tflow --no-lakes > "$T/o"
+assert_eq "--no-lakes: no lake band" "$(header "$T/o" BANDS)" "height depth flow dir"
+run_prog tfill < "$T/rim" | run_prog tflow > "$T/o"
+assert_eq "no depth band, no lakes" "$(header "$T/o" BANDS)" "height flow dir"
+# On a world: the default fill and --flat route alike through the lakes
+# (tflow levels the first to the second's water), rivers stop at the
+# shores, the flow sums exactly, and two threads give one's bytes.
+run_prog tnoise --size 160x128 -S 3 --octaves 6 | run_prog tisland --sea 0.05 |
+    run_prog tterrace --steps 6 | run_prog terode --droplets 20000 > "$T/world"
+run_prog tfill --depth < "$T/world" | run_prog tflow -j 1 --rivers 40 --min-lake 4 > "$T/wn"
+run_prog tfill --depth < "$T/world" | run_prog tflow -j 2 --rivers 40 --min-lake 4 > "$T/wn2"
+run_prog tfill --depth --flat < "$T/world" | run_prog tflow --rivers 40 --min-lake 4 > "$T/wf"
+assert_eq "lakes: next-float and flat fills route alike" "$(py '
+a, b = bands(sys.argv[1]), bands(sys.argv[2])
+print([bool(np.array_equal(a[k], b[k], equal_nan=True)) for k in ("flow", "dir", "river", "lake")],
+      int(a["lake"].max()) > 3, int(((a["river"] == 1) & (a["lake"] > 0)).sum()))' "$T/wn" "$T/wf")" \
+    "[True, True, True, True] True 0"
+cmp -s <(body "$T/wn") <(body "$T/wn2") && pass || fail "lakes: -j 1 and -j 2 differ"
+assert_eq "lakes: every cell's water reaches an outlet" "$(py '
+b = bands(sys.argv[1]); valid = b["height"] >= np.float32(0.05)
+print(drain_check(b["dir"], valid))' "$T/wn")" "ok"
+# The tile phases find no lakes: a tile with a depth band needs --no-lakes.
+run_prog tfill --depth < "$T/rim" | run_prog ttile -q --size 3 "$T/rimt"
+expect_err 1 "tflow: .*--no-lakes" "tile phase with a depth band" \
+    run_prog tflow --tile-prepare "$T/rimt/r0_c0.tp"
 expect_exit 2 "bad geographic" run_prog tflow -g maybe
 expect_exit 2 "band is an output" run_prog tflow -b flow
 head -c $(( $(body_offset "$T/east") + 10 )) "$T/east" > "$T/trunc"
