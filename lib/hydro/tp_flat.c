@@ -128,27 +128,68 @@ near_resolve(const flat_plane *p, size_t *q)
 static const int conv_order[8] = { TP_D8_W, TP_D8_NW, TP_D8_N, TP_D8_NE,
     TP_D8_E, TP_D8_SE, TP_D8_S, TP_D8_SW };
 
-/* Spread the distances d from the seeds q[0..nq) (d = 1 there) through the
- * flat cells (TP_D8_SINK) of the seeds' heights; returns the cells in q. */
+/* The flats' cells and their edges, in one pass: nb[i] has bit k - 1 set
+ * for each neighbour k of flat cell i that is a flat cell of its height;
+ * a[i] = 1 next to a cell of its height that drains (the low edge's
+ * seeds, listed in q), b[i] = 1 next to a higher cell. A flat cell is
+ * never on the border (it would drain off the grid), so its neighbours
+ * need no bounds checks. Returns the seeds of a. */
 static size_t
-conv_spread(const flat_plane *p, uint32_t *d, size_t *q, size_t nq)
+conv_scan(const flat_plane *p, uint8_t *nb, uint32_t *a, uint32_t *b,
+    size_t *q)
 {
-	size_t head, j, w = (size_t)p->w;
-	int64_t x, y, nx, ny;
-	float zu;
+	ptrdiff_t oz[9], oc[9];
+	size_t w = (size_t)p->w, nq = 0, i;
+	int64_t x, y;
+	const float *zp;
+	int k, low, high;
+
+	tp_d8_offsets((ptrdiff_t)p->stride, oz);
+	tp_d8_offsets((ptrdiff_t)w, oc);
+	for (y = 1; y < p->h - 1; y++)
+		for (x = 1; x < p->w - 1; x++) {
+			i = (size_t)y * w + (size_t)x;
+			if (p->dir[i] != TP_D8_SINK)
+				continue;
+			zp = p->z + (size_t)y * p->stride + (size_t)x;
+			for (k = 1, low = high = 0; k <= 8; k++) {
+				if (zp[oz[k]] > zp[0])
+					high = 1;
+				else if (zp[oz[k]] != zp[0])
+					continue;
+				else if (p->dir[i + (size_t)oc[k]] == TP_D8_SINK)
+					nb[i] |= (uint8_t)(1u << (k - 1));
+				else
+					low = 1;
+			}
+			b[i] = (uint32_t)high;
+			if (low) {
+				a[i] = 1;
+				q[nq++] = i;
+			}
+		}
+	return nq;
+}
+
+/* Spread the distances d from the seeds q[0..nq) (d = 1 there) through
+ * the flats' links nb; returns the cells in q. */
+static size_t
+conv_spread(const flat_plane *p, const uint8_t *nb, uint32_t *d, size_t *q,
+    size_t nq)
+{
+	ptrdiff_t oc[9];
+	size_t head, i, j;
+	unsigned m;
 	int k;
 
+	tp_d8_offsets((ptrdiff_t)p->w, oc);
 	for (head = 0; head < nq; head++) {
-		x = (int64_t)(q[head] % w);
-		y = (int64_t)(q[head] / w);
-		zu = height(p, x, y);
-		for (k = 1; k <= 8; k++) {
-			if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
-				continue;
-			j = (size_t)ny * w + (size_t)nx;
-			if (d[j] == 0 && p->dir[j] == TP_D8_SINK &&
-			    height(p, nx, ny) == zu) {
-				d[j] = d[q[head]] + 1;
+		i = q[head];
+		for (m = nb[i]; m != 0; m &= m - 1) {
+			k = __builtin_ctz(m) + 1;
+			j = i + (size_t)oc[k];
+			if (d[j] == 0) {
+				d[j] = d[i] + 1;
 				q[nq++] = j;
 			}
 		}
@@ -156,67 +197,62 @@ conv_spread(const flat_plane *p, uint32_t *d, size_t *q, size_t nq)
 	return nq;
 }
 
-/* 1 when flat cell (x, y) is an edge of its flat: next to a cell of its
- * height that drains (low = 1), or to a higher cell (low = 0). */
-static int
-conv_is_edge(const flat_plane *p, int64_t x, int64_t y, int low)
-{
-	int64_t nx, ny;
-	float zu = height(p, x, y), zn;
-	int k;
-
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
-			continue;
-		zn = height(p, nx, ny);
-		if (low ? zn == zu && p->dir[(size_t)ny * (size_t)p->w +
-		    (size_t)nx] != TP_D8_SINK : zn > zu)
-			return 1;
-	}
-	return 0;
-}
-
-/* The seeds of one distance: every flat cell on the low (or high) edge. */
+/* The high edge's seeds (b = 1 on a flat cell) into q; their count. */
 static size_t
-conv_seeds(const flat_plane *p, int low, uint32_t *d, size_t *q)
+conv_high_seeds(const flat_plane *p, const uint32_t *b, size_t *q)
 {
-	size_t n = (size_t)p->w * (size_t)p->h, i, nq = 0, w = (size_t)p->w;
+	size_t n = (size_t)p->w * (size_t)p->h, i, nq = 0;
 
 	for (i = 0; i < n; i++)
-		if (p->dir[i] == TP_D8_SINK &&
-		    conv_is_edge(p, (int64_t)(i % w), (int64_t)(i / w), low)) {
-			d[i] = 1;
+		if (b[i] == 1 && p->dir[i] == TP_D8_SINK)
 			q[nq++] = i;
-		}
 	return nq;
 }
 
-/* The direction of drainable flat cell (x, y): into the low edge, a cell
- * on the border first (it drains off the grid: RichDEM leaves it where it
- * is, below the raised flat), else to the least 2a - b. */
+/* The direction of a flat cell next to the low edge: into it, its first
+ * such neighbour in conv_order, a cell on the border first (it drains off
+ * the grid: RichDEM raises the low edge inside the grid, never the
+ * border, so its D8 takes the border cell). */
 static int
-conv_choose(const flat_plane *p, const uint32_t *a, const uint32_t *b,
-    int64_t x, int64_t y)
+conv_into_edge(const flat_plane *p, const uint32_t *a, int64_t x, int64_t y)
 {
-	int64_t nx, ny, key, best = INT64_MAX;
-	size_t j, w = (size_t)p->w;
-	float zu = height(p, x, y);
-	int i, k, bk = 0, rank, brank = 3;
+	int64_t nx, ny;
+	int i, k, bk = 0;
 
 	for (i = 0; i < 8; i++) {
 		k = conv_order[i];
-		if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny) ||
-		    height(p, nx, ny) != zu)
+		tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny);
+		if (height(p, nx, ny) != height(p, x, y) ||
+		    a[(size_t)ny * (size_t)p->w + (size_t)nx] != 0)
 			continue;
-		j = (size_t)ny * w + (size_t)nx;
-		if (a[j] == 0)		/* not flat: the low edge */
-			rank = nx == 0 || ny == 0 || nx == p->w - 1 ||
-			    ny == p->h - 1 ? 0 : 1;
-		else
-			rank = 2;
-		key = rank == 2 ? 2 * (int64_t)a[j] - (int64_t)b[j] : 0;
-		if (rank < brank || (rank == brank && key < best)) {
-			brank = rank;
+		if (nx == 0 || ny == 0 || nx == p->w - 1 || ny == p->h - 1)
+			return k;
+		if (bk == 0)
+			bk = k;
+	}
+	return bk;
+}
+
+/* The direction of drainable flat cell i: into the low edge, else to the
+ * flat neighbour (nb) of least 2a - b, the first in conv_order on a tie. */
+static int
+conv_choose(const flat_plane *p, const uint8_t *nb, const uint32_t *a,
+    const uint32_t *b, size_t i)
+{
+	size_t w = (size_t)p->w, j;
+	int64_t key, best = INT64_MAX;
+	int o, k, bk = 0;
+
+	if (a[i] == 1)
+		return conv_into_edge(p, a, (int64_t)(i % w), (int64_t)(i / w));
+	for (o = 0; o < 8; o++) {
+		k = conv_order[o];
+		if (!(nb[i] & (1u << (k - 1))))
+			continue;
+		j = (size_t)((ptrdiff_t)i + tp_d8_dx[k] +
+		    tp_d8_dy[k] * (ptrdiff_t)w);
+		key = 2 * (int64_t)a[j] - (int64_t)b[j];
+		if (key < best) {
 			best = key;
 			bk = k;
 		}
@@ -227,16 +263,17 @@ conv_choose(const flat_plane *p, const uint32_t *a, const uint32_t *b,
 /* --- water: a flat holding a lake, routed along its middle --- */
 
 /* Mark (m = 1) every cell of the flats that hold a wet cell: a search
- * through the flat cells of one height from each wet flat cell. q has
- * room for every flat cell. */
+ * along the flats' links nb from each wet flat cell. q has room for every
+ * flat cell. */
 static void
-wet_mark(const flat_plane *p, const uint8_t *wet, const uint32_t *a,
-    uint8_t *m, size_t *q)
+wet_mark(const flat_plane *p, const uint8_t *wet, const uint8_t *nb,
+    const uint32_t *a, uint8_t *m, size_t *q)
 {
-	size_t n = (size_t)p->w * (size_t)p->h, w = (size_t)p->w, i, j, nq;
-	int64_t x, y, nx, ny;
-	int k;
+	size_t n = (size_t)p->w * (size_t)p->h, i, j, o, nq;
+	ptrdiff_t oc[9];
+	unsigned bits;
 
+	tp_d8_offsets((ptrdiff_t)p->w, oc);
 	for (i = 0; i < n; i++) {
 		if (!wet[i] || a[i] == 0 || m[i])
 			continue;
@@ -244,14 +281,9 @@ wet_mark(const flat_plane *p, const uint8_t *wet, const uint32_t *a,
 		q[0] = i;
 		for (nq = 1; nq > 0;) {
 			j = q[--nq];
-			x = (int64_t)(j % w);
-			y = (int64_t)(j / w);
-			for (k = 1; k <= 8; k++) {
-				if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
-					continue;
-				size_t o = (size_t)ny * w + (size_t)nx;
-				if (!m[o] && a[o] != 0 &&
-				    height(p, nx, ny) == height(p, x, y)) {
+			for (bits = nb[j]; bits != 0; bits &= bits - 1) {
+				o = j + (size_t)oc[__builtin_ctz(bits) + 1];
+				if (!m[o]) {
 					m[o] = 1;
 					q[nq++] = o;
 				}
@@ -282,21 +314,22 @@ wet_step(const uint32_t *b, size_t i, size_t j, int k)
 }
 
 /* Relax the neighbours of cell i, taken from the heap at cost c[i]: a
- * marked flat neighbour reached cheaper drains to i. */
+ * marked flat neighbour (nb) reached cheaper drains to i. */
 static int
-wet_relax(const flat_plane *p, const uint32_t *b, const uint8_t *m,
-    float *c, size_t i, tp_kheap *hp, tp_err *e)
+wet_relax(const flat_plane *p, const uint8_t *nb, const uint32_t *b,
+    const uint8_t *m, float *c, size_t i, tp_kheap *hp, tp_err *e)
 {
-	size_t w = (size_t)p->w, j;
-	int64_t x = (int64_t)(i % w), y = (int64_t)(i / w), nx, ny;
+	ptrdiff_t oc[9];
+	unsigned bits;
+	size_t j;
 	float v;
 	int k;
 
-	for (k = 1; k <= 8; k++) {
-		if (!tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny))
-			continue;
-		j = (size_t)ny * w + (size_t)nx;
-		if (m[j] != 1 || height(p, nx, ny) != height(p, x, y))
+	tp_d8_offsets((ptrdiff_t)p->w, oc);
+	for (bits = nb[i]; bits != 0; bits &= bits - 1) {
+		k = __builtin_ctz(bits) + 1;
+		j = i + (size_t)oc[k];
+		if (m[j] != 1)
 			continue;
 		v = (float)((double)c[i] + wet_step(b, i, j, k));
 		if (v < c[j]) {
@@ -315,10 +348,10 @@ wet_relax(const flat_plane *p, const uint32_t *b, const uint8_t *m,
  * conv_choose says): paths leave the shore for the middle and follow it
  * to the outlet, one line through the lake instead of a fan. */
 static int
-wet_route(const flat_plane *p, const uint32_t *a, const uint32_t *b,
-    uint8_t *m, tp_err *e)
+wet_route(const flat_plane *p, const uint8_t *nb, const uint32_t *a,
+    const uint32_t *b, uint8_t *m, tp_err *e)
 {
-	size_t n = (size_t)p->w * (size_t)p->h, w = (size_t)p->w, i;
+	size_t n = (size_t)p->w * (size_t)p->h, i;
 	float *c = malloc(n * sizeof *c);
 	tp_kheap hp = { 0 };
 	uint64_t key;
@@ -330,8 +363,7 @@ wet_route(const flat_plane *p, const uint32_t *a, const uint32_t *b,
 		c[i] = INFINITY;
 		if (m[i] && a[i] == 1) {
 			c[i] = 0;
-			p->dir[i] = (uint8_t)conv_choose(p, a, b,
-			    (int64_t)(i % w), (int64_t)(i / w));
+			p->dir[i] = (uint8_t)conv_choose(p, nb, a, b, i);
 			rc = tp_kheap_push(&hp, tp_kheap_key(0, i), "the lake "
 			    "routes", e);
 		}
@@ -342,7 +374,7 @@ wet_route(const flat_plane *p, const uint32_t *a, const uint32_t *b,
 		if (m[i] != 1 || (uint32_t)(key >> 32) != tp_kheap_fkey(c[i]))
 			continue;	/* taken already, at a lower cost */
 		m[i] = 2;
-		rc = wet_relax(p, b, m, c, i, &hp, e);
+		rc = wet_relax(p, nb, b, m, c, i, &hp, e);
 	}
 	tp_kheap_free(&hp);
 	free(c);
@@ -350,37 +382,38 @@ wet_route(const flat_plane *p, const uint32_t *a, const uint32_t *b,
 }
 
 /* Both distances, then each drainable flat cell's choice; q holds nf
- * cells. The choices read a and b, not dir, so the order they are made in
- * does not matter. */
+ * cells. The choices read a, b and nb, not dir, so the order they are
+ * made in does not matter. */
 static int
 conv_resolve(const flat_plane *p, const uint8_t *wet, size_t *q,
     size_t *resolved, tp_err *e)
 {
-	size_t n = (size_t)p->w * (size_t)p->h, i, w = (size_t)p->w;
+	size_t n = (size_t)p->w * (size_t)p->h, i;
 	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-	uint8_t *m = NULL;
+	uint8_t *nb = calloc(n, 1), *m = NULL;
 	int rc = 0;
 
-	if (a == NULL || b == NULL || (wet != NULL &&
+	if (a == NULL || b == NULL || nb == NULL || (wet != NULL &&
 	    (m = calloc(n, 1)) == NULL)) {
 		free(a);
 		free(b);
+		free(nb);
 		return tp_err_set(e, "out of memory: flat distances of %zu "
 		    "cells", n);
 	}
-	*resolved = conv_spread(p, a, q, conv_seeds(p, 1, a, q));
-	conv_spread(p, b, q, conv_seeds(p, 0, b, q));
+	*resolved = conv_spread(p, nb, a, q, conv_scan(p, nb, a, b, q));
+	conv_spread(p, nb, b, q, conv_high_seeds(p, b, q));
 	if (m != NULL) {
-		wet_mark(p, wet, a, m, q);
-		rc = wet_route(p, a, b, m, e);
+		wet_mark(p, wet, nb, a, m, q);
+		rc = wet_route(p, nb, a, b, m, e);
 		free(m);
 	}
 	for (i = 0; i < n && rc == 0; i++)
 		if (p->dir[i] == TP_D8_SINK && a[i] != 0)
-			p->dir[i] = (uint8_t)conv_choose(p, a, b,
-			    (int64_t)(i % w), (int64_t)(i / w));
+			p->dir[i] = (uint8_t)conv_choose(p, nb, a, b, i);
 	free(a);
 	free(b);
+	free(nb);
 	return rc;
 }
 
