@@ -21,8 +21,8 @@ START_TEST(test_y)
 	tp_reaches rs;
 	tp_err e;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, z, 3, 3, 3, 0, &ten,
-	    &rs, &e), 0);
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, z, NULL, 3, 3, 3, 0,
+	    &ten, &rs, &e), 0);
 	ck_assert_int_eq(rs.n, 3);
 	/* heads in row-major order: (0,0), (2,0), then the confluence */
 	ck_assert_int_eq(rs.r[0].order, 1);
@@ -60,7 +60,7 @@ START_TEST(test_keeps_order)
 	tp_reaches rs;
 	int64_t i;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 3, 4, 3, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 4, 3, 0,
 	    &ten, &rs, NULL), 0);
 	/* heads: a(0), b(2), m(4, three in), c(5), d(6), n(7, two in) */
 	ck_assert_int_eq(rs.n, 6);
@@ -87,7 +87,7 @@ START_TEST(test_three)
 	float ord[15] = { 0 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 5, 3, 5, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 5, 3, 5, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 7);
 	ck_assert_int_eq(rs.r[4].order, 2);	/* (0,1) */
@@ -97,7 +97,7 @@ START_TEST(test_three)
 	ck_assert_double_eq(rs.r[6].up_cells, 9);
 	tp_reach_free(&rs);
 	ord[12] = 7;
-	ck_assert_int_eq(tp_reach_build(dir, riv, ord, NULL, 5, 3, 5, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, ord, NULL, NULL, 5, 3, 5, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.r[6].order, 7);
 	ck_assert_int_eq(rs.r[0].order, 0);
@@ -112,7 +112,7 @@ START_TEST(test_grass)
 	float riv[9] = { 1, 0, 1, 0, 1, 0, 0, 1, 0 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 3, 3, 3, 1,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 3, 3, 1,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 3);
 	ck_assert_int_eq(rs.r[2].order, 2);
@@ -141,7 +141,7 @@ START_TEST(test_bad_code)
 	tp_reaches rs;
 	tp_err e;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 2, 1, 2, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 2, 1, 2, 0,
 	    &ten, &rs, &e), -1);
 	ck_assert_str_eq(e.msg, "dir: 3 at column 1, row 0 is not an ESRI "
 	    "direction code");
@@ -156,18 +156,19 @@ START_TEST(test_cycle)
 	float dir[4] = { 1, 4, 64, 16 }, riv[4] = { 1, 1, 1, 1 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 2, 2, 2, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 2, 2, 2, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 0);
-	tp_reach_free(&rs);	/* a source (0,0) draining east into the loop (1,0), (1,1), (2,1),
+	tp_reach_free(&rs);
+	/* a source (0,0) draining east into the loop (1,0), (1,1), (2,1),
 	 * (2,0) of a 3 x 2 grid: its reach ends where the loop begins */
 	{
 		float d2[6] = { 1, 4, 16, 0, 1, 64 };
 		float r2[6] = { 1, 1, 1, 0, 1, 1 };
 
 		/* (1,0) S -> (1,1) E -> (2,1) N -> (2,0) W -> (1,0) */
-		ck_assert_int_eq(tp_reach_build(d2, r2, NULL, NULL, 3, 2, 3, 0,
-		    &ten, &rs, NULL), 0);
+		ck_assert_int_eq(tp_reach_build(d2, r2, NULL, NULL, NULL, 3, 2, 3,
+		    0, &ten, &rs, NULL), 0);
 		ck_assert_int_eq(rs.n, 1);
 		ck_assert_int_eq(rs.r[0].ncells, 1);
 		ck_assert_int_eq(rs.r[0].npts, 1);

@@ -91,8 +91,8 @@ fuzz_reach(const uint8_t *cell, int64_t w, int64_t h)
 		dir[i] = code[cell[i] % 10];
 		riv[i] = (float)((cell[i] >> 4) & 1);
 	}
-	check(tp_reach_build(dir, riv, NULL, NULL, w, h, (size_t)w, 0, &geo,
-	    &rs, NULL) == 0);
+	check(tp_reach_build(dir, riv, NULL, NULL, NULL, w, h, (size_t)w, 0,
+	    &geo, &rs, NULL) == 0);
 	memset(seen, 0, sizeof seen);
 	for (i = 0; i < rs.n; i++) {
 		const tp_reach *r = &rs.r[i];
