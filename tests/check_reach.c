@@ -179,6 +179,79 @@ START_TEST(test_cycle)
 }
 END_TEST
 
+/* A chain in one row of 7 cells, all draining east (ESRI 1):
+ *   river, lake 1, lake 1, river, lake 2, river, river (off the grid).
+ * A river mark on a lake cell (cell 1) is ignored: lakes are never river.
+ * Three reaches: the source ends on lake 1's first cell, the next leaves
+ * lake 1 and ends on lake 2, the last leaves lake 2. */
+START_TEST(test_lake_chain)
+{
+	float dir[7] = { 1, 1, 1, 1, 1, 1, 1 };
+	float riv[7] = { 1, 1, 0, 1, 0, 1, 1 };
+	float lake[7] = { 0, 1, 1, 0, 2, 0, 0 };
+	tp_reaches rs;
+
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, lake, 7, 1, 7,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 3);
+	ck_assert_int_eq(rs.r[0].npts, 2);
+	ck_assert_int_eq(rs.path[rs.r[0].pt0 + 1], 1);
+	ck_assert_int_eq(rs.r[0].ncells, 1);
+	ck_assert_double_eq(rs.r[0].length, 10);
+	ck_assert_int_eq(rs.r[0].lake_in, 1);
+	ck_assert_int_eq(rs.r[0].lake_out, 0);
+	ck_assert_int_eq(rs.r[0].down, 2);
+	ck_assert_int_eq(rs.path[rs.r[1].pt0], 3);
+	ck_assert_int_eq(rs.r[1].lake_out, 1);
+	ck_assert_int_eq(rs.r[1].lake_in, 2);
+	ck_assert_int_eq(rs.r[1].down, 3);
+	ck_assert_int_eq(rs.r[2].lake_out, 2);
+	ck_assert_int_eq(rs.r[2].lake_in, 0);
+	ck_assert_int_eq(rs.r[2].down, 0);
+	ck_assert_int_eq(rs.r[2].npts, 2);
+	ck_assert_int_eq(rs.r[2].order, 1);
+	ck_assert_int_eq(tp_reach_find(&rs, 3), 2);
+	ck_assert_int_eq(tp_reach_find(&rs, 4), 0);
+	tp_reach_free(&rs);
+}
+END_TEST
+
+/* A lake as a confluence, 3 x 3 (1 E, 4 S, 16 W):
+ *   row 0: a S    .  S   b S       a and b flow into lake 1
+ *   row 1: L E    L S    L W       the lake drains to (1,2)
+ *   row 2: c E    o S    .         c joins the outlet o from the side
+ * o begins a reach though one river flows in: the lake drains into it.
+ * a, b and c are order 1, o is 2. */
+START_TEST(test_lake_confluence)
+{
+	float dir[9] = { 4, 4, 4, 1, 4, 16, 1, 4, 0 };
+	float riv[9] = { 1, 0, 1, 0, 0, 0, 1, 1, 0 };
+	float lake[9] = { 0, 0, 0, 1, 1, 1, 0, 0, 0 };
+	tp_reaches rs;
+
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, lake, 3, 3, 3,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 4);
+	ck_assert_int_eq(rs.r[0].down, 4);
+	ck_assert_int_eq(rs.r[1].down, 4);
+	ck_assert_int_eq(rs.r[2].down, 4);
+	ck_assert_int_eq(rs.r[0].lake_in, 1);
+	ck_assert_int_eq(rs.r[1].lake_in, 1);
+	ck_assert_int_eq(rs.r[2].lake_in, 0);
+	ck_assert_int_eq(rs.r[3].lake_out, 1);
+	ck_assert_int_eq(rs.r[3].order, 2);
+	ck_assert_int_eq(rs.r[0].order, 1);
+	tp_reach_free(&rs);
+	/* without the lake plane: no reach ends in a lake */
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 3, 3,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 3);
+	ck_assert_int_eq(rs.r[0].down, 0);
+	ck_assert_int_eq(rs.r[2].lake_out, 0);
+	tp_reach_free(&rs);
+}
+END_TEST
+
 static Suite *
 reach_suite(void)
 {
@@ -192,6 +265,8 @@ reach_suite(void)
 	tcase_add_test(core, test_codes);
 	tcase_add_test(core, test_bad_code);
 	tcase_add_test(core, test_cycle);
+	tcase_add_test(core, test_lake_chain);
+	tcase_add_test(core, test_lake_confluence);
 	suite_add_tcase(s, core);
 	return s;
 }
