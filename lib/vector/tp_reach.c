@@ -139,7 +139,7 @@ accumulate(net *n)
 				break;
 		}
 	}
-	/* what never passed its water on is on a cycle: not river */
+	/* what never passed its water on is on or below a cycle: not river */
 	for (c = 0; c < cells; c++)
 		if (K(n, c) != NODATA && n->nup[c] != DONE)
 			n->dir[c] = (uint8_t)((n->dir[c] & ~RIVER) | CYCLE);
@@ -277,7 +277,6 @@ strahler(tp_reaches *rs, tp_err *e)
 	return 0;
 }
 
-/* Walk every reach down from its head, filling rs. */
 /* The distance from cell c to its neighbour k. */
 static double
 step_length(const net *n, int64_t c, int k)
@@ -288,6 +287,31 @@ step_length(const net *n, int64_t c, int k)
 	return tp_d8_dist(k, dx, dy);
 }
 
+/* Whether reach r, walked down to its cell c, ends there; d is the cell
+ * below (-1: none). At a confluence or a lake its line goes on to d
+ * (path[*k]), and the reach below is d's, or for a lake the one its water
+ * leaves the lake by. */
+static int
+ends_at(const net *n, int64_t c, int64_t d, const int64_t *heads,
+    tp_reaches *rs, tp_reach *r, size_t *k)
+{
+	int lake = d >= 0 && (n->dir[d] & LAKE);
+
+	if (d < 0 || (!lake && !is_river(n, d)))
+		return 1;		/* an outlet, or the river ends */
+	if (!lake && !is_head(n, d))
+		return 0;		/* on down the reach */
+	rs->path[(*k)++] = d;
+	r->length += step_length(n, c, K(n, c));
+	if (lake) {
+		r->lake_in = lake_of(n, d);
+		d = lake_exit(n, d);
+	}
+	r->down = reach_of(heads, rs->n, d);
+	return 1;
+}
+
+/* Walk every reach down from its head, filling rs. */
 static int
 walk(const net *n, const float *order, const float *z,
     const int64_t *heads, tp_reaches *rs, tp_err *e)
@@ -311,24 +335,8 @@ walk(const net *n, const float *order, const float *z,
 			r->up_cells = n->acc[c];
 			r->up_area = n->area[c];
 			d = down_of(n, c);
-			if (d >= 0 && (n->dir[d] & LAKE)) {
-				/* a lake: end on its first cell; below is
-				 * the reach its water leaves by */
-				rs->path[k++] = d;
-				r->length += step_length(n, c, K(n, c));
-				r->lake_in = lake_of(n, d);
-				r->down = reach_of(heads, rs->n,
-				    lake_exit(n, d));
+			if (ends_at(n, c, d, heads, rs, r, &k))
 				break;
-			}
-			if (d < 0 || !is_river(n, d))
-				break;
-			if (!is_head(n, d))
-				continue;
-			rs->path[k++] = d;	/* a confluence: end there */
-			r->length += step_length(n, c, K(n, c));
-			r->down = reach_of(heads, rs->n, d);
-			break;
 		}
 		r->npts = k - r->pt0;
 		r->drop = z == NULL ? NAN : (double)at(z, n, heads[i]) -
