@@ -22,8 +22,8 @@
  * Direction codes as tp_reach.h reads them (ESRI or GRASS); NaN cells and
  * a lake cell whose direction leaves the grid have no outlet.
  *
- * Memory: 80 bytes per id up to the largest, which is at most the cell
- * count.
+ * Memory: 64 bytes per id up to the largest (at most the cell count), and
+ * 64 per lake kept.
  */
 #ifndef TP_LAKE_H
 #define TP_LAKE_H
