@@ -157,7 +157,7 @@ at(const float *p, const net *n, int64_t c)
 	return p[(size_t)(c / n->w) * n->stride + (size_t)(c % n->w)];
 }
 
-/* The lake id of cell c: its value (tp_lake_check has checked it). */
+/* The lake id of cell c: its value (tp_lakestat_check has checked it). */
 static int64_t
 lake_of(const net *n, int64_t c)
 {

@@ -34,7 +34,7 @@
  *
  * Lakes (a lake plane given): a lake cell is one whose value is above 0,
  * its lake's id that value (whole: the caller checks the plane,
- * tp_lake_check); it is never river. A river that drains into a lake cell
+ * tp_lakestat_check); it is never river. A river that drains into a lake cell
  * ends there: its reach's line goes on to that cell's centre, as to a
  * confluence, and the reach records the lake (lake_in). A river cell that
  * a lake cell drains into begins a reach (lake_out: that lake, the first

@@ -9,7 +9,7 @@
 
 #include "vector/tp_contour.h"
 #include "geo/tp_geo.h"
-#include "vector/tp_lake.h"
+#include "vector/tp_lakestat.h"
 #include "vector/tp_reach.h"
 #include "vector/tp_trace.h"
 #include "vector/tp_vector.h"
@@ -106,7 +106,7 @@ reaches(const tp_grid *g, const tp_vector_opts *o, tp_reaches *rs, tp_err *e)
 {
 	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
 
-	if (o->lake >= 0 && tp_lake_check(band(g, o->lake), g->h.width,
+	if (o->lake >= 0 && tp_lakestat_check(band(g, o->lake), g->h.width,
 	    g->h.height, tp_grid_stride(g), e) < 0)
 		return -1;
 	return tp_reach_build(band(g, o->dir), band(g, o->river),
@@ -269,7 +269,7 @@ trace_lakes(const tp_grid *g, int lake, tp_trace_regions *out, tp_err *e)
 
 /* Lake l's fields into v; rs: the reaches (NULL: no rivers). */
 static void
-lake_values(const tp_header *h, const tp_lake *l, const tp_reaches *rs,
+lake_values(const tp_header *h, const tp_lakestat *l, const tp_reaches *rs,
     double *v)
 {
 	int64_t c = l->outlet, w = h->width;
@@ -287,7 +287,7 @@ lake_values(const tp_header *h, const tp_lake *l, const tp_reaches *rs,
 /* The lakes ls with their polygons tr (region i is lake i: both in id
  * order, one per id with cells). */
 static int
-write_lakes(tp_vecfile *vf, const tp_header *h, const tp_lakes *ls,
+write_lakes(tp_vecfile *vf, const tp_header *h, const tp_lakestats *ls,
     const tp_trace_regions *tr, const tp_reaches *rs,
     const tp_vector_opts *o, tp_err *e)
 {
@@ -316,17 +316,17 @@ tp_vector_lakes(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
     tp_err *e)
 {
 	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
-	tp_lake_planes p = { band(g, o->lake), band(g, o->height),
+	tp_lakestat_planes p = { band(g, o->lake), band(g, o->height),
 	    band(g, o->depth), band(g, o->dir), band(g, o->flow), g->h.width,
 	    g->h.height, tp_grid_stride(g), o->grass };
 	int rivers = o->dir >= 0 && o->river >= 0, rc;
 	tp_trace_regions tr;
 	tp_reaches rs;
-	tp_lakes ls;
+	tp_lakestats ls;
 
 	memset(&tr, 0, sizeof tr);
 	memset(&rs, 0, sizeof rs);
-	if (tp_lake_build(&p, &geo, &ls, e) < 0)
+	if (tp_lakestat_build(&p, &geo, &ls, e) < 0)
 		return -1;
 	rc = trace_lakes(g, o->lake, &tr, e);
 	if (rc == 0 && rivers)
@@ -338,7 +338,7 @@ tp_vector_lakes(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
 		rc = write_lakes(vf, &g->h, &ls, &tr, rivers ? &rs : NULL, o,
 		    e);
 	progress(o, ls.n, ls.n);
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 	tp_trace_free(&tr);
 	tp_reach_free(&rs);
 	return rc;

@@ -14,7 +14,7 @@
  * id of the lake at whose outlet it begins), NULL where none; down_id of a
  * reach ending in a lake is the reach its water leaves the lake by.
  *
- * lakes (MultiPolygon, one per id of the lake band, tp_lake.h; polygons
+ * lakes (MultiPolygon, one per id of the lake band, tp_lakestat.h; polygons
  * as the basins'): fields lake_id, level, area, max_depth, volume,
  * outlet_x, outlet_y (the outlet cell's centre; NULL when it drains
  * nowhere) and outlet_reach (the fid of the reach beginning at the outlet;

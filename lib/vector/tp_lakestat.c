@@ -1,5 +1,5 @@
 /*
- * tp_lake.c - lakes from a lake band (see tp_lake.h): one pass over the
+ * tp_lakestat.c - lakes from a lake band (see tp_lakestat.h): one pass over the
  * cells into per-id sums indexed by id, then the ids with cells kept.
  */
 #include <math.h>
@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "hydro/tp_d8.h"
-#include "vector/tp_lake.h"
+#include "vector/tp_lakestat.h"
 #include "vector/tp_reach.h"
 
 #define ID_MAX	9007199254740992.0	/* 2^53: every whole double below */
 
 int64_t
-tp_lake_id(float v)
+tp_lakestat_id(float v)
 {
 	if (v != v || v == 0)
 		return 0;
@@ -23,7 +23,7 @@ tp_lake_id(float v)
 }
 
 int
-tp_lake_check(const float *p, int64_t w, int64_t h, size_t stride,
+tp_lakestat_check(const float *p, int64_t w, int64_t h, size_t stride,
     tp_err *e)
 {
 	int64_t x, y, id;
@@ -32,7 +32,7 @@ tp_lake_check(const float *p, int64_t w, int64_t h, size_t stride,
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
 			v = p[(size_t)y * stride + (size_t)x];
-			if ((id = tp_lake_id(v)) < 0 || id > w * h)
+			if ((id = tp_lakestat_id(v)) < 0 || id > w * h)
 				return tp_err_set(e, "lake: %g at column %lld, "
 				    "row %lld is not a lake id (0, or 1 to the "
 				    "cell count)", (double)v, (long long)x,
@@ -42,14 +42,14 @@ tp_lake_check(const float *p, int64_t w, int64_t h, size_t stride,
 }
 
 static float
-at(const tp_lake_planes *p, const float *band, int64_t x, int64_t y)
+at(const tp_lakestat_planes *p, const float *band, int64_t x, int64_t y)
 {
 	return band[(size_t)y * p->stride + (size_t)x];
 }
 
 /* The cell outside lake id that cell (x, y) drains into, or -1. */
 static int64_t
-drains_to(const tp_lake_planes *p, int64_t x, int64_t y, int64_t id)
+drains_to(const tp_lakestat_planes *p, int64_t x, int64_t y, int64_t id)
 {
 	int64_t nx, ny;
 	float c = at(p, p->dir, x, y);
@@ -58,7 +58,7 @@ drains_to(const tp_lake_planes *p, int64_t x, int64_t y, int64_t id)
 	if (k <= 0 || (p->grass && c < 0) ||
 	    !tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny) ||
 	    isnan(at(p, p->dir, nx, ny)) ||
-	    tp_lake_id(at(p, p->lake, nx, ny)) == id)
+	    tp_lakestat_id(at(p, p->lake, nx, ny)) == id)
 		return -1;
 	return ny * p->w + nx;
 }
@@ -72,7 +72,7 @@ rank(double f)
 
 /* Cell (x, y) of lake l, area a, into its sums. */
 static void
-add_cell(const tp_lake_planes *p, tp_lake *l, int64_t x, int64_t y, double a)
+add_cell(const tp_lakestat_planes *p, tp_lakestat *l, int64_t x, int64_t y, double a)
 {
 	float z = p->height != NULL ? at(p, p->height, x, y) : NAN;
 	float d = p->depth != NULL ? at(p, p->depth, x, y) : NAN;
@@ -101,7 +101,7 @@ add_cell(const tp_lake_planes *p, tp_lake *l, int64_t x, int64_t y, double a)
 
 /* The lakes with cells of the n ids in by, into out. */
 static int
-keep(tp_lake *by, int64_t n, tp_lakes *out, tp_err *e)
+keep(tp_lakestat *by, int64_t n, tp_lakestats *out, tp_err *e)
 {
 	int64_t i, k = 0;
 
@@ -117,20 +117,20 @@ keep(tp_lake *by, int64_t n, tp_lakes *out, tp_err *e)
 }
 
 int
-tp_lake_build(const tp_lake_planes *p, const tp_geo_grid *geo,
-    tp_lakes *out, tp_err *e)
+tp_lakestat_build(const tp_lakestat_planes *p, const tp_geo_grid *geo,
+    tp_lakestats *out, tp_err *e)
 {
 	int64_t x, y, id, most = 0;
-	tp_lake *by;
+	tp_lakestat *by;
 	double dx, dy;
 	int rc;
 
 	memset(out, 0, sizeof *out);
-	if (tp_lake_check(p->lake, p->w, p->h, p->stride, e) < 0)
+	if (tp_lakestat_check(p->lake, p->w, p->h, p->stride, e) < 0)
 		return -1;
 	for (y = 0; y < p->h; y++)
 		for (x = 0; x < p->w; x++)
-			if ((id = tp_lake_id(at(p, p->lake, x, y))) > most)
+			if ((id = tp_lakestat_id(at(p, p->lake, x, y))) > most)
 				most = id;
 	if ((by = calloc((size_t)most + 1, sizeof *by)) == NULL)
 		return tp_err_set(e, "out of memory: %lld lake ids",
@@ -144,7 +144,7 @@ tp_lake_build(const tp_lake_planes *p, const tp_geo_grid *geo,
 	for (y = 0; y < p->h; y++) {
 		tp_geo_spacing(geo, y, &dx, &dy);
 		for (x = 0; x < p->w; x++)
-			if ((id = tp_lake_id(at(p, p->lake, x, y))) > 0)
+			if ((id = tp_lakestat_id(at(p, p->lake, x, y))) > 0)
 				add_cell(p, &by[id - 1], x, y, dx * dy);
 	}
 	rc = keep(by, most, out, e);
@@ -153,7 +153,7 @@ tp_lake_build(const tp_lake_planes *p, const tp_geo_grid *geo,
 }
 
 void
-tp_lake_free(tp_lakes *ls)
+tp_lakestat_free(tp_lakestats *ls)
 {
 	free(ls->l);
 	memset(ls, 0, sizeof *ls);

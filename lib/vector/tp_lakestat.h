@@ -1,10 +1,10 @@
 /*
- * tp_lake.h - the lakes of a lake band (tflow writes it): each lake's
+ * tp_lakestat.h - the lakes of a lake band (tflow writes it): each lake's
  * size, level, depth, volume and outlet.
  *
  * The lake band holds on every cell of a lake its id (a whole number from
  * 1), 0 elsewhere and NaN on NaN cells; any other value fails, naming the
- * cell (tp_lake_check). A lake is the set of cells holding its id.
+ * cell (tp_lakestat_check). A lake is the set of cells holding its id.
  *
  * Per lake: its cells; its area (the cells' areas: square map units, or on
  * a geographic grid square metres at each row's latitude, tp_geo_spacing);
@@ -25,8 +25,8 @@
  * Memory: 64 bytes per id up to the largest (at most the cell count), and
  * 64 per lake kept.
  */
-#ifndef TP_LAKE_H
-#define TP_LAKE_H
+#ifndef TP_LAKESTAT_H
+#define TP_LAKESTAT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,7 +34,7 @@
 #include "core/tp_err.h"
 #include "geo/tp_geo.h"
 
-typedef struct tp_lake {
+typedef struct tp_lakestat {
 	int64_t	id;		/* the band's id */
 	int64_t	cells;
 	double	area;		/* square map units, or m^2 */
@@ -43,32 +43,32 @@ typedef struct tp_lake {
 	double	volume;		/* sum of depth x area, NaN without depth */
 	int64_t	outlet;		/* cell y * w + x, or -1 */
 	double	outlet_flow;	/* the flow band there (NaN: none) */
-} tp_lake;
+} tp_lakestat;
 
-typedef struct tp_lakes {
-	tp_lake	*l;		/* n lakes in ascending id order */
+typedef struct tp_lakestats {
+	tp_lakestat	*l;		/* n lakes in ascending id order */
 	int64_t	n;
-} tp_lakes;
+} tp_lakestats;
 
 /* The bands of one grid, w x h samples, row stride `stride` floats: lake
  * (required), height, depth, dir and flow (NULL: none). */
-typedef struct tp_lake_planes {
+typedef struct tp_lakestat_planes {
 	const float *lake, *height, *depth, *dir, *flow;
 	int64_t	w, h;
 	size_t	stride;
 	int	grass;		/* dir holds GRASS codes */
-} tp_lake_planes;
+} tp_lakestat_planes;
 
 /* The id of lake value v: > 0 for a lake, 0 for none (0 or NaN), -1 for a
  * value that is no id. */
-int64_t	tp_lake_id(float v);
+int64_t	tp_lakestat_id(float v);
 /* -1 naming the first cell of the lake plane p (w x h, stride) holding no
  * id, or an id above the cell count; else 0. */
-int	tp_lake_check(const float *p, int64_t w, int64_t h, size_t stride,
+int	tp_lakestat_check(const float *p, int64_t w, int64_t h, size_t stride,
 	    tp_err *e);
 /* The lakes of planes p, cells measured by geo. */
-int	tp_lake_build(const tp_lake_planes *p, const tp_geo_grid *geo,
-	    tp_lakes *out, tp_err *e);
-void	tp_lake_free(tp_lakes *ls);
+int	tp_lakestat_build(const tp_lakestat_planes *p, const tp_geo_grid *geo,
+	    tp_lakestats *out, tp_err *e);
+void	tp_lakestat_free(tp_lakestats *ls);
 
 #endif

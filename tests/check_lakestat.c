@@ -1,21 +1,21 @@
-/* check_lake.c - unit tests of tp_lake: ids, the check's errors, and the
+/* check_lakestat.c - unit tests of tp_lakestat: ids, the check's errors, and the
  * sums and outlet of hand-drawn lakes. */
 #include <check.h>
 #include <math.h>
 
-#include "vector/tp_lake.h"
+#include "vector/tp_lakestat.h"
 #include "tp_test.h"
 
 static const tp_geo_grid ten = { .cellsize = 10, .north = 0 };
 
 START_TEST(test_id)
 {
-	ck_assert_int_eq(tp_lake_id(0), 0);
-	ck_assert_int_eq(tp_lake_id(NAN), 0);
-	ck_assert_int_eq(tp_lake_id(3), 3);
-	ck_assert_int_eq(tp_lake_id(1.5f), -1);
-	ck_assert_int_eq(tp_lake_id(-2), -1);
-	ck_assert_int_eq(tp_lake_id(INFINITY), -1);
+	ck_assert_int_eq(tp_lakestat_id(0), 0);
+	ck_assert_int_eq(tp_lakestat_id(NAN), 0);
+	ck_assert_int_eq(tp_lakestat_id(3), 3);
+	ck_assert_int_eq(tp_lakestat_id(1.5f), -1);
+	ck_assert_int_eq(tp_lakestat_id(-2), -1);
+	ck_assert_int_eq(tp_lakestat_id(INFINITY), -1);
 }
 END_TEST
 
@@ -24,15 +24,15 @@ START_TEST(test_check)
 	float p[4] = { 0, 1, NAN, 2 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_lake_check(p, 2, 2, 2, &e), 0);
+	ck_assert_int_eq(tp_lakestat_check(p, 2, 2, 2, &e), 0);
 	p[2] = 1.5f;
-	ck_assert_int_eq(tp_lake_check(p, 2, 2, 2, &e), -1);
+	ck_assert_int_eq(tp_lakestat_check(p, 2, 2, 2, &e), -1);
 	ck_assert_str_eq(e.msg, "lake: 1.5 at column 0, row 1 is not a lake id "
 	    "(0, or 1 to the cell count)");
 	p[2] = 5;	/* 4 cells: at most 4 lakes */
-	ck_assert_int_eq(tp_lake_check(p, 2, 2, 2, &e), -1);
+	ck_assert_int_eq(tp_lakestat_check(p, 2, 2, 2, &e), -1);
 	p[2] = 4;
-	ck_assert_int_eq(tp_lake_check(p, 2, 2, 2, &e), 0);
+	ck_assert_int_eq(tp_lakestat_check(p, 2, 2, 2, &e), 0);
 }
 END_TEST
 
@@ -51,11 +51,11 @@ static float depth[12] = { 1, 2, 0, 0.25f, 0.5f, 0, 0, 0, 0, 0, 0, NAN };
 
 START_TEST(test_build)
 {
-	tp_lake_planes p = { lake, z, depth, dir, flow, 4, 3, 4, 0 };
-	tp_lakes ls;
+	tp_lakestat_planes p = { lake, z, depth, dir, flow, 4, 3, 4, 0 };
+	tp_lakestats ls;
 	tp_err e;
 
-	ck_assert_int_eq(tp_lake_build(&p, &ten, &ls, &e), 0);
+	ck_assert_int_eq(tp_lakestat_build(&p, &ten, &ls, &e), 0);
 	ck_assert_int_eq(ls.n, 2);
 	ck_assert_int_eq(ls.l[0].id, 1);
 	ck_assert_int_eq(ls.l[0].cells, 4);
@@ -69,37 +69,37 @@ START_TEST(test_build)
 	ck_assert_double_eq(ls.l[1].level, 7);
 	ck_assert_double_eq(ls.l[1].volume, 25);
 	ck_assert_int_eq(ls.l[1].outlet, -1);
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 	/* without flow every outlet ties: the first in row-major order */
 	flow[2] = 99;
 	p.flow = NULL;
-	ck_assert_int_eq(tp_lake_build(&p, &ten, &ls, &e), 0);
+	ck_assert_int_eq(tp_lakestat_build(&p, &ten, &ls, &e), 0);
 	ck_assert_int_eq(ls.l[0].outlet, 2);
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 	p.flow = flow;
-	ck_assert_int_eq(tp_lake_build(&p, &ten, &ls, &e), 0);
+	ck_assert_int_eq(tp_lakestat_build(&p, &ten, &ls, &e), 0);
 	ck_assert_int_eq(ls.l[0].outlet, 2);
 	flow[2] = 5;
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 }
 END_TEST
 
 START_TEST(test_no_bands)
 {
-	tp_lake_planes p = { lake, NULL, NULL, NULL, NULL, 4, 3, 4, 0 };
+	tp_lakestat_planes p = { lake, NULL, NULL, NULL, NULL, 4, 3, 4, 0 };
 	float bad[12] = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.5f };
-	tp_lakes ls;
+	tp_lakestats ls;
 	tp_err e;
 
-	ck_assert_int_eq(tp_lake_build(&p, &ten, &ls, &e), 0);
+	ck_assert_int_eq(tp_lakestat_build(&p, &ten, &ls, &e), 0);
 	ck_assert_int_eq(ls.n, 2);
 	ck_assert(isnan(ls.l[0].level));
 	ck_assert(isnan(ls.l[0].max_depth));
 	ck_assert(isnan(ls.l[0].volume));
 	ck_assert_int_eq(ls.l[0].outlet, -1);
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 	p.lake = bad;
-	ck_assert_int_eq(tp_lake_build(&p, &ten, &ls, &e), -1);
+	ck_assert_int_eq(tp_lakestat_build(&p, &ten, &ls, &e), -1);
 	ck_assert_str_eq(e.msg, "lake: 0.5 at column 3, row 2 is not a lake id "
 	    "(0, or 1 to the cell count)");
 }
@@ -109,23 +109,23 @@ END_TEST
 START_TEST(test_sparse)
 {
 	float l[4] = { 0, 3, 3, 0 };
-	tp_lake_planes p = { l, NULL, NULL, NULL, NULL, 2, 2, 2, 0 };
+	tp_lakestat_planes p = { l, NULL, NULL, NULL, NULL, 2, 2, 2, 0 };
 	tp_geo_grid geo = { .cellsize = 1, .north = 0 };
-	tp_lakes ls;
+	tp_lakestats ls;
 	tp_err e;
 
-	ck_assert_int_eq(tp_lake_build(&p, &geo, &ls, &e), 0);
+	ck_assert_int_eq(tp_lakestat_build(&p, &geo, &ls, &e), 0);
 	ck_assert_int_eq(ls.n, 1);
 	ck_assert_int_eq(ls.l[0].id, 3);
 	ck_assert_double_eq(ls.l[0].area, 2);
-	tp_lake_free(&ls);
+	tp_lakestat_free(&ls);
 }
 END_TEST
 
 static Suite *
 lake_suite(void)
 {
-	Suite *s = suite_create("lake");
+	Suite *s = suite_create("lakestat");
 	TCase *core = tcase_create("core");
 
 	tcase_add_test(core, test_id);
