@@ -25,14 +25,15 @@ static const char usage[] =
 
 static const char help[] =
     "Add a band 'biome' of class codes from the bands height and moisture\n"
-    "(and river, depth, slope when present) by the biome table; see\n"
+    "(and river, depth, lake, slope when present) by the biome table; see\n"
     "tbiome(1) for the table and the order of the overrides.\n"
     "      --beach H        within H above the sea is beach (default: 0.02\n"
     "                       (top - sea))\n"
     "      --climate        classify by temperature and precipitation\n"
     "                       (Whittaker) instead of the height zones\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0)\n"
-    "      --lake D         depth above D is lake (default: 0.001 (top - sea))\n"
+    "      --lake D         depth above D is lake (default: 0.001 (top - sea));\n"
+    "                       not used with a lake band, whose lakes are lake\n"
     "      --lapse K        --climate: K colder per km up (default: 6.5)\n"
     "      --latitude S,N   --climate: latitudes of the south and north\n"
     "                       edges (default: from the CRS)\n"

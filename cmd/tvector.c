@@ -1,7 +1,7 @@
 /*
- * tvector - rivers, basins and contours of a stream as GeoPackage or
- * GeoJSON. Basins and contours alone are taken row by row; rivers read the
- * grid whole.
+ * tvector - rivers, lakes, basins and contours of a stream as GeoPackage
+ * or GeoJSON. Basins and contours alone are taken row by row; rivers and
+ * lakes read the grid whole.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,8 +15,9 @@
 #include "vector/tp_vector.h"
 
 static const char usage[] =
-    "usage: tvector [-qrv] [--basins] [-B NAME] [--base B] [-c INTERVAL]\n"
-    "               [--dir-codes CODES] [-l NAME] OUT.gpkg|OUT.geojson < in\n";
+    "usage: tvector [-qrv] [--basins] [--lakes] [-B NAME] [--base B]\n"
+    "               [-c INTERVAL] [--dir-codes CODES] [-l NAME]\n"
+    "               OUT.gpkg|OUT.geojson < in\n";
 
 static const char help[] =
     "Write vector layers of a stream to a GeoPackage (OUT.gpkg, a layer\n"
@@ -32,6 +33,9 @@ static const char help[] =
     "                       layer 'contours': contour lines of --band\n"
     "      --dir-codes C    esri or grass, the codes of the dir band, as\n"
     "                       tflow --dir-codes wrote them (default: esri)\n"
+    "      --lakes          layer 'lakes': a polygon per lake of the lake\n"
+    "                       band (tflow makes it), with its level, area,\n"
+    "                       depth, volume and outlet\n"
     "  -l, --labels NAME    the labels band for --basins (default: basin)\n"
     "  -q, --quiet          no progress bar\n"
     "  -r, --rivers         layer 'rivers': a line per reach of the river\n"
@@ -41,7 +45,7 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_VERSION };
+enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_LAKES, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = {
@@ -57,6 +61,7 @@ static const struct option longopts[] = {
 	{ "contours", required_argument, NULL, 'c' },
 	{ "dir-codes", required_argument, NULL, OPT_DIR_CODES },
 	{ "labels", required_argument, NULL, 'l' },
+	{ "lakes", no_argument, NULL, OPT_LAKES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rivers", no_argument, NULL, 'r' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -69,7 +74,7 @@ static const char *const codes[] = { "esri", "grass", NULL };
 
 typedef struct opts {
 	const char *band, *labels, *out;
-	int	basins, rivers, grass, quiet, verbose, fmt;
+	int	basins, rivers, lakes, grass, quiet, verbose, fmt;
 	double	base, interval;		/* interval 0: no contours */
 } opts;
 
@@ -106,6 +111,7 @@ parse(int argc, char **argv, opts *o)
 		case 'h': cli_help(help);
 		case 'l': check_name("--labels", optarg); o->labels = optarg;
 			break;
+		case OPT_LAKES: o->lakes = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'r': o->rivers = 1; break;
 		case 'v': o->verbose = 1; break;
@@ -119,10 +125,10 @@ parse(int argc, char **argv, opts *o)
 	o->out = argv[optind];
 	if ((o->fmt = tp_vecfile_format(o->out)) < 0)
 		cli_usage("%s: name it .gpkg (GeoPackage) or .geojson", o->out);
-	if (!o->rivers && !o->basins && o->interval == 0)
-		cli_usage("nothing to write: give --rivers, --basins or "
-		    "--contours");
-	if (o->fmt == TP_VEC_GEOJSON && o->rivers + o->basins +
+	if (!o->rivers && !o->lakes && !o->basins && o->interval == 0)
+		cli_usage("nothing to write: give --rivers, --lakes, --basins "
+		    "or --contours");
+	if (o->fmt == TP_VEC_GEOJSON && o->rivers + o->lakes + o->basins +
 	    (o->interval > 0) > 1)
 		cli_usage("a GeoJSON file holds one layer: write several to a "
 		    ".gpkg");
@@ -144,9 +150,11 @@ static void
 bands(const tp_header *h, const opts *o, tp_vector_opts *vo)
 {
 	memset(vo, 0, sizeof *vo);
-	vo->dir = vo->river = vo->labels = -1;
+	vo->dir = vo->river = vo->labels = vo->lake = vo->depth = -1;
 	vo->order = tp_header_band(h, "order");
 	vo->flow = tp_header_band(h, "flow");
+	if (o->rivers || o->lakes)
+		vo->lake = tp_header_band(h, "lake");
 	vo->height = tp_header_band(h, o->band);
 	vo->grass = o->grass;
 	vo->base = o->base;
@@ -155,13 +163,22 @@ bands(const tp_header *h, const opts *o, tp_vector_opts *vo)
 		vo->dir = need(h, "dir", "tflow makes it");
 		vo->river = need(h, "river", "tflow --rivers makes it");
 	}
+	if (o->lakes) {
+		vo->lake = need(h, "lake", "tflow makes it");
+		vo->depth = tp_header_band(h, "depth");
+		if (!o->rivers) {
+			vo->dir = tp_header_band(h, "dir");
+			vo->river = tp_header_band(h, "river");
+		}
+	}
 	if (o->basins)
 		vo->labels = need(h, o->labels, "the labels for --basins");
 	if (o->interval > 0)
 		vo->height = need(h, o->band, "the band to contour");
 }
 
-/* What the layers are made from: the grid (rivers), the rows taken. */
+/* What the layers are made from: the grid (rivers, lakes), the rows
+ * taken. */
 typedef struct source {
 	const tp_grid *g;
 	tp_vector_acc *a;
@@ -174,6 +191,12 @@ static int
 rivers(tp_vecfile *vf, const source *s, const tp_vector_opts *vo, tp_err *e)
 {
 	return tp_vector_rivers(vf, s->g, vo, e);
+}
+
+static int
+lakes(tp_vecfile *vf, const source *s, const tp_vector_opts *vo, tp_err *e)
+{
+	return tp_vector_lakes(vf, s->g, vo, e);
 }
 
 static int
@@ -223,7 +246,8 @@ read_rows(tp_reader *r, tp_vector_acc *a, tp_vector_opts *vo, int quiet)
 }
 
 /* Read the input: whole for rivers (their reaches need every cell above
- * them), else row by row into the basins and contours. */
+ * them) and lakes (their outlets, the reaches they feed), else row by row
+ * into the basins and contours. */
 static void
 read_input(const opts *o, tp_grid *g, tp_reader *r, tp_vector_opts *vo,
     source *s)
@@ -233,7 +257,7 @@ read_input(const opts *o, tp_grid *g, tp_reader *r, tp_vector_opts *vo,
 	if (isatty(STDIN_FILENO))
 		cli_usage("standard input is a terminal: pipe a stream in");
 	memset(s, 0, sizeof *s);
-	if (o->rivers) {
+	if (o->rivers || o->lakes) {
 		if (tp_grid_read(g, stdin, &e) < 0)
 			cli_fail(&e);
 		bands(&g->h, o, vo);
@@ -258,7 +282,7 @@ read_input(const opts *o, tp_grid *g, tp_reader *r, tp_vector_opts *vo,
 int
 main(int argc, char **argv)
 {
-	int64_t n[3] = { 0, 0, 0 };
+	int64_t n[4] = { 0, 0, 0, 0 };
 	tp_vector_opts vo;
 	const tp_header *h;
 	tp_vecfile *vf;
@@ -281,6 +305,9 @@ main(int argc, char **argv)
 	if (o.rivers)
 		rc = layer(vf, &s, &vo, rivers, "rivers", o.quiet, &tm, &n[0],
 		    &e);
+	if (rc == 0 && o.lakes)
+		rc = layer(vf, &s, &vo, lakes, "lakes", o.quiet, &tm, &n[3],
+		    &e);
 	if (rc == 0 && o.basins)
 		rc = layer(vf, &s, &vo, basins, "basins", o.quiet, &tm, &n[1],
 		    &e);
@@ -289,7 +316,12 @@ main(int argc, char **argv)
 		    &n[2], &e);
 	cli_outfile_end(&t, rc == 0, &e);
 	cli_timer_lap(&tm, "write");
-	if (o.verbose)
+	if (o.verbose && o.lakes)
+		cli_timer_report(&tm, "%lldx%lld, %lld reaches, %lld lakes, "
+		    "%lld basins, %lld contour lines", (long long)h->width,
+		    (long long)h->height, (long long)n[0], (long long)n[3],
+		    (long long)n[1], (long long)n[2]);
+	else if (o.verbose)
 		cli_timer_report(&tm, "%lldx%lld, %lld reaches, %lld basins, "
 		    "%lld contour lines", (long long)h->width,
 		    (long long)h->height, (long long)n[0], (long long)n[1],

@@ -46,7 +46,9 @@ static const char help[] =
     "  -b, --band NAME      draw this band in grey, black at LO, white at HI\n"
     "                       (default: the height band in colour); -b biome\n"
     "                       draws the classes' colours times the hillshade\n"
-    "                       of the height band, rivers over them\n"
+    "                       of the height band, rivers and lakes over\n"
+    "                       them (a lake band's lakes are water in the\n"
+    "                       colour picture too)\n"
     "      --contours H     darker lines every H height units (colour and\n"
     "                       biome pictures)\n"
     "      --legend         a legend of the classes drawn, lower left\n"
@@ -111,7 +113,7 @@ struct opts {
 /* Where rows come from: the layers whole in memory, or the stream. */
 struct source {
 	tp_reader *r;
-	int	band[3];	/* the stream's bands of the layers, -1: none */
+	int	band[4];	/* the stream's bands of the layers, -1: none */
 	int	nl;		/* layers: tp_view_layers */
 	float	*plane;		/* width * height * nl, or NULL: read r */
 	float	*row;		/* a whole stream row when reading r */
@@ -237,6 +239,20 @@ parse(int argc, char **argv, struct opts *o)
 	check_combinations(o);
 }
 
+/* With a lake band, its layer after the others and the lake colour (pal:
+ * the biome table, NULL for a colour picture). */
+static void
+lake_setup(struct source *src, tp_view_opts *vo, const tp_palette *pal)
+{
+	int b = tp_header_band(&src->r->h, "lake");
+
+	if (b < 0)
+		return;
+	src->band[src->nl++] = b;
+	vo->lakes = 1;
+	tp_view_lake_colour(pal, vo->lake);
+}
+
 /* The biome picture's layers, table and river colour. */
 static void
 biome_setup(struct source *src, const struct opts *o, tp_view_opts *vo,
@@ -255,6 +271,7 @@ biome_setup(struct source *src, const struct opts *o, tp_view_opts *vo,
 		cli_fail(&e);
 	vo->palette = pal;
 	tp_view_river_colour(pal, vo->river);
+	lake_setup(src, vo, pal);
 }
 
 /* Whether the layers must be read whole before drawing: for the range of
@@ -275,8 +292,8 @@ legend(const struct source *s, const tp_view_opts *vo, tp_legend *l)
 	const tp_header *h = &s->r->h;
 	tp_err e;
 
-	if (tp_view_biome_legend(l, vo->palette, vo->river, s->plane, h->width,
-	    h->height, &e) < 0 || tp_legend_place(l, tp_view_dim(h->width,
+	if (tp_view_biome_legend(l, vo, s->plane, h->width, h->height,
+	    &e) < 0 || tp_legend_place(l, tp_view_dim(h->width,
 	    vo->scale), tp_view_dim(h->height, vo->scale), &e) < 0)
 		cli_fail(&e);
 }
@@ -315,7 +332,8 @@ main(int argc, char **argv)
 		if ((pal = malloc(sizeof *pal)) == NULL)
 			cli_die("out of memory for the biome table");
 		biome_setup(&src, &o, &vo, pal);
-	}
+	} else if (vo.mode == TP_VIEW_COLOUR)
+		lake_setup(&src, &vo, NULL);
 	if (whole(&o, &vo, &src))
 		read_plane(&src, &o.lo, &o.hi);
 	if (o.legend) {

@@ -311,6 +311,37 @@ START_TEST(test_rock_geographic)
 }
 END_TEST
 
+/* A lake plane decides the lake class alone: lake > 0 is lake, whatever
+ * the depth, over a river; depth is then not looked at. */
+START_TEST(test_lake_plane)
+{
+	tp_biome b;
+	tp_biome_row r;
+	tp_biome_tally t;
+	float h[4] = { 0.5f, 0.5f, 0.5f, 0.5f }, m[4] = { 0.5f, 0.5f, 0.5f, 0.5f };
+	float river[4] = { 0, 5, 0, 1 }, depth[4] = { 0, 0, 0.2f, 0.2f };
+	float lake[4] = { 1, 2, 0, NAN }, out[4];
+
+	override_biome(&b);
+	memset(&r, 0, sizeof r);
+	r.mid = h;
+	r.moisture = m;
+	r.river = river;
+	r.depth = depth;
+	r.ewres = r.nsres = 1e6;
+	tp_biome_tally_init(&t);
+	tp_biome_classify(&b, &r, 4, out, &t);
+	ck_assert_float_eq(out[2], 1);		/* by depth */
+	r.lake = lake;
+	tp_biome_classify(&b, &r, 4, out, &t);
+	ck_assert_float_eq(out[0], 1);
+	ck_assert_float_eq(out[1], 1);
+	ck_assert_float_eq(out[2], 11);
+	ck_assert_float_eq(out[3], 17);
+	tp_biome_free(&b);
+}
+END_TEST
+
 /* Unmatched cells are counted, and the highest height kept. */
 START_TEST(test_tally)
 {
@@ -391,6 +422,7 @@ main(void)
 	tcase_add_test(core, test_override_absent);
 	tcase_add_test(core, test_rock_geographic);
 	tcase_add_test(core, test_tally);
+	tcase_add_test(core, test_lake_plane);
 	tcase_add_test(core, test_levels);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);

@@ -28,6 +28,10 @@ START_TEST(test_find)
 	ck_assert_int_eq(in.moisture, 2);
 	ck_assert_int_eq(in.slope, 1);
 	ck_assert_int_eq(in.river, -1);
+	ck_assert_int_eq(in.lake, -1);
+	ck_assert_int_eq(tp_header_add_band(&h, "lake", &e), 3);
+	ck_assert_int_eq(tp_biomerun_find(&in, &h, 0, &e), 0);
+	ck_assert_int_eq(in.lake, 3);
 	tp_header_free(&h);
 	h = tp_test_header(2, 2, 1, 0, 2);
 	h.band[0][0] = 'z';	/* "zeight" */

@@ -21,8 +21,8 @@ START_TEST(test_y)
 	tp_reaches rs;
 	tp_err e;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, z, 3, 3, 3, 0, &ten,
-	    &rs, &e), 0);
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, z, NULL, 3, 3, 3, 0,
+	    &ten, &rs, &e), 0);
 	ck_assert_int_eq(rs.n, 3);
 	/* heads in row-major order: (0,0), (2,0), then the confluence */
 	ck_assert_int_eq(rs.r[0].order, 1);
@@ -60,7 +60,7 @@ START_TEST(test_keeps_order)
 	tp_reaches rs;
 	int64_t i;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 3, 4, 3, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 4, 3, 0,
 	    &ten, &rs, NULL), 0);
 	/* heads: a(0), b(2), m(4, three in), c(5), d(6), n(7, two in) */
 	ck_assert_int_eq(rs.n, 6);
@@ -87,7 +87,7 @@ START_TEST(test_three)
 	float ord[15] = { 0 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 5, 3, 5, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 5, 3, 5, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 7);
 	ck_assert_int_eq(rs.r[4].order, 2);	/* (0,1) */
@@ -97,7 +97,7 @@ START_TEST(test_three)
 	ck_assert_double_eq(rs.r[6].up_cells, 9);
 	tp_reach_free(&rs);
 	ord[12] = 7;
-	ck_assert_int_eq(tp_reach_build(dir, riv, ord, NULL, 5, 3, 5, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, ord, NULL, NULL, 5, 3, 5, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.r[6].order, 7);
 	ck_assert_int_eq(rs.r[0].order, 0);
@@ -112,7 +112,7 @@ START_TEST(test_grass)
 	float riv[9] = { 1, 0, 1, 0, 1, 0, 0, 1, 0 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 3, 3, 3, 1,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 3, 3, 1,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 3);
 	ck_assert_int_eq(rs.r[2].order, 2);
@@ -141,7 +141,7 @@ START_TEST(test_bad_code)
 	tp_reaches rs;
 	tp_err e;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 2, 1, 2, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 2, 1, 2, 0,
 	    &ten, &rs, &e), -1);
 	ck_assert_str_eq(e.msg, "dir: 3 at column 1, row 0 is not an ESRI "
 	    "direction code");
@@ -156,18 +156,19 @@ START_TEST(test_cycle)
 	float dir[4] = { 1, 4, 64, 16 }, riv[4] = { 1, 1, 1, 1 };
 	tp_reaches rs;
 
-	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, 2, 2, 2, 0,
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 2, 2, 2, 0,
 	    &ten, &rs, NULL), 0);
 	ck_assert_int_eq(rs.n, 0);
-	tp_reach_free(&rs);	/* a source (0,0) draining east into the loop (1,0), (1,1), (2,1),
+	tp_reach_free(&rs);
+	/* a source (0,0) draining east into the loop (1,0), (1,1), (2,1),
 	 * (2,0) of a 3 x 2 grid: its reach ends where the loop begins */
 	{
 		float d2[6] = { 1, 4, 16, 0, 1, 64 };
 		float r2[6] = { 1, 1, 1, 0, 1, 1 };
 
 		/* (1,0) S -> (1,1) E -> (2,1) N -> (2,0) W -> (1,0) */
-		ck_assert_int_eq(tp_reach_build(d2, r2, NULL, NULL, 3, 2, 3, 0,
-		    &ten, &rs, NULL), 0);
+		ck_assert_int_eq(tp_reach_build(d2, r2, NULL, NULL, NULL, 3, 2, 3,
+		    0, &ten, &rs, NULL), 0);
 		ck_assert_int_eq(rs.n, 1);
 		ck_assert_int_eq(rs.r[0].ncells, 1);
 		ck_assert_int_eq(rs.r[0].npts, 1);
@@ -175,6 +176,79 @@ START_TEST(test_cycle)
 		ck_assert_int_eq(rs.r[0].order, 1);
 		tp_reach_free(&rs);
 	}
+}
+END_TEST
+
+/* A chain in one row of 7 cells, all draining east (ESRI 1):
+ *   river, lake 1, lake 1, river, lake 2, river, river (off the grid).
+ * A river mark on a lake cell (cell 1) is ignored: lakes are never river.
+ * Three reaches: the source ends on lake 1's first cell, the next leaves
+ * lake 1 and ends on lake 2, the last leaves lake 2. */
+START_TEST(test_lake_chain)
+{
+	float dir[7] = { 1, 1, 1, 1, 1, 1, 1 };
+	float riv[7] = { 1, 1, 0, 1, 0, 1, 1 };
+	float lake[7] = { 0, 1, 1, 0, 2, 0, 0 };
+	tp_reaches rs;
+
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, lake, 7, 1, 7,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 3);
+	ck_assert_int_eq(rs.r[0].npts, 2);
+	ck_assert_int_eq(rs.path[rs.r[0].pt0 + 1], 1);
+	ck_assert_int_eq(rs.r[0].ncells, 1);
+	ck_assert_double_eq(rs.r[0].length, 10);
+	ck_assert_int_eq(rs.r[0].lake_in, 1);
+	ck_assert_int_eq(rs.r[0].lake_out, 0);
+	ck_assert_int_eq(rs.r[0].down, 2);
+	ck_assert_int_eq(rs.path[rs.r[1].pt0], 3);
+	ck_assert_int_eq(rs.r[1].lake_out, 1);
+	ck_assert_int_eq(rs.r[1].lake_in, 2);
+	ck_assert_int_eq(rs.r[1].down, 3);
+	ck_assert_int_eq(rs.r[2].lake_out, 2);
+	ck_assert_int_eq(rs.r[2].lake_in, 0);
+	ck_assert_int_eq(rs.r[2].down, 0);
+	ck_assert_int_eq(rs.r[2].npts, 2);
+	ck_assert_int_eq(rs.r[2].order, 1);
+	ck_assert_int_eq(tp_reach_find(&rs, 3), 2);
+	ck_assert_int_eq(tp_reach_find(&rs, 4), 0);
+	tp_reach_free(&rs);
+}
+END_TEST
+
+/* A lake as a confluence, 3 x 3 (1 E, 4 S, 16 W):
+ *   row 0: a S    .  S   b S       a and b flow into lake 1
+ *   row 1: L E    L S    L W       the lake drains to (1,2)
+ *   row 2: c E    o S    .         c joins the outlet o from the side
+ * o begins a reach though one river flows in: the lake drains into it.
+ * a, b and c are order 1, o is 2. */
+START_TEST(test_lake_confluence)
+{
+	float dir[9] = { 4, 4, 4, 1, 4, 16, 1, 4, 0 };
+	float riv[9] = { 1, 0, 1, 0, 0, 0, 1, 1, 0 };
+	float lake[9] = { 0, 0, 0, 1, 1, 1, 0, 0, 0 };
+	tp_reaches rs;
+
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, lake, 3, 3, 3,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 4);
+	ck_assert_int_eq(rs.r[0].down, 4);
+	ck_assert_int_eq(rs.r[1].down, 4);
+	ck_assert_int_eq(rs.r[2].down, 4);
+	ck_assert_int_eq(rs.r[0].lake_in, 1);
+	ck_assert_int_eq(rs.r[1].lake_in, 1);
+	ck_assert_int_eq(rs.r[2].lake_in, 0);
+	ck_assert_int_eq(rs.r[3].lake_out, 1);
+	ck_assert_int_eq(rs.r[3].order, 2);
+	ck_assert_int_eq(rs.r[0].order, 1);
+	tp_reach_free(&rs);
+	/* without the lake plane: no reach ends in a lake */
+	ck_assert_int_eq(tp_reach_build(dir, riv, NULL, NULL, NULL, 3, 3, 3,
+	    0, &ten, &rs, NULL), 0);
+	ck_assert_int_eq(rs.n, 3);
+	ck_assert_int_eq(rs.r[0].down, 0);
+	ck_assert_int_eq(rs.r[2].lake_out, 0);
+	tp_reach_free(&rs);
 }
 END_TEST
 
@@ -191,6 +265,8 @@ reach_suite(void)
 	tcase_add_test(core, test_codes);
 	tcase_add_test(core, test_bad_code);
 	tcase_add_test(core, test_cycle);
+	tcase_add_test(core, test_lake_chain);
+	tcase_add_test(core, test_lake_confluence);
 	suite_add_tcase(s, core);
 	return s;
 }

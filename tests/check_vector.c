@@ -124,7 +124,7 @@ START_TEST(test_rivers)
 	static const float riv[9] = { 1, 0, 1, 0, 1, 0, 0, 1, 0 };
 	static const float z[9] = { 9, 0, 8, 0, 5, 0, 0, 3, 0 };
 	tp_vector_opts o = { .height = 0, .dir = 1, .river = 2, .order = -1,
-		.labels = -1, .flow = -1 };
+		.labels = -1, .flow = -1, .lake = -1, .depth = -1 };
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;
@@ -225,7 +225,7 @@ START_TEST(test_basins)
 	static const float lab[6] = { 1, 1, 2, 1, 2, 2 };
 	static const float flow[6] = { 1, 5, 3, 2, 4, 9 };
 	tp_vector_opts o = { .labels = 1, .flow = 2, .height = -1, .dir = -1,
-		.river = -1, .order = -1 };
+		.river = -1, .order = -1, .lake = -1, .depth = -1 };
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;
@@ -266,7 +266,7 @@ START_TEST(test_basins_real_labels)
 	static const char *const bands[] = { "height", "labels" };
 	static const float lab[4] = { 2.5f, 2.5f, 1, 1 };
 	tp_vector_opts o = { .labels = 1, .flow = -1, .height = -1, .dir = -1,
-		.river = -1, .order = -1 };
+		.river = -1, .order = -1, .lake = -1, .depth = -1 };
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;
@@ -296,7 +296,8 @@ START_TEST(test_contours)
 	static const char *const bands[] = { "height" };
 	static const float z[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
 	tp_vector_opts o = { .height = 0, .labels = -1, .flow = -1, .dir = -1,
-		.river = -1, .order = -1, .base = 0.5, .interval = 1 };
+		.river = -1, .order = -1, .lake = -1, .depth = -1, .base = 0.5,
+		.interval = 1 };
 	tp_vecfile *vf = open_file();
 	tp_grid g;
 	tp_err e;

@@ -415,6 +415,75 @@ START_TEST(test_contour)
 }
 END_TEST
 
+/* Lake pictures: one row of 3 cells, the lake layer last. */
+struct lpic {
+	float	row[12];
+	uint8_t	px[12];
+	int	nl;
+};
+
+static int
+lsrc(void *ctx, int64_t y, float *row, tp_err *e)
+{
+	struct lpic *p = ctx;
+
+	memcpy(row, p->row, (size_t)(3 * p->nl) * sizeof *row);
+	return 0;
+}
+
+static int
+lsink(void *ctx, const uint8_t *px, tp_err *e)
+{
+	memcpy(((struct lpic *)ctx)->px, px, 12);
+	return 0;
+}
+
+/* Biome: a lake cell draws the lake colour over its code and over a
+ * river; a river cell off the lakes the river's. Flat: colours exact. */
+START_TEST(test_biome_lake)
+{
+	struct lpic p = { { 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 0 }, { 0 }, 4 };
+	tp_view_opts o = biome_opts();
+	tp_err e;
+
+	o.lakes = 1;
+	tp_view_lake_colour(&pal, o.lake);
+	ck_assert_mem_eq(o.lake, ((unsigned char[]){ 0x33, 0x66, 0x99 }), 3);
+	ck_assert_int_eq(tp_view_layers(&o), 4);
+	ck_assert_int_eq(tp_view_render(&o, 3, 1, lsrc, &p, lsink, &p, &e), 0);
+	ck_assert_mem_eq(p.px, ((uint8_t[]){ 0x33, 0x66, 0x99, 255 }), 4);
+	ck_assert_mem_eq(p.px + 4, ((uint8_t[]){ 0x33, 0x66, 0x99, 255 }),
+	    4);
+	ck_assert_mem_eq(p.px + 8, ((uint8_t[]){ 1, 2, 3, 255 }), 4);
+}
+END_TEST
+
+/* Colour: a lake cell draws the sea's shallowest water; lake 0 or NaN
+ * the ramp as before. */
+START_TEST(test_colour_lake)
+{
+	struct lpic p = { { 0.5f, 0.5f, 0.5f, 1, 0, NAN }, { 0 }, 2 };
+	tp_view_opts o = { .mode = TP_VIEW_COLOUR, .lo = 0, .hi = 1, .sea = NAN,
+	    .shade = { .ewres = 1, .nsres = 1, .zfactor = 1, .azimuth = 315,
+	    .altitude = 45 }, .scale = 1, .lakes = 1 };
+	uint8_t plain[12];
+	tp_err e;
+
+	tp_view_lake_colour(NULL, o.lake);
+	ck_assert_mem_eq(o.lake, ((unsigned char[]){ 80, 140, 195 }), 3);
+	ck_assert_int_eq(tp_view_layers(&o), 2);
+	ck_assert_int_eq(tp_view_render(&o, 3, 1, lsrc, &p, lsink, &p, &e), 0);
+	ck_assert_mem_eq(p.px, ((uint8_t[]){ 80, 140, 195, 255 }), 4);
+	memcpy(plain, p.px, 12);
+	o.lakes = 0;
+	p.nl = 1;
+	ck_assert_int_eq(tp_view_layers(&o), 1);
+	ck_assert_int_eq(tp_view_render(&o, 3, 1, lsrc, &p, lsink, &p, &e), 0);
+	ck_assert_mem_eq(plain + 4, p.px + 4, 8);
+	ck_assert_mem_ne(plain, p.px, 4);
+}
+END_TEST
+
 START_TEST(test_river_colour)
 {
 	tp_palette t = { 0 };
@@ -446,17 +515,42 @@ START_TEST(test_biome_legend)
 		{ 0, 0, 0, 2, 6, NAN, 0, 0, 0 },	/* codes 2, 6, NaN */
 	};
 	unsigned char river[3] = { 1, 2, 3 };
+	tp_view_opts o = biome_opts();
 	tp_err e;
 
-	tp_palette_default(&pal);
-	ck_assert_int_eq(tp_view_biome_legend(&l, &pal, river, &planes[0][0],
-	    3, 2, &e), 0);
+	ck_assert_int_eq(tp_view_biome_legend(&l, &o, &planes[0][0], 3, 2,
+	    &e), 0);
 	ck_assert_int_eq(l.n, 4);	/* no ocean: under the river */
 	ck_assert_str_eq(l.e[0].name, "beach");
 	ck_assert_str_eq(l.e[1].name, "snow");
 	ck_assert_str_eq(l.e[2].name, "river");
 	ck_assert_mem_eq(l.e[2].rgb, river, 3);
 	ck_assert_str_eq(l.e[3].name, "no class");
+}
+END_TEST
+
+/* With a lake layer: a lake cell adds no class of its own code (drawn
+ * over it) but the lake's, here the table's class "lake", once. */
+START_TEST(test_biome_legend_lake)
+{
+	static tp_legend l;
+	float planes[12] = {
+		0, 0, 0,	/* heights */
+		6, 6, 2,	/* codes: snow, snow, beach */
+		0, 1, 0,	/* river */
+		1, 1, 0,	/* lake: over the snow and the river */
+	};
+	tp_view_opts o = biome_opts();
+	tp_err e;
+
+	o.lakes = 1;
+	tp_view_lake_colour(&pal, o.lake);
+	ck_assert_int_eq(tp_view_biome_legend(&l, &o, planes, 3, 1, &e), 0);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_str_eq(l.e[0].name, "beach");
+	ck_assert_str_eq(l.e[1].name, "lake");
+	ck_assert_mem_eq(l.e[1].rgb, ((unsigned char[]){ 0x33, 0x66, 0x99 }),
+	    3);
 }
 END_TEST
 
@@ -482,6 +576,9 @@ main(void)
 	tcase_add_test(core, test_contour);
 	tcase_add_test(core, test_river_colour);
 	tcase_add_test(core, test_biome_legend);
+	tcase_add_test(core, test_biome_legend_lake);
+	tcase_add_test(core, test_biome_lake);
+	tcase_add_test(core, test_colour_lake);
 	tcase_add_test(limits, test_edges_plane);
 	tcase_add_test(limits, test_edges_north);
 	tcase_add_test(limits, test_holes);

@@ -48,6 +48,19 @@ run_prog tbiome < "$T/o" > "$T/b"
 assert_eq "lake over river" "$(biome "$T/b")" "1 1"
 run_prog tbiome --lake 0.3 < "$T/o" > "$T/b"
 assert_eq "--lake, river" "$(biome "$T/b")" "11 17"
+# A lake band (tflow's lakes) decides the lake class alone: lake > 0 is
+# lake however shallow (a rounding error deep, or 0) and over a river;
+# depth without a lake id is not, and --lake is not used. Without the
+# band, the same cells by depth as before.
+mkstream 4 1 "height moisture depth river lake" <<'EOF' > "$T/o"
+0.5 0.5 0.5 0.5  0.5 0.5 0.5 0.5  1e-9 0 0.2 0.2  0 5 0 1  1 1 0 0
+EOF
+run_prog tbiome < "$T/o" > "$T/b"
+assert_eq "lake band" "$(biome "$T/b")" "1 1 11 17"
+run_prog tbiome --lake 0 < "$T/o" > "$T/b"
+assert_eq "lake band: --lake not used" "$(biome "$T/b")" "1 1 11 17"
+run_prog tband --drop lake < "$T/o" | run_prog tbiome > "$T/b"
+assert_eq "no lake band: by depth" "$(biome "$T/b")" "11 17 1 1"
 mkstream 2 1 "height moisture slope" <<'EOF' > "$T/o"
 0.5 0.5  0.5 0.5  45 30
 EOF

@@ -289,6 +289,157 @@ ok "tflow's bands" run_prog tvector -q -r -b "$T/tf.gpkg" < "$T/tf"
 assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
 assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
 
+# --- Lakes ---------------------------------------------------------------
+# A hand-made chain on 10 m cells, river -> lake 1 -> river -> lake 2 ->
+# river along row 2, all draining east, with a tributary from (0,2) into
+# lake 1 (rows 1-3, columns 2-3) and lake 2 (rows 1-3, columns 6-7), each
+# drained through its cell in row 2 to the next column:
+#   lake 1: heights 10 (one 10.5), depths 1 2 / 3 0.5 / 1.5 2: level 10,
+#           max_depth 3, volume 10 x 100 = 1000, area 600, outlet (2,4)
+#   lake 2: heights 5 (one 5.25), depths all 1: level 5, volume 600,
+#           outlet (2,8)
+# Reaches, heads in row-major order: 1 the tributary and 2 the source both
+# end in lake 1 (order 1, down 3); 3 leaves lake 1 (order 2: two reaches
+# of order 1 enter) and ends in lake 2; 4 leaves lake 2 (order 2).
+vpy '
+H, W = 5, 12
+lake = np.zeros((H, W)); d = np.zeros((H, W)); riv = np.zeros((H, W))
+z = np.full((H, W), 20.0); dep = np.zeros((H, W)); flow = np.ones((H, W))
+d[0:2, :] = 4; d[3:5, :] = 64; d[2, :] = 1
+for lid, c0, lev in ((1, 2, 10.0), (2, 6, 5.0)):
+    lake[1:4, c0:c0 + 2] = lid
+    z[1:4, c0:c0 + 2] = lev
+    d[1, c0] = 2; d[1, c0 + 1] = 4; d[3, c0] = 128; d[3, c0 + 1] = 64
+z[1, 3] = 10.5; z[3, 7] = 5.25
+dep[1:4, 2:4] = [[1, 2], [3, 0.5], [1.5, 2]]
+dep[1:4, 6:8] = 1
+riv[2, [0, 1, 4, 5, 8, 9, 10, 11]] = 1; riv[0, 2] = 1
+z[2, :2] = [30, 25]; z[2, 4:6] = [9, 8]; z[2, 8:] = [4, 3, 2, 1]
+write(np.stack([z, dep, flow, d, riv, lake], axis=1),
+      "height depth flow dir river lake",
+      ["CELLSIZE 10", "ORIGIN 1000 2000", "CRS EPSG:32633"])' > "$T/chain"
+ok "chain lakes" run_prog tvector -q -r --lakes "$T/chain.gpkg" < "$T/chain"
+ok "chain validates" $VALIDATE "$T/chain.gpkg"
+ogrinfo -so "$T/chain.gpkg" lakes > "$T/info" 2>&1
+grep -q "Geometry: Multi Polygon" "$T/info" && pass || fail "lakes geometry"
+for f in "lake_id: Integer64" "level: Real" "area: Real" "max_depth: Real" \
+    "volume: Real" "outlet_x: Real" "outlet_y: Real" "outlet_reach: Integer64"; do
+	grep -q "^$f" "$T/info" && pass || fail "ogrinfo lakes field $f"
+done
+assert_eq "chain reaches" "$(vpy '
+for fid, f, g in layer(sys.argv[1], "rivers"):
+    print(fid, f["strahler"], f["down_id"], f["lake_in"], f["lake_out"], g.GetPoints()[-1])' \
+    "$T/chain.gpkg" | tr '\n' ';')" "1 1 3 1 None (1025.0, 1985.0);\
+2 1 3 1 None (1025.0, 1975.0);3 2 4 2 1 (1065.0, 1975.0);\
+4 2 None None 2 (1115.0, 1975.0);"
+assert_eq "chain lakes" "$(vpy '
+for fid, f, g in layer(sys.argv[1], "lakes"):
+    print(fid, f["lake_id"], f["level"], f["area"], f["max_depth"], f["volume"],
+          f["outlet_x"], f["outlet_y"], f["outlet_reach"], g.Area())' \
+    "$T/chain.gpkg" | tr '\n' ';')" "1 1 10.0 600.0 3.0 1000.0 1045.0 1975.0 3 600.0;\
+2 2 5.0 600.0 1.0 600.0 1085.0 1975.0 4 600.0;"
+# Without a depth band: no depth, no volume; without rivers: no reach.
+run_prog tband --drop depth,river < "$T/chain" > "$T/chain-nd"
+ok "lakes without depth" run_prog tvector -q --lakes "$T/nd.geojson" < "$T/chain-nd"
+assert_eq "no depth: NULL" "$(vpy '
+print([(f["max_depth"], f["volume"], f["outlet_reach"], f["outlet_x"])
+       for _, f, _ in layer(sys.argv[1], "lakes")])' "$T/nd.geojson")" \
+    "[(None, None, None, 1045.0), (None, None, None, 1085.0)]"
+expect_err 1 "the input has no band 'lake' (tflow makes it)" "no lake band" \
+    run_prog tvector --lakes "$T/o.gpkg" < "$T/dem"
+vpy 'write(np.array([[[0, 1.5], [0, 0], [1, 1], [1, 1]]]), "lake river dir height")' > "$T/badlake"
+expect_err 1 "lake: 1.5 at column 1, row 0 is not a lake id" "bad lake id" \
+    run_prog tvector --lakes "$T/o.gpkg" < "$T/badlake"
+expect_err 1 "lake: 1.5 at column 1, row 0 is not a lake id" "bad lake id (rivers)" \
+    run_prog tvector -r "$T/o.gpkg" < "$T/badlake"
+assert_eq "no lake band: rivers without lake fields" "$(ogrinfo -so "$T/dem.gpkg" rivers |
+    grep -c '^lake_')" 0
+
+# The real DEM (EPSG:4326) with a lake band made here: the 8-connected
+# sets of raised cells (tfill --depth), numbered in row-major order of
+# their first cells, the river band 0 on them, as tflow writes lakes.
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill --depth |
+    run_prog tflow --rivers 150 > "$T/dd"
+vpy '
+h, a = read(sys.argv[1]); b = bands(sys.argv[1])
+wet = b["depth"] > 0
+lake = np.zeros(wet.shape); n = 0
+for r0, c0 in zip(*np.nonzero(wet)):
+    if lake[r0, c0]:
+        continue
+    n += 1; lake[r0, c0] = n; todo = [(r0, c0)]
+    while todo:
+        r, c = todo.pop()
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < wet.shape[0] and 0 <= cc < wet.shape[1] and \
+                        wet[rr, cc] and not lake[rr, cc]:
+                    lake[rr, cc] = n; todo.append((rr, cc))
+names = h["BANDS"].split(); a = a.copy()
+a[:, names.index("river"), :][lake > 0] = 0
+extra = ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS " + h["CRS"]]
+write(np.concatenate([a, lake[:, None, :]], axis=1), names + ["lake"], extra)' \
+    "$T/dd" > "$T/dl"
+ok "DEM lakes" run_prog tvector -q -r --lakes "$T/dl.gpkg" < "$T/dl"
+ok "DEM lakes validate" $VALIDATE "$T/dl.gpkg"
+assert_eq "DEM lakes: areas, polygons, levels, outlets, reaches" "$(vpy "$SPACING"'
+src, gpkg = sys.argv[1:3]
+h = header(src); b = bands(src); lake = b["lake"]
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+cell = lambda p: (round((y0 - p[1]) / cs - 0.5), round((p[0] - x0) / cs - 0.5))
+bad = []
+lakes = layer(gpkg, "lakes"); rivers = layer(gpkg, "rivers")
+first = {fid: cell(g.GetPoints()[0]) for fid, f, g in rivers}
+n = int(lake.max())
+if n < 3 or [f["lake_id"] for _, f, _ in lakes] != list(range(1, n + 1)):
+    bad.append("ids")
+rowarea = np.array([np.prod(spacing(h, r)) for r in range(lake.shape[0])])
+cellarea = np.repeat(rowarea[:, None], lake.shape[1], axis=1)
+total = sum(f["area"] for _, f, _ in lakes)
+if abs(total - cellarea[lake > 0].sum()) > 1e-9 * total:
+    bad.append("total area")
+for fid, f, g in lakes:
+    m = lake == f["lake_id"]
+    if not g.IsValid() or sum(area2(r) for p in lattice(g, x0, y0, cs) for r in p) != 2 * m.sum():
+        bad.append("polygon %d" % fid)
+    if abs(f["area"] - cellarea[m].sum()) > 1e-9 * f["area"]:
+        bad.append("area %d" % fid)
+    if f["level"] != float(b["height"][m].min()) or f["max_depth"] != float(b["depth"][m].max()):
+        bad.append("level %d" % fid)
+    if abs(f["volume"] - (b["depth"] * cellarea)[m].sum()) > 1e-6 * f["volume"]:
+        bad.append("volume %d" % fid)
+    if f["outlet_x"] is not None:
+        r, c = cell((f["outlet_x"], f["outlet_y"]))
+        if lake[r, c] == f["lake_id"]:
+            bad.append("outlet in lake %d" % fid)
+        if f["outlet_reach"] is not None and first[f["outlet_reach"]] != (r, c):
+            bad.append("outlet reach %d" % fid)
+entered = set()
+for fid, f, g in rivers:
+    pts = [cell(p) for p in g.GetPoints()]
+    if any(lake[p] > 0 for p in pts[:-1]):
+        bad.append("reach %d in a lake" % fid)
+    last = lake[pts[-1]]
+    if (f["lake_in"] or 0) != (int(last) if last > 0 else 0):
+        bad.append("lake_in %d" % fid)
+    if f["lake_in"]:
+        entered.add(f["lake_in"])
+    if f["lake_out"]:
+        r, c = pts[0]
+        near = [lake[r + dr, c + dc] for dr, dc in ESRI.values()
+                if 0 <= r + dr < lake.shape[0] and 0 <= c + dc < lake.shape[1]]
+        if f["lake_out"] not in near:
+            bad.append("lake_out %d" % fid)
+if not entered:
+    bad.append("no reach enters a lake")
+print(" ".join(bad[:5]) or "ok")' "$T/dl" "$T/dl.gpkg")" ok
+ok "DEM lakes GeoJSON" run_prog tvector -q --lakes "$T/dl.geojson" < "$T/dl"
+assert_eq "GeoJSON lakes = GeoPackage lakes" "$(vpy '
+a = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[1], "lakes")]
+b = [(f, g.ExportToWkb()) for _, f, g in layer(sys.argv[2], "lakes")]
+print(len(a) > 0 and a == b)' "$T/dl.geojson" "$T/dl.gpkg")" True
+
 # --- GeoJSON -----------------------------------------------------------
 ok "GeoJSON basins" run_prog tvector -q --basins "$T/checker.geojson" < "$T/checker"
 assert_eq "GeoJSON parses, crs named" "$($PY -c '

@@ -241,6 +241,44 @@ expect_err 1 "too small for the legend" "legend too big" run_prog tview -b biome
 assert_eq "no picture without its legend" "$(ls "$T" | grep -c '^small')" 0
 ok "-b biome -s 3" run_prog tview -b biome -s 3 "$T/bio3.png" <"$T/bio.tp"
 assert_eq "biome scaled size" "$(pngsize "$T/bio3.png")" "True 7 3 6"
+# lakes: with a lake band (tflow's ids), a lake cell is drawn in the lake
+# colour over its class and over a river: the table's lake class (#336699
+# in the default table, a class named lake in the stream's own); in a
+# colour picture the sea's shallowest water (80, 140, 195). The other
+# pixels are as without the band.
+lakes() { py 'import numpy as np
+a = grid(sys.argv[1]).copy(); h = header(sys.argv[1])
+lake = np.zeros((a.shape[0], a.shape[2])); lake[1:4, 4:8] = 2; lake[0, 0] = np.nan
+write(np.concatenate([a, lake[:, None, :]], axis=1).astype("f4"),
+      h["BANDS"].split() + ["lake"], sys.argv[2:])' "$@"; }
+bio 12 6 0,6,10 5 >"$T/lk.tp"
+lakes "$T/lk.tp" "CELLSIZE 1" >"$T/lake.tp"
+ok "-b biome, lakes" run_prog tview -b biome "$T/lake.png" <"$T/lake.tp"
+assert_eq "lake over the class and the river" "$(px "$T/lake.png" "5 2" "6 2" "4 1" "5 0" "1 2")" \
+    "51,102,153,255 51,102,153,255 51,102,153,255 34,85,136,255 68,68,122,255"
+ok "-b biome, no lake band" run_prog tview -b biome "$T/nolake.png" <"$T/lk.tp"
+assert_eq "off the lakes as without them" "$("$PY" - "$T/lake.png" "$T/nolake.png" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+a, b = [gdal.Open(p).ReadAsArray() for p in sys.argv[1:]]
+m = np.ones(a.shape[1:], bool); m[1:4, 4:8] = False
+print(bool((a[:, m] == b[:, m]).all()), bool((a[:, ~m] != b[:, ~m]).any()))
+PY
+)" "True True"
+bio 12 6 0,6 5 "BIOME 0 #102030 sea" "BIOME 6 #a0b0c0 peak" "BIOME 3 #0a0b0c lake" >"$T/lk2.tp"
+lakes "$T/lk2.tp" "CELLSIZE 1" "BIOME 0 #102030 sea" "BIOME 6 #a0b0c0 peak" "BIOME 3 #0a0b0c lake" >"$T/lake2.tp"
+ok "-b biome, own lake class" run_prog tview -b biome "$T/lake2.png" <"$T/lake2.tp"
+assert_eq "own lake colour" "$(px "$T/lake2.png" "5 2" "1 2")" "10,11,12,255 16,32,48,255"
+lakes "$T/nosealine.tp" "CELLSIZE 1" >"$T/clake.tp"
+ok "colour, lakes" run_prog tview --exaggeration 1 "$T/clake.png" <"$T/clake.tp"
+assert_eq "lake in the sea's water colour" "$(px "$T/clake.png" "5 2" "6 2")" \
+    "80,140,195,255 80,140,195,255"
+assert_eq "colour: off the lakes as without them" "$("$PY" - "$T/clake.png" "$T/nosealine.png" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+a, b = [gdal.Open(p).ReadAsArray() for p in sys.argv[1:]]
+m = np.ones(a.shape[1:], bool); m[1:4, 4:8] = False
+print(bool((a[:, m] == b[:, m]).all()))
+PY
+)" "True"
 
 # misuse
 expect_exit 2 "no output" run_prog tview < "$T/syn.tp"

@@ -589,7 +589,9 @@ land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
 	}
 	if (u->has[TP_BIOME_RIVER])
 		band_above(r->river, x0, 0, u->kw[TP_BIOME_RIVER], c);
-	if (u->has[TP_BIOME_LAKE])
+	if (u->has[TP_BIOME_LAKE] && r->lake != NULL)
+		band_above(r->lake, x0, 0, u->kw[TP_BIOME_LAKE], c);
+	else if (u->has[TP_BIOME_LAKE])
 		band_above(r->depth, x0, u->lake, u->kw[TP_BIOME_LAKE], c);
 }
 

@@ -14,7 +14,7 @@
  * with its keyword; the first such class in table order):
  *	1. h NaN                                          NaN
  *	2. h < S                                          sea (NaN without one)
- *	3. depth > lake                                   lake
+ *	3. lake > 0 (a lake band given; else depth > lake) lake
  *	4. river > 0                                      river
  *	5. slope > rock_slope                             rock
  *	6. h >= snow (snow NaN: never)                    snow
@@ -129,6 +129,8 @@ float	tp_biome_whittaker(const tp_biome *b, double t, double p);
 typedef struct tp_biome_row {
 	const float *up, *mid, *down;
 	const float *moisture, *river, *depth, *slope;
+	const float *lake;	/* lake ids (tflow): lake > 0 is lake, and
+				 * depth is not looked at for it */
 	const double *temp, *rain;	/* climate mode: C, mm/year */
 	double	ewres, nsres;
 } tp_biome_row;

@@ -54,6 +54,7 @@ tp_biomerun_find(tp_biomerun_bands *in, const tp_header *h,
 	in->river = tp_header_band(h, "river");
 	in->depth = tp_header_band(h, "depth");
 	in->slope = tp_header_band(h, "slope");
+	in->lake = tp_header_band(h, "lake");
 	return 0;
 }
 
@@ -99,6 +100,7 @@ biome_row(void *ctx, int64_t y, const float *up, const float *mid,
 	r.river = band_of(j, mid, j->in.river);
 	r.depth = band_of(j, mid, j->in.depth);
 	r.slope = band_of(j, mid, j->in.slope);
+	r.lake = band_of(j, mid, j->in.lake);
 	r.temp = r.rain = NULL;
 	if (j->air != NULL)
 		air_row(j, y, &r, worker);

@@ -22,7 +22,7 @@
 
 /* Where the input bands are; -1: absent (height always present). */
 typedef struct tp_biomerun_bands {
-	int	height, moisture, river, depth, slope;
+	int	height, moisture, river, depth, slope, lake;
 } tp_biomerun_bands;
 
 /* How to run. */
@@ -39,8 +39,8 @@ typedef struct tp_biomerun_opts {
 } tp_biomerun_opts;
 
 /* The bands of header h: "height" required, "moisture" too unless
- * moisture_optional (a wind brings its own), river, depth and slope when
- * present. -1 with "no band 'height'" or a hint to add moisture. */
+ * moisture_optional (a wind brings its own), river, depth, slope and lake
+ * when present. -1 with "no band 'height'" or a hint to add moisture. */
 int	tp_biomerun_find(tp_biomerun_bands *in, const tp_header *h,
 	    int moisture_optional, tp_err *e);
 

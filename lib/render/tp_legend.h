@@ -19,7 +19,8 @@
 #include "biome/tp_palette.h"
 
 enum {
-	TP_LEGEND_MAX = TP_PALETTE_CODES + 2,	/* the classes, river, other */
+	TP_LEGEND_MAX = TP_PALETTE_CODES + 3,	/* the classes, river, lake,
+						 * other */
 	TP_LEGEND_MARGIN = 4,	/* from the picture's edges */
 	TP_LEGEND_LINE = 11	/* from one entry to the next */
 };

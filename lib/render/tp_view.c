@@ -17,6 +17,8 @@
 #define NO_CLASS	128	/* grey of a code without a class */
 #define CONTOUR_DARK	0.5	/* a contour line's colour, times this */
 #define CODES		256	/* a byte's worth of codes in the lookup */
+#define RIVER		CODES	/* the census's mark: a river cell drawn */
+#define LAKE		(CODES + 1)	/* and a lake cell */
 #define ROWS0		64	/* rows a plane holds first; it doubles */
 #define MIB		1048576.0
 
@@ -172,7 +174,10 @@ tp_view_channels(const tp_view_opts *o)
 int
 tp_view_layers(const tp_view_opts *o)
 {
-	return o->mode == TP_VIEW_BIOME ? 3 : 1;
+	int lakes = o->lakes && (o->mode == TP_VIEW_BIOME ||
+	    o->mode == TP_VIEW_COLOUR);
+
+	return (o->mode == TP_VIEW_BIOME ? 3 : 1) + lakes;
 }
 
 int64_t
@@ -257,7 +262,31 @@ biome_lut(struct render *g)
 	}
 }
 
-/* A biome cell: its class's colour, or the river's, in the light. */
+/* Whether cell x of row is on a lake: the last layer, with o->lakes. */
+static int
+on_lake(const struct render *g, const float *row, int64_t x)
+{
+	return g->o->lakes && row[(g->nl - 1) * g->width + x] > 0;
+}
+
+/* A colour cell: the ramp's colour, or on a lake the lake's, in the
+ * light. */
+static int
+colour_cell(const struct render *g, const float *row, int64_t x, double sh,
+    double *c)
+{
+	if (!cell_colour(g->o, row[x], sh, c))
+		return 0;
+	if (on_lake(g, row, x)) {
+		for (int k = 0; k < 3; k++)
+			c[k] = g->o->lake[k];
+		light(g->o, sh, c);
+	}
+	return 1;
+}
+
+/* A biome cell: its class's colour, or the lake's or the river's, in the
+ * light. */
 static int
 biome_colour(const struct render *g, const float *row, int64_t x, double sh,
     double *c)
@@ -267,7 +296,9 @@ biome_colour(const struct render *g, const float *row, int64_t x, double sh,
 
 	if (isnan(v))
 		return 0;
-	if (row[2 * g->width + x] > 0)
+	if (on_lake(g, row, x))
+		rgb = g->o->lake;
+	else if (row[2 * g->width + x] > 0)
 		rgb = g->o->river;
 	else if (v >= 0 && v < TP_PALETTE_CODES && v == floorf(v))
 		rgb = g->lut[(int)v];
@@ -311,7 +342,8 @@ accumulate(struct render *g, const float *mid, const float *down,
 		int64_t i = x / g->o->scale;
 		int ok = g->o->mode == TP_VIEW_BIOME ?
 		    biome_colour(g, mid, x, sh[x], c) :
-		    cell_colour(g->o, mid[x], sh != NULL ? sh[x] : 0, c);
+		    g->o->mode == TP_VIEW_COLOUR ? colour_cell(g, mid, x, sh[x],
+		    c) : cell_colour(g->o, mid[x], sh != NULL ? sh[x] : 0, c);
 
 		if (!ok)
 			continue;
@@ -458,6 +490,28 @@ tp_view_river_colour(const tp_palette *p, unsigned char rgb[3])
 	memcpy(rgb, c, 3);
 }
 
+void
+tp_view_lake_colour(const tp_palette *p, unsigned char rgb[3])
+{
+	static const unsigned char dflt[3] = { 0x33, 0x66, 0x99 };
+	const unsigned char *c = dflt;
+	int i;
+
+	if (p == NULL) {
+		for (int k = 0; k < 3; k++)
+			rgb[k] = (unsigned char)water[1].rgb[k];
+		return;
+	}
+	for (i = 0; i < p->n && strcmp(p->e[i].rule, "lake") != 0; i++)
+		;
+	if (i == p->n)
+		for (i = 0; i < p->n && strcmp(p->e[i].name, "lake") != 0; i++)
+			;
+	if (i < p->n)
+		c = p->e[i].rgb;
+	memcpy(rgb, c, 3);
+}
+
 /* Double the rows *plane holds (n floats each), to at most rows. */
 static int
 grow(float **plane, size_t *cap, size_t n, size_t rows)
@@ -542,27 +596,31 @@ fail:
 	return -1;
 }
 
-/* Which codes the cells draw (seen[code], 255 for one without a class)
- * and whether a river is drawn. */
+/* Which codes the cells of picture o draw (seen[code], 255 for one
+ * without a class) and whether a river (seen[RIVER]) or a lake
+ * (seen[LAKE]) is drawn. */
 static void
-census(const tp_palette *p, const float *planes, int64_t width,
-    int64_t height, unsigned char *seen, int *river)
+census(const tp_view_opts *o, const float *planes, int64_t width,
+    int64_t height, unsigned char *seen)
 {
-	size_t w = (size_t)width;
+	const tp_palette *p = o->palette;
+	size_t w = (size_t)width, nl = (size_t)tp_view_layers(o);
 	unsigned char known[CODES] = { 0 };
 
 	for (int i = 0; i < p->n; i++)
 		known[p->e[i].code] = 1;
 	for (int64_t y = 0; y < height; y++) {
-		const float *code = planes + (size_t)y * 3 * w + w;
+		const float *code = planes + (size_t)y * nl * w + w;
 
 		for (size_t x = 0; x < w; x++) {
 			float v = code[x];
 
 			if (isnan(v))
 				continue;
-			if (code[w + x] > 0)
-				*river = 1;
+			if (o->lakes && code[(nl - 2) * w + x] > 0)
+				seen[LAKE] = 1;
+			else if (code[w + x] > 0)
+				seen[RIVER] = 1;
 			else if (v >= 0 && v < TP_PALETTE_CODES && v == floorf(v)
 			    && known[(int)v])
 				seen[(int)v] = 1;
@@ -573,26 +631,29 @@ census(const tp_palette *p, const float *planes, int64_t width,
 }
 
 int
-tp_view_biome_legend(tp_legend *l, const tp_palette *p,
-    const unsigned char river[3], const float *planes, int64_t width,
-    int64_t height, tp_err *e)
+tp_view_biome_legend(tp_legend *l, const tp_view_opts *o,
+    const float *planes, int64_t width, int64_t height, tp_err *e)
 {
 	static const unsigned char grey[3] = { NO_CLASS, NO_CLASS, NO_CLASS };
-	unsigned char seen[CODES] = { 0 };
-	int has_river = 0, named = 0;
+	unsigned char seen[CODES + 2] = { 0 };
+	int river = 0, lake = 0;
 
 	l->n = 0;
-	census(p, planes, width, height, seen, &has_river);
+	census(o, planes, width, height, seen);
 	for (int code = 0; code < TP_PALETTE_CODES; code++) {
-		const tp_palette_entry *c = tp_palette_find(p, code);
+		const tp_palette_entry *c = tp_palette_find(o->palette, code);
 
 		if (!seen[code])
 			continue;
-		named |= strcmp(c->name, "river") == 0;
+		river |= strcmp(c->name, "river") == 0;
+		lake |= strcmp(c->name, "lake") == 0;
 		if (tp_legend_add(l, c->rgb, c->name, e) < 0)
 			return -1;
 	}
-	if (has_river && !named && tp_legend_add(l, river, "river", e) < 0)
+	if (seen[RIVER] && !river && tp_legend_add(l, o->river, "river",
+	    e) < 0)
+		return -1;
+	if (seen[LAKE] && !lake && tp_legend_add(l, o->lake, "lake", e) < 0)
 		return -1;
 	if (seen[CODES - 1] && tp_legend_add(l, grey, "no class", e) < 0)
 		return -1;

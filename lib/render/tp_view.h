@@ -27,6 +27,12 @@
  * (transparent); where the river layer is above 0 the river colour is
  * drawn instead. A height NaN under a code draws it unshaded.
  *
+ * Lakes (colour and biome, o->lakes): one more layer follows the others,
+ * a lake band (tflow's: a lake's id on its cells, 0 elsewhere); where it
+ * is above 0 and the cell is drawn, the lake colour o->lake is drawn
+ * instead, in the light, over the river colour (tp_view_lake_colour
+ * chooses it). Without o->lakes nothing changes.
+ *
  * Contours (colour and biome, contour > 0): a cell is on a line where a
  * multiple of contour lies between its height and its east or south
  * neighbour's (floor(a / contour) differs); its colour is halved.
@@ -79,6 +85,8 @@ typedef struct tp_view_opts {
 	int64_t	scale;		/* one pixel per scale x scale cells, >= 1 */
 	const tp_palette *palette; /* biome: the classes' colours */
 	unsigned char river[3];	/* biome: drawn where the river layer > 0 */
+	int	lakes;		/* colour, biome: a lake layer follows */
+	unsigned char lake[3];	/* drawn where the lake layer > 0 */
 	double	contour;	/* colour, biome: height between lines; 0: none */
 	const struct tp_legend *legend;	/* drawn over the picture, or NULL */
 } tp_view_opts;
@@ -108,7 +116,8 @@ typedef int (*tp_view_sink)(void *ctx, const uint8_t *px, tp_err *e);
 /* Bytes per pixel: 4 (RGBA) for colour and biome, 2 (grey, alpha)
  * otherwise. */
 int	tp_view_channels(const tp_view_opts *o);
-/* Layers a source row holds: 3 for biome (heights, codes, river), else 1. */
+/* Layers a source row holds: 3 for biome (heights, codes, river), else 1;
+ * one more, the lake layer, for colour and biome with o->lakes. */
 int	tp_view_layers(const tp_view_opts *o);
 /* Picture size along a side of n cells: ceil(n / scale). */
 int64_t	tp_view_dim(int64_t n, int64_t scale);
@@ -126,6 +135,11 @@ int	tp_view_render(const tp_view_opts *o, int64_t width, int64_t height,
  * is "river", else the one named "river" (a table from BIOME lines has no
  * rules), else the default table's river colour, #225588. */
 void	tp_view_river_colour(const tp_palette *p, unsigned char rgb[3]);
+/* The colour lakes are drawn in: for a biome picture (p its table) the
+ * class whose rule is "lake", else the one named "lake", else the default
+ * table's lake colour, #336699; for a colour picture (p NULL) the sea's
+ * shallowest water on the hypsometric ramp, #508cc3. */
+void	tp_view_lake_colour(const tp_palette *p, unsigned char rgb[3]);
 
 /* Copy bands[0 .. n-1] of a stream row of header h into out, n layers of
  * width floats (a band < 0: zeros). */
@@ -142,12 +156,13 @@ void	tp_view_take_layers(const tp_header *h, const float *row,
 int	tp_view_read_layers(tp_reader *r, const int *bands, int n,
 	    float **planes, double *lo, double *hi, tp_err *e);
 
-/* Fill l with the entries of a biome picture of the width x height layers
- * in planes: each class of p whose code a cell draws, in code order; then
- * "river" in river when a river cell is drawn and no entry is named so;
- * then "no class" in grey when a code without a class is drawn. */
-int	tp_view_biome_legend(struct tp_legend *l, const tp_palette *p,
-	    const unsigned char river[3], const float *planes, int64_t width,
-	    int64_t height, tp_err *e);
+/* Fill l with the entries of biome picture o (its table o->palette) of
+ * the width x height layers in planes (tp_view_layers(o) a row): each
+ * class whose code a cell draws, in code order; then "river" in o->river
+ * when a river cell is drawn and no entry is named so; then "lake" in
+ * o->lake likewise; then "no class" in grey when a code without a class
+ * is drawn. */
+int	tp_view_biome_legend(struct tp_legend *l, const tp_view_opts *o,
+	    const float *planes, int64_t width, int64_t height, tp_err *e);
 
 #endif

@@ -44,11 +44,15 @@ typedef struct net {
 	double	*acc;		/* cells draining through */
 	double	*area;		/* their area */
 	const tp_geo_grid *geo;
+	const float *lake;	/* the lake plane, or NULL */
 	ptrdiff_t off[9];	/* index step to neighbour k */
 } net;
 
 #define K(n, c)	((n)->dir[c] & 15)
 #define RIVER	0x80
+#define LAKE	0x40	/* a lake cell (never RIVER) */
+#define CYCLE	0x20	/* on or below a cycle: never reaches an outlet */
+#define LAKEOUT	0x10	/* a river cell a lake cell drains into: a head */
 
 /* The cell c drains into, or -1. */
 static int64_t
@@ -92,7 +96,10 @@ decode(net *n, const float *dir, const float *river, int grass, tp_err *e)
 			    &ny) || K(n, ny * n->w + nx) == NODATA))
 				*p = 0;
 			v = river[(size_t)y * n->stride + (size_t)x];
-			if (v == v && v != 0)
+			if (n->lake != NULL && n->lake[(size_t)y * n->stride +
+			    (size_t)x] > 0)
+				*p |= LAKE;
+			else if (v == v && v != 0)
 				*p |= RIVER;
 		}
 	return 0;
@@ -132,10 +139,10 @@ accumulate(net *n)
 				break;
 		}
 	}
-	/* what never passed its water on is on a cycle: not river */
+	/* what never passed its water on is on or below a cycle: not river */
 	for (c = 0; c < cells; c++)
 		if (K(n, c) != NODATA && n->nup[c] != DONE)
-			n->dir[c] &= (uint8_t)~RIVER;
+			n->dir[c] = (uint8_t)((n->dir[c] & ~RIVER) | CYCLE);
 }
 
 static int
@@ -148,6 +155,69 @@ static float
 at(const float *p, const net *n, int64_t c)
 {
 	return p[(size_t)(c / n->w) * n->stride + (size_t)(c % n->w)];
+}
+
+/* The lake id of cell c: its value (tp_lakestat_check has checked it). */
+static int64_t
+lake_of(const net *n, int64_t c)
+{
+	return (int64_t)at(n->lake, n, c);
+}
+
+/* Mark the river cells that lake cells drain into (LAKEOUT). */
+static void
+mark_outlets(net *n)
+{
+	int64_t c, d, cells = n->w * n->h;
+
+	for (c = 0; c < cells && n->lake != NULL; c++)
+		if ((n->dir[c] & LAKE) && (d = down_of(n, c)) >= 0 &&
+		    is_river(n, d))
+			n->dir[d] |= LAKEOUT;
+}
+
+/* Whether river cell c begins a reach: a source, a confluence or where a
+ * lake drains into the river. */
+static int
+is_head(const net *n, int64_t c)
+{
+	return is_river(n, c) && (n->nup[c] != 1 || (n->dir[c] & LAKEOUT));
+}
+
+/* The lake a head cell c is fed by: the first of its neighbours, in D8
+ * order, that is a lake cell draining into it; 0 when none. */
+static int64_t
+fed_by_lake(const net *n, int64_t c)
+{
+	int64_t x = c % n->w, y = c / n->w, nx, ny, u;
+
+	if (!(n->dir[c] & LAKEOUT))
+		return 0;
+	for (int k = 1; k <= 8; k++) {
+		if (!tp_d8_inside(x, y, k, n->w, n->h, &nx, &ny))
+			continue;
+		u = ny * n->w + nx;
+		if ((n->dir[u] & LAKE) && down_of(n, u) == c)
+			return lake_of(n, u);
+	}
+	return 0;
+}
+
+/* The cell where water entering lake cell c leaves its lake: down the
+ * directions through the lake's cells; -1 when it never leaves (the grid's
+ * edge, NaN or a cycle). */
+static int64_t
+lake_exit(const net *n, int64_t c)
+{
+	int64_t id = lake_of(n, c), d;
+
+	for (;;) {
+		if ((n->dir[c] & CYCLE) || (d = down_of(n, c)) < 0)
+			return -1;
+		if (!(n->dir[d] & LAKE) || lake_of(n, d) != id)
+			return d;
+		c = d;
+	}
 }
 
 /* The reach whose head is cell c: heads are in row-major order. */
@@ -207,7 +277,6 @@ strahler(tp_reaches *rs, tp_err *e)
 	return 0;
 }
 
-/* Walk every reach down from its head, filling rs. */
 /* The distance from cell c to its neighbour k. */
 static double
 step_length(const net *n, int64_t c, int k)
@@ -218,6 +287,31 @@ step_length(const net *n, int64_t c, int k)
 	return tp_d8_dist(k, dx, dy);
 }
 
+/* Whether reach r, walked down to its cell c, ends there; d is the cell
+ * below (-1: none). At a confluence or a lake its line goes on to d
+ * (path[*k]), and the reach below is d's, or for a lake the one its water
+ * leaves the lake by. */
+static int
+ends_at(const net *n, int64_t c, int64_t d, const int64_t *heads,
+    tp_reaches *rs, tp_reach *r, size_t *k)
+{
+	int lake = d >= 0 && (n->dir[d] & LAKE);
+
+	if (d < 0 || (!lake && !is_river(n, d)))
+		return 1;		/* an outlet, or the river ends */
+	if (!lake && !is_head(n, d))
+		return 0;		/* on down the reach */
+	rs->path[(*k)++] = d;
+	r->length += step_length(n, c, K(n, c));
+	if (lake) {
+		r->lake_in = lake_of(n, d);
+		d = lake_exit(n, d);
+	}
+	r->down = reach_of(heads, rs->n, d);
+	return 1;
+}
+
+/* Walk every reach down from its head, filling rs. */
 static int
 walk(const net *n, const float *order, const float *z,
     const int64_t *heads, tp_reaches *rs, tp_err *e)
@@ -231,6 +325,7 @@ walk(const net *n, const float *order, const float *z,
 		memset(r, 0, sizeof *r);
 		r->pt0 = k;
 		prev = -1;
+		r->lake_out = fed_by_lake(n, heads[i]);
 		for (c = heads[i]; c >= 0; c = d) {
 			rs->path[k++] = c;
 			if (prev >= 0)
@@ -240,14 +335,8 @@ walk(const net *n, const float *order, const float *z,
 			r->up_cells = n->acc[c];
 			r->up_area = n->area[c];
 			d = down_of(n, c);
-			if (d < 0 || !is_river(n, d))
+			if (ends_at(n, c, d, heads, rs, r, &k))
 				break;
-			if (n->nup[d] != 1) {	/* a confluence: end there */
-				rs->path[k++] = d;
-				r->length += step_length(n, c, K(n, c));
-				r->down = reach_of(heads, rs->n, d);
-				break;
-			}
 		}
 		r->npts = k - r->pt0;
 		r->drop = z == NULL ? NAN : (double)at(z, n, heads[i]) -
@@ -264,10 +353,10 @@ walk(const net *n, const float *order, const float *z,
 
 int
 tp_reach_build(const float *dir, const float *river, const float *order,
-    const float *z, int64_t w, int64_t h, size_t stride, int grass,
-    const tp_geo_grid *geo, tp_reaches *rs, tp_err *e)
+    const float *z, const float *lake, int64_t w, int64_t h, size_t stride,
+    int grass, const tp_geo_grid *geo, tp_reaches *rs, tp_err *e)
 {
-	net n = { .w = w, .h = h, .stride = stride, .geo = geo };
+	net n = { .w = w, .h = h, .stride = stride, .geo = geo, .lake = lake };
 	int64_t c, d, cells, nh = 0, nriver = 0, *heads = NULL;
 	size_t bytes;
 	int rc = -1;
@@ -299,8 +388,9 @@ tp_reach_build(const float *dir, const float *river, const float *order,
 			    n.nup[d] < 255)
 				n.nup[d]++;
 		}
+	mark_outlets(&n);
 	for (c = 0; c < cells; c++)
-		nh += is_river(&n, c) && n.nup[c] != 1;
+		nh += is_head(&n, c);
 	heads = malloc(((size_t)nh + 1) * sizeof *heads);
 	rs->r = malloc(((size_t)nh + 1) * sizeof *rs->r);
 	/* every river cell once, plus one confluence vertex per reach */
@@ -310,7 +400,7 @@ tp_reach_build(const float *dir, const float *river, const float *order,
 		goto out;
 	}
 	for (c = 0, nh = 0; c < cells; c++)
-		if (is_river(&n, c) && n.nup[c] != 1)
+		if (is_head(&n, c))
 			heads[nh++] = c;
 	rs->n = nh;
 	rc = walk(&n, order, z, heads, rs, e);
@@ -323,6 +413,22 @@ out:
 	if (rc < 0)
 		tp_reach_free(rs);
 	return rc;
+}
+
+int64_t
+tp_reach_find(const tp_reaches *rs, int64_t c)
+{
+	int64_t lo = 0, hi = rs->n;
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (rs->path[rs->r[mid].pt0] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < rs->n && rs->path[rs->r[lo].pt0] == c ? lo + 1 : 0;
 }
 
 void

@@ -32,6 +32,19 @@
  * 0 none), as tflow --dir-codes writes them; NaN is nodata. Any other
  * value fails, naming the cell.
  *
+ * Lakes (a lake plane given): a lake cell is one whose value is above 0,
+ * its lake's id that value (whole: the caller checks the plane,
+ * tp_lakestat_check); it is never river. A river that drains into a lake cell
+ * ends there: its reach's line goes on to that cell's centre, as to a
+ * confluence, and the reach records the lake (lake_in). A river cell that
+ * a lake cell drains into begins a reach (lake_out: that lake, the first
+ * such neighbour in D8 order when two lakes drain into it), and the lake
+ * acts as a confluence: a reach ending in a lake has below it the reach
+ * where the water it brings leaves the lake (down the directions through
+ * the lake's cells), so the Strahler order computed here passes through
+ * the lake as through a confluence. Without a lake plane, or where it is
+ * 0 or NaN, nothing changes.
+ *
  * Cycles (possible only in a dir band not made by tflow) are left out:
  * their cells never reach an outlet, so they count as no river, and a
  * river that drains into one ends there as at an outlet.
@@ -51,6 +64,8 @@
 
 typedef struct tp_reach {
 	int64_t	down;		/* the reach below (1-based), 0 at an outlet */
+	int64_t	lake_in;	/* the lake it ends in, 0: none */
+	int64_t	lake_out;	/* the lake at whose outlet it begins, 0: none */
 	int	order;		/* Strahler order */
 	int64_t	ncells;		/* river cells of the reach */
 	double	up_cells;	/* cells draining through its last cell */
@@ -68,11 +83,14 @@ typedef struct tp_reaches {
 } tp_reaches;
 
 /* Planes of w x h samples, row stride `stride` floats: dir (required),
- * river (required), order and z (NULL: none). grass: dir holds GRASS codes.
- * geo: the cells' size (metres when geographic, tp_geo.h). */
+ * river (required), order, z and lake (NULL: none). grass: dir holds GRASS
+ * codes. geo: the cells' size (metres when geographic, tp_geo.h). */
 int	tp_reach_build(const float *dir, const float *river, const float *order,
-	    const float *z, int64_t w, int64_t h, size_t stride, int grass,
-	    const tp_geo_grid *geo, tp_reaches *out, tp_err *e);
+	    const float *z, const float *lake, int64_t w, int64_t h,
+	    size_t stride, int grass, const tp_geo_grid *geo, tp_reaches *out,
+	    tp_err *e);
+/* The reach whose head is cell c (y * w + x), or 0. */
+int64_t	tp_reach_find(const tp_reaches *rs, int64_t c);
 void	tp_reach_free(tp_reaches *rs);
 
 /* The D8 direction k (1..8, tp_d8.h; 0 none) of code c, or -1 when c is no

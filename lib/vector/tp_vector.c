@@ -9,6 +9,7 @@
 
 #include "vector/tp_contour.h"
 #include "geo/tp_geo.h"
+#include "vector/tp_lakestat.h"
 #include "vector/tp_reach.h"
 #include "vector/tp_trace.h"
 #include "vector/tp_vector.h"
@@ -33,7 +34,18 @@ static const tp_vecgeom_field river_fields[] = {
 	{ "up_cells", TP_VF_INT }, { "up_area", TP_VF_REAL },
 	{ "length", TP_VF_REAL }, { "drop", TP_VF_REAL },
 	{ "slope", TP_VF_REAL }, { "down_id", TP_VF_INT },
+	{ "lake_in", TP_VF_INT }, { "lake_out", TP_VF_INT },
 };
+
+/* A reach's fields: the first 8, or with lakes all 10. */
+#define RIVER_FIELDS(o)	((o)->lake >= 0 ? 10 : 8)
+
+/* An id as a field value: NULL for 0. */
+static double
+id_or_null(int64_t id)
+{
+	return id > 0 ? (double)id : NAN;
+}
 
 /* Reach r's line as world points into xy. */
 static void
@@ -54,7 +66,7 @@ static int
 write_reaches(tp_vecfile *vf, const tp_grid *g, const tp_reaches *rs,
     const tp_vector_opts *o, tp_err *e)
 {
-	double *xy, v[8];
+	double *xy, v[10];
 	size_t most = 1;
 	tp_vecgeom geom = { .type = TP_VG_LINE };
 	int64_t i;
@@ -78,7 +90,9 @@ write_reaches(tp_vecfile *vf, const tp_grid *g, const tp_reaches *rs,
 		v[4] = r->length;
 		v[5] = r->drop;
 		v[6] = r->length > 0 ? r->drop / r->length : NAN;
-		v[7] = r->down > 0 ? (double)r->down : NAN;
+		v[7] = id_or_null(r->down);
+		v[8] = id_or_null(r->lake_in);
+		v[9] = id_or_null(r->lake_out);
 		rc = tp_vecfile_feature(vf, &geom, v, e);
 		progress(o, i + 1, rs->n);
 	}
@@ -86,19 +100,31 @@ write_reaches(tp_vecfile *vf, const tp_grid *g, const tp_reaches *rs,
 	return rc;
 }
 
+/* The reaches of g, through its lakes when o->lake names a band. */
+static int
+reaches(const tp_grid *g, const tp_vector_opts *o, tp_reaches *rs, tp_err *e)
+{
+	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
+
+	if (o->lake >= 0 && tp_lakestat_check(band(g, o->lake), g->h.width,
+	    g->h.height, tp_grid_stride(g), e) < 0)
+		return -1;
+	return tp_reach_build(band(g, o->dir), band(g, o->river),
+	    band(g, o->order), band(g, o->height), band(g, o->lake),
+	    g->h.width, g->h.height, tp_grid_stride(g), o->grass, &geo, rs, e);
+}
+
 int
 tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
     tp_err *e)
 {
-	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
 	tp_reaches rs;
 	int rc;
 
-	if (tp_reach_build(band(g, o->dir), band(g, o->river),
-	    band(g, o->order), band(g, o->height), g->h.width, g->h.height,
-	    tp_grid_stride(g), o->grass, &geo, &rs, e) < 0)
+	if (reaches(g, o, &rs, e) < 0)
 		return -1;
-	rc = tp_vecfile_layer(vf, "rivers", TP_VG_LINE, river_fields, 8,
+	rc = tp_vecfile_layer(vf, "rivers", TP_VG_LINE, river_fields,
+	    RIVER_FIELDS(o),
 	    "river reaches between sources, confluences and outlets", e);
 	if (rc == 0)
 		rc = write_reaches(vf, g, &rs, o, e);
@@ -128,31 +154,49 @@ region_points(const tp_header *h, const tp_trace_regions *rs,
 	}
 }
 
+/* Region q as a MultiPolygon: its points into xy, which geom points at. */
+static void
+region_geom(const tp_header *h, const tp_trace_regions *rs,
+    const tp_trace_region *q, double *xy, tp_vecgeom *geom)
+{
+	region_points(h, rs, q, xy);
+	geom->type = TP_VG_MPOLY;
+	geom->xy = xy;
+	geom->npts = q->npts;
+	geom->ring = rs->ring + q->ring0;
+	geom->nrings = q->nrings;
+	geom->poly = rs->poly + q->poly0;
+	geom->npolys = q->npolys;
+}
+
+/* The most points of a region of rs (at least 1). */
+static size_t
+most_points(const tp_trace_regions *rs)
+{
+	size_t most = 1, r;
+
+	for (r = 0; r < rs->n; r++)
+		if (rs->reg[r].npts > most)
+			most = rs->reg[r].npts;
+	return most;
+}
+
 static int
 write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
     const tp_vector_opts *o, tp_err *e)
 {
 	double *xy, v[6], cs = h->cellsize;
-	size_t most = 1, r;
-	tp_vecgeom geom = { .type = TP_VG_MPOLY };
+	tp_vecgeom geom;
 	int64_t c, w = h->width;
+	size_t r;
 	int rc = 0;
 
-	for (r = 0; r < rs->n; r++)
-		if (rs->reg[r].npts > most)
-			most = rs->reg[r].npts;
-	if ((xy = malloc(most * 2 * sizeof *xy)) == NULL)
+	if ((xy = malloc(most_points(rs) * 2 * sizeof *xy)) == NULL)
 		return tp_err_set(e, "out of memory");
 	for (r = 0; r < rs->n && rc == 0; r++) {
 		const tp_trace_region *q = &rs->reg[r];
 
-		region_points(h, rs, q, xy);
-		geom.xy = xy;
-		geom.npts = q->npts;
-		geom.ring = rs->ring + q->ring0;
-		geom.nrings = q->nrings;
-		geom.poly = rs->poly + q->poly0;
-		geom.npolys = q->npolys;
+		region_geom(h, rs, q, xy, &geom);
 		c = q->outlet;
 		v[0] = q->label;
 		v[1] = (double)q->cells;
@@ -186,6 +230,117 @@ write_basins(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 	if (rc == 0)
 		rc = write_regions(vf, h, rs, o, e);
 	progress(o, (int64_t)rs->n, (int64_t)rs->n);
+	return rc;
+}
+
+static const tp_vecgeom_field lake_fields[] = {
+	{ "lake_id", TP_VF_INT }, { "level", TP_VF_REAL },
+	{ "area", TP_VF_REAL }, { "max_depth", TP_VF_REAL },
+	{ "volume", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
+	{ "outlet_y", TP_VF_REAL }, { "outlet_reach", TP_VF_INT },
+};
+
+/* The lakes of band `lake` of g traced into polygons, a row of ids at a
+ * time, NaN off the lakes so land makes no region. */
+static int
+trace_lakes(const tp_grid *g, int lake, tp_trace_regions *out, tp_err *e)
+{
+	const float *p = tp_grid_band(g, lake), *s;
+	int64_t w = g->h.width, x, y;
+	tp_trace_stream *t = NULL;
+	float *row;
+	int rc;
+
+	if ((row = malloc(((size_t)w + 1) * sizeof *row)) == NULL)
+		return tp_err_set(e, "out of memory");
+	rc = tp_trace_stream_new(&t, w, g->h.height, e);
+	for (y = 0; y < g->h.height && rc == 0; y++) {
+		s = p + (size_t)y * tp_grid_stride(g);
+		for (x = 0; x < w; x++)
+			row[x] = s[x] > 0 ? s[x] : NAN;
+		rc = tp_trace_stream_row(t, row, NULL, e);
+	}
+	if (rc == 0)
+		rc = tp_trace_stream_end(t, out, e);
+	tp_trace_stream_free(t);
+	free(row);
+	return rc;
+}
+
+/* Lake l's fields into v; rs: the reaches (NULL: no rivers). */
+static void
+lake_values(const tp_header *h, const tp_lakestat *l, const tp_reaches *rs,
+    double *v)
+{
+	int64_t c = l->outlet, w = h->width;
+
+	v[0] = (double)l->id;
+	v[1] = l->level;
+	v[2] = l->area;
+	v[3] = l->max_depth;
+	v[4] = l->volume;
+	v[5] = c < 0 ? NAN : tp_cell_x(h, c % w);
+	v[6] = c < 0 ? NAN : tp_cell_y(h, c / w);
+	v[7] = c < 0 || rs == NULL ? NAN : id_or_null(tp_reach_find(rs, c));
+}
+
+/* The lakes ls with their polygons tr (region i is lake i: both in id
+ * order, one per id with cells). */
+static int
+write_lakes(tp_vecfile *vf, const tp_header *h, const tp_lakestats *ls,
+    const tp_trace_regions *tr, const tp_reaches *rs,
+    const tp_vector_opts *o, tp_err *e)
+{
+	tp_vecgeom geom;
+	double *xy, v[8];
+	int64_t i;
+	int rc = 0;
+
+	if ((int64_t)tr->n != ls->n)
+		return tp_err_set(e, "lakes: %zu polygons for %lld lakes",
+		    tr->n, (long long)ls->n);
+	if ((xy = malloc(most_points(tr) * 2 * sizeof *xy)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (i = 0; i < ls->n && rc == 0; i++) {
+		region_geom(h, tr, &tr->reg[i], xy, &geom);
+		lake_values(h, &ls->l[i], rs, v);
+		rc = tp_vecfile_feature(vf, &geom, v, e);
+		progress(o, i + 1, ls->n);
+	}
+	free(xy);
+	return rc;
+}
+
+int
+tp_vector_lakes(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
+    tp_err *e)
+{
+	tp_geo_grid geo = tp_geo_grid_of(&g->h, TP_GEO_AUTO);
+	tp_lakestat_planes p = { band(g, o->lake), band(g, o->height),
+	    band(g, o->depth), band(g, o->dir), band(g, o->flow), g->h.width,
+	    g->h.height, tp_grid_stride(g), o->grass };
+	int rivers = o->dir >= 0 && o->river >= 0, rc;
+	tp_trace_regions tr;
+	tp_reaches rs;
+	tp_lakestats ls;
+
+	memset(&tr, 0, sizeof tr);
+	memset(&rs, 0, sizeof rs);
+	if (tp_lakestat_build(&p, &geo, &ls, e) < 0)
+		return -1;
+	rc = trace_lakes(g, o->lake, &tr, e);
+	if (rc == 0 && rivers)
+		rc = reaches(g, o, &rs, e);
+	if (rc == 0)
+		rc = tp_vecfile_layer(vf, "lakes", TP_VG_MPOLY, lake_fields, 8,
+		    "lakes: the cells of each id of the lake band", e);
+	if (rc == 0)
+		rc = write_lakes(vf, &g->h, &ls, &tr, rivers ? &rs : NULL, o,
+		    e);
+	progress(o, ls.n, ls.n);
+	tp_lakestat_free(&ls);
+	tp_trace_free(&tr);
+	tp_reach_free(&rs);
 	return rc;
 }
 

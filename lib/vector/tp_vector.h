@@ -1,6 +1,6 @@
 /*
- * tp_vector.h - the layers tvector writes: rivers, basins and contours of
- * a grid, as features in a tp_vecfile.
+ * tp_vector.h - the layers tvector writes: rivers, lakes, basins and
+ * contours of a grid, as features in a tp_vecfile.
  *
  * rivers (LineString, one per reach, tp_reach.h): vertices at cell
  * centres, downstream; fields strahler, cells (river cells of the reach),
@@ -8,7 +8,17 @@
  * square map units), length (map units), drop (height
  * units; NULL without a height band), slope (drop / length; NULL for a
  * one-cell reach or without heights), down_id (the fid of the reach below;
- * NULL at an outlet). fid is the reach's number.
+ * NULL at an outlet). fid is the reach's number. With a lake band
+ * (o->lake), reaches run through lakes as tp_reach.h says, and two fields
+ * follow: lake_in (the id of the lake the reach ends in) and lake_out (the
+ * id of the lake at whose outlet it begins), NULL where none; down_id of a
+ * reach ending in a lake is the reach its water leaves the lake by.
+ *
+ * lakes (MultiPolygon, one per id of the lake band, tp_lakestat.h; polygons
+ * as the basins'): fields lake_id, level, area, max_depth, volume,
+ * outlet_x, outlet_y (the outlet cell's centre; NULL when it drains
+ * nowhere) and outlet_reach (the fid of the reach beginning at the outlet;
+ * NULL when none, or without dir and river bands).
  *
  * basins (MultiPolygon, one per label, tp_trace.h): fields label (integer
  * when every label is whole, else real), cells, area (cells times the
@@ -26,8 +36,8 @@
  * upstream count depends on every cell above it).
  *
  * Lengths and areas are in map units, but for a geographic grid (degrees)
- * the rivers' are in metres and square metres, measured as tflow does
- * (tp_geo.h); the basins' areas stay in square degrees.
+ * the rivers' and the lakes' are in metres and square metres, measured as
+ * tflow does (tp_geo.h); the basins' areas stay in square degrees.
  */
 #ifndef TP_VECTOR_H
 #define TP_VECTOR_H
@@ -40,6 +50,7 @@
 typedef struct tp_vector_opts {
 	int	dir, river, order, height;	/* band indices, -1: none */
 	int	labels, flow;			/* band indices, -1: none */
+	int	lake, depth;			/* band indices, -1: none */
 	int	grass;				/* dir holds GRASS codes */
 	double	base, interval;			/* contours */
 	tp_progress_fn progress;		/* features written; may be NULL */
@@ -49,6 +60,11 @@ typedef struct tp_vector_opts {
 
 /* The rivers layer of grid g into vf. */
 int	tp_vector_rivers(tp_vecfile *vf, const tp_grid *g,
+	    const tp_vector_opts *o, tp_err *e);
+
+/* The lakes layer of grid g into vf: o->lake (required), o->height,
+ * o->depth, o->dir, o->river, o->order and o->flow when present. */
+int	tp_vector_lakes(tp_vecfile *vf, const tp_grid *g,
 	    const tp_vector_opts *o, tp_err *e);
 
 /* The basins (when basins, from o->labels and o->flow) and the contours

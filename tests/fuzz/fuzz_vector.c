@@ -7,7 +7,8 @@
  * Input bytes:
  *   0, 1   width and height, 1..16 each
  *   2      which module: 0 trace, 1 reach, 2 contour (mod 3), and for
- *          contours the interval (1 + byte / 3 % 8)
+ *          contours the interval (1 + byte / 3 % 8), for reaches whether
+ *          there are lakes (byte / 3 odd)
  *   rest   one byte a cell, repeated as needed
  *
  * trace: labels byte % 5, 255 NaN. Tracing never fails; every ring is
@@ -15,9 +16,12 @@
  * counter-clockwise one; twice a region's signed area is twice its cells,
  * and the regions hold every valid cell once.
  * reach: dir from byte % 10 (0, the eight ESRI codes, NaN), river from
- * bit 4. Building never fails; every river cell that reaches its reach's
- * walk is in one reach only; down ids are in range; orders >= 1 outside
- * cycles; up_cells >= the reach's cells.
+ * bit 4, with lakes the lake id from bits 5 and 6 (0..3). Building never
+ * fails (nor hangs, whatever the directions through a lake); every river
+ * cell that reaches its reach's walk is in one reach only, and is no lake
+ * cell; down ids are in range; orders >= 1 outside cycles; up_cells >= the
+ * reach's cells; a reach's last point is a cell of lake lake_in when it
+ * has one, else no lake cell.
  * contour: heights byte % 32, 255 NaN. Never fails; a closed line ends
  * where it starts; every point lies within the cell centres' box and on a
  * square side (an integer cell coordinate in x or y).
@@ -77,10 +81,10 @@ fuzz_trace(const float *lab, int64_t w, int64_t h)
 }
 
 static void
-fuzz_reach(const uint8_t *cell, int64_t w, int64_t h)
+fuzz_reach(const uint8_t *cell, int64_t w, int64_t h, int lakes)
 {
 	static const float code[10] = { 0, 1, 2, 4, 8, 16, 32, 64, 128, NAN };
-	float dir[CELLS], riv[CELLS];
+	float dir[CELLS], riv[CELLS], lake[CELLS];
 	tp_geo_grid geo = { .cellsize = 1 };
 	int64_t i, n = w * h, inreach = 0;
 	uint8_t seen[CELLS];
@@ -90,9 +94,10 @@ fuzz_reach(const uint8_t *cell, int64_t w, int64_t h)
 	for (i = 0; i < n; i++) {
 		dir[i] = code[cell[i] % 10];
 		riv[i] = (float)((cell[i] >> 4) & 1);
+		lake[i] = lakes ? (float)((cell[i] >> 5) & 3) : 0;
 	}
-	check(tp_reach_build(dir, riv, NULL, NULL, w, h, (size_t)w, 0, &geo,
-	    &rs, NULL) == 0);
+	check(tp_reach_build(dir, riv, NULL, NULL, lakes ? lake : NULL, w, h,
+	    (size_t)w, 0, &geo, &rs, NULL) == 0);
 	memset(seen, 0, sizeof seen);
 	for (i = 0; i < rs.n; i++) {
 		const tp_reach *r = &rs.r[i];
@@ -104,10 +109,13 @@ fuzz_reach(const uint8_t *cell, int64_t w, int64_t h)
 		check(r->order >= 0);
 		check(r->up_cells >= (double)r->ncells);
 		check(r->length >= 0);
+		check(r->lake_in >= 0 && r->lake_in <= 3);
+		check(r->lake_out >= 0 && r->lake_out <= 3);
+		check(r->lake_in == lake[rs.path[r->pt0 + r->npts - 1]]);
 		for (k = 0; k < (size_t)r->ncells; k++) {
 			int64_t c = rs.path[r->pt0 + k];
 
-			check(c >= 0 && c < n && !seen[c]);
+			check(c >= 0 && c < n && !seen[c] && lake[c] == 0);
 			seen[c] = 1;
 			inreach++;
 		}
@@ -171,7 +179,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_trace(lab, w, h);
 		break;
 	case 1:
-		fuzz_reach(cell, w, h);
+		fuzz_reach(cell, w, h, data[2] / 3 % 2);
 		break;
 	default:
 		fuzz_contour(cell, w, h, 1 + data[2] / 3 % 8);
