@@ -355,32 +355,10 @@ expect_err 1 "lake: 1.5 at column 1, row 0 is not a lake id" "bad lake id (river
 assert_eq "no lake band: rivers without lake fields" "$(ogrinfo -so "$T/dem.gpkg" rivers |
     grep -c '^lake_')" 0
 
-# The real DEM (EPSG:4326) with a lake band made here: the 8-connected
-# sets of raised cells (tfill --depth), numbered in row-major order of
-# their first cells, the river band 0 on them, as tflow writes lakes.
+# The real DEM (EPSG:4326) through tfill --depth and tflow, whose lakes
+# (every filled depression, --min-lake 1) end the rivers at their shores.
 run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill --depth |
-    run_prog tflow --rivers 150 > "$T/dd"
-vpy '
-h, a = read(sys.argv[1]); b = bands(sys.argv[1])
-wet = b["depth"] > 0
-lake = np.zeros(wet.shape); n = 0
-for r0, c0 in zip(*np.nonzero(wet)):
-    if lake[r0, c0]:
-        continue
-    n += 1; lake[r0, c0] = n; todo = [(r0, c0)]
-    while todo:
-        r, c = todo.pop()
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                rr, cc = r + dr, c + dc
-                if 0 <= rr < wet.shape[0] and 0 <= cc < wet.shape[1] and \
-                        wet[rr, cc] and not lake[rr, cc]:
-                    lake[rr, cc] = n; todo.append((rr, cc))
-names = h["BANDS"].split(); a = a.copy()
-a[:, names.index("river"), :][lake > 0] = 0
-extra = ["CELLSIZE " + h["CELLSIZE"], "ORIGIN " + h["ORIGIN"], "CRS " + h["CRS"]]
-write(np.concatenate([a, lake[:, None, :]], axis=1), names + ["lake"], extra)' \
-    "$T/dd" > "$T/dl"
+    run_prog tflow --rivers 150 --min-lake 1 > "$T/dl"
 ok "DEM lakes" run_prog tvector -q -r --lakes "$T/dl.gpkg" < "$T/dl"
 ok "DEM lakes validate" $VALIDATE "$T/dl.gpkg"
 assert_eq "DEM lakes: areas, polygons, levels, outlets, reaches" "$(vpy "$SPACING"'
