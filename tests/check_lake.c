@@ -50,7 +50,7 @@ START_TEST(test_level)
 
 	for (r = 0; r < 2; r++) {
 		fill(rim, 5, 5, rules[r], f, d);
-		ck_assert_int_eq(tp_lake_level(f, 5, d, 5, 5, 5, -INFINITY,
+		ck_assert_int_eq(tp_lake_level(f, 5, d, 5, 5, 5,
 		    zl, &e), 0);
 		for (i = 0; i < 25; i++)
 			ck_assert_float_eq(zl[i], level[i]);
@@ -69,7 +69,7 @@ START_TEST(test_label)
 	int i;
 
 	fill(rim, 5, 5, TP_FILL_NEXT, f, d);
-	ck_assert_int_eq(tp_lake_level(f, 5, d, 5, 5, 5, -INFINITY, zl, &e),
+	ck_assert_int_eq(tp_lake_level(f, 5, d, 5, 5, 5, zl, &e),
 	    0);
 	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 6, wet, lake, 5,
 	    &n, &e), 0);
@@ -108,7 +108,7 @@ START_TEST(test_flat_is_not_water)
 
 	fill(z, 7, 4, TP_FILL_NEXT, f, d);
 	ck_assert(d[9] > 0);		/* (2,1): raised for a gradient */
-	ck_assert_int_eq(tp_lake_level(f, 7, d, 7, 7, 4, -INFINITY, zl, &e),
+	ck_assert_int_eq(tp_lake_level(f, 7, d, 7, 7, 4, zl, &e),
 	    0);
 	ck_assert_int_eq(tp_lake_label(f, 7, d, 7, zl, 7, 4, 1, wet, lake, 7,
 	    &n, &e), 0);

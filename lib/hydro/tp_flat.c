@@ -128,84 +128,106 @@ near_resolve(const flat_plane *p, size_t *q)
 static const int conv_order[8] = { TP_D8_W, TP_D8_NW, TP_D8_N, TP_D8_NE,
     TP_D8_E, TP_D8_SE, TP_D8_S, TP_D8_SW };
 
-/* The flats' cells and their edges, in one pass: nb[i] has bit k - 1 set
- * for each neighbour k of flat cell i that is a flat cell of its height;
- * a[i] = 1 next to a cell of its height that drains (the low edge's
- * seeds, listed in q), b[i] = 1 next to a higher cell. A flat cell is
- * never on the border (it would drain off the grid), so its neighbours
- * need no bounds checks. Returns the seeds of a. */
-static size_t
-conv_scan(const flat_plane *p, uint8_t *nb, uint32_t *a, uint32_t *b,
-    size_t *q)
-{
-	ptrdiff_t oz[9], oc[9];
-	size_t w = (size_t)p->w, nq = 0, i;
-	int64_t x, y;
-	const float *zp;
-	int k, low, high;
+#define LOW	0x01	/* fl: next to a cell of its height that drains */
+#define HIGH	0x02	/* fl: next to a higher cell */
+#define SEEN	0x04	/* fl: taken into its flat's list */
 
-	tp_d8_offsets((ptrdiff_t)p->stride, oz);
-	tp_d8_offsets((ptrdiff_t)w, oc);
-	for (y = 1; y < p->h - 1; y++)
-		for (x = 1; x < p->w - 1; x++) {
-			i = (size_t)y * w + (size_t)x;
-			if (p->dir[i] != TP_D8_SINK)
-				continue;
-			zp = p->z + (size_t)y * p->stride + (size_t)x;
-			for (k = 1, low = high = 0; k <= 8; k++) {
-				if (zp[oz[k]] > zp[0])
-					high = 1;
-				else if (zp[oz[k]] != zp[0])
-					continue;
-				else if (p->dir[i + (size_t)oc[k]] == TP_D8_SINK)
-					nb[i] |= (uint8_t)(1u << (k - 1));
-				else
-					low = 1;
-			}
-			b[i] = (uint32_t)high;
-			if (low) {
-				a[i] = 1;
-				q[nq++] = i;
-			}
-		}
-	return nq;
-}
+/* The work of the converging rule. A flat is resolved whole before the
+ * next, its cells listed in l: the searches stay in the few rows it
+ * covers, in cache, instead of sweeping the grid ring by ring. */
+typedef struct conv {
+	const flat_plane *p;
+	ptrdiff_t oc[9];	/* neighbour steps in the compact planes */
+	uint8_t	*nb;		/* bit k - 1: neighbour k is of the flat */
+	uint8_t	*fl;		/* LOW, HIGH, SEEN */
+	uint32_t *a, *b;	/* steps from the low and the high edge */
+	size_t	*l, *q;		/* a flat's cells; a search's queue */
+	const uint8_t *wet;	/* lake cells, or NULL */
+	float	*c;		/* with wet: the lake routes' costs */
+	tp_kheap_radix hp;	/* with wet: the lake routes' queue */
+} conv;
 
-/* Spread the distances d from the seeds q[0..nq) (d = 1 there) through
- * the flats' links nb; returns the cells in q. */
-static size_t
-conv_spread(const flat_plane *p, const uint8_t *nb, uint32_t *d, size_t *q,
-    size_t nq)
+/* Flat cell i's links (nb) and edges (fl). A flat cell is never on the
+ * border (it would drain off the grid), so its neighbours need no bounds
+ * checks. */
+static void
+conv_links(conv *cv, size_t i, const float *zp, const ptrdiff_t oz[9])
 {
-	ptrdiff_t oc[9];
-	size_t head, i, j;
-	unsigned m;
 	int k;
 
-	tp_d8_offsets((ptrdiff_t)p->w, oc);
+	for (k = 1; k <= 8; k++) {
+		if (zp[oz[k]] > zp[0])
+			cv->fl[i] |= HIGH;
+		else if (zp[oz[k]] != zp[0])
+			continue;
+		else if (cv->p->dir[i + (size_t)cv->oc[k]] == TP_D8_SINK)
+			cv->nb[i] |= (uint8_t)(1u << (k - 1));
+		else
+			cv->fl[i] |= LOW;
+	}
+}
+
+static void
+conv_scan(conv *cv)
+{
+	const flat_plane *p = cv->p;
+	ptrdiff_t oz[9];
+	int64_t x, y;
+	size_t i;
+
+	tp_d8_offsets((ptrdiff_t)p->stride, oz);
+	for (y = 1; y < p->h - 1; y++)
+		for (x = 1; x < p->w - 1; x++) {
+			i = (size_t)y * (size_t)p->w + (size_t)x;
+			if (p->dir[i] == TP_D8_SINK)
+				conv_links(cv, i, p->z + (size_t)y * p->stride +
+				    (size_t)x, oz);
+		}
+}
+
+/* The flat of cell i into l (a search along nb); its size. */
+static size_t
+conv_collect(conv *cv, size_t i)
+{
+	size_t m = 1, head, j;
+	unsigned bits;
+
+	cv->fl[i] |= SEEN;
+	cv->l[0] = i;
+	for (head = 0; head < m; head++)
+		for (bits = cv->nb[cv->l[head]]; bits; bits &= bits - 1) {
+			j = cv->l[head] + (size_t)cv->oc[__builtin_ctz(bits) + 1];
+			if (!(cv->fl[j] & SEEN)) {
+				cv->fl[j] |= SEEN;
+				cv->l[m++] = j;
+			}
+		}
+	return m;
+}
+
+/* The distances d from the flat's cells flagged `edge` (d = 1), spread
+ * along nb; returns the cells reached. */
+static size_t
+conv_spread(conv *cv, size_t m, uint8_t edge, uint32_t *d)
+{
+	size_t nq = 0, head, i, j;
+	unsigned bits;
+
+	for (i = 0; i < m; i++)
+		if (cv->fl[cv->l[i]] & edge) {
+			d[cv->l[i]] = 1;
+			cv->q[nq++] = cv->l[i];
+		}
 	for (head = 0; head < nq; head++) {
-		i = q[head];
-		for (m = nb[i]; m != 0; m &= m - 1) {
-			k = __builtin_ctz(m) + 1;
-			j = i + (size_t)oc[k];
+		i = cv->q[head];
+		for (bits = cv->nb[i]; bits; bits &= bits - 1) {
+			j = i + (size_t)cv->oc[__builtin_ctz(bits) + 1];
 			if (d[j] == 0) {
 				d[j] = d[i] + 1;
-				q[nq++] = j;
+				cv->q[nq++] = j;
 			}
 		}
 	}
-	return nq;
-}
-
-/* The high edge's seeds (b = 1 on a flat cell) into q; their count. */
-static size_t
-conv_high_seeds(const flat_plane *p, const uint32_t *b, size_t *q)
-{
-	size_t n = (size_t)p->w * (size_t)p->h, i, nq = 0;
-
-	for (i = 0; i < n; i++)
-		if (b[i] == 1 && p->dir[i] == TP_D8_SINK)
-			q[nq++] = i;
 	return nq;
 }
 
@@ -214,16 +236,17 @@ conv_high_seeds(const flat_plane *p, const uint32_t *b, size_t *q)
  * the grid: RichDEM raises the low edge inside the grid, never the
  * border, so its D8 takes the border cell). */
 static int
-conv_into_edge(const flat_plane *p, const uint32_t *a, int64_t x, int64_t y)
+conv_into_edge(const flat_plane *p, size_t i)
 {
+	int64_t x = (int64_t)(i % (size_t)p->w), y = (int64_t)(i / (size_t)p->w);
 	int64_t nx, ny;
-	int i, k, bk = 0;
+	int o, k, bk = 0;
 
-	for (i = 0; i < 8; i++) {
-		k = conv_order[i];
+	for (o = 0; o < 8; o++) {
+		k = conv_order[o];
 		tp_d8_inside(x, y, k, p->w, p->h, &nx, &ny);
 		if (height(p, nx, ny) != height(p, x, y) ||
-		    a[(size_t)ny * (size_t)p->w + (size_t)nx] != 0)
+		    p->dir[(size_t)ny * (size_t)p->w + (size_t)nx] == TP_D8_SINK)
 			continue;
 		if (nx == 0 || ny == 0 || nx == p->w - 1 || ny == p->h - 1)
 			return k;
@@ -234,24 +257,22 @@ conv_into_edge(const flat_plane *p, const uint32_t *a, int64_t x, int64_t y)
 }
 
 /* The direction of drainable flat cell i: into the low edge, else to the
- * flat neighbour (nb) of least 2a - b, the first in conv_order on a tie. */
+ * flat neighbour of least 2a - b, the first in conv_order on a tie. */
 static int
-conv_choose(const flat_plane *p, const uint8_t *nb, const uint32_t *a,
-    const uint32_t *b, size_t i)
+conv_choose(const conv *cv, size_t i)
 {
-	size_t w = (size_t)p->w, j;
 	int64_t key, best = INT64_MAX;
+	size_t j;
 	int o, k, bk = 0;
 
-	if (a[i] == 1)
-		return conv_into_edge(p, a, (int64_t)(i % w), (int64_t)(i / w));
+	if (cv->fl[i] & LOW)
+		return conv_into_edge(cv->p, i);
 	for (o = 0; o < 8; o++) {
 		k = conv_order[o];
-		if (!(nb[i] & (1u << (k - 1))))
+		if (!(cv->nb[i] & (1u << (k - 1))))
 			continue;
-		j = (size_t)((ptrdiff_t)i + tp_d8_dx[k] +
-		    tp_d8_dy[k] * (ptrdiff_t)w);
-		key = 2 * (int64_t)a[j] - (int64_t)b[j];
+		j = i + (size_t)cv->oc[k];
+		key = 2 * (int64_t)cv->a[j] - (int64_t)cv->b[j];
 		if (key < best) {
 			best = key;
 			bk = k;
@@ -260,37 +281,17 @@ conv_choose(const flat_plane *p, const uint8_t *nb, const uint32_t *a,
 	return bk;
 }
 
+/* The choice k of cell i, kept in fl's high bits until the flat is done
+ * (a cell that has its direction would look like the low edge). */
+static inline void
+conv_keep(conv *cv, size_t i, int k)
+{
+	cv->fl[i] = (uint8_t)((cv->fl[i] & 0x0f) | k << 4);
+}
+
 /* --- water: a flat holding a lake, routed along its middle --- */
 
-/* Mark (m = 1) every cell of the flats that hold a wet cell: a search
- * along the flats' links nb from each wet flat cell. q has room for every
- * flat cell. */
-static void
-wet_mark(const flat_plane *p, const uint8_t *wet, const uint8_t *nb,
-    const uint32_t *a, uint8_t *m, size_t *q)
-{
-	size_t n = (size_t)p->w * (size_t)p->h, i, j, o, nq;
-	ptrdiff_t oc[9];
-	unsigned bits;
-
-	tp_d8_offsets((ptrdiff_t)p->w, oc);
-	for (i = 0; i < n; i++) {
-		if (!wet[i] || a[i] == 0 || m[i])
-			continue;
-		m[i] = 1;
-		q[0] = i;
-		for (nq = 1; nq > 0;) {
-			j = q[--nq];
-			for (bits = nb[j]; bits != 0; bits &= bits - 1) {
-				o = j + (size_t)oc[__builtin_ctz(bits) + 1];
-				if (!m[o]) {
-					m[o] = 1;
-					q[nq++] = o;
-				}
-			}
-		}
-	}
-}
+#define DONE	0x08	/* fl: its least cost is known */
 
 /* A cell's weight, 1/b^4: the middle of a lake is so much cheaper than
  * the cells beside it that paths merge there (at 1/b they ran side by
@@ -303,117 +304,138 @@ wet_weight(uint32_t b)
 	return b ? 1 / (d * d * d * d) : 1;
 }
 
-/* A step's cost: its length times the mean of its ends' weights, so a
- * path pays least far from the shore. */
-static double
-wet_step(const uint32_t *b, size_t i, size_t j, int k)
-{
-	double wi = wet_weight(b[i]), wj = wet_weight(b[j]);
-
-	return (k % 2 ? 1.0 : M_SQRT2) * 0.5 * (wi + wj);
-}
-
-/* Relax the neighbours of cell i, taken from the heap at cost c[i]: a
- * marked flat neighbour (nb) reached cheaper drains to i. */
+/* Relax the neighbours of cell i, taken from the heap at cost c[i]: one
+ * reached cheaper drains to i. A step costs its length times the mean of
+ * its ends' weights, so a path pays least far from the shore. */
 static int
-wet_relax(const flat_plane *p, const uint8_t *nb, const uint32_t *b,
-    const uint8_t *m, float *c, size_t i, tp_kheap *hp, tp_err *e)
+wet_relax(conv *cv, size_t i, tp_err *e)
 {
-	ptrdiff_t oc[9];
 	unsigned bits;
 	size_t j;
 	float v;
 	int k;
 
-	tp_d8_offsets((ptrdiff_t)p->w, oc);
-	for (bits = nb[i]; bits != 0; bits &= bits - 1) {
+	for (bits = cv->nb[i]; bits; bits &= bits - 1) {
 		k = __builtin_ctz(bits) + 1;
-		j = i + (size_t)oc[k];
-		if (m[j] != 1)
+		j = i + (size_t)cv->oc[k];
+		if (cv->fl[j] & DONE)
 			continue;
-		v = (float)((double)c[i] + wet_step(b, i, j, k));
-		if (v < c[j]) {
-			c[j] = v;
-			p->dir[j] = (uint8_t)tp_d8_back(k);
-			if (tp_kheap_push(hp, tp_kheap_key(v, j), "the lake "
-			    "routes", e) < 0)
+		v = (float)((double)cv->c[i] + (k % 2 ? 1.0 : M_SQRT2) * 0.5 *
+		    (wet_weight(cv->b[i]) + wet_weight(cv->b[j])));
+		if (v < cv->c[j]) {
+			cv->c[j] = v;
+			conv_keep(cv, j, tp_d8_back(k));
+			if (tp_kheap_radix_push(&cv->hp, tp_kheap_key(v, j),
+			    e) < 0)
 				return -1;
 		}
 	}
 	return 0;
 }
 
-/* The marked flats' cells drain along their least-cost paths to the low
- * edge (Dijkstra from the cells next to it, which drain into it as
- * conv_choose says): paths leave the shore for the middle and follow it
- * to the outlet, one line through the lake instead of a fan. */
+/* A cell next to the low edge: cost 0, draining into the edge. */
 static int
-wet_route(const flat_plane *p, const uint8_t *nb, const uint32_t *a,
-    const uint32_t *b, uint8_t *m, tp_err *e)
+wet_seed(conv *cv, size_t i, tp_err *e)
 {
-	size_t n = (size_t)p->w * (size_t)p->h, i;
-	float *c = malloc(n * sizeof *c);
-	tp_kheap hp = { 0 };
-	uint64_t key;
-	int rc = 0;
-
-	if (c == NULL)
-		return tp_err_set(e, "out of memory: lake routes");
-	for (i = 0; i < n && rc == 0; i++) {
-		c[i] = INFINITY;
-		if (m[i] && a[i] == 1) {
-			c[i] = 0;
-			p->dir[i] = (uint8_t)conv_choose(p, nb, a, b, i);
-			rc = tp_kheap_push(&hp, tp_kheap_key(0, i), "the lake "
-			    "routes", e);
-		}
-	}
-	while (rc == 0 && hp.n > 0) {
-		key = tp_kheap_pop(&hp);
-		i = (size_t)(key & 0xffffffffu);
-		if (m[i] != 1 || (uint32_t)(key >> 32) != tp_kheap_fkey(c[i]))
-			continue;	/* taken already, at a lower cost */
-		m[i] = 2;
-		rc = wet_relax(p, nb, b, m, c, i, &hp, e);
-	}
-	tp_kheap_free(&hp);
-	free(c);
-	return rc;
+	cv->c[i] = 0;
+	conv_keep(cv, i, conv_choose(cv, i));
+	return tp_kheap_radix_push(&cv->hp, tp_kheap_key(0, i), e);
 }
 
-/* Both distances, then each drainable flat cell's choice; q holds nf
- * cells. The choices read a, b and nb, not dir, so the order they are
- * made in does not matter. */
+/* The flat l[0..m), holding water, drains along its least-cost paths to
+ * the low edge (Dijkstra from the cells next to it, which drain into it
+ * as conv_choose says): paths leave the shore for the middle and follow
+ * it to the outlet, where the paths from the inlets merge into one. */
 static int
-conv_resolve(const flat_plane *p, const uint8_t *wet, size_t *q,
-    size_t *resolved, tp_err *e)
+wet_route(conv *cv, size_t m, tp_err *e)
+{
+	uint64_t key;
+	size_t i;
+
+	/* costs only grow from the seeds' 0, the radix heap's order; it is
+	 * empty after the last flat, which may have left it at any cost */
+	cv->hp.last = 0;
+	for (i = 0; i < m; i++)
+		cv->c[cv->l[i]] = INFINITY;
+	for (i = 0; i < m; i++)
+		if ((cv->fl[cv->l[i]] & LOW) && wet_seed(cv, cv->l[i], e) < 0)
+			return -1;
+	while (cv->hp.n > 0) {
+		if (tp_kheap_radix_pop(&cv->hp, &key, e) < 0)
+			return -1;
+		i = (size_t)(key & 0xffffffffu);
+		if ((cv->fl[i] & DONE) ||
+		    (uint32_t)(key >> 32) != tp_kheap_fkey(cv->c[i]))
+			continue;	/* taken already, at a lower cost */
+		cv->fl[i] |= DONE;
+		if (wet_relax(cv, i, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Resolve the flat of cell i; *done += its drainable cells. */
+static int
+conv_flat(conv *cv, size_t i, size_t *done, tp_err *e)
+{
+	size_t m = conv_collect(cv, i), na, j;
+	int wet = 0;
+
+	if ((na = conv_spread(cv, m, LOW, cv->a)) == 0)
+		return 0;	/* no way out: a sink */
+	conv_spread(cv, m, HIGH, cv->b);
+	for (j = 0; j < m && cv->wet != NULL && !wet; j++)
+		wet = cv->wet[cv->l[j]];
+	if (wet && wet_route(cv, m, e) < 0)
+		return -1;
+	for (j = 0; j < m && !wet; j++)
+		conv_keep(cv, cv->l[j], conv_choose(cv, cv->l[j]));
+	for (j = 0; j < m; j++)
+		cv->p->dir[cv->l[j]] = (uint8_t)(cv->fl[cv->l[j]] >> 4);
+	*done += na;
+	return 0;
+}
+
+static void
+conv_free(conv *cv)
+{
+	free(cv->nb);
+	free(cv->fl);
+	free(cv->a);
+	free(cv->b);
+	free(cv->q);
+	free(cv->c);
+	tp_kheap_radix_free(&cv->hp);
+}
+
+/* Each flat in turn, in the order of its first cell; l holds nf cells. */
+static int
+conv_resolve(const flat_plane *p, const uint8_t *wet, size_t *l, size_t nf,
+    size_t *done, tp_err *e)
 {
 	size_t n = (size_t)p->w * (size_t)p->h, i;
-	uint32_t *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b);
-	uint8_t *nb = calloc(n, 1), *m = NULL;
+	conv cv = { .p = p, .l = l, .wet = wet };
 	int rc = 0;
 
-	if (a == NULL || b == NULL || nb == NULL || (wet != NULL &&
-	    (m = calloc(n, 1)) == NULL)) {
-		free(a);
-		free(b);
-		free(nb);
+	tp_kheap_radix_init(&cv.hp);
+	tp_d8_offsets((ptrdiff_t)p->w, cv.oc);
+	cv.nb = calloc(n, 1);
+	cv.fl = calloc(n, 1);
+	cv.a = calloc(n, sizeof *cv.a);
+	cv.b = calloc(n, sizeof *cv.b);
+	cv.q = malloc(nf * sizeof *cv.q);
+	if (wet != NULL)
+		cv.c = malloc(n * sizeof *cv.c);
+	if (!cv.nb || !cv.fl || !cv.a || !cv.b || !cv.q || (wet && !cv.c)) {
+		conv_free(&cv);
 		return tp_err_set(e, "out of memory: flat distances of %zu "
 		    "cells", n);
 	}
-	*resolved = conv_spread(p, nb, a, q, conv_scan(p, nb, a, b, q));
-	conv_spread(p, nb, b, q, conv_high_seeds(p, b, q));
-	if (m != NULL) {
-		wet_mark(p, wet, nb, a, m, q);
-		rc = wet_route(p, nb, a, b, m, e);
-		free(m);
-	}
+	conv_scan(&cv);
 	for (i = 0; i < n && rc == 0; i++)
-		if (p->dir[i] == TP_D8_SINK && a[i] != 0)
-			p->dir[i] = (uint8_t)conv_choose(p, nb, a, b, i);
-	free(a);
-	free(b);
-	free(nb);
+		if (p->dir[i] == TP_D8_SINK && !(cv.fl[i] & SEEN))
+			rc = conv_flat(&cv, i, done, e);
+	conv_free(&cv);
 	return rc;
 }
 
@@ -435,7 +457,7 @@ tp_flat_resolve(const float *z, int64_t w, int64_t h, size_t stride, int rule,
 	if (rule == TP_FLAT_NEAREST)
 		done = near_resolve(&p, q);
 	else if (conv_resolve(&p, (size_t)w * (size_t)h >> 32 ? NULL : wet, q,
-	    &done, e) < 0) {
+	    nf, &done, e) < 0) {
 		free(q);
 		return -1;
 	}

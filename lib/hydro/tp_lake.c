@@ -6,7 +6,7 @@
 
 #include "hydro/tp_lake.h"
 #include "hydro/tp_d8.h"
-#include "hydro/tp_fill.h"
+#include "core/tp_kheap.h"
 
 /* The 8-connected set of cells holding `in` from cell i, appended to q at
  * q[nq..]; in(i) is cleared as cells are taken (seen). Returns the new nq. */
@@ -52,22 +52,107 @@ raised(const level_ctx *c, size_t i)
 	return c->depth[y * c->ds + x] > 0 && !isnan(c->z[y * c->zs + x]);
 }
 
-int
-tp_lake_level(const float *z, size_t zstride, const float *depth,
-    size_t dstride, int64_t w, int64_t h, double sea_level, float *zl,
+#define RAISED	0x01	/* lv: depth > 0 */
+#define TAKEN	0x02	/* lv: in the flood */
+
+/* Seed the flood with cell (x, y) when it borders the raised cells: a
+ * cell not raised beside one (its own height is its flat fill's: a fill
+ * raises no cell above what the flat fill gives it), or a raised cell
+ * where water leaves the grid (the border, a NaN neighbour). */
+static int
+level_seed(const float *zl, const uint8_t *lv, int64_t w, int64_t h,
+    int64_t x, int64_t y)
+{
+	size_t i = (size_t)y * (size_t)w + (size_t)x, j;
+	int64_t nx, ny;
+	int k, r = lv[i] & RAISED;
+
+	if (isnan(zl[i]))
+		return 0;
+	for (k = 1; k <= 8; k++) {
+		j = tp_d8_inside(x, y, k, w, h, &nx, &ny) ?
+		    (size_t)ny * (size_t)w + (size_t)nx : SIZE_MAX;
+		if (j == SIZE_MAX || isnan(zl[j])) {
+			if (r)
+				return 1;
+		} else if (!r && (lv[j] & RAISED))
+			return 1;
+	}
+	return 0;
+}
+
+/* Priority-Flood of the raised cells alone, from their rim: each takes
+ * the greater of its ground and the level of the cell it was reached
+ * from, as tfill --flat raises it. */
+static int
+level_flood(float *zl, uint8_t *lv, int64_t w, int64_t h, tp_kheap_radix *q,
     tp_err *e)
 {
-	tp_fill_opts flat = { .rule = TP_FILL_FLAT };
-	size_t n = (size_t)w * (size_t)h, i, x, y;
+	size_t i, j;
+	int64_t x, y, nx, ny;
+	uint64_t key;
+	int k;
 
-	for (i = 0; i < n; i++) {
-		x = i % (size_t)w;
-		y = i / (size_t)w;
-		zl[i] = depth[y * dstride + x] > 0 ?
-		    z[y * zstride + x] - depth[y * dstride + x] :
-		    z[y * zstride + x];
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			i = (size_t)y * (size_t)w + (size_t)x;
+			if (!level_seed(zl, lv, w, h, x, y))
+				continue;
+			lv[i] |= TAKEN;
+			if (tp_kheap_radix_push(q, tp_kheap_key(zl[i], i), e) < 0)
+				return -1;
+		}
+	while (q->n > 0) {
+		if (tp_kheap_radix_pop(q, &key, e) < 0)
+			return -1;
+		i = (size_t)(key & 0xffffffffu);
+		x = (int64_t)(i % (size_t)w);
+		y = (int64_t)(i / (size_t)w);
+		for (k = 1; k <= 8; k++) {
+			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
+				continue;
+			j = (size_t)ny * (size_t)w + (size_t)nx;
+			if ((lv[j] & (TAKEN | RAISED)) != RAISED)
+				continue;
+			lv[j] |= TAKEN;
+			if (zl[j] < zl[i])
+				zl[j] = zl[i];
+			if (tp_kheap_radix_push(q, tp_kheap_key(zl[j], j), e) < 0)
+				return -1;
+		}
 	}
-	return tp_fill_pf_sea(zl, w, h, (size_t)w, &flat, sea_level, NULL, e);
+	return 0;
+}
+
+int
+tp_lake_level(const float *z, size_t zstride, const float *depth,
+    size_t dstride, int64_t w, int64_t h, float *zl, tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h, i;
+	const float *zr, *dr;
+	tp_kheap_radix q;
+	uint8_t *lv;
+	int64_t x, y;
+	int rc;
+
+	if (n >> 32)
+		return tp_err_set(e, "lakes: %zu cells is more than 2^32", n);
+	if ((lv = calloc(n, 1)) == NULL)
+		return tp_err_set(e, "out of memory: lake levels");
+	for (y = 0; y < h; y++) {
+		zr = z + (size_t)y * zstride;
+		dr = depth + (size_t)y * dstride;
+		for (x = 0; x < w; x++) {
+			i = (size_t)y * (size_t)w + (size_t)x;
+			lv[i] = dr[x] > 0 && !isnan(zr[x]) ? RAISED : 0;
+			zl[i] = lv[i] ? zr[x] - dr[x] : zr[x];
+		}
+	}
+	tp_kheap_radix_init(&q);
+	rc = level_flood(zl, lv, w, h, &q, e);
+	tp_kheap_radix_free(&q);
+	free(lv);
+	return rc;
 }
 
 /* --- labels --- */

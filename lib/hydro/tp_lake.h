@@ -24,11 +24,13 @@
 
 #include "core/tp_err.h"
 
-/* zl (w * h, compact) = the ground filled to flat lakes, the cells below
- * sea_level (-INFINITY: none) sea as tp_fill.h says. */
+/* zl (w * h, compact) = the ground filled to flat lakes. Only the raised
+ * cells are flooded, from the cells around them, whose heights are their
+ * flat fill's already (no fill raises a cell above what --flat gives it),
+ * so the cost is that of the lakes, not of the grid. Grids of 2^32 cells
+ * or more are refused. */
 int	tp_lake_level(const float *z, size_t zstride, const float *depth,
-	    size_t dstride, int64_t w, int64_t h, double sea_level, float *zl,
-	    tp_err *e);
+	    size_t dstride, int64_t w, int64_t h, float *zl, tp_err *e);
 
 /* The lake cells of z, depth and its levels zl: wet[i] = 1 on every lake
  * cell (w * h bytes, compact; may be NULL); lake (stride lstride) = the

@@ -277,7 +277,7 @@ lakes(tp_grid *g, int band, const tp_flowrun_bands *b,
 	if ((*zl = malloc(n * sizeof **zl)) == NULL ||
 	    (*wet = malloc(n)) == NULL)
 		return tp_err_set(e, "out of memory: lakes of %zu cells", n);
-	if (tp_lake_level(z, stride, depth, stride, w, h, o->sea, *zl, e) < 0)
+	if (tp_lake_level(z, stride, depth, stride, w, h, *zl, e) < 0)
 		return -1;
 	return tp_lake_label(z, stride, depth, stride, *zl, w, h, o->min_lake,
 	    *wet, tp_grid_band(g, b->idx[b->lake]), stride, nlakes, e);
