@@ -62,7 +62,7 @@ START_TEST(test_bands_of)
 	ck_assert_int_eq(b.river, -1);
 	ck_assert_int_eq(b.basin, -1);
 	o.rivers = 10;
-	o.mfd = 1;
+	o.method = TP_FLOWRUN_MFD;
 	o.order = 0;
 	o.basins = 1;
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
@@ -98,7 +98,7 @@ START_TEST(test_check)
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
 	o.carve = 1;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
-	o.mfd = 1;
+	o.method = TP_FLOWRUN_MFD;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
 	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; multiple "
 	    "flow directions need filled heights (tfill)");

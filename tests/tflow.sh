@@ -105,8 +105,8 @@ assert_eq "V valley: nothing drains more" "$(stat "$T/v" 'float(flow.max()) == f
 # a source cell's area in row 0 (36.7325 N) is 74.435 m x 92.477 m
 # (WGS84 radii of curvature, as in check_flow).
 run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill > "$T/dem"
-run_prog tflow --dir-codes grass -r 500 -m -j 1 < "$T/dem" > "$T/j1"
-run_prog tflow --dir-codes grass -r 500 -m -j 2 < "$T/dem" > "$T/j2"
+run_prog tflow --dir-codes grass -r 500 -m mfd -j 1 < "$T/dem" > "$T/j1"
+run_prog tflow --dir-codes grass -r 500 -m mfd -j 2 < "$T/dem" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "-j 1 and -j 2 differ"
 assert_eq "DEM: water leaving = cells" \
     "$(stat "$T/j1" '(int(flow[dir < 0].sum()), flow.size, int((dir == 0).sum()))')" \
@@ -199,8 +199,8 @@ cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--no-sea differs from no S
 # (the sea's flow and the border outlets', negative GRASS codes) is every
 # cell, exactly; 1 and 2 threads agree.
 run_prog tnoise -q -s 200x150 -S 5 | run_prog tisland --sea 0.3 | run_prog tfill > "$T/isl"
-run_prog tflow --dir-codes grass -r 40 -m -j 1 < "$T/isl" > "$T/j1"
-run_prog tflow --dir-codes grass -r 40 -m -j 2 < "$T/isl" > "$T/j2"
+run_prog tflow --dir-codes grass -r 40 -m mfd -j 1 < "$T/isl" > "$T/j1"
+run_prog tflow --dir-codes grass -r 40 -m mfd -j 2 < "$T/isl" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "sea: -j 1 and -j 2 differ"
 assert_eq "island: drains to the sea or off the grid" \
     "$(stat "$T/j1" 'drain_check(dir, height >= np.float32(0.3), GRASS)')" ok
@@ -463,8 +463,8 @@ run_prog tflow --carve -r 500 < "$T/dem" > "$T/c1"
 run_prog tflow -r 500 < "$T/dem" > "$T/c2"
 cmp -s <(body "$T/c1") <(body "$T/c2") && pass ||
     fail "--carve changed the flow of a filled surface"
-expect_err 2 "tflow: carving (--carve) routes single-flow D8 only" "--carve with --mfd" \
-    run_prog tflow --carve -m < "$T/raw"
+expect_err 2 "tflow: carving (--carve) routes single-flow D8 only" "--carve with -m mfd" \
+    run_prog tflow --carve -m mfd < "$T/raw"
 expect_err 2 "tflow: --carve needs the whole grid" "--carve with a tile phase" \
     run_prog tflow --carve --tile-prepare "$T/raw"
 
