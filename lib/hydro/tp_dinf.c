@@ -123,6 +123,9 @@ tp_dinf_share(float a, int k, double dx, double dy)
 	return share_ccw(a, ccw(k), ref);
 }
 
+/* The mark of a flat cell between the angle pass and the flat pass. */
+#define FLAT	(-2.0f)
+
 /* The angles, a row pass; per-row counts for the stats. */
 typedef struct angles_ctx {
 	const float *z;
@@ -132,7 +135,7 @@ typedef struct angles_ctx {
 	const tp_geo_grid *g;
 	float	*ang;
 	size_t	astride;
-	int64_t	(*count)[4];	/* valid, edge, flats, none of each row */
+	int64_t	(*count)[3];	/* valid, edge, flats of each row */
 } angles_ctx;
 
 /* Whether (x, y) is on the border or next to a NaN cell. */
@@ -149,40 +152,39 @@ is_edge(const angles_ctx *c, int64_t x, int64_t y)
 	return 0;
 }
 
-/* The angle of the valid cell (x, y); counts what it is in n[]. */
+/* The angle of the valid cell (x, y), FLAT on a flat; counts in n[]. */
 static float
 cell_angle(const angles_ctx *c, int64_t x, int64_t y, double dx, double dy,
-    double ref[10], int64_t n[4])
+    int64_t n[3])
 {
-	uint8_t d = c->dir[(size_t)y * (size_t)c->w + (size_t)x];
 	float a;
 
 	if (is_edge(c, x, y)) {
 		n[1]++;
 		return TP_DINF_NONE;
 	}
-	if (d == TP_D8_SEA)
+	if (c->dir != NULL &&
+	    c->dir[(size_t)y * (size_t)c->w + (size_t)x] == TP_D8_SEA)
 		return TP_DINF_NONE;
 	a = facet_angle(c->z + (size_t)y * c->stride + (size_t)x, c->stride,
 	    dx, dy);
 	if (a != TP_DINF_NONE)
 		return a;
-	n[2]++;		/* a flat: D8's step, if it has one */
-	return d >= 1 && d <= 8 ? (float)ref[ccw(d)] : TP_DINF_NONE;
+	n[2]++;
+	return FLAT;
 }
 
 static void
 angle_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const angles_ctx *c = ctx;
-	double dx, dy, ref[10];
 	int64_t x, y, *n;
+	double dx, dy;
 	float *a;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
 		tp_geo_spacing(c->g, y, &dx, &dy);
-		directions(dx, dy, ref);
 		a = c->ang + (size_t)y * c->astride;
 		n = c->count[y];
 		memset(n, 0, sizeof c->count[y]);
@@ -192,10 +194,327 @@ angle_rows(void *ctx, int64_t begin, int64_t end, int worker)
 				continue;
 			}
 			n[0]++;
-			a[x] = cell_angle(c, x, y, dx, dy, ref, n);
-			n[3] += a[x] == TP_DINF_NONE;
+			a[x] = cell_angle(c, x, y, dx, dy, n);
 		}
 	}
+}
+
+/*
+ * TauDEM's flat pass (dinf.cpp's resolveflats), in breadth-first form.
+ * TauDEM sweeps the flat cells again and again; each sweep moves a front
+ * one cell, so the count of sweeps a cell is raised in is a distance, and
+ * one search per front gives the same numbers:
+ *   towards lower ground, e2 = the sweep a cell stops in: 1 next to a
+ *       lower or equal cell with a direction, else one more than its
+ *       least equal neighbour (a cell outside the flat counts 1); cells
+ *       never reached are pits, raised in every sweep;
+ *   away from higher ground, mk = the sweep a cell is marked in: 1 next
+ *       to a higher cell, else one more than its least marked flat
+ *       neighbour; each marked cell gains the sweeps from its mark to the
+ *       last.
+ * e2 plus that gain are the artificial heights the flat cells' angles are
+ * found on (SET2 with them, below). Cells still without one start another
+ * round on the artificial heights of the whole grid (1 outside the flat),
+ * as long as the rounds resolve some. TauDEM's test of crossing D8 arrows
+ * (dontCross) compares angles with 2, 4, 6 and 8 and is left out.
+ */
+typedef struct flat {
+	const float *z;		/* the heights of this round */
+	size_t	zs;		/* their row stride */
+	int64_t	w;
+	const tp_geo_grid *g;
+	float	*ang;
+	size_t	as;
+	size_t	*q, nq;		/* the flat cells, row-major */
+	size_t	*fifo;
+	int32_t	*e2, *mk;	/* whole grid */
+	uint8_t	*in;		/* 1: in q, 2: a pit */
+	ptrdiff_t off[9];	/* compact steps to the 8 neighbours */
+} flat;
+
+static inline float
+zat(const flat *f, size_t c)
+{
+	return f->z[c / (size_t)f->w * f->zs + c % (size_t)f->w];
+}
+
+static inline float *
+angat(const flat *f, size_t c)
+{
+	return f->ang + c / (size_t)f->w * f->as + c % (size_t)f->w;
+}
+
+/* The sweeps TauDEM runs when hist[v] cells of n take v sweeps (v >= 1)
+ * and the rest never stop: it stops at the first sweep whose count of
+ * cells still moving (fall, raised; else marked so far) is the last one's,
+ * which starts at 0. */
+static int32_t
+sweeps(const size_t *hist, int32_t top, size_t n, int fall)
+{
+	size_t cum = 0, cnt, prev = 0;
+	int32_t p;
+
+	for (p = 1;; p++) {
+		cum += p <= top ? hist[p] : 0;
+		cnt = fall ? n - cum : cum;
+		if (cnt == prev)
+			return p;
+		prev = cnt;
+	}
+}
+
+/* A breadth-first search from the cells already in the fifo (their
+ * values set in v), into the flat cells `fall` says it may step to. */
+static int32_t
+spread(flat *f, size_t head, size_t tail, int32_t *v, int fall,
+    size_t *hist)
+{
+	int32_t top = 0;
+	size_t c, n;
+	int k;
+
+	while (head < tail) {
+		c = f->fifo[head++];
+		hist[v[c]]++;
+		if (v[c] > top)
+			top = v[c];
+		for (k = 1; k <= 8; k++) {
+			n = c + (size_t)f->off[k];
+			if (f->in[n] == 0 || v[n] != 0 ||
+			    (fall && zat(f, n) != zat(f, c)))
+				continue;
+			v[n] = v[c] + 1;
+			f->fifo[tail++] = n;
+		}
+	}
+	return top;
+}
+
+/* Towards lower ground: e2 of the flat cells, pits marked. */
+static void
+incfall(flat *f, size_t *hist)
+{
+	size_t i, c, n, tail = 0;
+	int32_t top, p;
+	int k, src, eq;
+
+	for (i = 0; i < f->nq; i++)
+		f->e2[f->q[i]] = 0;
+	for (int pass = 1; pass <= 2; pass++)
+		for (i = 0; i < f->nq; i++) {
+			c = f->q[i];
+			for (src = eq = 0, k = 1; k <= 8; k++) {
+				n = c + (size_t)f->off[k];
+				src |= zat(f, c) - zat(f, n) >= 0 &&
+				    *angat(f, n) >= 0;
+				eq |= f->in[n] == 0 && zat(f, c) == zat(f, n);
+			}
+			if (f->e2[c] == 0 && (pass == 1 ? src : eq)) {
+				f->e2[c] = pass;
+				f->fifo[tail++] = c;
+			}
+		}
+	top = spread(f, 0, tail, f->e2, 1, hist);
+	p = sweeps(hist, top, f->nq, 1);
+	for (i = 0; i < f->nq; i++)
+		if (f->e2[f->q[i]] == 0) {
+			f->e2[f->q[i]] = 1 + p;
+			f->in[f->q[i]] = 2;
+		}
+}
+
+/* Away from higher ground: the gains added to e2; mk > 0 marks the
+ * cells TauDEM's SET2 counts as in the flat. */
+static void
+incrise(flat *f, size_t *hist)
+{
+	size_t i, c, tail = 0;
+	int32_t top, p;
+	int k;
+
+	for (i = 0; i < f->nq; i++) {
+		c = f->q[i];
+		for (k = 1; k <= 8; k++)
+			if (zat(f, c) - zat(f, c + (size_t)f->off[k]) < 0)
+				break;
+		if (k <= 8) {
+			f->mk[c] = 1;
+			f->fifo[tail++] = c;
+		}
+	}
+	top = spread(f, 0, tail, f->mk, 0, hist);
+	p = sweeps(hist, top, f->nq, 0);
+	for (i = 0; i < f->nq; i++)
+		if (f->mk[f->q[i]] > 0)
+			f->e2[f->q[i]] += p - f->mk[f->q[i]] + 1;
+}
+
+/* One facet of SET2 on the artificial heights: a, b, c are the cell's,
+ * E1's and E2's. */
+static void
+facet_e2(double a, double b, double c, double d1, double d2, double dd,
+    int k, double *smax, int *kd, double *akd)
+{
+	double s, an;
+
+	vslope(a, b, c, d1, d2, dd, &s, &an);
+	if (s > *smax) {
+		*smax = s;
+		*kd = k;
+		*akd = an;
+	}
+}
+
+/* SET2 for a flat cell c: its facets on the heights where E1 and E2 lie
+ * outside the flat (mk 0), on e2 inside, an outlet edge or diagonal when
+ * one is there. TauDEM's angle, or TP_DINF_NONE. */
+static float
+set2(const flat *f, size_t c, double dx, double dy)
+{
+	double d[2] = { dy, dx }, dd = sqrt(dx * dx + dy * dy), smax = 0;
+	double a = zat(f, c), b, cc, d1, d2, s, an, akd = 0;
+	size_t n1, n2;
+	int k, kd = 0, diag = 0, t1, t2;
+
+	for (k = 1; k <= 8; k++) {
+		n1 = c + (size_t)(e1y[k] * (ptrdiff_t)f->w + e1x[k]);
+		n2 = c + (size_t)(e2y[k] * (ptrdiff_t)f->w + e2x[k]);
+		t1 = f->mk[n1] > 0;
+		t2 = f->mk[n2] > 0;
+		b = zat(f, n1);
+		cc = zat(f, n2);
+		d1 = d[along_x[k]];
+		d2 = d[!along_x[k]];
+		if (!t1 && !t2) {
+			vslope(a, b, cc, d1, d2, dd, &s, &an);
+			if (s >= 0 && b > a && !diag) {
+				diag = 1;	/* an outlet on the diagonal */
+				kd = k;
+				akd = an;
+			} else if (s >= 0 && b <= a) {
+				kd = k;		/* an outlet on the edge */
+				akd = an;
+				break;
+			}
+		} else if (!t1) {
+			if (a >= b) {
+				kd = k;
+				akd = 0;
+				break;
+			}
+			facet_e2(f->e2[c], f->e2[c] > f->e2[n2] ? f->e2[c] :
+			    f->e2[n2], f->e2[n2], d1, d2, dd, k, &smax, &kd,
+			    &akd);
+		} else if (!t2) {
+			if (a >= cc && !diag) {
+				diag = 1;
+				kd = k;
+				akd = atan2(d2, d1);
+			} else if (a < cc)
+				facet_e2(f->e2[c], f->e2[n1], f->e2[c] >
+				    f->e2[n1] ? f->e2[c] : f->e2[n1], d1, d2,
+				    dd, k, &smax, &kd, &akd);
+		} else
+			facet_e2(f->e2[c], f->e2[n1], f->e2[n2], d1, d2, dd,
+			    k, &smax, &kd, &akd);
+	}
+	if (kd == 0)
+		return TP_DINF_NONE;
+	a = angc[kd] * (M_PI / 2) + angf[kd] * akd;
+	return (float)a >= 0 ? (float)a : TP_DINF_NONE;
+}
+
+/* One round: the angles of the flat cells q that it finds; q keeps the
+ * cells still flat (pits dropped). */
+static void
+round_flat(flat *f, size_t ncells, size_t *hist)
+{
+	double dx, dy;
+	size_t i, c, left = 0;
+
+	memset(f->in, 0, ncells);
+	memset(f->mk, 0, ncells * sizeof *f->mk);
+	for (i = 0; i < ncells; i++)
+		f->e2[i] = 1;
+	for (i = 0; i < f->nq; i++)
+		f->in[f->q[i]] = 1;
+	memset(hist, 0, (f->nq + 3) * sizeof *hist);
+	incfall(f, hist);
+	memset(hist, 0, (f->nq + 3) * sizeof *hist);
+	incrise(f, hist);
+	for (i = 0; i < f->nq; i++) {
+		c = f->q[i];
+		tp_geo_spacing(f->g, (int64_t)(c / (size_t)f->w), &dx, &dy);
+		*angat(f, c) = set2(f, c, dx, dy);
+		if (*angat(f, c) < 0 && f->in[c] == 1)
+			f->q[left++] = c;
+	}
+	f->nq = left;
+}
+/* The flat cells (FLAT in ang) made TP_DINF_NONE and listed in f->q,
+ * row-major; the rest of f's arrays. */
+static int
+flat_open(flat *f, size_t nflat, int64_t h, size_t **hist, tp_err *e)
+{
+	size_t n = (size_t)f->w * (size_t)h, i;
+
+	f->q = malloc(nflat * sizeof *f->q);
+	f->fifo = malloc(nflat * sizeof *f->fifo);
+	*hist = malloc((nflat + 3) * sizeof **hist);
+	f->e2 = n > SIZE_MAX / sizeof *f->e2 ? NULL : malloc(n * sizeof *f->e2);
+	f->mk = f->e2 == NULL ? NULL : malloc(n * sizeof *f->mk);
+	f->in = malloc(n);
+	if (f->q == NULL || f->fifo == NULL || *hist == NULL ||
+	    f->e2 == NULL || f->mk == NULL || f->in == NULL)
+		return tp_err_set(e, "out of memory: D-inf flats need %.1f MiB",
+		    ((double)n * 9 + (double)nflat * 24) / 1048576.0);
+	for (i = 0, f->nq = 0; i < n; i++)
+		if (*angat(f, i) == FLAT) {
+			*angat(f, i) = TP_DINF_NONE;
+			f->q[f->nq++] = i;
+		}
+	tp_d8_offsets((ptrdiff_t)f->w, f->off);
+	return 0;
+}
+
+/* TauDEM's rounds: while some flat cells are left and the last round
+ * resolved some, another on the artificial heights. */
+static int
+resolve_flats(const float *z, size_t stride, int64_t w, int64_t h,
+    const tp_geo_grid *g, float *ang, size_t astride, size_t nflat,
+    tp_err *e)
+{
+	flat f = { .z = z, .zs = stride, .w = w, .g = g, .ang = ang,
+	    .as = astride };
+	size_t n = (size_t)w * (size_t)h, *hist = NULL, last, i;
+	float *zr = NULL;
+	int rc;
+
+	if ((rc = flat_open(&f, nflat, h, &hist, e)) == 0) {
+		last = f.nq;
+		round_flat(&f, n, hist);
+		while (f.nq > 0 && f.nq < last) {
+			if (zr == NULL && (zr = malloc(n * sizeof *zr)) == NULL) {
+				rc = tp_err_set(e, "out of memory: D-inf flats "
+				    "need %.1f MiB", (double)n * 4 / 1048576.0);
+				break;
+			}
+			for (i = 0; i < n; i++)
+				zr[i] = (float)f.e2[i];
+			f.z = zr;
+			f.zs = (size_t)w;
+			last = f.nq;
+			round_flat(&f, n, hist);
+		}
+	}
+	free(zr);
+	free(hist);
+	free(f.q);
+	free(f.fifo);
+	free(f.e2);
+	free(f.mk);
+	free(f.in);
+	return rc;
 }
 
 int
@@ -205,8 +524,9 @@ tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
 {
 	angles_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w,
 	    .h = h, .g = g, .ang = ang, .astride = astride };
-	tp_dinf_stats none;
-	int64_t y;
+	tp_dinf_stats mine;
+	int64_t x, y;
+	int rc = 0;
 
 	if (tp_flow_check_plane(w, h, stride, g, e) < 0)
 		return -1;
@@ -215,16 +535,22 @@ tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
 		    (long long)h);
 	tp_par_for(tp_par_threads(threads), h, 16, angle_rows, &c);
 	if (st == NULL)
-		st = &none;
+		st = &mine;
 	memset(st, 0, sizeof *st);
 	for (y = 0; y < h; y++) {
 		st->valid += c.count[y][0];
 		st->edge += c.count[y][1];
 		st->flats += c.count[y][2];
-		st->none += c.count[y][3];
 	}
 	free(c.count);
-	return 0;
+	if (st->flats > 0)
+		rc = resolve_flats(z, stride, w, h, g, ang, astride,
+		    (size_t)st->flats, e);
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			st->none += ang[(size_t)y * astride + (size_t)x] ==
+			    TP_DINF_NONE;
+	return rc;
 }
 
 /* The accumulation: each cell's receivers, in-degrees, double sums. */

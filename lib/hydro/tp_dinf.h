@@ -15,16 +15,23 @@
  * E-SE). The arithmetic is TauDEM's (src/dinf.cpp, VSLOPE and SET2 of
  * version 5.4.0): heights widened to double, atan2 per facet, the angle
  * rounded once to float32. TauDEM writes NoData on the grid's border and
- * on cells next to a NaN cell; here those cells, sea cells (dir
- * TP_D8_SEA) and sinks get TP_DINF_NONE: they have no direction, keep the
- * water that reaches them and pass none on, as outlets.
+ * on cells next to a NaN cell; here those cells and sea cells (dir
+ * TP_D8_SEA) get TP_DINF_NONE: they have no direction, keep the water
+ * that reaches them and pass none on, as outlets. On geographic grids the
+ * spacing is tp_geo_spacing's; TauDEM measures rows with a formula of its
+ * own at a latitude a cell south of their centres, so its angles there
+ * differ slightly.
  *
  * Flats: a cell with no lower neighbour has no downhill facet. TauDEM
- * resolves such cells with its own Garbrecht-Martz pass; here they follow
- * the D8 direction tflow gives them (tp_flow_d8_sea's dir, which drains a
- * flat toward its lower edge): the angle of that neighbour. On a DEM
- * filled with a gradient (tfill's default) no cell is flat and the angles
- * are TauDEM's; on flat-filled DEMs the flat cells differ from TauDEM's.
+ * resolves such cells after Garbrecht and Martz (1997), and so does this
+ * module, to the same bytes: artificial heights that drain each flat
+ * toward its lower edge and away from its higher one (resolveflats), the
+ * angle then found on them (the second SET2), rounds repeated on the
+ * artificial heights while cells are left flat and the last round
+ * resolved some. Cells it cannot resolve (only where the input was not
+ * filled) get TP_DINF_NONE, where TauDEM writes NoData or -1. The
+ * artificial heights are 32-bit (TauDEM's 16-bit ones wrap on flats more
+ * than 32767 cells across). dir is not read on flats.
  *
  * Specific catchment area (SCA) is areadinf's: a cell's own width plus
  * the shares of its upslope neighbours' SCA, so it counts the cell itself
@@ -61,13 +68,13 @@ enum { TP_DINF_SCA, TP_DINF_CELLS, TP_DINF_AREA };
 typedef struct tp_dinf_stats {
 	int64_t	valid;		/* non-NaN cells */
 	int64_t	edge;		/* on the border or next to a NaN cell */
-	int64_t	flats;		/* no lower neighbour: D8's direction */
-	int64_t	none;		/* TP_DINF_NONE: edge, sea and sinks */
+	int64_t	flats;		/* no lower neighbour: resolved as TauDEM */
+	int64_t	none;		/* TP_DINF_NONE: edge, sea and pits */
 } tp_dinf_stats;
 
 /* The D-inf angles of z (w x h, row stride `stride`) into ang (row stride
- * astride): NaN on NaN cells. dir is tp_flow_d8_sea's (w * h bytes) for
- * the same plane: flat cells follow it, sea cells have none. The counts go
+ * astride): NaN on NaN cells. dir (w * h bytes, tp_flow_d8_sea's for the
+ * same plane, or NULL: no sea) marks the sea cells, which have none. The counts go
  * to *st (may be NULL). 0, or -1 with the message (a bad plane, memory). */
 int	tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
 	    int64_t w, int64_t h, const tp_geo_grid *g, int threads,
