@@ -68,7 +68,7 @@ static const struct param {
 	{ "outlet point", "outlet" },
 	{ "river rule", "river-rule" },
 	{ "carving", "carve" },
-	{ "multiple flow directions", "mfd" },
+	{ "flow method", "method" },
 	{ NULL, NULL }
 };
 

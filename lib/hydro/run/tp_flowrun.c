@@ -55,11 +55,11 @@ tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
 		    "order its search took the cells in)");
 	if (o->carve && o->method != TP_FLOWRUN_D8)
 		return tp_err_set(e, "carving routes single-flow D8 only; "
-		    "multiple flow directions need filled heights (tfill)");
+		    "the flow method mfd or dinf needs filled heights (tfill)");
 	if (o->method == TP_FLOWRUN_DINF && (o->order >= 0 ||
 	    o->river_rule == TP_FLOWRUN_TRACE))
-		return tp_err_set(e, "D-infinity's rivers are drawn by the "
-		    "threshold only, without a stream order (both follow D8)");
+		return tp_err_set(e, "the stream order and the river rule "
+		    "trace follow D8: D-infinity's rivers are its threshold's");
 	return 0;
 }
 
