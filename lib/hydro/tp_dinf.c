@@ -42,6 +42,19 @@ vslope(double e0, double e1, double e2, double d1, double d2, double dd,
 {
 	double s1 = (e0 - e1) / d1, s2 = (e1 - e2) / d2;
 
+	/* The quadrant alone decides most facets, as atan2 would: falling
+	 * from e1 to e2 (s2 < 0) gives an angle below 0; rising to e1 and
+	 * falling to e2 one of pi / 2 or more, past the diagonal. */
+	if (s2 < 0) {
+		*a = 0;
+		*s = s1;
+		return;
+	}
+	if (s2 > 0 && s1 <= 0) {
+		*a = atan2(d2, d1);
+		*s = (e0 - e2) / dd;
+		return;
+	}
 	*a = s1 == 0 && s2 == 0 ? 0 : atan2(s2, s1);
 	if (*a < 0) {
 		*a = 0;
@@ -562,6 +575,8 @@ typedef struct area_ctx {
 	int	unit;
 	double	(*ref)[10];	/* each row's directions() */
 	double	*s;		/* the sums, compact */
+	uint8_t	*rc;		/* receivers: tp_d8 k's in the low and high
+				 * nibble, 0 for none */
 	uint8_t	*deg;		/* donors not yet passed on */
 	float	*out;
 	size_t	ostride;
@@ -569,27 +584,30 @@ typedef struct area_ctx {
 	size_t	n;
 } area_ctx;
 
-/* The receivers of cell (x, y) (its neighbours t, TauDEM's numbering)
- * and their shares: at most 2, inside the grid and not NaN. */
-static int
-receivers(const area_ctx *c, int64_t x, int64_t y, int t[2], double p[2])
+static inline float
+area_ang(const area_ctx *c, int64_t x, int64_t y)
 {
-	float a = c->ang[(size_t)y * c->astride + (size_t)x];
+	return c->ang[(size_t)y * c->astride + (size_t)x];
+}
+
+/* The receivers of cell (x, y) packed as in rc: the neighbours it sends a
+ * share to, at most 2, inside the grid and not NaN. */
+static uint8_t
+receivers(const area_ctx *c, int64_t x, int64_t y)
+{
+	float a = area_ang(c, x, y);
 	int64_t nx, ny;
 	int k, n = 0;
-	double f;
+	uint8_t r = 0;
 
 	if (!(a >= 0))
 		return 0;
-	for (k = 1; k <= 8 && n < 2; k++) {
-		if ((f = share_ccw(a, ccw(k), c->ref[y])) == 0 ||
-		    !tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) ||
-		    isnan(c->ang[(size_t)ny * c->astride + (size_t)nx]))
-			continue;
-		t[n] = k;
-		p[n++] = f;
-	}
-	return n;
+	for (k = 1; k <= 8 && n < 2; k++)
+		if (share_ccw(a, ccw(k), c->ref[y]) > 0 &&
+		    tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+		    !isnan(area_ang(c, nx, ny)))
+			r |= (uint8_t)(k << (4 * n++));
+	return r;
 }
 
 /* The weight of a cell of row y. */
@@ -604,16 +622,14 @@ weight(const area_ctx *c, int64_t y)
 	return c->unit == TP_DINF_SCA ? dx : dx * dy;
 }
 
-/* Each cell's own weight and its donors: the neighbours that send it a
- * share (a row pass). */
+/* Each cell's own weight and receivers (a row pass). */
 static void
 start_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const area_ctx *c = ctx;
-	int64_t x, y, nx, ny;
-	double p[2], wt;
-	int t[2], k, j, n;
+	int64_t x, y;
 	size_t i;
+	double wt;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
@@ -621,17 +637,35 @@ start_rows(void *ctx, int64_t begin, int64_t end, int worker)
 		for (x = 0; x < c->w; x++) {
 			i = (size_t)y * (size_t)c->w + (size_t)x;
 			c->s[i] = wt;
-			c->deg[i] = 0;
+			c->rc[i] = receivers(c, x, y);
+		}
+	}
+}
+
+/* Each cell's donors: the neighbours it is a receiver of (a row pass). */
+static void
+degree_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const area_ctx *c = ctx;
+	int64_t x, y, nx, ny;
+	uint8_t r, *d;
+	int k;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < c->w; x++) {
+			d = c->deg + (size_t)y * (size_t)c->w + (size_t)x;
+			*d = 0;
 			for (k = 1; k <= 8; k++) {
 				if (!tp_d8_inside(x, y, k, c->w, c->h, &nx,
 				    &ny))
 					continue;
-				n = receivers(c, nx, ny, t, p);
-				for (j = 0; j < n; j++)
-					c->deg[i] += t[j] == tp_d8_back(k);
+				r = c->rc[(size_t)ny * (size_t)c->w +
+				    (size_t)nx];
+				*d += (r & 15) == tp_d8_back(k) ||
+				    r >> 4 == tp_d8_back(k);
 			}
 		}
-	}
 }
 
 static void
@@ -645,8 +679,7 @@ finish_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	for (y = begin; y < end; y++) {
 		o = c->out + (size_t)y * c->ostride;
 		for (x = 0; x < c->w; x++)
-			o[x] = isnan(c->ang[(size_t)y * c->astride +
-			    (size_t)x]) ? NAN :
+			o[x] = isnan(area_ang(c, x, y)) ? NAN :
 			    (float)c->s[(size_t)y * (size_t)c->w + (size_t)x];
 	}
 }
@@ -658,8 +691,8 @@ drain(area_ctx *c, size_t i)
 {
 	size_t sp = 0, t, j;
 	int64_t x, y;
-	double p[2];
-	int r[2], n, k;
+	uint8_t r;
+	int k;
 
 	c->stack[sp++] = i;
 	while (sp > 0) {
@@ -667,11 +700,12 @@ drain(area_ctx *c, size_t i)
 		c->deg[t] = DONE;
 		x = (int64_t)(t % (size_t)c->w);
 		y = (int64_t)(t / (size_t)c->w);
-		n = receivers(c, x, y, r, p);
-		for (k = 0; k < n; k++) {
-			j = (size_t)(y + tp_d8_dy[r[k]]) * (size_t)c->w +
-			    (size_t)(x + tp_d8_dx[r[k]]);
-			c->s[j] += c->s[t] * p[k];
+		for (r = c->rc[t]; r != 0; r >>= 4) {
+			k = r & 15;
+			j = (size_t)(y + tp_d8_dy[k]) * (size_t)c->w +
+			    (size_t)(x + tp_d8_dx[k]);
+			c->s[j] += c->s[t] * share_ccw(area_ang(c, x, y),
+			    ccw(k), c->ref[y]);
 			if (--c->deg[j] == 0)
 				c->stack[sp++] = j;
 		}
@@ -696,19 +730,21 @@ tp_dinf_area(const float *ang, size_t astride, int64_t w, int64_t h,
 	if (c.n > SIZE_MAX / sizeof *c.stack ||
 	    (c.ref = malloc((size_t)h * sizeof *c.ref)) == NULL ||
 	    (c.s = malloc(c.n * sizeof *c.s)) == NULL ||
-	    (c.deg = malloc(c.n)) == NULL ||
+	    (c.deg = malloc(c.n)) == NULL || (c.rc = malloc(c.n)) == NULL ||
 	    (c.stack = malloc(c.n * sizeof *c.stack)) == NULL) {
 		free(c.ref);
 		free(c.s);
 		free(c.deg);
+		free(c.rc);
 		return tp_err_set(e, "out of memory: D-inf area needs %.1f MiB",
-		    (double)c.n * 17 / 1048576.0);
+		    (double)c.n * 18 / 1048576.0);
 	}
 	for (y = 0; y < h; y++) {
 		tp_geo_spacing(g, y, &dx, &dy);
 		directions(dx, dy, c.ref[y]);
 	}
 	tp_par_for(nt, h, 16, start_rows, &c);
+	tp_par_for(nt, h, 16, degree_rows, &c);
 	for (i = 0; i < c.n; i++)
 		if (c.deg[i] == 0 && !isnan(ang[i / (size_t)w * astride +
 		    i % (size_t)w]))
@@ -717,6 +753,7 @@ tp_dinf_area(const float *ang, size_t astride, int64_t w, int64_t h,
 	free(c.ref);
 	free(c.s);
 	free(c.deg);
+	free(c.rc);
 	free(c.stack);
 	return 0;
 }
