@@ -75,6 +75,13 @@ START_TEST(test_bands_of)
 	ck_assert_int_eq(b.basin, 5);
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "order"), -1);
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "flow"), -1);
+	o.method = TP_FLOWRUN_DINF;
+	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
+	ck_assert_int_eq(b.n, 7);
+	ck_assert_int_eq(b.mfd, -1);
+	ck_assert_str_eq(b.name[b.dinf], "dinf");
+	ck_assert_str_eq(b.name[b.sca], "sca");
+	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "sca"), -1);
 }
 END_TEST
 
@@ -100,8 +107,16 @@ START_TEST(test_check)
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
 	o.method = TP_FLOWRUN_MFD;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
-	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; multiple "
-	    "flow directions need filled heights (tfill)");
+	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; the flow "
+	    "method mfd or dinf needs filled heights (tfill)");
+	o = plain();
+	o.method = TP_FLOWRUN_DINF;
+	o.rivers = 1;
+	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
+	o.order = 0;
+	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "the stream order and the river rule trace "
+	    "follow D8: D-infinity's rivers are its threshold's");
 }
 END_TEST
 
