@@ -229,7 +229,9 @@ angle_rows(void *ctx, int64_t begin, int64_t end, int worker)
  * found on (SET2 with them, below). Cells still without one start another
  * round on the artificial heights of the whole grid (1 outside the flat),
  * as long as the rounds resolve some. TauDEM's test of crossing D8 arrows
- * (dontCross) compares angles with 2, 4, 6 and 8 and is left out.
+ * (dontCross), carried over from its D8 code, compares two neighbours'
+ * angles with the D8 codes 2, 4, 6 and 8: it changes a result only when
+ * an angle is exactly one of those floats, and is left out.
  */
 typedef struct flat {
 	const float *z;		/* the heights of this round */
