@@ -176,8 +176,8 @@ flow_bands(void *ctx, tp_err *e)
 
 	if (accumulate(o, k->geo, k->dir, w, h, acc, stride, e) < 0 ||
 	    (o->method == TP_FLOWRUN_DINF && dinf_bands(k, e) < 0) ||
-	    (o->method == TP_FLOWRUN_MFD && tp_flow_mfd(k->z, stride, k->dir, w, h, k->geo,
-	    TP_FLOW_MFD_EXPONENT, o->area, o->threads,
+	    (o->method == TP_FLOWRUN_MFD && tp_flow_mfd(k->z, stride, k->dir,
+	    w, h, k->geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
 	    tp_grid_band(k->g, b->idx[b->mfd]), stride, e) < 0))
 		return -1;
 	if (b->river >= 0 && o->river_rule == TP_FLOWRUN_TRACE) {
