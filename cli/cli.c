@@ -180,8 +180,8 @@ merge(const char *optstring, const struct option *longopts,
 		char *name;
 
 		if (old[k].old[1] == '-') {
-			name = strndup(old[k].old + 2, arg != NULL ?
-			    (size_t)(arg - old[k].old - 2) : strlen(old[k].old));
+			name = strndup(old[k].old + 2,
+			    strcspn(old[k].old + 2, "="));
 			if (name == NULL)
 				cli_die("out of memory");
 			merged.longopts[nl++] = (struct option){ name,

@@ -104,8 +104,9 @@ START_TEST(test_facet_directions)
 				z[y * W + x] = (float)(sx[k] * x + sy[k] * y);
 		angles_of(z, W, H, &UNIT, ang, NULL);
 		a = ang[2 * W + 2];
-		/* counter-clockwise from east: k = 1 is 0, k = 2 (SE) 7 pi / 4 */
-		ck_assert_double_le(angle_diff(a, (9 - k) % 8 * M_PI / 4), 1e-6);
+		/* counter-clockwise from east: k = 1 is 0, SE 7 pi / 4 */
+		ck_assert_double_le(angle_diff(a, (9 - k) % 8 * M_PI / 4),
+		    1e-6);
 		for (j = 1; j <= 8; j++)
 			if (j == k)
 				ck_assert_double_ge(tp_dinf_share(a, j, 1, 1),
@@ -245,8 +246,8 @@ START_TEST(test_flat_terrace)
 	area_of(ang, W, H, &UNIT, TP_DINF_SCA, acc);
 	for (y = 1; y <= 4; y++)
 		for (x = 1; x <= 6; x++)
-			ck_assert_double_eq_tol(acc[y * W + x], sca[y - 1][x - 1],
-			    1e-6);
+			ck_assert_double_eq_tol(acc[y * W + x],
+			    sca[y - 1][x - 1], 1e-6);
 }
 END_TEST
 
@@ -269,7 +270,8 @@ START_TEST(test_nan)
 	for (y = 2; y <= 4; y++)
 		for (x = 2; x <= 4; x++)
 			if (x != 3 || y != 3)
-				ck_assert_float_eq(ang[y * W + x], TP_DINF_NONE);
+				ck_assert_float_eq(ang[y * W + x],
+				    TP_DINF_NONE);
 	ck_assert_int_eq(st.valid, W * H - 1);
 	ck_assert_int_eq(st.edge, 2 * (W + H) - 4 + 8);
 	area_of(ang, W, H, &UNIT, TP_DINF_CELLS, acc);

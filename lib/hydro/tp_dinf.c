@@ -509,7 +509,8 @@ resolve_flats(const float *z, size_t stride, int64_t w, int64_t h,
 		last = f.nq;
 		round_flat(&f, n, hist);
 		while (f.nq > 0 && f.nq < last) {
-			if (zr == NULL && (zr = malloc(n * sizeof *zr)) == NULL) {
+			if (zr == NULL &&
+			    (zr = malloc(n * sizeof *zr)) == NULL) {
 				rc = tp_err_set(e, "out of memory: D-inf flats "
 				    "need %.1f MiB", (double)n * 4 / 1048576.0);
 				break;

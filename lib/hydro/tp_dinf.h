@@ -74,8 +74,9 @@ typedef struct tp_dinf_stats {
 
 /* The D-inf angles of z (w x h, row stride `stride`) into ang (row stride
  * astride): NaN on NaN cells. dir (w * h bytes, tp_flow_d8_sea's for the
- * same plane, or NULL: no sea) marks the sea cells, which have none. The counts go
- * to *st (may be NULL). 0, or -1 with the message (a bad plane, memory). */
+ * same plane, or NULL: no sea) marks the sea cells, which have none. The
+ * counts go to *st (may be NULL). 0, or -1 with the message (a bad plane,
+ * memory). */
 int	tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
 	    int64_t w, int64_t h, const tp_geo_grid *g, int threads,
 	    float *ang, size_t astride, tp_dinf_stats *st, tp_err *e);

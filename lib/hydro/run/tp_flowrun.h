@@ -6,11 +6,11 @@
  * The grid's height band gives the directions (tp_flow_d8_sea, or
  * tp_carve_rule with carve), the directions the flow (tp_flow_accumulate,
  * or tp_flowtile_grid in tiles on threads) and from them the river, mfd,
- * dinf and sca (tp_dinf.h), order and basin bands; last the dir band is written as codes. The
- * basins are worked out on a second thread while the flow is made, except
- * with traced rivers, which move the directions the basins read. Every
- * path gives the bytes it gives alone: the threads and tiles never change
- * them.
+ * dinf and sca (tp_dinf.h), order and basin bands; last the dir band is
+ * written as codes. The basins are worked out on a second thread while
+ * the flow is made, except with traced rivers, which move the directions
+ * the basins read. Every path gives the bytes it gives alone: the threads
+ * and tiles never change them.
  *
  * This module lives in a folder of its own (lib/hydro/run) because it
  * calls both lib/hydro and lib/hydro/tiled, and the tiled modules are
@@ -96,8 +96,8 @@ typedef struct tp_flowrun_result {
 int	tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e);
 
 /* The names of the bands o makes: flow, dir, then river, mfd (or dinf and
- * sca), order and basin as asked; idx is left for the caller. 0, or -1 when `height`, the
- * name of the height band, is one of them. */
+ * sca), order and basin as asked; idx is left for the caller. 0, or -1
+ * when `height`, the name of the height band, is one of them. */
 int	tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 	    const char *height);
 
