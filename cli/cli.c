@@ -68,7 +68,7 @@ static const struct param {
 	{ "outlet point", "outlet" },
 	{ "river rule", "river-rule" },
 	{ "carving", "carve" },
-	{ "multiple flow directions", "mfd" },
+	{ "flow method", "method" },
 	{ NULL, NULL }
 };
 
@@ -176,10 +176,16 @@ merge(const char *optstring, const struct option *longopts,
 	p = stpcpy(merged.optstring, optstring);
 	for (k = 0; k < no; k++) {
 		int a = has_arg_of(optstring, longopts, old[k].val);
+		const char *arg = strchr(old[k].old, '=');
+		char *name;
 
 		if (old[k].old[1] == '-') {
-			merged.longopts[nl++] = (struct option){ old[k].old + 2,
-			    a, NULL, old[k].val };
+			name = strndup(old[k].old + 2,
+			    strcspn(old[k].old + 2, "="));
+			if (name == NULL)
+				cli_die("out of memory");
+			merged.longopts[nl++] = (struct option){ name,
+			    arg != NULL ? no_argument : a, NULL, old[k].val };
 			continue;
 		}
 		*p++ = old[k].old[1];
@@ -191,6 +197,16 @@ merge(const char *optstring, const struct option *longopts,
 	*p = '\0';
 }
 
+/* Whether the long old spelling o ("--mfd" or "--mfd=mfd") is the
+ * option name. */
+static int
+old_is(const char *o, const char *name)
+{
+	size_t n = strcspn(o + 2, "=");
+
+	return strncmp(o + 2, name, n) == 0 && name[n] == '\0';
+}
+
 /* The old spelling getopt found (its long index idx, or its short letter
  * *ch, which becomes the new option's val), or NULL for a current one. */
 static const char *
@@ -200,7 +216,7 @@ old_found(const cli_old *old, int idx, int *ch)
 		int is_long = old->old[1] == '-';
 
 		if (is_long ? idx >= merged.nlong &&
-		    strcmp(old->old + 2, merged.longopts[idx].name) == 0 :
+		    old_is(old->old, merged.longopts[idx].name) :
 		    idx < 0 && old->old[1] == *ch) {
 			*ch = old->val;
 			return old->old;
@@ -231,11 +247,13 @@ static void
 warn_old(const char *was, const char *optstring,
     const struct option *longopts, int val)
 {
+	const char *arg = strchr(was, '=');
 	char now[64];
 
 	spelling(optstring, longopts, val, 1, now, sizeof now);
-	fprintf(stderr, "%s: %s is now %s; the old spelling will go\n", prog,
-	    was, now);
+	fprintf(stderr, "%s: %.*s is now %s%s%s; the old spelling will go\n",
+	    prog, (int)strcspn(was, "="), was, now, arg != NULL ? " " : "",
+	    arg != NULL ? arg + 1 : "");
 }
 
 int
@@ -271,8 +289,11 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 	    optstring, old != NULL ? merged.longopts : longopts, &idx);
 	if (ch == -1 || ch == '?' || ch == ':')
 		return ch;
-	if (old != NULL && (was = old_found(old, idx, &ch)) != NULL)
+	if (old != NULL && (was = old_found(old, idx, &ch)) != NULL) {
 		warn_old(was, optstring, longopts, ch);
+		if (strchr(was, '=') != NULL)	/* the argument it stands for */
+			optarg = (char *)strchr(was, '=') + 1;
+	}
 	/* HISTORY records the option's long form, so an old spelling makes
 	 * the same bytes as the new one. */
 	o = idx >= 0 && was == NULL ? &longopts[idx] : long_of(longopts, ch);
@@ -427,8 +448,13 @@ help_old(void)
 
 		spelling(prog_optstring, prog_opts, prog_old[i].val, 0, now,
 		    sizeof now);
-		n += (size_t)snprintf(line + n, sizeof line - n, " %s%s%s%s",
-		    prog_old[i].old, !last ? " and" : " for ", last ? now : "",
+		const char *o = prog_old[i].old, *arg = strchr(o, '=');
+
+		n += (size_t)snprintf(line + n, sizeof line - n,
+		    " %.*s%s%s%s%s%s", (int)strcspn(o, "="), o,
+		    !last ? " and" : " for ", last ? now : "",
+		    last && arg != NULL ? " " : "",
+		    last && arg != NULL ? arg + 1 : "",
 		    !last ? "" : prog_old[i + 1].old == NULL ? "." : ",");
 	}
 	fold(line);

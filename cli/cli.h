@@ -29,7 +29,9 @@ int	cli_getopt(int argc, char **argv, const char *optstring,
 	    const struct option *longopts);
 
 /* An old spelling of an option, still taken for now: "-s" or "--zfactor",
- * and the val of the option it is now (in longopts or optstring). */
+ * and the val of the option it is now (in longopts or optstring). A long
+ * old spelling "--mfd=mfd" takes no argument and stands for the new option
+ * with the argument after the '=' (tflow's --mfd is --method mfd). */
 typedef struct cli_old {
 	const char *old;
 	int	val;

@@ -1,4 +1,4 @@
-/* tflow - D8 flow directions, flow accumulation and rivers of a heightfield. */
+/* tflow - flow directions, flow accumulation and rivers of a heightfield. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "hydro/tp_order.h"
 
 static const char usage[] =
-    "usage: tflow [-amqv] [-b BAND] [--basins] [--carve [RULE]] [-j N]\n"
+    "usage: tflow [-aqv] [-b BAND] [--basins] [--carve [RULE]] [-j N] [-m M]\n"
     "             [--dir-codes CODES] [--flats RULE] [-g GEO]\n"
     "             [--min-basin CELLS] [--min-lake CELLS] [--no-lakes]\n"
     "             [--no-sea] [--order [KIND]] [--outlet X,Y] [-r T]\n"
@@ -53,8 +53,8 @@ static const char help[] =
     "                       yes for geographic EPSG codes such as 4326)\n"
     "  -j, --threads N      threads (default: 0 = all processors); given, 4\n"
     "                       or more: the accumulation runs in tiles on them\n"
-    "  -m, --mfd            add a band 'mfd': multiple-flow-direction\n"
-    "                       accumulation (Freeman 1991, exponent 1.1)\n"
+    "  -m, --method M       d8 (default), mfd (band 'mfd', Freeman 1991) or\n"
+    "                       dinf (bands 'dinf' and 'sca', Tarboton 1997)\n"
     "      --min-basin CELLS\n"
     "                       with --basins: label 0 the basins of fewer\n"
     "                       cells (default: 1, keep all)\n"
@@ -101,7 +101,8 @@ enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_DIR_CODES, OPT_FLATS, OPT_MIN_LAKE, OPT_NO_LAKES };
 
 /* Old spellings, still taken with a warning until they go. */
-static const cli_old old[] = { { "-c", OPT_DIR_CODES }, { NULL, 0 } };
+static const cli_old old[] = { { "-c", OPT_DIR_CODES },
+    { "--mfd=mfd", 'm' }, { NULL, 0 } };
 
 static const struct option longopts[] = {
 	{ "area", no_argument, NULL, 'a' },
@@ -112,7 +113,7 @@ static const struct option longopts[] = {
 	{ "flats", required_argument, NULL, OPT_FLATS },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
-	{ "mfd", no_argument, NULL, 'm' },
+	{ "method", required_argument, NULL, 'm' },
 	{ "min-basin", required_argument, NULL, OPT_MIN_BASIN },
 	{ "min-lake", required_argument, NULL, OPT_MIN_LAKE },
 	{ "no-lakes", no_argument, NULL, OPT_NO_LAKES },
@@ -140,13 +141,11 @@ static const char *const geos[] = { "auto", "yes", "no", NULL };
 static const char *const orders[] = { "strahler", "shreve", NULL };
 /* in the order of TP_CARVE_* */
 static const char *const carves[] = { "steepest", "first", NULL };
-static const char *const river_rules[] = { "threshold", "trace", NULL };
 static const char *const flat_rules[] = { "converge", "nearest", NULL };
 enum { WHOLE = TP_FLOWRUN_WHOLE, PREPARE = TP_FLOWRUN_PREPARE,
     SOLVE = TP_FLOWRUN_SOLVE, FINISH = TP_FLOWRUN_FINISH };
 
-/* The options: the run's (geos[] and river_rules[] in the order of
- * TP_GEO_* and TP_FLOWRUN_*), then tflow's own. */
+/* The options: the run's (geos[] in the order of TP_GEO_*), then tflow's. */
 typedef struct opts {
 	tp_flowrun_opts r;
 	tp_flowrun_bands b;	/* the bands the run adds */
@@ -196,7 +195,7 @@ parse(int argc, char **argv, opts *o)
 	o->r.river_rule = -1;
 	o->r.min_basin = o->r.snap = -1;
 	o->r.min_lake = TP_FLOWRUN_MIN_LAKE;
-	while ((ch = cli_getopt_old(argc, argv, "ab:g:hj:mqr:v",
+	while ((ch = cli_getopt_old(argc, argv, "ab:g:hj:m:qr:v",
 	    longopts, old)) != -1) {
 		switch (ch) {
 		case 'a': o->r.area = 1; break;
@@ -215,7 +214,8 @@ parse(int argc, char **argv, opts *o)
 		case 'j': o->r.threads = cli_threads(optarg);
 			o->r.threads_given = 1;
 			break;
-		case 'm': o->r.mfd = 1; break;
+		case 'm': o->r.method = cli_choice("--method", optarg,
+			    tp_flowrun_methods); break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': o->quiet = 1; break;
 		case 'r': o->r.rivers = cli_double("--rivers", optarg, 0, 1e300);
@@ -234,7 +234,7 @@ parse(int argc, char **argv, opts *o)
 			break;
 		case OPT_RIVER_RULE:
 			o->r.river_rule = cli_choice("--river-rule", optarg,
-			    river_rules);
+			    tp_flowrun_river_rules);
 			break;
 		case OPT_FLATS:
 			o->r.flats = cli_choice("--flats", optarg, flat_rules);

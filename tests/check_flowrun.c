@@ -56,13 +56,22 @@ START_TEST(test_bands_of)
 	tp_flowrun_bands b;
 
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
-	ck_assert_int_eq(b.n, 2);
+	/* the lake band, made when the input has a depth band */
+	ck_assert_int_eq(b.n, 3);
 	ck_assert_str_eq(b.name[0], "flow");
 	ck_assert_str_eq(b.name[1], "dir");
+	ck_assert_int_eq(b.lake, 2);
+	ck_assert_str_eq(b.name[2], "lake");
+	ck_assert_str_eq(b.need[2], "depth");
+	ck_assert_ptr_null(b.need[0]);
 	ck_assert_int_eq(b.river, -1);
 	ck_assert_int_eq(b.basin, -1);
+	o.no_lakes = 1;
+	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
+	ck_assert_int_eq(b.n, 2);
+	ck_assert_int_eq(b.lake, -1);
 	o.rivers = 10;
-	o.mfd = 1;
+	o.method = TP_FLOWRUN_MFD;
 	o.order = 0;
 	o.basins = 1;
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
@@ -75,6 +84,13 @@ START_TEST(test_bands_of)
 	ck_assert_int_eq(b.basin, 5);
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "order"), -1);
 	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "flow"), -1);
+	o.method = TP_FLOWRUN_DINF;
+	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "height"), 0);
+	ck_assert_int_eq(b.n, 7);
+	ck_assert_int_eq(b.mfd, -1);
+	ck_assert_str_eq(b.name[b.dinf], "dinf");
+	ck_assert_str_eq(b.name[b.sca], "sca");
+	ck_assert_int_eq(tp_flowrun_bands_of(&b, &o, "sca"), -1);
 }
 END_TEST
 
@@ -98,10 +114,18 @@ START_TEST(test_check)
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
 	o.carve = 1;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
-	o.mfd = 1;
+	o.method = TP_FLOWRUN_MFD;
 	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
-	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; multiple "
-	    "flow directions need filled heights (tfill)");
+	ck_assert_str_eq(e.msg, "carving routes single-flow D8 only; the flow "
+	    "method mfd or dinf needs filled heights (tfill)");
+	o = plain();
+	o.method = TP_FLOWRUN_DINF;
+	o.rivers = 1;
+	ck_assert_int_eq(tp_flowrun_check(&o, &e), 0);
+	o.order = 0;
+	ck_assert_int_eq(tp_flowrun_check(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "the stream order and the river rule trace "
+	    "follow D8: D-infinity's rivers are its threshold's");
 }
 END_TEST
 

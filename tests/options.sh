@@ -73,6 +73,9 @@ spelled "tview --contour" "$T/n.tp" "$T/v.png" \
     tview -q --contour 0.1 "$T/v.png" -- tview -q --contours 0.1 "$T/v.png"
 spelled "tflow -c" "$T/n.tp" - "tflow: -c is now --dir-codes; $W" \
     tflow -q -c grass -- tflow -q --dir-codes grass
+# An old flag that stands for a new option with its argument.
+spelled "tflow --mfd" "$T/n.tp" - "tflow: --mfd is now -m (--method) mfd; $W" \
+    tflow -q --mfd -- tflow -q --method mfd
 spelled "tvector -d" "$T/fg.tp" "$T/r.geojson" \
     "tvector: -d is now --dir-codes; $W" \
     tvector -q -r -d grass "$T/r.geojson" -- tvector -q -r --dir-codes grass "$T/r.geojson"

@@ -117,8 +117,8 @@ assert_eq "V valley: nothing drains more" "$(stat "$T/v" 'float(flow.max()) == f
 # a source cell's area in row 0 (36.7325 N) is 74.435 m x 92.477 m
 # (WGS84 radii of curvature, as in check_flow).
 run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill > "$T/dem"
-run_prog tflow --dir-codes grass -r 500 -m -j 1 < "$T/dem" > "$T/j1"
-run_prog tflow --dir-codes grass -r 500 -m -j 2 < "$T/dem" > "$T/j2"
+run_prog tflow --dir-codes grass -r 500 -m mfd -j 1 < "$T/dem" > "$T/j1"
+run_prog tflow --dir-codes grass -r 500 -m mfd -j 2 < "$T/dem" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "-j 1 and -j 2 differ"
 assert_eq "DEM: water leaving = cells" \
     "$(stat "$T/j1" '(int(flow[dir < 0].sum()), flow.size, int((dir == 0).sum()))')" \
@@ -132,6 +132,66 @@ assert_near "DEM: area of the first row's cells" \
 run_prog tflow --area --geographic no < "$T/dem" > "$T/o"
 assert_eq "--geographic no: square degrees" \
     "$(stat "$T/o" 'float(flow.min()) == float(np.float32((1 / 1200.0) ** 2))')" True
+
+# -m dinf: D-infinity (Tarboton 1997) as TauDEM computes it (its figures
+# against TauDEM itself: scripts/taudem-compare.sh, docs/GIS.md). A plane
+# falling south, cells 10 wide: interior angles 3 pi / 2; the border has
+# none (-1, TauDEM's NoData) and passes nothing on, so a cell of row r >= 1
+# holds rows 1..r: SCA 10 r, its own width included (areadinf's 10, 20, 30,
+# 40 down a column). The plane's rows are alike, so --rivers T marks whole
+# rows (r >= T, interior columns: the border columns keep their own cell),
+# not lines; -a counts square map units.
+py 'y = np.arange(8.0)[:, None] + np.zeros(7); write(-10 * y, extra=["CELLSIZE 10"])' \
+    > "$T/south"
+run_prog tflow -m dinf -r 3 < "$T/south" > "$T/o"
+assert_eq "dinf: bands" "$(header "$T/o" BANDS)" "height flow dir river dinf sca"
+assert_eq "dinf: angles" "$(stat "$T/o" 'sorted(set(dinf[1:-1, 1:-1].ravel().tolist())), sorted(set(dinf[0].tolist() + dinf[:, 0].tolist()))')" \
+    "([4.71238899230957], [-1.0])"
+assert_eq "dinf: SCA down a column" "$(stat "$T/o" '[round(float(v), 4) for v in sca[:, 3]]')" \
+    "[10.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]"
+assert_eq "dinf: rivers are whole rows" "$(stat "$T/o" \
+    'bool((river[:, 1:-1] == (np.arange(8) >= 3)[:, None]).all()), int(river[:, [0, -1]].sum())')" \
+    "(True, 0)"
+run_prog tflow -m dinf -a -r 300 < "$T/south" > "$T/o"
+assert_eq "dinf: -a rivers on square map units" "$(stat "$T/o" \
+    'river[:, 3].tolist()')" "[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0]"
+# z = -2x + y falls 2 east and 1 north a cell: D-inf splits each cell's
+# water between E and NE (angle atan2(1, 2)), so the cells above the
+# threshold fill each row from some column to the east edge, one run, no
+# comb of parallel lines.
+py 'y, x = np.mgrid[0:10, 0:12]; write(100.0 - 2 * x + y)' > "$T/oblique"
+run_prog tflow -m dinf -r 4 < "$T/oblique" > "$T/o"
+assert_eq "dinf: oblique plane, one run of river a row" "$(stat "$T/o" \
+    '(all(r.sum() == 0 or (r[-1] == 1 and (np.diff(r) >= 0).all()) for r in river),
+    round(float(dinf[5, 5]), 7), round(float(sca[2, 10]), 4))')" "(True, 0.4636476, 9.6643)"
+# The real DEM: the same bytes on 1 and 2 threads; every valid cell an
+# angle in [0, 2 pi) or -1 on the border alone; SCA at least a cell's
+# width (74.4 m in the north row); -m d8 is the default.
+run_prog tflow -m dinf -r 300 -j 1 < "$T/dem" > "$T/d1"
+run_prog tflow -m dinf -r 300 -j 2 < "$T/dem" > "$T/d2"
+cmp -s <(body "$T/d1") <(body "$T/d2") && pass || fail "dinf: -j 1 and -j 2 differ"
+assert_eq "dinf: DEM angles" "$(stat "$T/d1" \
+    'int(((dinf >= 0) & (dinf < 2 * np.pi)).sum()), int((dinf == -1).sum()), dinf.size')" \
+    "(137142, 1490, 138632)"
+assert_eq "dinf: DEM SCA" "$(stat "$T/d1" 'bool(sca.min() > 74), int(river.sum()) > 0')" "(True, True)"
+run_prog tflow -m d8 < "$T/dem" > "$T/o"
+run_prog tflow < "$T/dem" > "$T/o2"
+cmp -s <(body "$T/o") <(body "$T/o2") && pass || fail "-m d8 is not the default"
+# The method's errors; --mfd, the old flag, still works with a warning.
+expect_err 2 "tflow: option requires an argument" "-m alone" run_prog tflow -m
+expect_err 2 "tflow: --method: '-r' is not one of d8, mfd, dinf" "old -m before an option" \
+    run_prog tflow -m -r 5 < "$T/dem"
+expect_err 2 "tflow: --method: 'd9' is not one of d8, mfd, dinf" "unknown method" \
+    run_prog tflow --method d9 < "$T/dem"
+expect_err 2 "tflow: the stream order (--order) and the river rule" "dinf with --order" \
+    run_prog tflow -m dinf -r 5 --order < "$T/dem"
+expect_err 2 "tflow: the tile phases make flow, dir and river only" "dinf with a tile phase" \
+    run_prog tflow -m dinf --tile-prepare "$T/dem"
+run_prog tflow --mfd < "$T/dem" > "$T/o" 2> "$T/err"
+assert_eq "--mfd: the old spelling's warning" "$(cat "$T/err")" \
+    "tflow: --mfd is now -m (--method) mfd; the old spelling will go"
+run_prog tflow -m mfd < "$T/dem" > "$T/o2"
+cmp -s "$T/o" "$T/o2" && pass || fail "--mfd and -m mfd differ"
 
 # EPSG:6318 (NAD83(2011)) is geographic for tflow and tview alike. One
 # arc-second cells in a row centred on 60 N measure 15.500 m x 30.948 m on
@@ -211,8 +271,8 @@ cmp -s <(body "$T/o") <(body "$T/p") && pass || fail "--no-sea differs from no S
 # (the sea's flow and the border outlets', negative GRASS codes) is every
 # cell, exactly; 1 and 2 threads agree.
 run_prog tnoise -q -s 200x150 -S 5 | run_prog tisland --sea 0.3 | run_prog tfill > "$T/isl"
-run_prog tflow --dir-codes grass -r 40 -m -j 1 < "$T/isl" > "$T/j1"
-run_prog tflow --dir-codes grass -r 40 -m -j 2 < "$T/isl" > "$T/j2"
+run_prog tflow --dir-codes grass -r 40 -m mfd -j 1 < "$T/isl" > "$T/j1"
+run_prog tflow --dir-codes grass -r 40 -m mfd -j 2 < "$T/isl" > "$T/j2"
 cmp -s <(body "$T/j1") <(body "$T/j2") && pass || fail "sea: -j 1 and -j 2 differ"
 assert_eq "island: drains to the sea or off the grid" \
     "$(stat "$T/j1" 'drain_check(dir, height >= np.float32(0.3), GRASS)')" ok
@@ -475,8 +535,8 @@ run_prog tflow --carve -r 500 < "$T/dem" > "$T/c1"
 run_prog tflow -r 500 < "$T/dem" > "$T/c2"
 cmp -s <(body "$T/c1") <(body "$T/c2") && pass ||
     fail "--carve changed the flow of a filled surface"
-expect_err 2 "tflow: carving (--carve) routes single-flow D8 only" "--carve with --mfd" \
-    run_prog tflow --carve -m < "$T/raw"
+expect_err 2 "tflow: carving (--carve) routes single-flow D8 only" "--carve with -m mfd" \
+    run_prog tflow --carve -m mfd < "$T/raw"
 expect_err 2 "tflow: --carve needs the whole grid" "--carve with a tile phase" \
     run_prog tflow --carve --tile-prepare "$T/raw"
 

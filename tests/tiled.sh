@@ -274,7 +274,7 @@ expect_err 2 "tflow: give one TILE" "flow prepare without tile" run_prog tflow -
 expect_err 2 "tflow: give one of --tile-prepare, --tile-solve and --tile-finish" "two flow phases" \
     run_prog tflow --tile-prepare --tile-solve "$f"
 expect_err 2 "tflow: the tile phases make flow, dir and river only" "mfd with a phase" \
-    run_prog tflow -m --tile-finish "$T/ffrac64/solve" "$f"
+    run_prog tflow -m mfd --tile-finish "$T/ffrac64/solve" "$f"
 expect_err 2 "tflow: --threads and --tile-size go with a whole grid, not a tile phase" "threads with a phase" \
     run_prog tflow -j 2 --tile-prepare "$f"
 expect_err 2 "tflow: --suffix goes with --tile-solve" "suffix with prepare" \

@@ -26,6 +26,10 @@
  * every valid cell's accumulation is 1 plus that of the cells draining
  * into it, so the outlets and sinks together hold every valid cell once:
  * flow is conserved. MFD: every valid cell gets at least its own 1.
+ * D-inf: angles NaN exactly on NaN, else in [0, 2 pi] or TP_DINF_NONE
+ * (flats and pits of unfilled grids through TauDEM's flat rounds); the
+ * thread count changes no byte; every valid cell's SCA is at least its
+ * own width.
  * terode (stage 2): tp_erode_stats balance (eroded - deposited - lost), the
  * grid changes by deposited - eroded, both to a rounding tolerance derived
  * below; nodata cells keep their bits; no cell goes below the lowest
@@ -39,6 +43,7 @@
 #include <string.h>
 
 #include "erode/tp_erode.h"
+#include "hydro/tp_dinf.h"
 #include "hydro/tp_fill.h"
 #include "hydro/tp_flow.h"
 
@@ -68,6 +73,34 @@ same_bits(const float *a, const float *b, size_t n)
 		if (bits(a[i]) != bits(b[i]))
 			return 0;
 	return 1;
+}
+
+/* D-inf angles and SCA of z (dir its D8 directions), checked. */
+static void
+check_dinf(const float *z, int64_t w, int64_t h, const tp_geo_grid *geo,
+    const uint8_t *dir, int threads)
+{
+	static float ang[CELLS], ang3[CELLS], sca[CELLS], sca3[CELLS];
+	size_t n = (size_t)(w * h);
+	double dx, dy;
+	tp_err e;
+
+	if (tp_dinf_angles(z, (size_t)w, dir, w, h, geo, 1, ang, (size_t)w,
+	    NULL, &e) < 0 || tp_dinf_angles(z, (size_t)w, dir, w, h, geo,
+	    threads, ang3, (size_t)w, NULL, &e) < 0 || !same_bits(ang, ang3, n))
+		abort();
+	if (tp_dinf_area(ang, (size_t)w, w, h, geo, TP_DINF_SCA, 1, sca,
+	    (size_t)w, &e) < 0 || tp_dinf_area(ang, (size_t)w, w, h, geo,
+	    TP_DINF_SCA, threads, sca3, (size_t)w, &e) < 0 ||
+	    !same_bits(sca, sca3, n))
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		tp_geo_spacing(geo, (int64_t)(i / (size_t)w), &dx, &dy);
+		if (isnan(z[i]) ? !isnan(ang[i]) || !isnan(sca[i]) :
+		    !(ang[i] == TP_DINF_NONE || (ang[i] >= 0 &&
+		    ang[i] <= (float)(2 * M_PI))) || !(sca[i] >= (float)dx))
+			abort();
+	}
 }
 
 /* Directions, accumulation and MFD of z, checked. */
@@ -146,6 +179,7 @@ check_flow(const struct grid *g, const float *z, tp_flow_stats *out)
 	for (size_t i = 0; i < (size_t)(w * h); i++)
 		if (isnan(z[i]) ? !isnan(acc[i]) : !(acc[i] >= 1))
 			abort();
+	check_dinf(z, w, h, &geo, dir, g->opt[0] & 2 ? 3 : 1);
 	if (out != NULL)
 		*out = st;
 }

@@ -7,11 +7,15 @@
 #include "hydro/tiled/tp_flowtile_grid.h"
 #include "hydro/tp_basin.h"
 #include "hydro/tp_carve.h"
+#include "hydro/tp_dinf.h"
 #include "hydro/tp_flat.h"
 #include "hydro/tp_lake.h"
 #include "hydro/tp_network.h"
 #include "hydro/tp_rivers.h"
 #include "core/tp_par.h"
+
+const char *const tp_flowrun_methods[] = { "d8", "mfd", "dinf", NULL };
+const char *const tp_flowrun_river_rules[] = { "threshold", "trace", NULL };
 
 /* What the flow band and the plain river band are made from. */
 struct work {
@@ -52,9 +56,13 @@ tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e)
 	if (o->river_rule == TP_FLOWRUN_TRACE && !o->carve)
 		return tp_err_set(e, "the trace river rule needs carving (the "
 		    "order its search took the cells in)");
-	if (o->carve && o->mfd)
+	if (o->carve && o->method != TP_FLOWRUN_D8)
 		return tp_err_set(e, "carving routes single-flow D8 only; "
-		    "multiple flow directions need filled heights (tfill)");
+		    "the flow method mfd or dinf needs filled heights (tfill)");
+	if (o->method == TP_FLOWRUN_DINF && (o->order >= 0 ||
+	    o->river_rule == TP_FLOWRUN_TRACE))
+		return tp_err_set(e, "the stream order and the river rule "
+		    "trace follow D8: D-infinity's rivers are its threshold's");
 	return 0;
 }
 
@@ -69,7 +77,7 @@ tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
 			return tp_err_set(e, "--tile-size goes with --threads");
 		return 0;
 	}
-	if (o->mfd || o->order >= 0 || o->basins || o->outlet)
+	if (o->method || o->order >= 0 || o->basins || o->outlet)
 		return tp_err_set(e, "the tile phases make flow, dir and river "
 		    "only");
 	if (o->carve)
@@ -94,11 +102,16 @@ tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 	b->name[0] = "flow";
 	b->name[1] = "dir";
 	b->n = 2;
-	b->river = b->mfd = b->order = b->basin = b->lake = -1;
+	b->river = b->mfd = b->order = b->basin = b->dinf = b->sca =
+	    b->lake = -1;
 	if (o->rivers >= 0)
 		b->name[b->river = b->n++] = "river";
-	if (o->mfd)
+	if (o->method == TP_FLOWRUN_MFD)
 		b->name[b->mfd = b->n++] = "mfd";
+	if (o->method == TP_FLOWRUN_DINF) {
+		b->name[b->dinf = b->n++] = "dinf";
+		b->name[b->sca = b->n++] = "sca";
+	}
 	if (o->order >= 0)
 		b->name[b->order = b->n++] = "order";
 	if (o->basins || o->outlet)
@@ -158,6 +171,32 @@ accumulate(const tp_flowrun_opts *o, const tp_geo_grid *geo,
 	    1024, o->threads, acc, stride, e);
 }
 
+/* -m dinf: the angles, the SCA, and the river band on D-inf's area
+ * (summed into the river band, then its threshold taken in place). */
+static int
+dinf_bands(const struct work *k, tp_err *e)
+{
+	const tp_flowrun_opts *o = k->o;
+	const tp_flowrun_bands *b = k->b;
+	int64_t w = k->g->h.width, h = k->g->h.height;
+	size_t stride = tp_grid_stride(k->g);
+	float *ang = tp_grid_band(k->g, b->idx[b->dinf]), *river;
+
+	if (tp_dinf_angles(k->z, k->zs, k->dir, w, h, k->geo, o->threads,
+	    ang, stride, NULL, e) < 0 || tp_dinf_area(ang, stride, w, h,
+	    k->geo, TP_DINF_SCA, o->threads, tp_grid_band(k->g,
+	    b->idx[b->sca]), stride, e) < 0)
+		return -1;
+	if (b->river < 0)
+		return 0;
+	river = tp_grid_band(k->g, b->idx[b->river]);
+	if (tp_dinf_area(ang, stride, w, h, k->geo, o->area ? TP_DINF_AREA :
+	    TP_DINF_CELLS, o->threads, river, stride, e) < 0)
+		return -1;
+	tp_flow_rivers(river, k->dir, w, h, stride, o->rivers, river);
+	return 0;
+}
+
 /* The flow band, the mfd band and the river band: before the order, and
  * while the basins are made when passed to tp_network_after (never with
  * traced rivers, which move dir). */
@@ -172,8 +211,9 @@ flow_bands(void *ctx, tp_err *e)
 	float *acc = tp_grid_band(k->g, b->idx[0]);
 
 	if (accumulate(o, k->geo, k->dir, w, h, acc, stride, e) < 0 ||
-	    (o->mfd && tp_flow_mfd(k->z, k->zs, k->dir, w, h, k->geo,
-	    TP_FLOW_MFD_EXPONENT, o->area, o->threads,
+	    (o->method == TP_FLOWRUN_DINF && dinf_bands(k, e) < 0) ||
+	    (o->method == TP_FLOWRUN_MFD && tp_flow_mfd(k->z, k->zs, k->dir,
+	    w, h, k->geo, TP_FLOW_MFD_EXPONENT, o->area, o->threads,
 	    tp_grid_band(k->g, b->idx[b->mfd]), stride, e) < 0))
 		return -1;
 	if (b->river >= 0 && o->river_rule == TP_FLOWRUN_TRACE) {
@@ -181,7 +221,7 @@ flow_bands(void *ctx, tp_err *e)
 		    k->valid, w, h, o->rivers, k->dir,
 		    tp_grid_band(k->g, b->idx[b->river]), stride, e) < 0)
 			return -1;
-	} else if (b->river >= 0)
+	} else if (b->river >= 0 && o->method != TP_FLOWRUN_DINF)
 		tp_flow_rivers(acc, k->dir, w, h, stride, o->rivers,
 		    tp_grid_band(k->g, b->idx[b->river]));
 	lap(o, "accumulation");

@@ -13,11 +13,11 @@
  * The grid's height band gives the directions (tp_flow_d8_flats, or
  * tp_carve_rule with carve), the directions the flow (tp_flow_accumulate,
  * or tp_flowtile_grid in tiles on threads) and from them the river, mfd,
- * order and basin bands; last the dir band is written as codes. The
- * basins are worked out on a second thread while the flow is made, except
- * with traced rivers, which move the directions the basins read. Every
- * path gives the bytes it gives alone: the threads and tiles never change
- * them.
+ * dinf and sca (tp_dinf.h), order and basin bands; last the dir band is
+ * written as codes. The basins are worked out on a second thread while
+ * the flow is made, except with traced rivers, which move the directions
+ * the basins read. Every path gives the bytes it gives alone: the threads
+ * and tiles never change them.
  *
  * This module lives in a folder of its own (lib/hydro/run) because it
  * calls both lib/hydro and lib/hydro/tiled, and the tiled modules are
@@ -43,6 +43,12 @@
 
 /* Rivers: where flow reaches the threshold, or traced (tp_rivers_trace). */
 enum { TP_FLOWRUN_THRESHOLD, TP_FLOWRUN_TRACE };
+/* The method: D8 alone, D8 and an mfd band (tp_flow_mfd), D8 and the bands
+ * dinf and sca (tp_dinf.h), the river band then on D-inf's area. */
+enum { TP_FLOWRUN_D8, TP_FLOWRUN_MFD, TP_FLOWRUN_DINF };
+/* tflow's words for the methods and the river rules, in the order of
+ * their TP_FLOWRUN_* values, NULL-ended. */
+extern const char *const tp_flowrun_methods[], *const tp_flowrun_river_rules[];
 
 /* What to make and how. Zero-initialised is plain D8 flow and dir in
  * cells with the header's geometry and a sea below 0; set sea to -INFINITY
@@ -59,7 +65,7 @@ typedef struct tp_flowrun_opts {
 	int	carve;		/* 0: tp_flow_d8_sea, else 1 + TP_CARVE_* */
 	double	rivers;		/* river threshold; < 0: no river band */
 	int	river_rule;	/* -1: not given (threshold), TP_FLOWRUN_* */
-	int	mfd;		/* an mfd band */
+	int	method;		/* TP_FLOWRUN_D8, _MFD or _DINF */
 	int	order;		/* -1: no order band, else TP_ORDER_* */
 	int	basins;		/* a basin band of labels by outlet */
 	int64_t	min_basin;	/* tp_basins' min_cells; -1: keep all */
@@ -84,9 +90,10 @@ typedef struct tp_flowrun_bands {
 	int	n;
 	int	idx[TP_FLOWRUN_MAXBANDS];	/* filled by the caller: the
 						 * grid's band of name[i] */
-	int	river, mfd, order, basin, lake;	/* in name[], or -1; the
-						 * lake's idx -1 when the
-						 * input has no depth */
+	int	river, mfd, order, basin, dinf, sca, lake;	/* in name[],
+						 * or -1; the lake's idx -1
+						 * when the input has no
+						 * depth */
 } tp_flowrun_bands;
 
 /* What a run found: the directions' counts, and the outlet where it went. */
@@ -113,7 +120,7 @@ int	tp_flowrun_note(const tp_flowrun_opts *o, const tp_flowrun_result *r,
  * options: the order needs a river band, min_basin the basins, snap the
  * outlet, a river rule a river band, traced rivers the carve's order; the
  * basins and the outlet both make the band 'basin'; the carve routes D8
- * only (no mfd). */
+ * only (no mfd, no dinf); D-inf's rivers are neither traced nor ordered. */
 int	tp_flowrun_check(const tp_flowrun_opts *o, tp_err *e);
 
 /* The phases of a run: the whole grid, or one of the tile phases. */
@@ -126,9 +133,9 @@ enum { TP_FLOWRUN_WHOLE, TP_FLOWRUN_PREPARE, TP_FLOWRUN_SOLVE,
 int	tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
 	    tp_err *e);
 
-/* The names of the bands o makes: flow, dir, then river, mfd, order and
- * basin as asked; idx is left for the caller. 0, or -1 when `height`, the
- * name of the height band, is one of them. */
+/* The names of the bands o makes: flow, dir, then river, mfd (or dinf and
+ * sca), order, basin and lake as asked; idx is left for the caller. 0, or
+ * -1 when `height`, the name of the height band, is one of them. */
 int	tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 	    const char *height);
 
