@@ -44,10 +44,9 @@ static const char help[] =
     "      --dir-codes C    esri (1,2,4..128 clockwise from east) or grass\n"
     "                       (1..8 counter-clockwise from north-east,\n"
     "                       negative at outlets) (default: esri)\n"
-    "      --flats RULE     converge (toward the lower edge and away from\n"
-    "                       the higher, Barnes et al. 2014, as RichDEM) or\n"
-    "                       nearest (the shortest way to the lower edge)\n"
-    "                       (default: converge)\n"
+    "      --flats RULE     converge (Barnes et al. 2014, as RichDEM),\n"
+    "                       middle (one line along each flat's middle, as\n"
+    "                       lakes) or nearest (default: converge)\n"
     "  -g, --geographic G   auto, yes or no: cell size in degrees, distances\n"
     "                       in metres at each row's latitude (default: auto,\n"
     "                       yes for geographic EPSG codes such as 4326)\n"
@@ -141,7 +140,8 @@ static const char *const geos[] = { "auto", "yes", "no", NULL };
 static const char *const orders[] = { "strahler", "shreve", NULL };
 /* in the order of TP_CARVE_* */
 static const char *const carves[] = { "steepest", "first", NULL };
-static const char *const flat_rules[] = { "converge", "nearest", NULL };
+static const char *const flat_rules[] = { "converge", "nearest", "middle",
+    NULL };
 enum { WHOLE = TP_FLOWRUN_WHOLE, PREPARE = TP_FLOWRUN_PREPARE,
     SOLVE = TP_FLOWRUN_SOLVE, FINISH = TP_FLOWRUN_FINISH };
 

@@ -20,14 +20,14 @@ show 05-terraced "--sea 0.09" "$N -w 0.3 | tisland -q | tshape -c valleys -q | t
 show 06-ridged "--sea 0.3" "$N -w 0.3 | tisland -q | tridge -a 0.6 -q"
 show 07-eroded "--sea 0.3" "$N -w 0.3 | tisland -q | tridge -a 0.6 -q | terode -n 500000 -q"
 E="$N -w 0.3 | tisland -q --sea 0.3 | tridge -a 0.6 -q | terode -n 500000 -q"
-echo "08-flow: $E | tfill | tflow | tview -b flow --log"
-sh -c "$E | tfill -q | tflow -q | tview -q -s 2 -b flow --log $out/08-flow.png"
+echo "08-flow: $E | tfill --depth | tflow | tview -b flow --log"
+sh -c "$E | tfill -q --depth | tflow -q | tview -q -s 2 -b flow --log $out/08-flow.png"
 echo "09-jacksboro: timport tests/data/jacksboro_fault_dem.tif | tview"
 timport tests/data/jacksboro_fault_dem.tif | tview -q "$out/09-jacksboro.png"
 B="$E | tfill -q --depth | tflow -q --rivers 2000 | tnoise -q --band moisture -S 8 | tbiome -q --zscale 100"
 echo "10-biome: $B | tview -b biome --legend"
 sh -c "$B | tview -q -s 2 -b biome --legend $out/10-biome.png"
-J="timport tests/data/jacksboro_fault_dem.tif | tfill -q --depth | tflow -q --rivers 300 | tbiome -q --climate --wind 270 --lake 2"
+J="timport tests/data/jacksboro_fault_dem.tif | tfill -q --depth | tflow -q --rivers 300 | tbiome -q --climate --wind 270"
 echo "11-jacksboro-climate: $J | tview -b biome --legend"
 sh -c "$J | tview -q -b biome --legend $out/11-jacksboro-climate.png"
 V=$(mktemp)
@@ -88,7 +88,7 @@ U="$N | tuplift -q | tfill -q --depth | tflow -q --rivers 300 | tnoise -q --band
 show 21-tuplift "-b biome" "$U"
 # tvector: the island's river network as a GeoPackage, coloured by Strahler
 # order over its tview picture (burnt in by GDAL, scripts/gallery-rivers.py).
-R="$E | tfill -q | tflow -q --rivers 2000"
+R="$E | tfill -q --depth | tflow -q --rivers 2000"
 echo "19-rivers: $R | tvector -r rivers.gpkg; over tview -s 2, by order"
 sh -c "$R" > "$M.tp"
 tview -q -s 2 "$M.png" < "$M.tp"

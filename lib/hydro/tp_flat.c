@@ -34,6 +34,8 @@ tp_flat_rule(const char *s)
 		return TP_FLAT_CONVERGE;
 	if (strcmp(s, "nearest") == 0)
 		return TP_FLAT_NEAREST;
+	if (strcmp(s, "middle") == 0)
+		return TP_FLAT_MIDDLE;
 	return -1;
 }
 
@@ -132,6 +134,71 @@ static const int conv_order[8] = { TP_D8_W, TP_D8_NW, TP_D8_N, TP_D8_NE,
 #define HIGH	0x02	/* fl: next to a higher cell */
 #define SEEN	0x04	/* fl: taken into its flat's list */
 
+/* A binary min-heap of (cost, cell), lowest cost first, the lower cell on
+ * a tie: the lake routes' costs span the rim's 1 to the middle's 1/b^4,
+ * past a float's precision, so they are doubles. */
+typedef struct wheap {
+	double	*c;
+	uint32_t *i;
+	size_t	n, cap;
+} wheap;
+
+static inline int
+wheap_less(const wheap *h, size_t a, double c, uint32_t i)
+{
+	return h->c[a] < c || (h->c[a] == c && h->i[a] < i);
+}
+
+static int
+wheap_push(wheap *h, double c, uint32_t i, tp_err *e)
+{
+	size_t k, p, cap;
+	double *nc;
+	uint32_t *ni;
+
+	if (h->n == h->cap) {
+		cap = h->cap ? 2 * h->cap : 4096;
+		if ((nc = realloc(h->c, cap * sizeof *nc)) == NULL)
+			return tp_err_set(e, "out of memory: the lake routes");
+		h->c = nc;
+		if ((ni = realloc(h->i, cap * sizeof *ni)) == NULL)
+			return tp_err_set(e, "out of memory: the lake routes");
+		h->i = ni;
+		h->cap = cap;
+	}
+	for (k = h->n++; k > 0 && !wheap_less(h, p = (k - 1) / 2, c, i);
+	    k = p) {
+		h->c[k] = h->c[p];
+		h->i[k] = h->i[p];
+	}
+	h->c[k] = c;
+	h->i[k] = i;
+	return 0;
+}
+
+/* Take the lowest entry; the heap holds one. */
+static uint32_t
+wheap_pop(wheap *h, double *c)
+{
+	uint32_t top = h->i[0], li = h->i[--h->n];
+	double lc = h->c[h->n];
+	size_t k = 0, ch;
+
+	*c = h->c[0];
+	while ((ch = 2 * k + 1) < h->n) {
+		if (ch + 1 < h->n && wheap_less(h, ch + 1, h->c[ch], h->i[ch]))
+			ch++;
+		if (!wheap_less(h, ch, lc, li))
+			break;
+		h->c[k] = h->c[ch];
+		h->i[k] = h->i[ch];
+		k = ch;
+	}
+	h->c[k] = lc;
+	h->i[k] = li;
+	return top;
+}
+
 /* The work of the converging rule. A flat is resolved whole before the
  * next, its cells listed in l: the searches stay in the few rows it
  * covers, in cache, instead of sweeping the grid ring by ring. */
@@ -143,8 +210,9 @@ typedef struct conv {
 	uint32_t *a, *b;	/* steps from the low and the high edge */
 	size_t	*l, *q;		/* a flat's cells; a search's queue */
 	const uint8_t *wet;	/* lake cells, or NULL */
-	float	*c;		/* with wet: the lake routes' costs */
-	tp_kheap_radix hp;	/* with wet: the lake routes' queue */
+	int	middle;		/* every flat routed as water is */
+	double	*c;		/* with wet: the lake routes' costs */
+	wheap	hp;		/* with wet: the lake routes' queue */
 } conv;
 
 /* Flat cell i's links (nb) and edges (fl). A flat cell is never on the
@@ -304,6 +372,30 @@ wet_weight(uint32_t b)
 	return b ? 1 / (d * d * d * d) : 1;
 }
 
+/* The steps from cell i to the flat's rim, higher or lower: its middle is
+ * farthest from both. */
+static inline uint32_t
+wet_rim(const conv *cv, size_t i)
+{
+	uint32_t a = cv->a[i], b = cv->b[i];
+
+	return b != 0 && b < a ? b : a;
+}
+
+/* A cell's roughness, 1 to 2, from a hash of its index: without it the
+ * least-cost paths across a wide flat are straight lines, rulers again;
+ * with it they wander as a river on a plain does. */
+static inline double
+wet_rough(size_t i)
+{
+	uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15u;
+
+	x ^= x >> 31;
+	x *= 0xbf58476d1ce4e5b9u;
+	x ^= x >> 29;
+	return 1 + (double)(x >> 11) * 0x1p-53;
+}
+
 /* Relax the neighbours of cell i, taken from the heap at cost c[i]: one
  * reached cheaper drains to i. A step costs its length times the mean of
  * its ends' weights, so a path pays least far from the shore. */
@@ -312,7 +404,7 @@ wet_relax(conv *cv, size_t i, tp_err *e)
 {
 	unsigned bits;
 	size_t j;
-	float v;
+	double v;
 	int k;
 
 	for (bits = cv->nb[i]; bits; bits &= bits - 1) {
@@ -320,13 +412,13 @@ wet_relax(conv *cv, size_t i, tp_err *e)
 		j = i + (size_t)cv->oc[k];
 		if (cv->fl[j] & DONE)
 			continue;
-		v = (float)((double)cv->c[i] + (k % 2 ? 1.0 : M_SQRT2) * 0.5 *
-		    (wet_weight(cv->b[i]) + wet_weight(cv->b[j])));
+		v = cv->c[i] + (k % 2 ? 1.0 : M_SQRT2) * 0.5 *
+		    (wet_weight(wet_rim(cv, i)) * wet_rough(i) +
+		    wet_weight(wet_rim(cv, j)) * wet_rough(j));
 		if (v < cv->c[j]) {
 			cv->c[j] = v;
 			conv_keep(cv, j, tp_d8_back(k));
-			if (tp_kheap_radix_push(&cv->hp, tp_kheap_key(v, j),
-			    e) < 0)
+			if (wheap_push(&cv->hp, v, (uint32_t)j, e) < 0)
 				return -1;
 		}
 	}
@@ -339,7 +431,7 @@ wet_seed(conv *cv, size_t i, tp_err *e)
 {
 	cv->c[i] = 0;
 	conv_keep(cv, i, conv_choose(cv, i));
-	return tp_kheap_radix_push(&cv->hp, tp_kheap_key(0, i), e);
+	return wheap_push(&cv->hp, 0, (uint32_t)i, e);
 }
 
 /* The flat l[0..m), holding water, drains along its least-cost paths to
@@ -349,23 +441,17 @@ wet_seed(conv *cv, size_t i, tp_err *e)
 static int
 wet_route(conv *cv, size_t m, tp_err *e)
 {
-	uint64_t key;
+	double c;
 	size_t i;
 
-	/* costs only grow from the seeds' 0, the radix heap's order; it is
-	 * empty after the last flat, which may have left it at any cost */
-	cv->hp.last = 0;
 	for (i = 0; i < m; i++)
 		cv->c[cv->l[i]] = INFINITY;
 	for (i = 0; i < m; i++)
 		if ((cv->fl[cv->l[i]] & LOW) && wet_seed(cv, cv->l[i], e) < 0)
 			return -1;
 	while (cv->hp.n > 0) {
-		if (tp_kheap_radix_pop(&cv->hp, &key, e) < 0)
-			return -1;
-		i = (size_t)(key & 0xffffffffu);
-		if ((cv->fl[i] & DONE) ||
-		    (uint32_t)(key >> 32) != tp_kheap_fkey(cv->c[i]))
+		i = wheap_pop(&cv->hp, &c);
+		if ((cv->fl[i] & DONE) || c != cv->c[i])
 			continue;	/* taken already, at a lower cost */
 		cv->fl[i] |= DONE;
 		if (wet_relax(cv, i, e) < 0)
@@ -384,6 +470,7 @@ conv_flat(conv *cv, size_t i, size_t *done, tp_err *e)
 	if ((na = conv_spread(cv, m, LOW, cv->a)) == 0)
 		return 0;	/* no way out: a sink */
 	conv_spread(cv, m, HIGH, cv->b);
+	wet = cv->middle;
 	for (j = 0; j < m && cv->wet != NULL && !wet; j++)
 		wet = cv->wet[cv->l[j]];
 	if (wet && wet_route(cv, m, e) < 0)
@@ -405,28 +492,29 @@ conv_free(conv *cv)
 	free(cv->b);
 	free(cv->q);
 	free(cv->c);
-	tp_kheap_radix_free(&cv->hp);
+	free(cv->hp.c);
+	free(cv->hp.i);
 }
 
 /* Each flat in turn, in the order of its first cell; l holds nf cells. */
 static int
-conv_resolve(const flat_plane *p, const uint8_t *wet, size_t *l, size_t nf,
-    size_t *done, tp_err *e)
+conv_resolve(const flat_plane *p, const uint8_t *wet, int middle, size_t *l,
+    size_t nf, size_t *done, tp_err *e)
 {
 	size_t n = (size_t)p->w * (size_t)p->h, i;
-	conv cv = { .p = p, .l = l, .wet = wet };
+	conv cv = { .p = p, .l = l, .wet = wet, .middle = middle };
 	int rc = 0;
 
-	tp_kheap_radix_init(&cv.hp);
 	tp_d8_offsets((ptrdiff_t)p->w, cv.oc);
 	cv.nb = calloc(n, 1);
 	cv.fl = calloc(n, 1);
 	cv.a = calloc(n, sizeof *cv.a);
 	cv.b = calloc(n, sizeof *cv.b);
 	cv.q = malloc(nf * sizeof *cv.q);
-	if (wet != NULL)
+	if (wet != NULL || middle)
 		cv.c = malloc(n * sizeof *cv.c);
-	if (!cv.nb || !cv.fl || !cv.a || !cv.b || !cv.q || (wet && !cv.c)) {
+	if (!cv.nb || !cv.fl || !cv.a || !cv.b || !cv.q ||
+	    ((wet || middle) && !cv.c)) {
 		conv_free(&cv);
 		return tp_err_set(e, "out of memory: flat distances of %zu "
 		    "cells", n);
@@ -456,8 +544,12 @@ tp_flat_resolve(const float *z, int64_t w, int64_t h, size_t stride, int rule,
 		return tp_err_set(e, "out of memory: %zu flat cells", nf);
 	if (rule == TP_FLAT_NEAREST)
 		done = near_resolve(&p, q);
-	else if (conv_resolve(&p, (size_t)w * (size_t)h >> 32 ? NULL : wet, q,
-	    nf, &done, e) < 0) {
+	else if ((size_t)w * (size_t)h >> 32 && rule == TP_FLAT_MIDDLE) {
+		free(q);	/* the routes' heap keys hold a 32-bit index */
+		return tp_err_set(e, "the middle rule takes grids of fewer "
+		    "than 2^32 cells");
+	} else if (conv_resolve(&p, (size_t)w * (size_t)h >> 32 ? NULL : wet,
+	    rule == TP_FLAT_MIDDLE, q, nf, &done, e) < 0) {
 		free(q);
 		return -1;
 	}

@@ -23,12 +23,20 @@
  *	E, SE, S, SW, W, NW, N, NE: the shortest paths, which run parallel
  *	across wide flats.
  *
+ * TP_FLAT_MIDDLE: every cell of a flat drains along its least-cost path
+ *	to the low edge, a step costing its length (1 or sqrt 2 cells) times
+ *	the mean of its ends' weights, 1/d^4 (d = min(a, b), the steps to the
+ *	flat's rim) times a roughness of 1 to 2 hashed from the cell's index:
+ *	a path leaves the rim for the flat's middle, where the paths merge,
+ *	and wanders a little as a river on a plain does. Barnes' rule
+ *	converges too, but along the steps of its distances, which run in
+ *	straight lines: across a wide plain its paths are a fan of rulers;
+ *	these are a tree. Grids of 2^32 cells or more are refused.
+ *
  * Water (tp_lake.h): under TP_FLAT_CONVERGE, a flat that holds a lake
- * cell (a filled depression, levelled to its spill height) is routed
- * instead along its least-cost paths to the low edge, a step costing its
- * length (1 or sqrt 2 cells) times the mean of its ends' 1/b^4: a path
- * leaves the shore for the middle of the lake and follows it to the
- * outlet, where the paths from the inlets merge into one line.
+ * cell (a filled depression, levelled to its spill height) is routed as
+ * TP_FLAT_MIDDLE routes it, so the water a lake gathers crosses it on one
+ * line.
  *
  * All are functions of the heights alone, never of a queue's order. A
  * flat without a low edge is a sink: its cells keep TP_D8_SINK.
@@ -41,7 +49,7 @@
 
 #include "core/tp_err.h"
 
-enum { TP_FLAT_CONVERGE, TP_FLAT_NEAREST };
+enum { TP_FLAT_CONVERGE, TP_FLAT_NEAREST, TP_FLAT_MIDDLE };
 
 /* Give the flat cells of dir (TP_D8_SINK, tp_d8.h; z as tp_flow.h reads
  * it) their directions by rule; wet (w * h bytes, 1 on lake cells; may be
