@@ -83,6 +83,9 @@ tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
 	if (o->carve)
 		return tp_err_set(e, "--carve needs the whole grid; the tile "
 		    "phases take filled tiles");
+	if (o->flats == TP_FLAT_MIDDLE)
+		return tp_err_set(e, "--flats middle needs the whole grid; the "
+		    "tile phases take converge and nearest");
 	if (o->threads_given || o->tile_size != 0)
 		return tp_err_set(e, "--threads and --tile-size go with a "
 		    "whole grid, not a tile phase");
