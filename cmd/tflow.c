@@ -11,9 +11,9 @@
 static const char usage[] =
     "usage: tflow [-aqv] [-b BAND] [--basins] [--carve [RULE]] [-j N] [-m M]\n"
     "             [--dir-codes CODES] [--flats RULE] [-g GEO]\n"
-    "             [--min-basin CELLS] [--min-lake CELLS] [--no-lakes]\n"
-    "             [--no-sea] [--order [KIND]] [--outlet X,Y] [-r T]\n"
-    "             [--river-rule RULE] [--sea LEVEL] [--snap R]\n"
+    "             [--lake-depth D] [--min-basin CELLS] [--min-lake CELLS]\n"
+    "             [--no-lakes] [--no-sea] [--order [KIND]] [--outlet X,Y]\n"
+    "             [-r T] [--river-rule RULE] [--sea LEVEL] [--snap R]\n"
     "             [--tile-size N] < in > out\n"
     "       tflow [-aq] [-b BAND] [--flats RULE] [-g GEO] [--sea LEVEL]\n"
     "             [--no-sea] --tile-prepare TILE > TILE.fedge\n"
@@ -57,6 +57,8 @@ static const char help[] =
     "      --min-basin CELLS\n"
     "                       with --basins: label 0 the basins of fewer\n"
     "                       cells (default: 1, keep all)\n"
+    "      --lake-depth D   a filled depression shallower than D is no\n"
+    "                       lake (default: 1/1000 of the heights' span)\n"
     "      --min-lake CELLS a filled depression of fewer cells is no lake\n"
     "                       (default: 16)\n"
     "      --no-lakes       ignore the depth band: no lakes\n"
@@ -69,24 +71,18 @@ static const char help[] =
     "  -q, --quiet          no warning about sinks, no word on the outlet\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
     "                       (0 on the sea)\n"
-    "      --river-rule RULE\n"
-    "                       with --rivers: threshold (flow >= T) or, with\n"
-    "                       --carve, trace (rivers begin at heads of flow\n"
-    "                       >= T and follow the lower neighbour of largest\n"
-    "                       flow, as GRASS r.stream.extract draws them; dir\n"
-    "                       follows them) (default: threshold)\n"
+    "      --river-rule R   threshold (flow >= T), or with --carve trace\n"
+    "                       (from heads of flow >= T down the neighbour of\n"
+    "                       largest flow, as GRASS r.stream.extract; dir\n"
+    "                       follows) (default: threshold)\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
     "      --snap R         with --outlet: move it to the cell of highest\n"
     "                       flow within R cells (default: 0)\n"
-    "      --suffix S       --tile-solve: the edge files are each tile's\n"
-    "                       name, S, then .fedge (default: none)\n"
-    "      --tile-finish SOLVE  flow and dir of tile TILE (ttile) with the\n"
-    "                       solved inflows\n"
-    "      --tile-size N    with -j: accumulate in tiles of N x N cells\n"
-    "                       (default 1024)\n"
-    "      --tile-prepare   directions and flow of tile TILE alone (its\n"
-    "                       neighbours read for their edge heights); its\n"
+    "      --suffix S       --tile-solve: edge files are TILE, S, .fedge\n"
+    "      --tile-finish SOLVE  tile TILE (ttile) with the solved inflows\n"
+    "      --tile-size N    with -j: tiles of N x N cells (default 1024)\n"
+    "      --tile-prepare   directions and flow of tile TILE alone; its\n"
     "                       edge file on stdout\n"
     "      --tile-solve     the inflows across the edges of MANIFEST's\n"
     "                       tiles, from their edge files\n"
@@ -97,7 +93,7 @@ static const char help[] =
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_ORDER, OPT_BASINS,
     OPT_MIN_BASIN, OPT_OUTLET, OPT_SNAP, OPT_SUFFIX, OPT_PREPARE,
     OPT_SOLVE, OPT_FINISH, OPT_TILE_SIZE, OPT_CARVE, OPT_RIVER_RULE,
-    OPT_DIR_CODES, OPT_FLATS, OPT_MIN_LAKE, OPT_NO_LAKES };
+    OPT_DIR_CODES, OPT_FLATS, OPT_MIN_LAKE, OPT_NO_LAKES, OPT_LAKE_DEPTH };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-c", OPT_DIR_CODES },
@@ -114,6 +110,7 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "method", required_argument, NULL, 'm' },
 	{ "min-basin", required_argument, NULL, OPT_MIN_BASIN },
+	{ "lake-depth", required_argument, NULL, OPT_LAKE_DEPTH },
 	{ "min-lake", required_argument, NULL, OPT_MIN_LAKE },
 	{ "no-lakes", no_argument, NULL, OPT_NO_LAKES },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
@@ -195,6 +192,7 @@ parse(int argc, char **argv, opts *o)
 	o->r.river_rule = -1;
 	o->r.min_basin = o->r.snap = -1;
 	o->r.min_lake = TP_FLOWRUN_MIN_LAKE;
+	o->r.lake_depth = -1;
 	while ((ch = cli_getopt_old(argc, argv, "ab:g:hj:m:qr:v",
 	    longopts, old)) != -1) {
 		switch (ch) {
@@ -244,6 +242,8 @@ parse(int argc, char **argv, opts *o)
 			    INT64_MAX);
 			break;
 		case OPT_NO_LAKES: o->r.no_lakes = 1; break;
+		case OPT_LAKE_DEPTH: o->r.lake_depth = cli_double("--lake-depth",
+			    optarg, 0, 1e300); break;
 		case OPT_MIN_BASIN:
 			o->r.min_basin = cli_int("--min-basin", optarg, 1,
 			    INT64_MAX);

@@ -59,7 +59,8 @@ START_TEST(test_level)
 END_TEST
 
 /* The six cells are one lake, labelled 1, from the default fill; of
- * fewer than 7 cells it is a puddle: no label, still wet. */
+ * fewer than 7 cells, or shallower than asked, it is a puddle: no label,
+ * still wet. */
 START_TEST(test_label)
 {
 	float f[25], d[25], zl[25], lake[25];
@@ -71,7 +72,7 @@ START_TEST(test_label)
 	fill(rim, 5, 5, TP_FILL_NEXT, f, d);
 	ck_assert_int_eq(tp_lake_level(f, 5, d, 5, 5, 5, zl, &e),
 	    0);
-	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 6, wet, lake, 5,
+	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 6, 0, wet, lake, 5,
 	    &n, &e), 0);
 	ck_assert_int_eq(n, 1);
 	for (i = 0; i < 25; i++) {
@@ -80,11 +81,18 @@ START_TEST(test_label)
 		ck_assert_int_eq(wet[i], in);
 		ck_assert_float_eq(lake[i], in ? 1 : 0);
 	}
-	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 7, wet, lake, 5,
+	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 7, 0, wet, lake, 5,
 	    &n, &e), 0);
 	ck_assert_int_eq(n, 0);
 	ck_assert_int_eq(wet[6], 1);
 	ck_assert_float_eq(lake[6], 0);
+	/* its deepest cell, (1,2)'s 1, lies 4 below the level 5 */
+	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 6, 4, wet, lake, 5,
+	    &n, &e), 0);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(tp_lake_label(f, 5, d, 5, zl, 5, 5, 6, 4.01, wet, lake,
+	    5, &n, &e), 0);
+	ck_assert_int_eq(n, 0);
 }
 END_TEST
 
@@ -110,7 +118,7 @@ START_TEST(test_flat_is_not_water)
 	ck_assert(d[9] > 0);		/* (2,1): raised for a gradient */
 	ck_assert_int_eq(tp_lake_level(f, 7, d, 7, 7, 4, zl, &e),
 	    0);
-	ck_assert_int_eq(tp_lake_label(f, 7, d, 7, zl, 7, 4, 1, wet, lake, 7,
+	ck_assert_int_eq(tp_lake_label(f, 7, d, 7, zl, 7, 4, 1, 0, wet, lake, 7,
 	    &n, &e), 0);
 	ck_assert_int_eq(n, 2);
 	for (i = 0; i < 27; i++)

@@ -727,6 +727,8 @@ assert_eq "lakes: one lake of six cells, no river on it" "$(stat "$T/o" \
 grep -q ", 1 lakes" "$T/err" && pass || fail "lake count: $(cat "$T/err")"
 run_prog tfill --depth < "$T/rim" | run_prog tflow > "$T/o"
 assert_eq "of fewer than 16 cells, a puddle is no lake" "$(stat "$T/o" 'float(lake.max())')" 0.0
+run_prog tfill --depth < "$T/rim" | run_prog tflow --min-lake 6 --lake-depth 4.5 > "$T/o"
+assert_eq "--lake-depth: 4 deep at most, a puddle" "$(stat "$T/o" 'float(lake.max())')" 0.0
 run_prog tfill --depth < "$T/rim" | run_prog tflow --no-lakes > "$T/o"
 assert_eq "--no-lakes: no lake band" "$(header "$T/o" BANDS)" "height depth flow dir"
 run_prog tfill < "$T/rim" | run_prog tflow > "$T/o"

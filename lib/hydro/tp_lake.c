@@ -190,11 +190,29 @@ lake_cells(label_ctx *c, int64_t h)
 	return nl;
 }
 
+/* The depth of the lake q[0..nq) at its deepest: level less ground. */
+static double
+lake_deepest(const label_ctx *c, const size_t *q, size_t nq)
+{
+	size_t i, x, y;
+	double d, m = 0;
+	float g;
+
+	for (i = 0; i < nq; i++) {
+		x = q[i] % (size_t)c->l.w;
+		y = q[i] / (size_t)c->l.w;
+		g = c->l.z[y * c->l.zs + x] - c->l.depth[y * c->l.ds + x];
+		d = (double)c->l.zl[q[i]] - (double)g;
+		m = d > m ? d : m;
+	}
+	return m;
+}
+
 int
 tp_lake_label(const float *z, size_t zstride, const float *depth,
     size_t dstride, const float *zl, int64_t w, int64_t h,
-    int64_t min_cells, uint8_t *wet, float *lake, size_t lstride,
-    int64_t *nlakes, tp_err *e)
+    int64_t min_cells, double min_depth, uint8_t *wet, float *lake,
+    size_t lstride, int64_t *nlakes, tp_err *e)
 {
 	label_ctx c = { { z, depth, zstride, dstride, w, zl }, NULL };
 	size_t n = (size_t)w * (size_t)h, i, nl, nq, *q = NULL;
@@ -218,7 +236,8 @@ tp_lake_label(const float *z, size_t zstride, const float *depth,
 		if (!label_in(&c, i))
 			continue;
 		nq = lake_grow(w, h, label_in, &c, i, q, 0);
-		if ((int64_t)nq < min_cells)
+		if ((int64_t)nq < min_cells || lake_deepest(&c, q, nq) <
+		    min_depth)
 			continue;
 		id = (float)++*nlakes;
 		while (nq > 0) {

@@ -11,7 +11,9 @@
  * A lake cell is a raised cell whose ground, height - depth, lies below
  * its level: a cell raised only to give a flat of the input a gradient is
  * not water. A lake is an 8-connected set of lake cells; one of fewer than
- * min_cells cells is a puddle, not labelled.
+ * min_cells cells, or whose deepest cell lies less than min_depth below
+ * its level, is a puddle, not labelled (the water still crosses it as a
+ * lake's does).
  *
  * Planes are as in tp_flow.h: sample (x, y) at p[y * stride + x], NaN is
  * nodata (never raised). Functions return 0, or -1 with the message.
@@ -34,12 +36,12 @@ int	tp_lake_level(const float *z, size_t zstride, const float *depth,
 
 /* The lake cells of z, depth and its levels zl: wet[i] = 1 on every lake
  * cell (w * h bytes, compact; may be NULL); lake (stride lstride) = the
- * lake's id on the lakes of min_cells cells or more, numbered 1, 2, ... in
- * row-major order of their first cells, 0 elsewhere, NaN where z is NaN;
- * *nlakes their count. */
+ * lake's id on the lakes of min_cells cells or more and min_depth deep or
+ * more, numbered 1, 2, ... in row-major order of their first cells, 0
+ * elsewhere, NaN where z is NaN; *nlakes their count. */
 int	tp_lake_label(const float *z, size_t zstride, const float *depth,
 	    size_t dstride, const float *zl, int64_t w, int64_t h,
-	    int64_t min_cells, uint8_t *wet, float *lake, size_t lstride,
-	    int64_t *nlakes, tp_err *e);
+	    int64_t min_cells, double min_depth, uint8_t *wet, float *lake,
+	    size_t lstride, int64_t *nlakes, tp_err *e);
 
 #endif

@@ -1,4 +1,5 @@
 /* tp_flowrun.c - tflow's routing of a whole grid (tp_flowrun.h). */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,24 @@ from_dir(struct work *k, uint32_t **order, tp_flowrun_result *r, tp_err *e)
 	return 0;
 }
 
+/* The span of the finite heights of z (0 without any). */
+static double
+span(const float *z, int64_t w, int64_t h, size_t stride)
+{
+	float lo = INFINITY, hi = -INFINITY, v;
+	int64_t x, y;
+
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++) {
+			v = z[(size_t)y * stride + (size_t)x];
+			if (isfinite(v)) {
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
+		}
+	return hi >= lo ? (double)hi - (double)lo : 0;
+}
+
 /* The lakes of a grid with a depth band: the levelled heights (*zl), the
  * lake cells (*wet) and the lake band; both NULL without. */
 static int
@@ -323,6 +342,7 @@ lakes(tp_grid *g, int band, const tp_flowrun_bands *b,
 	if (tp_lake_level(z, stride, depth, stride, w, h, *zl, e) < 0)
 		return -1;
 	return tp_lake_label(z, stride, depth, stride, *zl, w, h, o->min_lake,
+	    o->lake_depth >= 0 ? o->lake_depth : span(z, w, h, stride) / 1000,
 	    *wet, tp_grid_band(g, b->idx[b->lake]), stride, nlakes, e);
 }
 

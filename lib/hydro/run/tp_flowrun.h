@@ -76,6 +76,8 @@ typedef struct tp_flowrun_opts {
 	int	flats;		/* TP_FLAT_*: how flats drain */
 	int	no_lakes;	/* ignore a depth band: no lakes */
 	int64_t	min_lake;	/* tp_lake_label's min_cells */
+	double	lake_depth;	/* its min_depth; < 0: 1/1000 of the span
+				 * of the heights */
 	/* Called as each phase ends ("directions", "accumulation", "order
 	 * and basins"), maybe from another thread; may be NULL. */
 	void	(*lap)(void *lctx, const char *phase);
