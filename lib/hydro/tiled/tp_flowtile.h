@@ -69,15 +69,17 @@
 
 #include "core/tp_err.h"
 #include "geo/tp_geo.h"
+#include "hydro/tp_flat.h"
 #include "stream/tp_stream.h"
 #include "stream/tp_tile.h"
 
-#define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 2"
-#define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 2"
+#define TP_FLEDGE_MAGIC	"TERRAPIPE-FLOWEDGE 3"
+#define TP_FLSOLVE_MAGIC "TERRAPIPE-FLOWSOLVE 3"
 #define TP_FLEDGE_NAME	"TERRAPIPE-FLOWEDGE "	/* any version */
 #define TP_FLSOLVE_NAME	"TERRAPIPE-FLOWSOLVE "
-#define TP_FLSOLVE_REC	13	/* bytes per ring cell in a solve file */
+#define TP_FLSOLVE_REC	17	/* bytes per ring cell in a solve file */
 #define TP_FLSEED	0x40	/* a flat cell at distance 1, in a plane */
+#define TP_FLHIGH	0x80	/* a flat cell with a higher neighbour */
 #define TP_FLFAR	UINT32_MAX	/* no distance: not flat, or no way */
 #define TP_FLEDGE_REC	13	/* bytes per ring cell in an edge file */
 #define TP_FLKEY_MAX	48	/* the options' key, with its NUL */
@@ -89,18 +91,22 @@ typedef struct tp_flowtile_opts {
 	tp_geo_grid geo;	/* north = the whole grid's, rows global */
 	double	sea_level;	/* -inf: no sea */
 	int	area;
+	int	flats;		/* the flats' rule, TP_FLAT_* (tp_flat.h) */
 } tp_flowtile_opts;
 
 /* One tile. */
 typedef struct tp_flowtile_tile {
 	int64_t	row, col, x0, y0, w, h;
+	int64_t	gw, gh;		/* the whole grid's size */
+	int	rule;		/* the flats' rule, TP_FLAT_* */
 	float	*z;		/* (w + 4) x (h + 4): the tile and its halo */
 	uint8_t	*dir;		/* w x h, tp_d8.h bytes */
 	uint64_t *acc;		/* w x h counts */
 	uint8_t	*pre;		/* w x h codes before flats, seeds marked;
 				 * NULL: no flat cell */
 	uint8_t	*adj;		/* w x h same-height flat neighbours */
-	uint32_t *dist;		/* w x h flat distances */
+	uint32_t *dist;		/* w x h flat distances from the low edge */
+	uint32_t *rise;		/* w x h from the high edge (converge) */
 	int	ringflat;	/* a flat cell (or sink) on the ring */
 } tp_flowtile_tile;
 
@@ -128,8 +134,10 @@ void	tp_flowtile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
 	    int64_t *y);
 int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 
-/* The key of o in key (TP_FLKEY_MAX bytes). */
+/* The key of o in key (TP_FLKEY_MAX bytes); the flats' rule a key names
+ * (TP_FLAT_*), or -1. */
 void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
+int	tp_flowtile_key_rule(const char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
 int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
 	    tp_err *e);
