@@ -140,13 +140,14 @@ src_cmp(const void *a, const void *b)
 }
 
 /* The sources of the distances d from the low (or high) edge: its cells
- * at 1, ring cells at rd (may be NULL), into d and s (sorted); returns
- * their count. */
+ * at 1, ring cells at rd (may be NULL; 1 or more), into d and s (in
+ * order of distance: only the ring's need sorting); returns their
+ * count. */
 static int64_t
 sources(const tp_flowtile_tile *t, uint32_t *d, int high, const uint32_t *rd,
     src *s)
 {
-	int64_t n = t->w * t->h, i, r, ns = 0, x, y;
+	int64_t n = t->w * t->h, i, r, ns = 0, x, y, ones;
 
 	for (i = 0; i < n; i++) {
 		d[i] = TP_FLFAR;
@@ -155,6 +156,7 @@ sources(const tp_flowtile_tile *t, uint32_t *d, int high, const uint32_t *rd,
 			s[ns++] = (src){ 1, i };
 		}
 	}
+	ones = ns;
 	for (r = 0; rd != NULL && r < tp_flowtile_ring_len(t->w, t->h); r++) {
 		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
@@ -163,7 +165,7 @@ sources(const tp_flowtile_tile *t, uint32_t *d, int high, const uint32_t *rd,
 			s[ns++] = (src){ rd[r], i };
 		}
 	}
-	qsort(s, (size_t)ns, sizeof *s, src_cmp);
+	qsort(s + ones, (size_t)(ns - ones), sizeof *s, src_cmp);
 	return ns;
 }
 
@@ -203,12 +205,16 @@ spread(const tp_flowtile_tile *t, uint32_t *d, const src *s, int64_t ns,
 	}
 }
 
-/* The flat distances from the tile's low edge and the ring's rd, and
- * under converge from its high edge and the ring's rb (either may be
- * NULL: none). */
+/* Which distances a search finds: a from the low edge, b from the high. */
+#define DIST_A	1
+#define DIST_B	2
+
+/* The flat distances of `which`: a from the tile's low edge and the
+ * ring's rd, and under converge b from its high edge and the ring's rb
+ * (either may be NULL: none). */
 static int
 flat_dist(tp_flowtile_tile *t, const uint32_t *rd, const uint32_t *rb,
-    tp_err *e)
+    int which, tp_err *e)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
 	int conv = t->rule == TP_FLAT_CONVERGE;
@@ -222,9 +228,11 @@ flat_dist(tp_flowtile_tile *t, const uint32_t *rd, const uint32_t *rb,
 		free(s);
 		return tp_err_set(e, "out of memory: a tile's flats");
 	}
-	ns = sources(t, t->dist, 0, rd, s);
-	spread(t, t->dist, s, ns, q);
-	if (conv) {
+	if (which & DIST_A) {
+		ns = sources(t, t->dist, 0, rd, s);
+		spread(t, t->dist, s, ns, q);
+	}
+	if (conv && (which & DIST_B)) {
 		ns = sources(t, t->rise, 1, rb, s);
 		spread(t, t->rise, s, ns, q);
 	}
@@ -268,18 +276,21 @@ choose(int rule, uint32_t d, const uint32_t a[9], const uint32_t b[9])
 static void
 tile_nbrs(const tp_flowtile_tile *t, int64_t i, uint32_t a[9], uint32_t b[9])
 {
-	int64_t nx, ny, j;
+	int64_t x = i % t->w, y = i / t->w, nx, ny, j;
 	int k;
 
 	for (k = 1; k <= 8; k++) {
 		a[k] = b[k] = TP_FLFAR;
-		nx = i % t->w + tp_d8_dx[k];
-		ny = i / t->w + tp_d8_dy[k];
-		if (!(t->adj[i] >> (k - 1) & 1) || !on_tile(t->w, t->h, nx, ny))
+		if (!(t->adj[i] >> (k - 1) & 1))
+			continue;
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (!on_tile(t->w, t->h, nx, ny))
 			continue;
 		j = ny * t->w + nx;
 		a[k] = t->dist[j];
-		b[k] = t->rise != NULL ? t->rise[j] : TP_FLFAR;
+		if (t->rise != NULL)
+			b[k] = t->rise[j];
 	}
 }
 
@@ -328,7 +339,7 @@ tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 		for (x = 0; x < t->w; x++)
 			if (t->dir[y * t->w + x] == TP_D8_SINK)
 				flat_cell(t, o, x, y);
-	if (flat_dist(t, NULL, NULL, e) < 0)
+	if (flat_dist(t, NULL, NULL, DIST_A | DIST_B, e) < 0)
 		return -1;
 	flat_dirs(t, NULL);
 	return 0;
@@ -340,7 +351,7 @@ tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
 {
 	if (t->pre == NULL)
 		return 0;
-	if (flat_dist(t, rd, rb, e) < 0)
+	if (flat_dist(t, rd, rb, DIST_A | DIST_B, e) < 0)
 		return -1;
 	flat_dirs(t, rdir);
 	return 0;
@@ -377,7 +388,8 @@ typedef struct fsolve {
 	uint32_t **rb;		/* from the high edge (converge; else NULL) */
 	uint8_t	**rc;		/* and its ring's codes (flat or not) */
 	int64_t	*work, head, count;	/* tiles to relax, a ring buffer */
-	unsigned char *queued;
+	unsigned char *queued;	/* per tile, DIST_*: the distances to search
+				 * again (those that fell next to it) */
 } fsolve;
 
 static void
@@ -504,7 +516,7 @@ fsolve_open(fsolve *f, tp_err *e)
 		if (rc < 0)
 			return tp_err_set(e, "out of memory: a tile's flats");
 		f->work[f->count++] = t;
-		f->queued[t] = 1;
+		f->queued[t] = DIST_A | DIST_B;
 	}
 	return 0;
 }
@@ -572,9 +584,10 @@ inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *ia,
 	return 0;
 }
 
-/* Queue the tiles with planes around tile t. */
+/* Queue the tiles with planes around tile t to search again the
+ * distances `which` (whose rings fell on t). */
 static void
-wake(fsolve *f, int64_t t)
+wake(fsolve *f, int64_t t, int which)
 {
 	int64_t row = t / f->ts->cols, col = t % f->ts->cols, dr, dc, b;
 
@@ -584,11 +597,12 @@ wake(fsolve *f, int64_t t)
 			    row + dr >= f->ts->rows || col + dc >= f->ts->cols)
 				continue;
 			b = (row + dr) * f->ts->cols + col + dc;
-			if (b == t || f->rd[b] == NULL || f->queued[b])
+			if (b == t || f->rd[b] == NULL)
 				continue;
-			f->queued[b] = 1;
-			f->work[(f->head + f->count++) % (f->ts->rows *
-			    f->ts->cols)] = b;
+			if (!f->queued[b])
+				f->work[(f->head + f->count++) % (f->ts->rows *
+				    f->ts->cols)] = b;
+			f->queued[b] |= (unsigned char)which;
 		}
 }
 
@@ -602,12 +616,13 @@ keep(uint32_t *kept, uint32_t d)
 	return 1;
 }
 
-/* Tile t searched with the distances across its edges: tl's distances
- * (the caller frees them, plane_tile_free); its ring's distances kept,
- * *fell when one fell. */
+/* Tile t searched for the distances `which` with those across its
+ * edges: tl's distances (the caller frees them, plane_tile_free); its
+ * ring's kept, *fell the distances (DIST_*) that fell there. A distance
+ * not searched again would come out the same: none fell next to it. */
 static int
-relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int *fell,
-    tp_err *e)
+relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int which,
+    int *fell, tp_err *e)
 {
 	int64_t r, x, y, n = f->ed[t].n;
 	uint32_t *in;
@@ -620,15 +635,17 @@ relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int *fell,
 		return tp_err_set(e, "out of memory: a tile's flats");
 	rc = inflow_dists(f, tl, in, in + n, e);
 	if (rc == 0)
-		rc = flat_dist(tl, in, in + n, e);
+		rc = flat_dist(tl, in, in + n, which, e);
 	for (r = 0; r < n && rc == 0; r++) {
 		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		i = (size_t)(y * tl->w + x);
 		if (!flat_code(f->rc[t][r]))
 			continue;
-		*fell |= keep(&f->rd[t][r], tl->dist[i]);
-		if (f->rb[t] != NULL)
-			*fell |= keep(&f->rb[t][r], tl->rise[i]);
+		if ((which & DIST_A) && keep(&f->rd[t][r], tl->dist[i]))
+			*fell |= DIST_A;
+		if ((which & DIST_B) && f->rb[t] != NULL &&
+		    keep(&f->rb[t][r], tl->rise[i]))
+			*fell |= DIST_B;
 	}
 	free(in);
 	return rc;
@@ -642,22 +659,23 @@ fsolve_rounds(fsolve *f, tp_err *e)
 	const uint8_t *p;
 	uint8_t *owned;
 	tp_flowtile_tile tl;
-	int fell, rc;
+	int fell, rc, which;
 
 	while (f->count > 0) {
 		t = f->work[f->head];
 		f->head = (f->head + 1) % nt;
 		f->count--;
+		which = f->queued[t];
 		f->queued[t] = 0;
 		if (plane_of(f, t, &p, &owned, e) < 0)
 			return -1;
-		rc = relax(f, t, p, &tl, &fell, e);
+		rc = relax(f, t, p, &tl, which, &fell, e);
 		plane_tile_free(&tl);
 		free(owned);
 		if (rc < 0)
 			return -1;
 		if (fell)
-			wake(f, t);
+			wake(f, t, fell);
 	}
 	return 0;
 }
@@ -676,7 +694,7 @@ solved_dir(const fsolve *f, const tp_flowtile_tile *tl, int64_t i)
 	if (tl->dist[i] == TP_FLFAR)
 		return TP_D8_SINK;
 	tile_nbrs(tl, i, a, bb);
-	for (k = 1; k <= 8; k++) {
+	for (k = 1; k <= 8 && on_ring(tl->w, tl->h, x, y); k++) {
 		if (!(tl->adj[i] >> (k - 1) & 1) || on_tile(tl->w, tl->h,
 		    x + tp_d8_dx[k], y + tp_d8_dy[k]) ||
 		    (b = across(f, tl, x, y, k, &j, NULL)) < 0)
@@ -703,7 +721,7 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint32_t *rb, uint8_t *rdir,
 
 	if (plane_of(f, t, &p, &owned, e) < 0)
 		return -1;
-	rc = relax(f, t, p, &tl, &fell, e);
+	rc = relax(f, t, p, &tl, DIST_A | DIST_B, &fell, e);
 	if (rc == 0 && ((cnt.dir = malloc((size_t)n)) == NULL ||
 	    (cnt.acc = malloc((size_t)n * sizeof *cnt.acc)) == NULL))
 		rc = tp_err_set(e, "out of memory: a tile's flats");
