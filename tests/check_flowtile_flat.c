@@ -101,7 +101,7 @@ START_TEST(test_random)
 END_TEST
 
 /* The rule is part of the key: a tile finished by one rule refuses a
- * solve made by the other, and the solve edges of another. */
+ * solve made by the other; a rule tiles do not reproduce is refused. */
 START_TEST(test_rule_key)
 {
 	tp_flowtile_opts o = { .geo = { .cellsize = 1, .north = 3 },
@@ -112,6 +112,7 @@ START_TEST(test_rule_key)
 	uint64_t in[8];
 	uint32_t rd[16];
 	uint8_t rdir[8];
+	tp_flowtile_tile t;
 	tp_tileset ts;
 	tp_err e;
 	FILE *f;
@@ -131,6 +132,15 @@ START_TEST(test_rule_key)
 	fclose(f);
 	ck_assert_str_eq(e.msg, "solved with sea, geometry and flats "
 	    "'none,projected,nearest', not 'none,projected,converge'");
+	/* a rule the tiles do not reproduce is refused */
+	o.flats = 7;
+	tp_flowtile_opts_key(&o, near);
+	ck_assert_int_eq(tp_flowtile_key_rule(near), -1);
+	ck_assert_int_eq(tp_flowtile_tile_init(&t, &ts, 0, 0, &e), 0);
+	ck_assert_int_eq(tp_flowtile_tile_dirs(&t, &o, &e), -1);
+	ck_assert_str_eq(e.msg, "flats by rule 7 are not tiled (converge and "
+	    "nearest are)");
+	tp_flowtile_tile_free(&t);
 	tp_tileset_free(&ts);
 	tp_header_free(&hd);
 }

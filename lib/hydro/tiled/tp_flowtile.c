@@ -66,11 +66,12 @@ tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y)
 	return -1;
 }
 
-/* The rule's name in a key: tp_flat_rule's. */
+/* The rule's name in a key: tp_flat_rule's, of the rules tiles take. */
 static const char *
 rule_name(int rule)
 {
-	return rule == TP_FLAT_NEAREST ? "nearest" : "converge";
+	return rule == TP_FLAT_NEAREST ? "nearest" : rule ==
+	    TP_FLAT_CONVERGE ? "converge" : "none";
 }
 
 void
@@ -86,12 +87,21 @@ tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key)
 		    rule_name(o->flats));
 }
 
+/* Whether the tiles reproduce rule: the distances from the edges cross
+ * tiles, the least-cost paths of other rules would not. */
+static int
+rule_tiles(int rule)
+{
+	return rule == TP_FLAT_CONVERGE || rule == TP_FLAT_NEAREST;
+}
+
 int
 tp_flowtile_key_rule(const char *key)
 {
 	const char *c = strrchr(key, ',');
+	int rule = c == NULL ? -1 : tp_flat_rule(c + 1);
 
-	return c == NULL ? -1 : tp_flat_rule(c + 1);
+	return rule_tiles(rule) ? rule : -1;
 }
 
 int
@@ -238,6 +248,9 @@ tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e)
 	int k;
 	uint8_t d;
 
+	if (!rule_tiles(o->flats))
+		return tp_err_set(e, "flats by rule %d are not tiled (converge "
+		    "and nearest are)", o->flats);
 	inv[0] = 0;
 	for (y = 0; y < t->h; y++) {
 		tp_geo_spacing(&o->geo, t->y0 + y, &dx, &dy);

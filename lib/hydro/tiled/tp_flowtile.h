@@ -157,7 +157,7 @@ void	tp_flowtile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x,
 int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
 
 /* The key of o in key (TP_FLKEY_MAX bytes); the flats' rule a key names
- * (TP_FLAT_*), or -1. */
+ * (TP_FLAT_CONVERGE or TP_FLAT_NEAREST), or -1. */
 void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
 int	tp_flowtile_key_rule(const char *key);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
@@ -173,9 +173,9 @@ void	tp_flowtile_tile_free(tp_flowtile_tile *t);
  * halo. */
 void	tp_flowtile_tile_put(tp_flowtile_tile *t, const float *src,
 	    size_t stride, int64_t w, int64_t h, int64_t gx0, int64_t gy0);
-/* The directions by o's rule for flats, as the whole grid's save on flats
- * that reach the ring (those from the tile's own edges only, till
- * tp_flowtile_flat_solved). */
+/* The directions by o's rule for flats (converge or nearest; others are
+ * refused), as the whole grid's save on flats that reach the ring (those
+ * from the tile's own edges only, till tp_flowtile_flat_solved). */
 int	tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 	    tp_err *e);
 /* Counts within the tile, ring cell i starting at 1 + in[i] (in may be
