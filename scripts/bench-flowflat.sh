@@ -6,16 +6,20 @@
 # tile phases (one process at a time, so wall = the sum) at 16 and 64
 # tiles: wall, CPU and the largest peak RSS per phase, the bytes of the
 # edge and solve files, the tiles that send their flats, the same bytes.
+# --flats RULE passes tflow's rule for flats to every run (the default
+# rule carries a second distance across tiles: compare the two).
 # Figures only: nothing here passes or fails on time.
-# usage: scripts/bench-flowflat.sh BINDIR [--size N]   (default 4096)
+# usage: scripts/bench-flowflat.sh BINDIR [--size N] [--flats RULE]
+#   (default 4096, tflow's default rule)
 set -u
 bin=${1:-bin}
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 shift || true
-n=4096
+n=4096 fl=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--size) n=$2; shift 2 ;;
+	--flats) fl="--flats $2"; shift 2 ;;
 	*) echo "bench-flowflat: unknown argument '$1'"; exit 2 ;;
 	esac
 done
@@ -31,17 +35,17 @@ me=bench-flowflat
 
 "$bin/tnoise" -q --size ${n}x$n --seed 7 --octaves 10 --cellsize 30 |
     "$bin/tfill" -q --flat > "$tmp/g.tp"
-echo "bench-flowflat: ${n}x$n rough grid filled with tfill --flat, $(nproc) cores"
-run_phase "$tmp/whole.log" sh -c "'$bin/tflow' -q -j 1 < '$tmp/g.tp' > '$tmp/w.tp'"
+echo "bench-flowflat: ${n}x$n rough grid filled with tfill --flat, $(nproc) cores${fl:+, tflow $fl}"
+run_phase "$tmp/whole.log" sh -c "'$bin/tflow' $fl -q -j 1 < '$tmp/g.tp' > '$tmp/w.tp'"
 awk '{ printf "  whole-grid tflow -j 1: wall %.2f s  cpu %.2f s  peak RSS %.1f MiB\n", $1, $2, $3 / 1024 }' "$tmp/whole.log"
 fbytes=$((n * n * 8))
 for ts in $((n / 4)) $((n / 8)); do
 	d=$tmp/f$ts
 	rm -f "$tmp"/p.log "$tmp"/s.log "$tmp"/f.log
 	"$bin/ttile" -q -s $ts "$d" < "$tmp/g.tp"
-	for f in "$d"/r*.tp; do run_phase "$tmp/p.log" sh -c "'$bin/tflow' --tile-prepare '$f' > '$f.fedge'"; done
+	for f in "$d"/r*.tp; do run_phase "$tmp/p.log" sh -c "'$bin/tflow' $fl --tile-prepare '$f' > '$f.fedge'"; done
 	run_phase "$tmp/s.log" sh -c "'$bin/tflow' --tile-solve '$d/manifest' > '$d/flow.solve'"
-	for f in "$d"/r*.tp; do run_phase "$tmp/f.log" sh -c "'$bin/tflow' --tile-finish '$d/flow.solve' '$f' > '$f.flowed'"; done
+	for f in "$d"/r*.tp; do run_phase "$tmp/f.log" sh -c "'$bin/tflow' $fl --tile-finish '$d/flow.solve' '$f' > '$f.flowed'"; done
 	"$bin/tmosaic" -q --suffix .flowed "$d/manifest" > "$tmp/m.tp"
 	cmp -s <(tail -c $fbytes "$tmp/w.tp") <(tail -c $fbytes "$tmp/m.tp") && same=yes || same=NO
 	nt=$(ls "$d"/r*.tp | grep -c 'tp$')

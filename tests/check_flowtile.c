@@ -56,8 +56,9 @@ END_TEST
 
 START_TEST(test_parse)
 {
-	const char *ok = "TERRAPIPE-FLOWEDGE 2 0 0 1 1 none,projected 0\n";
-	unsigned char buf[64];
+	const char *ok = "TERRAPIPE-FLOWEDGE 3 0 0 1 1 none,projected,nearest "
+	    "0\n";
+	unsigned char buf[96];
 	size_t hl = strlen(ok);
 	tp_flowtile_edge ed;
 	tp_err e;
@@ -87,9 +88,14 @@ START_TEST(test_parse)
 	    (const unsigned char *)"x\n", 2, &e), -1);
 	ck_assert_str_eq(e.msg, "not a flow edge file");
 	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, (const unsigned char *)
-	    "TERRAPIPE-FLOWEDGE 1 0 0 1 1 none,projected\n", 44, &e), -1);
-	ck_assert_str_eq(e.msg, "a flow edge file of version 1, not 2: "
+	    "TERRAPIPE-FLOWEDGE 2 0 0 1 1 none,projected 0\n", 46, &e), -1);
+	ck_assert_str_eq(e.msg, "a flow edge file of version 2, not 3: "
 	    "prepare the tile again");
+	/* a key without the flats' rule */
+	memcpy(buf, "TERRAPIPE-FLOWEDGE 3 0 0 1 1 none,projected 0\n", 46);
+	ck_assert_int_eq(tp_flowtile_edge_parse(&ed, buf, 46 + TP_FLEDGE_REC,
+	    &e), -1);
+	ck_assert_str_eq(e.msg, "not a flow edge file");
 }
 END_TEST
 

@@ -186,7 +186,7 @@ fsame fseaopt "$T/sea64.w" 50 --sea 0.3 -r 20
 fsame fvalley "$T/valley64.w" 64
 assert_eq "flow crosses tile edges: inflows in the solve file" "$(py '
 d = open(sys.argv[1], "rb").read()
-v = np.frombuffer(d[d.index(b"\n") + 1:], [("in", "<u8"), ("d", "<u4"), ("dir", "u1")])["in"]
+v = np.frombuffer(d[d.index(b"\n") + 1:], [("in", "<u8"), ("a", "<u4"), ("b", "<u4"), ("dir", "u1")])["in"]
 print(int(np.count_nonzero(v)) > 100, int(v.max()) > 1000)' "$T/fdem64/solve")" "True True"
 assert_eq "ffrac100: the flow at the outlets sums to the cells" "$(py '
 f = band(sys.argv[1], "flow"); d = band(sys.argv[1], "dir")
@@ -243,6 +243,11 @@ z = np.array([[3, 3, 3, 3, 2, 2, 2, 2, 4], [3, 1, 1, 3, 2, 2, 2, 2, 4],
               [6, 2, 2, 2, 2, 2, 2, 2, 6]])
 write(z, extra=["CELLSIZE 1"])' > "$T/small.tp"
 for s in 1 2 3; do fsame "fsmall$s" "$T/small.tp" "$s"; done
+# the other rule (--flats nearest): the plateaus, the corridor, the lakes
+for s in 1 2 3; do fsame "fsmalln$s" "$T/small.tp" "$s" --flats nearest; done
+for s in 64 73; do fsame "fintn$s" "$T/int.tp" "$s" --flats nearest; done
+fsame fzzn64 "$T/zz.tp" 64 -r 1000 --flats nearest
+fsame fflatfracn50 "$T/frac100flat.w" 50 -r 200 --flats nearest
 assert_eq "zigzag: every tile of 64 sends its flats to the solve" \
     "$(for f in "$T"/fzz64/r*.tp.fedge; do head -1 "$f" | awk '{print $NF}'; done | sort | uniq -c | awk '{print $1, $2}')" "9 1"
 assert_eq "zigzag: all 192 x 192 = 36864 cells reach the outlet, none without a direction" "$(py '
@@ -294,7 +299,7 @@ expect_err 1 "tflow: $T/ffrac64/whole.tp: tile r0_c0 should be 64x64, not 600x50
 expect_err 1 "tflow: $T/ffrac100/solve: made for 5x6 tiles, the manifest has 8x10" \
     "solve of another tiling" run_prog tflow --tile-finish "$T/ffrac100/solve" "$f"
 head -c 100 "$f.fedge" > "$T/fe" && mv "$T/fe" "$f.fedge"
-expect_err 1 "tflow: $f.fedge: flow edge file: 52 bytes of ring cells and flats, 3276 expected" "truncated flow edge" \
+expect_err 1 "tflow: $f.fedge: flow edge file: 43 bytes of ring cells and flats, 3276 expected" "truncated flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
 cp "$T/ffrac64/r0_c0.tp.fedge" "$f.fedge"
 expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifest's tile 1,1" \
@@ -302,19 +307,24 @@ expect_err 1 "tflow: $f.fedge: the edge of tile 0,0 (64x64), not of this manifes
 rm "$f.fedge"
 expect_err 1 "tflow: $f.fedge: No such file or directory" "missing flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
-# every phase checks the sea and geometry the others used
+# every phase checks the sea, geometry and flat rule the others used
 run_prog tflow --sea 0.5 --tile-prepare "$f" > "$f.fedge"
-expect_err 1 "tflow: $f.fedge: made with sea and geometry '0.5,projected', tile 0,0's with 'none,projected'" \
+expect_err 1 "tflow: $f.fedge: made with sea, geometry and flats '0.5,projected,converge', tile 0,0's with 'none,projected,converge'" \
     "edge with another sea" run_prog tflow --tile-solve "$T/ffrac64/manifest"
+run_prog tflow --flats nearest --tile-prepare "$f" > "$f.fedge"
+expect_err 1 "tflow: $f.fedge: made with sea, geometry and flats 'none,projected,nearest', tile 0,0's with 'none,projected,converge'" \
+    "edge with another flat rule" run_prog tflow --tile-solve "$T/ffrac64/manifest"
 run_prog tflow --tile-prepare "$f" > "$f.fedge"
-expect_err 1 "tflow: $T/ffrac64/solve: solved with sea and geometry 'none,projected', not 'none,geographic'" \
+expect_err 1 "tflow: $T/ffrac64/solve: solved with sea, geometry and flats 'none,projected,converge', not 'none,geographic,converge'" \
     "finish with another geometry" run_prog tflow -g yes --tile-finish "$T/ffrac64/solve" "$f"
-sed '1s/FLOWEDGE 2/FLOWEDGE 1/' "$T/ffrac64/r0_c0.tp.fedge" > "$f.fedge"
-expect_err 1 "tflow: $f.fedge: a flow edge file of version 1, not 2: prepare the tile again" \
+expect_err 1 "tflow: $T/ffrac64/solve: solved with sea, geometry and flats 'none,projected,converge', not 'none,projected,nearest'" \
+    "finish with another flat rule" run_prog tflow --flats nearest --tile-finish "$T/ffrac64/solve" "$f"
+sed '1s/FLOWEDGE 3/FLOWEDGE 2/' "$T/ffrac64/r0_c0.tp.fedge" > "$f.fedge"
+expect_err 1 "tflow: $f.fedge: a flow edge file of version 2, not 3: prepare the tile again" \
     "flow edge of another version" run_prog tflow --tile-solve "$T/ffrac64/manifest"
 run_prog tflow --tile-prepare "$f" > "$f.fedge"
-sed '1s/FLOWSOLVE 2/FLOWSOLVE 1/' "$T/ffrac64/solve" > "$T/fs"
-expect_err 1 "tflow: $T/fs: a flow solve file of version 1, not 2: solve again" \
+sed '1s/FLOWSOLVE 3/FLOWSOLVE 2/' "$T/ffrac64/solve" > "$T/fs"
+expect_err 1 "tflow: $T/fs: a flow solve file of version 2, not 3: solve again" \
     "flow solve of another version" run_prog tflow --tile-finish "$T/fs" "$f"
 # a flat tile's edge swapped for one without flats: the flat's neighbours
 # on the tiles around it disagree

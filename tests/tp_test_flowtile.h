@@ -33,8 +33,8 @@ whole(const float *z, int w, int h, const tp_flowtile_opts *o, float *flow,
 	tp_err e;
 
 	ck_assert_ptr_nonnull(dir);
-	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &o->geo,
-	    o->sea_level, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(tp_flow_d8_flats(z, w, h, (size_t)w, &o->geo,
+	    o->sea_level, o->flats, NULL, 1, dir, NULL, &e), 0);
 	ck_assert_int_eq(tp_flow_accumulate(dir, w, h, &o->geo, o->area, 1,
 	    flow, (size_t)w, &e), 0);
 	tp_flow_codes(dir, w, h, 1, 1, codes, (size_t)w);
@@ -98,13 +98,14 @@ tiled(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
 	for (k = nt - 1; k >= 0; k--) {	/* finish, in another order */
 		prepare(&ts, k, z, o, &t);
 		ck_assert_ptr_nonnull(in = malloc((size_t)ed[k].n * 8));
-		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 4));
+		ck_assert_ptr_nonnull(rd = malloc((size_t)ed[k].n * 8));
 		ck_assert_ptr_nonnull(rdir = malloc((size_t)ed[k].n));
 		f = fmemopen(buf, len, "rb");
 		ck_assert_int_eq(tp_flowtile_solve_read(f, &ts, t.row, t.col,
-		    ed[k].key, in, rd, rdir, &e), 0);
+		    ed[k].key, in, rd, rd + ed[k].n, rdir, &e), 0);
 		fclose(f);
-		ck_assert_int_eq(tp_flowtile_flat_solved(&t, rd, rdir, &e), 0);
+		ck_assert_int_eq(tp_flowtile_flat_solved(&t, rd, rd + ed[k].n,
+		    rdir, &e), 0);
 		free(rd);
 		free(rdir);
 		ck_assert_int_eq(tp_flowtile_tile_accumulate(&t, in, &e), 0);
@@ -130,8 +131,8 @@ in_memory(const float *z, int w, int h, int size, const tp_flowtile_opts *o,
 	tp_err e;
 
 	ck_assert_ptr_nonnull(dir);
-	ck_assert_int_eq(tp_flow_d8_sea(z, w, h, (size_t)w, &o->geo,
-	    o->sea_level, 1, dir, NULL, &e), 0);
+	ck_assert_int_eq(tp_flow_d8_flats(z, w, h, (size_t)w, &o->geo,
+	    o->sea_level, o->flats, NULL, 1, dir, NULL, &e), 0);
 	ck_assert_int_eq(tp_flowtile_grid(dir, w, h, o, size, 2, flow,
 	    (size_t)w, &e), 0);
 	free(dir);

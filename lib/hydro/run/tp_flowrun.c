@@ -428,7 +428,7 @@ tp_flowrun_tile(tp_flowtile_job *k, const char *band, const tp_flowrun_opts *o,
     const char *solve, FILE *out, tp_err *e)
 {
 	tp_flowtile_opts fo = { .geo = tp_geo_grid_of(&k->g.h, o->georule),
-	    .sea_level = o->sea, .area = o->area };
+	    .sea_level = o->sea, .area = o->area, .flats = o->flats };
 
 	if (!o->no_lakes && tp_header_band(&k->g.h, "depth") >= 0)
 		return tp_err_set(e, "the tile phases find no lakes: the tile "

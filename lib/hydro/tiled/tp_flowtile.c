@@ -66,15 +66,42 @@ tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y)
 	return -1;
 }
 
+/* The rule's name in a key: tp_flat_rule's, of the rules tiles take. */
+static const char *
+rule_name(int rule)
+{
+	return rule == TP_FLAT_NEAREST ? "nearest" : rule ==
+	    TP_FLAT_CONVERGE ? "converge" : "none";
+}
+
 void
 tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key)
 {
+	const char *geo = o->geo.geographic ? "geographic" : "projected";
+
 	if (o->sea_level == -INFINITY)
-		snprintf(key, TP_FLKEY_MAX, "none,%s", o->geo.geographic ?
-		    "geographic" : "projected");
+		snprintf(key, TP_FLKEY_MAX, "none,%s,%s", geo,
+		    rule_name(o->flats));
 	else
-		snprintf(key, TP_FLKEY_MAX, "%.17g,%s", o->sea_level,
-		    o->geo.geographic ? "geographic" : "projected");
+		snprintf(key, TP_FLKEY_MAX, "%.17g,%s,%s", o->sea_level, geo,
+		    rule_name(o->flats));
+}
+
+/* Whether the tiles reproduce rule: the distances from the edges cross
+ * tiles, the least-cost paths of other rules would not. */
+static int
+rule_tiles(int rule)
+{
+	return rule == TP_FLAT_CONVERGE || rule == TP_FLAT_NEAREST;
+}
+
+int
+tp_flowtile_key_rule(const char *key)
+{
+	const char *c = strrchr(key, ',');
+	int rule = c == NULL ? -1 : tp_flat_rule(c + 1);
+
+	return rule_tiles(rule) ? rule : -1;
 }
 
 int
@@ -107,6 +134,8 @@ tp_flowtile_tile_init(tp_flowtile_tile *t, const tp_tileset *ts, int64_t row,
 	t->y0 = r.y0;
 	t->w = r.w;
 	t->h = r.h;
+	t->gw = ts->width;
+	t->gh = ts->height;
 	n = (size_t)r.w * (size_t)r.h;
 	np = (size_t)(r.w + 2 * HALO) * (size_t)(r.h + 2 * HALO);
 	if (n > SIZE_MAX / 16 ||
@@ -131,12 +160,14 @@ tp_flowtile_tile_free(tp_flowtile_tile *t)
 	free(t->pre);
 	free(t->adj);
 	free(t->dist);
+	free(t->rise);
 	t->z = NULL;
 	t->dir = NULL;
 	t->acc = NULL;
 	t->pre = NULL;
 	t->adj = NULL;
 	t->dist = NULL;
+	t->rise = NULL;
 }
 
 void
@@ -217,6 +248,9 @@ tp_flowtile_tile_dirs(tp_flowtile_tile *t, const tp_flowtile_opts *o, tp_err *e)
 	int k;
 	uint8_t d;
 
+	if (!rule_tiles(o->flats))
+		return tp_err_set(e, "flats by rule %d are not tiled (converge "
+		    "and nearest are)", o->flats);
 	inv[0] = 0;
 	for (y = 0; y < t->h; y++) {
 		tp_geo_spacing(&o->geo, t->y0 + y, &dx, &dy);
@@ -428,7 +462,8 @@ parse_head(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
 		    &TP_FLEDGE_MAGIC[sizeof TP_FLEDGE_NAME - 1]);
 	if (sscanf(line, TP_FLEDGE_MAGIC " %lld %lld %lld %lld %47s %d%n",
 	    &v[0], &v[1], &v[2], &v[3], ed->key, plane, &end) != 6 ||
-	    end != (int)n || (*plane != 0 && *plane != 1))
+	    end != (int)n || (*plane != 0 && *plane != 1) ||
+	    tp_flowtile_key_rule(ed->key) < 0)
 		return tp_err_set(e, "not a flow edge file");
 	if (v[0] < 0 || v[1] < 0 || v[0] >= TP_TILE_MAX ||
 	    v[1] >= TP_TILE_MAX || v[2] < 1 || v[3] < 1 ||
@@ -444,12 +479,14 @@ parse_head(tp_flowtile_edge *ed, const unsigned char *buf, size_t len,
 	return 0;
 }
 
-/* A D8 byte as a plane may hold it. */
+/* A D8 byte as a plane may hold it: a flat cell's may be marked high. */
 static int
 plane_byte_ok(uint8_t d)
 {
 	int k = d & 0x0f;
 
+	if (d == TP_FLHIGH || (d & 0xf0) == (TP_FLHIGH | TP_FLSEED))
+		d &= (uint8_t)~TP_FLHIGH;
 	return d == TP_D8_SINK || d == TP_D8_NODATA ||
 	    ((d & 0xf0) == 0 && k >= 1 && k <= 8) ||
 	    ((d & 0xf0) == TP_D8_OUT && k <= 8) ||

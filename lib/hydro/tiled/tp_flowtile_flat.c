@@ -11,11 +11,21 @@
 #include "hydro/tiled/tp_flowtile_flat.h"
 #include "hydro/tiled/tp_flowtile_int.h"
 
-/* Whether plane byte d (or a tile's pre byte) is a flat cell's. */
+/* Whether plane byte d (or a tile's pre byte) is a flat cell's: 0 or a
+ * seed, either of them marked high. */
 static inline int
 flat_code(uint8_t d)
 {
-	return d == 0 || (d & 0xf0) == TP_FLSEED;
+	return (d & (uint8_t)~TP_FLHIGH) == 0 || (d & 0x70) == TP_FLSEED;
+}
+
+/* Whether it is a source of the distance from the low edge (a seed) or,
+ * high, of that from the high edge. */
+static inline int
+source_code(uint8_t d, int high)
+{
+	return high ? flat_code(d) && (d & TP_FLHIGH) :
+	    (d & 0x70) == TP_FLSEED;
 }
 
 static inline int
@@ -53,30 +63,62 @@ code_at(const tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x,
 	return flat_code(d) ? TP_D8_SINK : d;
 }
 
-/* Flat cell (x, y): its same-height flat neighbours, halo included, and
- * whether it is a seed (next to a same-height cell that drains: the
- * first such neighbour is its direction). */
+/* tp_flat.c's order for converge, W first, clockwise: ties go to the
+ * first. */
+static const int conv_order[8] = { TP_D8_W, TP_D8_NW, TP_D8_N, TP_D8_NE,
+    TP_D8_E, TP_D8_SE, TP_D8_S, TP_D8_SW };
+
+/* The direction of the seed (x, y), whose same-height neighbours that
+ * drain are the bits of low: nearest, the first in code order; converge,
+ * the first in its order, one on the grid's border first. */
+static int
+seed_dir(const tp_flowtile_tile *t, int64_t x, int64_t y, int low)
+{
+	int64_t gx, gy;
+	int i, k, pass;
+
+	if (t->rule == TP_FLAT_NEAREST) {
+		for (k = 1; !(low >> (k - 1) & 1); k++)
+			;
+		return k;
+	}
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < 8; i++) {
+			k = conv_order[i];
+			gx = t->x0 + x + tp_d8_dx[k];
+			gy = t->y0 + y + tp_d8_dy[k];
+			if ((low >> (k - 1) & 1) && (pass == 1 || gx == 0 ||
+			    gy == 0 || gx == t->gw - 1 || gy == t->gh - 1))
+				return k;
+		}
+	return 0;
+}
+
+/* Flat cell (x, y): its same-height flat neighbours, halo included,
+ * whether it is a seed (next to a same-height cell that drains: it drains
+ * there, seed_dir says which) and whether it is high (next to a higher
+ * cell). */
 static void
 flat_cell(tp_flowtile_tile *t, const tp_flowtile_opts *o, int64_t x, int64_t y)
 {
 	size_t i = (size_t)y * (size_t)t->w + (size_t)x;
-	float zu = zat(t, x, y);
-	int k, seed = 0, adj = 0;
-	int64_t nx, ny;
+	float zu = zat(t, x, y), zn;
+	int k, low = 0, adj = 0, high = 0;
 
 	for (k = 1; k <= 8; k++) {
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if (zat(t, nx, ny) != zu)	/* NaN too */
+		zn = zat(t, x + tp_d8_dx[k], y + tp_d8_dy[k]);
+		high |= zn > zu;
+		if (zn != zu)		/* NaN too */
 			continue;
-		if (code_at(t, o, nx, ny) == TP_D8_SINK)
+		if (code_at(t, o, x + tp_d8_dx[k], y + tp_d8_dy[k]) ==
+		    TP_D8_SINK)
 			adj |= 1 << (k - 1);
-		else if (seed == 0)
-			seed = k;
+		else
+			low |= 1 << (k - 1);
 	}
 	t->adj[i] = (uint8_t)adj;
-	if (seed)
-		t->pre[i] = (uint8_t)(TP_FLSEED | seed);
+	t->pre[i] = (uint8_t)((low ? TP_FLSEED | seed_dir(t, x, y, low) : 0) |
+	    (high ? TP_FLHIGH : 0));
 	if (on_ring(t->w, t->h, x, y))
 		t->ringflat = 1;
 }
@@ -97,44 +139,49 @@ src_cmp(const void *a, const void *b)
 	return (p->i > q->i) - (p->i < q->i);
 }
 
-/* The sources: seeds at 1, ring cells at rd (may be NULL), into t->dist
- * and s (sorted); returns their count. */
+/* The sources of the distances d from the low (or high) edge: its cells
+ * at 1, ring cells at rd (may be NULL; 1 or more), into d and s (in
+ * order of distance: only the ring's need sorting); returns their
+ * count. */
 static int64_t
-sources(tp_flowtile_tile *t, const uint32_t *rd, src *s)
+sources(const tp_flowtile_tile *t, uint32_t *d, int high, const uint32_t *rd,
+    src *s)
 {
-	int64_t n = t->w * t->h, i, r, ns = 0, x, y;
+	int64_t n = t->w * t->h, i, r, ns = 0, x, y, ones;
 
 	for (i = 0; i < n; i++) {
-		t->dist[i] = TP_FLFAR;
-		if ((t->pre[i] & 0xf0) == TP_FLSEED) {
-			t->dist[i] = 1;
+		d[i] = TP_FLFAR;
+		if (source_code(t->pre[i], high)) {
+			d[i] = 1;
 			s[ns++] = (src){ 1, i };
 		}
 	}
+	ones = ns;
 	for (r = 0; rd != NULL && r < tp_flowtile_ring_len(t->w, t->h); r++) {
 		tp_flowtile_ring_cell(t->w, t->h, r, &x, &y);
 		i = y * t->w + x;
-		if (flat_code(t->pre[i]) && rd[r] < t->dist[i]) {
-			t->dist[i] = rd[r];
+		if (flat_code(t->pre[i]) && rd[r] < d[i]) {
+			d[i] = rd[r];
 			s[ns++] = (src){ rd[r], i };
 		}
 	}
-	qsort(s, (size_t)ns, sizeof *s, src_cmp);
+	qsort(s + ones, (size_t)(ns - ones), sizeof *s, src_cmp);
 	return ns;
 }
 
 /* Breadth-first from sources of several distances: the queue and the
  * sorted sources merged, so cells leave in order of distance. */
 static void
-spread(tp_flowtile_tile *t, const src *s, int64_t ns, int64_t *q)
+spread(const tp_flowtile_tile *t, uint32_t *d, const src *s, int64_t ns,
+    int64_t *q)
 {
 	int64_t head = 0, tail = 0, k = 0, c, j, x, y, nx, ny;
 	int b;
 
 	for (;;) {
-		if (head < tail && (k >= ns || t->dist[q[head]] <= s[k].d))
+		if (head < tail && (k >= ns || d[q[head]] <= s[k].d))
 			c = q[head++];
-		else if (k < ns && t->dist[s[k].i] != s[k].d) {
+		else if (k < ns && d[s[k].i] != s[k].d) {
 			k++;		/* reached closer by now */
 			continue;
 		} else if (k < ns)
@@ -150,62 +197,121 @@ spread(tp_flowtile_tile *t, const src *s, int64_t ns, int64_t *q)
 			    !on_tile(t->w, t->h, nx, ny))
 				continue;
 			j = ny * t->w + nx;
-			if (t->dist[c] + 1 < t->dist[j]) {
-				t->dist[j] = t->dist[c] + 1;
+			if (d[c] + 1 < d[j]) {
+				d[j] = d[c] + 1;
 				q[tail++] = j;
 			}
 		}
 	}
 }
 
-/* The flat distances from the tile's seeds and the ring's rd (NULL:
- * none). */
+/* Which distances a search finds: a from the low edge, b from the high. */
+#define DIST_A	1
+#define DIST_B	2
+
+/* The flat distances of `which`: a from the tile's low edge and the
+ * ring's rd, and under converge b from its high edge and the ring's rb
+ * (either may be NULL: none). */
 static int
-flat_dist(tp_flowtile_tile *t, const uint32_t *rd, tp_err *e)
+flat_dist(tp_flowtile_tile *t, const uint32_t *rd, const uint32_t *rb,
+    int which, tp_err *e)
 {
 	size_t n = (size_t)t->w * (size_t)t->h;
+	int conv = t->rule == TP_FLAT_CONVERGE;
 	int64_t *q = NULL, ns;
 	src *s = NULL;
 
 	if ((t->dist == NULL && (t->dist = malloc(n * sizeof *t->dist)) ==
-	    NULL) || (s = malloc(n * sizeof *s)) == NULL ||
+	    NULL) || (conv && t->rise == NULL && (t->rise = malloc(n *
+	    sizeof *t->rise)) == NULL) || (s = malloc(n * sizeof *s)) == NULL ||
 	    (q = malloc(n * sizeof *q)) == NULL) {
 		free(s);
 		return tp_err_set(e, "out of memory: a tile's flats");
 	}
-	ns = sources(t, rd, s);
-	spread(t, s, ns, q);
+	if (which & DIST_A) {
+		ns = sources(t, t->dist, 0, rd, s);
+		spread(t, t->dist, s, ns, q);
+	}
+	if (conv && (which & DIST_B)) {
+		ns = sources(t, t->rise, 1, rb, s);
+		spread(t, t->rise, s, ns, q);
+	}
 	free(s);
 	free(q);
 	return 0;
 }
 
-/* Flat cell i's direction: its seed's, none without a distance, else the
- * first neighbour in code order one nearer (on the ring: rdir's, which
+/* A flat cell's direction (not a seed's), at distance d, from its flat
+ * neighbours' distances a[k], b[k] (TP_FLFAR: none, or not one): nearest,
+ * the first in code order one nearer; converge, the least 2a - b (b
+ * unreached counting 0, as on the whole grid), ties to the first in its
+ * order. */
+static uint8_t
+choose(int rule, uint32_t d, const uint32_t a[9], const uint32_t b[9])
+{
+	int64_t key, best = INT64_MAX;
+	int i, k, bk = TP_D8_SINK;
+
+	if (rule == TP_FLAT_NEAREST) {
+		for (k = 1; k <= 8; k++)
+			if (a[k] == d - 1)
+				return (uint8_t)k;
+		return TP_D8_SINK;	/* only from files that disagree */
+	}
+	for (i = 0; i < 8; i++) {
+		k = conv_order[i];
+		if (a[k] == TP_FLFAR)
+			continue;
+		key = 2 * (int64_t)a[k] - (b[k] == TP_FLFAR ? 0 : (int64_t)b[k]);
+		if (key < best) {
+			best = key;
+			bk = k;
+		}
+	}
+	return (uint8_t)bk;
+}
+
+/* The distances of flat cell i's flat neighbours in the tile into a, b
+ * (TP_FLFAR elsewhere). */
+static void
+tile_nbrs(const tp_flowtile_tile *t, int64_t i, uint32_t a[9], uint32_t b[9])
+{
+	int64_t x = i % t->w, y = i / t->w, nx, ny, j;
+	int k;
+
+	for (k = 1; k <= 8; k++) {
+		a[k] = b[k] = TP_FLFAR;
+		if (!(t->adj[i] >> (k - 1) & 1))
+			continue;
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (!on_tile(t->w, t->h, nx, ny))
+			continue;
+		j = ny * t->w + nx;
+		a[k] = t->dist[j];
+		if (t->rise != NULL)
+			b[k] = t->rise[j];
+	}
+}
+
+/* Flat cell i's direction: its seed's, none without a distance, else by
+ * the rule from its neighbours in the tile (on the ring: rdir's, which
  * sees the neighbouring tiles, where given). */
 static uint8_t
 flat_dir(const tp_flowtile_tile *t, int64_t i, const uint8_t *rdir)
 {
-	int64_t x = i % t->w, y = i / t->w, nx, ny, r;
-	uint32_t d = t->dist[i];
-	int k;
+	uint32_t a[9], b[9];
+	int64_t r;
 
-	if ((t->pre[i] & 0xf0) == TP_FLSEED)
+	if ((t->pre[i] & 0x70) == TP_FLSEED)
 		return t->pre[i] & 0x0f;
-	if (d == TP_FLFAR)
+	if (t->dist[i] == TP_FLFAR)
 		return TP_D8_SINK;
-	r = tp_flowtile_ring_index(t->w, t->h, x, y);
+	r = tp_flowtile_ring_index(t->w, t->h, i % t->w, i / t->w);
 	if (rdir != NULL && r >= 0 && rdir[r] != 0)
 		return rdir[r];
-	for (k = 1; k <= 8; k++) {
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if ((t->adj[i] >> (k - 1) & 1) &&
-		    on_tile(t->w, t->h, nx, ny) &&
-		    t->dist[ny * t->w + nx] == d - 1)
-			return (uint8_t)k;
-	}
-	return TP_D8_SINK;	/* only from files that disagree */
+	tile_nbrs(t, i, a, b);
+	return choose(t->rule, t->dist[i], a, b);
 }
 
 static void
@@ -225,6 +331,7 @@ tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 	size_t n = (size_t)t->w * (size_t)t->h;
 	int64_t x, y;
 
+	t->rule = o->flats;
 	if ((t->pre = malloc(n)) == NULL || (t->adj = calloc(n, 1)) == NULL)
 		return tp_err_set(e, "out of memory: a tile's flats");
 	memcpy(t->pre, t->dir, n);
@@ -232,7 +339,7 @@ tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 		for (x = 0; x < t->w; x++)
 			if (t->dir[y * t->w + x] == TP_D8_SINK)
 				flat_cell(t, o, x, y);
-	if (flat_dist(t, NULL, e) < 0)
+	if (flat_dist(t, NULL, NULL, DIST_A | DIST_B, e) < 0)
 		return -1;
 	flat_dirs(t, NULL);
 	return 0;
@@ -240,11 +347,11 @@ tp_flowtile_tile_flats(tp_flowtile_tile *t, const tp_flowtile_opts *o,
 
 int
 tp_flowtile_flat_solved(tp_flowtile_tile *t, const uint32_t *rd,
-    const uint8_t *rdir, tp_err *e)
+    const uint32_t *rb, const uint8_t *rdir, tp_err *e)
 {
 	if (t->pre == NULL)
 		return 0;
-	if (flat_dist(t, rd, e) < 0)
+	if (flat_dist(t, rd, rb, DIST_A | DIST_B, e) < 0)
 		return -1;
 	flat_dirs(t, rdir);
 	return 0;
@@ -264,20 +371,25 @@ tp_flowtile_tile_plane(const tp_flowtile_tile *t, uint8_t **plane)
 
 /*
  * The solve, in rounds over the tiles with planes: each holds its ring's
- * distances (rd) and codes (rc) for the others to read; relaxing one reads
- * its plane, takes across each edge the neighbour's ring distance plus 1
- * as a source, searches the tile (flat_dist) and keeps its ring's
- * distances; one whose ring fell wakes its neighbours. Distances only
- * fall, so the rounds end, at the whole grid's distances (each tile's are
- * least given its border's, and its border's given its neighbours').
+ * distances (rd, and rb under converge) and codes (rc) for the others to
+ * read; relaxing one reads its plane, takes across each edge the
+ * neighbour's ring distances plus 1 as sources, searches the tile
+ * (flat_dist) and keeps its ring's distances; one whose ring fell wakes
+ * its neighbours. Distances only fall, so the rounds end, at the whole
+ * grid's distances (each tile's are least given its border's, and its
+ * border's given its neighbours'): both at once, as each is a search of
+ * its own through the same cells.
  */
 typedef struct fsolve {
 	const tp_tileset *ts;
 	tp_flowtile_edge *ed;
+	int	rule;		/* TP_FLAT_*, from the edges' key */
 	uint32_t **rd;		/* per tile with a plane: its ring's distances */
+	uint32_t **rb;		/* from the high edge (converge; else NULL) */
 	uint8_t	**rc;		/* and its ring's codes (flat or not) */
 	int64_t	*work, head, count;	/* tiles to relax, a ring buffer */
-	unsigned char *queued;
+	unsigned char *queued;	/* per tile, DIST_*: the distances to search
+				 * again (those that fell next to it) */
 } fsolve;
 
 static void
@@ -288,10 +400,13 @@ fsolve_free(fsolve *f)
 	for (t = 0; t < f->ts->rows * f->ts->cols; t++) {
 		if (f->rd != NULL)
 			free(f->rd[t]);
+		if (f->rb != NULL)
+			free(f->rb[t]);
 		if (f->rc != NULL)
 			free(f->rc[t]);
 	}
 	free(f->rd);
+	free(f->rb);
 	free(f->rc);
 	free(f->work);
 	free(f->queued);
@@ -335,44 +450,73 @@ plane_tile(const fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl)
 	tp_tile_rect r = tp_tile_at(f->ts, ed->row, ed->col);
 
 	*tl = (tp_flowtile_tile){ .row = ed->row, .col = ed->col, .x0 = r.x0,
-	    .y0 = r.y0, .w = r.w, .h = r.h, .pre = (uint8_t *)p,
-	    .adj = (uint8_t *)p + r.w * r.h };
+	    .y0 = r.y0, .w = r.w, .h = r.h, .rule = f->rule,
+	    .pre = (uint8_t *)p, .adj = (uint8_t *)p + r.w * r.h };
+}
+
+/* The distances a search of tl left (its plane is not its own). */
+static void
+plane_tile_free(tp_flowtile_tile *tl)
+{
+	free(tl->dist);
+	free(tl->rise);
+	tl->dist = tl->rise = NULL;
+}
+
+/* Tile t's ring: distances FAR, codes from plane p; -1: no memory. */
+static int
+ring_open(fsolve *f, int64_t t, const uint8_t *p)
+{
+	size_t n = (size_t)f->ed[t].n;
+	int64_t r, x, y;
+
+	if ((f->rd[t] = malloc(n * sizeof **f->rd)) == NULL ||
+	    (f->rc[t] = malloc(n)) == NULL || (f->rule ==
+	    TP_FLAT_CONVERGE && (f->rb[t] = malloc(n * sizeof **f->rb)) ==
+	    NULL))
+		return -1;
+	for (r = 0; r < f->ed[t].n; r++) {
+		tp_flowtile_ring_cell(f->ed[t].w, f->ed[t].h, r, &x, &y);
+		f->rd[t][r] = TP_FLFAR;
+		if (f->rb[t] != NULL)
+			f->rb[t][r] = TP_FLFAR;
+		f->rc[t][r] = p[y * f->ed[t].w + x];
+	}
+	return 0;
 }
 
 /* Ring distances FAR, ring codes from each plane, every tile queued. */
 static int
 fsolve_open(fsolve *f, tp_err *e)
 {
-	int64_t nt = f->ts->rows * f->ts->cols, t, r, x, y;
+	int64_t nt = f->ts->rows * f->ts->cols, t;
 	const uint8_t *p;
 	uint8_t *owned;
-	tp_flowtile_tile tl;
+	int rc;
 
+	if ((f->rule = tp_flowtile_key_rule(f->ed[0].key)) < 0)
+		return tp_err_set(e, "the edge files name no rule for flats "
+		    "('%s')", f->ed[0].key);
 	f->rd = calloc((size_t)nt, sizeof *f->rd);
+	f->rb = calloc((size_t)nt, sizeof *f->rb);
 	f->rc = calloc((size_t)nt, sizeof *f->rc);
 	f->work = malloc((size_t)nt * sizeof *f->work);
 	f->queued = calloc((size_t)nt, 1);
-	if (f->rd == NULL || f->rc == NULL || f->work == NULL ||
-	    f->queued == NULL)
+	if (f->rd == NULL || f->rb == NULL || f->rc == NULL ||
+	    f->work == NULL || f->queued == NULL)
 		return tp_err_set(e, "out of memory: the flats of %lld tiles",
 		    (long long)nt);
 	for (t = 0; t < nt; t++) {
 		if (!f->ed[t].flats)
 			continue;
-		if ((f->rd[t] = malloc((size_t)f->ed[t].n * sizeof **f->rd)) ==
-		    NULL || (f->rc[t] = malloc((size_t)f->ed[t].n)) == NULL)
-			return tp_err_set(e, "out of memory: a tile's flats");
 		if (plane_of(f, t, &p, &owned, e) < 0)
 			return -1;
-		plane_tile(f, t, p, &tl);
-		for (r = 0; r < f->ed[t].n; r++) {
-			tp_flowtile_ring_cell(tl.w, tl.h, r, &x, &y);
-			f->rd[t][r] = TP_FLFAR;
-			f->rc[t][r] = p[y * tl.w + x];
-		}
+		rc = ring_open(f, t, p);
 		free(owned);
+		if (rc < 0)
+			return tp_err_set(e, "out of memory: a tile's flats");
 		f->work[f->count++] = t;
-		f->queued[t] = 1;
+		f->queued[t] = DIST_A | DIST_B;
 	}
 	return 0;
 }
@@ -401,17 +545,26 @@ across(const fsolve *f, const tp_flowtile_tile *tl, int64_t x, int64_t y, int k,
 	return -1;
 }
 
-/* The sources across tile t's edges: in[r] = the least ring distance
- * of a flat neighbour across the edge, plus 1. */
+/* d + 1 into *in where less (d FAR: nothing). */
+static inline void
+lower(uint32_t *in, uint32_t d)
+{
+	if (d != TP_FLFAR && d + 1 < *in)
+		*in = d + 1;
+}
+
+/* The sources across tile t's edges: ia[r] (ib[r]) = the least ring
+ * distance from the low (high) edge of a flat neighbour across the edge,
+ * plus 1. */
 static int
-inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *in,
-    tp_err *e)
+inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *ia,
+    uint32_t *ib, tp_err *e)
 {
 	int64_t r, x, y, i, b, j;
 	int k;
 
 	for (r = 0; r < tp_flowtile_ring_len(tl->w, tl->h); r++) {
-		in[r] = TP_FLFAR;
+		ia[r] = ib[r] = TP_FLFAR;
 		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
 		i = y * tl->w + x;
 		if (!flat_code(tl->pre[i]))
@@ -423,16 +576,18 @@ inflow_dists(const fsolve *f, const tp_flowtile_tile *tl, uint32_t *in,
 				continue;
 			if ((b = across(f, tl, x, y, k, &j, e)) < 0)
 				return -1;
-			if (f->rd[b][j] != TP_FLFAR && f->rd[b][j] + 1 < in[r])
-				in[r] = f->rd[b][j] + 1;
+			lower(&ia[r], f->rd[b][j]);
+			if (f->rb[b] != NULL)
+				lower(&ib[r], f->rb[b][j]);
 		}
 	}
 	return 0;
 }
 
-/* Queue the tiles with planes around tile t. */
+/* Queue the tiles with planes around tile t to search again the
+ * distances `which` (whose rings fell on t). */
 static void
-wake(fsolve *f, int64_t t)
+wake(fsolve *f, int64_t t, int which)
 {
 	int64_t row = t / f->ts->cols, col = t % f->ts->cols, dr, dc, b;
 
@@ -442,38 +597,55 @@ wake(fsolve *f, int64_t t)
 			    row + dr >= f->ts->rows || col + dc >= f->ts->cols)
 				continue;
 			b = (row + dr) * f->ts->cols + col + dc;
-			if (b == t || f->rd[b] == NULL || f->queued[b])
+			if (b == t || f->rd[b] == NULL)
 				continue;
-			f->queued[b] = 1;
-			f->work[(f->head + f->count++) % (f->ts->rows *
-			    f->ts->cols)] = b;
+			if (!f->queued[b])
+				f->work[(f->head + f->count++) % (f->ts->rows *
+				    f->ts->cols)] = b;
+			f->queued[b] |= (unsigned char)which;
 		}
 }
 
-/* Tile t searched with the distances across its edges: tl->dist (the
- * caller frees it); its ring's distances kept, *fell when one fell. */
-static int
-relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int *fell,
-    tp_err *e)
+/* Ring distance *keep falls to d, where less: returns 1 when it fell. */
+static inline int
+keep(uint32_t *kept, uint32_t d)
 {
-	int64_t r, x, y;
-	uint32_t *in, d;
+	if (d >= *kept)
+		return 0;
+	*kept = d;
+	return 1;
+}
+
+/* Tile t searched for the distances `which` with those across its
+ * edges: tl's distances (the caller frees them, plane_tile_free); its
+ * ring's kept, *fell the distances (DIST_*) that fell there. A distance
+ * not searched again would come out the same: none fell next to it. */
+static int
+relax(fsolve *f, int64_t t, const uint8_t *p, tp_flowtile_tile *tl, int which,
+    int *fell, tp_err *e)
+{
+	int64_t r, x, y, n = f->ed[t].n;
+	uint32_t *in;
+	size_t i;
 	int rc;
 
 	plane_tile(f, t, p, tl);
 	*fell = 0;
-	if ((in = malloc((size_t)f->ed[t].n * sizeof *in + 1)) == NULL)
+	if ((in = malloc(2 * (size_t)n * sizeof *in + 1)) == NULL)
 		return tp_err_set(e, "out of memory: a tile's flats");
-	rc = inflow_dists(f, tl, in, e);
+	rc = inflow_dists(f, tl, in, in + n, e);
 	if (rc == 0)
-		rc = flat_dist(tl, in, e);
-	for (r = 0; r < f->ed[t].n && rc == 0; r++) {
+		rc = flat_dist(tl, in, in + n, which, e);
+	for (r = 0; r < n && rc == 0; r++) {
 		tp_flowtile_ring_cell(tl->w, tl->h, r, &x, &y);
-		d = tl->dist[y * tl->w + x];
-		if (flat_code(f->rc[t][r]) && d < f->rd[t][r]) {
-			f->rd[t][r] = d;
-			*fell = 1;
-		}
+		i = (size_t)(y * tl->w + x);
+		if (!flat_code(f->rc[t][r]))
+			continue;
+		if ((which & DIST_A) && keep(&f->rd[t][r], tl->dist[i]))
+			*fell |= DIST_A;
+		if ((which & DIST_B) && f->rb[t] != NULL &&
+		    keep(&f->rb[t][r], tl->rise[i]))
+			*fell |= DIST_B;
 	}
 	free(in);
 	return rc;
@@ -487,60 +659,57 @@ fsolve_rounds(fsolve *f, tp_err *e)
 	const uint8_t *p;
 	uint8_t *owned;
 	tp_flowtile_tile tl;
-	int fell, rc;
+	int fell, rc, which;
 
 	while (f->count > 0) {
 		t = f->work[f->head];
 		f->head = (f->head + 1) % nt;
 		f->count--;
+		which = f->queued[t];
 		f->queued[t] = 0;
 		if (plane_of(f, t, &p, &owned, e) < 0)
 			return -1;
-		rc = relax(f, t, p, &tl, &fell, e);
-		free(tl.dist);
+		rc = relax(f, t, p, &tl, which, &fell, e);
+		plane_tile_free(&tl);
 		free(owned);
 		if (rc < 0)
 			return -1;
 		if (fell)
-			wake(f, t);
+			wake(f, t, fell);
 	}
 	return 0;
 }
 
 /* Flat cell i of tl's direction: its seed's, none without a distance,
- * else the first neighbour one nearer, in the tile or across its edge. */
+ * else by the rule from its neighbours, in the tile or across its edge. */
 static uint8_t
 solved_dir(const fsolve *f, const tp_flowtile_tile *tl, int64_t i)
 {
-	int64_t x = i % tl->w, y = i / tl->w, nx, ny, b, j;
-	uint32_t d = tl->dist[i], dn;
+	int64_t x = i % tl->w, y = i / tl->w, b, j;
+	uint32_t a[9], bb[9];
 	int k;
 
-	if ((tl->pre[i] & 0xf0) == TP_FLSEED)
+	if ((tl->pre[i] & 0x70) == TP_FLSEED)
 		return tl->pre[i] & 0x0f;
-	if (d == TP_FLFAR)
+	if (tl->dist[i] == TP_FLFAR)
 		return TP_D8_SINK;
-	for (k = 1; k <= 8; k++) {
-		if (!(tl->adj[i] >> (k - 1) & 1))
+	tile_nbrs(tl, i, a, bb);
+	for (k = 1; k <= 8 && on_ring(tl->w, tl->h, x, y); k++) {
+		if (!(tl->adj[i] >> (k - 1) & 1) || on_tile(tl->w, tl->h,
+		    x + tp_d8_dx[k], y + tp_d8_dy[k]) ||
+		    (b = across(f, tl, x, y, k, &j, NULL)) < 0)
 			continue;
-		nx = x + tp_d8_dx[k];
-		ny = y + tp_d8_dy[k];
-		if (on_tile(tl->w, tl->h, nx, ny))
-			dn = tl->dist[ny * tl->w + nx];
-		else if ((b = across(f, tl, x, y, k, &j, NULL)) >= 0)
-			dn = f->rd[b][j];
-		else
-			continue;
-		if (dn == d - 1)
-			return (uint8_t)k;
+		a[k] = f->rd[b][j];
+		bb[k] = f->rb[b] != NULL ? f->rb[b][j] : TP_FLFAR;
 	}
-	return TP_D8_SINK;
+	return choose(f->rule, tl->dist[i], a, bb);
 }
 
 /* Tile t's flats resolved from the solved distances, its ring records
- * counted again; its ring's distances and directions into rd, rdir. */
+ * counted again; its ring's distances and directions into rd, rb, rdir. */
 static int
-fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
+fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint32_t *rb, uint8_t *rdir,
+    tp_err *e)
 {
 	tp_flowtile_edge *ed = &f->ed[t], ne;
 	tp_flowtile_tile tl, cnt = { .row = ed->row, .col = ed->col, .w = ed->w,
@@ -548,11 +717,11 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 	int64_t n = ed->w * ed->h, i, r, x, y;
 	const uint8_t *p;
 	uint8_t *owned;
-	int fell, rc;
+	int fell, rc, fl;
 
 	if (plane_of(f, t, &p, &owned, e) < 0)
 		return -1;
-	rc = relax(f, t, p, &tl, &fell, e);
+	rc = relax(f, t, p, &tl, DIST_A | DIST_B, &fell, e);
 	if (rc == 0 && ((cnt.dir = malloc((size_t)n)) == NULL ||
 	    (cnt.acc = malloc((size_t)n * sizeof *cnt.acc)) == NULL))
 		rc = tp_err_set(e, "out of memory: a tile's flats");
@@ -561,8 +730,10 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 	for (r = 0; r < ed->n && rc == 0; r++) {
 		tp_flowtile_ring_cell(ed->w, ed->h, r, &x, &y);
 		i = y * ed->w + x;
-		rd[r] = flat_code(p[i]) ? tl.dist[i] : TP_FLFAR;
-		rdir[r] = flat_code(p[i]) ? cnt.dir[i] : 0;
+		fl = flat_code(p[i]);
+		rd[r] = fl ? tl.dist[i] : TP_FLFAR;
+		rb[r] = fl && tl.rise != NULL ? tl.rise[i] : TP_FLFAR;
+		rdir[r] = fl ? cnt.dir[i] : 0;
 	}
 	if (rc == 0)
 		rc = tp_flowtile_tile_accumulate(&cnt, NULL, e);
@@ -570,7 +741,7 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 		free(ed->r);
 		ed->r = ne.r;
 	}
-	free(tl.dist);
+	plane_tile_free(&tl);
 	free(owned);
 	tp_flowtile_tile_free(&cnt);
 	return rc;
@@ -578,7 +749,7 @@ fsolve_tile(fsolve *f, int64_t t, uint32_t *rd, uint8_t *rdir, tp_err *e)
 
 int
 tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
-    uint32_t *rd, uint8_t *rdir, tp_err *e)
+    uint32_t *rd, uint32_t *rb, uint8_t *rdir, tp_err *e)
 {
 	fsolve f = { .ts = ts, .ed = edges };
 	int64_t nt = ts->rows * ts->cols, t, r, off = 0;
@@ -589,11 +760,12 @@ tp_flowtile_flat_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
 		rc = fsolve_rounds(&f, e);
 	for (t = 0; t < nt && rc == 0; off += edges[t].n, t++) {
 		if (edges[t].flats) {
-			rc = fsolve_tile(&f, t, rd + off, rdir + off, e);
+			rc = fsolve_tile(&f, t, rd + off, rb + off, rdir + off,
+			    e);
 			continue;
 		}
 		for (r = 0; r < edges[t].n; r++) {
-			rd[off + r] = TP_FLFAR;
+			rd[off + r] = rb[off + r] = TP_FLFAR;
 			rdir[off + r] = 0;
 		}
 	}

@@ -12,8 +12,9 @@
 #include "hydro/tiled/tp_flowtile.h"
 
 /* In one process: the D8 accumulation of a whole grid's directions dir
- * (w x h, from tp_flow_d8_sea) into acc, in tiles of size x size on
- * threads (<= 0: all processors): each tile counted alone, the solve,
+ * (w x h, from tp_flow_d8_flats by any rule: given, so o's flats is not
+ * read) into acc, in tiles of size x size on threads (<= 0: all
+ * processors): each tile counted alone, the solve,
  * each tile again with its inflows. The bytes of tp_flow_accumulate;
  * where o cannot be tiled exactly (tp_flowtile_opts_check), it is called
  * instead. */

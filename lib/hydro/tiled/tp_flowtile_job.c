@@ -172,8 +172,9 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
 			    (long long)ed[t].w, (long long)ed[t].h,
 			    (long long)(t / ts->cols), (long long)(t % ts->cols));
 		if (rc == 0 && strcmp(ed[t].key, ed[0].key) != 0)
-			rc = tp_err_set(e, "made with sea and geometry '%s', "
-			    "tile 0,0's with '%s'", ed[t].key, ed[0].key);
+			rc = tp_err_set(e, "made with sea, geometry and flats "
+			    "'%s', tile 0,0's with '%s'", ed[t].key,
+			    ed[0].key);
 		/* one plane of flats at a time: the solve reads it again */
 		if (rc == 0 && ed[t].plane != NULL) {
 			free(ed[t].plane);
@@ -223,7 +224,7 @@ read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
     const char *key, uint64_t **in, tp_err *e)
 {
 	size_t n = (size_t)tp_flowtile_ring_len(t->w, t->h);
-	uint32_t *rd = malloc(n * sizeof *rd);
+	uint32_t *rd = malloc(2 * n * sizeof *rd);
 	uint8_t *rdir = malloc(n);
 	FILE *f = NULL;
 	int rc = -1;
@@ -234,10 +235,10 @@ read_inflows(const char *path, const tp_tileset *ts, tp_flowtile_tile *t,
 	else if ((f = fopen(path, "rb")) == NULL)
 		tp_err_set(e, "%s: %s", path, strerror(errno));
 	else if ((rc = tp_flowtile_solve_read(f, ts, t->row, t->col, key, *in,
-	    rd, rdir, e)) < 0)
+	    rd, rd + n, rdir, e)) < 0)
 		about(path, e);
 	else
-		rc = tp_flowtile_flat_solved(t, rd, rdir, e);
+		rc = tp_flowtile_flat_solved(t, rd, rd + n, rdir, e);
 	if (f != NULL)
 		fclose(f);
 	free(rd);

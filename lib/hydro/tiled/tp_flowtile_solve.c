@@ -186,16 +186,19 @@ tp_flowtile_solve_mem(const tp_tileset *ts, const tp_flowtile_edge *edges,
 
 /* One ring cell of a solve file. */
 static int
-solve_rec(FILE *out, uint64_t in, uint32_t d, uint8_t dir, tp_err *e)
+solve_rec(FILE *out, uint64_t in, uint32_t d, uint32_t db, uint8_t dir,
+    tp_err *e)
 {
 	unsigned char b[TP_FLSOLVE_REC];
 	int k;
 
 	for (k = 0; k < 8; k++)
 		b[k] = (unsigned char)(in >> (8 * k));
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 4; k++) {
 		b[8 + k] = (unsigned char)(d >> (8 * k));
-	b[12] = dir;
+		b[12 + k] = (unsigned char)(db >> (8 * k));
+	}
+	b[16] = dir;
 	if (fwrite(b, 1, sizeof b, out) != sizeof b)
 		return tp_err_set(e, "write error");
 	return 0;
@@ -206,21 +209,22 @@ tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
     tp_err *e)
 {
 	int64_t v, n = 0, t;
-	uint32_t *rd;
+	uint32_t *rd, *rb;
 	uint8_t *rdir;
 	graph g;
 	int rc;
 
 	for (t = 0; t < ts->rows * ts->cols; t++)
 		n += edges[t].n;
-	rd = malloc((size_t)n * sizeof *rd + 1);
+	rd = malloc(2 * (size_t)n * sizeof *rd + 1);
 	rdir = malloc((size_t)n + 1);
 	if (rd == NULL || rdir == NULL) {
 		free(rd);
 		free(rdir);
 		return tp_err_set(e, "out of memory: the flats' rings");
 	}
-	rc = tp_flowtile_flat_solve(ts, edges, rd, rdir, e);
+	rb = rd + n;
+	rc = tp_flowtile_flat_solve(ts, edges, rd, rb, rdir, e);
 	if (rc == 0 && (rc = graph_alloc(&g, ts, edges, e)) == 0) {
 		rc = graph_pass(&g, e);
 		if (rc == 0 && fprintf(out, "%s %lld %lld %s\n",
@@ -228,7 +232,7 @@ tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
 		    (long long)ts->cols, edges[0].key) < 0)
 			rc = tp_err_set(e, "write error");
 		for (v = 0; v < n && rc == 0; v++)
-			rc = solve_rec(out, g.in[v], rd[v], rdir[v], e);
+			rc = solve_rec(out, g.in[v], rd[v], rb[v], rdir[v], e);
 		graph_free(&g);
 	}
 	free(rd);
@@ -236,27 +240,37 @@ tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges, FILE *out,
 	return rc;
 }
 
-/* Ring cell i of a solve file into in, rd, rdir. */
+/* A distance of a solve file at b: 0 (they start at 1) is none. */
+static uint32_t
+read_dist(const unsigned char *b)
+{
+	uint32_t d = 0;
+	int k;
+
+	for (k = 3; k >= 0; k--)
+		d = d << 8 | b[k];
+	return d == 0 ? TP_FLFAR : d;
+}
+
+/* Ring cell i of a solve file into in, rd, rb, rdir. */
 static void
 read_rec(const unsigned char *b, int64_t i, uint64_t *in, uint32_t *rd,
-    uint8_t *rdir)
+    uint32_t *rb, uint8_t *rdir)
 {
 	int k;
 
 	in[i] = 0;
 	for (k = 7; k >= 0; k--)
 		in[i] = in[i] << 8 | b[k];
-	rd[i] = 0;
-	for (k = 3; k >= 0; k--)
-		rd[i] = rd[i] << 8 | b[8 + k];
-	rdir[i] = b[12] <= 8 ? b[12] : 0;	/* a direction or none */
-	if (rd[i] == 0)		/* distances start at 1 */
-		rd[i] = TP_FLFAR;
+	rd[i] = read_dist(b + 8);
+	rb[i] = read_dist(b + 12);
+	rdir[i] = b[16] <= 8 ? b[16] : 0;	/* a direction or none */
 }
 
 int
 tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
-    const char *key, uint64_t *in, uint32_t *rd, uint8_t *rdir, tp_err *e)
+    const char *key, uint64_t *in, uint32_t *rd, uint32_t *rb, uint8_t *rdir,
+    tp_err *e)
 {
 	char line[128], got[TP_FLKEY_MAX];
 	long long rows, cols;
@@ -276,8 +290,8 @@ tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	    got, &end) != 3 || end != (int)strlen(line))
 		return tp_err_set(e, "not a flow solve file");
 	if (strcmp(got, key) != 0)
-		return tp_err_set(e, "solved with sea and geometry '%s', not "
-		    "'%s'", got, key);
+		return tp_err_set(e, "solved with sea, geometry and flats "
+		    "'%s', not '%s'", got, key);
 	if (rows != ts->rows || cols != ts->cols)
 		return tp_err_set(e, "made for %lldx%lld tiles, the manifest "
 		    "has %lldx%lld", rows, cols, (long long)ts->rows,
@@ -300,7 +314,7 @@ tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	for (i = 0; i < n; i++) {
 		if (fread(b, 1, sizeof b, f) != sizeof b)
 			return tp_err_set(e, "a short flow solve file");
-		read_rec(b, i, in, rd, rdir);
+		read_rec(b, i, in, rd, rb, rdir);
 	}
 	return 0;
 }

@@ -25,11 +25,11 @@ int	tp_flowtile_solve(const tp_tileset *ts, tp_flowtile_edge *edges,
  * (edges without planes: no flats across tiles). */
 int	tp_flowtile_solve_mem(const tp_tileset *ts,
 	    const tp_flowtile_edge *edges, uint64_t *in, tp_err *e);
-/* Tile (row, col)'s inflows, ring distances and directions from a solve
- * file made on ts's tiling with options key into in, rd, rdir (room for
- * its ring). */
+/* Tile (row, col)'s inflows, ring distances (from the low and the high
+ * edge) and directions from a solve file made on ts's tiling with options
+ * key into in, rd, rb, rdir (room for its ring). */
 int	tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row,
 	    int64_t col, const char *key, uint64_t *in, uint32_t *rd,
-	    uint8_t *rdir, tp_err *e);
+	    uint32_t *rb, uint8_t *rdir, tp_err *e);
 
 #endif
