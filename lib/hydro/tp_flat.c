@@ -135,67 +135,59 @@ static const int conv_order[8] = { TP_D8_W, TP_D8_NW, TP_D8_N, TP_D8_NE,
 #define SEEN	0x04	/* fl: taken into its flat's list */
 
 /* A binary min-heap of (cost, cell), lowest cost first, the lower cell on
- * a tie: the lake routes' costs span the rim's 1 to the middle's 1/b^4,
+ * a tie: the lake routes' costs span the rim's 1 to the middle's 1/d^4,
  * past a float's precision, so they are doubles. */
+typedef struct wentry {
+	double	c;
+	uint32_t i;
+} wentry;
+
 typedef struct wheap {
-	double	*c;
-	uint32_t *i;
+	wentry	*a;
 	size_t	n, cap;
 } wheap;
 
 static inline int
-wheap_less(const wheap *h, size_t a, double c, uint32_t i)
+wheap_less(wentry x, wentry y)
 {
-	return h->c[a] < c || (h->c[a] == c && h->i[a] < i);
+	return x.c < y.c || (x.c == y.c && x.i < y.i);
 }
 
 static int
 wheap_push(wheap *h, double c, uint32_t i, tp_err *e)
 {
+	wentry v = { c, i }, *na;
 	size_t k, p, cap;
-	double *nc;
-	uint32_t *ni;
 
 	if (h->n == h->cap) {
 		cap = h->cap ? 2 * h->cap : 4096;
-		if ((nc = realloc(h->c, cap * sizeof *nc)) == NULL)
+		if ((na = realloc(h->a, cap * sizeof *na)) == NULL)
 			return tp_err_set(e, "out of memory: the lake routes");
-		h->c = nc;
-		if ((ni = realloc(h->i, cap * sizeof *ni)) == NULL)
-			return tp_err_set(e, "out of memory: the lake routes");
-		h->i = ni;
+		h->a = na;
 		h->cap = cap;
 	}
-	for (k = h->n++; k > 0 && !wheap_less(h, p = (k - 1) / 2, c, i);
-	    k = p) {
-		h->c[k] = h->c[p];
-		h->i[k] = h->i[p];
-	}
-	h->c[k] = c;
-	h->i[k] = i;
+	for (k = h->n++; k > 0 && wheap_less(v, h->a[p = (k - 1) / 2]); k = p)
+		h->a[k] = h->a[p];
+	h->a[k] = v;
 	return 0;
 }
 
 /* Take the lowest entry; the heap holds one. */
-static uint32_t
-wheap_pop(wheap *h, double *c)
+static wentry
+wheap_pop(wheap *h)
 {
-	uint32_t top = h->i[0], li = h->i[--h->n];
-	double lc = h->c[h->n];
+	wentry top = h->a[0], last = h->a[--h->n];
 	size_t k = 0, ch;
 
-	*c = h->c[0];
 	while ((ch = 2 * k + 1) < h->n) {
-		if (ch + 1 < h->n && wheap_less(h, ch + 1, h->c[ch], h->i[ch]))
+		if (ch + 1 < h->n && wheap_less(h->a[ch + 1], h->a[ch]))
 			ch++;
-		if (!wheap_less(h, ch, lc, li))
+		if (!wheap_less(h->a[ch], last))
 			break;
-		h->c[k] = h->c[ch];
-		h->i[k] = h->i[ch];
+		h->a[k] = h->a[ch];
 		k = ch;
 	}
-	h->c[k] = lc;
-	h->i[k] = li;
+	h->a[k] = last;
 	return top;
 }
 
@@ -212,7 +204,8 @@ typedef struct conv {
 	const uint8_t *wet;	/* lake cells, or NULL */
 	int	middle;		/* every flat routed as water is */
 	double	*c;		/* with wet: the lake routes' costs */
-	wheap	hp;		/* with wet: the lake routes' queue */
+	float	*wt;		/* and the cells' weights */
+	wheap	hp;		/* and their queue */
 } conv;
 
 /* Flat cell i's links (nb) and edges (fl). A flat cell is never on the
@@ -412,9 +405,8 @@ wet_relax(conv *cv, size_t i, tp_err *e)
 		j = i + (size_t)cv->oc[k];
 		if (cv->fl[j] & DONE)
 			continue;
-		v = cv->c[i] + (k % 2 ? 1.0 : M_SQRT2) * 0.5 *
-		    (wet_weight(wet_rim(cv, i)) * wet_rough(i) +
-		    wet_weight(wet_rim(cv, j)) * wet_rough(j));
+		v = cv->c[i] + (k % 2 ? 0.5 : 0.5 * M_SQRT2) *
+		    ((double)cv->wt[i] + (double)cv->wt[j]);
 		if (v < cv->c[j]) {
 			cv->c[j] = v;
 			conv_keep(cv, j, tp_d8_back(k));
@@ -441,17 +433,21 @@ wet_seed(conv *cv, size_t i, tp_err *e)
 static int
 wet_route(conv *cv, size_t m, tp_err *e)
 {
-	double c;
+	wentry top;
 	size_t i;
 
-	for (i = 0; i < m; i++)
+	for (i = 0; i < m; i++) {
 		cv->c[cv->l[i]] = INFINITY;
+		cv->wt[cv->l[i]] = (float)(wet_weight(wet_rim(cv, cv->l[i])) *
+		    wet_rough(cv->l[i]));
+	}
 	for (i = 0; i < m; i++)
 		if ((cv->fl[cv->l[i]] & LOW) && wet_seed(cv, cv->l[i], e) < 0)
 			return -1;
 	while (cv->hp.n > 0) {
-		i = wheap_pop(&cv->hp, &c);
-		if ((cv->fl[i] & DONE) || c != cv->c[i])
+		top = wheap_pop(&cv->hp);
+		i = top.i;
+		if ((cv->fl[i] & DONE) || top.c != cv->c[i])
 			continue;	/* taken already, at a lower cost */
 		cv->fl[i] |= DONE;
 		if (wet_relax(cv, i, e) < 0)
@@ -492,8 +488,8 @@ conv_free(conv *cv)
 	free(cv->b);
 	free(cv->q);
 	free(cv->c);
-	free(cv->hp.c);
-	free(cv->hp.i);
+	free(cv->wt);
+	free(cv->hp.a);
 }
 
 /* Each flat in turn, in the order of its first cell; l holds nf cells. */
@@ -511,10 +507,12 @@ conv_resolve(const flat_plane *p, const uint8_t *wet, int middle, size_t *l,
 	cv.a = calloc(n, sizeof *cv.a);
 	cv.b = calloc(n, sizeof *cv.b);
 	cv.q = malloc(nf * sizeof *cv.q);
-	if (wet != NULL || middle)
+	if (wet != NULL || middle) {
 		cv.c = malloc(n * sizeof *cv.c);
+		cv.wt = malloc(n * sizeof *cv.wt);
+	}
 	if (!cv.nb || !cv.fl || !cv.a || !cv.b || !cv.q ||
-	    ((wet || middle) && !cv.c)) {
+	    ((wet || middle) && (!cv.c || !cv.wt))) {
 		conv_free(&cv);
 		return tp_err_set(e, "out of memory: flat distances of %zu "
 		    "cells", n);

@@ -44,14 +44,6 @@ typedef struct level_ctx {
 	const float *zl;
 } level_ctx;
 
-static int
-raised(const level_ctx *c, size_t i)
-{
-	size_t x = i % (size_t)c->w, y = i / (size_t)c->w;
-
-	return c->depth[y * c->ds + x] > 0 && !isnan(c->z[y * c->zs + x]);
-}
-
 #define RAISED	0x01	/* lv: depth > 0 */
 #define TAKEN	0x02	/* lv: in the flood */
 
@@ -69,6 +61,14 @@ level_seed(const float *zl, const uint8_t *lv, int64_t w, int64_t h,
 
 	if (isnan(zl[i]))
 		return 0;
+	if (x > 0 && y > 0 && x < w - 1 && y < h - 1 && !r) {
+		/* the common case, inside the grid and not raised */
+		const uint8_t *p = lv + i;
+		size_t s = (size_t)w;
+
+		return ((p[-1] | p[1] | p[-s - 1] | p[-s] | p[-s + 1] |
+		    p[s - 1] | p[s] | p[s + 1]) & RAISED) != 0;
+	}
 	for (k = 1; k <= 8; k++) {
 		j = tp_d8_inside(x, y, k, w, h, &nx, &ny) ?
 		    (size_t)ny * (size_t)w + (size_t)nx : SIZE_MAX;
@@ -177,15 +177,20 @@ label_in(void *ctx, size_t i)
 static size_t
 lake_cells(label_ctx *c, int64_t h)
 {
-	size_t n = (size_t)c->l.w * (size_t)h, i, x, y, nl = 0;
+	size_t i, nl = 0;
+	const float *z, *d;
+	int64_t x, y;
 	float g;
 
-	for (i = 0; i < n; i++) {
-		x = i % (size_t)c->l.w;
-		y = i / (size_t)c->l.w;
-		g = c->l.z[y * c->l.zs + x] - c->l.depth[y * c->l.ds + x];
-		c->seen[i] = raised(&c->l, i) && g < c->l.zl[i];
-		nl += c->seen[i];
+	for (y = 0; y < h; y++) {
+		z = c->l.z + (size_t)y * c->l.zs;
+		d = c->l.depth + (size_t)y * c->l.ds;
+		for (x = 0; x < c->l.w; x++) {
+			i = (size_t)y * (size_t)c->l.w + (size_t)x;
+			g = z[x] - d[x];
+			c->seen[i] = d[x] > 0 && !isnan(z[x]) && g < c->l.zl[i];
+			nl += c->seen[i];
+		}
 	}
 	return nl;
 }
@@ -216,6 +221,7 @@ tp_lake_label(const float *z, size_t zstride, const float *depth,
 {
 	label_ctx c = { { z, depth, zstride, dstride, w, zl }, NULL };
 	size_t n = (size_t)w * (size_t)h, i, nl, nq, *q = NULL;
+	int64_t x, y;
 	float id;
 
 	*nlakes = 0;
@@ -226,12 +232,12 @@ tp_lake_label(const float *z, size_t zstride, const float *depth,
 		free(c.seen);
 		return tp_err_set(e, "out of memory: %zu lake cells", nl);
 	}
-	for (i = 0; i < n; i++) {
-		if (wet != NULL)
-			wet[i] = c.seen[i] != 0;
-		lake[i / (size_t)w * lstride + i % (size_t)w] =
-		    isnan(z[i / (size_t)w * zstride + i % (size_t)w]) ? NAN : 0;
-	}
+	for (i = 0; i < n && wet != NULL; i++)
+		wet[i] = c.seen[i] != 0;
+	for (y = 0; y < h; y++)
+		for (x = 0; x < w; x++)
+			lake[(size_t)y * lstride + (size_t)x] =
+			    isnan(z[(size_t)y * zstride + (size_t)x]) ? NAN : 0;
 	for (i = 0; i < n; i++) {
 		if (!label_in(&c, i))
 			continue;
