@@ -239,20 +239,6 @@ parse(int argc, char **argv, struct opts *o)
 	check_combinations(o);
 }
 
-/* With a lake band, its layer after the others and the lake colour (pal:
- * the biome table, NULL for a colour picture). */
-static void
-lake_setup(struct source *src, tp_view_opts *vo, const tp_palette *pal)
-{
-	int b = tp_header_band(&src->r->h, "lake");
-
-	if (b < 0)
-		return;
-	src->band[src->nl++] = b;
-	vo->lakes = 1;
-	tp_view_lake_colour(pal, vo->lake);
-}
-
 /* The biome picture's layers, table and river colour. */
 static void
 biome_setup(struct source *src, const struct opts *o, tp_view_opts *vo,
@@ -271,7 +257,7 @@ biome_setup(struct source *src, const struct opts *o, tp_view_opts *vo,
 		cli_fail(&e);
 	vo->palette = pal;
 	tp_view_river_colour(pal, vo->river);
-	lake_setup(src, vo, pal);
+	tp_view_lakes(&src->r->h, src->band, &src->nl, vo, pal);
 }
 
 /* Whether the layers must be read whole before drawing: for the range of
@@ -333,7 +319,7 @@ main(int argc, char **argv)
 			cli_die("out of memory for the biome table");
 		biome_setup(&src, &o, &vo, pal);
 	} else if (vo.mode == TP_VIEW_COLOUR)
-		lake_setup(&src, &vo, NULL);
+		tp_view_lakes(&src.r->h, src.band, &src.nl, &vo, NULL);
 	if (whole(&o, &vo, &src))
 		read_plane(&src, &o.lo, &o.hi);
 	if (o.legend) {

@@ -659,3 +659,16 @@ tp_view_biome_legend(tp_legend *l, const tp_view_opts *o,
 		return -1;
 	return 0;
 }
+
+void
+tp_view_lakes(const tp_header *h, int *band, int *nl, tp_view_opts *o,
+    const tp_palette *p)
+{
+	int b = tp_header_band(h, "lake");
+
+	if (b < 0)
+		return;
+	band[(*nl)++] = b;
+	o->lakes = 1;
+	tp_view_lake_colour(p, o->lake);
+}

@@ -140,6 +140,11 @@ void	tp_view_river_colour(const tp_palette *p, unsigned char rgb[3]);
  * table's lake colour, #336699; for a colour picture (p NULL) the sea's
  * shallowest water on the hypsometric ramp, #508cc3. */
 void	tp_view_lake_colour(const tp_palette *p, unsigned char rgb[3]);
+/* With a band 'lake' in h: append it to the layers' bands band[0 ..
+ * *nl - 1] (room for one more), set o->lakes and o->lake by
+ * tp_view_lake_colour(p); without one, nothing. */
+void	tp_view_lakes(const tp_header *h, int *band, int *nl, tp_view_opts *o,
+	    const tp_palette *p);
 
 /* Copy bands[0 .. n-1] of a stream row of header h into out, n layers of
  * width floats (a band < 0: zeros). */
