@@ -64,7 +64,7 @@ level_seed(const float *zl, const uint8_t *lv, int64_t w, int64_t h,
 	if (x > 0 && y > 0 && x < w - 1 && y < h - 1 && !r) {
 		/* the common case, inside the grid and not raised */
 		const uint8_t *p = lv + i;
-		size_t s = (size_t)w;
+		ptrdiff_t s = (ptrdiff_t)w;
 
 		return ((p[-1] | p[1] | p[-s - 1] | p[-s] | p[-s + 1] |
 		    p[s - 1] | p[s] | p[s + 1]) & RAISED) != 0;
