@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "hydro/tp_flat.h"
-#include "core/tp_kheap.h"
 #include "hydro/tp_d8.h"
 
 #define DIR_NEW		0x40	/* set during the nearest pass on fresh cells */
