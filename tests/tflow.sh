@@ -754,6 +754,12 @@ print(drain_check(b["dir"], valid))' "$T/wn")" "ok"
 run_prog tfill --depth < "$T/rim" | run_prog ttile -q --size 3 "$T/rimt"
 expect_err 1 "tflow: .*--no-lakes" "tile phase with a depth band" \
     run_prog tflow --tile-prepare "$T/rimt/r0_c0.tp"
+# A threshold above every cell's flow leaves no river, and says so.
+run_prog tflow --rivers 100 < "$T/east" > "$T/o" 2> "$T/err"
+grep -q "warning: no river: no cell has a flow of 100 or more (the largest is 5)" "$T/err" &&
+    pass || fail "empty river band: $(cat "$T/err")"
+run_prog tflow -q --rivers 100 < "$T/east" > "$T/o" 2> "$T/err"
+assert_eq "empty river band, --quiet" "$(cat "$T/err")" ""
 expect_exit 2 "bad geographic" run_prog tflow -g maybe
 expect_exit 2 "band is an output" run_prog tflow -b flow
 head -c $(( $(body_offset "$T/east") + 10 )) "$T/east" > "$T/trunc"

@@ -371,6 +371,28 @@ dry_rivers(tp_grid *g, const tp_flowrun_bands *b)
 	}
 }
 
+/* The river cells and the largest flow, for the note on an empty river
+ * band. */
+static void
+count_rivers(const tp_grid *g, const tp_flowrun_bands *b,
+    tp_flowrun_result *r)
+{
+	size_t stride = tp_grid_stride(g);
+	const float *f, *v;
+	int64_t x, y;
+
+	for (y = 0; y < g->h.height; y++) {
+		f = tp_grid_band(g, b->idx[0]) + (size_t)y * stride;
+		v = b->river < 0 ? NULL :
+		    tp_grid_band(g, b->idx[b->river]) + (size_t)y * stride;
+		for (x = 0; x < g->h.width; x++) {
+			if (f[x] > r->max_flow)
+				r->max_flow = f[x];
+			r->river_cells += v != NULL && v[x] > 0;
+		}
+	}
+}
+
 static void
 summarise(const tp_grid *g, tp_flowrun_result *r)
 {
@@ -414,6 +436,7 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	}
 	if (rc == 0) {
 		dry_rivers(g, b);
+		count_rivers(g, b, r);
 		summarise(g, r);
 	}
 	free(order);
@@ -456,6 +479,10 @@ tp_flowrun_note(const tp_flowrun_opts *o, const tp_flowrun_result *r,
 		    tp_cell_x(h, r->outlet_x), tp_cell_y(h, r->outlet_y),
 		    (long long)r->outlet_x, (long long)r->outlet_y,
 		    r->outlet_flow, (long long)r->outlet_cells) > 0;
+	if (i == 2 && o->rivers >= 0 && r->river_cells == 0)
+		return snprintf(buf, n, "warning: no river: no cell has a flow "
+		    "of %.9g or more (the largest is %.9g)", o->rivers,
+		    r->max_flow) > 0;
 	if (i == 1 && r->st.sinks > 0)
 		return snprintf(buf, n, "warning: %lld cells have no outflow "
 		    "(fill them with tfill first, or route through them with "

@@ -106,11 +106,14 @@ typedef struct tp_flowrun_result {
 	double	outlet_flow;		/* its flow */
 	int64_t	outlet_cells;		/* cells of its watershed */
 	int64_t	lakes;			/* lakes labelled */
+	int64_t	river_cells;		/* cells of the river band > 0 */
+	double	max_flow;		/* the largest of the flow band */
 	char	summary[256];		/* the counts, in a line */
 } tp_flowrun_result;
 
-/* What a run has to tell: the outlet found, the sinks left, the lakes. */
-#define TP_FLOWRUN_NOTES	2
+/* What a run has to tell: the outlet found, the sinks left, a river band
+ * left empty by a threshold above every cell's flow. */
+#define TP_FLOWRUN_NOTES	3
 
 /* Note i (0 .. TP_FLOWRUN_NOTES - 1) of a finished run into buf, a line
  * without the program's name; 0 when it has nothing to say (quiet: only
