@@ -83,8 +83,11 @@ LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
 LDLIBS_tbiome	= $(PROJ_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
+LDLIBS_crs	= $(PROJ_LIBS)
 LDLIBS_biomerun	= $(PROJ_LIBS)
-LDLIBS_tfeature	= $(JANSSON_LIBS)
+LDLIBS_tfeature	= $(JANSSON_LIBS) $(PROJ_LIBS)
+# --crs is checked against PROJ
+LDLIBS_tnoise	= $(PROJ_LIBS)
 LDLIBS_feature	= $(JANSSON_LIBS)
 LDLIBS_featindex = $(JANSSON_LIBS)
 LDLIBS_feature_file = $(JANSSON_LIBS)

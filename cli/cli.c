@@ -485,15 +485,6 @@ cli_double(const char *opt, const char *arg, double lo, double hi)
 }
 
 void
-cli_crs(const char *arg, char *crs)
-{
-	if (strncmp(arg, "EPSG:", 5) != 0)
-		cli_usage("--crs: '%s' is not EPSG:N", arg);
-	snprintf(crs, TP_CRS_MAX, "EPSG:%lld",
-	    (long long)cli_int("--crs", arg + 5, 1, 999999));
-}
-
-void
 cli_geometry_header(tp_header *h, const cli_geometry *g)
 {
 	tp_err e;

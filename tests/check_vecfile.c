@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "geo/tp_crs.h"
 #include "vector/tp_gpkg.h"
 #include "vector/tp_vecfile.h"
 #include "vector/tp_vecgeom.h"
@@ -134,7 +135,7 @@ START_TEST(test_errors)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/a.geojson", dir);
 
-	ck_assert_int_eq(tp_gpkg_wkt(999999, &wkt, &name, &e), -1);
+	ck_assert_int_eq(tp_crs_wkt(999999, &wkt, &name, &e), -1);
 	ck_assert_str_eq(e.msg, "PROJ does not know the CRS EPSG:999999");
 	ck_assert_int_eq(tp_vecfile_create(&vf, "/nonexistent/dir/a.gpkg",
 	    TP_VEC_GPKG, 0, &e), -1);

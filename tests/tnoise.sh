@@ -211,6 +211,8 @@ expect_exit 2 "bad kind" run_prog tnoise -k perlin
 expect_exit 2 "bad fade" run_prog tnoise --fade smooth
 expect_exit 2 "bad size" run_prog tnoise -s 0x5
 expect_exit 2 "bad crs" run_prog tnoise --crs WGS84
+expect_err 2 "tnoise: --crs: PROJ does not know the CRS EPSG:99999" "unknown EPSG code" \
+    run_prog tnoise --crs EPSG:99999
 expect_exit 2 "bad frequency" run_prog tnoise -f 0
 expect_exit 2 "bad band name" run_prog tnoise -b Moist
 expect_exit 2 "band with size" run_prog tnoise -b moisture -s 4x4 < "$T/in"

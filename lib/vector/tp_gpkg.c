@@ -9,7 +9,6 @@
  * fill the R-tree directly.
  */
 #include <math.h>
-#include <proj.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "vector/tp_gpkg.h"
+#include "geo/tp_crs.h"
 
 #define LAYER_MAX	64	/* bytes of a layer name */
 
@@ -34,48 +34,6 @@ struct tp_gpkg {
 	unsigned char *blob;
 	size_t	cblob;
 };
-
-static void
-quiet(void *data, int level, const char *msg)
-{
-	(void)data;
-	(void)level;
-	(void)msg;
-}
-
-int
-tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e)
-{
-	const char *w = NULL, *n;
-	PJ_CONTEXT *ctx;
-	char code[32];
-	PJ *pj;
-	int rc = -1;
-
-	*wkt = *name = NULL;
-	if ((ctx = proj_context_create()) == NULL)
-		return tp_err_set(e, "out of memory");
-	proj_log_level(ctx, PJ_LOG_NONE);
-	proj_log_func(ctx, NULL, quiet);
-	snprintf(code, sizeof code, "EPSG:%d", epsg);
-	if ((pj = proj_create(ctx, code)) == NULL)
-		tp_err_set(e, "PROJ does not know the CRS EPSG:%d", epsg);
-	else if ((w = proj_as_wkt(ctx, pj, PJ_WKT1_GDAL, NULL)) == NULL)
-		tp_err_set(e, "PROJ has no WKT for EPSG:%d", epsg);
-	else if ((n = proj_get_name(pj)) == NULL)
-		n = code;
-	if (pj != NULL && w != NULL) {
-		if ((*wkt = strdup(w)) == NULL || (*name = strdup(n)) == NULL) {
-			free(*wkt);
-			*wkt = NULL;
-			tp_err_set(e, "out of memory");
-		} else
-			rc = 0;
-	}
-	proj_destroy(pj);
-	proj_context_destroy(ctx);
-	return rc;
-}
 
 static int
 db_fail(tp_gpkg *g, const char *what, tp_err *e)
@@ -159,7 +117,7 @@ add_srs(tp_gpkg *g, int epsg, tp_err *e)
 	char *wkt, *name;
 	int rc;
 
-	if (tp_gpkg_wkt(epsg, &wkt, &name, e) < 0)
+	if (tp_crs_wkt(epsg, &wkt, &name, e) < 0)
 		return -1;
 	rc = execf(g, e, "INSERT INTO gpkg_spatial_ref_sys VALUES "
 	    "(%Q, %d, 'EPSG', %d, %Q, NULL);", name, epsg, epsg, wkt);

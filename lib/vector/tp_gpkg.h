@@ -39,8 +39,5 @@ void	tp_gpkg_abort(tp_gpkg *g);
  * count); returns its size in bytes, 0 when it overflows size_t. */
 size_t	tp_gpkg_blob(const tp_vecgeom *geom, int srs_id, unsigned char *buf);
 
-/* The WKT (OGC 01-009, as GeoPackage wants it) of EPSG:epsg from PROJ, and
- * its name, both malloc'ed; -1 when PROJ does not know the code. */
-int	tp_gpkg_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 #endif
