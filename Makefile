@@ -71,7 +71,7 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 # Libraries only some programs link.
-LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
+LDLIBS_timport	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS) $(PROJ_LIBS)
 LDLIBS_tgeotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_geotiff	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_geotiff_write = $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)

@@ -285,6 +285,7 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	tp_grid g;
+	char epsg[TP_CRS_MAX];
 	tp_err e;
 	int ch;
 
@@ -306,6 +307,8 @@ main(int argc, char **argv)
 		case OPT_CRS:
 			if (tp_import_check_crs(optarg, &e) < 0)
 				cli_usage("--crs: %s", e.msg);
+			if (strncmp(optarg, "EPSG:", 5) == 0)
+				cli_crs(optarg, epsg);	/* one PROJ knows */
 			o.crs = optarg;
 			break;
 		case OPT_ORIGIN:

@@ -209,6 +209,8 @@ expect_err 2 "printable ASCII" "--crs with a carriage return" \
     run_prog timport --crs $'EPSG:1\r' "$DEM"
 expect_err 2 "printable ASCII" "--crs with a tab" run_prog timport --crs $'EPSG:1\t' "$DEM"
 expect_err 2 "space" "--crs with a trailing space" run_prog timport --crs 'EPSG:1 ' "$DEM"
+expect_err 2 "PROJ does not know the CRS EPSG:99999" "--crs with an unknown EPSG code" \
+    run_prog timport --crs EPSG:99999 "$DEM"
 ok "--crs with inner spaces" run_prog timport --crs '+proj=utm +zone=33' "$DEM"
 assert_eq "--crs kept" "$(header "$T/.out" CRS)" "+proj=utm +zone=33"
 expect_exit 2 "-b with --raw" run_prog timport -b 1 --raw --size 3x2 "$T/r.f32"
