@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "geo/tp_geo.h"
 #include "geo/tp_geokeys.h"
 #include "io/tp_geotiff.h"
 #include "io/tp_hgt.h"
@@ -278,6 +279,11 @@ georef(tp_header *h, const struct opts *o)
 		snprintf(h->crs, sizeof(h->crs), "%s", o->crs);
 		tp_geokeys_drop(h);
 	}
+	if (tp_geo_degrees_suspect(h))
+		fprintf(stderr, "%s: warning: cells of %.9g in %s, a CRS in "
+		    "metres, and the extent within longitudes and latitudes: "
+		    "are the cells degrees? (give --crs EPSG:4326)\n",
+		    cli_prog(), h->cellsize, h->crs);
 }
 
 int

@@ -211,6 +211,13 @@ expect_err 2 "printable ASCII" "--crs with a tab" run_prog timport --crs $'EPSG:
 expect_err 2 "space" "--crs with a trailing space" run_prog timport --crs 'EPSG:1 ' "$DEM"
 expect_err 2 "PROJ does not know the CRS EPSG:99999" "--crs with an unknown EPSG code" \
     run_prog timport --crs EPSG:99999 "$DEM"
+# The test DEM's cells are degrees (0.000833...): a CRS in metres given
+# for them is surely a mistake, and timport says so (and still imports).
+run_prog timport --crs EPSG:32617 "$DEM" > "$T/o" 2> "$T/err"
+grep -q "warning: cells of 0.000833333333 in EPSG:32617, a CRS in metres.*are the cells degrees" "$T/err" &&
+    pass || fail "degrees under a metre CRS: $(cat "$T/err")"
+run_prog timport --crs EPSG:4326 "$DEM" > "$T/o" 2> "$T/err"
+assert_eq "degrees under EPSG:4326: no warning" "$(cat "$T/err")" ""
 ok "--crs with inner spaces" run_prog timport --crs '+proj=utm +zone=33' "$DEM"
 assert_eq "--crs kept" "$(header "$T/.out" CRS)" "+proj=utm +zone=33"
 expect_exit 2 "-b with --raw" run_prog timport -b 1 --raw --size 3x2 "$T/r.f32"

@@ -95,3 +95,16 @@ tp_geo_grid_of(const tp_header *h, int rule)
 	    tp_geo_header_geographic(h));
 	return g;
 }
+
+int
+tp_geo_degrees_suspect(const tp_header *h)
+{
+	int epsg = tp_header_epsg(h);
+	double x0 = h->origin_x, y0 = h->origin_y;
+	double x1 = x0 + (double)h->width * h->cellsize;
+	double y1 = y0 - (double)h->height * h->cellsize;
+
+	return epsg > 0 && !tp_geo_epsg_geographic(epsg) &&
+	    h->cellsize < 0.001 && fabs(x0) <= 180 && fabs(x1) <= 180 &&
+	    fabs(y0) <= 90 && fabs(y1) <= 90;
+}

@@ -45,6 +45,13 @@ int	tp_geo_epsg_geographic(int epsg);
  * not geographic. */
 int	tp_geo_header_geographic(const tp_header *h);
 
+/* 1 when a stream with header h looks like degrees under a CRS in metres:
+ * its CRS is an EPSG code that is not geographic, its cells are smaller
+ * than a millimetre and its whole extent lies within longitudes and
+ * latitudes (|x| <= 180, |y| <= 90). Slopes and areas of such a grid are
+ * nonsense; a warning is the programs' to give. */
+int	tp_geo_degrees_suspect(const tp_header *h);
+
 /* The metres that `deg` degrees span east-west (*ew) and north-south (*ns)
  * at latitude lat (degrees) on WGS84; deg = 1 gives metres per degree. */
 void	tp_geo_metres(double lat, double deg, double *ew, double *ns);
