@@ -143,6 +143,35 @@ START_TEST(test_grid_of)
 }
 END_TEST
 
+/* Arc-second cells at 84 W 36 N under UTM are degrees by mistake; the same
+ * under EPSG:4326, or metre cells under UTM, or a tiny cell far from any
+ * longitude (a UTM easting) are not. */
+START_TEST(test_degrees_suspect)
+{
+	tp_header h;
+	tp_err e;
+
+	ck_assert_int_eq(tp_header_init(&h, 400, 300, &e), 0);
+	h.cellsize = 1.0 / 3600;
+	h.origin_x = -84.4;
+	h.origin_y = 36.7;
+	snprintf(h.crs, sizeof(h.crs), "EPSG:32617");
+	ck_assert_int_eq(tp_geo_degrees_suspect(&h), 1);
+	snprintf(h.crs, sizeof(h.crs), "EPSG:4326");
+	ck_assert_int_eq(tp_geo_degrees_suspect(&h), 0);
+	snprintf(h.crs, sizeof(h.crs), "EPSG:32617");
+	h.cellsize = 30;
+	ck_assert_int_eq(tp_geo_degrees_suspect(&h), 0);
+	h.cellsize = 0.0001;
+	h.origin_x = 500000;
+	ck_assert_int_eq(tp_geo_degrees_suspect(&h), 0);
+	h.crs[0] = '\0';
+	h.origin_x = -84.4;
+	ck_assert_int_eq(tp_geo_degrees_suspect(&h), 0);	/* no CRS */
+	tp_header_free(&h);
+}
+END_TEST
+
 static Suite *
 geo_suite(void)
 {
@@ -154,6 +183,7 @@ geo_suite(void)
 	tcase_add_test(core, test_epsg);
 	tcase_add_test(core, test_header_geographic);
 	tcase_add_test(core, test_grid_of);
+	tcase_add_test(core, test_degrees_suspect);
 	tcase_add_test(lim, test_pole);
 	suite_add_tcase(s, core);
 	suite_add_tcase(s, lim);
