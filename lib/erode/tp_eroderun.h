@@ -29,7 +29,15 @@ typedef struct tp_eroderun_opts {
 	int	zauto;		/* zscale: the heights' range (1 when flat) */
 	int	thermal;	/* thermal passes afterwards */
 	double	talus;		/* their stable drop per cell, model units */
+	/* masks: bands mask[TP_ERODERUN_WEAR..FLOW] of the grid are set to
+	 * the run's masks (tp_eroderun_masks); the droplets then run on the
+	 * CPU per droplet (tp_erode), the batch models being refused. */
+	int	masks;
+	int	mask[3];
 } tp_eroderun_opts;
+
+/* The mask bands, in the order of tp_eroderun_opts' mask. */
+enum { TP_ERODERUN_WEAR, TP_ERODERUN_DEPOSIT, TP_ERODERUN_FLOW };
 
 /* What ran and what it did. */
 typedef struct tp_eroderun_result {
@@ -42,6 +50,15 @@ typedef struct tp_eroderun_result {
 				 * the lowest land (t.raised in height
 				 * units) */
 } tp_eroderun_result;
+
+/* The masks of one run at each cell, from its heights before (orig,
+ * rows width apart) and after (z): wear = before - after where that is
+ * above 0, else 0; deposit = after - before where above 0, else 0 (the
+ * net change, thermal passes included, split by its sign: wear - deposit
+ * is before - after to float rounding); 0 both where the cell was not a
+ * height erosion works on (tp_erode_valid). */
+void	tp_eroderun_masks(float *wear, float *deposit, const float *z,
+	    const float *orig, int64_t width, int64_t height, size_t stride);
 
 /* Erode band `band` of g with droplet options o (their droplets and
  * zscale unless r says otherwise), then r->thermal passes of talus
