@@ -262,7 +262,7 @@ print(bool((w >= 0).all() and (d >= 0).all() and (f >= 0).all()),
 }
 assert_eq "masks: sums" "$(check_masks "$T/hills.tp" "$T/m1.tp" "$T/.out")" \
     "True True True True True"
-py 'h, z = read(sys.argv[1]); write(np.tile(z, (1, 16))[:, :1024], "height", [], sys.argv[2])' \
+py 'z = band(sys.argv[1], "height"); write(np.tile(z, (5, 16))[:, :1024], "height", [], sys.argv[2])' \
     "$T/hills.tp" "$T/wide.tp"
 ok "masks wide j1" run_prog terode -n 30000 --masks -j 1 < "$T/wide.tp"
 cp "$T/.out" "$T/mw1.tp"
