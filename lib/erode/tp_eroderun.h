@@ -1,6 +1,7 @@
 /*
  * tp_eroderun.h - terode on a whole grid: the droplets on the device the
- * options chose, then the thermal passes, and the sediment band.
+ * options chose, then the thermal passes, the sediment band and the
+ * masks.
  *
  * Devices: the CPU's droplets (tp_erode; in place and re-pitched,
  * tp_erode_owned, when the band is the grid's only one), the batch-
@@ -63,7 +64,8 @@ void	tp_eroderun_masks(float *wear, float *deposit, const float *z,
 /* Erode band `band` of g with droplet options o (their droplets and
  * zscale unless r says otherwise), then r->thermal passes of talus
  * talus * zscale (each rounded to float); with sband >= 0, add the change
- * of the heights to band sband. g's data may move (tp_erode_owned). */
+ * of the heights to band sband; with r->masks, set the mask bands. g's
+ * data may move (tp_erode_owned). */
 int	tp_eroderun(tp_grid *g, int band, int sband, const tp_erode_opts *o,
 	    const tp_eroderun_opts *r, tp_eroderun_result *res, tp_err *e);
 
