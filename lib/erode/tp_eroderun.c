@@ -14,8 +14,10 @@ droplets(tp_grid *g, int band, const tp_erode_opts *o,
 	float *z = tp_grid_band(g, band);
 	size_t stride = tp_grid_stride(g);
 
+	/* auto: the masks are made on the CPU only */
 	res->gpu = r->device == TP_ERODERUN_GPU ||
-	    (r->device == TP_ERODERUN_AUTO && tp_cl_have_gpu());
+	    (r->device == TP_ERODERUN_AUTO && o->flow == NULL &&
+	    tp_cl_have_gpu());
 	res->batched = res->gpu || r->batch_sync;
 	if (res->batched && o->flow != NULL) {
 		tp_err_set(e, "the masks are made on the CPU per droplet, not "

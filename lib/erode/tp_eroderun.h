@@ -32,7 +32,8 @@ typedef struct tp_eroderun_opts {
 	double	talus;		/* their stable drop per cell, model units */
 	/* masks: bands mask[TP_ERODERUN_WEAR..FLOW] of the grid are set to
 	 * the run's masks (tp_eroderun_masks); the droplets then run on the
-	 * CPU per droplet (tp_erode), the batch models being refused. */
+	 * CPU per droplet (tp_erode): AUTO picks the CPU, the batch models
+	 * are refused. */
 	int	masks;
 	int	mask[3];
 } tp_eroderun_opts;
