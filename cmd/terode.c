@@ -15,7 +15,7 @@
 
 static const char usage[] =
     "usage: terode [-q] [-b NAME] [-n N] [-S SEED] [-r R] [--lifetime N]\n"
-    "              [-z Z|auto] [--sediment] [--thermal N] [--talus S]\n"
+    "              [-z Z|auto] [--sediment] [--masks] [--thermal N] [--talus S]\n"
     "              [--sea LEVEL | --no-sea] [--sea-floor] [--stats] [-j N]\n"
     "              [--device cpu|gpu|auto] [--batch-sync] [--cl-device N]\n"
     "              [model options] < in > out\n"
@@ -48,6 +48,8 @@ static const char help[] =
     "      --no-keep-mass    the load of a droplet that ends vanishes, as in\n"
     "                        Lague's\n"
     "      --sediment        add deposited minus eroded to a 'sediment' band\n"
+    "      --masks           set bands 'wear', 'deposit' and 'flow' (droplet\n"
+    "                        water through each cell); on the CPU only\n"
     "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
     "                        recorded as SEALEVEL in the output\n"
     "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
@@ -75,7 +77,7 @@ enum {
 	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED,
 	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
 	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION,
-	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES
+	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES, OPT_MASKS
 };
 
 /* Old spellings, still taken with a warning until they go. */
@@ -103,6 +105,7 @@ static const struct option longopts[] = {
 	{ "keep-mass", no_argument, NULL, OPT_KEEP },
 	{ "no-keep-mass", no_argument, NULL, OPT_NOKEEP },
 	{ "sediment", no_argument, NULL, OPT_SEDIMENT },
+	{ "masks", no_argument, NULL, OPT_MASKS },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "sea-floor", no_argument, NULL, OPT_SEA_FLOOR },
@@ -125,8 +128,8 @@ static const struct option longopts[] = {
 struct args {
 	tp_erode_opts o;
 	const char *band;
-	int	droplets_set, zauto, zset, cap_set, sediment, thermal, progress,
-		stats;
+	int	droplets_set, zauto, zset, cap_set, sediment, masks, thermal,
+		progress, stats;
 	int	quiet;
 	int	sea_floor;
 	double	talus;
@@ -199,6 +202,7 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_KEEP: o->keep_mass = 1; break;
 		case OPT_NOKEEP: o->keep_mass = 0; break;
 		case OPT_SEDIMENT: a->sediment = 1; break;
+		case OPT_MASKS: a->masks = 1; break;
 		case OPT_SEA:
 			cli_sea_option(&a->sea, optarg);
 			break;
@@ -296,7 +300,8 @@ device_stats(const tp_eroderun_result *r)
 int
 main(int argc, char **argv)
 {
-	static const char *const sediment[] = { "sediment" };
+	static const char *const added[] = { "wear", "deposit", "flow",
+	    "sediment" };
 	struct args a;
 	tp_eroderun_opts ro;
 	tp_eroderun_result res;
@@ -304,16 +309,19 @@ main(int argc, char **argv)
 	cli_progress p;
 	tp_err e;
 	double sea;
-	int band, sband = -1;
+	int band, idx[4] = { 0, 0, 0, -1 }, i;
 
 	cli_init(argc, argv, usage);
 	parse(&a, argc, argv);
 	if (a.list_devices)
 		list_devices();
-	if (a.sediment && strcmp(a.band, "sediment") == 0)
-		cli_usage("--sediment: the eroded band cannot also be the "
-		    "sediment band");
-	band = cli_read_grid(&g, a.band, sediment, a.sediment, &sband);
+	for (i = a.masks ? 0 : 3; i < (a.sediment ? 4 : 3); i++)
+		if (strcmp(a.band, added[i]) == 0)
+			cli_usage("the eroded band cannot also be band '%s'",
+			    added[i]);
+	i = a.masks ? 0 : 3;
+	band = cli_read_grid(&g, a.band, added + i, (a.sediment ? 4 : 3) - i,
+	    idx + i);
 	/* --sea-floor erodes the sea all the same; the level is recorded */
 	sea = cli_sea_level(&a.sea, &g.h, 1);
 	a.o.sea_level = a.sea_floor ? -INFINITY : sea;
@@ -325,8 +333,9 @@ main(int argc, char **argv)
 	a.o.progress = cli_progress_cb;
 	a.o.pctx = &p;
 	ro = (tp_eroderun_opts){ a.device, a.batch_sync, a.cl_device,
-	    !a.droplets_set, a.zauto, a.thermal, a.talus };
-	if (tp_eroderun(&g, band, a.sediment ? sband : -1, &a.o, &ro, &res,
+	    !a.droplets_set, a.zauto, a.thermal, a.talus, a.masks,
+	    { idx[0], idx[1], idx[2] } };
+	if (tp_eroderun(&g, band, a.sediment ? idx[3] : -1, &a.o, &ro, &res,
 	    &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

@@ -1,5 +1,5 @@
-/* texport - write one band of a stream as a game engine's heightmap, the
- * biome band as splat maps, or the heights as a normal map. */
+/* texport - write one band of a stream as a game engine's heightmap or an
+ * 8-bit mask, the biome band as splat maps, or the heights as a normal map. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
-    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm OUT < in\n"
+    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm|mask OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] --biome-groups FILE\n"
     "               -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
@@ -42,7 +42,7 @@ static const char help[] =
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it\n"
     "  -f, --format FMT     png16 (default), r16, r32 (little-endian UInt16,\n"
-    "                       float32), pgm (16-bit), splat, normal\n"
+    "                       float32), pgm (16-bit), mask (8-bit PNG), splat, normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
     "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
@@ -50,7 +50,7 @@ static const char help[] =
     "      --pad            with -e: grow to the next valid size up,\n"
     "                       repeating the last column and row\n"
     "  -q, --quiet          no progress bar, no height scale line\n"
-    "      --zrange LO,HI   heights at levels 0 and 65535 (default: the\n"
+    "      --zrange LO,HI   values at levels 0 and 65535, 255 (default: the\n"
     "                       band's range: a second pass over a file, or the\n"
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit (default: 1), for normal\n"
@@ -58,9 +58,9 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { F_PNG16, F_R16, F_R32, F_PGM, F_SPLAT, F_NORMAL };
-static const char *const formats[] = { "png16", "r16", "r32", "pgm", "splat",
-    "normal", NULL };
+enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_NORMAL };
+static const char *const formats[] = { "png16", "r16", "r32", "pgm", "mask",
+    "splat", "normal", NULL };
 static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 

@@ -13,7 +13,7 @@
 
 static const char usage[] =
     "usage: tuplift [-q] [-b NAME] [-d D] [-g GEO] [-j N] [-k K] [-s N]\n"
-    "               [-t YEARS] [-u U] [-z Z] [--m M] [--n N]\n"
+    "               [-t YEARS] [-u U] [-z Z] [--m M] [--n N] [--masks]\n"
     "               [--sea LEVEL | --no-sea] [--stats] [--until-steady TOL]\n"
     "               < in > out\n";
 
@@ -31,6 +31,8 @@ static const char help[] =
     "  -k, --k K             erodibility K, m^(1-2m)/yr for n = 1\n"
     "                        (default: 0.0001)\n"
     "      --m M             area exponent m, 0..2 (default: 0.45)\n"
+    "      --masks           set bands 'wear' (incision and creep), 'deposit'\n"
+    "                        (creep) and 'flow' (drainage area, m^2)\n"
     "      --n N             slope exponent n, 0.5..4 (default: 1)\n"
     "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
     "      --progress        draw the progress bar even when stderr is no\n"
@@ -53,7 +55,7 @@ static const char help[] =
 
 enum {
 	OPT_M = 256, OPT_N, OPT_NO_SEA, OPT_PROGRESS, OPT_SEA, OPT_STATS,
-	OPT_STEADY, OPT_VERSION
+	OPT_STEADY, OPT_VERSION, OPT_MASKS
 };
 
 static const struct option longopts[] = {
@@ -63,6 +65,7 @@ static const struct option longopts[] = {
 	{ "threads", required_argument, NULL, 'j' },
 	{ "k", required_argument, NULL, 'k' },
 	{ "m", required_argument, NULL, OPT_M },
+	{ "masks", no_argument, NULL, OPT_MASKS },
 	{ "n", required_argument, NULL, OPT_N },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -134,6 +137,7 @@ parse(struct args *a, int argc, char **argv)
 			break;
 		case OPT_SEA: cli_sea_option(&a->sea, optarg); break;
 		case OPT_STATS: a->stats = 1; break;
+		case OPT_MASKS: a->o.masks = 1; break;
 		case 't': o->dt = dbl("--dt", 1e-30, 1e30); break;
 		case 'u':
 			o->uplift = dbl("--uplift", -1e30, 1e30);
@@ -196,13 +200,17 @@ main(int argc, char **argv)
 	size_t stride;
 	double last;
 	int64_t ran;
-	int band, ub;
+	static const char *const masks[] = { "wear", "deposit", "flow" };
+	int band, ub, mb[3], i;
 
 	cli_init(argc, argv, usage);
 	parse(&a, argc, argv);
 	if (strcmp(a.band, "uplift") == 0)
 		cli_usage("--band: 'uplift' is the uplift band");
-	band = cli_read_grid(&g, a.band, NULL, 0, NULL);
+	for (i = 0; i < 3 && a.o.masks; i++)
+		if (strcmp(a.band, masks[i]) == 0)
+			cli_usage("--band: '%s' is a mask band", masks[i]);
+	band = cli_read_grid(&g, a.band, masks, a.o.masks ? 3 : 0, mb);
 	a.o.sea_level = cli_sea_level(&a.sea, &g.h, 1);
 	stride = tp_grid_stride(&g);
 	if ((ub = tp_header_band(&g.h, "uplift")) >= 0)
@@ -213,6 +221,9 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	ran = evolve(s, &a, &last);
 	tp_spower_heights(s, tp_grid_band(&g, band), stride);
+	if (a.o.masks)
+		tp_spower_masks(s, tp_grid_band(&g, mb[0]),
+		    tp_grid_band(&g, mb[1]), tp_grid_band(&g, mb[2]), stride);
 	tp_spower_free(s);
 	if (a.steady >= 0 && !(last <= a.steady) && !a.quiet)
 		fprintf(stderr, "%s: warning: not steady after %lld steps "

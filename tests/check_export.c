@@ -63,6 +63,24 @@ START_TEST(test_byte_orders)
 }
 END_TEST
 
+/* A mask's 8-bit levels: the heightmap's rule on 255 steps, clamped, NaN
+ * and an empty range 0. */
+START_TEST(test_mask_levels)
+{
+	const float v[] = { 0, 1, 2, 0.5f / 255, 0.49f / 255, -1, 3, NAN,
+	    127.5f / 255 };
+	unsigned char b[9];
+
+	ck_assert_uint_eq(tp_export_sample_bytes(TP_EXPORT_PNG8), 1);
+	ck_assert_uint_eq(tp_export_encode(TP_EXPORT_PNG8, v, 9, 0, 2, b), 1);
+	ck_assert_mem_eq(b, "\x00\x80\xff\x00\x00\x00\xff\x00\x40", 9);
+	tp_export_encode(TP_EXPORT_PNG8, v, 9, 0, 1, b);
+	ck_assert_mem_eq(b, "\x00\xff\xff\x01\x00\x00\xff\x00\x80", 9);
+	tp_export_encode(TP_EXPORT_PNG8, v, 3, 1, 1, b);
+	ck_assert_mem_eq(b, "\x00\x00\x00", 3);
+}
+END_TEST
+
 START_TEST(test_range)
 {
 	const float v[] = { 3, NAN, -1, INFINITY, 2, -INFINITY };
@@ -151,6 +169,7 @@ main(void)
 	tcase_add_test(ex, test_levels);
 	tcase_add_test(ex, test_levels_round_trip);
 	tcase_add_test(ex, test_byte_orders);
+	tcase_add_test(ex, test_mask_levels);
 	tcase_add_test(ex, test_range);
 	tcase_add_test(ex, test_sidecar_json);
 	tcase_add_test(ex, test_range_text);

@@ -238,6 +238,55 @@ expect_err 1 "^terode: SEALEVEL: '1e999' is not a number$" "malformed SEALEVEL" 
 assert_eq "malformed SEALEVEL: one line" "$(wc -l < "$T/.err")" 1
 expect_exit 2 "--sea with --no-sea" run_prog terode --sea 1 --no-sea < "$T/hills.tp"
 
+# --masks: wear - deposit is the fall of each cell (thermal passes too),
+# both >= 0 and never both above 0; flow >= 0 and above 0 where droplets
+# ran; the heights are those without --masks; the bytes on any -j; a
+# power-of-two width (eroded at a wider pitch, in place) and a sea too.
+ok "masks j1" run_prog terode -n 20000 -S 4 --thermal 2 --masks -j 1 < "$T/hills.tp"
+cp "$T/.out" "$T/m1.tp"
+ok "masks j2" run_prog terode -n 20000 -S 4 --thermal 2 --masks -j 2 < "$T/hills.tp"
+assert_same "masks: the same bytes on -j 1 and -j 2" "$T/m1.tp" "$T/.out"
+ok "no masks" run_prog terode -n 20000 -S 4 --thermal 2 < "$T/hills.tp"
+assert_eq "masks: bands" "$(header "$T/m1.tp" BANDS)" "height wear deposit flow"
+check_masks() {
+	py 'h0 = band(sys.argv[1], "height").astype(np.float64)
+m = sys.argv[2]; z = band(m, "height").astype(np.float64)
+w, d, f = (band(m, b) for b in ("wear", "deposit", "flow"))
+bare = band(sys.argv[3], "height")
+fall = h0 - z; land = np.isfinite(h0)
+print(bool((w >= 0).all() and (d >= 0).all() and (f >= 0).all()),
+      bool((np.minimum(w, d) == 0).all()),
+      bool(np.abs((w - d)[land] - fall[land]).max() <= 1e-7 * max(1, np.abs(h0[land]).max())),
+      bool(w.max() > 0 and d.max() > 0 and (f > 0).mean() > 0.2),
+      bool((band(m, "height").view("<u4") == bare.view("<u4")).all()))' "$@"
+}
+assert_eq "masks: sums" "$(check_masks "$T/hills.tp" "$T/m1.tp" "$T/.out")" \
+    "True True True True True"
+py 'z = band(sys.argv[1], "height"); write(np.tile(z, (5, 16))[:, :1024], "height", [], sys.argv[2])' \
+    "$T/hills.tp" "$T/wide.tp"
+ok "masks wide j1" run_prog terode -n 30000 --masks -j 1 < "$T/wide.tp"
+cp "$T/.out" "$T/mw1.tp"
+ok "masks wide j2" run_prog terode -n 30000 --masks -j 2 < "$T/wide.tp"
+assert_same "masks wide: the same bytes on -j 1 and -j 2" "$T/mw1.tp" "$T/.out"
+ok "no masks wide" run_prog terode -n 30000 < "$T/wide.tp"
+assert_eq "masks wide: sums" "$(check_masks "$T/wide.tp" "$T/mw1.tp" "$T/.out")" \
+    "True True True True True"
+ok "masks sea" run_prog terode -n 30000 -S 5 --masks --sediment < "$T/isl.tp"
+cp "$T/.out" "$T/ms.tp"
+ok "no masks sea" run_prog terode -n 30000 -S 5 < "$T/isl.tp"
+assert_eq "masks sea: sums" "$(check_masks "$T/isl.tp" "$T/ms.tp" "$T/.out")" \
+    "True True True True True"
+assert_eq "masks sea: sediment is deposit - wear" \
+    "$(py 'm = sys.argv[1]
+print(bool(np.abs(band(m, "sediment") - (band(m, "deposit") - band(m, "wear"))).max() < 1e-4))' "$T/ms.tp")" \
+    "True"
+expect_err 1 "^terode: the masks are made on the CPU" "masks: not batch-sync" \
+    run_prog terode --masks --batch-sync < "$T/hills.tp"
+ok "masks: auto runs on the CPU" run_prog terode -n 20000 -S 4 --thermal 2 --masks --device auto < "$T/hills.tp"
+body "$T/m1.tp" > "$T/a"; body "$T/.out" > "$T/b"
+assert_same "masks: auto = cpu" "$T/a" "$T/b"
+expect_exit 2 "masks: the eroded band" run_prog terode -b flow --masks < "$T/m1.tp"
+
 # Help, misuse, bad input.
 ok "help" grep -q 'inertia.*default: 0.05' <(run_prog terode --help)
 expect_exit 2 "radius 0" run_prog terode -r 0 < "$T/hills.tp"

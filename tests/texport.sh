@@ -271,8 +271,40 @@ done
 assert_eq "png comment" "$(py 'from osgeo import gdal
 print(gdal.Open(sys.argv[1]).GetMetadata()["Comment"].count("HISTORY texport --format png16"))' "$T/dem.png16")" "1"
 
-# 6. Misuse (exit 2) and bad input (exit 1), every message worded
-expect_err 2 "texport: --format: 'exr' is not one of png16, r16, r32, pgm, splat, normal" \
+# 6. Masks: terode's wear and flow as 8-bit PNGs, read back by GDAL: each
+# level is floor((v - LO) * 255 / (HI - LO) + 0.5) clamped, LO, HI the
+# band's range or --zrange, as the sidecar records; NaN is 0.
+run_prog tnoise --size 96x80 --seed 2 | run_prog terode -q -n 8000 --masks > "$T/er.tp"
+mask_check() {
+	py 'import json
+from osgeo import gdal
+v = band(sys.argv[1], sys.argv[2]).astype(np.float64)
+j = json.load(open(sys.argv[3] + ".json")); lo, hi = j["zrange"]
+d = gdal.Open(sys.argv[3]); p = d.ReadAsArray().astype(np.int64)
+m = np.isfinite(v)
+want = np.clip(np.floor((np.where(m, v, lo) - lo) * 255 / (hi - lo) + 0.5), 0, 255)
+want[~m] = 0
+back = lo + p * (hi - lo) / 255
+inr = m & (v >= lo) & (v <= hi)
+print(j["format"], j["levels"], "byte_order" in j,
+    d.GetRasterBand(1).DataType == gdal.GDT_Byte, int(np.abs(p - want).max()),
+    bool(np.abs(back - v)[inr].max() <= (hi - lo) / 510 * 1.0001),
+    int(p.min()), int(p.max()))' "$@"
+}
+ok "mask wear" run_prog texport -f mask -b wear "$T/wear.png" < "$T/er.tp"
+assert_eq "mask wear says the range" "$(sed 's/= .*//' "$T/.err")" "texport: mask 0..255 "
+assert_eq "mask wear round trip" "$(mask_check "$T/er.tp" wear "$T/wear.png")" \
+    "mask 255 False True 0 True 0 255"
+ok "mask flow zrange" run_prog texport -q -f mask -b flow --zrange 0,2 "$T/flow.png" < "$T/er.tp"
+assert_eq "mask flow: zrange in the sidecar" \
+    "$(pyc 'print(json.load(open(sys.argv[1]))["zrange"])' "$T/flow.png.json")" "[0.0, 2.0]"
+assert_eq "mask flow round trip" "$(mask_check "$T/er.tp" flow "$T/flow.png" | cut -d' ' -f1-6)" \
+    "mask 255 False True 0 True"
+expect_err 2 "texport: a mask is no heightmap" "mask with an engine" \
+    run_prog texport -f mask -e godot "$T/x.png" < "$T/er.tp"
+
+# 7. Misuse (exit 2) and bad input (exit 1), every message worded
+expect_err 2 "texport: --format: 'exr' is not one of png16, r16, r32, pgm, mask, splat, normal" \
     "format" run_prog texport -f exr "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport --zrange 5,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: give the file to write (-o OUT)" "no out" run_prog texport < "$T/dem.tp"

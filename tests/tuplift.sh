@@ -112,6 +112,26 @@ assert_eq "HISTORY" "$(header_lines "$T/j2" | grep '^HISTORY' | tail -n 1)" \
 run_prog tuplift -q -s 20 < "$T/in" | run_prog tfill -q | run_prog tflow -q -r 200 > "$T/o"
 assert_eq "pipeline: rivers" "$(stat "$T/o" 'bool(river.sum() > 0)')" True
 
+# --masks: on the cells that move (not the border), wear - deposit is the
+# fall plus the run's uplift (30 x 1000 x 0.001 / 50 = 0.6 units); the
+# heights as without it; the same bytes on -j 1 and 2; no deposit without
+# diffusion; flow the drainage area, at least a cell's.
+run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 --masks < "$T/in" > "$T/mk1"
+run_prog tuplift -q -j 2 -s 30 -d 0.01 --n 2 -z 50 --masks < "$T/in" > "$T/mk2"
+assert_same "masks: -j 1 = -j 2" "$T/mk1" "$T/mk2"
+run_prog tuplift -q -s 30 -d 0 -z 50 --masks < "$T/in" > "$T/mk0"
+assert_eq "masks: sums" "$(py '
+h0 = band(sys.argv[1], "height").astype(float); m = bands(sys.argv[2]); bare = band(sys.argv[3], "height")
+z, w, d, f = (m[b].astype(float) for b in ("height", "wear", "deposit", "flow"))
+i = np.s_[1:-1, 1:-1]; b = np.ones(h0.shape, bool); b[i] = False
+print(m["height"].tobytes() == bare.tobytes(), bool((w >= 0).all() and (d >= 0).all()),
+    bool(np.abs(w[i] - d[i] - (h0[i] - z[i]) - 0.6).max() < 1e-4),
+    bool((w[b] == 0).all() and (d[b] == 0).all() and d.max() > 0),
+    bool((f[i] >= 1).all() and f.max() > 20),
+    float(band(sys.argv[4], "deposit").max()))' "$T/in" "$T/mk1" "$T/j1" "$T/mk0")" \
+    "True True True True True 0.0"
+expect_exit 2 "masks: the evolved band" run_prog tuplift --masks -b wear < "$T/mk1"
+
 # Not steady in time: a warning, the output all the same.
 run_prog tuplift -s 2 --until-steady 1e-9 < "$T/in" > "$T/o" 2> "$T/err"
 assert_eq "not steady" "$(sed 's/change [0-9.]* m/change X m/' "$T/err")" \

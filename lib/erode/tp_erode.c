@@ -46,6 +46,7 @@ struct model {
 	float	kpos;		/* 1 when the model erodes at all, else 0 */
 	int	i32;		/* cell indices fit an int32: vector looks */
 	tp_simd_level simd;
+	float	*flow;		/* tp_erode_opts' flow, or NULL */
 };
 
 void
@@ -920,6 +921,11 @@ lane_act(const struct model *m, struct lanes *L, int l,
 	float amt = K->amt[l];
 	struct stamp *s = &t->s[(unsigned)L->step[l] % TRAIL];
 
+	/* a droplet's cells lie in its tile's reach: the same order as the
+	 * heights' updates on any thread count */
+	if (m->flow != NULL && K->act[l] != ACT_GONE)
+		m->flow[(size_t)L->y[l] * (size_t)m->w + (size_t)L->x[l]] +=
+		    L->water[l];
 	switch (K->act[l]) {
 	case ACT_GONE:
 		a->left++;
@@ -1221,6 +1227,7 @@ model_init(struct model *m, float *z, int64_t width, int64_t height,
 	/* the options may ask for less than the processor has, never more */
 	m->simd = tp_simd_probe();
 	m->simd = o->simd < m->simd ? o->simd : m->simd;
+	m->flow = o->flow;
 	if ((m->br = brush_new(o->radius, e)) == NULL)
 		return -1;
 	if (m->nodata && o->sea_level > -INFINITY && clear_map(m, e) < 0) {

@@ -104,6 +104,11 @@ typedef struct tp_erode_opts {
 	tp_simd_level simd;	/* vector level at most (probed); same bytes */
 	tp_progress_fn progress;	/* droplets done; may be NULL */
 	void	*pctx;
+	/* NULL, or width * height floats (rows width apart): each step a
+	 * droplet takes adds its water to the cell it starts from, in the
+	 * fixed order of the heights' updates, so the bytes are the same on
+	 * any thread count. tp_erode and tp_erode_owned only. */
+	float	*flow;
 } tp_erode_opts;
 
 typedef struct tp_erode_stats {

@@ -1,6 +1,7 @@
 /*
  * tp_eroderun.h - terode on a whole grid: the droplets on the device the
- * options chose, then the thermal passes, and the sediment band.
+ * options chose, then the thermal passes, the sediment band and the
+ * masks.
  *
  * Devices: the CPU's droplets (tp_erode; in place and re-pitched,
  * tp_erode_owned, when the band is the grid's only one), the batch-
@@ -29,7 +30,16 @@ typedef struct tp_eroderun_opts {
 	int	zauto;		/* zscale: the heights' range (1 when flat) */
 	int	thermal;	/* thermal passes afterwards */
 	double	talus;		/* their stable drop per cell, model units */
+	/* masks: bands mask[TP_ERODERUN_WEAR..FLOW] of the grid are set to
+	 * the run's masks (tp_eroderun_masks); the droplets then run on the
+	 * CPU per droplet (tp_erode): AUTO picks the CPU, the batch models
+	 * are refused. */
+	int	masks;
+	int	mask[3];
 } tp_eroderun_opts;
+
+/* The mask bands, in the order of tp_eroderun_opts' mask. */
+enum { TP_ERODERUN_WEAR, TP_ERODERUN_DEPOSIT, TP_ERODERUN_FLOW };
 
 /* What ran and what it did. */
 typedef struct tp_eroderun_result {
@@ -43,10 +53,20 @@ typedef struct tp_eroderun_result {
 				 * units) */
 } tp_eroderun_result;
 
+/* The masks of one run at each cell, from its heights before (orig,
+ * rows width apart) and after (z): wear = before - after where that is
+ * above 0, else 0; deposit = after - before where above 0, else 0 (the
+ * net change, thermal passes included, split by its sign: wear - deposit
+ * is before - after to float rounding); 0 both where the cell was not a
+ * height erosion works on (tp_erode_valid). */
+void	tp_eroderun_masks(float *wear, float *deposit, const float *z,
+	    const float *orig, int64_t width, int64_t height, size_t stride);
+
 /* Erode band `band` of g with droplet options o (their droplets and
  * zscale unless r says otherwise), then r->thermal passes of talus
  * talus * zscale (each rounded to float); with sband >= 0, add the change
- * of the heights to band sband. g's data may move (tp_erode_owned). */
+ * of the heights to band sband; with r->masks, set the mask bands. g's
+ * data may move (tp_erode_owned). */
 int	tp_eroderun(tp_grid *g, int band, int sband, const tp_erode_opts *o,
 	    const tp_eroderun_opts *r, tp_eroderun_result *res, tp_err *e);
 

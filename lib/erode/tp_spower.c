@@ -45,6 +45,8 @@ struct tp_spower {
 	int64_t	*rowpits;	/* per row: inner cells, no lower neighbour */
 	int64_t	pits;		/* their sum in the last step */
 	uint32_t nvalid;
+	double	*wear, *dep;	/* o.masks: summed over the steps, units */
+	double	*zi;		/* o.masks: the heights after incision */
 };
 
 void
@@ -107,6 +109,14 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->rowmax = malloc(h * sizeof *s->rowmax);
 	s->rowpits = malloc(h * sizeof *s->rowpits);
 	s->scratch = malloc((size_t)t * s->scratch_len * sizeof *s->scratch);
+	if (s->o.masks) {
+		s->wear = calloc(n, sizeof *s->wear);
+		s->dep = calloc(n, sizeof *s->dep);
+		s->zi = malloc(n * sizeof *s->zi);
+		if (!s->wear || !s->dep || !s->zi)
+			return tp_err_set(e, "out of memory: the masks need "
+			    "%.1f MiB", (double)n * 24 / 1048576.0);
+	}
 	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->inner ||
 	    !s->donors ||
 	    !s->pend ||
@@ -284,6 +294,9 @@ tp_spower_free(tp_spower *s)
 	free(s->rowmax);
 	free(s->rowpits);
 	free(s->scratch);
+	free(s->wear);
+	free(s->dep);
+	free(s->zi);
 	free(s);
 }
 
@@ -301,6 +314,24 @@ tp_spower_heights(const tp_spower *s, float *z, size_t stride)
 			if (!s->fixed[i])
 				z[(size_t)y * stride + (size_t)x] =
 				    (float)s->z[i];
+		}
+}
+
+void
+tp_spower_masks(const tp_spower *s, float *wear, float *deposit,
+    float *flow, size_t stride)
+{
+	int64_t x, y;
+
+	for (y = 0; y < s->h; y++)
+		for (x = 0; x < s->w; x++) {
+			size_t i = (size_t)(y * s->w + x);
+			size_t o = (size_t)y * stride + (size_t)x;
+			int on = s->wear != NULL && !s->fixed[i];
+
+			wear[o] = on ? (float)s->wear[i] : 0;
+			deposit[o] = on ? (float)s->dep[i] : 0;
+			flow[o] = s->stepped ? (float)s->area[i] : 0;
 		}
 }
 
@@ -490,7 +521,7 @@ incise(tp_spower *s)
 	int64_t lakes = 0;
 	uint32_t j;
 	size_t i, r;
-	double hr;
+	double hr, cut;
 
 	for (j = 0; j < s->nvalid; j++) {
 		i = s->order[j];
@@ -502,7 +533,10 @@ incise(tp_spower *s)
 			lakes++;
 			continue;
 		}
-		s->zn[i] = tp_spower_solve(s->zn[i], hr, s->fac[i], s->o.n);
+		cut = tp_spower_solve(s->zn[i], hr, s->fac[i], s->o.n);
+		if (s->wear != NULL)
+			s->wear[i] += s->zn[i] - cut;
+		s->zn[i] = cut;
 	}
 	return lakes;
 }
@@ -599,6 +633,11 @@ change_rows(void *ctx, int64_t b, int64_t e, int worker)
 			}
 			if (s->zn[i] < s->sea)
 				s->zn[i] = s->sea;
+			if (s->zi != NULL) {	/* diffusion's share */
+				d = s->zn[i] - s->zi[i];
+				s->wear[i] += d < 0 ? -d : 0;
+				s->dep[i] += d > 0 ? d : 0;
+			}
 			d = fabs(s->zn[i] - s->z[i]);
 			if (d > m)
 				m = d;
@@ -667,6 +706,8 @@ tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e)
 	stack(s);
 	tp_par_for(s->threads, s->h, 16, factor_rows, s);
 	lakes = incise(s);
+	if (s->zi != NULL)
+		memcpy(s->zi, s->zn, s->n * sizeof *s->zi);
 	if (s->o.diffusion > 0) {
 		tp_par_for(s->threads, s->h, 16, diffuse_rows, s);
 		tp_par_for(s->threads, (s->w + COLS - 1) / COLS, 4,

@@ -65,6 +65,7 @@ typedef struct tp_spower_opts {
 	double	zscale;		/* metres per height unit of the plane, > 0 */
 	double	sea_level;	/* in height units; -INFINITY: no sea */
 	int	threads;	/* <= 0: all processors */
+	int	masks;		/* keep the wear and deposit (tp_spower_masks) */
 } tp_spower_opts;
 
 typedef struct tp_spower_stats {
@@ -97,6 +98,17 @@ void	tp_spower_heights(const tp_spower *s, float *z, size_t stride);
  * row), NaN on nodata; NULL before the first step. Only the tests call it: the
  * areas the step used, checked against tp_flow's. */
 const double *tp_spower_area(const tp_spower *s);
+/* With o->masks, the run's masks into wear, deposit and flow (row y at
+ * y * stride), height units; 0 on fixed cells (flow: NaN on nodata).
+ * wear: what incision cut (h* - h after step 3) plus what diffusion took,
+ * summed over the steps; deposit: what diffusion laid down (a cell's
+ * diffusion change of a step goes to one or the other by its sign).
+ * Stream power lays no river sediment down: deposit is hillslope creep
+ * into hollows only, 0 without diffusion. wear - deposit is height before
+ * - height after + the uplift of the run, to rounding. flow: the last
+ * step's drainage area, m^2 (0 before a step). */
+void	tp_spower_masks(const tp_spower *s, float *wear, float *deposit,
+	    float *flow, size_t stride);
 void	tp_spower_free(tp_spower *s);
 
 /* The new height of one cell (step 3): h* the uplifted height, hr the

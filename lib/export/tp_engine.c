@@ -138,6 +138,9 @@ tp_engine_fit(tp_engine g, int64_t w, int64_t h, tp_engine_fitting fit,
 int
 tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
 {
+	if (f == TP_EXPORT_PNG8 && g != TP_ENGINE_NONE)
+		return tp_err_set(e, "a mask is no heightmap: -f mask goes "
+		    "without --engine");
 	switch (g) {
 	case TP_ENGINE_UNITY:
 		if (f != TP_EXPORT_R16)

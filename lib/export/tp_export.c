@@ -20,7 +20,7 @@
 
 struct tp_export_writer {
 	tp_export_format f;
-	tp_png_writer *png;	/* PNG16 */
+	tp_png_writer *png;	/* PNG16, PNG8 */
 	tp_outfile out;		/* the others */
 	FILE	*file;
 	int	fd;
@@ -29,12 +29,28 @@ struct tp_export_writer {
 	size_t	row_bytes;
 };
 
-static const char *const names[] = { "png16", "r16", "r32", "pgm" };
+static const char *const names[] = { "png16", "r16", "r32", "pgm", "mask" };
 
 size_t
 tp_export_sample_bytes(tp_export_format f)
 {
-	return f == TP_EXPORT_R32 ? 4 : 2;
+	return f == TP_EXPORT_R32 ? 4 : f == TP_EXPORT_PNG8 ? 1 : 2;
+}
+
+/* The 8-bit levels of n values on [lo, hi], as level() on 255 steps. */
+static size_t
+encode8(const float *v, size_t n, double lo, double hi, unsigned char *out)
+{
+	double scale = hi > lo ? 255.0 / (hi - lo) : 0;
+	size_t nan = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double x = ((double)v[i] - lo) * scale + 0.5;
+
+		out[i] = x >= 1 ? (x < 255 ? (unsigned char)x : 255) : 0;
+		nan += v[i] != v[i];
+	}
+	return nan;
 }
 
 void
@@ -121,6 +137,8 @@ tp_export_encode(tp_export_format f, const float *v, size_t n, double lo,
 	    f == TP_EXPORT_R16 : f == TP_EXPORT_PGM);
 	size_t nan = 0;
 
+	if (f == TP_EXPORT_PNG8)
+		return encode8(v, n, lo, hi, out);
 	if (f == TP_EXPORT_R32 && little_endian()) {	/* as they are */
 		float *o = out, lo32 = (float)lo;
 
@@ -190,9 +208,11 @@ tp_export_create(tp_export_writer **wp, const char *path, tp_export_format f,
 		return tp_err_set(e, "out of memory for the heightmap writer");
 	*w = (tp_export_writer){ .f = f, .fd = -1, .flip = flip,
 	    .width = width, .height = height, .row_bytes = rb };
-	if (f == TP_EXPORT_PNG16 ? tp_png_create_depth(&w->png, path,
+	if (f == TP_EXPORT_PNG16 || f == TP_EXPORT_PNG8 ?
+	    tp_png_create_depth(&w->png, path,
 	    (uint32_t)(width > UINT32_MAX ? 0 : width), (uint32_t)(height >
-	    UINT32_MAX ? 0 : height), 1, 16, software, h, e) :
+	    UINT32_MAX ? 0 : height), 1, f == TP_EXPORT_PNG8 ? 8 : 16,
+	    software, h, e) :
 	    create_plain(w, path, e)) {
 		tp_export_abort(w);
 		return -1;
@@ -241,7 +261,10 @@ tp_export_write_rows(tp_export_writer *w, const void *rows, int64_t n,
 		return 0;
 	}
 	for (int64_t i = 0; i < n; i++, w->row++, p += w->row_bytes) {
-		if (w->png != NULL) {
+		if (w->png != NULL && w->f == TP_EXPORT_PNG8) {
+			if (tp_png_write_row(w->png, p, e) < 0)
+				return -1;
+		} else if (w->png != NULL) {
 			if (tp_png_write_row16(w->png, (const uint16_t *)(const
 			    void *)p, e) < 0)
 				return -1;
@@ -320,6 +343,7 @@ tp_export_range_text(tp_export_format f, double lo, double hi,
 	tp_num_format_float(a, sizeof a, lo);
 	tp_num_format_float(b, sizeof b, hi);
 	fmt = f == TP_EXPORT_R32 ? "heights %s..%s%s%s as float32" :
+	    f == TP_EXPORT_PNG8 ? "mask 0..255 = %s..%s%s%s" :
 	    "height 0..65535 = %s..%s%s%s";
 	n = snprintf(NULL, 0, fmt, a, b, sp, unit);
 	if (n < 0 || (text = malloc((size_t)n + 1)) == NULL)
@@ -383,6 +407,7 @@ tp_export_json(const tp_export_info *in)
 	json_t *o = json_object();
 	char *text = NULL;
 	int bad = o == NULL, r32 = strcmp(in->format, "r32") == 0;
+	int mask = strcmp(in->format, "mask") == 0;
 
 	if (bad)
 		return NULL;
@@ -398,9 +423,10 @@ tp_export_json(const tp_export_info *in)
 		set(o, "units", json_string(in->units), &bad);
 	set(o, "zrange", json_pack("[ff]", in->lo, in->hi), &bad);
 	if (!r32)
-		set(o, "levels", json_integer(65535), &bad);
-	set(o, "byte_order", json_string(r32 || strcmp(in->format, "r16") ==
-	    0 ? "little-endian" : "big-endian"), &bad);
+		set(o, "levels", json_integer(mask ? 255 : 65535), &bad);
+	if (!mask)	/* one byte a sample has no order */
+		set(o, "byte_order", json_string(r32 || strcmp(in->format,
+		    "r16") == 0 ? "little-endian" : "big-endian"), &bad);
 	set(o, "first_row", json_string(in->flip ? "south" : "north"), &bad);
 	set(o, "nodata_written_as", r32 ? json_real(in->lo) : json_integer(0),
 	    &bad);

@@ -8,8 +8,9 @@
  * Quantisation maps [lo, hi] linearly onto 0 .. 65535:
  *	q = floor((v - lo) * 65535 / (hi - lo) + 0.5), clamped to 0 .. 65535
  * so a height read back as lo + q (hi - lo) / 65535 is within half a step
- * of v (one step is (hi - lo) / 65535). NaN (nodata) becomes 0: engines
- * have no nodata. When lo == hi every sample is 0. float32 keeps the
+ * of v (one step is (hi - lo) / 65535). PNG8, a mask (wear, flow, any
+ * band an engine blends textures by), maps [lo, hi] onto 0 .. 255 the same
+ * way (255 for 65535). NaN (nodata) becomes 0: engines have no nodata. When lo == hi every sample is 0. float32 keeps the
  * heights as they are, NaN written as lo.
  *
  * Files appear whole or not at all (tp_outfile). Rows are handed to the
@@ -32,11 +33,12 @@ typedef enum tp_export_format {
 	TP_EXPORT_PNG16,	/* 16-bit grey PNG (big-endian in the file) */
 	TP_EXPORT_R16,		/* raw UInt16, little-endian */
 	TP_EXPORT_R32,		/* raw float32, little-endian */
-	TP_EXPORT_PGM		/* P5, maxval 65535, big-endian */
+	TP_EXPORT_PGM,		/* P5, maxval 65535, big-endian */
+	TP_EXPORT_PNG8		/* 8-bit grey PNG: a mask, levels 0 .. 255 */
 } tp_export_format;
 
 /* Bytes one encoded sample takes in a row handed to tp_export_write_rows:
- * 2, or 4 for R32. */
+ * 2, 4 for R32, 1 for PNG8. */
 size_t	tp_export_sample_bytes(tp_export_format f);
 
 /* Running minimum and maximum of the finite samples seen. */
@@ -80,7 +82,7 @@ void	tp_export_abort(tp_export_writer *w);
 const char *tp_export_tmpname(const tp_export_writer *w);
 
 /* What the .json sidecar says. Strings may be "" (left out); units "" is
- * left out too. */
+ * left out too. format "mask" (PNG8) has levels 255 and no byte order. */
 typedef struct tp_export_info {
 	int64_t	width, height;		/* of the file written */
 	double	cellsize;		/* map units */
@@ -108,7 +110,7 @@ char	*tp_export_sidecar_name(const char *out);
 
 /* The line that reports the range quantised by, lo and hi in their fewest
  * digits (tp_num_format_float), then the UNITS of header h: "height 0..65535 =
- * 12.5..1803 m", for R32 "heights 12.5..1803 m as float32". NULL when out
+ * 12.5..1803 m" (a mask's "0..255 = ..."), for R32 "heights 12.5..1803 m as float32". NULL when out
  * of memory; free(). */
 char	*tp_export_range_text(tp_export_format f, double lo, double hi,
 	    const tp_header *h);
