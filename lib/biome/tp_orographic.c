@@ -43,6 +43,7 @@ tp_orographic_defaults(tp_orographic *p)
 	p->nm = 0.005;
 	p->hw = 2500;
 	p->cw = 7.4e-3 * 6.5e-3 / 5.8e-3;
+	p->wet = 0.1;
 }
 
 int
@@ -51,7 +52,7 @@ tp_orographic_check(const tp_orographic *p, tp_err *e)
 	const struct { const char *name; double v; } f[] = {
 		{ "wind speed", p->speed }, { "conversion time", p->conv_time },
 		{ "fallout time", p->fall_time }, { "nm", p->nm },
-		{ "hw", p->hw }, { "cw", p->cw } };
+		{ "hw", p->hw }, { "cw", p->cw }, { "wet", p->wet } };
 
 	if (!isfinite(p->wind_from))
 		return tp_err_set(e, "wind direction %g: not a finite number "
@@ -63,6 +64,8 @@ tp_orographic_check(const tp_orographic *p, tp_err *e)
 		if (!isfinite(f[i].v) || f[i].v < 0)
 			return tp_err_set(e, "%s %g: want a finite number >= 0",
 			    f[i].name, f[i].v);
+	if (p->wet > 1)
+		return tp_err_set(e, "wet %g: want a fraction 0 .. 1", p->wet);
 	return 0;
 }
 
@@ -73,7 +76,8 @@ field_of(tp_orographic *p, const char *key, size_t len)
 	const struct { const char *k; double *v; } f[] = {
 		{ "speed", &p->speed }, { "lat", &p->latitude },
 		{ "tc", &p->conv_time }, { "tf", &p->fall_time },
-		{ "nm", &p->nm }, { "hw", &p->hw }, { "cw", &p->cw } };
+		{ "nm", &p->nm }, { "hw", &p->hw }, { "cw", &p->cw },
+		{ "wet", &p->wet } };
 
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		if (strlen(f[i].k) == len && strncmp(f[i].k, key, len) == 0)
@@ -94,7 +98,7 @@ tp_orographic_parse(tp_orographic *p, const char *spec, tp_err *e)
 		if (eq == NULL || (v = field_of(p, s, (size_t)(eq - s))) ==
 		    NULL)
 			return tp_err_set(e, "'%.*s': want KEY=VALUE, KEY one "
-			    "of speed, lat, tc, tf, nm, hw, cw", (int)(end - s),
+			    "of speed, lat, tc, tf, nm, hw, cw, wet", (int)(end - s),
 			    s);
 		*v = strtod(eq + 1, &stop);
 		if (stop == eq + 1 || stop != end)
@@ -194,18 +198,38 @@ pad_alloc(struct pad *g, int64_t w, int64_t h, tp_err *e)
 	return 0;
 }
 
-/* The heights into the middle of the zeros (NaN as 0). */
+/* The weight of a padding cell d cells beyond the edge: 1 at the edge,
+ * falling as a cosine to 0 at the padding's end. */
+static double
+taper(int64_t d, int64_t pad)
+{
+	return d <= 0 ? 1 : 0.5 * (1 + cos(M_PI * (double)d / (double)(pad + 1)));
+}
+
+/* The index of the grid cell nearest padded index i, and its distance. */
+static int64_t
+clamp(int64_t i, int64_t n, int64_t *d)
+{
+	*d = i < 0 ? -i : i >= n ? i - n + 1 : 0;
+	return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* The heights (NaN as 0) in the middle, and around them the nearest edge
+ * cell's height tapered to 0 across the padding, so that the edge of a
+ * grid of land is not a cliff up from the sea (the package pads with
+ * zeros; the same where the edges are at 0). */
 static void
 pad_fill(const struct pad *g, const float *z)
 {
-	memset(g->real, 0, (size_t)(g->r * g->c) * sizeof(double));
-	for (int64_t y = 0; y < g->h; y++) {
-		double *row = g->real + (y + g->pad) * g->c + g->pad;
+	for (int64_t y = 0; y < g->r; y++) {
+		int64_t dy, dx, sy = clamp(y - g->pad, g->h, &dy);
+		double ty = taper(dy, g->pad), *row = g->real + y * g->c;
 
-		for (int64_t x = 0; x < g->w; x++) {
-			float v = z[y * g->w + x];
+		for (int64_t x = 0; x < g->c; x++) {
+			int64_t sx = clamp(x - g->pad, g->w, &dx);
+			float v = z[sy * g->w + sx];
 
-			row[x] = isfinite(v) ? v : 0;
+			row[x] = isfinite(v) ? v * ty * taper(dx, g->pad) : 0;
 		}
 	}
 }

@@ -14,9 +14,13 @@
  * f the Coriolis parameter of the latitude; |sigma^2 - f^2| is held at
  * least DBL_EPSILON. Where sigma^2 > Nm^2 (evanescent waves) the package,
  * and so this, takes m = 0 rather than the paper's imaginary m. The grid
- * is padded with zeros on each side by min(ceil((width + height) / 2),
- * 200) cells before the transform, as the package does, so that the
- * rain of one edge does not wrap round to the other.
+ * is padded on each side by min(ceil((width + height) / 2), 200) cells
+ * before the transform, as the package does, so that the rain of one
+ * edge does not wrap round to the other. The package pads with zeros;
+ * here the padding holds the nearest edge cell's height tapered to 0 by
+ * a cosine across it, so that a grid of land does not begin with a cliff
+ * up from the sea at its upwind edge (which would rain out the air
+ * there). Where the edges are at 0 the two are the same.
  *
  * The result is the orographic part of the rate, mm/h, to be added to a
  * background rate and clamped at 0 by the caller. Double precision
@@ -42,17 +46,20 @@ typedef struct tp_orographic {
 	double	nm;		/* moist buoyancy frequency, 1/s */
 	double	hw;		/* water vapour scale height, m */
 	double	cw;		/* uplift sensitivity, kg/m^3 */
+	double	wet;		/* the fraction of the year the rate
+				 * holds, for a caller's yearly total;
+				 * tp_orographic_rain does not read it */
 } tp_orographic;
 
 /* The package's test values: wind from 270 at 15 m/s, latitude 0,
  * tau_c = tau_f = 1000 s, Nm 0.005/s, Hw 2500 m, Cw 7.4e-3 * 6.5 / 5.8
- * kg/m^3. */
+ * kg/m^3; wet 0.1. */
 void	tp_orographic_defaults(tp_orographic *p);
-/* 0 when p's fields are finite, speed, times, nm, hw >= 0 and cw >= 0,
- * |latitude| <= 90; else -1 naming the field. */
+/* 0 when p's fields are finite, speed, times, nm, hw, cw >= 0, wet in
+ * 0 .. 1 and |latitude| <= 90; else -1 naming the field. */
 int	tp_orographic_check(const tp_orographic *p, tp_err *e);
 /* Set fields from "key=value,..." with the keys speed, lat, tc, tf, nm,
- * hw, cw; -1 on an unknown key or a value that is not a number. */
+ * hw, cw, wet (then tp_orographic_check); -1 on an unknown key or a value that is not a number. */
 int	tp_orographic_parse(tp_orographic *p, const char *spec, tp_err *e);
 
 /* The orographic rate (mm/h) of a width x height grid of heights z
