@@ -109,9 +109,9 @@ START_TEST(test_parse)
 	tp_err e = { 0 };
 
 	tp_orographic_defaults(&p);
-	ck_assert_int_eq(tp_orographic_parse(&p, "speed=10,lat=-30,tc=500,"
+	ck_assert_int_eq(tp_orographic_parse(&p, "speed=10,tc=500,"
 	    "tf=800,nm=0.01,hw=3000,cw=0.004", &e), 0);
-	ck_assert(p.speed == 10 && p.latitude == -30 && p.conv_time == 500 &&
+	ck_assert(p.speed == 10 && p.conv_time == 500 &&
 	    p.fall_time == 800 && p.nm == 0.01 && p.hw == 3000 &&
 	    p.cw == 0.004);
 	ck_assert_int_eq(tp_orographic_parse(&p, "", &e), 0);
@@ -120,7 +120,8 @@ START_TEST(test_parse)
 	ck_assert_int_eq(tp_orographic_parse(&p, "tc=3x", &e), -1);
 	ck_assert_int_eq(tp_orographic_parse(&p, "tc=", &e), -1);
 	ck_assert_int_eq(tp_orographic_parse(&p, "tc=-1", &e), -1);
-	ck_assert_int_eq(tp_orographic_parse(&p, "lat=91", &e), -1);
+	ck_assert_int_eq(tp_orographic_parse(&p, "lat=45", &e), -1);
+	ck_assert_int_eq(tp_orographic_parse(&p, "wet=1.5", &e), -1);
 	ck_assert_int_eq(tp_orographic_parse(&p, "nm=nan", &e), -1);
 }
 END_TEST
@@ -136,6 +137,9 @@ START_TEST(test_errors)
 	ck_assert_int_eq(tp_orographic_rain(&p, 2, 2, 0, DX, z, r, &e), -1);
 	ck_assert_int_eq(tp_orographic_rain(&p, 2, 2, DX, NAN, z, r, &e), -1);
 	p.wind_from = INFINITY;
+	ck_assert_int_eq(tp_orographic_rain(&p, 2, 2, DX, DX, z, r, &e), -1);
+	p.wind_from = 0;
+	p.latitude = 91;
 	ck_assert_int_eq(tp_orographic_rain(&p, 2, 2, DX, DX, z, r, &e), -1);
 }
 END_TEST

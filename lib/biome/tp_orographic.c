@@ -74,7 +74,7 @@ static double *
 field_of(tp_orographic *p, const char *key, size_t len)
 {
 	const struct { const char *k; double *v; } f[] = {
-		{ "speed", &p->speed }, { "lat", &p->latitude },
+		{ "speed", &p->speed },
 		{ "tc", &p->conv_time }, { "tf", &p->fall_time },
 		{ "nm", &p->nm }, { "hw", &p->hw }, { "cw", &p->cw },
 		{ "wet", &p->wet } };
@@ -98,7 +98,7 @@ tp_orographic_parse(tp_orographic *p, const char *spec, tp_err *e)
 		if (eq == NULL || (v = field_of(p, s, (size_t)(eq - s))) ==
 		    NULL)
 			return tp_err_set(e, "'%.*s': want KEY=VALUE, KEY one "
-			    "of speed, lat, tc, tf, nm, hw, cw, wet", (int)(end - s),
+			    "of speed, tc, tf, nm, hw, cw, wet", (int)(end - s),
 			    s);
 		*v = strtod(eq + 1, &stop);
 		if (stop == eq + 1 || stop != end)

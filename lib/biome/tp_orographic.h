@@ -58,8 +58,9 @@ void	tp_orographic_defaults(tp_orographic *p);
 /* 0 when p's fields are finite, speed, times, nm, hw, cw >= 0, wet in
  * 0 .. 1 and |latitude| <= 90; else -1 naming the field. */
 int	tp_orographic_check(const tp_orographic *p, tp_err *e);
-/* Set fields from "key=value,..." with the keys speed, lat, tc, tf, nm,
- * hw, cw, wet (then tp_orographic_check); -1 on an unknown key or a value that is not a number. */
+/* Set fields from "key=value,..." with the keys speed, tc, tf, nm, hw,
+ * cw, wet (the wind and latitude are the caller's; then
+ * tp_orographic_check); -1 on an unknown key or a value that is not a number. */
 int	tp_orographic_parse(tp_orographic *p, const char *spec, tp_err *e);
 
 /* The orographic rate (mm/h) of a width x height grid of heights z
