@@ -45,7 +45,7 @@ GEOTIFF_LIBS   ?= -lgeotiff
 # -ffp-contract=off: no fused multiply-add, so the same bytes on every CPU.
 XCFLAGS	= -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -pthread \
 	  -ffp-contract=off $(WARN) -Ilib $(GEOTIFF_CFLAGS) $(TIFF_CFLAGS) \
-	  $(PNG_CFLAGS) $(PROJ_CFLAGS) $(JANSSON_CFLAGS) -MMD -MP
+	  $(PNG_CFLAGS) $(PROJ_CFLAGS) $(JANSSON_CFLAGS) $(FFTW_CFLAGS) -MMD -MP
 # lib/ cannot include cli/ headers: only cli/, cmd/ and tests/ see them.
 INC_lib	=
 INC_cli	= -Icli
@@ -81,10 +81,14 @@ LDLIBS_tiffmem	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_tifftags	= $(GEOTIFF_LIBS) $(TIFF_LIBS)
 LDLIBS_tview	= $(PNG_LIBS)
 # tp_latitude inverts projected CRSs with PROJ: tbiome and its test suite.
-LDLIBS_tbiome	= $(PROJ_LIBS)
+# tp_orographic's transforms are FFTW's (double precision).
+FFTW_CFLAGS := $(call pc_cflags,fftw3,)
+FFTW_LIBS   := $(call pc_libs,fftw3,-lfftw3)
+LDLIBS_tbiome	= $(PROJ_LIBS) $(FFTW_LIBS)
 LDLIBS_latitude	= $(PROJ_LIBS)
 LDLIBS_crs	= $(PROJ_LIBS)
-LDLIBS_biomerun	= $(PROJ_LIBS)
+LDLIBS_biomerun	= $(PROJ_LIBS) $(FFTW_LIBS)
+LDLIBS_orographic = $(FFTW_LIBS)
 LDLIBS_tfeature	= $(JANSSON_LIBS) $(PROJ_LIBS)
 # --crs is checked against PROJ
 LDLIBS_tnoise	= $(PROJ_LIBS)

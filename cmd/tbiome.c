@@ -11,6 +11,7 @@
 #include "biome/tp_biome.h"
 #include "biome/tp_biomerun.h"
 #include "biome/tp_climate.h"
+#include "biome/tp_orographic.h"
 #include "biome/tp_palette.h"
 
 #define HMAX	1e30	/* heights and levels run -HMAX .. HMAX */
@@ -19,14 +20,17 @@ static const char usage[] =
     "usage: tbiome [-q] [--beach H] [--lake D] [--marsh H,M,DEG]\n"
     "              [--rock-slope DEG] [--sea LEVEL] [--snow H] [-t FILE]\n"
     "              [--top H] [-z Z] [-j N] < in > out\n"
-    "       tbiome --climate [--lapse K] [--latitude SOUTH,NORTH]\n"
-    "              [--rain MIN,MAX] [--wind DEG] [options above] < in > out\n"
+    "       tbiome --climate [--bands] [--lapse K] [--latitude SOUTH,NORTH]\n"
+    "              [--rain MIN,MAX] [--wind DEG [--rain-model linear|sweep]\n"
+    "              [--linear KEY=V,...]] [options above] < in > out\n"
     "       tbiome --print-table\n";
 
 static const char help[] =
     "Add a band 'biome' of class codes from the bands height and moisture\n"
     "(and river, depth, lake, slope when present) by the biome table; see\n"
     "tbiome(1) for the table and the order of the overrides.\n"
+    "      --bands          --climate: also write the bands temperature (C)\n"
+    "                       and precipitation (mm/year)\n"
     "      --beach H        within H above the sea is beach (default: 0.02\n"
     "                       (top - sea))\n"
     "      --climate        classify by temperature and precipitation\n"
@@ -37,6 +41,10 @@ static const char help[] =
     "      --lapse K        --climate: K colder per km up (default: 6.5)\n"
     "      --latitude S,N   --climate: latitudes of the south and north\n"
     "                       edges (default: from the CRS)\n"
+    "      --linear KEY=V,...  --wind's linear model: speed (m/s), tc, tf\n"
+    "                       (s), nm (1/s), hw (m), cw (kg/m3), wet (default:\n"
+    "                       speed=15,tc=1000,tf=1000,nm=0.005,hw=2500,\n"
+    "                       cw=0.00829,wet=0.1)\n"
     "      --marsh H,M,DEG  below H above the sea, moisture >= M, slope below\n"
     "                       DEG degrees is marsh (default: 0.1 (top - sea),\n"
     "                       0.83, 1)\n"
@@ -44,6 +52,8 @@ static const char help[] =
     "  -q, --quiet          no progress bar and no warnings\n"
     "      --rain MIN,MAX   --climate: mm/year at moisture 0 and 1\n"
     "                       (default: 100,3000)\n"
+    "      --rain-model M   --wind's rain: linear (Smith and Barstad) or\n"
+    "                       sweep (the air swept row by row) (default: linear)\n"
     "      --rock-slope DEG slope above DEG degrees is rock (default: 40)\n"
     "      --sea LEVEL      sea level (default: the header's SEALEVEL, or 0)\n"
     "      --snow H         height H and above is snow (default: sea +\n"
@@ -58,19 +68,23 @@ static const char help[] =
 
 enum { OPT_BEACH = 256, OPT_CLIMATE, OPT_LAKE, OPT_LAPSE, OPT_LATITUDE,
     OPT_MARSH, OPT_PRINT, OPT_RAIN, OPT_ROCK, OPT_SEA, OPT_SNOW, OPT_TOP,
-    OPT_WIND, OPT_VERSION };
+    OPT_WIND, OPT_VERSION, OPT_LINEAR, OPT_MODEL,
+    OPT_BANDS };
 
 static const struct option longopts[] = {
+	{ "bands", no_argument, NULL, OPT_BANDS },
 	{ "beach", required_argument, NULL, OPT_BEACH },
 	{ "climate", no_argument, NULL, OPT_CLIMATE },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "lake", required_argument, NULL, OPT_LAKE },
 	{ "lapse", required_argument, NULL, OPT_LAPSE },
 	{ "latitude", required_argument, NULL, OPT_LATITUDE },
+	{ "linear", required_argument, NULL, OPT_LINEAR },
 	{ "marsh", required_argument, NULL, OPT_MARSH },
 	{ "print-table", no_argument, NULL, OPT_PRINT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "rain", required_argument, NULL, OPT_RAIN },
+	{ "rain-model", required_argument, NULL, OPT_MODEL },
 	{ "rock-slope", required_argument, NULL, OPT_ROCK },
 	{ "sea", required_argument, NULL, OPT_SEA },
 	{ "snow", required_argument, NULL, OPT_SNOW },
@@ -88,15 +102,18 @@ struct opts {
 	double	beach, lake, marsh[3], rock, sea, snow, top, zscale;
 	double	lapse, lat[2], rain[2], wind;	/* --climate */
 	const char *table;
-	int	threads, quiet, climate;
+	int	threads, quiet, climate, sweep, model, bands;	/* model: given */
+	tp_orographic lin;
 };
 
 static void
 parse(int argc, char **argv, struct opts *o)
 {
 	double v[3];
+	tp_err e;
 	int ch;
 
+	tp_orographic_defaults(&o->lin);
 	while ((ch = cli_getopt(argc, argv, "hj:qt:z:", longopts)) != -1) {
 		switch (ch) {
 		case 'h': cli_help(help);
@@ -104,10 +121,23 @@ parse(int argc, char **argv, struct opts *o)
 		case 'q': o->quiet = 1; break;
 		case 't': o->table = optarg; break;
 		case 'z': o->zscale = cli_double("--zscale", optarg, 1e-12, 1e12); break;
+		case OPT_BANDS: o->bands = 1; break;
 		case OPT_BEACH: o->beach = cli_double("--beach", optarg, 0, HMAX); break;
 		case OPT_CLIMATE: o->climate = 1; break;
 		case OPT_LAKE: o->lake = cli_double("--lake", optarg, 0, HMAX); break;
 		case OPT_LAPSE: o->lapse = cli_double("--lapse", optarg, -100, 100); break;
+		case OPT_LINEAR:
+			if (tp_orographic_parse(&o->lin, optarg, &e) < 0)
+				cli_usage("--linear: %s", e.msg);
+			o->model |= 2;
+			break;
+		case OPT_MODEL:
+			if ((o->sweep = strcmp(optarg, "sweep") == 0) == 0 &&
+			    strcmp(optarg, "linear") != 0)
+				cli_usage("--rain-model %s: want linear or sweep",
+				    optarg);
+			o->model |= 1;
+			break;
 		case OPT_LATITUDE:
 			cli_pair("--latitude", optarg, &o->lat[0], &o->lat[1]);
 			if (fabs(o->lat[0]) > 90 || fabs(o->lat[1]) > 90 ||
@@ -144,8 +174,13 @@ parse(int argc, char **argv, struct opts *o)
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
 	if (!o->climate && (!isnan(o->lapse) || !isnan(o->lat[0]) ||
-	    !isnan(o->rain[0]) || !isnan(o->wind)))
-		cli_usage("--lapse, --latitude, --rain and --wind need --climate");
+	    !isnan(o->rain[0]) || !isnan(o->wind) || o->bands))
+		cli_usage("--bands, --lapse, --latitude, --rain and --wind need "
+		    "--climate");
+	if (o->model != 0 && isnan(o->wind))
+		cli_usage("--rain-model and --linear need --wind");
+	if (o->sweep && (o->model & 2))
+		cli_usage("--linear is for --rain-model linear");
 }
 
 /* The table's rules, compiled: before the input is read, so a bad table
@@ -234,10 +269,11 @@ static void
 classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
     char **argv, tp_biome_tally *t, tp_biome_opts *bo)
 {
-	const char *add[] = { "biome" };
-	int wind = o->climate && !isnan(o->wind), idx, biome, rc;
+	const char *add[] = { "biome", "temperature", "precipitation" };
+	int wind = o->climate && !isnan(o->wind), idx[3], biome, rc;
 	tp_biomerun_opts ro = { .b = b, .south = o->lat[0],
-	    .north = o->lat[1], .threads = o->threads };
+	    .north = o->lat[1], .threads = o->threads,
+	    .air_bands = o->bands };
 	tp_biomerun_bands in;
 	tp_climate air;
 	cli_progress pr;
@@ -247,7 +283,7 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 	tp_err e;
 
 	if (wind)
-		cli_read_grid(&g, "height", add, 1, &idx);
+		cli_read_grid(&g, "height", add, o->bands ? 3 : 1, idx);
 	else {
 		cli_binary_stdout();
 		cli_open_input(&r);
@@ -261,6 +297,7 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 	tp_biome_set(b, bo);
 	climate_of(o, bo, &air);
 	ro.air = o->climate ? &air : NULL;
+	ro.linear = o->sweep ? NULL : &o->lin;
 	if (wind) {
 		if (tp_biome_header(&g.h, p, bo->sea, &biome, &e) < 0 ||
 		    tp_biomerun_grid(&ro, &in, &g, biome, t, &e) < 0)
@@ -270,7 +307,8 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 		return;
 	}
 	cli_output_header(&oh, &r.h, argc, argv);
-	if (tp_biome_header(&oh, p, bo->sea, &biome, &e) < 0)
+	if (tp_biome_header(&oh, p, bo->sea, &biome, &e) < 0 ||
+	    (o->bands && tp_biomerun_add_bands(&oh, &e) < 0))
 		cli_fail(&e);
 	cli_stream_stdout();
 	cli_progress_init(&pr, "biome", o->quiet);
@@ -289,7 +327,8 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { NAN, NAN, { NAN, NAN, NAN }, NAN, NAN, NAN, NAN,
-	    NAN, NAN, { NAN, NAN }, { NAN, NAN }, NAN, NULL, 0, 0, 0 };
+	    NAN, NAN, { NAN, NAN }, { NAN, NAN }, NAN, NULL, 0, 0, 0, 0, 0, 0,
+	    .lin = { .speed = 0 } };
 	tp_biome_opts bo;
 	tp_biome_tally t;
 	tp_palette *p;

@@ -5,10 +5,13 @@
 
 #include "biome/tp_biomerun.h"
 #include "biome/tp_biome_air.h"
+#include "biome/tp_orographic.h"
 #include "core/tp_par.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_latitude.h"
 #include "stream/tp_window.h"
+
+#define HOURS_YEAR	8766.0	/* hours in a year */
 
 /* What one thread owns: its tally and, in climate mode, its latitude
  * reader and rows of latitude, temperature and precipitation. */
@@ -27,8 +30,10 @@ struct job {
 	size_t	nin;		/* floats in an input row */
 	tp_biomerun_bands in;
 	int	biome;		/* output band */
+	int	temp, rain;	/* output bands of the air, or -1 */
 	tp_geo_grid geo;
 	const tp_climate *air;	/* climate mode, else NULL */
+	const tp_orographic *linear;	/* a wind's linear model, or NULL */
 	const float *oro;	/* a wind: the grid's precipitation */
 	int	nworker;
 	struct worker *w;
@@ -84,6 +89,18 @@ air_row(const struct job *j, int64_t y, tp_biome_row *r, int worker)
 	r->rain = w->rain;
 }
 
+/* The row's temperature and precipitation into their output bands. */
+static void
+air_out(const struct job *j, const tp_biome_row *r, float *out)
+{
+	size_t w = (size_t)j->width;
+
+	for (int64_t x = 0; j->temp >= 0 && x < j->width; x++)
+		out[(size_t)j->temp * w + (size_t)x] = (float)r->temp[x];
+	for (int64_t x = 0; j->rain >= 0 && x < j->width; x++)
+		out[(size_t)j->rain * w + (size_t)x] = (float)r->rain[x];
+}
+
 static void
 biome_row(void *ctx, int64_t y, const float *up, const float *mid,
     const float *down, float *out, int worker)
@@ -102,8 +119,10 @@ biome_row(void *ctx, int64_t y, const float *up, const float *mid,
 	r.slope = band_of(j, mid, j->in.slope);
 	r.lake = band_of(j, mid, j->in.lake);
 	r.temp = r.rain = NULL;
-	if (j->air != NULL)
+	if (j->air != NULL) {
 		air_row(j, y, &r, worker);
+		air_out(j, &r, out);
+	}
 	tp_geo_spacing(&j->geo, y, &r.ewres, &r.nsres);
 	tp_biome_classify(j->b, &r, j->width,
 	    out + (size_t)j->biome * (size_t)j->width, &j->w[worker].tally);
@@ -195,6 +214,30 @@ job_init(struct job *j, const tp_biomerun_opts *o,
 	j->geo.north = h->origin_y;
 	j->geo.geographic = tp_geo_header_geographic(h);
 	j->air = o->air;
+	j->linear = o->linear;
+	j->temp = j->rain = -1;
+}
+
+/* Where the air's bands go in the output rows of header oh. */
+static void
+job_air_bands(struct job *j, const tp_biomerun_opts *o, const tp_header *oh)
+{
+	if (o->air != NULL && o->air_bands) {
+		j->temp = tp_header_band(oh, "temperature");
+		j->rain = tp_header_band(oh, "precipitation");
+	}
+}
+
+int
+tp_biomerun_add_bands(tp_header *h, tp_err *e)
+{
+	const char *name[] = { "temperature", "precipitation" };
+
+	for (int i = 0; i < 2; i++)
+		if (tp_header_band(h, name[i]) < 0 &&
+		    tp_header_add_band(h, name[i], e) < 0)
+			return -1;
+	return 0;
 }
 
 int
@@ -208,6 +251,7 @@ tp_biomerun_stream(const tp_biomerun_opts *o, const tp_biomerun_bands *in,
 	int rc;
 
 	job_init(&j, o, in, &r->h, biome);
+	job_air_bands(&j, o, oh);
 	if (workers_open(&j, &r->h, o, e) < 0)
 		return -1;
 	fo.threads = j.nworker;
@@ -262,6 +306,65 @@ grid_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	}
 }
 
+/* The linear model's setting for grid g: the wind, and the latitude of
+ * the centre cell for the Coriolis parameter. */
+static int
+linear_setting(const struct job *j, const tp_grid *g, tp_orographic *p,
+    tp_err *e)
+{
+	struct worker *w = &j->w[0];
+
+	*p = *j->linear;
+	p->wind_from = j->air->wind_from;
+	if (tp_latitude_row(w->lat, g->h.height / 2, w->latrow, e) < 0)
+		return -1;
+	p->latitude = w->latrow[g->h.width / 2];
+	if (!isfinite(p->latitude))
+		return tp_err_set(e, "orographic rain: no latitude at the "
+		    "grid's centre");
+	return 0;
+}
+
+/* Smith and Barstad's rain (mm/year) of heights h into rain: the ground
+ * above the sea in metres, cells spaced as at the middle row. The rate is
+ * that of the wet hours (the fraction wet of the year), whose background
+ * is the moisture's rain P0 (or the middle of the range) spread over
+ * them: max(0, P0 / n + rate) n = max(0, P0 + rate n) mm/year, n = 8766
+ * wet hours. NaN where the height or the moisture is. */
+static int
+linear_rain(const struct job *j, const tp_grid *g, const float *h,
+    const float *m, float *rain, tp_err *e)
+{
+	const tp_climate *c = j->air;
+	size_t n = (size_t)g->h.width * (size_t)g->h.height;
+	double dx, dy, p0, hours, mid = (c->rain_min + c->rain_max) / 2;
+	tp_orographic p;
+	float *z;
+
+	if (linear_setting(j, g, &p, e) < 0)
+		return -1;
+	if ((z = malloc(n * sizeof *z)) == NULL)
+		return tp_err_set(e, "out of memory for a plane of %zu cells",
+		    n);
+	for (size_t i = 0; i < n; i++)
+		z[i] = isfinite(h[i]) ?
+		    (float)fmax(0, (h[i] - c->sea) * c->zscale) : NAN;
+	tp_geo_spacing(&j->geo, g->h.height / 2, &dx, &dy);
+	if (tp_orographic_rain(&p, g->h.width, g->h.height, dx, dy, z, rain,
+	    e) < 0) {
+		free(z);
+		return -1;
+	}
+	hours = HOURS_YEAR * p.wet;
+	for (size_t i = 0; i < n; i++) {
+		p0 = m != NULL ? tp_climate_rain(c, m[i]) : mid;
+		rain[i] = isnan(z[i]) || isnan(p0) ? NAN :
+		    (float)fmax(0, p0 + hours * rain[i]);
+	}
+	free(z);
+	return 0;
+}
+
 /* The orographic precipitation of g into *rain (to free). */
 static int
 oro_rain(const struct job *j, const tp_grid *g, float **rain, tp_err *e)
@@ -275,8 +378,9 @@ oro_rain(const struct job *j, const tp_grid *g, float **rain, tp_err *e)
 		tp_err_set(e, "out of memory for a plane of %zu cells", n);
 	else if ((*rain = malloc(n * sizeof **rain)) == NULL)
 		tp_err_set(e, "out of memory for the precipitation plane");
-	else if ((rc = tp_climate_orographic(j->air, &g->h, h, m, *rain,
-	    j->nworker, e)) < 0) {
+	else if ((rc = j->linear != NULL ? linear_rain(j, g, h, m, *rain, e) :
+	    tp_climate_orographic(j->air, &g->h, h, m, *rain, j->nworker,
+	    e)) < 0) {
 		free(*rain);
 		*rain = NULL;
 	}
@@ -294,6 +398,7 @@ tp_biomerun_grid(const tp_biomerun_opts *o, const tp_biomerun_bands *in,
 	float *rain = NULL;
 
 	job_init(&j, o, in, &g->h, biome);
+	job_air_bands(&j, o, &g->h);
 	if (workers_open(&j, &g->h, o, e) < 0)
 		return -1;
 	if (oro_rain(&j, g, &rain, e) < 0)

@@ -16,6 +16,7 @@
 
 #include "biome/tp_biome.h"
 #include "biome/tp_climate.h"
+#include "biome/tp_orographic.h"
 #include "core/tp_err.h"
 #include "stream/tp_filter.h"
 #include "stream/tp_stream.h"
@@ -31,9 +32,17 @@ typedef struct tp_biomerun_opts {
 	const tp_climate *air;		/* climate mode, else NULL; with a
 					 * wind (wind_from not NaN) only for
 					 * tp_biomerun_grid */
+	const tp_orographic *linear;	/* with a wind: Smith and Barstad's
+					 * model (its wind_from and latitude
+					 * set from air and the grid's
+					 * centre); NULL: tp_climate's sweep */
 	double	south, north;		/* tp_latitude_open's edges (NaN: from
 					 * the CRS) */
 	int	threads;		/* <= 0: all processors */
+	int	air_bands;		/* climate mode: also write the output
+					 * header's bands temperature (C) and
+					 * precipitation (mm/year), where it
+					 * has them (tp_biomerun_add_bands) */
 	tp_progress_fn progress;	/* stream runs; may be NULL */
 	void	*pctx;
 } tp_biomerun_opts;
@@ -44,6 +53,9 @@ typedef struct tp_biomerun_opts {
 int	tp_biomerun_find(tp_biomerun_bands *in, const tp_header *h,
 	    int moisture_optional, tp_err *e);
 
+/* Add the bands temperature and precipitation to h unless it has them. */
+int	tp_biomerun_add_bands(tp_header *h, tp_err *e);
+
 /* Classify every row of r into band `biome` of header oh (tp_biome_header
  * made it) and write the stream to out; t gets the run's tally. */
 int	tp_biomerun_stream(const tp_biomerun_opts *o,
@@ -51,7 +63,8 @@ int	tp_biomerun_stream(const tp_biomerun_opts *o,
 	    int biome, FILE *out, tp_biome_tally *t, tp_err *e);
 
 /* Climate mode with a wind: the orographic precipitation of the whole
- * grid g (tp_climate_orographic), then its rows classified in place into
+ * grid g (tp_orographic_rain with o->linear, else tp_climate_orographic),
+ * then its rows classified in place into
  * band `biome`. */
 int	tp_biomerun_grid(const tp_biomerun_opts *o, const tp_biomerun_bands *in,
 	    tp_grid *g, int biome, tp_biome_tally *t, tp_err *e);
