@@ -10,7 +10,8 @@
 #  3. the drainage network of the same 512x512 noise, as it is, after
 #     terode's droplets and after tuplift (defaults; and at steady state),
 #     each filled by tfill: drainage density, the highest Strahler order and
-#     the segments of order 4 and more, concavity and Hack's exponent.
+#     the segments of order 4 and more, concavity, Hack's exponent and A8,
+#     the eight-fold anisotropy of aspects (D8 facets; 0.02 or less wanted).
 # Prints figures and ratios; asserts nothing about time.
 set -u
 B=${1:-bin}
@@ -51,21 +52,24 @@ echo "  $(tail -n 1 "$T/steps"), $(cut -d' ' -f1 "$T/time") s (cpu $(cut -d' ' -
 "$PY" "$STATS" --zscale 100 --threshold 50 "$T/s1k.tp" |
     awk '$1 == "concavity" { printf "  concavity %s (m/n = 0.45)\n", $2 }
 	$1 == "steepness" { printf "  steepness %s ((U/K)^(1/n) = 100: %.2f%% off)\n", $2, 100 * ($2 / 100 - 1) }
-	$1 == "hack_exponent" { printf "  Hack exponent %s (0.5 to 0.6 expected)\n", $2 }'
+	$1 == "hack_exponent" { printf "  Hack exponent %s (0.5 to 0.6 expected)\n", $2 }
+	$1 == "a8" { printf "  A8 %s (eight-fold aspect anisotropy; target: 0.02 or less)\n", $2 }'
 
 echo "drainage of one 512x512 noise (1 m cells), each filled by tfill; channels drain 50 cells or more"
 "$B/tnoise" -q -s 512x512 -S 1 > "$T/n.tp" || exit 1
 "$B/terode" -q < "$T/n.tp" > "$T/e.tp" || exit 1
 "$B/tuplift" -q < "$T/n.tp" > "$T/u.tp" || exit 1
 "$B/tuplift" -q -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
-printf "  %-34s %8s %6s %6s %7s %6s\n" "" density maxord "ord4+" concav Hack
+printf "  %-34s %8s %6s %6s %7s %6s %6s\n" "" density maxord "ord4+" concav Hack A8
 for c in "noise:n" "terode (1 droplet a cell):e" "tuplift (100 steps):u" \
     "tuplift (-d 0 --dt 1e5, steady):us"; do
 	label=${c%:*} f=${c##*:}
 	"$B/tfill" -q < "$T/$f.tp" > "$T/$f.f.tp" || exit 1
 	"$PY" "$STATS" --threshold 50 "$T/$f.f.tp" | awk -v l="$label" '
 	    { v[$1] = $2 }
-	    END { printf "  %-34s %8.4f %6d %6d %7.3f %6.3f\n", l, v["drainage_density"],
-		v["max_strahler"], v["strahler4_segments"], v["concavity"], v["hack_exponent"] }'
+	    END { printf "  %-34s %8.4f %6d %6d %7.3f %6.3f %6.3f\n", l, v["drainage_density"],
+		v["max_strahler"], v["strahler4_segments"], v["concavity"], v["hack_exponent"],
+		v["a8"] }'
 done
-echo "  (density: channel length per unit area, 1/m; ord4+: Strahler segments of order 4 and more)"
+echo "  (density: channel length per unit area, 1/m; ord4+: Strahler segments of order 4 and more;"
+echo "  A8: |mean exp(8i aspect)| over cells steeper than a quarter of the median slope)"
