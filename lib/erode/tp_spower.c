@@ -323,6 +323,32 @@ tp_spower_area(const tp_spower *s)
 	return s->stepped ? s->area : NULL;
 }
 
+/* n = 1: g is linear between the receivers' heights; with them sorted,
+ * the root of g over the lowest k receivers that lies in (hr_k-1, hr_k]. */
+static double
+solve_linear(double hstar, const double *hr, const double *f, int cnt)
+{
+	double h[8], ff[8], num = hstar, den = 1, x = hstar;
+	int a, b;
+
+	for (a = 0; a < cnt; a++) {
+		for (b = a; b > 0 && h[b - 1] > hr[a]; b--) {
+			h[b] = h[b - 1];
+			ff[b] = ff[b - 1];
+		}
+		h[b] = hr[a];
+		ff[b] = f[a];
+	}
+	for (a = 0; a < cnt && h[a] < x; a++) {
+		num += ff[a] * h[a];
+		den += ff[a];
+		x = num / den;
+		if (a + 1 == cnt || x <= h[a + 1])
+			break;
+	}
+	return x;
+}
+
 double
 tp_spower_solve_multi(double hstar, const double *hr, const double *f,
     int cnt, double n)
@@ -337,6 +363,8 @@ tp_spower_solve_multi(double hstar, const double *hr, const double *f,
 		return hstar;
 	if (cnt == 1)
 		return tp_spower_solve(hstar, hr[0], f[0], n);
+	if (n == 1)
+		return solve_linear(hstar, hr, f, cnt);
 	span = hstar - lo;
 	/* g rises from g(min hr) < 0 to g(h*) >= 0 and is convex for n >= 1:
 	 * Newton from h*, bisecting when a step leaves the bracket */
@@ -359,10 +387,12 @@ tp_spower_solve_multi(double hstar, const double *hr, const double *f,
 		else
 			return x;
 		nx = x - g / dg;
+		/* converged before the bracket test: a last step too small to
+		 * move x would fail it and bisect away from the root */
+		if (fabs(nx - x) <= 1e-13 * (fabs(x) + span))
+			return nx > lo && nx < hi ? nx : x;
 		if (!(nx > lo && nx < hi))
 			nx = lo + (hi - lo) / 2;
-		if (fabs(nx - x) <= 1e-13 * (fabs(x) + span))
-			return nx;
 		x = nx;
 	}
 	return x;
