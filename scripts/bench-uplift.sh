@@ -66,8 +66,8 @@ echo "drainage of one 512x512 noise (1 m cells), each filled by tfill; channels 
 "$B/tuplift" -q --flow mfd -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/ms.tp" || exit 1
 printf "  %-34s %8s %6s %6s %7s %6s %6s\n" "" density maxord "ord4+" concav Hack A8
 for c in "noise:n" "terode (1 droplet a cell):e" "tuplift (100 steps):u" \
-    "tuplift (-d 0 --dt 1e5, steady):us" "tuplift --flow mfd (100 steps):m" \
-    "tuplift --flow mfd (-d 0 --dt 1e5, 400):ms"; do
+    "tuplift (-d 0 --dt 1e5, steady):us" "tuplift mfd (100 steps):m" \
+    "tuplift mfd (-d 0 --dt 1e5, 400):ms"; do
 	label=${c%:*} f=${c##*:}
 	"$B/tfill" -q < "$T/$f.tp" > "$T/$f.f.tp" || exit 1
 	"$PY" "$STATS" --threshold 50 "$T/$f.f.tp" | awk -v l="$label" '
