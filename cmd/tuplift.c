@@ -14,6 +14,7 @@
 static const char usage[] =
     "usage: tuplift [-q] [-b NAME] [-d D] [-g GEO] [-j N] [-k K] [-s N]\n"
     "               [-t YEARS] [-u U] [-z Z] [--m M] [--n N] [--masks]\n"
+    "               [--flow d8|mfd] [--flow-exp P]\n"
     "               [--sea LEVEL | --no-sea] [--stats] [--until-steady TOL]\n"
     "               < in > out\n";
 
@@ -25,6 +26,9 @@ static const char help[] =
     "named 'uplift' multiplies U cell by cell (a shape in [0,1], say).\n"
     "  -b, --band NAME       band to evolve (default: height)\n"
     "  -d, --diffusion D     hillslope diffusivity, m^2/yr (default: 0.01)\n"
+    "      --flow F          d8: each cell drains to its steepest neighbour;\n"
+    "                        mfd: to all lower ones, by slope^P (default: d8)\n"
+    "      --flow-exp P      P of mfd's weights, 0..100 (default: 1)\n"
     "  -g, --geographic G    auto, yes or no: cell size in degrees, distances\n"
     "                        in metres at each row's latitude (default: auto)\n"
     "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
@@ -54,13 +58,15 @@ static const char help[] =
     "      --version         print the version\n";
 
 enum {
-	OPT_M = 256, OPT_N, OPT_NO_SEA, OPT_PROGRESS, OPT_SEA, OPT_STATS,
-	OPT_STEADY, OPT_VERSION, OPT_MASKS
+	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA, OPT_PROGRESS,
+	OPT_SEA, OPT_STATS, OPT_STEADY, OPT_VERSION, OPT_MASKS
 };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
 	{ "diffusion", required_argument, NULL, 'd' },
+	{ "flow", required_argument, NULL, OPT_FLOW },
+	{ "flow-exp", required_argument, NULL, OPT_FLOW_EXP },
 	{ "geographic", required_argument, NULL, 'g' },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "k", required_argument, NULL, 'k' },
@@ -84,6 +90,8 @@ static const struct option longopts[] = {
 
 static const char *const geos[] = { "auto", "yes", "no", NULL };
 enum { GEO_AUTO, GEO_YES, GEO_NO };	/* the order of geos[] */
+/* the order of TP_SPOWER_D8, TP_SPOWER_MFD */
+static const char *const flows[] = { "d8", "mfd", NULL };
 
 struct args {
 	tp_spower_opts o;
@@ -125,6 +133,9 @@ parse(struct args *a, int argc, char **argv)
 		case 'h': cli_help(help);
 		case 'j': o->threads = cli_threads(optarg); break;
 		case 'k': o->k = dbl("--k", 1e-30, 1e30); break;
+		case OPT_FLOW: o->flow = cli_choice("--flow", optarg, flows);
+			break;
+		case OPT_FLOW_EXP: o->flow_exp = dbl("--flow-exp", 0, 100); break;
 		case OPT_M: o->m = dbl("--m", 0, 2); break;
 		case OPT_N: o->n = dbl("--n", 0.5, 4); break;
 		case OPT_NO_SEA: cli_sea_option(&a->sea, NULL); break;

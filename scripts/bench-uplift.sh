@@ -9,8 +9,9 @@
 #     (U/K)^(1/n) = 100, 0.5 to 0.6);
 #  3. the drainage network of the same 512x512 noise, as it is, after
 #     terode's droplets and after tuplift (defaults; and at steady state),
-#     each filled by tfill: drainage density, the highest Strahler order and
-#     the segments of order 4 and more, concavity and Hack's exponent.
+#     with --flow mfd too, each filled by tfill: drainage density, the highest Strahler order and
+#     the segments of order 4 and more, concavity, Hack's exponent and A8,
+#     the eight-fold anisotropy of aspects (D8 facets; 0.02 or less wanted).
 # Prints figures and ratios; asserts nothing about time.
 set -u
 B=${1:-bin}
@@ -34,12 +35,14 @@ echo "tuplift: one step on 4096x4096 (default threads), best of two runs"
 set -- $(best sh -c "'$B/tfill' -q < '$T/big.tp' > /dev/null") \
     $(best sh -c "'$B/tflow' -q < '$T/bigf.tp' > /dev/null") \
     $(best sh -c "'$B/tuplift' -q -s 0 < '$T/big.tp' > /dev/null") \
-    $(best sh -c "'$B/tuplift' -q -s 1 < '$T/big.tp' > /dev/null")
+    $(best sh -c "'$B/tuplift' -q -s 1 < '$T/big.tp' > /dev/null") \
+    $(best sh -c "'$B/tuplift' -q -s 1 --flow mfd < '$T/big.tp' > /dev/null")
 awk -v fw="$1" -v fu="$2" -v lw="$3" -v lu="$4" -v zw="$5" -v zu="$6" \
-    -v sw="$7" -v su="$8" 'BEGIN {
+    -v sw="$7" -v su="$8" -v mw="$9" -v mu="${10}" 'BEGIN {
 	printf "  tfill %.2f s (cpu %.2f), tflow %.2f s (cpu %.2f): %.2f s\n", fw, fu, lw, lu, fw + lw
 	printf "  tuplift -s 0 (read, write) %.2f s, -s 1 %.2f s: the step %.2f s (cpu %.2f)\n", zw, sw, sw - zw, su - zu
 	printf "  step / (tfill + tflow) = %.2fx wall, %.2fx cpu (target: within 2x)\n", (sw - zw) / (fw + lw), (su - zu) / (fu + lu)
+	printf "  --flow mfd: the step %.2f s (cpu %.2f), %.2fx the D8 step (target: within 2x)\n", mw - zw, mu - zu, (mw - zw) / (sw - zw)
 }'
 rm -f "$T/big.tp" "$T/bigf.tp"
 
@@ -51,21 +54,27 @@ echo "  $(tail -n 1 "$T/steps"), $(cut -d' ' -f1 "$T/time") s (cpu $(cut -d' ' -
 "$PY" "$STATS" --zscale 100 --threshold 50 "$T/s1k.tp" |
     awk '$1 == "concavity" { printf "  concavity %s (m/n = 0.45)\n", $2 }
 	$1 == "steepness" { printf "  steepness %s ((U/K)^(1/n) = 100: %.2f%% off)\n", $2, 100 * ($2 / 100 - 1) }
-	$1 == "hack_exponent" { printf "  Hack exponent %s (0.5 to 0.6 expected)\n", $2 }'
+	$1 == "hack_exponent" { printf "  Hack exponent %s (0.5 to 0.6 expected)\n", $2 }
+	$1 == "a8" { printf "  A8 %s (eight-fold aspect anisotropy; target: 0.02 or less)\n", $2 }'
 
 echo "drainage of one 512x512 noise (1 m cells), each filled by tfill; channels drain 50 cells or more"
 "$B/tnoise" -q -s 512x512 -S 1 > "$T/n.tp" || exit 1
 "$B/terode" -q < "$T/n.tp" > "$T/e.tp" || exit 1
 "$B/tuplift" -q < "$T/n.tp" > "$T/u.tp" || exit 1
 "$B/tuplift" -q -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
-printf "  %-34s %8s %6s %6s %7s %6s\n" "" density maxord "ord4+" concav Hack
+"$B/tuplift" -q --flow mfd < "$T/n.tp" > "$T/m.tp" || exit 1
+"$B/tuplift" -q --flow mfd -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/ms.tp" || exit 1
+printf "  %-34s %8s %6s %6s %7s %6s %6s\n" "" density maxord "ord4+" concav Hack A8
 for c in "noise:n" "terode (1 droplet a cell):e" "tuplift (100 steps):u" \
-    "tuplift (-d 0 --dt 1e5, steady):us"; do
+    "tuplift (-d 0 --dt 1e5, steady):us" "tuplift mfd (100 steps):m" \
+    "tuplift mfd (-d 0 --dt 1e5, 400):ms"; do
 	label=${c%:*} f=${c##*:}
 	"$B/tfill" -q < "$T/$f.tp" > "$T/$f.f.tp" || exit 1
 	"$PY" "$STATS" --threshold 50 "$T/$f.f.tp" | awk -v l="$label" '
 	    { v[$1] = $2 }
-	    END { printf "  %-34s %8.4f %6d %6d %7.3f %6.3f\n", l, v["drainage_density"],
-		v["max_strahler"], v["strahler4_segments"], v["concavity"], v["hack_exponent"] }'
+	    END { printf "  %-34s %8.4f %6d %6d %7.3f %6.3f %6.3f\n", l, v["drainage_density"],
+		v["max_strahler"], v["strahler4_segments"], v["concavity"], v["hack_exponent"],
+		v["a8"] }'
 done
-echo "  (density: channel length per unit area, 1/m; ord4+: Strahler segments of order 4 and more)"
+echo "  (density: channel length per unit area, 1/m; ord4+: Strahler segments of order 4 and more;"
+echo "  A8: |mean exp(8i aspect)| over cells steeper than a quarter of the median slope)"

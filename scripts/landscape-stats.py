@@ -105,6 +105,23 @@ def strahler(rcv, area, order, threshold):
     return so, int(np.sum(starts & (so >= 4)))
 
 
+def a8(z, dx):
+    """The eight-fold aspect anisotropy (see the top)."""
+    p = z[:-2, :-2], z[:-2, 1:-1], z[:-2, 2:], z[1:-1, :-2], z[1:-1, 2:], \
+        z[2:, :-2], z[2:, 1:-1], z[2:, 2:]
+    a, b, c, d, f, g, h, i = p
+    gx = ((c + 2 * f + i) - (a + 2 * d + g)) / (8 * dx)
+    gy = ((g + 2 * h + i) - (a + 2 * b + c)) / (8 * dx)
+    s = np.hypot(gx, gy)
+    ok = np.isfinite(s)
+    if not ok.any():
+        return float("nan")
+    sel = ok & (s > np.median(s[ok]) / 4)
+    if not sel.any():
+        return float("nan")
+    return float(abs(np.exp(8j * np.arctan2(gy[sel], gx[sel])).mean()))
+
+
 def fit(x, y):
     b, a = np.polyfit(x, y, 1)
     return b, a
@@ -143,6 +160,7 @@ def main():
     print("drainage_density %.6g" % (seg / (z.size * dx * dx)))
     print("max_strahler %d" % so.max())
     print("strahler4_segments %d" % n4)
+    print("a8 %.4f" % a8(z, dx))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,30 @@ START_TEST(test_solve)
 }
 END_TEST
 
+/* The solve over several receivers (MFD), by hand: n = 1 with both
+ * receivers below the root, (10 + 0 + 4) / 3; with the higher above it,
+ * only the lower counts, 10 / 2 = 5; n = 2 with two halves of F on one
+ * height is the single solve; one receiver is tp_spower_solve; a cell not
+ * above its lowest receiver keeps h*. */
+START_TEST(test_solve_multi)
+{
+	const double h04[] = { 0, 4 }, h08[] = { 8, 0 }, h00[] = { 0, 0 };
+	const double f11[] = { 1, 1 }, fh[] = { 0.5, 0.5 };
+
+	ck_assert_double_eq_tol(tp_spower_solve_multi(10, h04, f11, 2, 1),
+	    14.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(tp_spower_solve_multi(10, h08, f11, 2, 1), 5,
+	    1e-12);
+	ck_assert_double_eq_tol(tp_spower_solve_multi(10, h00, fh, 2, 2),
+	    (sqrt(41) - 1) / 2, 1e-10);
+	ck_assert_double_eq_tol(tp_spower_solve_multi(10, h08, f11, 2, 2),
+	    tp_spower_solve(10, 0, 1, 2), 1e-10);
+	ck_assert_double_eq(tp_spower_solve_multi(10, h04, f11, 1, 2),
+	    tp_spower_solve(10, 0, 1, 2));
+	ck_assert_double_eq(tp_spower_solve_multi(-1, h04, f11, 2, 1), -1);
+}
+END_TEST
+
 /* Run s until no cell changes by more than tol metres; the steps run. */
 static int
 settle(tp_spower *s, double tol, int max)
@@ -309,6 +333,7 @@ spower_suite(void)
 	TCase *core = tcase_create("core"), *err = tcase_create("errors");
 
 	tcase_add_test(core, test_solve);
+	tcase_add_test(core, test_solve_multi);
 	tcase_add_test(core, test_strip_n1);
 	tcase_add_test(core, test_strip_n2);
 	tcase_add_test(core, test_slope_area);

@@ -27,10 +27,12 @@ assert_near "diffusion by hand" "$(stat "$T/o" 'float(height[1, 1])')" 0.111111 
 # (U / (K A^m))^(1/n) (U = 1e-3 m/yr, K = 1e-5, m = 0.45).
 py 'z = np.full((40, 3), 1e6); z[1:, 1] = 0
 write(z, extra=["CELLSIZE 100"])' > "$T/strip"
-for n in 1 2; do
+# (With --flow mfd the walls leave each cell one lower neighbour: the same.)
+for n in 1 2 1m 2m; do
+	fl=d8; case $n in *m) fl=mfd; n=${n%m} ;; esac
 	run_prog tuplift -q --k 1e-5 --n $n -d 0 --dt 1e5 --until-steady 1e-7 \
-	    < "$T/strip" > "$T/s$n"
-	assert_eq "strip n = $n: slope within 1% of (U/(K A^m))^(1/n)" "$(py '
+	    --flow $fl < "$T/strip" > "$T/s$n"
+	assert_eq "strip n = $n ($fl): slope within 1% of (U/(K A^m))^(1/n)" "$(py '
 n = float(sys.argv[2]); z = bands(sys.argv[1])["height"][:, 1].astype(float)
 y = np.arange(1, 39); s = (z[1:39] - z[2:40]) / 100
 want = (1e-3 / (1e-5 * (y * 1e4) ** 0.45)) ** (1 / n)
@@ -102,11 +104,25 @@ a = bands(sys.argv[1])["height"].astype(float); b = bands(sys.argv[2])["height"]
 print(bool(np.abs(a - b).max() < 1e-3 * np.abs(a).max()), bool(np.abs(a - read(sys.argv[3])[1][:, 0]).max() > 1))' \
     "$T/om" "$T/okm" "$T/m")" "True True"
 
+# Facets: A8, the eight-fold anisotropy of aspects (landscape-stats.py),
+# on a 128 x 128 landscape near steady state: D8's valleys run at 0, 45
+# and 90 degrees (about 0.03); --flow mfd's every way (0.02 or less).
+run_prog tnoise -q -s 128x128 -S 7 > "$T/n128"
+for fl in d8 mfd; do
+	run_prog tuplift -q --flow $fl -d 0 --dt 1e5 -s 200 < "$T/n128" > "$T/f$fl"
+done
+assert_eq "A8: d8 faceted, mfd 0.02 or less" "$("$PY" "$STATS" "$T/fd8" |
+    awk '$1 == "a8" { print ($2 > 0.02) }') $("$PY" "$STATS" "$T/fmfd" |
+    awk '$1 == "a8" { print ($2 <= 0.02) }')" "1 1"
+
 # Threads, HISTORY (no -j, -q, --stats, --progress), the pipeline.
 run_prog tnoise -q -s 150x100 -S 9 > "$T/in"
 run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 < "$T/in" > "$T/j1"
 run_prog tuplift -q -j 2 --stats --progress -s 30 -d 0.01 --n 2 -z 50 < "$T/in" > "$T/j2" 2>/dev/null
 assert_same "-j 1 = -j 2" "$T/j1" "$T/j2"
+run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 --flow mfd < "$T/in" > "$T/m1"
+run_prog tuplift -q -j 2 -s 30 -d 0.01 --n 2 -z 50 --flow mfd < "$T/in" > "$T/m2"
+assert_same "--flow mfd: -j 1 = -j 2" "$T/m1" "$T/m2"
 assert_eq "HISTORY" "$(header_lines "$T/j2" | grep '^HISTORY' | tail -n 1)" \
     "HISTORY tuplift --steps 30 --diffusion 0.01 --n 2 --zscale 50"
 run_prog tuplift -q -s 20 < "$T/in" | run_prog tfill -q | run_prog tflow -q -r 200 > "$T/o"
@@ -130,6 +146,14 @@ print(m["height"].tobytes() == bare.tobytes(), bool((w >= 0).all() and (d >= 0).
     bool((f[i] >= 1).all() and f.max() > 20),
     float(band(sys.argv[4], "deposit").max()))' "$T/in" "$T/mk1" "$T/j1" "$T/mk0")" \
     "True True True True True 0.0"
+# The same sums when incision shares its water among several receivers.
+run_prog tuplift -q -s 30 -d 0.01 --n 2 -z 50 --masks --flow mfd < "$T/in" > "$T/mkm"
+assert_eq "masks: sums with --flow mfd" "$(py '
+h0 = band(sys.argv[1], "height").astype(float); m = bands(sys.argv[2])
+z, w, d = (m[b].astype(float) for b in ("height", "wear", "deposit"))
+i = np.s_[1:-1, 1:-1]
+print(bool(np.abs(w[i] - d[i] - (h0[i] - z[i]) - 0.6).max() < 1e-4), bool(w.max() > 0))' \
+    "$T/in" "$T/mkm")" "True True"
 expect_exit 2 "masks: the evolved band" run_prog tuplift --masks -b wear < "$T/mk1"
 
 # Not steady in time: a warning, the output all the same.
@@ -141,6 +165,8 @@ assert_eq "not steady" "$(sed 's/change [0-9.]* m/change X m/' "$T/err")" \
 expect_err 2 "^tuplift: --n: 5 is out of range \[0.5, 4\]$" "--n 5" run_prog tuplift --n 5
 expect_err 2 "^tuplift: --band: 'uplift' is the uplift band$" "--band uplift" \
     run_prog tuplift -b uplift
+expect_exit 2 "unknown --flow" run_prog tuplift --flow d4
+expect_exit 2 "--flow-exp out of range" run_prog tuplift --flow-exp -1
 expect_exit 2 "--sea with --no-sea" run_prog tuplift --sea 1 --no-sea
 expect_exit 2 "negative steps" run_prog tuplift -s -1
 expect_exit 2 "zero dt" run_prog tuplift --dt 0

@@ -28,6 +28,8 @@ struct tp_spower {
 	uint8_t	*inner;		/* 1: land tp_fill may raise (no seed) */
 	double	sea;		/* least height of land (tp_d8_sea_below) */
 	uint8_t	*donors;	/* bit k - 1: neighbour k drains here */
+	uint8_t	*rmask;		/* MFD: bit k - 1: neighbour k receives */
+	uint8_t	*nrec;		/* MFD: receivers not yet in the stack */
 	uint32_t *pend;		/* the depth-first search's pending cells */
 	uint32_t *rcv;		/* the receiver of every cell (itself: none) */
 	int64_t	nfixed;		/* base-level cells */
@@ -61,6 +63,8 @@ tp_spower_defaults(tp_spower_opts *o)
 	o->dt = 1000;
 	o->zscale = 1;
 	o->sea_level = -INFINITY;
+	o->flow = TP_SPOWER_D8;
+	o->flow_exp = 1;
 }
 
 static int
@@ -78,6 +82,10 @@ check_opts(const tp_spower_opts *o, tp_err *e)
 		return tp_err_set(e, "dt must be positive and finite");
 	if (!(o->zscale > 0 && isfinite(o->zscale)))
 		return tp_err_set(e, "zscale must be positive and finite");
+	if (o->flow != TP_SPOWER_D8 && o->flow != TP_SPOWER_MFD)
+		return tp_err_set(e, "unknown flow routing %d", o->flow);
+	if (!(o->flow_exp >= 0 && o->flow_exp <= 100))
+		return tp_err_set(e, "the flow exponent must be in 0..100");
 	if (!isfinite(o->uplift))
 		return tp_err_set(e, "the uplift rate must be finite");
 	return 0;
@@ -117,6 +125,9 @@ alloc_all(tp_spower *s, tp_err *e)
 			return tp_err_set(e, "out of memory: the masks need "
 			    "%.1f MiB", (double)n * 24 / 1048576.0);
 	}
+	if (s->o.flow == TP_SPOWER_MFD &&
+	    ((s->rmask = malloc(n)) == NULL || (s->nrec = malloc(n)) == NULL))
+		return tp_err_set(e, "out of memory");
 	if (!s->z || !s->zn || !s->f || !s->dir || !s->fixed || !s->inner ||
 	    !s->donors ||
 	    !s->pend ||
@@ -282,6 +293,8 @@ tp_spower_free(tp_spower *s)
 	free(s->fixed);
 	free(s->inner);
 	free(s->donors);
+	free(s->rmask);
+	free(s->nrec);
 	free(s->pend);
 	free(s->order);
 	free(s->rcv);
@@ -339,6 +352,81 @@ const double *
 tp_spower_area(const tp_spower *s)
 {
 	return s->stepped ? s->area : NULL;
+}
+
+/* n = 1: g is linear between the receivers' heights; with them sorted,
+ * the root of g over the lowest k receivers that lies in (hr_k-1, hr_k]. */
+static double
+solve_linear(double hstar, const double *hr, const double *f, int cnt)
+{
+	double h[8], ff[8], num = hstar, den = 1, x = hstar;
+	int a, b;
+
+	for (a = 0; a < cnt; a++) {
+		for (b = a; b > 0 && h[b - 1] > hr[a]; b--) {
+			h[b] = h[b - 1];
+			ff[b] = ff[b - 1];
+		}
+		h[b] = hr[a];
+		ff[b] = f[a];
+	}
+	for (a = 0; a < cnt && h[a] < x; a++) {
+		num += ff[a] * h[a];
+		den += ff[a];
+		x = num / den;
+		if (a + 1 == cnt || x <= h[a + 1])
+			break;
+	}
+	return x;
+}
+
+double
+tp_spower_solve_multi(double hstar, const double *hr, const double *f,
+    int cnt, double n)
+{
+	double lo = INFINITY, hi = hstar, x = hstar, span, g, dg, nx;
+	int r, it;
+
+	for (r = 0; r < cnt; r++)
+		if (hr[r] < lo)
+			lo = hr[r];
+	if (!(hstar > lo))
+		return hstar;
+	if (cnt == 1)
+		return tp_spower_solve(hstar, hr[0], f[0], n);
+	if (n == 1)
+		return solve_linear(hstar, hr, f, cnt);
+	span = hstar - lo;
+	/* g rises from g(min hr) < 0 to g(h*) >= 0 and is convex for n >= 1:
+	 * Newton from h*, bisecting when a step leaves the bracket */
+	for (it = 0; it < 100; it++) {
+		g = x - hstar;
+		dg = 1;
+		for (r = 0; r < cnt; r++) {
+			double d = x - hr[r], p;
+
+			if (d <= 0)
+				continue;
+			p = n == 1 ? 1 : pow(d, n - 1);
+			g += f[r] * p * d;
+			dg += n * f[r] * p;
+		}
+		if (g > 0)
+			hi = x;
+		else if (g < 0)
+			lo = x;
+		else
+			return x;
+		nx = x - g / dg;
+		/* converged before the bracket test: a last step too small to
+		 * move x would fail it and bisect away from the root */
+		if (fabs(nx - x) <= 1e-13 * (fabs(x) + span))
+			return nx > lo && nx < hi ? nx : x;
+		if (!(nx > lo && nx < hi))
+			nx = lo + (hi - lo) / 2;
+		x = nx;
+	}
+	return x;
 }
 
 double
@@ -476,6 +564,139 @@ stack(tp_spower *s)
 	}
 }
 
+/* Rows [b, e), MFD: the receivers of every cell, the neighbours lower on
+ * f (base level has none; an inner cell with none, which the fill should
+ * not leave, takes tp_flow_d8's), and the area of the cell itself. */
+static void
+mfd_receiver_rows(void *ctx, int64_t b, int64_t e, int worker)
+{
+	tp_spower *s = ctx;
+	ptrdiff_t off[9];
+	int64_t x, y;
+	double dx, dy;
+	int k;
+
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (y = b; y < e; y++) {
+		tp_geo_spacing(&s->geo, y, &dx, &dy);
+		for (x = 0; x < s->w; x++) {
+			size_t i = (size_t)(y * s->w + x);
+			uint8_t m = 0;
+
+			s->area[i] = isnan(s->z[i]) ? NAN : dx * dy;
+			/* an unfixed cell is off the border, its neighbours
+			 * valid */
+			for (k = 1; k <= 8 && !s->fixed[i]; k++)
+				if (s->f[(ptrdiff_t)i + off[k]] < s->f[i])
+					m |= (uint8_t)(1u << (k - 1));
+			if (!m && !s->fixed[i] && s->dir[i] >= 1 &&
+			    s->dir[i] <= 8)
+				m = (uint8_t)(1u << (s->dir[i] - 1));
+			s->rmask[i] = m;
+		}
+	}
+}
+
+/* Rows [b, e), MFD: the donors of every cell and its count of receivers. */
+static void
+mfd_donor_rows(void *ctx, int64_t b, int64_t e, int worker)
+{
+	tp_spower *s = ctx;
+	int64_t x, y, nx, ny;
+	int k, c;
+
+	for (y = b; y < e; y++)
+		for (x = 0; x < s->w; x++) {
+			size_t i = (size_t)(y * s->w + x), j;
+			uint8_t m = 0, r = s->rmask[i];
+
+			for (k = 1; k <= 8; k++) {
+				if (!tp_d8_inside(x, y, k, s->w, s->h, &nx,
+				    &ny))
+					continue;
+				j = (size_t)(ny * s->w + nx);
+				if (s->rmask[j] & (1u << (tp_d8_back(k) - 1)))
+					m |= (uint8_t)(1u << (k - 1));
+			}
+			s->donors[i] = m;
+			for (c = 0; r; r &= (uint8_t)(r - 1))
+				c++;
+			s->nrec[i] = (uint8_t)c;
+		}
+}
+
+/* MFD: the weight of each receiver of c into wt[k], S^p / sum S^p (each
+ * S over the largest first, so no sum underflows). */
+static void
+mfd_weights(const tp_spower *s, size_t c, const ptrdiff_t *off, double *wt)
+{
+	const double *dist = s->dist + c / (size_t)s->w * 9;
+	double top = 0, sum = 0, p = s->o.flow_exp;
+	uint8_t m = s->rmask[c];
+	int k;
+
+	for (k = 1; k <= 8; k++)
+		if (m & (1u << (k - 1))) {
+			wt[k] = ((double)s->f[c] - s->f[(ptrdiff_t)c +
+			    off[k]]) / dist[k];
+			if (wt[k] > top)
+				top = wt[k];
+		}
+	for (k = 1; k <= 8; k++)
+		if (m & (1u << (k - 1))) {
+			/* the D8 fallback on a flat has slope 0: alone */
+			wt[k] = top > 0 ? (p == 1 ? wt[k] / top :
+			    pow(wt[k] / top, p)) : 1;
+			sum += wt[k];
+		}
+	for (k = 1; k <= 8; k++)
+		wt[k] /= sum;
+}
+
+/* MFD: the stack, each cell after all its receivers (depth first from
+ * the cells without one, a donor pushed when its last receiver is in),
+ * then the areas shared down it. Sequential: one order, one sum order. */
+static void
+mfd_stack(tp_spower *s)
+{
+	ptrdiff_t off[9];
+	double wt[9];
+	size_t i, top, tail = 0;
+	int k;
+
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (i = 0; i < s->n; i++) {
+		if (s->rmask[i] || isnan(s->z[i]))
+			continue;
+		s->pend[0] = (uint32_t)i;
+		top = 1;
+		while (top > 0) {
+			size_t c = s->pend[--top];
+			uint8_t m = s->donors[c];
+
+			s->order[tail++] = (uint32_t)c;
+			for (k = 8; k >= 1; k--) {
+				size_t d = (size_t)((ptrdiff_t)c + off[k]);
+
+				if ((m & (1u << (k - 1))) && --s->nrec[d] == 0)
+					s->pend[top++] = (uint32_t)d;
+			}
+		}
+	}
+	s->nvalid = (uint32_t)tail;
+	for (i = tail; i-- > 0;) {
+		size_t c = s->order[i];
+
+		if (!s->rmask[c])
+			continue;
+		mfd_weights(s, c, off, wt);
+		for (k = 1; k <= 8; k++)
+			if (s->rmask[c] & (1u << (k - 1)))
+				s->area[(ptrdiff_t)c + off[k]] +=
+				    s->area[c] * wt[k];
+	}
+}
+
 /* Rows [b, e): the uplifted heights h* into zn, F into fac. */
 static void
 factor_rows(void *ctx, int64_t b, int64_t e, int worker)
@@ -504,7 +725,10 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 				u = isfinite(u) ? u * o->uplift : 0;
 			}
 			s->zn[i] = s->z[i] + up * u;
-			if (receiver_of(s, i, &k) == i)
+			if (o->flow == TP_SPOWER_MFD)
+				s->fac[i] = s->rmask[i] ? c * area_pow(s,
+				    s->area[i]) : 0;
+			else if (receiver_of(s, i, &k) == i)
 				s->fac[i] = 0;
 			else
 				s->fac[i] = c * area_pow(s, s->area[i]) /
@@ -534,6 +758,46 @@ incise(tp_spower *s)
 			continue;
 		}
 		cut = tp_spower_solve(s->zn[i], hr, s->fac[i], s->o.n);
+		if (s->wear != NULL)
+			s->wear[i] += s->zn[i] - cut;
+		s->zn[i] = cut;
+	}
+	return lakes;
+}
+
+/* MFD incision down the stack, every receiver before its donors; returns
+ * the cells left uncut in depressions. */
+static int64_t
+mfd_incise(tp_spower *s)
+{
+	ptrdiff_t off[9];
+	double wt[9], hr[8], f[8], n = s->o.n, lo, cut;
+	int64_t lakes = 0;
+	uint32_t j;
+	int k, cnt;
+
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (j = 0; j < s->nvalid; j++) {
+		size_t i = s->order[j];
+		const double *dist = s->dist + i / (size_t)s->w * 9;
+		uint8_t m = s->rmask[i];
+
+		if (!m)
+			continue;
+		mfd_weights(s, i, off, wt);
+		for (k = 1, cnt = 0, lo = INFINITY; k <= 8; k++)
+			if (m & (1u << (k - 1))) {
+				hr[cnt] = s->zn[(ptrdiff_t)i + off[k]];
+				f[cnt++] = s->fac[i] * wt[k] / (n == 1 ?
+				    dist[k] : pow(dist[k], n));
+				if (hr[cnt - 1] < lo)
+					lo = hr[cnt - 1];
+			}
+		if (!(s->zn[i] > lo)) {
+			lakes++;
+			continue;
+		}
+		cut = tp_spower_solve_multi(s->zn[i], hr, f, cnt, n);
 		if (s->wear != NULL)
 			s->wear[i] += s->zn[i] - cut;
 		s->zn[i] = cut;
@@ -702,10 +966,16 @@ tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e)
 
 	if (receivers(s, e) < 0)
 		return -1;
-	tp_par_for(s->threads, s->h, 16, receiver_rows, s);
-	stack(s);
+	if (s->o.flow == TP_SPOWER_MFD) {
+		tp_par_for(s->threads, s->h, 16, mfd_receiver_rows, s);
+		tp_par_for(s->threads, s->h, 16, mfd_donor_rows, s);
+		mfd_stack(s);
+	} else {
+		tp_par_for(s->threads, s->h, 16, receiver_rows, s);
+		stack(s);
+	}
 	tp_par_for(s->threads, s->h, 16, factor_rows, s);
-	lakes = incise(s);
+	lakes = s->o.flow == TP_SPOWER_MFD ? mfd_incise(s) : incise(s);
 	if (s->zi != NULL)
 		memcpy(s->zi, s->zn, s->n * sizeof *s->zi);
 	if (s->o.diffusion > 0) {

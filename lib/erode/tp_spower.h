@@ -30,6 +30,14 @@
  *     exactly for n = 1, h = (h* + F h_r) / (1 + F), and by Newton's method
  *     kept inside that bracket otherwise. A cell whose h* is not above
  *     h_r lies in a depression: it is uplifted and not incised.
+ *  With flow TP_SPOWER_MFD (after FastScape's multiple flow router and
+ *  its eroder): the receivers of a cell are all its neighbours lower on
+ *  the filled copy (the D8 one where none is), each taking the share
+ *  w_r = S_r^p / sum S^p of its area (S_r the slope to it on the copy);
+ *  the stack is a topological order, each cell after all its receivers;
+ *  the new height solves h - h* + sum_r F_r max(h - h_r, 0)^n = 0 with
+ *  F_r = dt K A^m w_r / d_r^n (exactly with one receiver and n = 1,
+ *  else by Newton's method inside [min h_r, h*]).
  *  4. Diffusion, implicit and split by direction: backward Euler along
  *     every row, then along every column (tridiagonal solves). It is
  *     unconditionally stable and makes no new extremes, for any dt.
@@ -52,6 +60,12 @@
 #include "core/tp_err.h"
 #include "geo/tp_geo.h"
 
+/* How drainage is routed (opts.flow). */
+enum {
+	TP_SPOWER_D8,		/* one receiver: the steepest descent */
+	TP_SPOWER_MFD		/* every lower neighbour, weight ~ slope^p */
+};
+
 typedef struct tp_spower_opts {
 	double	uplift;		/* U, m/yr (times uplift_band's value) */
 	const float *uplift_band; /* per-cell factor of U at [y * stride + x]
@@ -66,6 +80,8 @@ typedef struct tp_spower_opts {
 	double	sea_level;	/* in height units; -INFINITY: no sea */
 	int	threads;	/* <= 0: all processors */
 	int	masks;		/* keep the wear and deposit (tp_spower_masks) */
+	int	flow;		/* TP_SPOWER_D8 or TP_SPOWER_MFD */
+	double	flow_exp;	/* p of MFD's weights, 0 .. 100 */
 } tp_spower_opts;
 
 typedef struct tp_spower_stats {
@@ -79,7 +95,7 @@ typedef struct tp_spower_stats {
 typedef struct tp_spower tp_spower;
 
 /* U 1e-3 m/yr, K 3e-4, m 0.45, n 1, D 0.001 m^2/yr, dt 1000 yr, zscale
- * 1, no sea, all processors (tuplift(1) says why). */
+ * 1, no sea, all processors, D8 flow (MFD: p 1) (tuplift(1) says why). */
 void	tp_spower_defaults(tp_spower_opts *o);
 
 /* A model of the width x height plane z (row y at z + y * stride) with
@@ -115,5 +131,9 @@ void	tp_spower_free(tp_spower *s);
  * receiver's new height, f = dt K A^m / d^n, slope exponent n. Returns h*
  * when h* <= hr. */
 double	tp_spower_solve(double hstar, double hr, double f, double n);
+/* The same for cnt receivers (step 3, MFD): the root of h - h* + sum
+ * f[r] max(h - hr[r], 0)^n inside [min hr, h*]; h* when h* <= min hr. */
+double	tp_spower_solve_multi(double hstar, const double *hr,
+	    const double *f, int cnt, double n);
 
 #endif
