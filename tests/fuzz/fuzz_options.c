@@ -1,4 +1,4 @@
-/* fuzz-libs: -Wl,--wrap=exit,--wrap=fclose,--wrap=cli_binary_stdout,--wrap=cli_open_input,--wrap=cli_read_grid,--wrap=cli_input_band,--wrap=tp_reader_open -lOpenCL */
+/* fuzz-libs: -Wl,--wrap=exit,--wrap=fclose,--wrap=cli_binary_stdout,--wrap=cli_open_input,--wrap=cli_read_grid,--wrap=cli_read_grid_when,--wrap=cli_input_band,--wrap=tp_reader_open -lOpenCL -lproj */
 /* fuzz-cmds: tband tcrop terode tfill tflow tgeotiff timport tinfo tisland tnoise tridge tshape tterrace tview */
 /*
  * fuzz_options.c - libFuzzer target: the option parsing of every program.
@@ -135,6 +135,15 @@ int	__wrap_cli_read_grid(tp_grid *g, const char *band,
 int
 __wrap_cli_read_grid(tp_grid *g, const char *band, const char *const *add,
     int nadd, int *idx)
+{
+	accepted();
+}
+
+int	__wrap_cli_read_grid_when(tp_grid *g, const char *band,
+	    const char *const *add, const char *const *need, int nadd, int *idx);
+int
+__wrap_cli_read_grid_when(tp_grid *g, const char *band,
+    const char *const *add, const char *const *need, int nadd, int *idx)
 {
 	accepted();
 }
