@@ -8,33 +8,6 @@
 #include "hydro/tp_d8.h"
 #include "core/tp_kheap.h"
 
-/* The 8-connected set of cells holding `in` from cell i, appended to q at
- * q[nq..]; in(i) is cleared as cells are taken (seen). Returns the new nq. */
-typedef int (*lake_in_fn)(void *ctx, size_t i);
-
-static size_t
-lake_grow(int64_t w, int64_t h, lake_in_fn in, void *ctx, size_t i,
-    size_t *q, size_t nq)
-{
-	size_t head = nq, j;
-	int64_t x, y, nx, ny;
-	int k;
-
-	q[nq++] = i;
-	for (; head < nq; head++) {
-		x = (int64_t)(q[head] % (size_t)w);
-		y = (int64_t)(q[head] / (size_t)w);
-		for (k = 1; k <= 8; k++) {
-			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
-				continue;
-			j = (size_t)ny * (size_t)w + (size_t)nx;
-			if (in(ctx, j))
-				q[nq++] = j;
-		}
-	}
-	return nq;
-}
-
 /* --- levels --- */
 
 typedef struct level_ctx {
@@ -162,15 +135,31 @@ typedef struct label_ctx {
 	uint8_t	*seen;		/* 1: a lake cell, 2: taken into a lake */
 } label_ctx;
 
-static int
-label_in(void *ctx, size_t i)
+/* The lake of lake cell i (seen 1), taken (seen 2) into q: a search
+ * through the 8-connected lake cells. Returns its size. */
+static size_t
+lake_grow(int64_t w, int64_t h, uint8_t *seen, size_t i, size_t *q)
 {
-	label_ctx *c = ctx;
+	size_t head, nq = 1, j;
+	int64_t x, y, nx, ny;
+	int k;
 
-	if (c->seen[i] != 1)
-		return 0;
-	c->seen[i] = 2;
-	return 1;
+	seen[i] = 2;
+	q[0] = i;
+	for (head = 0; head < nq; head++) {
+		x = (int64_t)(q[head] % (size_t)w);
+		y = (int64_t)(q[head] / (size_t)w);
+		for (k = 1; k <= 8; k++) {
+			if (!tp_d8_inside(x, y, k, w, h, &nx, &ny))
+				continue;
+			j = (size_t)ny * (size_t)w + (size_t)nx;
+			if (seen[j] == 1) {
+				seen[j] = 2;
+				q[nq++] = j;
+			}
+		}
+	}
+	return nq;
 }
 
 /* Mark the lake cells (seen = 1); returns their count. */
@@ -239,9 +228,9 @@ tp_lake_label(const float *z, size_t zstride, const float *depth,
 			lake[(size_t)y * lstride + (size_t)x] =
 			    isnan(z[(size_t)y * zstride + (size_t)x]) ? NAN : 0;
 	for (i = 0; i < n; i++) {
-		if (!label_in(&c, i))
+		if (c.seen[i] != 1)
 			continue;
-		nq = lake_grow(w, h, label_in, &c, i, q, 0);
+		nq = lake_grow(w, h, c.seen, i, q);
 		if ((int64_t)nq < min_cells || lake_deepest(&c, q, nq) <
 		    min_depth)
 			continue;
