@@ -16,6 +16,7 @@ static const char usage[] =
     "               [-t YEARS] [-u U] [-z Z] [--m M] [--n N] [--masks]\n"
     "               [--flow d8|mfd] [--flow-exp P]\n"
     "               [--sea LEVEL | --no-sea] [--stats] [--until-steady TOL]\n"
+    "               [--until-balanced F]\n"
     "               < in > out\n";
 
 static const char help[] =
@@ -25,15 +26,15 @@ static const char help[] =
     "below the header's SEALEVEL) are base level: they never change. A band\n"
     "named 'uplift' multiplies U cell by cell (a shape in [0,1], say).\n"
     "  -b, --band NAME       band to evolve (default: height)\n"
-    "  -d, --diffusion D     hillslope diffusivity, m^2/yr (default: 0.01)\n"
+    "  -d, --diffusion D     hillslope diffusivity, m^2/yr (default: 0.001)\n"
     "      --flow F          d8: each cell drains to its steepest neighbour;\n"
-    "                        mfd: to all lower ones, by slope^P (default: d8)\n"
+    "                        mfd: to all lower ones, by slope^P (default: mfd)\n"
     "      --flow-exp P      P of mfd's weights, 0..100 (default: 1)\n"
     "  -g, --geographic G    auto, yes or no: cell size in degrees, distances\n"
     "                        in metres at each row's latitude (default: auto)\n"
     "  -j, --threads N       threads, 0 = all processors (default: 0)\n"
     "  -k, --k K             erodibility K, m^(1-2m)/yr for n = 1\n"
-    "                        (default: 0.0001)\n"
+    "                        (default: 0.0003)\n"
     "      --m M             area exponent m, 0..2 (default: 0.45)\n"
     "      --masks           set bands 'wear' (incision and creep), 'deposit'\n"
     "                        (creep) and 'flow' (drainage area, m^2)\n"
@@ -42,14 +43,17 @@ static const char help[] =
     "      --progress        draw the progress bar even when stderr is no\n"
     "                        terminal\n"
     "  -q, --quiet           no progress bar, no summary\n"
-    "  -s, --steps N         time steps; with --until-steady the most\n"
-    "                        (default: 100; 100000 with --until-steady)\n"
+    "  -s, --steps N         time steps; with --until-* the most\n"
+    "                        (default: 100; 100000 with --until-*)\n"
     "      --sea LEVEL       the sea level, instead of the header's SEALEVEL;\n"
     "                        recorded as SEALEVEL in the output\n"
-    "      --stats           each step's largest height change on stderr\n"
+    "      --stats           each step's largest and mean height change\n"
+    "                        on stderr\n"
     "  -t, --dt YEARS        years per step (default: 1000)\n"
     "  -u, --uplift U        uplift rate, m/yr, times the band 'uplift'\n"
     "                        where there is one (default: 0.001)\n"
+    "      --until-balanced F  stop when the mean height change of a step\n"
+    "                        is at most F times its mean uplift\n"
     "      --until-steady TOL  stop when no height changes more than TOL\n"
     "                        metres in a step\n"
     "  -z, --zscale Z        metres per height unit of the stream\n"
@@ -59,7 +63,7 @@ static const char help[] =
 
 enum {
 	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA, OPT_PROGRESS,
-	OPT_SEA, OPT_STATS, OPT_STEADY, OPT_VERSION, OPT_MASKS
+	OPT_SEA, OPT_STATS, OPT_STEADY, OPT_VERSION, OPT_MASKS, OPT_BALANCED
 };
 
 static const struct option longopts[] = {
@@ -81,6 +85,7 @@ static const struct option longopts[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "dt", required_argument, NULL, 't' },
 	{ "uplift", required_argument, NULL, 'u' },
+	{ "until-balanced", required_argument, NULL, OPT_BALANCED },
 	{ "until-steady", required_argument, NULL, OPT_STEADY },
 	{ "zscale", required_argument, NULL, 'z' },
 	{ "help", no_argument, NULL, 'h' },
@@ -99,6 +104,7 @@ struct args {
 	int64_t	steps;
 	int	steps_set, geo, progress, quiet, stats;
 	double	steady;		/* < 0: run every step */
+	double	balanced;	/* < 0: run every step */
 	cli_sea	sea;
 };
 
@@ -119,6 +125,7 @@ parse(struct args *a, int argc, char **argv)
 	a->band = "height";
 	a->steps = 100;
 	a->steady = -1;
+	a->balanced = -1;
 	while ((ch = cli_getopt(argc, argv, "b:d:g:hj:k:qs:t:u:z:",
 	    longopts)) != -1) {
 		switch (ch) {
@@ -156,6 +163,9 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_STEADY:
 			a->steady = dbl("--until-steady", 0, 1e30);
 			break;
+		case OPT_BALANCED:
+			a->balanced = dbl("--until-balanced", 0, 1);
+			break;
 		case 'z': o->zscale = dbl("--zscale", 1e-30, 1e30); break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -163,15 +173,26 @@ parse(struct args *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage("unexpected argument '%s'", argv[optind]);
-	if (a->steady >= 0 && !a->steps_set)
+	if (a->steady >= 0 && a->balanced >= 0)
+		cli_usage("--until-steady and --until-balanced: give one");
+	if ((a->steady >= 0 || a->balanced >= 0) && !a->steps_set)
 		a->steps = 100000;
 }
 
-/* Run the steps; returns the steps run and the last step's change. */
-static int64_t
-evolve(tp_spower *s, const struct args *a, double *last)
+/* Whether the step's figures meet the stopping rule asked for. */
+static int
+settled(const struct args *a, const tp_spower_stats *st)
 {
-	tp_spower_stats st = { 0 };
+	if (a->steady >= 0)
+		return st->max_change <= a->steady;
+	return a->balanced >= 0 &&
+	    st->mean_change <= a->balanced * st->mean_uplift;
+}
+
+/* Run the steps; returns the steps run, the last step's figures in *st. */
+static int64_t
+evolve(tp_spower *s, const struct args *a, tp_spower_stats *st)
+{
 	cli_progress p;
 	int64_t i;
 	tp_err e;
@@ -179,25 +200,44 @@ evolve(tp_spower *s, const struct args *a, double *last)
 	cli_progress_init(&p, "uplift", a->quiet);
 	if (a->progress && !a->quiet)
 		p.on = 1;
-	*last = NAN;
+	st->max_change = st->mean_change = st->mean_uplift = NAN;
 	for (i = 0; i < a->steps; i++) {
-		if (tp_spower_step(s, &st, &e) < 0)
+		if (tp_spower_step(s, st, &e) < 0)
 			cli_fail(&e);
-		*last = st.max_change;
 		if (a->stats)
 			fprintf(stderr, "%s: step %lld: max change %.6g m, "
-			    "%lld pits filled, %lld cells uncut in "
-			    "depressions\n", cli_prog(), (long long)i + 1,
-			    st.max_change, (long long)st.pits,
-			    (long long)st.lakes);
+			    "mean %.6g m (uplift %.6g m), %lld pits filled, "
+			    "%lld cells uncut in depressions\n", cli_prog(),
+			    (long long)i + 1, st->max_change, st->mean_change,
+			    st->mean_uplift, (long long)st->pits,
+			    (long long)st->lakes);
 		cli_progress_cb(&p, i + 1, a->steps);
-		if (a->steady >= 0 && st.max_change <= a->steady) {
+		if (settled(a, st)) {
 			i++;
 			break;
 		}
 	}
 	cli_progress_done(&p);
 	return i;
+}
+
+/* How the run ended, when it was to stop on its own. */
+static void
+report(const struct args *a, const tp_spower_stats *st, int64_t ran)
+{
+	const char *what = a->steady >= 0 ? "steady" : "balanced";
+
+	if (a->steady < 0 && a->balanced < 0)
+		return;
+	if (!settled(a, st) && !a->quiet)
+		fprintf(stderr, "%s: warning: not %s after %lld steps (last "
+		    "change %.6g m at most, %.6g m on average, uplift %.6g m)"
+		    "\n", cli_prog(), what, (long long)ran, st->max_change,
+		    st->mean_change, st->mean_uplift);
+	else if (settled(a, st) && (a->stats || (!a->quiet &&
+	    isatty(STDERR_FILENO))))
+		fprintf(stderr, "%s: %s after %lld steps\n", cli_prog(), what,
+		    (long long)ran);
 }
 
 int
@@ -209,7 +249,7 @@ main(int argc, char **argv)
 	tp_grid g;
 	tp_err e;
 	size_t stride;
-	double last;
+	tp_spower_stats st;
 	int64_t ran;
 	static const char *const masks[] = { "wear", "deposit", "flow" };
 	int band, ub, mb[3], i;
@@ -230,19 +270,13 @@ main(int argc, char **argv)
 	if ((s = tp_spower_new(tp_grid_band(&g, band), g.h.width, g.h.height,
 	    stride, &geo, &a.o, &e)) == NULL)
 		cli_fail(&e);
-	ran = evolve(s, &a, &last);
+	ran = evolve(s, &a, &st);
 	tp_spower_heights(s, tp_grid_band(&g, band), stride);
 	if (a.o.masks)
 		tp_spower_masks(s, tp_grid_band(&g, mb[0]),
 		    tp_grid_band(&g, mb[1]), tp_grid_band(&g, mb[2]), stride);
 	tp_spower_free(s);
-	if (a.steady >= 0 && !(last <= a.steady) && !a.quiet)
-		fprintf(stderr, "%s: warning: not steady after %lld steps "
-		    "(last change %.6g m)\n", cli_prog(), (long long)ran, last);
-	else if (a.steady >= 0 && (a.stats || (!a.quiet &&
-	    isatty(STDERR_FILENO))))
-		fprintf(stderr, "%s: steady after %lld steps\n", cli_prog(),
-		    (long long)ran);
+	report(&a, &st, ran);
 	cli_write_grid(&g, argc, argv);
 	tp_grid_free(&g);
 	return 0;

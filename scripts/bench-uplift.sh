@@ -2,16 +2,20 @@
 # bench-uplift.sh BINDIR - tuplift:
 #  1. one implicit step on 4096x4096 against tfill + tflow on the same grid
 #     (the step is tuplift -s 1 less tuplift -s 0, which only reads and
-#     writes; tfill and tflow whole, as a user runs them);
-#  2. a 1024x1024 landscape of 100 m cells run to steady state: wall time,
-#     steps, and the slope-area concavity, steepness and Hack's exponent
-#     that scripts/landscape-stats.py measures on it (expected: m/n = 0.45,
-#     (U/K)^(1/n) = 100, 0.5 to 0.6);
+#     writes; tfill and tflow whole, as a user runs them), the default
+#     (mfd) routing beside --flow d8;
+#  2. a 1024x1024 landscape of 100 m cells, D8 run to steady state and the
+#     default mfd to the balance of erosion and uplift (--until-balanced
+#     1e-4): wall time, steps, and the slope-area concavity, steepness,
+#     Hack's exponent and A8 that scripts/landscape-stats.py measures
+#     (expected: m/n = 0.45, (U/K)^(1/n) = 100 for D8, 0.5 to 0.6, A8
+#     0.02 or less), and the same at 512x512;
 #  3. the drainage network of the same 512x512 noise, as it is, after
-#     terode's droplets and after tuplift (defaults; and at steady state),
-#     with --flow mfd too, each filled by tfill: drainage density, the highest Strahler order and
-#     the segments of order 4 and more, concavity, Hack's exponent and A8,
-#     the eight-fold anisotropy of aspects (D8 facets; 0.02 or less wanted).
+#     terode's droplets and after tuplift (defaults; and at steady state or
+#     balance), mfd and d8, each filled by tfill: drainage density, the
+#     highest Strahler order and the segments of order 4 and more,
+#     concavity, Hack's exponent and A8, the eight-fold anisotropy of
+#     aspects (D8 facets; 0.02 or less wanted).
 # Prints figures and ratios; asserts nothing about time.
 set -u
 B=${1:-bin}
@@ -35,39 +39,50 @@ echo "tuplift: one step on 4096x4096 (default threads), best of two runs"
 set -- $(best sh -c "'$B/tfill' -q < '$T/big.tp' > /dev/null") \
     $(best sh -c "'$B/tflow' -q < '$T/bigf.tp' > /dev/null") \
     $(best sh -c "'$B/tuplift' -q -s 0 < '$T/big.tp' > /dev/null") \
-    $(best sh -c "'$B/tuplift' -q -s 1 < '$T/big.tp' > /dev/null") \
-    $(best sh -c "'$B/tuplift' -q -s 1 --flow mfd < '$T/big.tp' > /dev/null")
+    $(best sh -c "'$B/tuplift' -q -s 1 --flow d8 < '$T/big.tp' > /dev/null") \
+    $(best sh -c "'$B/tuplift' -q -s 1 < '$T/big.tp' > /dev/null")
 awk -v fw="$1" -v fu="$2" -v lw="$3" -v lu="$4" -v zw="$5" -v zu="$6" \
     -v sw="$7" -v su="$8" -v mw="$9" -v mu="${10}" 'BEGIN {
 	printf "  tfill %.2f s (cpu %.2f), tflow %.2f s (cpu %.2f): %.2f s\n", fw, fu, lw, lu, fw + lw
-	printf "  tuplift -s 0 (read, write) %.2f s, -s 1 %.2f s: the step %.2f s (cpu %.2f)\n", zw, sw, sw - zw, su - zu
-	printf "  step / (tfill + tflow) = %.2fx wall, %.2fx cpu (target: within 2x)\n", (sw - zw) / (fw + lw), (su - zu) / (fu + lu)
-	printf "  --flow mfd: the step %.2f s (cpu %.2f), %.2fx the D8 step (target: within 2x)\n", mw - zw, mu - zu, (mw - zw) / (sw - zw)
+	printf "  tuplift -s 0 (read, write) %.2f s, -s 1 --flow d8 %.2f s: the step %.2f s (cpu %.2f)\n", zw, sw, sw - zw, su - zu
+	printf "  d8 step / (tfill + tflow) = %.2fx wall, %.2fx cpu\n", (sw - zw) / (fw + lw), (su - zu) / (fu + lu)
+	printf "  the default (mfd): the step %.2f s (cpu %.2f), %.2fx the D8 step (target: within 2x)\n", mw - zw, mu - zu, (mw - zw) / (sw - zw)
 }'
 rm -f "$T/big.tp" "$T/bigf.tp"
 
-echo "tuplift: 1024x1024 of 100 m cells to steady state (-z 100 -k 1e-5 -d 0 --dt 1e7 --until-steady 0.01)"
-"$B/tnoise" -q -s 1024x1024 -c 100 > "$T/n1k.tp" || exit 1
-/usr/bin/time -f "%e %U" -o "$T/time" "$B/tuplift" -z 100 -k 1e-5 -d 0 \
-    --dt 1e7 --until-steady 0.01 --stats < "$T/n1k.tp" > "$T/s1k.tp" 2> "$T/steps" || exit 1
-echo "  $(tail -n 1 "$T/steps"), $(cut -d' ' -f1 "$T/time") s (cpu $(cut -d' ' -f2 "$T/time") s; target: under a minute)"
-"$PY" "$STATS" --zscale 100 --threshold 50 "$T/s1k.tp" |
-    awk '$1 == "concavity" { printf "  concavity %s (m/n = 0.45)\n", $2 }
-	$1 == "steepness" { printf "  steepness %s ((U/K)^(1/n) = 100: %.2f%% off)\n", $2, 100 * ($2 / 100 - 1) }
-	$1 == "hack_exponent" { printf "  Hack exponent %s (0.5 to 0.6 expected)\n", $2 }
-	$1 == "a8" { printf "  A8 %s (eight-fold aspect anisotropy; target: 0.02 or less)\n", $2 }'
+# steady N: D8 to steady state and mfd to balance on NxN of 100 m cells.
+steady() {
+	"$B/tnoise" -q -s "$1x$1" -c 100 > "$T/n$1.tp" || exit 1
+	echo "tuplift: $1x$1 of 100 m cells (-z 100 -k 1e-5 -d 0 --dt 1e7)"
+	for r in "d8 --until-steady 0.01:--flow d8 --until-steady 0.01" \
+	    "mfd --until-balanced 1e-4:--until-balanced 1e-4"; do
+		label=${r%%:*}
+		/usr/bin/time -f "%e %U" -o "$T/time" "$B/tuplift" -z 100 -k 1e-5 \
+		    -d 0 --dt 1e7 ${r#*:} --stats < "$T/n$1.tp" > "$T/s.tp" \
+		    2> "$T/steps" || exit 1
+		echo "  $label: $(tail -n 1 "$T/steps"), $(cut -d' ' -f1 "$T/time") s (cpu $(cut -d' ' -f2 "$T/time") s)"
+		"$PY" "$STATS" --zscale 100 --threshold 50 "$T/s.tp" | awk '
+		    { v[$1] = $2 }
+		    END { printf "    concavity %s (0.45), steepness %s (U/K = 100: %+.1f%%), Hack %s (0.5 to 0.6), A8 %s (0.02 or less)\n",
+			v["concavity"], v["steepness"], 100 * (v["steepness"] / 100 - 1),
+			v["hack_exponent"], v["a8"] }'
+	done
+	rm -f "$T/n$1.tp" "$T/s.tp"
+}
+steady 1024
+steady 512
 
 echo "drainage of one 512x512 noise (1 m cells), each filled by tfill; channels drain 50 cells or more"
 "$B/tnoise" -q -s 512x512 -S 1 > "$T/n.tp" || exit 1
 "$B/terode" -q < "$T/n.tp" > "$T/e.tp" || exit 1
-"$B/tuplift" -q < "$T/n.tp" > "$T/u.tp" || exit 1
-"$B/tuplift" -q -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
-"$B/tuplift" -q --flow mfd < "$T/n.tp" > "$T/m.tp" || exit 1
-"$B/tuplift" -q --flow mfd -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/ms.tp" || exit 1
+"$B/tuplift" -q --flow d8 < "$T/n.tp" > "$T/u.tp" || exit 1
+"$B/tuplift" -q --flow d8 -d 0 --dt 1e5 -s 400 --until-steady 0.01 < "$T/n.tp" > "$T/us.tp" || exit 1
+"$B/tuplift" -q < "$T/n.tp" > "$T/m.tp" || exit 1
+"$B/tuplift" -q -d 0 --dt 1e5 -s 400 --until-balanced 1e-4 < "$T/n.tp" > "$T/ms.tp" || exit 1
 printf "  %-34s %8s %6s %6s %7s %6s %6s\n" "" density maxord "ord4+" concav Hack A8
-for c in "noise:n" "terode (1 droplet a cell):e" "tuplift (100 steps):u" \
-    "tuplift (-d 0 --dt 1e5, steady):us" "tuplift mfd (100 steps):m" \
-    "tuplift mfd (-d 0 --dt 1e5, 400):ms"; do
+for c in "noise:n" "terode (1 droplet a cell):e" "tuplift d8 (100 steps):u" \
+    "tuplift d8 (-d 0 --dt 1e5, steady):us" "tuplift (mfd, 100 steps):m" \
+    "tuplift (mfd, -d 0 --dt 1e5, balanced):ms"; do
 	label=${c%:*} f=${c##*:}
 	"$B/tfill" -q < "$T/$f.tp" > "$T/$f.f.tp" || exit 1
 	"$PY" "$STATS" --threshold 50 "$T/$f.f.tp" | awk -v l="$label" '

@@ -137,9 +137,14 @@ def main():
                     help="cells for slope-area and Hack (default: 10)")
     ap.add_argument("--zscale", type=float, default=1,
                     help="metres per height unit (default: 1)")
+    ap.add_argument("--a8-only", action="store_true",
+                    help="print only a8 (no drainage network: fast)")
     a = ap.parse_args()
     z = bands(a.stream)[a.band].astype(float) * a.zscale
     dx = float(header(a.stream).get("CELLSIZE", 1))
+    if a.a8_only:
+        print("a8 %.4f" % a8(z, dx))
+        return
     rcv, slope, area, length, order = network(z, dx)
     cells = area
     amap = cells * dx * dx

@@ -13,8 +13,13 @@ stat() { py 'print(eval(sys.argv[2], {**globals(), **bands(sys.argv[1])}))' "$@"
 # A = 10^4 m^2, so with m = 0.5 and K = 1e-4, F = dt K A^m / d = 0.1 and
 # h = (11 + 0.1 x 0) / 1.1 = 10 exactly. The ring is base level.
 echo "0 0 0  0 10 0  0 0 0" | mkstream 3 3 height "CELLSIZE 100" > "$T/one"
-run_prog tuplift -q --steps 1 --k 1e-4 --m 0.5 --diffusion 0 < "$T/one" > "$T/o"
+run_prog tuplift -q --steps 1 --k 1e-4 --m 0.5 --diffusion 0 --flow d8 < "$T/one" > "$T/o"
 assert_eq "one step by hand" "$(values "$T/o" | tr '\n' ' ')" "0 0 0 0 10 0 0 0 0 "
+# The same with the default mfd: the cell drains to all eight, each by its
+# slope S_k = 10 / d_k, so sum F_k = dt K A^m sum (S_k / sum S) / d_k
+# = 10 x 0.006 / 0.682843 = 0.0878680 and h = 11 / 1.0878680 = 10.111521.
+run_prog tuplift -q --steps 1 --k 1e-4 --m 0.5 --diffusion 0 < "$T/one" > "$T/o"
+assert_near "one step by hand, mfd" "$(stat "$T/o" 'float(height[1, 1])')" 10.111521 1e-5
 # Diffusion alone: D dt / dx^2 = 1 along the row, then the column: 1/9.
 echo "0 0 0  0 1 0  0 0 0" | mkstream 3 3 height "CELLSIZE 100" |
     run_prog tuplift -q -s 1 -u 0 -k 1e-30 -d 10 > "$T/o"
@@ -40,13 +45,13 @@ print(bool(np.abs(s / want - 1).max() < 0.01), z[39])' "$T/s$n" $n)" "True 0.0"
 done
 
 # Slope-area on a steady 96 x 96 landscape of 100 m cells (m/n = 0.45, no
-# diffusion), by landscape-stats.py's own D8: the concavity is 0.45 +-
-# 0.05 and the steepness (U/K)^(1/n) = 100 within 5%; Hack's exponent lies
-# in the 0.5 .. 0.65 natural basins show; the network branches to
-# Strahler order 4 (channels: 10 cells and more).
+# diffusion, D8 routing), by landscape-stats.py's own D8: the concavity is
+# 0.45 +- 0.05 and the steepness (U/K)^(1/n) = 100 within 5%; Hack's
+# exponent lies in the 0.5 .. 0.65 natural basins show; the network
+# branches to Strahler order 4 (channels: 10 cells and more).
 run_prog tnoise -q -s 96x96 -c 100 -S 4 > "$T/n96"
 run_prog tuplift -z 100 --k 1e-5 -d 0 --dt 1e6 --until-steady 0.01 --stats \
-    < "$T/n96" > "$T/s96" 2> "$T/err"
+    --flow d8 < "$T/n96" > "$T/s96" 2> "$T/err"
 tail -n 1 "$T/err" | grep -q "^tuplift: steady after [0-9]* steps$" && pass ||
     fail "--until-steady: $(tail -n 1 "$T/err")"
 assert_eq "--stats: a line a step" "$(grep -c 'max change' "$T/err")" \
@@ -104,15 +109,35 @@ a = bands(sys.argv[1])["height"].astype(float); b = bands(sys.argv[2])["height"]
 print(bool(np.abs(a - b).max() < 1e-3 * np.abs(a).max()), bool(np.abs(a - read(sys.argv[3])[1][:, 0]).max() > 1))' \
     "$T/om" "$T/okm" "$T/m")" "True True"
 
-# Facets: A8, the eight-fold anisotropy of aspects (landscape-stats.py),
-# on a 128 x 128 landscape near steady state: D8's valleys run at 0, 45
-# and 90 degrees (about 0.03); --flow mfd's every way (0.02 or less).
-run_prog tnoise -q -s 128x128 -S 7 > "$T/n128"
+# The same with the default routing (mfd) to a balance of erosion and
+# uplift (--until-balanced: the mean change of a step 1e-4 of its uplift;
+# MFD's divides keep creeping, so no cell-wise steady state comes soon):
+# a 128 x 128 landscape has the same concavity and Hack's exponent, and
+# A8, the eight-fold anisotropy of aspects, is 0.02 or less (D8: 0.024).
+run_prog tnoise -q -s 128x128 -c 100 -S 4 > "$T/n128c"
+run_prog tuplift -z 100 --k 1e-5 -d 0 --dt 1e7 --until-balanced 1e-4 --stats \
+    < "$T/n128c" > "$T/s128" 2> "$T/err"
+tail -n 1 "$T/err" | grep -q "^tuplift: balanced after [0-9]* steps$" && pass ||
+    fail "--until-balanced: $(tail -n 1 "$T/err")"
+assert_eq "--until-balanced: the last step within 1e-4 of its uplift" "$(grep \
+    'max change' "$T/err" | tail -n 1 | tr -d ',' | awk '{ print ($9 <= 1e-4 * $12) }')" 1
+"$PY" "$STATS" --zscale 100 --threshold 10 "$T/s128" > "$T/fig"
+assert_near "mfd: concavity" "$(fig concavity)" 0.45 0.05
+assert_near "mfd: Hack's exponent" "$(fig hack_exponent)" 0.575 0.075
+assert_eq "mfd: A8 0.02 or less" "$(fig a8 | awk '{ print ($1 <= 0.02) }')" 1
+
+# Facets on the default run (100 steps of 1000 years) of a 512 x 512
+# noise: D8's valleys run at 0, 45 and 90 degrees (A8 about 0.27), the
+# default mfd's every way (0.02 or less). Smaller grids hold too few
+# hillslopes for A8 to be read to 0.02.
+run_prog tnoise -q -s 512x512 -S 7 > "$T/n512"
 for fl in d8 mfd; do
-	run_prog tuplift -q --flow $fl -d 0 --dt 1e5 -s 200 < "$T/n128" > "$T/f$fl"
+	run_prog tuplift -q --flow $fl < "$T/n512" > "$T/f$fl"
 done
-assert_eq "A8: d8 faceted, mfd 0.02 or less" "$("$PY" "$STATS" "$T/fd8" |
-    awk '$1 == "a8" { print ($2 > 0.02) }') $("$PY" "$STATS" "$T/fmfd" |
+run_prog tuplift -q < "$T/n512" > "$T/fdef"
+assert_same "the default routing is mfd" <(body "$T/fdef") <(body "$T/fmfd")
+assert_eq "A8: d8 faceted, mfd 0.02 or less" "$("$PY" "$STATS" --a8-only "$T/fd8" |
+    awk '$1 == "a8" { print ($2 > 0.2) }') $("$PY" "$STATS" --a8-only "$T/fmfd" |
     awk '$1 == "a8" { print ($2 <= 0.02) }')" "1 1"
 
 # Threads, HISTORY (no -j, -q, --stats, --progress), the pipeline.
@@ -120,9 +145,9 @@ run_prog tnoise -q -s 150x100 -S 9 > "$T/in"
 run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 < "$T/in" > "$T/j1"
 run_prog tuplift -q -j 2 --stats --progress -s 30 -d 0.01 --n 2 -z 50 < "$T/in" > "$T/j2" 2>/dev/null
 assert_same "-j 1 = -j 2" "$T/j1" "$T/j2"
-run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 --flow mfd < "$T/in" > "$T/m1"
-run_prog tuplift -q -j 2 -s 30 -d 0.01 --n 2 -z 50 --flow mfd < "$T/in" > "$T/m2"
-assert_same "--flow mfd: -j 1 = -j 2" "$T/m1" "$T/m2"
+run_prog tuplift -q -j 1 -s 30 -d 0.01 --n 2 -z 50 --flow d8 < "$T/in" > "$T/m1"
+run_prog tuplift -q -j 2 -s 30 -d 0.01 --n 2 -z 50 --flow d8 < "$T/in" > "$T/m2"
+assert_same "--flow d8: -j 1 = -j 2" "$T/m1" "$T/m2"
 assert_eq "HISTORY" "$(header_lines "$T/j2" | grep '^HISTORY' | tail -n 1)" \
     "HISTORY tuplift --steps 30 --diffusion 0.01 --n 2 --zscale 50"
 run_prog tuplift -q -s 20 < "$T/in" | run_prog tfill -q | run_prog tflow -q -r 200 > "$T/o"
@@ -158,9 +183,15 @@ expect_exit 2 "masks: the evolved band" run_prog tuplift --masks -b wear < "$T/m
 
 # Not steady in time: a warning, the output all the same.
 run_prog tuplift -s 2 --until-steady 1e-9 < "$T/in" > "$T/o" 2> "$T/err"
-assert_eq "not steady" "$(sed 's/change [0-9.]* m/change X m/' "$T/err")" \
-    "tuplift: warning: not steady after 2 steps (last change X m)"
+assert_eq "not steady" "$(sed 's/[0-9][0-9.e+-]* m/X m/g' "$T/err")" \
+    "tuplift: warning: not steady after 2 steps (last change X m at most, X m on average, uplift X m)"
 [ -s "$T/o" ] && pass || fail "not steady: no output"
+run_prog tuplift -s 2 --until-balanced 1e-9 < "$T/in" > "$T/o" 2> "$T/err"
+assert_eq "not balanced" "$(sed 's/[0-9][0-9.e+-]* m/X m/g' "$T/err")" \
+    "tuplift: warning: not balanced after 2 steps (last change X m at most, X m on average, uplift X m)"
+expect_exit 2 "--until-steady with --until-balanced" run_prog tuplift \
+    --until-steady 1 --until-balanced 0.1
+expect_exit 2 "--until-balanced above 1" run_prog tuplift --until-balanced 2
 
 expect_err 2 "^tuplift: --n: 5 is out of range \[0.5, 4\]$" "--n 5" run_prog tuplift --n 5
 expect_err 2 "^tuplift: --band: 'uplift' is the uplift band$" "--band uplift" \

@@ -44,6 +44,8 @@ struct tp_spower {
 	double	*scratch;	/* per worker: the Thomas factors */
 	size_t	scratch_len;	/* doubles per worker */
 	double	*rowmax;	/* per row: largest |change| of the step */
+	double	*rowsum;	/* per row: sum of |change| over moving cells */
+	double	*rowup;		/* per row: sum of the step's uplift there */
 	int64_t	*rowpits;	/* per row: inner cells, no lower neighbour */
 	int64_t	pits;		/* their sum in the last step */
 	uint32_t nvalid;
@@ -63,7 +65,7 @@ tp_spower_defaults(tp_spower_opts *o)
 	o->dt = 1000;
 	o->zscale = 1;
 	o->sea_level = -INFINITY;
-	o->flow = TP_SPOWER_D8;
+	o->flow = TP_SPOWER_MFD;
 	o->flow_exp = 1;
 }
 
@@ -115,6 +117,8 @@ alloc_all(tp_spower *s, tp_err *e)
 	s->rowr = malloc(h * sizeof *s->rowr);
 	s->colr = malloc(h * sizeof *s->colr);
 	s->rowmax = malloc(h * sizeof *s->rowmax);
+	s->rowsum = malloc(h * sizeof *s->rowsum);
+	s->rowup = malloc(h * sizeof *s->rowup);
 	s->rowpits = malloc(h * sizeof *s->rowpits);
 	s->scratch = malloc((size_t)t * s->scratch_len * sizeof *s->scratch);
 	if (s->o.masks) {
@@ -133,7 +137,8 @@ alloc_all(tp_spower *s, tp_err *e)
 	    !s->pend ||
 	    !s->order || !s->rcv || !s->area ||
 	    !s->fac || !s->dist || !s->rowr || !s->colr ||
-	    !s->rowmax || !s->rowpits || !s->scratch)
+	    !s->rowmax || !s->rowsum || !s->rowup || !s->rowpits ||
+	    !s->scratch)
 		return tp_err_set(e, "out of memory: the model needs %.1f MiB",
 		    (double)n * 56 / 1048576.0);
 	return 0;
@@ -305,6 +310,8 @@ tp_spower_free(tp_spower *s)
 	free(s->rowr);
 	free(s->colr);
 	free(s->rowmax);
+	free(s->rowsum);
+	free(s->rowup);
 	free(s->rowpits);
 	free(s->scratch);
 	free(s->wear);
@@ -602,55 +609,69 @@ static void
 mfd_donor_rows(void *ctx, int64_t b, int64_t e, int worker)
 {
 	tp_spower *s = ctx;
+	ptrdiff_t off[9];
+	uint8_t back[9];
 	int64_t x, y, nx, ny;
-	int k, c;
+	int k;
 
+	tp_d8_offsets((ptrdiff_t)s->w, off);
+	for (k = 1; k <= 8; k++)
+		back[k] = (uint8_t)(1u << (tp_d8_back(k) - 1));
 	for (y = b; y < e; y++)
 		for (x = 0; x < s->w; x++) {
 			size_t i = (size_t)(y * s->w + x), j;
-			uint8_t m = 0, r = s->rmask[i];
+			uint8_t m = 0;
+			int edge = x == 0 || y == 0 || x == s->w - 1 ||
+			    y == s->h - 1;
 
 			for (k = 1; k <= 8; k++) {
-				if (!tp_d8_inside(x, y, k, s->w, s->h, &nx,
+				if (!edge)
+					j = (size_t)((ptrdiff_t)i + off[k]);
+				else if (tp_d8_inside(x, y, k, s->w, s->h, &nx,
 				    &ny))
+					j = (size_t)(ny * s->w + nx);
+				else
 					continue;
-				j = (size_t)(ny * s->w + nx);
-				if (s->rmask[j] & (1u << (tp_d8_back(k) - 1)))
+				if (s->rmask[j] & back[k])
 					m |= (uint8_t)(1u << (k - 1));
 			}
 			s->donors[i] = m;
-			for (c = 0; r; r &= (uint8_t)(r - 1))
-				c++;
-			s->nrec[i] = (uint8_t)c;
+			s->nrec[i] = (uint8_t)__builtin_popcount(s->rmask[i]);
 		}
 }
 
-/* MFD: the weight of each receiver of c into wt[k], S^p / sum S^p (each
- * S over the largest first, so no sum underflows). */
-static void
-mfd_weights(const tp_spower *s, size_t c, const ptrdiff_t *off, double *wt)
+/* MFD: the receivers of c, their directions into ks and their weights
+ * S^p / sum S^p into wt (S over the largest first, so no sum underflows);
+ * returns their count. */
+static int
+mfd_weights(const tp_spower *s, size_t c, const ptrdiff_t *off, int *ks,
+    double *wt)
 {
 	const double *dist = s->dist + c / (size_t)s->w * 9;
-	double top = 0, sum = 0, p = s->o.flow_exp;
-	uint8_t m = s->rmask[c];
-	int k;
+	double top = 0, sum = 0, p = s->o.flow_exp, fc = s->f[c];
+	unsigned m = s->rmask[c];
+	int j, cnt = 0;
 
-	for (k = 1; k <= 8; k++)
-		if (m & (1u << (k - 1))) {
-			wt[k] = ((double)s->f[c] - s->f[(ptrdiff_t)c +
-			    off[k]]) / dist[k];
-			if (wt[k] > top)
-				top = wt[k];
-		}
-	for (k = 1; k <= 8; k++)
-		if (m & (1u << (k - 1))) {
-			/* the D8 fallback on a flat has slope 0: alone */
-			wt[k] = top > 0 ? (p == 1 ? wt[k] / top :
-			    pow(wt[k] / top, p)) : 1;
-			sum += wt[k];
-		}
-	for (k = 1; k <= 8; k++)
-		wt[k] /= sum;
+	for (; m; m &= m - 1, cnt++) {
+		int k = __builtin_ctz(m) + 1;
+
+		ks[cnt] = k;
+		wt[cnt] = (fc - s->f[(ptrdiff_t)c + off[k]]) / dist[k];
+		if (wt[cnt] > top)
+			top = wt[cnt];
+	}
+	if (!(top > 0)) {	/* the D8 fallback on a flat: alone */
+		wt[0] = 1;
+		return cnt;
+	}
+	if (p != 1)
+		for (j = 0; j < cnt; j++)
+			wt[j] = pow(wt[j] / top, p);
+	for (j = 0; j < cnt; j++)
+		sum += wt[j];
+	for (j = 0; j < cnt; j++)
+		wt[j] /= sum;
+	return cnt;
 }
 
 /* MFD: the stack, each cell after all its receivers (depth first from
@@ -660,9 +681,9 @@ static void
 mfd_stack(tp_spower *s)
 {
 	ptrdiff_t off[9];
-	double wt[9];
+	double wt[8];
 	size_t i, top, tail = 0;
-	int k;
+	int k, cnt, ks[8];
 
 	tp_d8_offsets((ptrdiff_t)s->w, off);
 	for (i = 0; i < s->n; i++) {
@@ -687,13 +708,9 @@ mfd_stack(tp_spower *s)
 	for (i = tail; i-- > 0;) {
 		size_t c = s->order[i];
 
-		if (!s->rmask[c])
-			continue;
-		mfd_weights(s, c, off, wt);
-		for (k = 1; k <= 8; k++)
-			if (s->rmask[c] & (1u << (k - 1)))
-				s->area[(ptrdiff_t)c + off[k]] +=
-				    s->area[c] * wt[k];
+		cnt = mfd_weights(s, c, off, ks, wt);
+		for (k = 0; k < cnt; k++)
+			s->area[(ptrdiff_t)c + off[ks[k]]] += s->area[c] * wt[k];
 	}
 }
 
@@ -707,7 +724,8 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 	int64_t x, y;
 	int k;
 
-	for (y = b; y < e; y++)
+	for (y = b; y < e; y++) {
+		s->rowup[y] = 0;
 		for (x = 0; x < s->w; x++) {
 			size_t i = (size_t)(y * s->w + x);
 			double u = o->uplift;
@@ -725,6 +743,7 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 				u = isfinite(u) ? u * o->uplift : 0;
 			}
 			s->zn[i] = s->z[i] + up * u;
+			s->rowup[y] += fabs(up * u);
 			if (o->flow == TP_SPOWER_MFD)
 				s->fac[i] = s->rmask[i] ? c * area_pow(s,
 				    s->area[i]) : 0;
@@ -735,6 +754,7 @@ factor_rows(void *ctx, int64_t b, int64_t e, int worker)
 				    (o->n == 1 ? s->dist[y * 9 + k] :
 				    pow(s->dist[y * 9 + k], o->n));
 		}
+	}
 }
 
 /* Incision down the stack, receivers first; returns the cells left uncut
@@ -771,28 +791,26 @@ static int64_t
 mfd_incise(tp_spower *s)
 {
 	ptrdiff_t off[9];
-	double wt[9], hr[8], f[8], n = s->o.n, lo, cut;
+	double wt[8], hr[8], f[8], n = s->o.n, lo, cut;
 	int64_t lakes = 0;
 	uint32_t j;
-	int k, cnt;
+	int k, cnt, ks[8];
 
 	tp_d8_offsets((ptrdiff_t)s->w, off);
 	for (j = 0; j < s->nvalid; j++) {
 		size_t i = s->order[j];
 		const double *dist = s->dist + i / (size_t)s->w * 9;
-		uint8_t m = s->rmask[i];
 
-		if (!m)
+		if (!s->rmask[i])
 			continue;
-		mfd_weights(s, i, off, wt);
-		for (k = 1, cnt = 0, lo = INFINITY; k <= 8; k++)
-			if (m & (1u << (k - 1))) {
-				hr[cnt] = s->zn[(ptrdiff_t)i + off[k]];
-				f[cnt++] = s->fac[i] * wt[k] / (n == 1 ?
-				    dist[k] : pow(dist[k], n));
-				if (hr[cnt - 1] < lo)
-					lo = hr[cnt - 1];
-			}
+		cnt = mfd_weights(s, i, off, ks, wt);
+		for (k = 0, lo = INFINITY; k < cnt; k++) {
+			hr[k] = s->zn[(ptrdiff_t)i + off[ks[k]]];
+			f[k] = s->fac[i] * wt[k] / (n == 1 ? dist[ks[k]] :
+			    pow(dist[ks[k]], n));
+			if (hr[k] < lo)
+				lo = hr[k];
+		}
 		if (!(s->zn[i] > lo)) {
 			lakes++;
 			continue;
@@ -886,7 +904,7 @@ change_rows(void *ctx, int64_t b, int64_t e, int worker)
 	int64_t x, y;
 
 	for (y = b; y < e; y++) {
-		double m = 0, d;
+		double m = 0, sum = 0, d;
 
 		for (x = 0; x < s->w; x++) {
 			size_t i = (size_t)(y * s->w + x);
@@ -903,10 +921,12 @@ change_rows(void *ctx, int64_t b, int64_t e, int worker)
 				s->dep[i] += d > 0 ? d : 0;
 			}
 			d = fabs(s->zn[i] - s->z[i]);
+			sum += d;
 			if (d > m)
 				m = d;
 		}
 		s->rowmax[y] = m;
+		s->rowsum[y] = sum;
 	}
 }
 
@@ -962,7 +982,7 @@ int
 tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e)
 {
 	int64_t y, lakes;
-	double m = 0, *t;
+	double m = 0, sum = 0, up = 0, *t;
 
 	if (receivers(s, e) < 0)
 		return -1;
@@ -984,15 +1004,24 @@ tp_spower_step(tp_spower *s, tp_spower_stats *st, tp_err *e)
 		    diffuse_cols, s);
 	}
 	tp_par_for(s->threads, s->h, 16, change_rows, s);
-	for (y = 0; y < s->h; y++)
+	for (y = 0; y < s->h; y++) {
 		if (s->rowmax[y] > m)
 			m = s->rowmax[y];
+		sum += s->rowsum[y];
+		up += s->rowup[y];
+	}
 	t = s->z;
 	s->z = s->zn;
 	s->zn = t;
 	s->stepped = 1;
 	if (st != NULL) {
+		int64_t moving = (int64_t)s->n - s->nfixed;
+
 		st->max_change = m * s->o.zscale;
+		st->mean_change = moving ? sum / (double)moving *
+		    s->o.zscale : 0;
+		st->mean_uplift = moving ? up / (double)moving *
+		    s->o.zscale : 0;
 		st->lakes = lakes;
 		st->pits = s->pits;
 		st->fixed = s->nfixed;

@@ -86,6 +86,8 @@ typedef struct tp_spower_opts {
 
 typedef struct tp_spower_stats {
 	double	max_change;	/* largest |h^(t+1) - h^t| of the step, m */
+	double	mean_change;	/* its mean over the cells not fixed, m */
+	double	mean_uplift;	/* the mean |dt U| of the step there, m */
 	int64_t	lakes;		/* cells left uncut in depressions */
 	int64_t	pits;		/* cells with no lower neighbour before the
 				 * fill (0: the fill was not needed) */
