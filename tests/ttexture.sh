@@ -112,6 +112,25 @@ expect_err 1 "mm.txt:2: no biome 'meadow'" "unknown biome" \
     run_prog ttexture -q --materials "$T/mm.txt" "$T/x.png" < "$T/bio.tp"
 expect_err 1 "no band 'biome': give a '\*' line" "no biome band, no '*'" \
     run_prog ttexture -q --materials "$T/mg.txt" "$T/x.png" < "$T/flat.tp"
+# Codes that are no biome are refused, as tgeotiff and tview refuse them,
+# with or without a '*' line; a whole code not in the table has no
+# material without '*' (and '*''s with it).
+for v in 255 -1 3.5 1e30 inf; do
+	py 'z = np.zeros((2, 2, 2)); z[1, 1, 0] = float(sys.argv[1])
+write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand"])' $v > "$T/bad.tp"
+	for m in mb.txt mm0.txt; do
+		printf '* sub/w.png 3\n' > "$T/mm0.txt"
+		expect_err 1 "^ttexture: row 1, column 0: biome code .* is not a whole number 0..254$" \
+		    "biome code $v ($m)" run_prog ttexture -q --materials "$T/$m" "$T/x.png" < "$T/bad.tp"
+		[ ! -e "$T/x.png" ] && pass || fail "biome code $v: a picture was left"
+	done
+done
+py 'z = np.zeros((2, 2, 2)); z[0, 1, 1] = 7
+write(z, "height biome", ["BIOME 0 #000000 grass", "BIOME 1 #ffffff hot sand"])' > "$T/bad.tp"
+expect_err 1 "^ttexture: row 0, column 1: biome code 7 has no material" "code not in the table" \
+    run_prog ttexture -q --materials "$T/mb.txt" "$T/x.png" < "$T/bad.tp"
+ok "code not in the table, '*'" run_prog ttexture -q --materials "$T/mm0.txt" "$T/x.png" < "$T/bad.tp"
+rm -f "$T/x.png"
 
 # 7. --triplanar on a plane tilted 60 degrees up to the east: the texture
 # repeats every SIZE map units across the slope (north-south) and, from the

@@ -270,11 +270,46 @@ spacing(struct job *j, int64_t y)
 	j->zunit = j->geo.geographic ? j->h->cellsize / j->nsres : 1.0;
 }
 
-/* Read row y + 1 into the last of the three rows, if there is one. */
+/* Row y's biome codes: each NaN, or a whole code 0..254 with a material
+ * (its own or '*'); anything else is an error naming the cell, as
+ * tgeotiff and tview refuse it, never a black pixel. */
 static int
-read_ahead(tp_reader *r, int64_t y, float *buf, tp_err *e)
+check_codes(const tp_ground_opts *o, const tp_header *h, const float *row,
+    int64_t y, tp_err *e)
 {
-	return y + 1 < r->h.height ? tp_reader_row(r, buf, e) : 0;
+	const float *b;
+
+	if (o->band_biome < 0)
+		return 0;
+	b = row + (size_t)o->band_biome * (size_t)h->width;
+	for (int64_t x = 0; x < h->width; x++) {
+		float v = b[x];
+
+		if (isnan(v))
+			continue;
+		if (!(v >= 0 && v < TP_PALETTE_CODES && v == floorf(v)))
+			return tp_err_set(e, "row %lld, column %lld: biome code "
+			    "%.9g is not a whole number 0..%d", (long long)y,
+			    (long long)x, (double)v, TP_PALETTE_CODES - 1);
+		if (tp_materials_for(o->mats, v) == NULL)
+			return tp_err_set(e, "row %lld, column %lld: biome code "
+			    "%d has no material (and the file no '*' line)",
+			    (long long)y, (long long)x, (int)v);
+	}
+	return 0;
+}
+
+/* Read row y + 1 into the last of the three rows, if there is one, and
+ * check its codes. */
+static int
+read_ahead(const tp_ground_opts *o, tp_reader *r, int64_t y, float *buf,
+    tp_err *e)
+{
+	if (y + 1 >= r->h.height)
+		return 0;
+	if (tp_reader_row(r, buf, e) < 0)
+		return -1;
+	return check_codes(o, &r->h, buf, y + 1, e);
 }
 
 static int
@@ -295,12 +330,13 @@ render_rows(struct job *j, tp_reader *r, float *rows[3], tp_ground_put put,
 	const tp_ground_opts *o = j->o;
 	int64_t n = j->pw * o->ppc;
 
-	if (tp_reader_row(r, rows[1], e) < 0)
+	if (tp_reader_row(r, rows[1], e) < 0 ||
+	    check_codes(o, &r->h, rows[1], 0, e) < 0)
 		return -1;
 	for (int64_t y = 0; y < r->h.height; y++) {
 		float *t;
 
-		if (read_ahead(r, y, rows[2], e) < 0)
+		if (read_ahead(o, r, y, rows[2], e) < 0)
 			return -1;
 		j->row = y;
 		spacing(j, y);

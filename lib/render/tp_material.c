@@ -170,10 +170,12 @@ tp_materials_bind(tp_materials *ms, const tp_palette *p, tp_err *e)
 const tp_material *
 tp_materials_for(const tp_materials *ms, float code)
 {
-	int i = ms->any;
+	int i = -1;
 
 	if (code >= 0 && code < TP_PALETTE_CODES)
 		i = ms->by_code[(int)code];
+	if (i < 0)	/* NaN, or a code the table lacks: '*' */
+		i = ms->any;
 	return i < 0 ? NULL : &ms->m[i];
 }
 

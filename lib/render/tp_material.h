@@ -48,7 +48,8 @@ int	tp_materials_load(tp_materials *ms, const char *path, tp_err *e);
  * the file not in p, or a class with no material while there is no '*',
  * is an error naming it. */
 int	tp_materials_bind(tp_materials *ms, const tp_palette *p, tp_err *e);
-/* The material of biome code (NaN or out of range: '*'), or NULL. */
+/* The material of biome code (NaN, out of range or not in the table:
+ * '*'), or NULL. */
 const tp_material *tp_materials_for(const tp_materials *ms, float code);
 void	tp_materials_free(tp_materials *ms);
 
