@@ -81,6 +81,15 @@ run_prog ttile -s 3 "$T/t2" < "$T/in.tp"
 run_prog tband --drop m < "$T/t2/r1_c0.tp" > "$T/x" && mv "$T/x" "$T/t2/r1_c0.tp"
 expect_err 1 "r1_c0.tp: its bands or CRS differ from the first tile's" "bands differ" \
     run_prog tmosaic "$T/t2/manifest"
+# A tile cut short or followed by bytes is named.
+run_prog ttile -s 3 "$T/t3" < "$T/in.tp"
+head -c $(( $(stat -c %s "$T/t3/r0_c1.tp") - 4 )) "$T/t3/r0_c1.tp" > "$T/x" && mv "$T/x" "$T/t3/r0_c1.tp"
+expect_err 1 "^tmosaic: $T/t3/r0_c1.tp: truncated stream" "truncated tile named" \
+    run_prog tmosaic "$T/t3/manifest"
+run_prog ttile -s 3 "$T/t3" < "$T/in.tp"
+printf 'xy' >> "$T/t3/r1_c0.tp"
+expect_err 1 "^tmosaic: $T/t3/r1_c0.tp: trailing data" "trailing bytes named" \
+    run_prog tmosaic "$T/t3/manifest"
 bad() { printf "$1" > "$T/bad"; expect_err 1 "tmosaic: $T/bad: $2" "$3" run_prog tmosaic "$T/bad"; }
 bad 'TERRAPIPE 1\n' "not a tile manifest" "not a manifest"
 bad 'TERRAPIPE-TILES 1\nWIDTH 0\n' "manifest WIDTH" "width 0"

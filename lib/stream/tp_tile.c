@@ -742,6 +742,20 @@ join_header(const tp_tileset *ts, const tp_header *first, tp_header *oh,
 	return 0;
 }
 
+/* e's message prefixed with the path of tile (row, col); -1. */
+static int
+tile_fail(const tp_tileset *ts, const char *dir, const char *suffix,
+    int64_t row, int64_t col, tp_err *e)
+{
+	char *path = tp_tile_path(ts, dir, row, col, suffix);
+	char m[TP_ERR_MAX];
+
+	snprintf(m, sizeof m, "%s", e ? e->msg : "");
+	tp_err_set(e, "%s: %s", path != NULL ? path : "a tile", m);
+	free(path);
+	return -1;
+}
+
 /* One row of tiles: open them, copy their rows side by side, check ends. */
 static int
 join_row(const tp_tileset *ts, const char *dir, const char *suffix,
@@ -760,7 +774,7 @@ join_row(const tp_tileset *ts, const char *dir, const char *suffix,
 			tp_tile_rect r = tp_tile_at(ts, row, c);
 
 			if (tp_reader_row(&rd[c], tmp, e) < 0)
-				return -1;
+				return tile_fail(ts, dir, suffix, row, c, e);
 			for (b = 0; b < nb; b++)
 				memcpy(out + (size_t)b * (size_t)ts->width +
 				    (size_t)r.x0, tmp + (size_t)b * (size_t)r.w,
@@ -771,7 +785,7 @@ join_row(const tp_tileset *ts, const char *dir, const char *suffix,
 	}
 	for (c = 0; c < ts->cols; c++)
 		if (tp_reader_finish(&rd[c], e) < 0)
-			return -1;
+			return tile_fail(ts, dir, suffix, row, c, e);
 	close_ins(rd, f, ts->cols);
 	return 0;
 }
