@@ -348,16 +348,48 @@ put_message(const char *msg)
 	fputs(p, stderr);
 }
 
-/* "prog: message" on stderr, the message from fmt and ap. */
+/* msg with its control characters written out (\n, \t, \r, \xNN), so
+ * that a name holding a newline cannot split a message into two lines;
+ * a new string, or NULL. */
+static char *
+escaped(const char *msg)
+{
+	size_t n = strlen(msg), i, o = 0;
+	char *out = malloc(4 * n + 1);
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c == '\n' || c == '\t' || c == '\r') {
+			out[o++] = '\\';
+			out[o++] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+		} else if (c < 0x20 || c == 0x7f) {
+			snprintf(out + o, 5, "\\x%02x", c);
+			o += 4;
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* "prog: message" on stderr, the message from fmt and ap, on one line. */
 static void
 vmessage(const char *fmt, va_list ap)
 {
-	char *msg;
+	char *msg, *esc;
 
 	fprintf(stderr, "%s: ", prog);
 	if (vasprintf(&msg, fmt, ap) < 0) {
 		fputs(fmt, stderr);	/* out of memory: the bare format */
 		return;
+	}
+	if ((esc = escaped(msg)) != NULL) {
+		free(msg);
+		msg = esc;
 	}
 	put_message(msg);
 	free(msg);

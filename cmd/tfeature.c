@@ -296,7 +296,7 @@ fit_dem(const struct opts *o)
 	fo.threads = o->threads;
 	fo.progress = cli_progress_cb;
 	fo.pctx = &pr;
-	fo.report = fit_report;
+	fo.report = o->quiet ? NULL : fit_report;	/* -q: not a word */
 	fo.rctx = &pr;
 	cli_progress_init(&pr, "fit", o->quiet);
 	if (tp_fit(&g.h, tp_grid_band(&g, band), tp_grid_stride(&g), &fo, &fs,

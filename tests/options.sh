@@ -136,6 +136,18 @@ same_opt ttexture "$T/n.tp" "-z 900" "--zscale 900" ttexture -q \
 run_prog texport -q -f normal --zscale 900 "$T/nm.png" < "$T/n.tp"
 assert_eq "texport --zscale" $? 0
 
+# Every message is one line: a name holding a newline or a control
+# character is written escaped.
+nl=$'a\nb'
+for c in "tband --keep" "tflow -b" "tslope -b"; do
+	run_prog ${c% *} "${c#* }" "$nl" < "$T/n.tp" > /dev/null 2> "$T/err"
+	assert_eq "$c NAME-WITH-NEWLINE: one line" "$(head -n 1 "$T/err" | grep -cF "'a\\nb'")" 1
+done
+run_prog tinfo "$T/no"$'\n'"such" > /dev/null 2> "$T/err"
+assert_eq "tinfo FILE-WITH-NEWLINE: one line" "$(wc -l < "$T/err") $(grep -c 'no\\nsuch' "$T/err")" "1 1"
+run_prog tband --keep $'a\001' < "$T/n.tp" > /dev/null 2> "$T/err"
+assert_eq "a control character as \\xNN" "$(head -n 1 "$T/err" | grep -c 'a\\x01')" 1
+
 # Help and usage show only the new spellings, and the old ones once.
 for p in terode tview texport tgeotiff timport tflow tvector tcrop tmosaic; do
 	assert_eq "$p --help names the old spellings once" \

@@ -223,6 +223,8 @@ assert_eq "fit kinds" "$(grep -v '^#' "$T/fit.txt" | cut -d' ' -f1 | sort | uniq
     awk '{ printf "%s %s ", $2, $1 }')" "base 1 hill 3 residual 1 "
 assert_eq "fit rms lines" "$(grep -c '^tfeature: [0-9]* hills, rms [0-9.e-]* (.*% of the relief)$' "$T/fit.err")" 3
 assert_eq "fit last line" "$(tail -n 1 "$T/fit.err" | cut -d, -f1)" "tfeature: 3 hills"
+run_prog tfeature -q --fit 3 < "$T/dem" > /dev/null 2> "$T/fitq.err"
+assert_eq "fit -q: not a word" "$(wc -c < "$T/fitq.err")" 0
 # shellcheck disable=SC2046 # the geometry line is options to split
 run_prog tfeature "$T/fit.txt" $(sed -n '1s/^# tfeature //p' "$T/fit.txt") -l hills > "$T/again"
 assert_eq "fit reproduces the DEM" "$(py - "$T/dem" "$T/again" <<'PYEOF'
