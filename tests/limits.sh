@@ -3,16 +3,20 @@
 # input shows it is real. Headers declaring 2^30 cells a side with the body
 # missing (or one row of it) are refused at once as truncated, with memory
 # limited to 4 GB and ten seconds per run; before, tisland built an 8 GiB
-# column table first. Also the header limits of terrapipe(5), the CRLF
-# message and getopt's complaints naming the program.
+# column table first, and tfeature an index of every declared row. Also
+# the header limits of terrapipe(5), the CRLF message and getopt's
+# complaints naming the program.
 . "$(dirname "$0")/common.sh"
 
 # Every program that reads a stream, with the arguments it needs.
 progs=(
 	"tband --keep height" "tcrop --window 0,0,1,1" terode tfill tflow
 	"tgeotiff $T/o.tif" tinfo tisland "tnoise --band moisture" tridge
-	tshape tterrace "tview $T/o.png"
+	tshape tterrace "tview $T/o.png" "tfeature $T/f.txt" tslope tuplift
+	"texport -f r16 $T/o.r16" "tvector --contours 1 $T/o.gpkg"
 )
+# tfeature's items: its index grows with them, not with the declared rows
+printf 'base 10\nhill 500100 4649700 50 10\n' > "$T/f.txt"
 
 limit_v=$(vm_limit 4000000)
 

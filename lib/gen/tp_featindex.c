@@ -458,27 +458,74 @@ grid_levels(tp_featindex_grid *g, const double *xs, size_t w, const double *ys,
 	return 0;
 }
 
+/* The rows (centre indices -height .. -1 from the origin, south to
+ * north) whose centres may lie in [s, n], widened by two: [*lo, *hi]. */
+static void
+row_span(const centres *cy, int64_t height, double s, double n, int64_t *lo,
+    int64_t *hi)
+{
+	double a = (s - cy->origin) / cy->cs - 2.5, b = (n - cy->origin) /
+	    cy->cs + 1.5;
+
+	*lo = -height;
+	*hi = -1;
+	if (a > (double)*lo)
+		*lo = a < 0 ? (int64_t)floor(a) : 0;
+	if (b < (double)*hi)
+		*hi = b > (double)-height ? (int64_t)ceil(b) : -height;
+}
+
+/* The centres of the rows within the items' extent r (r[1] south, r[3]
+ * north), south to north, into *ys (at least one row, so that the index
+ * has an axis); their count. Rows outside hold no item, so they need no
+ * index cell: the index grows with the items, not with the rows a header
+ * declares before they have arrived. */
+static size_t
+extent_rows(const centres *cy, int64_t height, const double r[4],
+    double **ys)
+{
+	int64_t lo = -1, hi = -1, i;
+	size_t n = 0;
+
+	if (r[0] <= r[2])
+		row_span(cy, height, r[1], r[3], &lo, &hi);
+	if (lo > hi)
+		lo = hi = -1;
+	if ((*ys = malloc((size_t)(hi - lo + 1) * sizeof **ys)) == NULL)
+		return 0;
+	for (i = lo; i <= hi; i++) {
+		double y = centre_of(cy, i);
+
+		if (y >= r[1] && y <= r[3])
+			(*ys)[n++] = y;
+	}
+	if (n == 0)		/* no row meets an item: any row will do */
+		(*ys)[n++] = centre_of(cy, lo);
+	return n;
+}
+
 /* The sample centres of h and the grid's levels over them. */
 static int
-grid_axes(tp_featindex_grid *g, const tp_header *h, tp_err *e)
+grid_axes(tp_featindex_grid *g, const tp_header *h, size_t items,
+    tp_err *e)
 {
-	size_t w = (size_t)h->width, ht = (size_t)h->height;
-	double *xs = malloc(w * sizeof *xs), *ys = malloc(ht * sizeof *ys);
+	size_t w = (size_t)h->width, nys = 0;
+	double *xs = malloc(w * sizeof *xs), *ys = NULL, r[4];
+	centres cx, cy;
 	int rc = -1;
 
+	centres_init(&cx, h->origin_x, h->cellsize);
+	centres_init(&cy, h->origin_y, h->cellsize);
+	extent(g->prep, items, r);
 	g->col = malloc((size_t)TP_FEATINDEX_LEVELS * w * sizeof *g->col);
-	if (xs == NULL || ys == NULL || g->col == NULL) {
+	if (xs != NULL && g->col != NULL)
+		nys = extent_rows(&cy, h->height, r, &ys);
+	if (xs == NULL || ys == NULL || g->col == NULL || nys == 0) {
 		tp_err_set(e, "out of memory for a row of %zu cells", w);
 	} else {
-		centres cx, cy;
-
-		centres_init(&cx, h->origin_x, h->cellsize);
-		centres_init(&cy, h->origin_y, h->cellsize);
 		for (size_t i = 0; i < w; i++)
 			xs[i] = centre_of(&cx, (int64_t)i);
-		for (size_t r = 0; r < ht; r++)	/* south to north */
-			ys[r] = centre_of(&cy, -(int64_t)(ht - r));
-		rc = grid_levels(g, xs, w, ys, ht, e);
+		rc = grid_levels(g, xs, w, ys, nys, e);
 	}
 	free(xs);
 	free(ys);
@@ -500,7 +547,7 @@ tp_featindex_grid_init(tp_featindex_grid *g, const tp_features *fs,
 	g->ix.cell = cell;
 	if (!(cell > 0) || !isfinite(cell))
 		return tp_err_set(e, "the index cell must be > 0");
-	if (grid_axes(g, h, e) < 0 || prep_all(&g->prep, fs, e) < 0 ||
+	if (prep_all(&g->prep, fs, e) < 0 || grid_axes(g, h, fs->n, e) < 0 ||
 	    file_items(&g->ix, g->prep, fs->f, fs->n, layers, e) < 0) {
 		tp_featindex_grid_free(g);
 		return -1;
