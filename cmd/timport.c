@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "geo/tp_crs.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_geokeys.h"
 #include "io/tp_geotiff.h"
@@ -315,6 +316,8 @@ main(int argc, char **argv)
 				cli_usage("--crs: %s", e.msg);
 			if (strncmp(optarg, "EPSG:", 5) == 0)
 				cli_crs(optarg, epsg);	/* one PROJ knows */
+			else if (tp_crs_check_text(optarg, &e) < 0)
+				cli_usage("--crs: %s", e.msg);
 			o.crs = optarg;
 			break;
 		case OPT_ORIGIN:

@@ -301,6 +301,9 @@ main(int argc, char **argv)
 	read_input(&o, &g, &r, &vo, &s);
 	h = s.g != NULL ? &g.h : &r.h;
 	cli_timer_lap(&tm, "read");
+	if (h->crs[0] != '\0' && tp_header_epsg(h) == 0)	/* not undefined */
+		cli_die("CRS '%s' cannot be written: GeoPackage and GeoJSON "
+		    "files take EPSG codes here", h->crs);
 	vf = cli_vecfile_begin(&t, o.out, o.fmt, tp_header_epsg(h));
 	if (o.rivers)
 		rc = layer(vf, &s, &vo, rivers, "rivers", o.quiet, &tm, &n[0],

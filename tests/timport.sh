@@ -220,6 +220,13 @@ run_prog timport --crs EPSG:4326 "$DEM" > "$T/o" 2> "$T/err"
 assert_eq "degrees under EPSG:4326: no warning" "$(cat "$T/err")" ""
 ok "--crs with inner spaces" run_prog timport --crs '+proj=utm +zone=33' "$DEM"
 assert_eq "--crs kept" "$(header "$T/.out" CRS)" "+proj=utm +zone=33"
+# Every --crs is checked against PROJ: AUTHORITY:CODE, WKT, PROJ strings;
+# a bare name is refused (PROJ would match "nan" to Tananarive).
+ok "--crs ESRI:102003" run_prog timport --crs ESRI:102003 "$DEM"
+for c in nan , abc 'WGS 84' '+proj=nothing'; do
+	expect_err 2 "^timport: --crs: .*\(is no CRS\|PROJ makes no CRS\)" "--crs '$c'" \
+	    run_prog timport --crs "$c" "$DEM"
+done
 expect_exit 2 "-b with --raw" run_prog timport -b 1 --raw --size 3x2 "$T/r.f32"
 ok "--help" run_prog timport --help
 

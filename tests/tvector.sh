@@ -54,6 +54,12 @@ assert_eq "all NaN: no features" "$(ogrinfo -so -al "$T/nan.gpkg" |
     sed -n 's/^Feature Count: //p' | tr '\n' ' ')" "0 0 0 "
 
 # An EPSG code PROJ does not know: no GeoPackage (GeoJSON needs no WKT).
+for c in abc EPSG:-5 EPSG:abc ESRI:102003; do
+	vpy 'write(np.ones((2, 2)), "height", ["CRS " + sys.argv[1]])' "$c" > "$T/badcrs"
+	expect_err 1 "^tvector: CRS '$c' cannot be written" "CRS $c refused" \
+	    run_prog tvector --contours 1 "$T/badcrs.gpkg" < "$T/badcrs"
+	[ ! -e "$T/badcrs.gpkg" ] && pass || fail "CRS $c: a file was left"
+done
 vpy 'write(np.ones((2, 2)), "height", ["CRS EPSG:999999"])' > "$T/unknown"
 expect_err 1 "tvector: PROJ does not know the CRS EPSG:999999" "unknown EPSG" \
     run_prog tvector -c 1 "$T/u.gpkg" < "$T/unknown"

@@ -14,5 +14,9 @@ int	tp_crs_wkt(int epsg, char **wkt, char **name, tp_err *e);
 
 /* 0 when PROJ knows EPSG:epsg, else -1 with the message. */
 int	tp_crs_check(int epsg, tp_err *e);
+/* 0 when PROJ makes a CRS of the text crs (AUTHORITY:CODE such as
+ * ESRI:102003, WKT, PROJJSON, a PROJ string), else -1 with the message;
+ * a bare name is refused, since PROJ matches names loosely. */
+int	tp_crs_check_text(const char *crs, tp_err *e);
 
 #endif
