@@ -412,6 +412,17 @@ assert_same "--tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
 run_prog tfill -j 2 --tile-cache 1 --tile-solve "$T/frac100/manifest" > "$T/lv1"
 assert_same "-j 2 --tile-cache 1: same levels" "$T/frac100/levels" "$T/lv1"
 assert_eq "no .solve files left" "$(ls "$T/frac100" | grep -c 'solve$')" 0
+# Killed at any moment of a spilling solve (SIGKILL too), it leaves no
+# file: the spill file never has a name.
+ls -a "$T/frac100" > "$T/before"
+for d in 0.02 0.05 0.1 0.2 0.4; do
+	for s in KILL TERM; do	# (the subshell keeps bash's "Killed" quiet)
+		( timeout -s $s $d $MEMCHECK "$TP_BIN/tfill" -q --tile-cache 1 \
+		    --tile-solve "$T/frac100/manifest"; true ) > /dev/null 2>&1
+	done
+done
+ls -a "$T/frac100" > "$T/after"
+assert_same "a killed solve leaves no file" "$T/before" "$T/after"
 expect_err 2 "tfill: --tile-cache goes with --tile-solve" "cache with prepare" \
     run_prog tfill --tile-cache 5 --tile-prepare "$T/frac100/r0_c0.tp"
 

@@ -2,9 +2,13 @@
  * tp_filltile_job.c - the three phases of tiled filling on tile files:
  * each runs as a process of its own, in any order of tiles.
  */
+#define _GNU_SOURCE	/* O_TMPFILE: a file that never has a name */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hydro/tiled/tp_fillgraph.h"
 #include "hydro/tiled/tp_filltile.h"
@@ -16,6 +20,7 @@ tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts, const char *dir,
     const char *band, const tp_fill_opts *o, double sea_level, tp_err *e)
 {
 	memset(j, 0, sizeof *j);
+	j->spill_fd = -1;
 	j->ts = ts;
 	j->dir = dir;
 	j->band = band;
@@ -98,65 +103,113 @@ tile_bytes(const tp_filltile_tile *t)
 	return (uint64_t)(t->w + 2) * (uint64_t)(t->h + 2) * 8;
 }
 
-/* A relaxed tile's surface (halo included) out to its file + ".solve",
- * so that relaxing it again needs no prepare; on failure it is simply
- * prepared again then. */
+/* The bytes of a tile's surface, halo included: what a spill keeps. */
+static size_t
+surface_bytes(const tp_filltile_tile *t)
+{
+	return (size_t)(t->w + 2) * (size_t)(t->h + 2) * sizeof *t->f;
+}
+
+/* The spill file: unnamed in the tiles' directory (O_TMPFILE, or a name
+ * removed the moment it is made), so that no ending of the process, a
+ * signal or SIGKILL included, leaves it behind; -1 when none can be. */
+static int
+spill_open(const tp_filltile_job *j)
+{
+	size_t n = strlen(j->dir) + 32;
+	char *path;
+	int fd = -1;
+
+#ifdef O_TMPFILE
+	if ((fd = open(j->dir, O_TMPFILE | O_RDWR, 0600)) >= 0)
+		return fd;
+#endif
+	if ((path = malloc(n)) == NULL)
+		return -1;
+	snprintf(path, n, "%s/.tfill-spill.XXXXXX", j->dir);
+	if ((fd = mkstemp(path)) >= 0)
+		unlink(path);
+	free(path);
+	return fd;
+}
+
+/* All of fd's n bytes at off from or into buf (pwrite or pread). */
+static int
+spill_io(int fd, void *buf, size_t n, int64_t off, int out)
+{
+	char *p = buf;
+
+	while (n > 0) {
+		ssize_t r = out ? pwrite(fd, p, n, (off_t)off) :
+		    pread(fd, p, n, (off_t)off);
+
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 0;
+}
+
+/* A relaxed tile's surface (halo included) out to the spill file, so that
+ * relaxing it again needs no prepare; on failure it is simply prepared
+ * again then. Under the job's lock: the spill's end moves. */
 static void
 spill(tp_filltile_job *j, int64_t k, const tp_filltile_tile *t)
 {
-	char *path = tp_tile_path(j->ts, j->dir, k / j->g.cols, k % j->g.cols,
-	    ".solve");
-	size_t n = tile_bytes(t) / 8;
-	FILE *f;
-	int ok;
-
-	if (path == NULL || j->spilled == NULL)
-		goto out;
-	ok = (f = fopen(path, "wb")) != NULL;
-	if (ok) {
-		ok = fwrite(t->f, sizeof *t->f, n, f) == n;
-		ok &= fclose(f) == 0;
+	if (j->spilled == NULL)
+		return;
+	if (j->spill_fd < 0 && (j->spill_fd = spill_open(j)) < 0)
+		return;
+	if (j->spill_off[k] < 0) {	/* a tile's size never changes */
+		j->spill_off[k] = j->spill_end;
+		j->spill_end += (int64_t)surface_bytes(t);
 	}
-	j->spilled[k] = (unsigned char)ok;
-	if (!ok)
-		remove(path);
-out:
-	free(path);
+	j->spilled[k] = spill_io(j->spill_fd, t->f, surface_bytes(t),
+	    j->spill_off[k], 1) == 0;
 }
 
 static int
 unspill(tp_filltile_job *j, int64_t row, int64_t col, tp_filltile_tile *t,
     tp_err *e)
 {
-	char *path = tp_tile_path(j->ts, j->dir, row, col, ".solve");
-	size_t n = tile_bytes(t) / 8;
-	FILE *f;
-	int ok;
+	int64_t k = row * j->g.cols + col;
 
-	if (path == NULL)
-		return tp_err_set(e, "out of memory");
-	ok = (f = fopen(path, "rb")) != NULL;
-	if (ok) {
-		ok = fread(t->f, sizeof *t->f, n, f) == n;
-		fclose(f);
-	}
-	free(path);
-	return ok ? 0 : tp_filltile_tile_prepare(t, &j->g, NULL, e);
+	if (spill_io(j->spill_fd, t->f, surface_bytes(t), j->spill_off[k],
+	    0) == 0)
+		return 0;
+	return tp_filltile_tile_prepare(t, &j->g, NULL, e);
+}
+
+/* The spill's bookkeeping for n tiles, or -1. */
+static int
+spill_init(tp_filltile_job *j, int64_t n)
+{
+	j->spill_fd = -1;
+	j->spill_end = 0;
+	j->spilled = calloc((size_t)n, 1);
+	j->spill_off = malloc((size_t)n * sizeof *j->spill_off);
+	if (j->spilled == NULL || j->spill_off == NULL)
+		return -1;
+	for (int64_t k = 0; k < n; k++)
+		j->spill_off[k] = -1;
+	return 0;
 }
 
 static void
-unspill_all(tp_filltile_job *j)
+spill_free(tp_filltile_job *j)
 {
-	int64_t k, n = j->g.rows * j->g.cols;
-	char *path;
-
-	for (k = 0; j->spilled != NULL && k < n; k++) {
-		if (j->spilled[k] && (path = tp_tile_path(j->ts, j->dir,
-		    k / j->g.cols, k % j->g.cols, ".solve")) != NULL) {
-			remove(path);
-			free(path);
-		}
-	}
+	if (j->spill_fd >= 0)
+		close(j->spill_fd);
+	j->spill_fd = -1;
+	free(j->spilled);
+	free(j->spill_off);
+	j->spilled = NULL;
+	j->spill_off = NULL;
 }
 
 /* Read tile (row, col) from its file and prepare it. */
@@ -346,14 +399,13 @@ tp_filltile_job_solve(tp_filltile_job *j, FILE *out, tp_err *e)
 	if (j->cache_bytes > 0) {
 		j->cache = calloc((size_t)n, sizeof *j->cache);
 		j->used = calloc((size_t)n, sizeof *j->used);
-		j->spilled = calloc((size_t)n, 1);
-		if (j->cache == NULL || j->used == NULL || j->spilled == NULL) {
+		if (spill_init(j, n) < 0 || j->cache == NULL ||
+		    j->used == NULL) {
 			free(j->cache);
 			free(j->used);
-			free(j->spilled);
+			spill_free(j);
 			j->cache = NULL;
 			j->used = NULL;
-			j->spilled = NULL;
 		}
 	}
 	if (read_edges(j, rings, NULL, e) == 0 &&
@@ -368,13 +420,11 @@ tp_filltile_job_solve(tp_filltile_job *j, FILE *out, tp_err *e)
 		}
 	}
 	free(rings);
-	unspill_all(j);
+	spill_free(j);
 	free(j->cache);
 	free(j->used);
-	free(j->spilled);
 	j->cache = NULL;
 	j->used = NULL;
-	j->spilled = NULL;
 	j->cached_bytes = 0;
 	return r;
 }

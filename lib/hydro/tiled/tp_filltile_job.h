@@ -33,7 +33,10 @@ typedef struct tp_filltile_job {
 	uint64_t cache_bytes, cached_bytes;
 	tp_filltile_tile **cache;	/* per tile, or NULL */
 	unsigned char *spilled;	/* per tile: dropped from the cache into
-				   its file + ".solve", removed at the end */
+				   the spill file, which has no name */
+	int64_t	*spill_off;	/* per tile: its place there, or -1 */
+	int64_t	spill_end;
+	int	spill_fd;	/* -1 until the first spill */
 	uint64_t *used;		/* per tile: when last relaxed */
 	uint64_t clock;
 	int64_t	loads;		/* solve: tiles read from their files */
