@@ -332,6 +332,41 @@ for _, f, g in layer(sys.argv[2], "basins"):
     bad += f["area_m2"] != 100 * f["cells"] or g.Area() != f["area_m2"]
 print(bad)' "$T/tfp" "$T/tfp.gpkg")" 0
 
+# --- The QGIS styles in share/qgis ------------------------------------------
+# Rivers: five Strahler categories, light to dark blue (luminance falling,
+# each colour saturated so it stands out of a grey hillshade: no white),
+# widths growing; basins: a semi-transparent fill whose colour comes from
+# the label, with an outline. Every field a style names is a field of the
+# layer tvector writes.
+assert_eq "styles for a hillshade" "$(vpy '
+import re, xml.dom.minidom as X
+share = sys.argv[1]; bad = []
+d = X.parse(share + "/tvector-rivers.qml")
+cats = [int(c.getAttribute("value")) for c in d.getElementsByTagName("category")]
+lum, width = [], []
+for s in d.getElementsByTagName("symbol"):
+    top = s.getElementsByTagName("layer")[-1]
+    p = {o.getAttribute("k"): o.getAttribute("v") for o in top.getElementsByTagName("prop")}
+    r, g, b, a = map(int, p["line_color"].split(","))
+    if max(r, g, b) - min(r, g, b) < 80 or b <= max(r, g):
+        bad.append("not a clear blue: %s" % p["line_color"])
+    lum.append(0.2126 * r + 0.7152 * g + 0.0722 * b); width.append(float(p["line_width"]))
+if cats != [1, 2, 3, 4, 5]: bad.append("categories %r" % cats)
+if lum != sorted(lum, reverse=True) or len(set(lum)) != 5: bad.append("not light to dark")
+if width != sorted(width) or len(set(width)) != 5: bad.append("widths")
+fields = {l: [f for _, f, _ in layer(sys.argv[2], l)][0].keys() for l in ("rivers", "basins")}
+for l, f in (("rivers", "tvector-rivers.qml"), ("basins", "tvector-basins.qml")):
+    text = open(share + "/" + f).read()
+    for name in re.findall("&quot;([a-z_0-9]+)&quot;", text):
+        if name not in fields[l]: bad.append("%s names %s" % (f, name))
+d = X.parse(share + "/tvector-basins.qml")
+dd = [o for o in d.getElementsByTagName("Option") if o.getAttribute("name") == "fillColor"]
+if not dd or "label" not in open(share + "/tvector-basins.qml").read(): bad.append("basins: no colour by label")
+p = {o.getAttribute("k"): o.getAttribute("v") for o in d.getElementsByTagName("prop")}
+if not 0 < int(p["color"].split(",")[3]) < 255 or p["outline_style"] != "solid":
+    bad.append("basins: fill not semi-transparent or no outline")
+print(" ".join(bad[:4]) or "ok")' "$ROOT/share/qgis" "$T/tf.gpkg")" ok
+
 # --- Lakes ---------------------------------------------------------------
 # A hand-made chain on 10 m cells, river -> lake 1 -> river -> lake 2 ->
 # river along row 2, all draining east, with a tributary from (0,2) into
