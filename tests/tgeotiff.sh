@@ -359,6 +359,23 @@ assert_eq "three Float32 bands, described" \
 ok "-b flow,dir,river" run_prog tgeotiff -q -b flow,dir,river "$T/fdr.tif" <"$T/m.tp"
 assert_eq "grey bands, no RGB" "$(gdalinfo "$T/fdr.tif" | sed -n 's/.*ColorInterp=//p' | tr '\n' ' ')" \
     "Gray Undefined Undefined "
+# QGIS draws any file of two bands or more as red, green and blue whatever
+# ColorInterp says, so tgeotiff leaves a grey style of band 1 beside it
+# (recomputed to the view as QGIS draws); a single band takes it away, and
+# a style of the user's is neither replaced nor removed.
+assert_eq "grey style of band 1" "$("$PY" -c '
+import sys, xml.dom.minidom as X
+d = X.parse(sys.argv[1]); r = d.getElementsByTagName("rasterrenderer")[0]
+print(r.getAttribute("type"), r.getAttribute("grayBand"),
+      d.getElementsByTagName("extent")[0].firstChild.data, "written by tgeotiff" in open(sys.argv[1]).read())' "$T/fdr.qml")" \
+    "singlebandgray 1 UpdatedCanvas True"
+ok "one band over it" run_prog tgeotiff -q -b flow "$T/fdr.tif" <"$T/m.tp"
+[ ! -e "$T/fdr.qml" ] && pass || fail "a single band left the grey style"
+echo '<qgis>mine</qgis>' > "$T/fdr.qml"
+ok "-b flow,dir with a style of the user's" run_prog tgeotiff -q -b flow,dir "$T/fdr.tif" <"$T/m.tp"
+assert_eq "the user's style kept" "$(cat "$T/fdr.qml")" "<qgis>mine</qgis>"
+ok "one band: the user's style kept" run_prog tgeotiff -q -b flow "$T/fdr.tif" <"$T/m.tp"
+assert_eq "still kept" "$(cat "$T/fdr.qml")" "<qgis>mine</qgis>"
 # share/qgis/tflow-flow.qml: band 1, a pseudocolour ramp of blues on stops
 # a decade apart from 100 cells (a log ramp), clear below, opaque at the top.
 assert_eq "flow style" "$("$PY" -c '
