@@ -80,6 +80,33 @@ static const char *const silent_opts[] = {
 	"tile-size", "tile-cache", NULL
 };
 
+/* The options of a tile phase (tfill, tflow): a tile's output records the
+ * command the phases stand for, the whole-grid one, so these, the solve's
+ * --suffix and the operands (the tile) stay out of its HISTORY line and a
+ * mosaic of the tiles has the whole grid's header. */
+static const char *const tile_opts[] = {
+	"tile-prepare", "tile-solve", "tile-finish", NULL
+};
+
+static int
+named(const struct kept *k, const char *const *names)
+{
+	for (int i = 0; k->o != NULL && names[i] != NULL; i++)
+		if (strcmp(k->o->name, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether this run is a tile phase. */
+static int
+tile_phase(void)
+{
+	for (int i = 0; i < nkept; i++)
+		if (named(&kept[i], tile_opts))
+			return 1;
+	return 0;
+}
+
 void
 cli_init(int argc, char **argv, const char *usage)
 {
@@ -744,7 +771,7 @@ cli_history(tp_header *h, int argc, char **argv, tp_err *e)
 {
 	char **words, *names, *p;
 	size_t len = 0;
-	int i, n = 0, r;
+	int i, n = 0, r, tile;
 
 	if (!parsed)
 		return tp_header_add_history(h, argc, argv, e);
@@ -756,14 +783,19 @@ cli_history(tp_header *h, int argc, char **argv, tp_err *e)
 		return tp_err_set(e, "out of memory for the header");
 	}
 	words[n++] = argv[0];
+	tile = tile_phase();
 	for (i = 0; i < nkept; i++) {
+		if (tile && (named(&kept[i], tile_opts) ||
+		    named(&kept[i], (const char *const[]){ "suffix", NULL })))
+			continue;
 		words[n++] = p;
 		p += (kept[i].o != NULL ? sprintf(p, "--%s", kept[i].o->name) :
 		    sprintf(p, "-%c", kept[i].ch)) + 1;
 		if (kept[i].arg != NULL)
 			words[n++] = (char *)kept[i].arg;
 	}
-	for (i = optind; i < argc; i++)	/* getopt moved operands last */
+	/* getopt moved operands last; a tile phase's are its tiles */
+	for (i = optind; i < argc && !tile; i++)
 		words[n++] = argv[i];
 	r = tp_header_add_history(h, n, words, e);
 	free(names);

@@ -37,24 +37,19 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-struct hist {
-	int	argc;
-	char	**argv;
-};
-
+/* The mosaic is the whole grid: ttile's HISTORY line goes and tmosaic
+ * adds none of its own. */
 static int
-add_history(void *ctx, tp_header *h, tp_err *e)
+whole_history(void *ctx, tp_header *h, tp_err *e)
 {
-	struct hist *hi = ctx;
-
-	return cli_history(h, hi->argc, hi->argv, e);
+	tp_tile_drop_history(h);
+	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
 	const char *suffix = "";
-	struct hist hi = { argc, argv };
 	int ch, quiet = 0;
 	cli_progress p;
 	tp_tileset ts;
@@ -85,7 +80,7 @@ main(int argc, char **argv)
 	if ((dir = tp_tile_dir(argv[optind])) == NULL)
 		cli_die("out of memory");
 	cli_progress_init(&p, "tmosaic", quiet);
-	if (tp_tile_join(&ts, dir, suffix, stdout, add_history, &hi,
+	if (tp_tile_join(&ts, dir, suffix, stdout, whole_history, NULL,
 	    cli_progress_cb, &p, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

@@ -23,6 +23,7 @@
 #define ZFACTOR_MIN	1e-12
 #define ZFACTOR_MAX	1e12
 #define SCALE_MAX	65536
+#define PPC_MAX		64
 #define CONTOUR_MIN	1e-30
 #define CONTOUR_MAX	1e30
 
@@ -56,6 +57,8 @@ static const char help[] =
     "      --log            grey on a log scale: log(1+v-LO) / log(1+HI-LO)\n"
     "      --no-sea         draw no sea, whatever the header's SEALEVEL\n"
     "  -o, --output FILE    the PNG to write (or give it as the argument)\n"
+    "      --ppc N          each cell as N x N pixels, 1 .. 64 (default: 1, or\n"
+    "                       with --legend the fewest that hold it)\n"
     "  -q, --quiet          no progress bar\n"
     "      --range LO,HI    values at the ends of the colour ramp or grey\n"
     "                       scale (default: the band's min,max)\n"
@@ -72,7 +75,8 @@ static const char help[] =
     "      --version        print the version\n";
 
 enum { OPT_ALT = 256, OPT_AZ, OPT_CONTOUR, OPT_EXAGGERATION, OPT_LEGEND,
-    OPT_LOG, OPT_NO_SEA, OPT_RANGE, OPT_SEA, OPT_SHADE, OPT_VERSION };
+    OPT_LOG, OPT_NO_SEA, OPT_PPC, OPT_RANGE, OPT_SEA, OPT_SHADE,
+    OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = {
@@ -91,6 +95,7 @@ static const struct option longopts[] = {
 	{ "log", no_argument, NULL, OPT_LOG },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
 	{ "output", required_argument, NULL, 'o' },
+	{ "ppc", required_argument, NULL, OPT_PPC },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "scale", required_argument, NULL, 's' },
@@ -106,7 +111,7 @@ struct opts {
 	const char *band, *out;
 	double	lo, hi, zf, az, alt, contour;
 	cli_sea	sea;
-	int64_t	scale;
+	int64_t	scale, ppc;
 	int	grey, log, shade, quiet, range, legend;
 };
 
@@ -137,18 +142,6 @@ get_row(void *ctx, int64_t y, float *out, tp_err *e)
 	return 0;
 }
 
-/* Read the layers whole (checking the stream's end) and find the range of
- * the first. */
-static void
-read_plane(struct source *s, double *lo, double *hi)
-{
-	tp_err e;
-
-	if (tp_view_read_layers(s->r, s->band, s->nl, &s->plane, lo, hi,
-	    &e) < 0)
-		cli_fail(&e);
-}
-
 static int
 put_row(void *png, const uint8_t *px, tp_err *e)
 {
@@ -165,9 +158,9 @@ draw(const char *path, const tp_view_opts *vo, struct source *src)
 	tp_err e;
 	int rc;
 
-	png = cli_png_begin(&t, path, (uint32_t)tp_view_dim(h->width,
-	    vo->scale), (uint32_t)tp_view_dim(h->height, vo->scale),
-	    tp_view_channels(vo), software, h);
+	png = cli_png_begin(&t, path, (uint32_t)tp_view_size(vo, h->width),
+	    (uint32_t)tp_view_size(vo, h->height), tp_view_channels(vo),
+	    software, h);
 	rc = tp_view_render(vo, h->width, h->height, get_row, src, put_row, png,
 	    &e);
 	if (rc == 0 && src->plane == NULL)
@@ -219,6 +212,8 @@ parse(int argc, char **argv, struct opts *o)
 		case OPT_LEGEND: o->legend = 1; break;
 		case OPT_LOG: o->log = 1; break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
+		case OPT_PPC: o->ppc = cli_int("--ppc", optarg, 1, PPC_MAX);
+			break;
 		case OPT_RANGE:
 			cli_pair("--range", optarg, &o->lo, &o->hi);
 			if (!(o->lo < o->hi))
@@ -271,17 +266,23 @@ whole(const struct opts *o, const tp_view_opts *vo, const struct source *s)
 	return !o->range && (vo->mode != TP_VIEW_SHADE || isnan(o->zf));
 }
 
-/* The legend of the classes drawn, placed in the picture's corner. */
+/* The legend of the classes drawn, placed in the picture's corner: a
+ * picture too small for it is drawn larger, unless --ppc says how large. */
 static void
-legend(const struct source *s, const tp_view_opts *vo, tp_legend *l)
+legend(const struct source *s, tp_view_opts *vo, tp_legend *l)
 {
 	const tp_header *h = &s->r->h;
+	int64_t ppc = vo->ppc;
 	tp_err e;
 
 	if (tp_view_biome_legend(l, vo, s->plane, h->width, h->height,
-	    &e) < 0 || tp_legend_place(l, tp_view_dim(h->width,
-	    vo->scale), tp_view_dim(h->height, vo->scale), &e) < 0)
+	    &e) < 0 || tp_view_place_legend(vo, l, h->width, h->height,
+	    PPC_MAX, &e) < 0)
 		cli_fail(&e);
+	if (vo->ppc != ppc)
+		fprintf(stderr, "tview: note: drawn at %lld pixels a cell "
+		    "(--ppc %lld) to hold the legend\n", (long long)vo->ppc,
+		    (long long)vo->ppc);
 }
 
 int
@@ -306,7 +307,7 @@ main(int argc, char **argv)
 		cli_die("out of memory for a row");
 	vo = (tp_view_opts){ .mode = o.shade ? TP_VIEW_SHADE : !o.grey ?
 	    TP_VIEW_COLOUR : strcmp(o.band, "biome") == 0 ? TP_VIEW_BIOME :
-	    TP_VIEW_GREY, .log = o.log, .scale = o.scale,
+	    TP_VIEW_GREY, .log = o.log, .scale = o.scale, .ppc = o.ppc,
 	    .contour = o.contour };
 	/* the picture's "no sea" is NaN */
 	vo.sea = vo.mode == TP_VIEW_COLOUR ? cli_sea_level(&o.sea, &r.h, 0) :
@@ -320,8 +321,10 @@ main(int argc, char **argv)
 		biome_setup(&src, &o, &vo, pal);
 	} else if (vo.mode == TP_VIEW_COLOUR)
 		tp_view_lakes(&src.r->h, src.band, &src.nl, &vo, NULL);
-	if (whole(&o, &vo, &src))
-		read_plane(&src, &o.lo, &o.hi);
+	/* the layers whole (the stream's end checked), the first's range */
+	if (whole(&o, &vo, &src) && tp_view_read_layers(&r, src.band, src.nl,
+	    &src.plane, &o.lo, &o.hi, &e) < 0)
+		cli_fail(&e);
 	if (o.legend) {
 		if ((leg = malloc(sizeof *leg)) == NULL)
 			cli_die("out of memory for the legend");

@@ -104,8 +104,9 @@ START_TEST(test_levels)
 	    0);
 	ck_assert_int_eq(tp_filltile_io_levels_read(f, &other, 0, 0, &back, &e),
 	    -1);
-	ck_assert_str_eq(e.msg, "the levels were solved with rule, epsilon "
-	    "and sea 'epsilon 9.99999975e-05 0.25', not 'flat 0 0.25'");
+	ck_assert_str_eq(e.msg, "this run's fill rule, --flat, differs from "
+	    "the one the levels were solved with (--epsilon 9.99999975e-05): "
+	    "give every phase the same rule");
 	rewind(f);
 	ck_assert_int_eq(tp_filltile_init(&other, 10, 7, 5, 4, &EPS, 0.25, &e),
 	    0);

@@ -130,8 +130,9 @@ START_TEST(test_rule_key)
 	ck_assert_int_eq(tp_flowtile_solve_read(f, &ts, 0, 0, conv, in, rd,
 	    rd + 8, rdir, &e), -1);
 	fclose(f);
-	ck_assert_str_eq(e.msg, "solved with sea, geometry and flats "
-	    "'none,projected,nearest', not 'none,projected,converge'");
+	ck_assert_str_eq(e.msg, "this tile's flat rule converge differs from "
+	    "the one the flow was solved with (nearest): give every phase the "
+	    "same --flats");
 	/* a rule the tiles do not reproduce is refused */
 	o.flats = 7;
 	tp_flowtile_opts_key(&o, near);

@@ -24,6 +24,12 @@ START_TEST(test_legend)
 	ck_assert_int_eq(tp_legend_place(&l, 40, 35, &e), -1);
 	ck_assert_str_eq(e.msg, "the picture is 40x35 pixels, too small for "
 	    "the legend's 32x28");
+	/* the box with its margins is 40 x 36: the least factor that holds
+	 * it, or 0 beyond the most allowed */
+	ck_assert_int_eq(tp_legend_grow(&l, 40, 36, 64), 1);
+	ck_assert_int_eq(tp_legend_grow(&l, 40, 35, 64), 2);
+	ck_assert_int_eq(tp_legend_grow(&l, 5, 4, 64), 9);
+	ck_assert_int_eq(tp_legend_grow(&l, 5, 4, 8), 0);
 	ck_assert_int_eq(tp_legend_place(&l, 40, 36, &e), 0);
 	ck_assert_int_eq(l.w, 32);
 	ck_assert_int_eq(l.h, 28);

@@ -193,7 +193,7 @@ END_TEST
 /* Stale: the .aux.xml always goes, the .qml only when tgeotiff wrote it. */
 START_TEST(test_stale)
 {
-	char tif[256], *t;
+	char tif[256], path[256], *t;
 	size_t len;
 	tp_err e;
 
@@ -207,7 +207,24 @@ START_TEST(test_stale)
 	ck_assert_int_eq(tp_sidecar_remove_stale(tif, &e), 0);
 	ck_assert(!exists("m.qml"));
 	ck_assert(!exists("m.tif.aux.xml"));
+	/* the grey style is ours too; remove_pam leaves any style */
+	ck_assert_int_eq(tp_sidecar_qml_grey(&t, &len, &e), 0);
+	ck_assert_uint_eq(strlen(t), len);
+	ck_assert_ptr_nonnull(strstr(t, "type=\"singlebandgray\" "
+	    "grayBand=\"1\""));
+	put_file("m.qml", t);
+	free(t);
+	snprintf(path, sizeof path, "%s/m.qml", dir);
+	ck_assert_int_eq(tp_sidecar_theirs(path), 0);
+	put_file("m.tif.aux.xml", "<PAMDataset/>\n");
+	ck_assert_int_eq(tp_sidecar_remove_pam(tif, &e), 0);
+	ck_assert(exists("m.qml"));
+	ck_assert(!exists("m.tif.aux.xml"));
+	ck_assert_int_eq(tp_sidecar_remove_stale(tif, &e), 0);
+	ck_assert(!exists("m.qml"));
+	ck_assert_int_eq(tp_sidecar_theirs(path), 0);	/* none there */
 	put_file("m.qml", "<qgis/>\n");		/* a user's own style */
+	ck_assert_int_eq(tp_sidecar_theirs(path), 1);
 	ck_assert_int_eq(tp_sidecar_remove_stale(tif, &e), 0);
 	ck_assert(exists("m.qml"));
 	remove(strcat(strcpy(tif, dir), "/m.qml"));

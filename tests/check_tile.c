@@ -140,6 +140,30 @@ START_TEST(test_dir)
 }
 END_TEST
 
+/* The mosaic drops the last HISTORY line of a ttile, and only that one. */
+START_TEST(test_drop_history)
+{
+	static const char *const in[] = { "tnoise", "ttile --size 3 a",
+	    "ttiler", "ttile --size 5 b", "tfill --flat" };
+	tp_header h = tp_test_header(2, 2, 1, 0, 2);
+	tp_err e;
+
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_int_eq(tp_header_push_history(&h, in[i], &e), 0);
+	tp_tile_drop_history(&h);
+	ck_assert_uint_eq(h.nhistory, 4);
+	ck_assert_str_eq(h.history[2], "ttiler");
+	ck_assert_str_eq(h.history[3], "tfill --flat");
+	tp_tile_drop_history(&h);
+	ck_assert_uint_eq(h.nhistory, 3);
+	ck_assert_str_eq(h.history[0], "tnoise");
+	ck_assert_str_eq(h.history[1], "ttiler");
+	tp_tile_drop_history(&h);	/* no ttile left: unchanged */
+	ck_assert_uint_eq(h.nhistory, 3);
+	tp_header_free(&h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -150,6 +174,7 @@ main(void)
 	tcase_add_test(core, test_manifest_round_trip);
 	tcase_add_test(core, test_manifest_errors);
 	tcase_add_test(core, test_dir);
+	tcase_add_test(core, test_drop_history);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
 }

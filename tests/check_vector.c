@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "geo/tp_geo.h"
 #include "vector/tp_vector.h"
 #include "tp_test.h"
 
@@ -145,8 +146,8 @@ START_TEST(test_rivers)
 	ck_assert_double_eq(num(j, 0, "strahler"), 1);
 	ck_assert_double_eq(num(j, 0, "cells"), 1);
 	ck_assert_double_eq(num(j, 0, "up_cells"), 1);
-	ck_assert_double_eq(num(j, 0, "up_area"), 100);
-	ck_assert_double_eq_tol(num(j, 0, "length"), 10 * sqrt(2), 1e-12);
+	ck_assert_double_eq(num(j, 0, "up_area_m2"), 100);
+	ck_assert_double_eq_tol(num(j, 0, "length_m"), 10 * sqrt(2), 1e-12);
 	ck_assert_double_eq(num(j, 0, "drop"), 4);
 	ck_assert_double_eq_tol(num(j, 0, "slope"), 4 / (10 * sqrt(2)),
 	    1e-12);
@@ -159,8 +160,8 @@ START_TEST(test_rivers)
 	 * an outlet (no reach below) */
 	ck_assert_double_eq(num(j, 2, "strahler"), 2);
 	ck_assert_double_eq(num(j, 2, "up_cells"), 4);
-	ck_assert_double_eq(num(j, 2, "up_area"), 400);
-	ck_assert_double_eq(num(j, 2, "length"), 10);
+	ck_assert_double_eq(num(j, 2, "up_area_m2"), 400);
+	ck_assert_double_eq(num(j, 2, "length_m"), 10);
 	ck_assert_double_eq(num(j, 2, "slope"), 0.2);
 	ck_assert(json_is_null(prop(j, 2, "down_id")));
 	ck_assert_double_eq(coord(j, 2, 1, 1), 5);
@@ -241,7 +242,7 @@ START_TEST(test_basins)
 	ck_assert(json_is_integer(prop(j, 0, "label")));
 	ck_assert_double_eq(num(j, 0, "label"), 1);
 	ck_assert_double_eq(num(j, 0, "cells"), 3);
-	ck_assert_double_eq(num(j, 0, "area"), 300);
+	ck_assert_double_eq(num(j, 0, "area_m2"), 300);
 	ck_assert_double_eq(num(j, 0, "outlet_x"), 15);
 	ck_assert_double_eq(num(j, 0, "outlet_y"), 15);
 	ck_assert_double_eq(num(j, 0, "max_flow"), 5);
@@ -289,6 +290,50 @@ START_TEST(test_basins_real_labels)
 }
 END_TEST
 
+/* On a geographic grid (EPSG:4326, 1-degree cells from 60 N) a basin's
+ * area_m2 is the sum of its cells' areas, each row at its latitude as
+ * tp_geo_spacing measures it: here a ring of label 1 with a hole holding
+ * label 2, whose two rows differ. */
+START_TEST(test_basins_geographic)
+{
+	static const float lab[16] = { 1, 1, 1, 1, 1, 2, 2, 1, 1, 2, 2, 1,
+	    1, 1, 1, 1 };
+	tp_vector_opts o = { .labels = 1, .flow = -1, .height = -1, .dir = -1,
+		.river = -1, .order = -1, .lake = -1, .depth = -1 };
+	tp_header hd = tp_test_header(4, 4, 1, 10, 60);
+	tp_vecfile *vf = open_file();
+	double row[4], dx, dy, all = 0;
+	tp_geo_grid geo;
+	tp_grid g;
+	tp_err e;
+	json_t *j;
+	char *text;
+
+	strcpy(hd.crs, "EPSG:4326");
+	ck_assert_int_eq(tp_header_add_band(&hd, "labels", &e), 1);
+	ck_assert_int_eq(tp_grid_alloc(&g, &hd, &e), 0);
+	fill(&g, 1, lab);
+	geo = tp_geo_grid_of(&hd, TP_GEO_AUTO);
+	ck_assert_int_eq(geo.geographic, 1);
+	for (int y = 0; y < 4; y++) {
+		tp_geo_spacing(&geo, y, &dx, &dy);
+		row[y] = dx * dy;
+		all += 4 * row[y];
+	}
+	ck_assert_double_gt(row[2] / row[1], 1.02);	/* rows differ */
+	ck_assert_msg(layer_of(vf, &g, &o, 1, &e) == 0, "%s", e.msg);
+	j = parse(text = close_file(vf));
+	ck_assert_double_eq_tol(num(j, 1, "area_m2"), 2 * (row[1] + row[2]),
+	    1e-9 * all);
+	ck_assert_double_eq_tol(num(j, 0, "area_m2") + num(j, 1, "area_m2"),
+	    all, 1e-9 * all);
+	json_decref(j);
+	free(text);
+	tp_grid_free(&g);
+	tp_header_free(&hd);
+}
+END_TEST
+
 /* A peak of 1 in a field of 0 (origin (0, 30)): at 0.5 one closed ring
  * through the four midpoints around (15, 15); whole and by rows alike. */
 START_TEST(test_contours)
@@ -333,6 +378,7 @@ main(void)
 	tcase_add_test(core, test_rivers);
 	tcase_add_test(core, test_basins);
 	tcase_add_test(core, test_basins_real_labels);
+	tcase_add_test(core, test_basins_geographic);
 	tcase_add_test(core, test_contours);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);

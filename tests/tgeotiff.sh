@@ -354,6 +354,42 @@ ok "-b height,flow,dir" run_prog tgeotiff -q -b height,flow,dir "$T/m.tif" <"$T/
 assert_eq "three Float32 bands, described" \
     "$(gdalinfo -json "$T/m.tif" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print([(b["description"], b["type"]) for b in d["bands"]])')" \
     "[('height', 'Float32'), ('flow', 'Float32'), ('dir', 'Float32')]"
+# No band of a file of non-colour bands is read as red, green or blue
+# (PHOTOMETRIC=MINISBLACK, the extra samples unspecified, not alpha).
+ok "-b flow,dir,river" run_prog tgeotiff -q -b flow,dir,river "$T/fdr.tif" <"$T/m.tp"
+assert_eq "grey bands, no RGB" "$(gdalinfo "$T/fdr.tif" | sed -n 's/.*ColorInterp=//p' | tr '\n' ' ')" \
+    "Gray Undefined Undefined "
+# QGIS draws any file of two bands or more as red, green and blue whatever
+# ColorInterp says, so tgeotiff leaves a grey style of band 1 beside it
+# (recomputed to the view as QGIS draws); a single band takes it away, and
+# a style of the user's is neither replaced nor removed.
+assert_eq "grey style of band 1" "$("$PY" -c '
+import sys, xml.dom.minidom as X
+d = X.parse(sys.argv[1]); r = d.getElementsByTagName("rasterrenderer")[0]
+print(r.getAttribute("type"), r.getAttribute("grayBand"),
+      d.getElementsByTagName("extent")[0].firstChild.data, "written by tgeotiff" in open(sys.argv[1]).read())' "$T/fdr.qml")" \
+    "singlebandgray 1 UpdatedCanvas True"
+ok "one band over it" run_prog tgeotiff -q -b flow "$T/fdr.tif" <"$T/m.tp"
+[ ! -e "$T/fdr.qml" ] && pass || fail "a single band left the grey style"
+echo '<qgis>mine</qgis>' > "$T/fdr.qml"
+ok "-b flow,dir with a style of the user's" run_prog tgeotiff -q -b flow,dir "$T/fdr.tif" <"$T/m.tp"
+assert_eq "the user's style kept" "$(cat "$T/fdr.qml")" "<qgis>mine</qgis>"
+ok "one band: the user's style kept" run_prog tgeotiff -q -b flow "$T/fdr.tif" <"$T/m.tp"
+assert_eq "still kept" "$(cat "$T/fdr.qml")" "<qgis>mine</qgis>"
+# share/qgis/tflow-flow.qml: band 1, a pseudocolour ramp of blues on stops
+# a decade apart from 100 cells (a log ramp), clear below, opaque at the top.
+assert_eq "flow style" "$("$PY" -c '
+import sys, xml.dom.minidom as X
+d = X.parse(sys.argv[1]); bad = []
+r = d.getElementsByTagName("rasterrenderer")[0]
+if (r.getAttribute("type"), r.getAttribute("band")) != ("singlebandpseudocolor", "1"): bad.append("renderer")
+it = [(float(i.getAttribute("value")), int(i.getAttribute("alpha")), i.getAttribute("color"))
+      for i in d.getElementsByTagName("item")]
+v = [x for x, a, c in it if x >= 100]
+if any(b / a != 10 for a, b in zip(v[2:], v[3:])) or v[0] != 100: bad.append("stops %r" % v)
+if [a for x, a, c in it if x <= 100] != [0, 0] or it[-1][1] != 255: bad.append("alpha")
+if any(int(c[5:7], 16) <= int(c[1:3], 16) for x, a, c in it[1:]): bad.append("not blue")
+print(" ".join(bad) or "ok")' "$ROOT/share/qgis/tflow-flow.qml")" ok
 # band b at (x, y) is (x + y*300)/1024 + b: cell (10, 20) is 6010/1024
 assert_eq "each band's value" "$(for b in 1 2 3; do gdallocationinfo -valonly -b $b "$T/m.tif" 10 20; done | tr '\n' ' ')" \
     "5.869140625 6.869140625 7.869140625 "

@@ -22,13 +22,14 @@ tiled() {
 	run_prog tmosaic -q --suffix .filled "$T/$name/manifest" > "$T/$name.t"
 }
 
-# same NAME IN SIZE [TFILL OPTIONS]: tiled equals whole (bodies).
+# same NAME IN SIZE [TFILL OPTIONS]: tiled equals whole, the whole file:
+# the tiles' HISTORY carried, the finish's line the whole-grid command's.
 same() {
 	local name=$1 in=$2 size=$3
 	shift 3
 	run_prog tfill "$@" < "$in" > "$T/$name.w"
 	if tiled "$name" "$in" "$size" "$@"; then
-		assert_same "$name: tiled = whole" <(body "$T/$name.w") <(body "$T/$name.t")
+		assert_same "$name: tiled = whole" "$T/$name.w" "$T/$name.t"
 	else fail "$name: a tiled phase failed"; fi
 }
 
@@ -130,10 +131,10 @@ assert_eq "depth: bands" "$(header "$T/depth.t" BANDS)" "height moisture depth"
 for a in "1 64" "2 64" "2 100" "3 37"; do
 	set -- $a
 	run_prog tfill -j "$1" --tile-size "$2" < "$T/dem.tp" > "$T/j.tp"
-	assert_same "-j $1 --tile-size $2 = whole" <(body "$T/dem64.w") <(body "$T/j.tp")
+	assert_same "-j $1 --tile-size $2 = whole" "$T/dem64.w" "$T/j.tp"
 done
 run_prog tfill -j 2 --tile-size 64 --epsilon 1e-6 < "$T/valley.tp" > "$T/j.tp"
-assert_same "-j 2 valley epsilon" <(body "$T/valley100eps.w") <(body "$T/j.tp")
+assert_same "-j 2 valley epsilon" "$T/valley100eps.w" "$T/j.tp"
 run_prog tfill -j 2 --tile-size 64 < "$T/valley.tp" > "$T/j.tp"
 assert_eq "-j keeps HISTORY free of threads" "$(header_lines "$T/j.tp" | grep -c threads)" 0
 
@@ -165,13 +166,14 @@ flowtiled() {
 	run_prog tmosaic -q --suffix .flowed "$T/$name/manifest" > "$T/$name.t"
 }
 
-# fsame NAME IN SIZE [TFLOW OPTIONS]: tiled flow equals whole (bodies).
+# fsame NAME IN SIZE [TFLOW OPTIONS]: tiled flow equals whole, the whole
+# file.
 fsame() {
 	local name=$1 in=$2 size=$3
 	shift 3
 	run_prog tflow -q "$@" < "$in" > "$T/$name.w"
 	if flowtiled "$name" "$in" "$size" "$@"; then
-		assert_same "$name: tiled flow = whole" <(body "$T/$name.w") <(body "$T/$name.t")
+		assert_same "$name: tiled flow = whole" "$T/$name.w" "$T/$name.t"
 	else fail "$name: a tiled flow phase failed"; fi
 }
 
@@ -200,7 +202,7 @@ for f in "$T/frac64"/r*.tp.filled; do
 	run_prog tflow --tile-finish "$T/frac64/fsolve" "$f" > "$f.flowed"
 done
 run_prog tmosaic -q --suffix .filled.flowed "$T/frac64/manifest" > "$T/ff.t"
-assert_same "tfill tiles then tflow tiles = whole tflow" <(body "$T/ffrac64.w") <(body "$T/ff.t")
+assert_same "tfill tiles then tflow tiles = whole tflow" "$T/ffrac64.w" "$T/ff.t"
 
 # Flats: inside a tile, and across tile edges (each ring cell's distance
 # through the flat to its lower edge crosses in the solve), tile sizes 50,
@@ -261,15 +263,15 @@ for in in "$T/dem64.w" "$T/flat.tp" "$T/sea64.w" "$T/zz.tp" "$T/int.tp" "$T/frac
 	run_prog tflow -q -j 1 -r 100 < "$in" > "$T/fj1"
 	for a in "2" "4" "2 --tile-size 64" "3 --tile-size 37" "2 --tile-size 1"; do
 		run_prog tflow -q -j $a -r 100 < "$in" > "$T/fj2"
-		assert_same "tflow -j $a = -j 1 ($(basename "$in"))" <(body "$T/fj1") <(body "$T/fj2")
+		assert_same "tflow -j $a = -j 1 ($(basename "$in"))" "$T/fj1" "$T/fj2"
 	done
 done
 run_prog tflow -q -j 1 --area -g no < "$T/dem64.w" > "$T/fj1"
 run_prog tflow -q -j 2 --tile-size 50 --area -g no < "$T/dem64.w" > "$T/fj2"
-assert_same "tflow -j 2 --tile-size 50 --area = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+assert_same "tflow -j 2 --tile-size 50 --area = -j 1" "$T/fj1" "$T/fj2"
 run_prog tflow -q -j 2 --tile-size 50 --area < "$T/dem64.w" > "$T/fj2"
 run_prog tflow -q -j 1 --area < "$T/dem64.w" > "$T/fj1"
-assert_same "tflow -j 2 --tile-size 50 --area geographic (whole sums) = -j 1" <(body "$T/fj1") <(body "$T/fj2")
+assert_same "tflow -j 2 --tile-size 50 --area geographic (whole sums) = -j 1" "$T/fj1" "$T/fj2"
 expect_err 2 "tflow: --tile-size goes with --threads" "tile size without threads" \
     run_prog tflow --tile-size 64
 
@@ -309,15 +311,15 @@ expect_err 1 "tflow: $f.fedge: No such file or directory" "missing flow edge" \
     run_prog tflow --tile-solve "$T/ffrac64/manifest"
 # every phase checks the sea, geometry and flat rule the others used
 run_prog tflow --sea 0.5 --tile-prepare "$f" > "$f.fedge"
-expect_err 1 "tflow: $f.fedge: made with sea, geometry and flats '0.5,projected,converge', tile 0,0's with 'none,projected,converge'" \
+expect_err 1 "tflow: $f.fedge: this edge file's sea level 0.5 differs from tile 0,0's (none): the tile is from another run, or the phases were given different --sea" \
     "edge with another sea" run_prog tflow --tile-solve "$T/ffrac64/manifest"
 run_prog tflow --flats nearest --tile-prepare "$f" > "$f.fedge"
-expect_err 1 "tflow: $f.fedge: made with sea, geometry and flats 'none,projected,nearest', tile 0,0's with 'none,projected,converge'" \
+expect_err 1 "tflow: $f.fedge: this edge file's flat rule nearest differs from tile 0,0's (converge): give every phase the same --flats" \
     "edge with another flat rule" run_prog tflow --tile-solve "$T/ffrac64/manifest"
 run_prog tflow --tile-prepare "$f" > "$f.fedge"
-expect_err 1 "tflow: $T/ffrac64/solve: solved with sea, geometry and flats 'none,projected,converge', not 'none,geographic,converge'" \
+expect_err 1 "tflow: $T/ffrac64/solve: this tile's geometry (-g) geographic differs from the one the flow was solved with (projected): give every phase the same -g" \
     "finish with another geometry" run_prog tflow -g yes --tile-finish "$T/ffrac64/solve" "$f"
-expect_err 1 "tflow: $T/ffrac64/solve: solved with sea, geometry and flats 'none,projected,converge', not 'none,projected,nearest'" \
+expect_err 1 "tflow: $T/ffrac64/solve: this tile's flat rule nearest differs from the one the flow was solved with (converge): give every phase the same --flats" \
     "finish with another flat rule" run_prog tflow --flats nearest --tile-finish "$T/ffrac64/solve" "$f"
 sed '1s/FLOWEDGE 3/FLOWEDGE 2/' "$T/ffrac64/r0_c0.tp.fedge" > "$f.fedge"
 expect_err 1 "tflow: $f.fedge: a flow edge file of version 2, not 3: prepare the tile again" \
@@ -340,20 +342,20 @@ expect_err 1 "tflow: $T/fs: a flow solve file of the wrong size" "truncated solv
 if command -v parallel >/dev/null; then
 	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 "$T/th" --flat \
 	    < "$T/frac.tp" > "$T/th.tp" 2>"$T/th.err" || fail "tiled-hydro: $(cat "$T/th.err")"
-	assert_same "tiled-hydro --flat = tfill --flat" <(body "$T/frac100flat.w") <(body "$T/th.tp")
+	assert_same "tiled-hydro --flat = tfill --flat" "$T/frac100flat.w" "$T/th.tp"
 	assert_eq "tiled-hydro cleans up" "$(ls "$T/th" 2>/dev/null | wc -l)" 0
 	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 --sshlogin : -s 64 -k "$T/th2" \
 	    < "$T/dem.tp" > "$T/th2.tp" 2>"$T/th.err" || fail "tiled-hydro --sshlogin: $(cat "$T/th.err")"
-	assert_same "tiled-hydro --sshlogin : = tfill" <(body "$T/dem64.w") <(body "$T/th2.tp")
+	assert_same "tiled-hydro --sshlogin : = tfill" "$T/dem64.w" "$T/th2.tp"
 	assert_eq "tiled-hydro -k keeps the tiles" "$(ls "$T/th2"/*.filled | wc -l)" 42
 	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 100 -f -r 100 "$T/th3" \
 	    < "$T/dem.tp" > "$T/th3.tp" 2>"$T/th.err" || fail "tiled-hydro -f: $(cat "$T/th.err")"
-	assert_same "tiled-hydro -f -r = tfill | tflow -r" <(body "$T/fdem64.w") <(body "$T/th3.tp")
+	assert_same "tiled-hydro -f -r = tfill | tflow -r" "$T/fdem64.w" "$T/th3.tp"
 	assert_eq "tiled-hydro -f cleans up" "$(ls "$T/th3" 2>/dev/null | wc -l)" 0
 	# --flat: the lakes' flats cross the tiles of 64 in the flow phases too
 	PATH=$TP_BIN:$PATH "$ROOT/scripts/tiled-hydro" -j 2 -s 64 -f -r 200 "$T/th4" --flat \
 	    < "$T/frac.tp" > "$T/th4.tp" 2>"$T/th.err" || fail "tiled-hydro -f --flat: $(cat "$T/th.err")"
-	assert_same "tiled-hydro -f --flat = tfill --flat | tflow" <(body "$T/fflatfrac64.w") <(body "$T/th4.tp")
+	assert_same "tiled-hydro -f --flat = tfill --flat | tflow" "$T/fflatfrac64.w" "$T/th4.tp"
 else fail "GNU parallel is not installed (scripts/install-deps)"; fi
 
 # Slurm: the job script's modes run by hand with the array index set as
@@ -369,7 +371,7 @@ for i in 1 2 0; do
 	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" finish "$T/sl"
 done
 PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/sl.tp"
-assert_same "slurm phases by hand = tfill" <(body "$T/dem64.w") <(body "$T/sl.tp")
+assert_same "slurm phases by hand = tfill" "$T/dem64.w" "$T/sl.tp"
 for i in 1 0 2; do
 	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-prepare "$T/sl"
 done
@@ -378,7 +380,7 @@ for i in 2 1 0; do
 	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=3 PATH=$TP_BIN:$PATH "$slurm" flow-finish "$T/sl"
 done
 PATH=$TP_BIN:$PATH "$slurm" mosaic "$T/sl" "$T/slf.tp" .filled.flowed
-assert_same "slurm flow phases by hand = tflow" <(body "$T/fdem100.w") <(body "$T/slf.tp")
+assert_same "slurm flow phases by hand = tflow" "$T/fdem100.w" "$T/slf.tp"
 mkdir -p "$T/fake"
 cat > "$T/fake/sbatch" <<'SB'
 #!/bin/sh
@@ -444,12 +446,15 @@ expect_err 1 "tfill: $T/nope.tp: No such file" "missing tile" run_prog tfill --t
 cp "$T/frac.tp" "$T/frac64/whole.tp"
 expect_err 1 "tfill: $T/frac64/whole.tp: tile r0_c0 should be 64x64, not 600x500" "not a tile" \
     run_prog tfill --tile-prepare "$T/frac64/whole.tp"
-expect_err 1 "tfill: $T/frac64/levels: the levels were solved with rule, epsilon and sea 'next 0 none', not 'flat 0 none'" \
+expect_err 1 "tfill: $T/frac64/levels: this run's fill rule, --flat, differs from the one the levels were solved with (the next float, the default): give every phase the same rule" \
     "finish with another rule" run_prog tfill --flat --tile-finish "$T/frac64/levels" "$f"
 expect_err 1 "tfill: $T/frac100/levels: the levels are of another tiling" "levels of another tiling" \
     run_prog tfill --tile-finish "$T/frac100/levels" "$f"
+# a tile of another grid, with a sea level in its header
+expect_err 1 "tfill: $T/frac64/levels: this tile's sea level 0.05 differs from the one the levels were solved with (none): the tile is from another run, or the phases were given different --sea" \
+    "a tile of another run" run_prog tfill --tile-finish "$T/frac64/levels" "$T/sea64/r0_c0.tp"
 run_prog tfill --flat --tile-prepare "$f" > "$f.edge"
-expect_err 1 "tfill: $f.edge: the edge file was made with rule, epsilon and sea 'flat 0 none', not 'next 0 none'" \
+expect_err 1 "tfill: $f.edge: the edge file's fill rule, --flat, differs from the one this solve takes from tile r0_c0 and its options (the next float, the default): give every phase the same rule" \
     "an edge of another rule" run_prog tfill --tile-solve "$T/frac64/manifest"
 head -c 100 "$T/frac64/r0_c0.tp.edge" > "$f.edge"
 expect_err 1 "tfill: $f.edge: edge file: the ring is truncated" "truncated edge" \

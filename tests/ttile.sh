@@ -31,9 +31,9 @@ assert_same "tile = tcrop window" <(body "$T/t/r0_c1.tp") <(body "$T/w.tp")
 assert_eq "tile origin = tcrop origin" "$(header "$T/t/r0_c1.tp" ORIGIN)" "$(header "$T/w.tp" ORIGIN)"
 
 run_prog tmosaic "$T/t/manifest" > "$T/m.tp"
-assert_same "round trip body" <(body "$T/in.tp") <(body "$T/m.tp")
-assert_eq "round trip header" "$(header_lines "$T/m.tp" | tr '\n' '|')" \
-    "$(header_lines "$T/in.tp" | tr '\n' '|')HISTORY ttile --size 3 $T/t|HISTORY tmosaic $T/t/manifest|"
+# the mosaic undoes the cut: ttile's HISTORY line goes, tmosaic adds none,
+# and the round trip gives the input back, header and all
+assert_same "round trip" "$T/in.tp" "$T/m.tp"
 
 # one tile bigger than the grid; tile size 1
 run_prog ttile -s 100 "$T/big" < "$T/in.tp"

@@ -71,8 +71,8 @@ ok "validate_gpkg" $VALIDATE "$T/dem.gpkg"
 ogrinfo -so "$T/dem.gpkg" rivers > "$T/info" 2>&1
 grep -q "Geometry: Line String" "$T/info" && pass || fail "ogrinfo geometry"
 grep -q 'ID\["EPSG",4326\]' "$T/info" && pass || fail "ogrinfo CRS"
-for f in "strahler: Integer64" "up_cells: Integer64" "up_area: Real" \
-    "length: Real" "drop: Real" "slope: Real" "down_id: Integer64"; do
+for f in "strahler: Integer64" "up_cells: Integer64" "up_area_m2: Real" \
+    "length_m: Real" "drop: Real" "slope: Real" "down_id: Integer64"; do
 	grep -q "^$f" "$T/info" && pass || fail "ogrinfo field $f"
 done
 # Every river cell in exactly one reach, the reaches' count from Python.
@@ -132,7 +132,7 @@ for fid, f, g in feats:
         bad.append("down_id %d" % fid)
     if "order" in b and f["strahler"] != b["order"][r, c]:
         bad.append("order band %d" % fid)
-total = sum(f["length"] for _, f, _ in feats)
+total = sum(f["length_m"] for _, f, _ in feats)
 riv = (b["river"] != 0) & np.isfinite(b["dir"])
 link = 0.0
 for r, c in zip(*np.nonzero(riv)):
@@ -149,17 +149,17 @@ print(" ".join(bad[:5]) or "ok")' "$1" "$2"
 }
 assert_eq "reaches against Python and tflow" "$(check_reaches "$T/dem" "$T/dem.gpkg")" ok
 
-# up_area, square metres on this geographic grid, against tflow --area's
+# up_area_m2, square metres on this geographic grid, against tflow --area's
 # flow at each reach's last cell (tflow rounds its sums to float32).
 run_prog tfill < "$T/h" | run_prog tflow --area > "$T/area"
-assert_eq "up_area as tflow --area" "$(vpy '
+assert_eq "up_area_m2 as tflow --area" "$(vpy '
 h = header(sys.argv[1]); a = band(sys.argv[1], "flow")
 x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
 bad = 0
 for _, f, g in layer(sys.argv[2], "rivers"):
     p = g.GetPoints()[f["cells"] - 1]
     r, c = round((y0 - p[1]) / cs - 0.5), round((p[0] - x0) / cs - 0.5)
-    bad += abs(f["up_area"] - a[r, c]) > 1e-5 * a[r, c]
+    bad += abs(f["up_area_m2"] - a[r, c]) > 1e-5 * a[r, c]
 print(bad)' "$T/area" "$T/dem.gpkg")" 0
 
 # The same orders from an order band (the brute force written as one).
@@ -295,6 +295,84 @@ ok "tflow's bands" run_prog tvector -q -r -b "$T/tf.gpkg" < "$T/tf"
 assert_eq "tflow's orders" "$(check_reaches "$T/tf" "$T/tf.gpkg")" ok
 assert_eq "tflow's basins" "$(check_basins "$T/tf" "$T/tf.gpkg" basin)" ok
 
+# Basin areas on this geographic grid (EPSG:4326) are square metres on
+# WGS84: they sum to the grid's area from the ellipsoid's exact area of
+# each row (the authalic formula, not tflow's spacing), and each is its
+# cells' areas row by row.
+assert_eq "basins in m2 sum to the ellipsoid's grid area" "$(vpy '
+h = header(sys.argv[1]); lab = band(sys.argv[1], "basin")
+x0, y0 = map(float, h["ORIGIN"].split()); cs = float(h["CELLSIZE"])
+a, f = 6378137.0, 1 / 298.257223563
+e2 = f * (2 - f); e = np.sqrt(e2)
+def q(lat):
+    s = np.sin(np.radians(lat))
+    return (1 - e2) * (s / (1 - e2 * s * s) - np.log((1 - e * s) / (1 + e * s)) / (2 * e))
+n = np.arange(lab.shape[0] + 1)
+row = a * a / 2 * np.radians(cs) * -np.diff(q(y0 - n * cs))
+feats = layer(sys.argv[2], "basins")
+total = sum(f["area_m2"] for _, f, _ in feats)
+want = (np.isfinite(lab) * row[:, None]).sum()
+bad = [] if abs(total - want) <= 1e-9 * want else ["total %r != %r" % (total, want)]
+for fid, f, g in feats:
+    w = ((lab == f["label"]) * row[:, None]).sum()
+    if abs(f["area_m2"] - w) > 1e-9 * w:
+        bad.append("basin %d: %r != %r" % (fid, f["area_m2"], w))
+print(" ".join(bad[:3]) or "ok")' "$T/tf" "$T/tf.gpkg")" ok
+
+# On a projected grid (the same stream called EPSG:32633 with 10 m cells)
+# the values are what they were before the fields said their units: areas
+# cells x 100, lengths cell steps x 10 or 10 sqrt 2.
+vpy '
+h, a = read(sys.argv[1])
+write(a, h["BANDS"], ["CELLSIZE 10", "ORIGIN 500000 4650000", "CRS EPSG:32633"])' \
+    "$T/tf" > "$T/tfp"
+ok "projected" run_prog tvector -q -r -b "$T/tfp.gpkg" < "$T/tfp"
+assert_eq "projected: m2 and m are map units" "$(vpy '
+b = bands(sys.argv[1]); bad = 0
+for _, f, g in layer(sys.argv[2], "rivers"):
+    bad += f["up_area_m2"] != 100 * f["up_cells"]
+    p = g.GetPoints()
+    bad += abs(f["length_m"] - sum(np.hypot(p[i + 1][0] - p[i][0], p[i + 1][1] - p[i][1])
+                                   for i in range(len(p) - 1))) > 1e-9 * max(f["length_m"], 1)
+for _, f, g in layer(sys.argv[2], "basins"):
+    bad += f["area_m2"] != 100 * f["cells"] or g.Area() != f["area_m2"]
+print(bad)' "$T/tfp" "$T/tfp.gpkg")" 0
+
+# --- The QGIS styles in share/qgis ------------------------------------------
+# Rivers: five Strahler categories, light to dark blue (luminance falling,
+# each colour saturated so it stands out of a grey hillshade: no white),
+# widths growing; basins: a semi-transparent fill whose colour comes from
+# the label, with an outline. Every field a style names is a field of the
+# layer tvector writes.
+assert_eq "styles for a hillshade" "$(vpy '
+import re, xml.dom.minidom as X
+share = sys.argv[1]; bad = []
+d = X.parse(share + "/tvector-rivers.qml")
+cats = [int(c.getAttribute("value")) for c in d.getElementsByTagName("category")]
+lum, width = [], []
+for s in d.getElementsByTagName("symbol"):
+    top = s.getElementsByTagName("layer")[-1]
+    p = {o.getAttribute("k"): o.getAttribute("v") for o in top.getElementsByTagName("prop")}
+    r, g, b, a = map(int, p["line_color"].split(","))
+    if max(r, g, b) - min(r, g, b) < 80 or b <= max(r, g):
+        bad.append("not a clear blue: %s" % p["line_color"])
+    lum.append(0.2126 * r + 0.7152 * g + 0.0722 * b); width.append(float(p["line_width"]))
+if cats != [1, 2, 3, 4, 5]: bad.append("categories %r" % cats)
+if lum != sorted(lum, reverse=True) or len(set(lum)) != 5: bad.append("not light to dark")
+if width != sorted(width) or len(set(width)) != 5: bad.append("widths")
+fields = {l: [f for _, f, _ in layer(sys.argv[2], l)][0].keys() for l in ("rivers", "basins")}
+for l, f in (("rivers", "tvector-rivers.qml"), ("basins", "tvector-basins.qml")):
+    text = open(share + "/" + f).read()
+    for name in re.findall("&quot;([a-z_0-9]+)&quot;", text):
+        if name not in fields[l]: bad.append("%s names %s" % (f, name))
+d = X.parse(share + "/tvector-basins.qml")
+dd = [o for o in d.getElementsByTagName("Option") if o.getAttribute("name") == "fillColor"]
+if not dd or "label" not in open(share + "/tvector-basins.qml").read(): bad.append("basins: no colour by label")
+p = {o.getAttribute("k"): o.getAttribute("v") for o in d.getElementsByTagName("prop")}
+if not 0 < int(p["color"].split(",")[3]) < 255 or p["outline_style"] != "solid":
+    bad.append("basins: fill not semi-transparent or no outline")
+print(" ".join(bad[:4]) or "ok")' "$ROOT/share/qgis" "$T/tf.gpkg")" ok
+
 # --- Lakes ---------------------------------------------------------------
 # A hand-made chain on 10 m cells, river -> lake 1 -> river -> lake 2 ->
 # river along row 2, all draining east, with a tributary from (0,2) into
@@ -328,7 +406,7 @@ ok "chain lakes" run_prog tvector -q -r --lakes "$T/chain.gpkg" < "$T/chain"
 ok "chain validates" $VALIDATE "$T/chain.gpkg"
 ogrinfo -so "$T/chain.gpkg" lakes > "$T/info" 2>&1
 grep -q "Geometry: Multi Polygon" "$T/info" && pass || fail "lakes geometry"
-for f in "lake_id: Integer64" "level: Real" "area: Real" "max_depth: Real" \
+for f in "lake_id: Integer64" "level: Real" "area_m2: Real" "max_depth: Real" \
     "volume: Real" "outlet_x: Real" "outlet_y: Real" "outlet_reach: Integer64"; do
 	grep -q "^$f" "$T/info" && pass || fail "ogrinfo lakes field $f"
 done
@@ -340,7 +418,7 @@ for fid, f, g in layer(sys.argv[1], "rivers"):
 4 2 None None 2 (1115.0, 1975.0);"
 assert_eq "chain lakes" "$(vpy '
 for fid, f, g in layer(sys.argv[1], "lakes"):
-    print(fid, f["lake_id"], f["level"], f["area"], f["max_depth"], f["volume"],
+    print(fid, f["lake_id"], f["level"], f["area_m2"], f["max_depth"], f["volume"],
           f["outlet_x"], f["outlet_y"], f["outlet_reach"], g.Area())' \
     "$T/chain.gpkg" | tr '\n' ';')" "1 1 10.0 600.0 3.0 1000.0 1045.0 1975.0 3 600.0;\
 2 2 5.0 600.0 1.0 600.0 1085.0 1975.0 4 600.0;"
@@ -380,14 +458,14 @@ if n < 3 or [f["lake_id"] for _, f, _ in lakes] != list(range(1, n + 1)):
     bad.append("ids")
 rowarea = np.array([np.prod(spacing(h, r)) for r in range(lake.shape[0])])
 cellarea = np.repeat(rowarea[:, None], lake.shape[1], axis=1)
-total = sum(f["area"] for _, f, _ in lakes)
+total = sum(f["area_m2"] for _, f, _ in lakes)
 if abs(total - cellarea[lake > 0].sum()) > 1e-9 * total:
     bad.append("total area")
 for fid, f, g in lakes:
     m = lake == f["lake_id"]
     if not g.IsValid() or sum(area2(r) for p in lattice(g, x0, y0, cs) for r in p) != 2 * m.sum():
         bad.append("polygon %d" % fid)
-    if abs(f["area"] - cellarea[m].sum()) > 1e-9 * f["area"]:
+    if abs(f["area_m2"] - cellarea[m].sum()) > 1e-9 * f["area_m2"]:
         bad.append("area %d" % fid)
     if f["level"] != float(b["height"][m].min()) or f["max_depth"] != float(b["depth"][m].max()):
         bad.append("level %d" % fid)

@@ -237,8 +237,49 @@ ys, xs = np.nonzero((a != b).any(axis=0))
 print(xs.min(), xs.max(), ys.min(), ys.max())
 PY
 )" "4 119 108 245"
-expect_err 1 "too small for the legend" "legend too big" run_prog tview -b biome --legend -o "$T/small.png" <"$T/bio.tp"
-assert_eq "no picture without its legend" "$(ls "$T" | grep -c '^small')" 0
+# --ppc N draws each cell as N x N pixels, nearest: the picture is the
+# one of --ppc 1 with every pixel repeated, colour and grey alike, after
+# --scale's mean.
+ok "--ppc 3" run_prog tview --ppc 3 -o "$T/c3.png" < "$T/syn.tp"
+assert_eq "--ppc 3 size" "$(pngsize "$T/c3.png")" "True 393 291 6"
+ok "-s 4 --ppc 2" run_prog tview -s 4 --ppc 2 -o "$T/c42.png" < "$T/syn.tp"
+ok "grey --ppc 2" run_prog tview -b height --ppc 2 -o "$T/g2.png" < "$T/syn.tp"
+ok "grey" run_prog tview -b height -o "$T/g1.png" < "$T/syn.tp"
+assert_eq "--ppc: each pixel an N x N square" "$("$PY" - "$T" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+d = sys.argv[1]
+rd = lambda f: gdal.Open(d + "/" + f).ReadAsArray()
+up = lambda a, n: a.repeat(n, axis=1).repeat(n, axis=2)
+print(bool((rd("c3.png") == up(rd("c.png"), 3)).all()), bool((rd("c42.png") == up(rd("c4.png"), 2)).all()),
+      bool((rd("g2.png") == up(rd("g1.png"), 2)).all()))
+PY
+)" "True True True"
+expect_exit 2 "--ppc 0" run_prog tview --ppc 0 -o "$T/x.png" < "$T/syn.tp"
+expect_exit 2 "--ppc 65" run_prog tview --ppc 65 -o "$T/x.png" < "$T/syn.tp"
+# A legend that does not fit: without --ppc the picture is drawn as many
+# pixels a cell as it takes, with a note; with --ppc too small, an error
+# naming the one that fits, and no picture. The 120 x 91 grid of codes
+# 0..10 and a river: the legend is 116 x 138 pixels, so 2 pixels a cell
+# (240 x 182), the legend at its own size in the corner and the rest the
+# picture without it, every cell a 2 x 2 square.
+py 'y, x = np.mgrid[0:91, 0:120]
+a = np.stack([np.sin(x / 9.0) * np.cos(y / 7.0) * 20, (x // 11 % 11) * 1.0, (y == 40) * 1.0], axis=1)
+write(a.astype("f4"), "height biome river", ["CELLSIZE 10"])' >"$T/small.tp"
+expect_err 0 "" "--legend on 120 x 91" run_prog tview -b biome --legend -o "$T/s2.png" <"$T/small.tp"
+assert_eq "the note" "$(cat "$T/.err")" "tview: note: drawn at 2 pixels a cell (--ppc 2) to hold the legend"
+assert_eq "120 x 91 with its legend: 240 x 182" "$(pngsize "$T/s2.png")" "True 240 182 6"
+ok "120 x 91 without" run_prog tview -b biome --ppc 2 -o "$T/s0.png" <"$T/small.tp"
+assert_eq "legend in the corner, cells as squares elsewhere" "$("$PY" - "$T/s0.png" "$T/s2.png" <<'PY'
+import sys, numpy as np; from osgeo import gdal
+a, b = [gdal.Open(p).ReadAsArray() for p in sys.argv[1:]]
+ys, xs = np.nonzero((a != b).any(axis=0))
+print(xs.min(), xs.max(), ys.min(), ys.max())
+PY
+)" "4 119 40 177"
+expect_err 1 "the picture is 120x91 pixels, too small for the legend's 116x138: --ppc 2 holds it" \
+    "--ppc 1 too small" run_prog tview -b biome --legend --ppc 1 -o "$T/small.png" <"$T/small.tp"
+assert_eq "no picture without its legend" "$(ls "$T" | grep -c '^small.png')" 0
+ok "--legend on 20 x 8" run_prog tview -b biome --legend -o "$T/tiny.png" <"$T/bio.tp"
 ok "-b biome -s 3" run_prog tview -b biome -s 3 "$T/bio3.png" <"$T/bio.tp"
 assert_eq "biome scaled size" "$(pngsize "$T/bio3.png")" "True 7 3 6"
 # lakes: with a lake band (tflow's ids), a lake cell is drawn in the lake

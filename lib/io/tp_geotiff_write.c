@@ -100,6 +100,8 @@ struct tp_geotiff_writer {
 	int	type;		/* TP_GT_FLOAT32 .. */
 	int	biome;		/* 1: UInt8 codes with a palette */
 	int	rgb;		/* 1: colour bytes 0..255, no nodata */
+	int	grey;		/* 1: two bands or more, no colours: a grey
+				 * style beside it (tp_sidecar.h) */
 	size_t	ss;		/* bytes per sample: 4, 2 or 1 */
 	size_t	ps;		/* bytes per pixel: ss * nb */
 	unsigned char pad[TILE * MAX_PIXEL];	/* a tile row of nodata */
@@ -585,8 +587,27 @@ open_tmp(tp_geotiff_writer *w, tp_err *e)
 	return 0;
 }
 
-/* A biome map's sidecars, written now beside w->path and put in place
- * with it; none for a FIFO or a device, which has no file beside it. */
+/* A grey style for a file of several bands, unless the user's style is
+ * there already. */
+static int
+stage_grey(tp_geotiff_writer *w, tp_err *e)
+{
+	char *t = NULL, *path = NULL;
+	size_t len;
+	int r;
+
+	if (tp_sidecar_qml_path(w->path, &path, e) < 0)
+		return -1;
+	r = tp_sidecar_theirs(path) ? 0 : tp_sidecar_qml_grey(&t, &len, e) <
+	    0 || tp_sidecar_stage(&w->side[1], path, t, len, e) < 0 ? -1 : 0;
+	free(t);
+	free(path);
+	return r;
+}
+
+/* A biome map's sidecars, or a grey style for several bands, written now
+ * beside w->path and put in place with it; none for a FIFO or a device,
+ * which has no file beside it. */
 static int
 stage_sidecars(tp_geotiff_writer *w, tp_err *e)
 {
@@ -599,7 +620,11 @@ stage_sidecars(tp_geotiff_writer *w, tp_err *e)
 	size_t len;
 	int i, r = 0;
 
-	if (!w->biome || w->out.special)
+	if (w->out.special)
+		return 0;
+	if (w->grey)
+		return stage_grey(w, e);
+	if (!w->biome)
 		return 0;
 	if ((pal = malloc(sizeof(*pal))) == NULL)
 		return tp_err_set(e, "out of memory for the biome table");
@@ -618,7 +643,8 @@ stage_sidecars(tp_geotiff_writer *w, tp_err *e)
 }
 
 /* After the GeoTIFF is in place: its sidecars too, or for a band that is
- * not a biome map, the stale ones of an earlier file removed. */
+ * not a biome map, the stale ones of an earlier file removed (a grey
+ * style's file keeps the style, the user's or its own). */
 static int
 settle_sidecars(tp_geotiff_writer *w, int special, tp_err *e)
 {
@@ -627,7 +653,9 @@ settle_sidecars(tp_geotiff_writer *w, int special, tp_err *e)
 
 	if (special)
 		return 0;
-	if (!w->biome)
+	if (w->grey && tp_sidecar_remove_pam(w->path, e) < 0)
+		return -1;
+	if (!w->biome && !w->grey)
 		return tp_sidecar_remove_stale(w->path, e);
 	/* each is tried; the first failure is the one reported */
 	for (i = 0; i < TP_GT_SIDECARS; i++)
@@ -737,6 +765,7 @@ plan_bands(tp_geotiff_writer *w, const tp_header *h, int band,
 	/* a palette for a lone biome band in bytes, as ever */
 	w->biome = w->nb == 1 && strcmp(h->band[w->band], "biome") == 0 &&
 	    w->type == TP_GT_BYTE;
+	w->grey = w->nb >= 2 && !w->rgb;
 	w->ss = types[w->type].bits / 8;
 	w->ps = w->ss * (size_t)w->nb;
 	for (k = 0; k < w->nb; k++)

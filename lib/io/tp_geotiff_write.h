@@ -13,8 +13,10 @@
  * PATH.tmpXXXXXX beside PATH and renamed on success, so PATH appears whole
  * or not at all. A biome map written to a regular file (not a FIFO or a
  * device) gets its sidecars (tp_sidecar.h) the same way, renamed right
- * after it; any other band written there removes the stale sidecars
- * tp_sidecar_remove_stale names.
+ * after it, and so does a file of two bands or more that are not colours
+ * (MINISBLACK, the other samples unspecified) its grey QGIS style, unless
+ * a style of the user's is there; any other band written there removes
+ * the stale sidecars tp_sidecar_remove_stale names.
  *
  * All functions returning int give 0 on success and -1 with a message in
  * *e.

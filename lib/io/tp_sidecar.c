@@ -161,6 +161,46 @@ tp_sidecar_qml(const tp_palette *p, char **text, size_t *len, tp_err *e)
 	return text_end(&t, text, len, e);
 }
 
+int
+tp_sidecar_qml_grey(char **text, size_t *len, tp_err *e)
+{
+	struct text t;
+
+	if (text_start(&t, e) < 0)
+		return -1;
+	put(&t, "<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n"
+	    MARK ": band 1 in grey, not bands 1, 2, 3 as red, green, blue -->\n"
+	    "<qgis version=\"3.22.0\" styleCategories=\"AllStyleCategories\">\n"
+	    "  <pipe>\n"
+	    "    <rasterrenderer type=\"singlebandgray\" grayBand=\"1\""
+	    " gradient=\"BlackToWhite\" opacity=\"1\" alphaBand=\"-1\""
+	    " nodataColor=\"\">\n"
+	    "      <rasterTransparency/>\n"
+	    "      <minMaxOrigin>\n"
+	    "        <limits>MinMax</limits>\n"
+	    "        <extent>UpdatedCanvas</extent>\n"
+	    "        <statAccuracy>Estimated</statAccuracy>\n"
+	    "        <cumulativeCutLower>0.02</cumulativeCutLower>\n"
+	    "        <cumulativeCutUpper>0.98</cumulativeCutUpper>\n"
+	    "        <stdDevFactor>2</stdDevFactor>\n"
+	    "      </minMaxOrigin>\n"
+	    "      <contrastEnhancement>\n"
+	    "        <minValue>0</minValue>\n"
+	    "        <maxValue>1</maxValue>\n"
+	    "        <algorithm>StretchToMinimumMaximum</algorithm>\n"
+	    "      </contrastEnhancement>\n"
+	    "    </rasterrenderer>\n"
+	    "    <brightnesscontrast brightness=\"0\" contrast=\"0\"/>\n"
+	    "    <huesaturation saturation=\"0\" grayscaleMode=\"0\""
+	    " colorizeOn=\"0\" colorizeRed=\"255\" colorizeGreen=\"128\""
+	    " colorizeBlue=\"128\" colorizeStrength=\"100\"/>\n"
+	    "    <rasterresampler maxOversampling=\"2\"/>\n"
+	    "  </pipe>\n"
+	    "  <blendMode>0</blendMode>\n"
+	    "</qgis>\n");
+	return text_end(&t, text, len, e);
+}
+
 /* head of length n, then tail, malloc'd. */
 static int
 join(const char *head, size_t n, const char *tail, char **out, tp_err *e)
@@ -260,6 +300,27 @@ remove_file(const char *path, int mine_only, tp_err *e)
 		return tp_err_set(e, "%s: cannot remove the stale sidecar: %s",
 		    path, strerror(errno));
 	return 0;
+}
+
+int
+tp_sidecar_theirs(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && !ours(path);
+}
+
+int
+tp_sidecar_remove_pam(const char *tif, tp_err *e)
+{
+	char *pam;
+	int r;
+
+	if (tp_sidecar_pam_path(tif, &pam, e) < 0)
+		return -1;
+	r = remove_file(pam, 0, e);
+	free(pam);
+	return r;
 }
 
 int

@@ -55,6 +55,24 @@ tp_legend_place(tp_legend *l, int64_t width, int64_t height, tp_err *e)
 	return 0;
 }
 
+int64_t
+tp_legend_grow(const tp_legend *l, int64_t width, int64_t height,
+    int64_t most)
+{
+	int64_t w, h, kx, ky;
+
+	tp_legend_size(l, &w, &h);
+	if (width < 1 || height < 1)
+		return 0;
+	kx = (w + 2 * TP_LEGEND_MARGIN + width - 1) / width;
+	ky = (h + 2 * TP_LEGEND_MARGIN + height - 1) / height;
+	if (kx < ky)
+		kx = ky;
+	if (kx < 1)
+		kx = 1;
+	return kx <= most ? kx : 0;
+}
+
 /* The grey or colour of box pixel (x, y), relative to the box. */
 static const unsigned char *
 box_pixel(const tp_legend *l, int64_t x, int64_t y)

@@ -45,6 +45,10 @@ void	tp_legend_size(const tp_legend *l, int64_t *w, int64_t *h);
  * "the picture is WxH pixels, too small for the legend's wxh". */
 int	tp_legend_place(tp_legend *l, int64_t width, int64_t height,
 	    tp_err *e);
+/* The least k >= 1 for which a picture k times as wide and high as width
+ * x height holds the box with its margin; 0 when none up to most does. */
+int64_t	tp_legend_grow(const tp_legend *l, int64_t width, int64_t height,
+	    int64_t most);
 /* Draw the legend's part of picture row y into px, that row's pixels of
  * channels bytes (3 or 4; a fourth, alpha, is set to 255 under the box). */
 void	tp_legend_row(const tp_legend *l, int64_t y, uint8_t *px,

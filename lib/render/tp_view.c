@@ -21,6 +21,7 @@
 #define LAKE		(CODES + 1)	/* and a lake cell */
 #define ROWS0		64	/* rows a plane holds first; it doubles */
 #define MIB		1048576.0
+#define PICTURE_MAX	2147483647	/* PNG's largest side, pixels */
 
 /* The sun and the cell, worked out once per row. */
 struct sun {
@@ -186,6 +187,19 @@ tp_view_dim(int64_t n, int64_t scale)
 	return (n + scale - 1) / scale;
 }
 
+/* Pixels a cell side: o->ppc, 0 counting as 1. */
+static int64_t
+ppc(const tp_view_opts *o)
+{
+	return o->ppc > 1 ? o->ppc : 1;
+}
+
+int64_t
+tp_view_size(const tp_view_opts *o, int64_t n)
+{
+	return tp_view_dim(n, o->scale) * ppc(o);
+}
+
 /* The grey level of v (0 .. 255, not rounded). */
 static double
 grey(const tp_view_opts *o, double v)
@@ -245,6 +259,7 @@ struct render {
 	double	*acc;		/* ow * nc sums of colour */
 	int64_t	*nvalid;	/* ow counts of cells not NaN */
 	uint8_t	*px;		/* ow * (nc + 1) bytes */
+	uint8_t	*big;		/* ppc > 1: ow * ppc * (nc + 1) bytes */
 	int64_t	oy;		/* the picture row emit makes next */
 	unsigned char lut[CODES][3];	/* biome: the colour of each code */
 };
@@ -363,6 +378,28 @@ byte(double v)
 	return (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
 }
 
+/* Picture row px to sink: ppc rows of each pixel ppc times, the legend
+ * drawn over each (it overwrites what it covers, so each is made anew). */
+static int
+send(struct render *g, tp_view_sink sink, void *kctx, tp_err *e)
+{
+	int64_t n = ppc(g->o), i, k;
+	size_t ch = (size_t)g->nc + 1;
+	uint8_t *out = n > 1 ? g->big : g->px;
+
+	for (k = 0; k < n; k++) {
+		for (i = 0; n > 1 && i < g->ow * n; i++)
+			memcpy(out + (size_t)i * ch, g->px + (size_t)(i / n) *
+			    ch, ch);
+		if (g->o->legend != NULL)
+			tp_legend_row(g->o->legend, g->oy, out, (int)ch);
+		g->oy++;
+		if (sink(kctx, out, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Turn the sums of rows rows into a picture row and start afresh. */
 static int
 emit(struct render *g, int64_t rows, tp_view_sink sink, void *kctx,
@@ -382,10 +419,7 @@ emit(struct render *g, int64_t rows, tp_view_sink sink, void *kctx,
 	}
 	memset(g->acc, 0, (size_t)(g->ow * g->nc) * sizeof *g->acc);
 	memset(g->nvalid, 0, (size_t)g->ow * sizeof *g->nvalid);
-	if (g->o->legend != NULL)
-		tp_legend_row(g->o->legend, g->oy, g->px, g->nc + 1);
-	g->oy++;
-	return sink(kctx, g->px, e);
+	return send(g, sink, kctx, e);
 }
 
 /* Rows y-1, y, y+1 in win[0..2] (NULL beyond the grid); shade row y. */
@@ -448,13 +482,25 @@ tp_view_render(const tp_view_opts *o, int64_t width, int64_t height,
 		return tp_err_set(e, "out of memory for rows of %lld cells",
 		    (long long)width);
 	}
+	if (tp_view_size(o, width) > PICTURE_MAX ||
+	    tp_view_size(o, height) > PICTURE_MAX) {
+		free(g);
+		free(rows);
+		return tp_err_set(e, "a picture of %lldx%lld pixels is larger "
+		    "than PNG allows", (long long)tp_view_size(o, width),
+		    (long long)tp_view_size(o, height));
+	}
 	*g = (struct render){ o, width, tp_view_dim(width, o->scale),
-	    tp_view_channels(o) - 1, (int)nl, NULL, NULL, NULL, 0, { { 0 } } };
+	    tp_view_channels(o) - 1, (int)nl, NULL, NULL, NULL, NULL, 0,
+	    { { 0 } } };
 	biome_lut(g);
 	g->acc = calloc((size_t)(g->ow * g->nc), sizeof *g->acc);
 	g->nvalid = calloc((size_t)g->ow, sizeof *g->nvalid);
 	g->px = malloc((size_t)(g->ow * (g->nc + 1)));
-	if (g->acc == NULL || g->nvalid == NULL || g->px == NULL) {
+	if (ppc(o) > 1)
+		g->big = malloc((size_t)(g->ow * ppc(o) * (g->nc + 1)));
+	if (g->acc == NULL || g->nvalid == NULL || g->px == NULL ||
+	    (ppc(o) > 1 && g->big == NULL)) {
 		tp_err_set(e, "out of memory for rows of %lld cells",
 		    (long long)width);
 		goto done;
@@ -469,6 +515,7 @@ done:
 	free(g->acc);
 	free(g->nvalid);
 	free(g->px);
+	free(g->big);
 	free(g);
 	return rc;
 }
@@ -628,6 +675,28 @@ census(const tp_view_opts *o, const float *planes, int64_t width,
 				seen[CODES - 1] = 1;
 		}
 	}
+}
+
+int
+tp_view_place_legend(tp_view_opts *o, tp_legend *l, int64_t width,
+    int64_t height, int64_t most, tp_err *e)
+{
+	int64_t k, w = tp_view_dim(width, o->scale), h = tp_view_dim(height,
+	    o->scale);
+	char why[sizeof e->msg];
+
+	if (tp_legend_place(l, tp_view_size(o, width), tp_view_size(o, height),
+	    e) == 0)
+		return 0;
+	if ((k = tp_legend_grow(l, w, h, most)) == 0)
+		return -1;
+	if (o->ppc != 0) {
+		memcpy(why, e->msg, sizeof why);
+		return tp_err_set(e, "%s: --ppc %lld holds it", why,
+		    (long long)k);
+	}
+	o->ppc = k;
+	return tp_legend_place(l, w * k, h * k, e);
 }
 
 int

@@ -83,6 +83,8 @@ typedef struct tp_view_opts {
 	int	log;		/* grey: log(1 + v - lo) / log(1 + hi - lo) */
 	tp_view_shade shade;		/* colour, shade and biome modes */
 	int64_t	scale;		/* one pixel per scale x scale cells, >= 1 */
+	int64_t	ppc;		/* each of those drawn as ppc x ppc pixels
+				 * (nearest); 0 counts as 1 */
 	const tp_palette *palette; /* biome: the classes' colours */
 	unsigned char river[3];	/* biome: drawn where the river layer > 0 */
 	int	lakes;		/* colour, biome: a lake layer follows */
@@ -121,12 +123,17 @@ int	tp_view_channels(const tp_view_opts *o);
 int	tp_view_layers(const tp_view_opts *o);
 /* Picture size along a side of n cells: ceil(n / scale). */
 int64_t	tp_view_dim(int64_t n, int64_t scale);
+/* The same for o, ppc pixels each: tp_view_dim(n, o->scale) x o->ppc. */
+int64_t	tp_view_size(const tp_view_opts *o, int64_t n);
 
 /* Render a width x height band, keeping three rows of it: each picture
  * pixel is the mean of its scale x scale cells' colours over the cells that
  * are not NaN, with alpha 255 times their share (all NaN: transparent).
- * Class colours are averaged like any others. The legend, if any, is
- * drawn over the rows it covers as they go to sink. */
+ * Class colours are averaged like any others. With ppc > 1 each such pixel
+ * is drawn as a ppc x ppc square (nearest neighbour: a cell stays one
+ * colour, nothing is made up between cells), so the sink takes ppc
+ * rows of tp_view_size(o, width) pixels for each. The legend, if any, is
+ * drawn over the rows it covers as they go to sink, at its own size. */
 int	tp_view_render(const tp_view_opts *o, int64_t width, int64_t height,
 	    tp_view_src src, void *sctx, tp_view_sink sink, void *kctx,
 	    tp_err *e);
@@ -160,6 +167,14 @@ void	tp_view_take_layers(const tp_header *h, const float *row,
  * all-NaN band draws transparent). */
 int	tp_view_read_layers(tp_reader *r, const int *bands, int n,
 	    float **planes, double *lo, double *hi, tp_err *e);
+
+/* Place legend l (entries filled) over the picture of a width x height
+ * band drawn by o. When it does not fit and o->ppc is 0 (the caller left
+ * the size to this), o->ppc becomes the fewest pixels a cell, up to most,
+ * that hold it; else the error of tp_legend_place, with the --ppc that
+ * would fit when there is one. */
+int	tp_view_place_legend(tp_view_opts *o, struct tp_legend *l,
+	    int64_t width, int64_t height, int64_t most, tp_err *e);
 
 /* Fill l with the entries of biome picture o (its table o->palette) of
  * the width x height layers in planes (tp_view_layers(o) a row): each

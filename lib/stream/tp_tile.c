@@ -423,6 +423,22 @@ tp_tile_path(const tp_tileset *ts, const char *dir, int64_t row, int64_t col,
 	return p;
 }
 
+void
+tp_tile_drop_history(tp_header *h)
+{
+	size_t i = h->nhistory;
+
+	while (i-- > 0)
+		if (strncmp(h->history[i], "ttile", 5) == 0 &&
+		    (h->history[i][5] == ' ' || h->history[i][5] == '\0')) {
+			free(h->history[i]);
+			memmove(h->history + i, h->history + i + 1,
+			    (h->nhistory - i - 1) * sizeof *h->history);
+			h->nhistory--;
+			return;
+		}
+}
+
 char *
 tp_tile_dir(const char *manifest)
 {

@@ -102,6 +102,12 @@ int	tp_tileset_open(tp_tileset *ts, char **dir, const char *path,
 int	tp_tile_cut(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
 	    const char *dir, tp_progress_fn progress, void *pctx, tp_err *e);
 
+/* Remove from h the HISTORY line ttile added (the last whose first word is
+ * "ttile"), if any: a mosaic undoes the cut, so its header is the whole
+ * grid's, and the tiles of a whole-grid command's tile phases join into
+ * the file the command makes on the whole grid. */
+void	tp_tile_drop_history(tp_header *h);
+
 /* Join the tiles of ts (dir/name suffix) into one stream on out, whose
  * header is that of tile (0, 0) with the whole grid's WIDTH, HEIGHT and
  * ORIGIN and then adjust(actx, header) applied (HISTORY, may be NULL).

@@ -31,8 +31,8 @@ progress(const tp_vector_opts *o, int64_t done, int64_t total)
 
 static const tp_vecgeom_field river_fields[] = {
 	{ "strahler", TP_VF_INT }, { "cells", TP_VF_INT },
-	{ "up_cells", TP_VF_INT }, { "up_area", TP_VF_REAL },
-	{ "length", TP_VF_REAL }, { "drop", TP_VF_REAL },
+	{ "up_cells", TP_VF_INT }, { "up_area_m2", TP_VF_REAL },
+	{ "length_m", TP_VF_REAL }, { "drop", TP_VF_REAL },
 	{ "slope", TP_VF_REAL }, { "down_id", TP_VF_INT },
 	{ "lake_in", TP_VF_INT }, { "lake_out", TP_VF_INT },
 };
@@ -135,7 +135,7 @@ tp_vector_rivers(tp_vecfile *vf, const tp_grid *g, const tp_vector_opts *o,
 
 static const tp_vecgeom_field basin_fields[] = {
 	{ "label", TP_VF_INT }, { "cells", TP_VF_INT },
-	{ "area", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
+	{ "area_m2", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
 	{ "outlet_y", TP_VF_REAL }, { "max_flow", TP_VF_REAL },
 };
 
@@ -181,18 +181,71 @@ most_points(const tp_trace_regions *rs)
 	return most;
 }
 
+/* On a geographic grid, north[j]: the square metres of one column of cells
+ * from the grid's north edge down to vertex row j, each row's cells
+ * measured at their latitude as tflow measures them (tp_geo.h); NULL with
+ * *north NULL for a projected grid, whose cells are all cellsize^2. */
+static int
+column_areas(const tp_header *h, double **north, tp_err *e)
+{
+	tp_geo_grid geo = tp_geo_grid_of(h, TP_GEO_AUTO);
+	double dx, dy, *n;
+	int64_t j;
+
+	*north = NULL;
+	if (!geo.geographic)
+		return 0;
+	if ((*north = n = malloc(((size_t)h->height + 1) * sizeof *n)) ==
+	    NULL)
+		return tp_err_set(e, "out of memory");
+	n[0] = 0;
+	for (j = 0; j < h->height; j++) {
+		tp_geo_spacing(&geo, j, &dx, &dy);
+		n[j + 1] = n[j] + dx * dy;
+	}
+	return 0;
+}
+
+/* Region q's area in square metres on a geographic grid, from its rings:
+ * they run on cell edges, so each east-west edge from vertex column i0 to
+ * i1 on vertex row j adds (i1 - i0) x north[j]. Each counter-clockwise
+ * exterior sums to its cells' areas, row by row, and each clockwise hole
+ * takes away its own. */
+static double
+region_area(const tp_trace_regions *rs, const tp_trace_region *q,
+    const double *north)
+{
+	const int64_t *pt = rs->pt + q->pt0;
+	int64_t vw = rs->w + 1;
+	size_t r, k, n;
+	double a = 0;
+
+	for (r = 0; r < q->nrings; r++, pt += n) {
+		n = rs->ring[q->ring0 + r];
+		for (k = 0; k + 1 < n; k++)
+			if (pt[k] / vw == pt[k + 1] / vw)
+				a += (double)(pt[k + 1] % vw - pt[k] % vw) *
+				    north[pt[k] / vw];
+	}
+	return a;
+}
+
 static int
 write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
     const tp_vector_opts *o, tp_err *e)
 {
-	double *xy, v[6], cs = h->cellsize;
+	double *xy, *north, v[6], cs = h->cellsize;
 	tp_vecgeom geom;
 	int64_t c, w = h->width;
 	size_t r;
 	int rc = 0;
 
-	if ((xy = malloc(most_points(rs) * 2 * sizeof *xy)) == NULL)
+	if (column_areas(h, &north, e) < 0)
+		return -1;
+	if ((xy = malloc(most_points(rs) * 2 * sizeof *xy)) == NULL) {
+		free(north);
 		return tp_err_set(e, "out of memory");
+	}
 	for (r = 0; r < rs->n && rc == 0; r++) {
 		const tp_trace_region *q = &rs->reg[r];
 
@@ -200,7 +253,8 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 		c = q->outlet;
 		v[0] = q->label;
 		v[1] = (double)q->cells;
-		v[2] = (double)q->cells * cs * cs;
+		v[2] = north != NULL ? region_area(rs, q, north) :
+		    (double)q->cells * cs * cs;
 		v[3] = c < 0 ? NAN : tp_cell_x(h, c % w);
 		v[4] = c < 0 ? NAN : tp_cell_y(h, c / w);
 		v[5] = c < 0 ? NAN : q->max_flow;
@@ -208,6 +262,7 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 		progress(o, (int64_t)r + 1, (int64_t)rs->n);
 	}
 	free(xy);
+	free(north);
 	return rc;
 }
 
@@ -235,7 +290,7 @@ write_basins(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 
 static const tp_vecgeom_field lake_fields[] = {
 	{ "lake_id", TP_VF_INT }, { "level", TP_VF_REAL },
-	{ "area", TP_VF_REAL }, { "max_depth", TP_VF_REAL },
+	{ "area_m2", TP_VF_REAL }, { "max_depth", TP_VF_REAL },
 	{ "volume", TP_VF_REAL }, { "outlet_x", TP_VF_REAL },
 	{ "outlet_y", TP_VF_REAL }, { "outlet_reach", TP_VF_INT },
 };

@@ -4,9 +4,9 @@
  *
  * rivers (LineString, one per reach, tp_reach.h): vertices at cell
  * centres, downstream; fields strahler, cells (river cells of the reach),
- * up_cells (cells draining through its last cell), up_area (their area,
- * square map units), length (map units), drop (height
- * units; NULL without a height band), slope (drop / length; NULL for a
+ * up_cells (cells draining through its last cell), up_area_m2 (their
+ * area), length_m (along the line), drop (height
+ * units; NULL without a height band), slope (drop / length_m; NULL for a
  * one-cell reach or without heights), down_id (the fid of the reach below;
  * NULL at an outlet). fid is the reach's number. With a lake band
  * (o->lake), reaches run through lakes as tp_reach.h says, and two fields
@@ -15,14 +15,14 @@
  * reach ending in a lake is the reach its water leaves the lake by.
  *
  * lakes (MultiPolygon, one per id of the lake band, tp_lakestat.h; polygons
- * as the basins'): fields lake_id, level, area, max_depth, volume,
+ * as the basins'): fields lake_id, level, area_m2, max_depth, volume,
  * outlet_x, outlet_y (the outlet cell's centre; NULL when it drains
  * nowhere) and outlet_reach (the fid of the reach beginning at the outlet;
  * NULL when none, or without dir and river bands).
  *
  * basins (MultiPolygon, one per label, tp_trace.h): fields label (integer
- * when every label is whole, else real), cells, area (cells times the
- * cell's area), outlet_x, outlet_y (the centre of the cell with the most
+ * when every label is whole, else real), cells, area_m2 (the sum of its
+ * cells' areas), outlet_x, outlet_y (the centre of the cell with the most
  * flow, the first in row-major order on a tie) and max_flow (its flow;
  * the three NULL without a flow band).
  *
@@ -32,12 +32,15 @@
  * Basins and contours need only a window of rows: a tp_vector_acc takes
  * the stream's rows one by one (tp_vector_acc_row, or tp_vector_acc_read
  * from a reader) and writes the layers after the last; memory is O(width
- * + the features' points). Rivers need the whole grid (a reach's
+ * + the features' points), and a geographic grid's basins 8 bytes a row
+ * while written. Rivers need the whole grid (a reach's
  * upstream count depends on every cell above it).
  *
- * Lengths and areas are in map units, but for a geographic grid (degrees)
- * the rivers' and the lakes' are in metres and square metres, measured as
- * tflow does (tp_geo.h); the basins' areas stay in square degrees.
+ * Lengths and areas are in metres and square metres, as the fields' names
+ * say: on a projected grid the map units (taken to be metres) and their
+ * squares; on a geographic grid (degrees) each row's cells measured at
+ * their latitude on WGS84, as tflow measures them (tp_geo.h), for the
+ * rivers, the lakes and the basins alike.
  */
 #ifndef TP_VECTOR_H
 #define TP_VECTOR_H

@@ -64,6 +64,47 @@ format_opts(char *buf, size_t n, const tp_fill_opts *o, double sea)
 	    TP_FILL_EPSILON ? (double)o->epsilon : 0.0, s);
 }
 
+/* Rule o->rule as its option says it. */
+static void
+rule_word(char *buf, size_t n, const tp_fill_opts *o)
+{
+	if (o->rule == TP_FILL_EPSILON)
+		snprintf(buf, n, "--epsilon %.9g", (double)o->epsilon);
+	else
+		snprintf(buf, n, "%s", o->rule == TP_FILL_FLAT ? "--flat" :
+		    "the next float, the default");
+}
+
+/* Why the options mine (sea ms) differ from theirs (sea ts), the ones
+ * `them` names, in words: the sea first (who[0]'s: a tile's header gives
+ * it, so it is the likeliest sign of a tile of another run), then the rule
+ * (who[1]'s). */
+static int
+differ(const char *const who[2], const tp_fill_opts *mine, double ms,
+    const char *them, const tp_fill_opts *theirs, double ts, tp_err *e)
+{
+	char a[64] = "none", b[64] = "none";
+
+	if (ms != ts) {
+		if (ms != -INFINITY)
+			tp_num_format_double(a, sizeof a, ms);
+		if (ts != -INFINITY)
+			tp_num_format_double(b, sizeof b, ts);
+		return tp_err_set(e, "%s sea level %s differs from %s (%s): "
+		    "the tile is from another run, or the phases were given "
+		    "different --sea", who[0], a, them, b);
+	}
+	if (mine->rule != theirs->rule) {
+		rule_word(a, sizeof a, mine);
+		rule_word(b, sizeof b, theirs);
+		return tp_err_set(e, "%s fill rule, %s, differs from %s (%s): "
+		    "give every phase the same rule", who[1], a, them, b);
+	}
+	return tp_err_set(e, "%s --epsilon %.9g differs from %s (%.9g): give "
+	    "every phase the same one", who[1], (double)mine->epsilon, them,
+	    (double)theirs->epsilon);
+}
+
 /* v as n little-endian bytes at p. */
 static void
 put_le(unsigned char *p, uint64_t v, int n)
@@ -324,7 +365,6 @@ tp_filltile_io_edge_check(const tp_filltile_io_edge *ed,
     const tp_filltile_tiling *g, int64_t row, int64_t col, tp_err *e)
 {
 	int64_t x0, y0, w, h;
-	char a[160], b[160];
 
 	if (ed->row != row || ed->col != col)
 		return tp_err_set(e, "the edge file is of tile %lld,%lld, not "
@@ -335,12 +375,11 @@ tp_filltile_io_edge_check(const tp_filltile_io_edge *ed,
 		return tp_err_set(e, "the edge file is of a %lldx%lld tile, not "
 		    "%lldx%lld", (long long)ed->ring.w, (long long)ed->ring.h,
 		    (long long)w, (long long)h);
-	if (!same_opts(&ed->o, ed->sea_level, &g->o, g->sea_level)) {
-		format_opts(a, sizeof a, &ed->o, ed->sea_level);
-		format_opts(b, sizeof b, &g->o, g->sea_level);
-		return tp_err_set(e, "the edge file was made with rule, epsilon "
-		    "and sea '%s', not '%s'", a, b);
-	}
+	if (!same_opts(&ed->o, ed->sea_level, &g->o, g->sea_level))
+		return differ((const char *const[]){ "the edge file's",
+		    "the edge file's" }, &ed->o, ed->sea_level,
+		    "the one this solve takes from tile r0_c0 and its options",
+		    &g->o, g->sea_level, e);
 	return 0;
 }
 
@@ -384,12 +423,10 @@ levels_header(FILE *f, const tp_filltile_tiling *g, long *body, tp_err *e)
 		    "phase");
 	if (parse_opts(w + 8, &o, &sea, "levels file", e) < 0)
 		return -1;
-	if (!same_opts(&o, sea, &g->o, g->sea_level)) {
-		format_opts(opts, sizeof opts, &o, sea);
-		format_opts(want, sizeof want, &g->o, g->sea_level);
-		return tp_err_set(e, "the levels were solved with rule, epsilon "
-		    "and sea '%s', not '%s'", opts, want);
-	}
+	if (!same_opts(&o, sea, &g->o, g->sea_level))
+		return differ((const char *const[]){ "this tile's",
+		    "this run's" }, &g->o, g->sea_level,
+		    "the one the levels were solved with", &o, sea, e);
 	format_opts(opts, sizeof opts, &g->o, g->sea_level);
 	snprintf(want, sizeof want, "TERRAPIPE-LEVELS 1 %lld %lld %lld %lld "
 	    "%lld %lld %s", (long long)g->width, (long long)g->height,

@@ -95,6 +95,44 @@ rule_tiles(int rule)
 	return rule == TP_FLAT_CONVERGE || rule == TP_FLAT_NEAREST;
 }
 
+/* Part k (0 sea, 1 geometry, 2 flats) of key into part (TP_FLKEY_MAX). */
+static void
+key_part(const char *key, int k, char *part)
+{
+	size_t n;
+
+	for (; k > 0 && key != NULL; k--)
+		if ((key = strchr(key, ',')) != NULL)
+			key++;
+	if (key == NULL)
+		key = "";
+	n = strcspn(key, ",");
+	snprintf(part, TP_FLKEY_MAX, "%.*s", (int)n, key);
+}
+
+int
+tp_flowtile_key_differ(const char *who, const char *mine, const char *them,
+    const char *theirs, tp_err *e)
+{
+	static const char *const what[3] = { "sea level", "geometry (-g)",
+	    "flat rule" };
+	static const char *const fix[3] = { "the tile is from another run, "
+	    "or the phases were given different --sea", "give every phase "
+	    "the same -g", "give every phase the same --flats" };
+	char a[TP_FLKEY_MAX], b[TP_FLKEY_MAX];
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		key_part(mine, k, a);
+		key_part(theirs, k, b);
+		if (strcmp(a, b) != 0)
+			return tp_err_set(e, "%s %s %s differs from %s (%s): %s",
+			    who, what[k], a, them, b, fix[k]);
+	}
+	return tp_err_set(e, "%s options '%s' differ from %s ('%s')", who,
+	    mine, them, theirs);
+}
+
 int
 tp_flowtile_key_rule(const char *key)
 {

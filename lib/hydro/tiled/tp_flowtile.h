@@ -160,6 +160,12 @@ int64_t	tp_flowtile_ring_index(int64_t w, int64_t h, int64_t x, int64_t y);
  * (TP_FLAT_CONVERGE or TP_FLAT_NEAREST), or -1. */
 void	tp_flowtile_opts_key(const tp_flowtile_opts *o, char *key);
 int	tp_flowtile_key_rule(const char *key);
+/* The error for keys that differ, in words: the first part that differs
+ * (sea level, geometry, flat rule) of `who` (key mine) and of `them` (key
+ * theirs), e.g. "this tile's sea level 0.5 differs from the one the flow
+ * was solved with (none): ...". Returns -1. */
+int	tp_flowtile_key_differ(const char *who, const char *mine,
+	    const char *them, const char *theirs, tp_err *e);
 /* 0 unless o (its area, geometry) cannot be tiled exactly on ts. */
 int	tp_flowtile_opts_check(const tp_flowtile_opts *o, const tp_tileset *ts,
 	    tp_err *e);

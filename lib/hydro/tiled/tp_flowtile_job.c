@@ -172,9 +172,8 @@ solve_files(const tp_tileset *ts, const char *dir, const char *suffix,
 			    (long long)ed[t].w, (long long)ed[t].h,
 			    (long long)(t / ts->cols), (long long)(t % ts->cols));
 		if (rc == 0 && strcmp(ed[t].key, ed[0].key) != 0)
-			rc = tp_err_set(e, "made with sea, geometry and flats "
-			    "'%s', tile 0,0's with '%s'", ed[t].key,
-			    ed[0].key);
+			rc = tp_flowtile_key_differ("this edge file's",
+			    ed[t].key, "tile 0,0's", ed[0].key, e);
 		/* one plane of flats at a time: the solve reads it again */
 		if (rc == 0 && ed[t].plane != NULL) {
 			free(ed[t].plane);

@@ -290,8 +290,8 @@ tp_flowtile_solve_read(FILE *f, const tp_tileset *ts, int64_t row, int64_t col,
 	    got, &end) != 3 || end != (int)strlen(line))
 		return tp_err_set(e, "not a flow solve file");
 	if (strcmp(got, key) != 0)
-		return tp_err_set(e, "solved with sea, geometry and flats "
-		    "'%s', not '%s'", got, key);
+		return tp_flowtile_key_differ("this tile's", key,
+		    "the one the flow was solved with", got, e);
 	if (rows != ts->rows || cols != ts->cols)
 		return tp_err_set(e, "made for %lldx%lld tiles, the manifest "
 		    "has %lldx%lld", rows, cols, (long long)ts->rows,
