@@ -707,7 +707,7 @@ def length(riv, dd):
     return n
 lo, lg = length(ours, d), length(g, gd)
 sv, rv = map(float, open(t + "/glen").read().split())
-tv = sqlite3.connect(t + "/tg.gpkg").execute("select sum(length) from rivers").fetchone()[0]
+tv = sqlite3.connect(t + "/tg.gpkg").execute("select sum(length_m) from rivers").fetchone()[0]
 hand = [(band(t + "/" + n + "1", "river") == 1).tolist() ==
         (gdal.Open(t + "/" + n + ".st.tif").ReadAsArray() > 0).tolist() for n in ("tr", "th")]
 print(int(g.sum()) > 5000, int((ours & g).sum()) == int(g.sum()) == int(ours.sum()),
