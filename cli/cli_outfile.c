@@ -1,11 +1,14 @@
 /* cli_outfile.c - output transactions: temporary files removed when a
  * signal, a failure or an exit ends the program; the process-wide state
  * tp_outfile must not hold. */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,7 +28,38 @@ static int installed;
 /* The transactions begun and not yet ended, aborted on a failure. */
 static cli_out *open_out[CLI_OUTFILE_MAX];
 
-/* Async-signal-safe: unlink, sigaction and raise only. */
+/* The stage directory watched (cli_stage_begin), if stage_used. */
+static char stage[PATH_MAX];
+static volatile sig_atomic_t stage_used;
+
+/* Remove the stage and every file in it with system calls alone (open,
+ * getdents64, unlinkat, rmdir): a signal handler may call it. */
+static void
+stage_remove(void)
+{
+	char buf[4096];
+	long n;
+	int fd;
+
+	if (!stage_used || (fd = open(stage, O_RDONLY | O_DIRECTORY)) < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long at = 0; at < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short len;
+			const char *name = buf + at + 19;
+
+			memcpy(&len, buf + at + 16, sizeof len);
+			if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+				unlinkat(fd, name, 0);
+			at += len;
+		}
+	close(fd);
+	rmdir(stage);
+}
+
+/* Async-signal-safe: unlink, the stage's system calls, sigaction and
+ * raise only. */
 static void
 on_signal(int sig)
 {
@@ -34,6 +68,7 @@ on_signal(int sig)
 	for (i = 0; i < CLI_OUTFILE_MAX; i++)
 		if (used[i])
 			unlink(names[i]);
+	stage_remove();
 	sigaction(sig, &dfl, NULL);
 	raise(sig);	/* held until this handler returns, then fatal */
 }
@@ -48,6 +83,7 @@ on_exit_remove(void)
 	for (i = 0; i < CLI_OUTFILE_MAX; i++)
 		if (used[i])
 			unlink(names[i]);
+	stage_remove();
 }
 
 static void
@@ -197,4 +233,28 @@ cli_outfile_end(cli_out *t, int ok, const tp_err *e)
 		fail_all(&ce);
 	}
 	forget(t);
+}
+
+const char *
+cli_stage_begin(const char *dir)
+{
+	if (stage_used)
+		cli_die("one stage at a time");
+	if ((size_t)snprintf(stage, sizeof stage, "%s/.%s-XXXXXX", dir,
+	    cli_prog()) >= sizeof stage)
+		cli_die("%s: the path is too long", dir);
+	hold();
+	if (mkdtemp(stage) == NULL) {
+		release();
+		cli_die("%s: %s", dir, strerror(errno));
+	}
+	stage_used = 1;
+	release();
+	return stage;
+}
+
+void
+cli_stage_done(void)
+{
+	stage_used = 0;
 }

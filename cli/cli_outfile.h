@@ -57,4 +57,12 @@ void	*cli_outfile_begin(cli_out *t, const char *path,
  * other open transaction, prints one line and exits 1. */
 void	cli_outfile_end(cli_out *t, int ok, const tp_err *e);
 
+/* A set of files made whole before any is put in place: a new directory
+ * "DIR/.NAME-XXXXXX" (NAME the program) whose files a signal, a failure
+ * or an exit removes, with the directory, until cli_stage_done. Returns
+ * its path (static); on failure one line and exit 1. One at a time. */
+const char *cli_stage_begin(const char *dir);
+/* The stage's files are in place (or it is removed): stop watching. */
+void	cli_stage_done(void);
+
 #endif

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_outfile.h"
 #include "stream/tp_tile.h"
 
 static const char usage[] =
@@ -51,7 +52,7 @@ main(int argc, char **argv)
 {
 	int64_t size = 0;
 	int ch, quiet = 0;
-	const char *dir;
+	const char *dir, *stage;
 	cli_progress p;
 	tp_tileset ts;
 	tp_header oh;
@@ -80,9 +81,12 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	cli_output_header(&oh, &r.h, argc, argv);
 	make_dir(dir);
+	stage = cli_stage_begin(dir);	/* the old set stays till all is cut */
 	cli_progress_init(&p, "ttile", quiet);
-	if (tp_tile_cut(&r, &ts, &oh, dir, cli_progress_cb, &p, &e) < 0)
+	if (tp_tile_cut(&r, &ts, &oh, stage, cli_progress_cb, &p, &e) < 0 ||
+	    tp_tile_publish(&ts, stage, dir, &e) < 0)
 		cli_fail(&e);
+	cli_stage_done();
 	cli_progress_done(&p);
 	tp_header_free(&oh);
 	tp_tileset_free(&ts);

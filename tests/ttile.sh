@@ -10,14 +10,28 @@ h = (10 * r + c).astype("<f4")
 write(np.stack([h, -h], axis=1), "h m",
       ["CELLSIZE 30", "ORIGIN 500000 4649776", "CRS EPSG:32633", "HISTORY tnoise"])' > "$T/in.tp"
 vals() { values "$1" | tr '\n' ' '; }
+# nosums MANIFEST: the tiles' sums taken out, as an older ttile wrote it.
+nosums() { sed -i 's/^\(TILE [0-9]* [0-9]* [^ ]*\) .*/\1/' "$1"; }
 
 ok "cut 3x3" run_prog ttile --size 3 "$T/t" < "$T/in.tp"
 assert_eq "tile files" "$(cd "$T/t" && ls | tr '\n' ' ')" \
     "manifest r0_c0.tp r0_c1.tp r0_c2.tp r1_c0.tp r1_c1.tp r1_c2.tp "
 assert_eq "manifest" "$(sed -n 1,8p "$T/t/manifest" | tr '\n' '|')" \
     "TERRAPIPE-TILES 1|WIDTH 7|HEIGHT 5|TILESIZE 3|CELLSIZE 30|ORIGIN 500000 4649776|CRS EPSG:32633|BANDS h m|"
-assert_eq "tile list" "$(sed -n '9,$p' "$T/t/manifest" | tr '\n' '|')" \
+assert_eq "tile list" "$(sed -n '9,$p' "$T/t/manifest" | cut -d' ' -f1-4 | tr '\n' '|')" \
     "TILE 0 0 r0_c0.tp|TILE 0 1 r0_c1.tp|TILE 0 2 r0_c2.tp|TILE 1 0 r1_c0.tp|TILE 1 1 r1_c1.tp|TILE 1 2 r1_c2.tp|END|"
+# Each tile's FNV-1a 64 sum, computed here from its bytes.
+assert_eq "tile sums" "$(py '
+import os
+d = sys.argv[1]; bad = 0
+for line in open(d + "/manifest"):
+    w = line.split()
+    if w[0] != "TILE": continue
+    h = 14695981039346656037
+    for b in open(os.path.join(d, w[3]), "rb").read():
+        h = ((h ^ b) * 1099511628211) % 2**64
+    bad += "%016x" % h != w[4]
+print(bad)' "$T/t")" 0
 # tile r1_c2: cols 6..6, rows 3..4 (the narrow corner); origin moved by
 # 6 and 3 cells of 30
 assert_eq "corner tile size" "$(header "$T/t/r1_c2.tp" WIDTH)x$(header "$T/t/r1_c2.tp" HEIGHT)" 1x2
@@ -70,23 +84,58 @@ expect_err 2 "tmosaic: the manifest is missing" "no manifest" run_prog tmosaic
 expect_err 1 "ttile: $T/file: not a directory" "dir is a file" run_prog ttile -s 3 "$T/file" < "$T/in.tp"
 head -c 300 "$T/in.tp" > "$T/trunc.tp"
 expect_err 1 "ttile: .*truncated" "truncated input" run_prog ttile -s 3 "$T/tr" < "$T/trunc.tp"
-assert_eq "no manifest after a failure" "$(ls "$T/tr" 2>/dev/null | grep -c manifest)" 0
+assert_eq "no file after a failure" "$(ls -A "$T/tr" 2>/dev/null | wc -l)" 0
+# The whole set or nothing: a truncated (or too long) input into a set
+# leaves it as it was, and so does a signal while the input is read.
+run_prog ttile -s 3 "$T/set" < "$T/in.tp"
+ls -lA --time-style=+%s.%N "$T/set" > "$T/set.before"
+expect_err 1 "ttile: .*truncated" "truncated into a set" run_prog ttile -s 3 "$T/set" < "$T/trunc.tp"
+{ cat "$T/in.tp"; printf 'xy'; } > "$T/long.tp"
+expect_err 1 "ttile: .*trailing" "trailing bytes into a set" run_prog ttile -s 3 "$T/set" < "$T/long.tp"
+for s in TERM HUP; do	# (INT is ignored in a background job)
+	{ head -c 400 "$T/in.tp"; sleep 5; } | ( $MEMCHECK "$TP_BIN/ttile" -q -s 3 "$T/set" & p=$!
+	    sleep 1; kill -$s $p; wait $p; true ) > /dev/null 2>&1
+done
+ls -lA --time-style=+%s.%N "$T/set" > "$T/set.after"
+assert_same "the old set untouched (no stage left)" "$T/set.before" "$T/set.after" ||
+    diff "$T/set.before" "$T/set.after" >&2
+assert_eq "the old set joins" "$(run_prog tmosaic "$T/set/manifest" | cmp - "$T/in.tp" && echo same)" same
+# A tile of another run (or changed since) is refused, named.
+py 'h, a = read(sys.argv[1]); write(a[:, 0] + 1, "h", ["CELLSIZE 30", "ORIGIN 500000 4649776", "CRS EPSG:32633"])' "$T/in.tp" > "$T/in2.tp"
+run_prog tband -r h=h < "$T/in.tp" > /dev/null
+run_prog ttile -s 3 "$T/other" < "$T/in.tp"
+run_prog tnoise -q -s 7x5 -c 30 --origin 500000,4649776 --crs EPSG:32633 -S 3 | run_prog tnoise -q --band m -S 4 | run_prog tband -r height=h > "$T/in3.tp"
+run_prog ttile -s 3 "$T/third" < "$T/in3.tp"
+cp "$T/third/r1_c1.tp" "$T/other/r1_c1.tp"
+expect_err 1 "^tmosaic: $T/other/r1_c1.tp: its bytes are not those the manifest lists" \
+    "a tile of another run" run_prog tmosaic "$T/other/manifest"
+# A manifest without sums (an older ttile's) still joins.
+nosums "$T/third/manifest"
+assert_eq "a manifest without sums" "$(run_prog tmosaic "$T/third/manifest" | cmp - "$T/in3.tp" && echo same)" same
+printf 'TERRAPIPE-TILES 1\nWIDTH 1\nHEIGHT 1\nTILESIZE 1\nCELLSIZE 1\nORIGIN 0 1\nBANDS h\nTILE 0 0 a 12\nEND\n' > "$T/badsum"
+expect_err 1 "manifest line 8: a tile's sum is 16 hex digits" "a bad sum" run_prog tmosaic "$T/badsum"
 expect_err 1 "tmosaic: $T/none: No such file" "missing manifest" run_prog tmosaic "$T/none"
+# (The structural checks, with the sums taken out of the manifests: a
+# sum would name the changed tile first.)
+nosums "$T/t/manifest"
 rm "$T/t/r1_c1.tp"
 expect_err 1 "tmosaic: $T/t/r1_c1.tp: No such file" "missing tile" run_prog tmosaic "$T/t/manifest"
 cp "$T/t/r0_c0.tp" "$T/t/r1_c1.tp"
 expect_err 1 "tmosaic: $T/t/r1_c1.tp: it is tile r0_c0 of the manifest" "tile in the wrong place" \
     run_prog tmosaic "$T/t/manifest"
 run_prog ttile -s 3 "$T/t2" < "$T/in.tp"
+nosums "$T/t2/manifest"
 run_prog tband --drop m < "$T/t2/r1_c0.tp" > "$T/x" && mv "$T/x" "$T/t2/r1_c0.tp"
 expect_err 1 "r1_c0.tp: its bands or CRS differ from the first tile's" "bands differ" \
     run_prog tmosaic "$T/t2/manifest"
 # A tile cut short or followed by bytes is named.
 run_prog ttile -s 3 "$T/t3" < "$T/in.tp"
+nosums "$T/t3/manifest"
 head -c $(( $(stat -c %s "$T/t3/r0_c1.tp") - 4 )) "$T/t3/r0_c1.tp" > "$T/x" && mv "$T/x" "$T/t3/r0_c1.tp"
 expect_err 1 "^tmosaic: $T/t3/r0_c1.tp: truncated stream" "truncated tile named" \
     run_prog tmosaic "$T/t3/manifest"
 run_prog ttile -s 3 "$T/t3" < "$T/in.tp"
+nosums "$T/t3/manifest"
 printf 'xy' >> "$T/t3/r1_c0.tp"
 expect_err 1 "^tmosaic: $T/t3/r1_c0.tp: trailing data" "trailing bytes named" \
     run_prog tmosaic "$T/t3/manifest"

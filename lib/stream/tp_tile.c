@@ -26,7 +26,8 @@ alloc_names(tp_tileset *ts, tp_err *e)
 		    "%lld): use a larger tile size", (long long)ts->rows,
 		    (long long)ts->cols, (long long)TP_TILE_MAX);
 	ts->name = calloc((size_t)(ts->rows * ts->cols), sizeof *ts->name);
-	if (ts->name == NULL)
+	ts->sum = calloc((size_t)(ts->rows * ts->cols), sizeof *ts->sum);
+	if (ts->name == NULL || ts->sum == NULL)
 		return tp_err_set(e, "out of memory for %lld tile names",
 		    (long long)(ts->rows * ts->cols));
 	return 0;
@@ -64,7 +65,9 @@ void
 tp_tileset_free(tp_tileset *ts)
 {
 	free(ts->name);
+	free(ts->sum);
 	ts->name = NULL;
+	ts->sum = NULL;
 }
 
 int
@@ -87,9 +90,15 @@ tp_tileset_write(const tp_tileset *ts, FILE *f, tp_err *e)
 		fprintf(f, " %s", ts->band[b]);
 	fputc('\n', f);
 	for (r = 0; r < ts->rows; r++)
-		for (c = 0; c < ts->cols; c++)
-			fprintf(f, "TILE %lld %lld %s\n", (long long)r,
+		for (c = 0; c < ts->cols; c++) {
+			uint64_t sum = ts->sum[r * ts->cols + c];
+
+			fprintf(f, "TILE %lld %lld %s", (long long)r,
 			    (long long)c, ts->name[r * ts->cols + c]);
+			if (sum != 0)
+				fprintf(f, " %016llx", (unsigned long long)sum);
+			fputc('\n', f);
+		}
 	fputs("END\n", f);
 	if (ferror(f))
 		return tp_err_set(e, "writing the manifest: %s", strerror(errno));
@@ -215,7 +224,33 @@ name_ok(const char *s)
 	    "0123456789._-") == n;
 }
 
-/* "TILE row col name" for tile (r, c). */
+/* "name" or "name SUM" (16 hex digits) of tile k, from v. */
+static int
+parse_name_sum(tp_tileset *ts, const char *v, int64_t k, int64_t line,
+    tp_err *e)
+{
+	const char *sp = strchr(v, ' ');
+	char name[TP_TILE_NAME_MAX];
+	size_t n = sp != NULL ? (size_t)(sp - v) : strlen(v);
+
+	if (n < sizeof name) {
+		memcpy(name, v, n);
+		name[n] = '\0';
+	}
+	if (n >= sizeof name || !name_ok(name))
+		return tp_err_set(e, "manifest line %lld: bad tile file name "
+		    "(plain names of A-Z a-z 0-9 . _ -)", (long long)line);
+	memcpy(ts->name[k], name, n + 1);
+	if (sp == NULL)
+		return 0;
+	if (strlen(sp + 1) != 16 || strspn(sp + 1, "0123456789abcdef") != 16)
+		return tp_err_set(e, "manifest line %lld: a tile's sum is 16 "
+		    "hex digits", (long long)line);
+	ts->sum[k] = strtoull(sp + 1, NULL, 16);
+	return 0;
+}
+
+/* "TILE row col name [SUM]" for tile (r, c). */
 static int
 parse_tile(tp_tileset *ts, cursor *c, int64_t r, int64_t col, tp_err *e)
 {
@@ -231,11 +266,7 @@ parse_tile(tp_tileset *ts, cursor *c, int64_t r, int64_t col, tp_err *e)
 		return tp_err_set(e, "manifest line %lld: expected TILE %lld "
 		    "%lld (row order)", (long long)c->line, (long long)r,
 		    (long long)col);
-	if (!name_ok(v + n))
-		return tp_err_set(e, "manifest line %lld: bad tile file name "
-		    "(plain names of A-Z a-z 0-9 . _ -)", (long long)c->line);
-	memcpy(ts->name[r * ts->cols + col], v + n, strlen(v + n) + 1);
-	return 0;
+	return parse_name_sum(ts, v + n, r * ts->cols + col, c->line, e);
 }
 
 static int
@@ -636,7 +667,94 @@ write_manifest(const tp_tileset *ts, const char *dir, tp_err *e)
 }
 
 int
-tp_tile_cut(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
+tp_tile_file_sum(const char *path, uint64_t *sum, tp_err *e)
+{
+	unsigned char buf[65536];
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (f == NULL)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * UINT64_C(1099511628211);
+	if (ferror(f)) {
+		fclose(f);
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	}
+	fclose(f);
+	*sum = h != 0 ? h : 1;	/* 0 means none in a manifest */
+	return 0;
+}
+
+/* The sums of row `row`'s tiles, just written in dir. */
+static int
+row_sums(tp_tileset *ts, const char *dir, int64_t row, tp_err *e)
+{
+	for (int64_t c = 0; c < ts->cols; c++) {
+		char *path = tp_tile_path(ts, dir, row, c, "");
+		int r;
+
+		if (path == NULL)
+			return tp_err_set(e, "out of memory");
+		r = tp_tile_file_sum(path, &ts->sum[row * ts->cols + c], e);
+		free(path);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* rename from/name to to/name; ENOENT for "manifest" in `to` ignored. */
+static int
+move_file(const char *from, const char *to, const char *name, tp_err *e)
+{
+	size_t n = strlen(from) + strlen(to) + strlen(name) + 3;
+	char *a = malloc(n), *b = malloc(n);
+	int r = 0;
+
+	if (a == NULL || b == NULL)
+		r = tp_err_set(e, "out of memory");
+	else {
+		snprintf(a, n, "%s/%s", from, name);
+		snprintf(b, n, "%s/%s", to, name);
+		if (rename(a, b) != 0)
+			r = tp_err_set(e, "%s: %s", b, strerror(errno));
+	}
+	free(a);
+	free(b);
+	return r;
+}
+
+int
+tp_tile_publish(const tp_tileset *ts, const char *stage, const char *dir,
+    tp_err *e)
+{
+	size_t n = strlen(dir) + sizeof "/manifest";
+	char *m = malloc(n);
+
+	if (m == NULL)
+		return tp_err_set(e, "out of memory");
+	snprintf(m, n, "%s/manifest", dir);
+	if (unlink(m) != 0 && errno != ENOENT) {
+		tp_err_set(e, "%s: %s", m, strerror(errno));
+		free(m);
+		return -1;
+	}
+	free(m);
+	for (int64_t k = 0; k < ts->rows * ts->cols; k++)
+		if (move_file(stage, dir, ts->name[k], e) < 0)
+			return -1;
+	if (move_file(stage, dir, "manifest", e) < 0)
+		return -1;
+	if (rmdir(stage) != 0)
+		return tp_err_set(e, "%s: %s", stage, strerror(errno));
+	return 0;
+}
+
+int
+tp_tile_cut(tp_reader *r, tp_tileset *ts, const tp_header *oh,
     const char *dir, tp_progress_fn progress, void *pctx, tp_err *e)
 {
 	size_t rowf = tp_row_floats(&r->h);
@@ -655,6 +773,8 @@ tp_tile_cut(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
 			close_outs(t, ts->cols);
 			goto out;
 		}
+		if (row_sums(ts, dir, row, e) < 0)
+			goto out;
 		if (progress != NULL)
 			progress(pctx, tp_tile_at(ts, row, 0).y0 +
 			    tp_tile_at(ts, row, 0).h, ts->height);
@@ -684,6 +804,26 @@ same_bands(const tp_header *a, const tp_header *b)
 	return 1;
 }
 
+/* Whether the tile file at path has the sum the manifest lists (ttile's
+ * own tiles only: no suffix, a sum listed); 0 with the message if not. */
+static int
+same_sum(const tp_tileset *ts, const char *path, const char *suffix,
+    int64_t row, int64_t col, tp_err *e)
+{
+	uint64_t want = ts->sum[row * ts->cols + col], got;
+
+	if (want == 0 || (suffix != NULL && suffix[0] != '\0'))
+		return 1;
+	if (tp_tile_file_sum(path, &got, e) < 0)
+		return 0;
+	if (got != want) {
+		tp_err_set(e, "%s: its bytes are not those the manifest lists: "
+		    "a tile of another run, or changed since", path);
+		return 0;
+	}
+	return 1;
+}
+
 /* Open tile (row, col) and check it against the manifest and tile 0. */
 static int
 open_in(tp_reader *rd, FILE **f, const tp_tileset *ts, const char *dir,
@@ -698,6 +838,8 @@ open_in(tp_reader *rd, FILE **f, const tp_tileset *ts, const char *dir,
 
 	if (path == NULL)
 		return tp_err_set(e, "out of memory");
+	if (!same_sum(ts, path, suffix, row, col, e))
+		goto out;
 	if ((*f = fopen(path, "rb")) == NULL) {
 		tp_err_set(e, "%s: %s", path, strerror(errno));
 		goto out;

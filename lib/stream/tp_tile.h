@@ -53,6 +53,8 @@ typedef struct tp_tileset {
 	int	nbands;
 	char	band[TP_MAX_BANDS][TP_NAME_MAX];
 	char	(*name)[TP_TILE_NAME_MAX];	/* rows * cols, row-major */
+	uint64_t *sum;		/* per tile: its file's tp_tile_file_sum, or 0
+				   (a manifest without sums) */
 } tp_tileset;
 
 /* One tile's place in the grid. */
@@ -96,11 +98,21 @@ int	tp_tileset_open(tp_tileset *ts, char **dir, const char *path,
 
 /* Cut the stream r into the tiles of ts, written in dir as files that
  * appear whole or not at all (tp_outfile), each with header oh (the
- * input's header with a HISTORY line) placed as its tile; then the
- * manifest, dir/manifest, last. Memory: one batch of rows. progress (may
- * be NULL) gets rows done. */
-int	tp_tile_cut(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
+ * input's header with a HISTORY line) placed as its tile, its checksum
+ * kept in ts->sum; then, once the stream has ended where its header says,
+ * the manifest (with the sums), dir/manifest, last. Memory: one batch of
+ * rows. progress (may be NULL) gets rows done. */
+int	tp_tile_cut(tp_reader *r, tp_tileset *ts, const tp_header *oh,
 	    const char *dir, tp_progress_fn progress, void *pctx, tp_err *e);
+/* Move a whole set cut into stage (tp_tile_cut) into dir: dir/manifest
+ * removed first, so that no manifest lists a mixed set while the tiles
+ * move; then every tile; the new manifest last; stage removed. */
+int	tp_tile_publish(const tp_tileset *ts, const char *stage,
+	    const char *dir, tp_err *e);
+/* FNV-1a (64 bits) of the bytes of the file at path into *sum (never 0).
+ * The manifest lists each tile's, so a tile of another run, or changed
+ * since, is found (tmosaic checks them). */
+int	tp_tile_file_sum(const char *path, uint64_t *sum, tp_err *e);
 
 /* Remove from h the HISTORY line ttile added (the last whose first word is
  * "ttile"), if any: a mosaic undoes the cut, so its header is the whole
@@ -112,7 +124,8 @@ void	tp_tile_drop_history(tp_header *h);
  * header is that of tile (0, 0) with the whole grid's WIDTH, HEIGHT and
  * ORIGIN and then adjust(actx, header) applied (HISTORY, may be NULL).
  * Every tile must have the manifest's size, its own ORIGIN, the first
- * tile's CELLSIZE, CRS and bands. Memory: one row of every tile in a row of
+ * tile's CELLSIZE, CRS and bands, and without a suffix the sum the
+ * manifest lists, when it lists one. Memory: one row of every tile in a row of
  * tiles. */
 int	tp_tile_join(const tp_tileset *ts, const char *dir, const char *suffix,
 	    FILE *out, int (*adjust)(void *actx, tp_header *h, tp_err *e),

@@ -37,7 +37,8 @@ manifest_through(const tp_tileset *ts)
 	    back.cellsize != ts->cellsize || strcmp(back.crs, ts->crs) != 0)
 		abort();
 	for (i = 0; i < ts->rows * ts->cols; i++)
-		if (strcmp(back.name[i], ts->name[i]) != 0)
+		if (strcmp(back.name[i], ts->name[i]) != 0 ||
+		    back.sum[i] != ts->sum[i])
 			abort();
 	tp_tileset_free(&back);
 	free(buf);
