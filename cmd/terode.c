@@ -66,7 +66,6 @@ static const char help[] =
     "      --cl-device N     OpenCL device N of --list-devices (default: the\n"
     "                        first GPU, else the first device)\n"
     "      --list-devices    print the OpenCL platforms and devices, and exit\n"
-    "      --progress        draw the progress bar even when stderr is no terminal\n"
     "      --stats           print a summary line on stderr\n"
     "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
@@ -76,7 +75,7 @@ enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
 	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED,
 	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
-	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION,
+	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_STATS, OPT_VERSION,
 	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES, OPT_MASKS
 };
 
@@ -113,7 +112,6 @@ static const struct option longopts[] = {
 	{ "talus", required_argument, NULL, OPT_TALUS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "threads", required_argument, NULL, 'j' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -129,7 +127,7 @@ struct args {
 	tp_erode_opts o;
 	const char *band;
 	int	droplets_set, zauto, zset, cap_set, sediment, masks, thermal,
-		progress, stats;
+		stats;
 	int	quiet;
 	int	sea_floor;
 	double	talus;
@@ -211,7 +209,6 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_THERMAL: a->thermal = (int)num("--thermal", 0, 100000); break;
 		case OPT_TALUS: a->talus = dbl("--talus", 0, 1e6); break;
 		case OPT_BATCH: o->batch = num("--batch", 0, 1 << 24); break;
-		case OPT_PROGRESS: a->progress = 1; break;
 		case OPT_STATS: a->stats = 1; break;
 		case OPT_VERSION: cli_version();
 		case OPT_DEVICE:
@@ -328,8 +325,7 @@ main(int argc, char **argv)
 	if (!a.zset && !a.quiet)
 		zscale_warning(&g, band);
 	cli_progress_init(&p, "erode", a.quiet);
-	if (a.progress && !a.quiet)
-		p.on = 1;
+	p.unit = "droplets";
 	a.o.progress = cli_progress_cb;
 	a.o.pctx = &p;
 	ro = (tp_eroderun_opts){ a.device, a.batch_sync, a.cl_device,

@@ -188,8 +188,7 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->r.rivers = -1;
-	o->r.order = -1;
-	o->r.river_rule = -1;
+	o->r.order = o->r.river_rule = -1;
 	o->r.min_basin = o->r.snap = -1;
 	o->r.min_lake = TP_FLOWRUN_MIN_LAKE;
 	o->r.lake_depth = -1;
@@ -218,9 +217,7 @@ parse(int argc, char **argv, opts *o)
 		case 'q': o->quiet = 1; break;
 		case 'r': o->r.rivers = cli_double("--rivers", optarg, 0, 1e300);
 			break;
-		case OPT_SEA:
-			cli_sea_option(&o->sea, optarg);
-			break;
+		case OPT_SEA: cli_sea_option(&o->sea, optarg); break;
 		case OPT_ORDER:
 			o->r.order = optarg == NULL ? TP_ORDER_STRAHLER :
 			    cli_choice("--order", optarg, orders);
@@ -313,6 +310,7 @@ main(int argc, char **argv)
 	static char joined[2][256];	/* --order=KIND, --carve=RULE */
 	tp_flowrun_result res;
 	char note[512];
+	cli_progress p;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
@@ -332,9 +330,11 @@ main(int argc, char **argv)
 	band = cli_read_grid_when(&g, o.band, o.b.name, o.b.need, o.b.n,
 	    o.b.idx);
 	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
+	cli_timer_lap(&tm, "read");
+	cli_timer_progress(&tm, &p, "flow", 2 + (o.r.order >= 0 ||
+	    o.b.basin >= 0), o.quiet);
 	o.r.lap = cli_timer_lap_cb;
 	o.r.lctx = &tm;
-	cli_timer_lap(&tm, "read");
 	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0)
 		cli_fail(&e);
 	cli_write_grid(&g, argc, argv);

@@ -39,8 +39,6 @@ static const char help[] =
     "                        (creep) and 'flow' (drainage area, m^2)\n"
     "      --n N             slope exponent n, 0.5..4 (default: 1)\n"
     "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
-    "      --progress        draw the progress bar even when stderr is no\n"
-    "                        terminal\n"
     "  -q, --quiet           no progress bar, no summary\n"
     "  -s, --steps N         time steps; with --until-steady the most\n"
     "                        (default: 100; 100000 with --until-steady)\n"
@@ -58,7 +56,7 @@ static const char help[] =
     "      --version         print the version\n";
 
 enum {
-	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA, OPT_PROGRESS,
+	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA,
 	OPT_SEA, OPT_STATS, OPT_STEADY, OPT_VERSION, OPT_MASKS
 };
 
@@ -74,7 +72,6 @@ static const struct option longopts[] = {
 	{ "masks", no_argument, NULL, OPT_MASKS },
 	{ "n", required_argument, NULL, OPT_N },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "steps", required_argument, NULL, 's' },
 	{ "sea", required_argument, NULL, OPT_SEA },
@@ -97,7 +94,7 @@ struct args {
 	tp_spower_opts o;
 	const char *band;
 	int64_t	steps;
-	int	steps_set, geo, progress, quiet, stats;
+	int	steps_set, geo, quiet, stats;
 	double	steady;		/* < 0: run every step */
 	cli_sea	sea;
 };
@@ -139,7 +136,6 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_M: o->m = dbl("--m", 0, 2); break;
 		case OPT_N: o->n = dbl("--n", 0.5, 4); break;
 		case OPT_NO_SEA: cli_sea_option(&a->sea, NULL); break;
-		case OPT_PROGRESS: a->progress = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 's':
 			a->steps = cli_int("--steps", optarg, 0,
@@ -177,8 +173,7 @@ evolve(tp_spower *s, const struct args *a, double *last)
 	tp_err e;
 
 	cli_progress_init(&p, "uplift", a->quiet);
-	if (a->progress && !a->quiet)
-		p.on = 1;
+	p.unit = "steps";
 	*last = NAN;
 	for (i = 0; i < a->steps; i++) {
 		if (tp_spower_step(s, &st, &e) < 0)
