@@ -68,7 +68,7 @@ static const char help[] =
     "                       (default: strahler), 0 elsewhere\n"
     "      --outlet X,Y     add a band 'basin': 1 on the watershed of the\n"
     "                       cell at world coordinates X,Y, else 0\n"
-    "  -q, --quiet          no warning about sinks, no word on the outlet\n"
+    "  -q, --quiet          no progress bar, sink warning or outlet note\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
     "                       (0 on the sea)\n"
     "      --river-rule R   threshold (flow >= T), or with --carve trace\n"
@@ -331,8 +331,8 @@ main(int argc, char **argv)
 	    o.b.idx);
 	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
 	cli_timer_lap(&tm, "read");
-	cli_timer_progress(&tm, &p, "flow", 2 + (o.r.order >= 0 ||
-	    o.b.basin >= 0), o.quiet);
+	cli_timer_progress(&tm, &p, "flow", tp_flowrun_phases(&o.r, &o.b),
+	    o.quiet);
 	o.r.lap = cli_timer_lap_cb;
 	o.r.lctx = &tm;
 	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0)

@@ -57,6 +57,14 @@ assert_same "the pipeline: the same bytes with progress" "$T/p1" "$T/p2"
 # --progress out).
 run_prog tfill --depth < "$T/n.tp" > "$T/f.tp"
 run_prog tflow -r 20 --order --basins < "$T/f.tp" > "$T/w.tp"
+# tflow's phases: lakes (a depth band), directions, accumulation, order
+# and basins; each run tells as many as it runs.
+for v in "4|-r 20 --order" "3|-r 20" "2|-r 20 --no-lakes" "3|--basins --no-lakes"; do
+	TERRAPIPE_PROGRESS_SECONDS=0 run_prog tflow --progress ${v#*|} \
+	    < "$T/f.tp" 2>&1 > /dev/null | tail -n 1 > "$T/ph"
+	ok "tflow ${v#*|}: ${v%%|*} phases" grep -qE \
+	    "^tflow: flow 100% \\(${v%%|*} of ${v%%|*} phases\\) in [0-9.]+ s\$" "$T/ph"
+done
 same() {	# same NAME OUT ARGS...: OUT (- for stdout) with and without
 	local name=$1 out=$2
 	shift 2
