@@ -307,7 +307,7 @@ main(int argc, char **argv)
 	ro = run_opts(&o, cli_sea_level(&o.sea, &g.h, 1));
 	cli_timer_lap(&tm, "read");
 	cli_progress_init(&p, "fill", o.quiet);
-	p.unit = "cells";
+	p.unit = tp_fillrun_tiled(&ro) ? "phases" : "cells";
 	ro.progress = cli_progress_cb;
 	ro.pctx = &p;
 	if (tp_fillrun(&g, band, idx[0], &ro, &st, &e) < 0)

@@ -65,6 +65,11 @@ for v in "4|-r 20 --order" "3|-r 20" "2|-r 20 --no-lakes" "3|--basins --no-lakes
 	ok "tflow ${v#*|}: ${v%%|*} phases" grep -qE \
 	    "^tflow: flow 100% \\(${v%%|*} of ${v%%|*} phases\\) in [0-9.]+ s\$" "$T/ph"
 done
+# tfill in tiles: its three phases.
+TERRAPIPE_PROGRESS_SECONDS=0 run_prog tfill --progress -j 2 --tile-size 32 \
+    < "$T/n.tp" 2>&1 > /dev/null | tail -n 1 > "$T/ph"
+ok "tfill -j 2: 3 phases" grep -qE \
+    '^tfill: fill 100% \(3 of 3 phases\) in [0-9.]+ s$' "$T/ph"
 same() {	# same NAME OUT ARGS...: OUT (- for stdout) with and without
 	local name=$1 out=$2
 	shift 2
@@ -81,6 +86,7 @@ same() {	# same NAME OUT ARGS...: OUT (- for stdout) with and without
 	assert_same "$name: the same bytes with --progress" "$T/plain" "$T/asked"
 }
 same tfill - tfill
+same "tfill -j 2" - tfill -j 2 --tile-size 32
 same tflow - tflow -r 20 --order --basins
 same terode - terode -n 2000
 same tuplift - tuplift -s 3

@@ -32,7 +32,7 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
 	    o->sea, e) < 0)
 		return -1;
 	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
-	    o->threads, &st->sweeps, e);
+	    o->threads, &st->sweeps, o->progress, o->pctx, e);
 }
 
 int

@@ -28,8 +28,10 @@ typedef struct tp_fillrun_opts {
 				 * else tiles on this many threads (0: all) */
 	int64_t	tile_size;	/* tiles of this size; 0: 1024 */
 	double	sea;		/* sea level; -inf: no sea */
-	tp_progress_fn progress;	/* Priority-Flood on the whole grid: the
-					 * land cells flooded; may be NULL */
+	tp_progress_fn progress;	/* the land cells Priority-Flood has
+					 * flooded, or the tiles' three phases
+					 * (tp_filltile_grid); never told by
+					 * Planchon-Darboux; may be NULL */
 	void	*pctx;
 } tp_fillrun_opts;
 
