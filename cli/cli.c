@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -881,28 +882,70 @@ counts(const cli_progress *p, char *buf, size_t size)
 	    p->unit != NULL ? p->unit : "");
 }
 
+/* The terminal's width in columns, 80 when it tells none. */
+static int
+columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The bar's text into text (size bytes), the bar barw wide; returns its
+ * length. */
+static int
+bar_text(const cli_progress *p, int pct, int last, double secs, int barw,
+    char *text, size_t size)
+{
+	int bar = pct * barw / 100, n;
+
+	n = snprintf(text, size, "%s: %-10s [%.*s%*s] %3d%%", prog, p->label,
+	    bar, BAR, barw - bar, "", pct);
+	if (last && n >= 0 && (size_t)n < size)
+		n += snprintf(text + n, size - (size_t)n, " %.1f s", secs);
+	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
+}
+
+/* The bar: a carriage return, the text, a clear to the end of the line;
+ * after the last draw, with the seconds taken, a newline. The text fits
+ * the terminal's width less one (a line that wrapped would leave its head
+ * behind at the next return): the bar narrows first, then the text is
+ * cut. */
+static void
+draw_bar(const cli_progress *p, int pct, int last, double secs)
+{
+	char text[256], buf[300];
+	int cols = columns() - 1, barw = 30, n, len;
+
+	n = bar_text(p, pct, last, secs, barw, text, sizeof text);
+	if (n > cols) {
+		barw = n - cols >= barw ? 0 : barw - (n - cols);
+		n = bar_text(p, pct, last, secs, barw, text, sizeof text);
+	}
+	len = snprintf(buf, sizeof buf, "\r%.*s\033[K%s", n > cols ? cols : n,
+	    text, last ? "\n" : "");
+	put_line(buf, len < (int)sizeof buf ? len : (int)sizeof buf - 1);
+}
+
 /* The bar or a line; last: the bar's last draw (kept on a line of its
  * own) or the last line, each with the seconds taken. */
 static void
 show(const cli_progress *p, int pct, int last)
 {
 	char buf[320], n[96];
-	int bar = pct * 30 / 100, len;
 	double secs = cli_seconds(0) - p->t0;
+	int len;
 
-	if (p->mode == CLI_PROGRESS_BAR && !last)
-		len = snprintf(buf, sizeof buf, "\r%s: %-10s [%.*s%*s] %3d%%"
-		    "\033[K", prog, p->label, bar, BAR, 30 - bar, "", pct);
-	else if (p->mode == CLI_PROGRESS_BAR)
-		len = snprintf(buf, sizeof buf, "\r%s: %-10s [%.*s%*s] %3d%% "
-		    "%.1f s\033[K\n", prog, p->label, bar, BAR, 30 - bar, "",
-		    pct, secs);
-	else {
-		counts(p, n, sizeof n);
-		len = last ? snprintf(buf, sizeof buf, "%s: %s %d%%%s in %.1f "
-		    "s\n", prog, p->label, pct, n, secs) : snprintf(buf,
-		    sizeof buf, "%s: %s %d%%%s\n", prog, p->label, pct, n);
+	if (p->mode == CLI_PROGRESS_BAR) {
+		draw_bar(p, pct, last, secs);
+		return;
 	}
+	counts(p, n, sizeof n);
+	len = last ? snprintf(buf, sizeof buf, "%s: %s %d%%%s in %.1f s\n",
+	    prog, p->label, pct, n, secs) : snprintf(buf, sizeof buf,
+	    "%s: %s %d%%%s\n", prog, p->label, pct, n);
 	put_line(buf, len < (int)sizeof buf ? len : (int)sizeof buf - 1);
 }
 

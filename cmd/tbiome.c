@@ -312,6 +312,7 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 		cli_fail(&e);
 	cli_stream_stdout();
 	cli_progress_init(&pr, "biome", o->quiet);
+	pr.unit = "rows";
 	ro.progress = cli_progress_cb;
 	ro.pctx = &pr;
 	rc = tp_biomerun_stream(&ro, &in, &r, &oh, biome, stdout, t, &e);

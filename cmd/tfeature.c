@@ -213,6 +213,7 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 		cli_fail(&e);
 	cli_open_output(&w, &h);
 	cli_progress_init(&pr, "feature", o->quiet);
+	pr.unit = "rows";
 	if (tp_filter_run(NULL, &w, &h, make_row, &g,
 	    &(tp_filter_opts){ o->threads, cli_progress_cb, &pr }, &e) < 0)
 		cli_fail(&e);

@@ -212,6 +212,7 @@ main(int argc, char **argv)
 		cli_fail(&e);
 	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
 	cli_progress_init(&p, "geotiff", quiet);
+	p.unit = "rows";
 	rc = tp_geotiff_write_copy(w, &r, cli_progress_cb, &p, &e);
 	cli_progress_done(&p);
 	if (rc == 0)

@@ -105,7 +105,7 @@ done
 
 # On a terminal (script(1)): bars, each "\rprog: label ... N%" and cleared
 # to the end of the line, the last of each stage kept on a line of its own.
-TERM=dumb script -qec "PATH=$TP_BIN:\$PATH; tnoise -s 96x80 -S 3 | tfill --depth |
+TERM=dumb script -qec "stty cols 120; PATH=$TP_BIN:\$PATH; tnoise -s 96x80 -S 3 | tfill --depth |
     tflow -r 20 > $(printf %q "$T/t.tp")" /dev/null < /dev/null > "$T/tty"
 tr '\r' '\n' < "$T/tty" | grep -v '^$' > "$T/tty.lines"
 for l in "tnoise noise" "tfill fill" "tflow flow"; do
@@ -116,4 +116,14 @@ done
 assert_eq "terminal: every draw labelled and cleared" \
     "$(grep -cvE '^t[a-z]+: [a-z]+ +\[[# ]{30}\] +[0-9]+%( [0-9.]+ s)?'$'\e''\[K$' "$T/tty.lines")" 0
 assert_same "terminal: the same bytes" "$T/t.tp" "$T/p1"
+# On a narrow terminal the bar narrows, so a draw never wraps (a return
+# would leave its head behind) and still ends in its percent.
+TERM=dumb script -qec "stty cols 40; PATH=$TP_BIN:\$PATH; tnoise -s 96x80 -S 3 |
+    tfill > /dev/null" /dev/null < /dev/null | tr '\r' '\n' |
+    sed $'s/\e\\[K//g' | grep -v '^$' > "$T/narrow"
+[ "$(wc -l < "$T/narrow")" -ge 4 ] && pass || fail "narrow terminal: no bars drawn"
+assert_eq "narrow terminal: no draw over 39 columns" \
+    "$(awk 'length > 39' "$T/narrow" | head -3)" ""
+assert_eq "narrow terminal: every draw ends in its percent or seconds" \
+    "$(grep -cvE '\] +[0-9]+%( [0-9.]+ s)?$' "$T/narrow")" 0
 finish
