@@ -267,8 +267,8 @@ warn_old(const char *was, const char *optstring,
 	char now[64];
 
 	spelling(optstring, longopts, val, 1, now, sizeof now);
-	fprintf(stderr, "%s: %.*s is now %s%s%s; the old spelling will go\n",
-	    prog, (int)strcspn(was, "="), was, now, arg != NULL ? " " : "",
+	cli_note("%.*s is now %s%s%s; the old spelling will go",
+	    (int)strcspn(was, "="), was, now, arg != NULL ? " " : "",
 	    arg != NULL ? arg + 1 : "");
 }
 
@@ -383,6 +383,29 @@ vmessage(const char *fmt, va_list ap)
 		return;
 	}
 	put_message(msg);
+	free(msg);
+}
+
+static void put_line(const char *buf, int n);
+
+void
+cli_note(const char *fmt, ...)
+{
+	char *msg, *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;		/* out of memory: a note can go */
+	n = asprintf(&line, "%s%s: %s\n", isatty(STDERR_FILENO) ?
+	    "\r\033[K" : "", prog, msg);
+	if (n >= 0) {
+		put_line(line, n);
+		free(line);
+	}
 	free(msg);
 }
 
@@ -1086,16 +1109,19 @@ cli_timer_wall(const cli_timer *t, const char *name)
 void
 cli_timer_report(const cli_timer *t, const char *fmt, ...)
 {
+	char line[2048];
+	size_t n;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < t->n; i++)
-		fprintf(stderr, "%s %s %.3f s (cpu %.3f s)", i == 0 ? ";" : ",",
-		    t->name[i], t->wall[i], t->cpu[i]);
-	fputc('\n', stderr);
+	for (int i = 0; i < t->n; i++) {
+		n = strlen(line);
+		snprintf(line + n, sizeof line - n, "%s %s %.3f s (cpu %.3f s)",
+		    i == 0 ? ";" : ",", t->name[i], t->wall[i], t->cpu[i]);
+	}
+	cli_note("%s", line);
 }
 
 const char *

@@ -46,6 +46,10 @@ typedef struct cli_old {
 int	cli_getopt_old(int argc, char **argv, const char *optstring,
 	    const struct option *longopts, const cli_old *old);
 
+/* "prog: message" on stderr, and on: a warning, a note, a summary. On a
+ * terminal it clears the line first (a progress bar, this stage's or
+ * another's), and it is one write, as the bars are. */
+void	cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message" on stderr, exit 1. */
 noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_die with a library error. */

@@ -238,8 +238,8 @@ parse(struct args *a, int argc, char **argv)
 static void
 summary(const tp_erode_stats *st)
 {
-	fprintf(stderr, "%s: %lld droplets, %lld left the grid; eroded %.9g, "
-	    "deposited %.9g, lost %.9g\n", cli_prog(), (long long)st->droplets,
+	cli_note("%lld droplets, %lld left the grid; eroded %.9g, "
+	    "deposited %.9g, lost %.9g", (long long)st->droplets,
 	    (long long)st->left, st->eroded, st->deposited, st->lost);
 }
 
@@ -255,9 +255,8 @@ zscale_warning(const tp_grid *g, int band)
 	if (!tp_erode_extent(tp_grid_band(g, band), g->h.width, g->h.height,
 	    tp_grid_stride(g), &lo, &hi) || (lo >= 0 && hi <= 1))
 		return;
-	fprintf(stderr, "%s: warning: heights span [%g, %g], not [0, 1]: "
-	    "give --zscale auto (or the relief as --zscale Z)\n", cli_prog(),
-	    lo, hi);
+	cli_note("warning: heights span [%g, %g], not [0, 1]: "
+	    "give --zscale auto (or the relief as --zscale Z)", lo, hi);
 }
 
 /* --list-devices: one line a device, and what it lacks for the kernel. */
@@ -286,12 +285,11 @@ static void
 device_stats(const tp_eroderun_result *r)
 {
 	if (r->gpu)
-		fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n", cli_prog(),
-		    r->d.index, r->d.name, r->d.platform);
+		cli_note("OpenCL device %d: %s (%s)", r->d.index, r->d.name,
+		    r->d.platform);
 	if (r->batched)
-		fprintf(stderr, "%s: batch-synchronous: %.9g put back where "
-		    "batches took cells below the lowest land\n", cli_prog(),
-		    r->raised);
+		cli_note("batch-synchronous: %.9g put back where "
+		    "batches took cells below the lowest land", r->raised);
 }
 
 int

@@ -261,8 +261,8 @@ fit_report(void *ctx, const tp_fit_stats *now)
 	if (relief > 0)
 		snprintf(pct, sizeof pct, " (%.3g%% of the relief)",
 		    100 * now->rms / relief);
-	fprintf(stderr, "%s: %lld hills%s, rms %.4g%s\n", cli_prog(),
-	    (long long)now->hills, pl, now->rms, pct);
+	cli_note("%lld hills%s, rms %.4g%s", (long long)now->hills, pl,
+	    now->rms, pct);
 }
 
 /* The whole DEM on stdin (cli_read_grid less its refusal of a terminal on

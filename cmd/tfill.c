@@ -264,13 +264,13 @@ solve_phase(const struct opts *o, const char *manifest)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose && j.g.o.rule == TP_FILL_FLAT)
-		fprintf(stderr, "tfill: %lld tiles solved on their ring graphs "
-		    "(%lld ring cells, %lld edges), no tile read\n",
+		cli_note("%lld tiles solved on their ring graphs "
+		    "(%lld ring cells, %lld edges), no tile read",
 		    (long long)(ts.rows * ts.cols), (long long)j.ring_cells,
 		    (long long)j.graph_edges);
 	else if (o->verbose)
-		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations, "
-		    "%lld tile reads\n", (long long)(ts.rows * ts.cols),
+		cli_note("%lld tiles, %lld tile relaxations, "
+		    "%lld tile reads", (long long)(ts.rows * ts.cols),
 		    (long long)j.rounds, (long long)j.loads);
 	tp_tileset_free(&ts);
 	free(dir);

@@ -342,7 +342,7 @@ main(int argc, char **argv)
 	for (i = 0; i < TP_FLOWRUN_NOTES; i++)
 		if (tp_flowrun_note(&o.r, &res, &g.h, i, o.quiet, note,
 		    sizeof note))
-			fprintf(stderr, "%s: %s\n", cli_prog(), note);
+			cli_note("%s", note);
 	if (o.verbose)
 		cli_timer_report(&tm, "%s", res.summary);
 	tp_grid_free(&g);

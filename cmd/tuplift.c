@@ -180,11 +180,10 @@ evolve(tp_spower *s, const struct args *a, double *last)
 			cli_fail(&e);
 		*last = st.max_change;
 		if (a->stats)
-			fprintf(stderr, "%s: step %lld: max change %.6g m, "
-			    "%lld pits filled, %lld cells uncut in "
-			    "depressions\n", cli_prog(), (long long)i + 1,
-			    st.max_change, (long long)st.pits,
-			    (long long)st.lakes);
+			cli_note("step %lld: max change %.6g m, %lld pits "
+			    "filled, %lld cells uncut in depressions",
+			    (long long)i + 1, st.max_change,
+			    (long long)st.pits, (long long)st.lakes);
 		cli_progress_cb(&p, i + 1, a->steps);
 		if (a->steady >= 0 && st.max_change <= a->steady) {
 			i++;
@@ -232,12 +231,11 @@ main(int argc, char **argv)
 		    tp_grid_band(&g, mb[1]), tp_grid_band(&g, mb[2]), stride);
 	tp_spower_free(s);
 	if (a.steady >= 0 && !(last <= a.steady) && !a.quiet)
-		fprintf(stderr, "%s: warning: not steady after %lld steps "
-		    "(last change %.6g m)\n", cli_prog(), (long long)ran, last);
+		cli_note("warning: not steady after %lld steps (last change "
+		    "%.6g m)", (long long)ran, last);
 	else if (a.steady >= 0 && (a.stats || (!a.quiet &&
 	    isatty(STDERR_FILENO))))
-		fprintf(stderr, "%s: steady after %lld steps\n", cli_prog(),
-		    (long long)ran);
+		cli_note("steady after %lld steps", (long long)ran);
 	cli_write_grid(&g, argc, argv);
 	tp_grid_free(&g);
 	return 0;

@@ -116,6 +116,11 @@ done
 assert_eq "terminal: every draw labelled and cleared" \
     "$(grep -cvE '^t[a-z]+: [a-z]+ +\[[# ]{30}\] +[0-9]+%( [0-9.]+ s)?'$'\e''\[K$' "$T/tty.lines")" 0
 assert_same "terminal: the same bytes" "$T/t.tp" "$T/p1"
+# A note over a bar on a terminal clears the line first, in the same write.
+TERM=dumb script -qec "stty cols 120; PATH=$TP_BIN:\$PATH; tnoise -s 96x80 -S 3 |
+    tuplift --stats -s 5 > /dev/null" /dev/null < /dev/null | tr '\r' '\n' > "$T/notes"
+assert_eq "terminal: each note clears the line" \
+    "$(grep -c $'^\e\\[Ktuplift: step [1-5]: max change' "$T/notes")" 5
 # On a narrow terminal the bar narrows, so a draw never wraps (a return
 # would leave its head behind) and still ends in its percent.
 TERM=dumb script -qec "stty cols 40; PATH=$TP_BIN:\$PATH; tnoise -s 96x80 -S 3 |
