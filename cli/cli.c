@@ -824,12 +824,6 @@ cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn, void *ctx,
 	cli_close_stdout();
 }
 
-int
-cli_progress_asked(void)
-{
-	return progress_asked;
-}
-
 /* Seconds since an arbitrary start: wall clock, or this process's CPU time
  * when cpu is 1 (for cli_timer). */
 static double
@@ -868,7 +862,8 @@ void
 cli_progress_init(cli_progress *p, const char *label, int quiet)
 {
 	*p = (cli_progress){ .mode = CLI_PROGRESS_OFF, .last = -1,
-	    .label = label, .t0 = cli_seconds(0) };
+	    .label = label, .t0 = cli_seconds(0),
+	    .every = progress_interval() };
 	p->shown = p->t0;
 	if (quiet)
 		return;
@@ -998,7 +993,7 @@ cli_progress_cb(void *pctx, int64_t done, int64_t total)
 		return;
 	if (p->mode == CLI_PROGRESS_LINES) {
 		now = cli_seconds(0);
-		if (now - p->shown < progress_interval())
+		if (now - p->shown < p->every)
 			return;
 		p->shown = now;
 	}

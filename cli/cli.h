@@ -25,7 +25,7 @@ void	cli_init(int argc, char **argv, const char *usage);
 const char *cli_prog(void);
 /* getopt_long(argc, argv, optstring, longopts, NULL), remembering each
  * option it returns for cli_history. It also takes --progress for every
- * program (cli_progress_asked), returning nothing for it. */
+ * program, which it never returns: cli_progress_init heeds it. */
 int	cli_getopt(int argc, char **argv, const char *optstring,
 	    const struct option *longopts);
 
@@ -173,6 +173,7 @@ typedef struct cli_progress {
 	const char *unit;	/* what done and total count ("rows"), or NULL */
 	int64_t	done, total;	/* the last report */
 	double	t0, shown;	/* when it began, when a line was last shown */
+	double	every;		/* seconds between lines */
 } cli_progress;
 
 enum { CLI_PROGRESS_OFF, CLI_PROGRESS_BAR, CLI_PROGRESS_LINES };
@@ -181,8 +182,6 @@ void	cli_progress_init(cli_progress *p, const char *label, int quiet);
 /* A tp_progress_fn: pctx is a cli_progress *. */
 void	cli_progress_cb(void *pctx, int64_t done, int64_t total);
 void	cli_progress_done(cli_progress *p);
-/* Whether --progress was given (cli_getopt takes it for every program). */
-int	cli_progress_asked(void);
 
 /* Whole-grid stages (tfill, tflow, terode): read the grid, compute, write. */
 
