@@ -164,11 +164,24 @@ EOF
 )
 assert_eq "every TEXT and SKIP entry names a block" "$problems" ""
 
+# The programs the blocks call: with MEMCHECK set, each one a wrapper that
+# runs the real program under it, as run_prog does for other tests.
+progs=$TP_BIN
+if [ -n "$MEMCHECK" ]; then
+	progs=$T/wrap
+	mkdir -p "$progs"
+	for p in "$TP_BIN"/t*; do
+		printf '#!/bin/sh\nexec %s %q "$@"\n' "$MEMCHECK" "$p" \
+		    > "$progs/${p##*/}"
+		chmod +x "$progs/${p##*/}"
+	done
+fi
+
 # run N: block N in the shared directory, on a terminal as a reader would
 # type it; what the terminal showed goes to N.tty. A hang is a failure.
 run() {
 	touch -d '-2 seconds' "$T/run/.start"
-	(cd "$T/run" && PATH="$TP_BIN:/usr/bin:/bin:$PATH" timeout 300 \
+	(cd "$T/run" && PATH="$progs:/usr/bin:/bin:$PATH" timeout 300 \
 	    script -qec "bash -e -o pipefail $(printf %q "$T/b/$1.sh")" \
 	    /dev/null < /dev/null > "$T/b/$1.tty")
 }
