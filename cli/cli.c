@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +29,8 @@ static struct kept {
 static int nkept, parsed;
 
 /* What cli_getopt_old hands getopt: the program's options, then its old
- * spellings. Built on a program's first call. */
+ * spellings, then --progress (unless the program has its own). Built on a
+ * program's first call. */
 static struct merged {
 	char	*optstring;
 	struct option *longopts;
@@ -41,6 +43,15 @@ static struct merged {
 static const struct option *prog_opts;
 static const cli_old *prog_old;
 static const char *prog_optstring;
+
+/* --progress, which cli_getopt takes for every program: its val, beyond
+ * any character or program's enum, and whether it was given. */
+#define OPT_PROGRESS	0x7fff0001
+static int progress_asked;
+
+/* The interval between TERRAPIPE_PROGRESS lines, in seconds. */
+#define PROGRESS_SECONDS	5.0
+#define BAR	"##############################"	/* 30: a full bar */
 
 /* The parameters lib's messages name, and the option that gives each: a
  * message naming one gets " (--option)" after it, where the program has
@@ -125,7 +136,7 @@ cli_init(int argc, char **argv, const char *usage)
 	free(merged.longopts);
 	merged = (struct merged){ 0 };
 	prog_opts = NULL;
-	nkept = parsed = 0;
+	nkept = parsed = progress_asked = 0;
 }
 
 const char *
@@ -181,8 +192,8 @@ has_arg_of(const char *optstring, const struct option *longopts, int val)
 	return a;
 }
 
-/* merged: the program's options, then each old spelling taking its
- * argument as the option it now is does. */
+/* merged: the program's options, then each old spelling (old may be NULL)
+ * taking its argument as the option it now is does, then --progress. */
 static void
 merge(const char *optstring, const struct option *longopts,
     const cli_old *old)
@@ -192,10 +203,10 @@ merge(const char *optstring, const struct option *longopts,
 
 	while (longopts[nl].name != NULL)
 		nl++;
-	while (old[no].old != NULL)
+	while (old != NULL && old[no].old != NULL)
 		no++;
 	merged.optstring = malloc(strlen(optstring) + 3 * no + 1);
-	merged.longopts = calloc(nl + no + 1, sizeof *merged.longopts);
+	merged.longopts = calloc(nl + no + 2, sizeof *merged.longopts);
 	if (merged.optstring == NULL || merged.longopts == NULL)
 		cli_die("out of memory");
 	memcpy(merged.longopts, longopts, nl * sizeof *longopts);
@@ -222,6 +233,11 @@ merge(const char *optstring, const struct option *longopts,
 			*p++ = ':';
 	}
 	*p = '\0';
+	for (k = 0; longopts[k].name != NULL; k++)
+		if (strcmp(longopts[k].name, "progress") == 0)
+			return;
+	merged.longopts[nl] = (struct option){ "progress", no_argument, NULL,
+	    OPT_PROGRESS };
 }
 
 /* Whether the long old spelling o ("--mfd" or "--mfd=mfd") is the
@@ -278,8 +294,8 @@ warn_old(const char *was, const char *optstring,
 	char now[64];
 
 	spelling(optstring, longopts, val, 1, now, sizeof now);
-	fprintf(stderr, "%s: %.*s is now %s%s%s; the old spelling will go\n",
-	    prog, (int)strcspn(was, "="), was, now, arg != NULL ? " " : "",
+	cli_note("%.*s is now %s%s%s; the old spelling will go",
+	    (int)strcspn(was, "="), was, now, arg != NULL ? " " : "",
 	    arg != NULL ? arg + 1 : "");
 }
 
@@ -306,14 +322,19 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 		if ((kept = calloc(cap, sizeof *kept)) == NULL)
 			cli_die("out of memory");
 	}
-	if (old != NULL && merged.optstring == NULL)
+	if (merged.optstring == NULL)
 		merge(optstring, longopts, old);
 	parsed = 1;
 	prog_opts = longopts;
 	prog_old = old;
 	prog_optstring = optstring;
-	ch = getopt_long(argc, argv, old != NULL ? merged.optstring :
-	    optstring, old != NULL ? merged.longopts : longopts, &idx);
+	do {
+		idx = -1;
+		ch = getopt_long(argc, argv, merged.optstring,
+		    merged.longopts, &idx);
+		if (ch == OPT_PROGRESS)
+			progress_asked = 1;
+	} while (ch == OPT_PROGRESS);
 	if (ch == -1 || ch == '?' || ch == ':')
 		return ch;
 	if (old != NULL && (was = old_found(old, idx, &ch)) != NULL) {
@@ -409,7 +430,9 @@ vmessage(const char *fmt, va_list ap)
 {
 	char *msg, *esc;
 
-	fprintf(stderr, "%s: ", prog);
+	/* on a terminal, over a progress bar (this stage's or another's) */
+	fprintf(stderr, "%s%s: ", isatty(STDERR_FILENO) ? "\r\033[K" : "",
+	    prog);
 	if (vasprintf(&msg, fmt, ap) < 0) {
 		fputs(fmt, stderr);	/* out of memory: the bare format */
 		return;
@@ -419,6 +442,29 @@ vmessage(const char *fmt, va_list ap)
 		msg = esc;
 	}
 	put_message(msg);
+	free(msg);
+}
+
+static void put_line(const char *buf, int n);
+
+void
+cli_note(const char *fmt, ...)
+{
+	char *msg, *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;		/* out of memory: a note can go */
+	n = asprintf(&line, "%s%s: %s\n", isatty(STDERR_FILENO) ?
+	    "\r\033[K" : "", prog, msg);
+	if (n >= 0) {
+		put_line(line, n);
+		free(line);
+	}
 	free(msg);
 }
 
@@ -522,8 +568,13 @@ help_old(void)
 noreturn void
 cli_help(const char *text)
 {
+	char progress[] = "Every terrapipe program takes --progress: its "
+	    "progress in lines on standard error when that is no terminal "
+	    "(terrapipe(7)).";
+
 	fputs(usage_text, stdout);
 	fputs(text, stdout);
+	fold(progress);
 	help_old();
 	cli_close_stdout();
 	exit(0);
@@ -824,6 +875,7 @@ cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn, void *ctx,
 
 	cli_open_output(&w, oh);
 	cli_progress_init(&p, label, quiet);
+	p.unit = "rows";
 	o.threads = threads;
 	o.progress = cli_progress_cb;
 	o.pctx = &p;
@@ -836,40 +888,6 @@ cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn, void *ctx,
 	cli_close_stdout();
 }
 
-void
-cli_progress_init(cli_progress *p, const char *label, int quiet)
-{
-	p->on = !quiet && isatty(STDERR_FILENO);
-	p->last = -1;
-	p->label = label;
-}
-
-void
-cli_progress_cb(void *pctx, int64_t done, int64_t total)
-{
-	cli_progress *p = pctx;
-	int pct, bar;
-
-	if (!p->on || total <= 0)
-		return;
-	pct = (int)(100 * done / total);
-	if (pct == p->last)
-		return;
-	p->last = pct;
-	bar = pct * 30 / 100;
-	fprintf(stderr, "\r%s: %-10s [%.*s%*s] %3d%%", prog, p->label, bar,
-	    "##############################", 30 - bar, "", pct);
-	fflush(stderr);
-}
-
-void
-cli_progress_done(cli_progress *p)
-{
-	if (p->on && p->last >= 0)
-		fputc('\n', stderr);
-	p->last = -1;
-}
-
 /* Seconds since an arbitrary start: wall clock, or this process's CPU time
  * when cpu is 1 (for cli_timer). */
 static double
@@ -879,6 +897,181 @@ cli_seconds(int cpu)
 
 	clock_gettime(cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Whether TERRAPIPE_PROGRESS asks for progress lines. */
+static int
+progress_env(void)
+{
+	const char *v = getenv("TERRAPIPE_PROGRESS");
+
+	return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
+/* TERRAPIPE_PROGRESS_SECONDS, or PROGRESS_SECONDS when unset or not a
+ * number >= 0. */
+static double
+progress_interval(void)
+{
+	const char *v = getenv("TERRAPIPE_PROGRESS_SECONDS");
+	double s;
+	tp_err e;
+
+	if (v == NULL || tp_num_parse_double(v, 0, 1e9, &s, &e) < 0)
+		return PROGRESS_SECONDS;
+	return s;
+}
+
+void
+cli_progress_init(cli_progress *p, const char *label, int quiet)
+{
+	*p = (cli_progress){ .mode = CLI_PROGRESS_OFF, .last = -1,
+	    .label = label, .t0 = cli_seconds(0),
+	    .every = progress_interval() };
+	p->shown = p->t0;
+	if (quiet)
+		return;
+	if (isatty(STDERR_FILENO))
+		p->mode = CLI_PROGRESS_BAR;
+	else if (progress_asked || progress_env())
+		p->mode = CLI_PROGRESS_LINES;
+}
+
+/* buf (n bytes) on stderr in one write, so that no other stage's line
+ * lands inside it. */
+static void
+put_line(const char *buf, int n)
+{
+	fflush(stderr);
+	while (n > 0) {
+		ssize_t k = write(STDERR_FILENO, buf, (size_t)n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;	/* progress is no reason to fail */
+		buf += k;
+		n -= (int)k;
+	}
+}
+
+/* " (40 of 100 steps)" into buf. */
+static void
+counts(const cli_progress *p, char *buf, size_t size)
+{
+	snprintf(buf, size, " (%lld of %lld%s%s)", (long long)p->done,
+	    (long long)p->total, p->unit != NULL ? " " : "",
+	    p->unit != NULL ? p->unit : "");
+}
+
+/* The terminal's width in columns, 80 when it tells none. */
+static int
+columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* The bar's text into text (size bytes), the bar barw wide; returns its
+ * length. */
+static int
+bar_text(const cli_progress *p, int pct, int last, double secs, int barw,
+    char *text, size_t size)
+{
+	int bar = pct * barw / 100, n;
+
+	n = snprintf(text, size, "%s: %-10s [%.*s%*s] %3d%%", prog, p->label,
+	    bar, BAR, barw - bar, "", pct);
+	if (last && n >= 0 && (size_t)n < size)
+		n += snprintf(text + n, size - (size_t)n, " %.1f s", secs);
+	return n < 0 ? 0 : (size_t)n >= size ? (int)size - 1 : n;
+}
+
+/* The bar: a carriage return, the text, a clear to the end of the line;
+ * after the last draw, with the seconds taken, a newline. The text fits
+ * the terminal's width less one (a line that wrapped would leave its head
+ * behind at the next return): the bar narrows first, then the text is
+ * cut. */
+static void
+draw_bar(const cli_progress *p, int pct, int last, double secs)
+{
+	char text[256], buf[300];
+	int cols = columns() - 1, barw = 30, n, len;
+
+	n = bar_text(p, pct, last, secs, barw, text, sizeof text);
+	if (n > cols) {
+		barw = n - cols >= barw ? 0 : barw - (n - cols);
+		n = bar_text(p, pct, last, secs, barw, text, sizeof text);
+	}
+	len = snprintf(buf, sizeof buf, "\r%.*s\033[K%s", n > cols ? cols : n,
+	    text, last ? "\n" : "");
+	put_line(buf, len < (int)sizeof buf ? len : (int)sizeof buf - 1);
+}
+
+/* The bar or a line; last: the bar's last draw (kept on a line of its
+ * own) or the last line, each with the seconds taken. */
+static void
+show(const cli_progress *p, int pct, int last)
+{
+	char buf[320], n[96];
+	double secs = cli_seconds(0) - p->t0;
+	int len;
+
+	if (p->mode == CLI_PROGRESS_BAR) {
+		draw_bar(p, pct, last, secs);
+		return;
+	}
+	counts(p, n, sizeof n);
+	len = last ? snprintf(buf, sizeof buf, "%s: %s %d%%%s in %.1f s\n",
+	    prog, p->label, pct, n, secs) : snprintf(buf, sizeof buf,
+	    "%s: %s %d%%%s\n", prog, p->label, pct, n);
+	put_line(buf, len < (int)sizeof buf ? len : (int)sizeof buf - 1);
+}
+
+/* done of total as a percent, 0 .. 100. */
+static int
+percent(int64_t done, int64_t total)
+{
+	return done <= 0 ? 0 : done >= total ? 100 :
+	    (int)((double)done * 100 / (double)total);
+}
+
+void
+cli_progress_cb(void *pctx, int64_t done, int64_t total)
+{
+	cli_progress *p = pctx;
+	double now;
+	int pct;
+
+	if (p->mode == CLI_PROGRESS_OFF || total <= 0)
+		return;
+	pct = percent(done, total);
+	p->done = done;
+	p->total = total;
+	/* the last draw is cli_progress_done's; lines at most every
+	 * interval */
+	if (pct == p->last || done >= total)
+		return;
+	if (p->mode == CLI_PROGRESS_LINES) {
+		now = cli_seconds(0);
+		if (now - p->shown < p->every)
+			return;
+		p->shown = now;
+	}
+	p->last = pct;
+	show(p, pct, 0);
+}
+
+void
+cli_progress_done(cli_progress *p)
+{
+	if (p->mode != CLI_PROGRESS_OFF && p->total > 0)
+		show(p, percent(p->done, p->total), 1);
+	p->last = -1;
+	p->total = 0;
 }
 
 /* Whole-grid stages. */
@@ -920,6 +1113,7 @@ void
 cli_timer_start(cli_timer *t)
 {
 	t->n = 0;
+	t->p = NULL;
 	t->wall0 = cli_seconds(0);
 	t->cpu0 = cli_seconds(1);
 }
@@ -941,7 +1135,25 @@ cli_timer_lap(cli_timer *t, const char *name)
 void
 cli_timer_lap_cb(void *t, const char *name)
 {
-	cli_timer_lap(t, name);
+	cli_timer *tm = t;
+
+	cli_timer_lap(tm, name);
+	if (tm->p == NULL || tm->laps >= tm->phases)
+		return;
+	cli_progress_cb(tm->p, ++tm->laps, tm->phases);
+	if (tm->laps == tm->phases)
+		cli_progress_done(tm->p);
+}
+
+void
+cli_timer_progress(cli_timer *t, cli_progress *p, const char *label,
+    int phases, int quiet)
+{
+	cli_progress_init(p, label, quiet);
+	p->unit = "phases";
+	t->p = p;
+	t->laps = 0;
+	t->phases = phases;
 }
 
 double
@@ -956,16 +1168,19 @@ cli_timer_wall(const cli_timer *t, const char *name)
 void
 cli_timer_report(const cli_timer *t, const char *fmt, ...)
 {
+	char line[2048];
+	size_t n;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < t->n; i++)
-		fprintf(stderr, "%s %s %.3f s (cpu %.3f s)", i == 0 ? ";" : ",",
-		    t->name[i], t->wall[i], t->cpu[i]);
-	fputc('\n', stderr);
+	for (int i = 0; i < t->n; i++) {
+		n = strlen(line);
+		snprintf(line + n, sizeof line - n, "%s %s %.3f s (cpu %.3f s)",
+		    i == 0 ? ";" : ",", t->name[i], t->wall[i], t->cpu[i]);
+	}
+	cli_note("%s", line);
 }
 
 const char *

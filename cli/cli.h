@@ -24,7 +24,8 @@
 void	cli_init(int argc, char **argv, const char *usage);
 const char *cli_prog(void);
 /* getopt_long(argc, argv, optstring, longopts, NULL), remembering each
- * option it returns for cli_history. */
+ * option it returns for cli_history. It also takes --progress for every
+ * program, which it never returns: cli_progress_init heeds it. */
 int	cli_getopt(int argc, char **argv, const char *optstring,
 	    const struct option *longopts);
 
@@ -45,6 +46,10 @@ typedef struct cli_old {
 int	cli_getopt_old(int argc, char **argv, const char *optstring,
 	    const struct option *longopts, const cli_old *old);
 
+/* "prog: message" on stderr, and on: a warning, a note, a summary. On a
+ * terminal it clears the line first (a progress bar, this stage's or
+ * another's), and it is one write, as the bars are. */
+void	cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "prog: message" on stderr, exit 1. */
 noreturn void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_die with a library error. */
@@ -148,13 +153,30 @@ void	cli_output_header(tp_header *oh, const tp_header *in, int argc,
 void	cli_run_band(tp_reader *r, tp_header *oh, int band, tp_band_fn fn,
 	    void *ctx, int threads, int quiet, const char *label);
 
-/* A progress bar on stderr, drawn only when stderr is a terminal and not
- * quiet; redrawn at most once per percent. */
+/* Progress on stderr, each line naming the program and what it does, so
+ * the stages of a pipeline sharing one terminal or one log stay apart:
+ *   on a terminal  a bar "prog: label [###   ]  42%" redrawn in place
+ *                  ("\r" first, "\033[K" after, so it overwrites whichever
+ *                  stage drew last and leaves none of its tail), at most
+ *                  once a percent; the last draw stays, on a line of its own;
+ *   elsewhere      when asked, by --progress (every program takes it: see
+ *                  cli_getopt) or TERRAPIPE_PROGRESS set to anything but ""
+ *                  and "0": a line "prog: label 40% (40 of 100 steps)" at
+ *                  most every TERRAPIPE_PROGRESS_SECONDS (default 5), and a
+ *                  last line with the seconds taken;
+ *   -q (quiet)     nothing.
+ * Each draw is one write(2), so the stages' lines never interleave. */
 typedef struct cli_progress {
-	int	on;
-	int	last;		/* percent last drawn */
+	int	mode;		/* CLI_PROGRESS_OFF, _BAR or _LINES */
+	int	last;		/* percent last shown; -1: none yet */
 	const char *label;
+	const char *unit;	/* what done and total count ("rows"), or NULL */
+	int64_t	done, total;	/* the last report */
+	double	t0, shown;	/* when it began, when a line was last shown */
+	double	every;		/* seconds between lines */
 } cli_progress;
+
+enum { CLI_PROGRESS_OFF, CLI_PROGRESS_BAR, CLI_PROGRESS_LINES };
 
 void	cli_progress_init(cli_progress *p, const char *label, int quiet);
 /* A tp_progress_fn: pctx is a cli_progress *. */
@@ -186,6 +208,8 @@ typedef struct cli_timer {
 	const char *name[CLI_MAX_PHASES];
 	double	wall[CLI_MAX_PHASES], cpu[CLI_MAX_PHASES];
 	double	wall0, cpu0;		/* when the current phase began */
+	cli_progress *p;		/* moved by cli_timer_lap_cb, or NULL */
+	int	laps, phases;		/* cli_timer_lap_cb's calls, of phases */
 } cli_timer;
 
 /* Begin the first phase. */
@@ -193,8 +217,14 @@ void	cli_timer_start(cli_timer *t);
 /* End the current phase as `name` (a string that outlives t) and begin the
  * next; phases beyond CLI_MAX_PHASES are not kept. */
 void	cli_timer_lap(cli_timer *t, const char *name);
-/* cli_timer_lap as a lib/ phase callback: t is a cli_timer *. */
+/* cli_timer_lap as a lib/ phase callback: t is a cli_timer *. With a
+ * progress bar (cli_timer_progress), each call moves it a phase on. */
 void	cli_timer_lap_cb(void *t, const char *name);
+/* Progress p (cli_progress_init'ed here, labelled label, unit "phases")
+ * moved by t's next `phases` cli_timer_lap_cb calls, the last of which
+ * ends it (cli_progress_done). */
+void	cli_timer_progress(cli_timer *t, cli_progress *p, const char *label,
+	    int phases, int quiet);
 /* Wall seconds of phase `name`, 0 when there is none. */
 double	cli_timer_wall(const cli_timer *t, const char *name);
 /* "prog: WHAT; NAME W s (cpu C s), ..." on stderr, WHAT from fmt. */

@@ -240,11 +240,11 @@ report(const struct opts *o, const tp_biome_opts *bo, const tp_biome_tally *t)
 	if (o->quiet)
 		return;
 	if (t->unmatched > 0)
-		fprintf(stderr, "%s: warning: %lld cells matched no class\n",
-		    cli_prog(), (long long)t->unmatched);
+		cli_note("warning: %lld cells matched no class",
+		    (long long)t->unmatched);
 	if (!o->climate && bo->top > 0 && t->hmax > 2 * bo->top)
-		fprintf(stderr, "%s: warning: heights reach %g, above --top %g: "
-		    "give --top for heights in metres\n", cli_prog(), t->hmax,
+		cli_note("warning: heights reach %g, above --top %g: "
+		    "give --top for heights in metres", t->hmax,
 		    bo->top);
 }
 
@@ -312,6 +312,7 @@ classify(struct opts *o, tp_biome *b, const tp_palette *p, int argc,
 		cli_fail(&e);
 	cli_stream_stdout();
 	cli_progress_init(&pr, "biome", o->quiet);
+	pr.unit = "rows";
 	ro.progress = cli_progress_cb;
 	ro.pctx = &pr;
 	rc = tp_biomerun_stream(&ro, &in, &r, &oh, biome, stdout, t, &e);

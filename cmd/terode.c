@@ -66,7 +66,6 @@ static const char help[] =
     "      --cl-device N     OpenCL device N of --list-devices (default: the\n"
     "                        first GPU, else the first device)\n"
     "      --list-devices    print the OpenCL platforms and devices, and exit\n"
-    "      --progress        draw the progress bar even when stderr is no terminal\n"
     "      --stats           print a summary line on stderr\n"
     "  -q, --quiet           no progress bar, no summary, no warning\n"
     "  -h, --help            this help\n"
@@ -76,7 +75,7 @@ enum {
 	OPT_INERTIA = 256, OPT_CAPACITY, OPT_MINCAP, OPT_ERODE, OPT_DEPOSIT,
 	OPT_EVAP, OPT_GRAVITY, OPT_LIFETIME, OPT_WATER, OPT_SPEED,
 	OPT_KEEP, OPT_NOKEEP, OPT_SEDIMENT, OPT_SEA, OPT_NO_SEA, OPT_SEA_FLOOR,
-	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_PROGRESS, OPT_STATS, OPT_VERSION,
+	OPT_THERMAL, OPT_TALUS, OPT_BATCH, OPT_STATS, OPT_VERSION,
 	OPT_DEVICE, OPT_BATCH_SYNC, OPT_CL_DEVICE, OPT_LIST_DEVICES, OPT_MASKS
 };
 
@@ -113,7 +112,6 @@ static const struct option longopts[] = {
 	{ "talus", required_argument, NULL, OPT_TALUS },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "threads", required_argument, NULL, 'j' },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -129,7 +127,7 @@ struct args {
 	tp_erode_opts o;
 	const char *band;
 	int	droplets_set, zauto, zset, cap_set, sediment, masks, thermal,
-		progress, stats;
+		stats;
 	int	quiet;
 	int	sea_floor;
 	double	talus;
@@ -211,7 +209,6 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_THERMAL: a->thermal = (int)num("--thermal", 0, 100000); break;
 		case OPT_TALUS: a->talus = dbl("--talus", 0, 1e6); break;
 		case OPT_BATCH: o->batch = num("--batch", 0, 1 << 24); break;
-		case OPT_PROGRESS: a->progress = 1; break;
 		case OPT_STATS: a->stats = 1; break;
 		case OPT_VERSION: cli_version();
 		case OPT_DEVICE:
@@ -241,8 +238,8 @@ parse(struct args *a, int argc, char **argv)
 static void
 summary(const tp_erode_stats *st)
 {
-	fprintf(stderr, "%s: %lld droplets, %lld left the grid; eroded %.9g, "
-	    "deposited %.9g, lost %.9g\n", cli_prog(), (long long)st->droplets,
+	cli_note("%lld droplets, %lld left the grid; eroded %.9g, "
+	    "deposited %.9g, lost %.9g", (long long)st->droplets,
 	    (long long)st->left, st->eroded, st->deposited, st->lost);
 }
 
@@ -258,9 +255,8 @@ zscale_warning(const tp_grid *g, int band)
 	if (!tp_erode_extent(tp_grid_band(g, band), g->h.width, g->h.height,
 	    tp_grid_stride(g), &lo, &hi) || (lo >= 0 && hi <= 1))
 		return;
-	fprintf(stderr, "%s: warning: heights span [%g, %g], not [0, 1]: "
-	    "give --zscale auto (or the relief as --zscale Z)\n", cli_prog(),
-	    lo, hi);
+	cli_note("warning: heights span [%g, %g], not [0, 1]: "
+	    "give --zscale auto (or the relief as --zscale Z)", lo, hi);
 }
 
 /* --list-devices: one line a device, and what it lacks for the kernel. */
@@ -289,12 +285,11 @@ static void
 device_stats(const tp_eroderun_result *r)
 {
 	if (r->gpu)
-		fprintf(stderr, "%s: OpenCL device %d: %s (%s)\n", cli_prog(),
-		    r->d.index, r->d.name, r->d.platform);
+		cli_note("OpenCL device %d: %s (%s)", r->d.index, r->d.name,
+		    r->d.platform);
 	if (r->batched)
-		fprintf(stderr, "%s: batch-synchronous: %.9g put back where "
-		    "batches took cells below the lowest land\n", cli_prog(),
-		    r->raised);
+		cli_note("batch-synchronous: %.9g put back where "
+		    "batches took cells below the lowest land", r->raised);
 }
 
 int
@@ -328,8 +323,7 @@ main(int argc, char **argv)
 	if (!a.zset && !a.quiet)
 		zscale_warning(&g, band);
 	cli_progress_init(&p, "erode", a.quiet);
-	if (a.progress && !a.quiet)
-		p.on = 1;
+	p.unit = "droplets";
 	a.o.progress = cli_progress_cb;
 	a.o.pctx = &p;
 	ro = (tp_eroderun_opts){ a.device, a.batch_sync, a.cl_device,

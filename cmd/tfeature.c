@@ -213,6 +213,7 @@ make_stream(const struct opts *o, const tp_features *fs, int argc,
 		cli_fail(&e);
 	cli_open_output(&w, &h);
 	cli_progress_init(&pr, "feature", o->quiet);
+	pr.unit = "rows";
 	if (tp_filter_run(NULL, &w, &h, make_row, &g,
 	    &(tp_filter_opts){ o->threads, cli_progress_cb, &pr }, &e) < 0)
 		cli_fail(&e);
@@ -260,8 +261,8 @@ fit_report(void *ctx, const tp_fit_stats *now)
 	if (relief > 0)
 		snprintf(pct, sizeof pct, " (%.3g%% of the relief)",
 		    100 * now->rms / relief);
-	fprintf(stderr, "%s: %lld hills%s, rms %.4g%s\n", cli_prog(),
-	    (long long)now->hills, pl, now->rms, pct);
+	cli_note("%lld hills%s, rms %.4g%s", (long long)now->hills, pl,
+	    now->rms, pct);
 }
 
 /* The whole DEM on stdin (cli_read_grid less its refusal of a terminal on

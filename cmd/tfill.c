@@ -34,7 +34,7 @@ static const char help[] =
     "  -m, --method M       priority-flood or planchon-darboux\n"
     "                       (default: priority-flood; both give the same bytes)\n"
     "      --no-sea         ignore the header's SEALEVEL: fill the sea too\n"
-    "  -q, --quiet          accepted for pipelines (tfill draws no progress)\n"
+    "  -q, --quiet          no progress bar\n"
     "      --sea LEVEL      the sea level, instead of the header's SEALEVEL;\n"
     "                       recorded as SEALEVEL in the output\n"
     "      --tile-cache MIB --tile-solve: relaxed tiles kept in memory, the\n"
@@ -80,7 +80,7 @@ enum { WHOLE, PREPARE, SOLVE, FINISH };		/* what to do */
 struct opts {
 	const char *band;
 	tp_fill_opts fill;
-	int	method, depth, verbose, threads, phase, method_given;
+	int	method, depth, verbose, quiet, threads, phase, method_given;
 	int64_t	tile_size;
 	int64_t	cache_mib;	/* --tile-cache, -1: not given */
 	const char *levels;	/* --tile-finish */
@@ -152,7 +152,7 @@ parse(int argc, char **argv, struct opts *o)
 			o->method_given = 1;
 			break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
-		case 'q': break;
+		case 'q': o->quiet = 1; break;
 		case OPT_SEA:
 			cli_sea_option(&o->sea, optarg);
 			break;
@@ -264,13 +264,13 @@ solve_phase(const struct opts *o, const char *manifest)
 		cli_fail(&e);
 	cli_close_stdout();
 	if (o->verbose && j.g.o.rule == TP_FILL_FLAT)
-		fprintf(stderr, "tfill: %lld tiles solved on their ring graphs "
-		    "(%lld ring cells, %lld edges), no tile read\n",
+		cli_note("%lld tiles solved on their ring graphs "
+		    "(%lld ring cells, %lld edges), no tile read",
 		    (long long)(ts.rows * ts.cols), (long long)j.ring_cells,
 		    (long long)j.graph_edges);
 	else if (o->verbose)
-		fprintf(stderr, "tfill: %lld tiles, %lld tile relaxations, "
-		    "%lld tile reads\n", (long long)(ts.rows * ts.cols),
+		cli_note("%lld tiles, %lld tile relaxations, "
+		    "%lld tile reads", (long long)(ts.rows * ts.cols),
 		    (long long)j.rounds, (long long)j.loads);
 	tp_tileset_free(&ts);
 	free(dir);
@@ -285,6 +285,7 @@ main(int argc, char **argv)
 	char sweeps[32] = "";
 	tp_fillrun_opts ro;
 	tp_fill_stats st;
+	cli_progress p;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
@@ -305,8 +306,13 @@ main(int argc, char **argv)
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
 	ro = run_opts(&o, cli_sea_level(&o.sea, &g.h, 1));
 	cli_timer_lap(&tm, "read");
+	cli_progress_init(&p, "fill", o.quiet);
+	p.unit = tp_fillrun_tiled(&ro) ? "phases" : "cells";
+	ro.progress = cli_progress_cb;
+	ro.pctx = &p;
 	if (tp_fillrun(&g, band, idx[0], &ro, &st, &e) < 0)
 		cli_fail(&e);
+	cli_progress_done(&p);
 	cli_timer_lap(&tm, "fill");
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");

@@ -68,7 +68,7 @@ static const char help[] =
     "                       (default: strahler), 0 elsewhere\n"
     "      --outlet X,Y     add a band 'basin': 1 on the watershed of the\n"
     "                       cell at world coordinates X,Y, else 0\n"
-    "  -q, --quiet          no warning about sinks, no word on the outlet\n"
+    "  -q, --quiet          no progress bar, sink warning or outlet note\n"
     "  -r, --rivers T       add a band 'river': 1 where flow >= T, else 0\n"
     "                       (0 on the sea)\n"
     "      --river-rule R   threshold (flow >= T), or with --carve trace\n"
@@ -188,8 +188,7 @@ parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->band = "height";
 	o->r.rivers = -1;
-	o->r.order = -1;
-	o->r.river_rule = -1;
+	o->r.order = o->r.river_rule = -1;
 	o->r.min_basin = o->r.snap = -1;
 	o->r.min_lake = TP_FLOWRUN_MIN_LAKE;
 	o->r.lake_depth = -1;
@@ -218,9 +217,7 @@ parse(int argc, char **argv, opts *o)
 		case 'q': o->quiet = 1; break;
 		case 'r': o->r.rivers = cli_double("--rivers", optarg, 0, 1e300);
 			break;
-		case OPT_SEA:
-			cli_sea_option(&o->sea, optarg);
-			break;
+		case OPT_SEA: cli_sea_option(&o->sea, optarg); break;
 		case OPT_ORDER:
 			o->r.order = optarg == NULL ? TP_ORDER_STRAHLER :
 			    cli_choice("--order", optarg, orders);
@@ -313,6 +310,7 @@ main(int argc, char **argv)
 	static char joined[2][256];	/* --order=KIND, --carve=RULE */
 	tp_flowrun_result res;
 	char note[512];
+	cli_progress p;
 	cli_timer tm;
 	tp_grid g;
 	tp_err e;
@@ -332,9 +330,11 @@ main(int argc, char **argv)
 	band = cli_read_grid_when(&g, o.band, o.b.name, o.b.need, o.b.n,
 	    o.b.idx);
 	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
+	cli_timer_lap(&tm, "read");
+	cli_timer_progress(&tm, &p, "flow", tp_flowrun_phases(&o.r, &o.b),
+	    o.quiet);
 	o.r.lap = cli_timer_lap_cb;
 	o.r.lctx = &tm;
-	cli_timer_lap(&tm, "read");
 	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0)
 		cli_fail(&e);
 	cli_write_grid(&g, argc, argv);
@@ -342,7 +342,7 @@ main(int argc, char **argv)
 	for (i = 0; i < TP_FLOWRUN_NOTES; i++)
 		if (tp_flowrun_note(&o.r, &res, &g.h, i, o.quiet, note,
 		    sizeof note))
-			fprintf(stderr, "%s: %s\n", cli_prog(), note);
+			cli_note("%s", note);
 	if (o.verbose)
 		cli_timer_report(&tm, "%s", res.summary);
 	tp_grid_free(&g);

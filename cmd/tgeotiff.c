@@ -125,9 +125,9 @@ report(const tp_geotiff_writer *w, const tp_geotiff_write_opts *o)
 
 	if (n == 0)
 		return;
-	fprintf(stderr, "%s: warning: %llu sample%s outside the range of %s "
-	    "(after --scale/--offset) clamped to it%s\n", cli_prog(),
-	    (unsigned long long)n, n == 1 ? "" : "s",
+	cli_note("warning: %llu sample%s outside the range of %s "
+	    "(after --scale/--offset) clamped to it%s", (unsigned long long)n,
+	    n == 1 ? "" : "s",
 	    tp_geotiff_write_type_name(tp_geotiff_write_type(w)),
 	    o->scaled ? "" : "; --scale and --offset fit wider values");
 }
@@ -206,12 +206,13 @@ main(int argc, char **argv)
 	o.bands = bands;
 	check_bands(&r.h, &o);
 	if (tp_extent_check_geographic(&r.h, &e) < 0)
-		fprintf(stderr, "%s: warning: %s\n", cli_prog(), e.msg);
+		cli_note("warning: %s", e.msg);
 	if (tp_header_copy(&h, &r.h, &e) < 0 ||
 	    cli_history(&h, argc, argv, &e) < 0)
 		cli_fail(&e);
 	w = cli_gtw_begin(&t, out, &h, bands[0], &o);
 	cli_progress_init(&p, "geotiff", quiet);
+	p.unit = "rows";
 	rc = tp_geotiff_write_copy(w, &r, cli_progress_cb, &p, &e);
 	cli_progress_done(&p);
 	if (rc == 0)

@@ -89,13 +89,13 @@ static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void
 warn(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, "%s: warning: ", cli_prog());
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	cli_note("warning: %s", msg);
 }
 
 /* FILE, or standard input for "-"; a directory is refused. *regular: a
@@ -281,10 +281,10 @@ georef(tp_header *h, const struct opts *o)
 		tp_geokeys_drop(h);
 	}
 	if (tp_geo_degrees_suspect(h))
-		fprintf(stderr, "%s: warning: cells of %.9g in %s, a CRS in "
+		cli_note("warning: cells of %.9g in %s, a CRS in "
 		    "metres, and the extent within longitudes and latitudes: "
-		    "are the cells degrees? (give --crs EPSG:4326)\n",
-		    cli_prog(), h->cellsize, h->crs);
+		    "are the cells degrees? (give --crs EPSG:4326)",
+		    h->cellsize, h->crs);
 }
 
 int

@@ -268,6 +268,7 @@ main(int argc, char **argv)
 		if (tp_stats_init(&st[b], &e) < 0)
 			cli_fail(&e);
 	cli_progress_init(&p, "stats", quiet);
+	p.unit = "rows";
 	if (tp_stats_read(&r, st, cli_progress_cb, &p, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);

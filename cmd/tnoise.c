@@ -242,6 +242,7 @@ main(int argc, char **argv)
 	j.h = &oh;
 	cli_open_output(&w, &oh);
 	cli_progress_init(&pr, "noise", o.quiet);
+	pr.unit = "rows";
 	if (tp_filter_run(rp, &w, &oh, noise_row, &j,
 	    &(tp_filter_opts){ o.threads, cli_progress_cb, &pr }, &e) < 0)
 		cli_fail(&e);

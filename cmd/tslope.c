@@ -273,6 +273,7 @@ run(struct job *j, tp_reader *r, const tp_header *oh, const struct opts *o)
 
 	cli_open_output(&w, oh);
 	cli_progress_init(&p, "slope", o->quiet);
+	p.unit = "rows";
 	fo.threads = tp_par_threads(o->threads);
 	fo.progress = cli_progress_cb;
 	fo.pctx = &p;

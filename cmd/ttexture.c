@@ -273,6 +273,7 @@ main(int argc, char **argv)
 	    &o.g.sh);
 	o.g.mats = ms;
 	cli_progress_init(&prog, "texture", o.quiet);
+	prog.unit = "rows";
 	o.g.progress = cli_progress_cb;
 	o.g.pctx = &prog;
 	if (is_tif(o.out))

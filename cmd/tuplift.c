@@ -40,8 +40,6 @@ static const char help[] =
     "                        (creep) and 'flow' (drainage area, m^2)\n"
     "      --n N             slope exponent n, 0.5..4 (default: 1)\n"
     "      --no-sea          ignore the header's SEALEVEL: no cell is sea\n"
-    "      --progress        draw the progress bar even when stderr is no\n"
-    "                        terminal\n"
     "  -q, --quiet           no progress bar, no summary\n"
     "  -s, --steps N         time steps; with --until-* the most\n"
     "                        (default: 100; 100000 with --until-*)\n"
@@ -62,7 +60,7 @@ static const char help[] =
     "      --version         print the version\n";
 
 enum {
-	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA, OPT_PROGRESS,
+	OPT_FLOW = 256, OPT_FLOW_EXP, OPT_M, OPT_N, OPT_NO_SEA,
 	OPT_SEA, OPT_STATS, OPT_STEADY, OPT_VERSION, OPT_MASKS, OPT_BALANCED
 };
 
@@ -78,7 +76,6 @@ static const struct option longopts[] = {
 	{ "masks", no_argument, NULL, OPT_MASKS },
 	{ "n", required_argument, NULL, OPT_N },
 	{ "no-sea", no_argument, NULL, OPT_NO_SEA },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "steps", required_argument, NULL, 's' },
 	{ "sea", required_argument, NULL, OPT_SEA },
@@ -102,7 +99,7 @@ struct args {
 	tp_spower_opts o;
 	const char *band;
 	int64_t	steps;
-	int	steps_set, geo, progress, quiet, stats;
+	int	steps_set, geo, quiet, stats;
 	double	steady;		/* < 0: run every step */
 	double	balanced;	/* < 0: run every step */
 	cli_sea	sea;
@@ -146,7 +143,6 @@ parse(struct args *a, int argc, char **argv)
 		case OPT_M: o->m = dbl("--m", 0, 2); break;
 		case OPT_N: o->n = dbl("--n", 0.5, 4); break;
 		case OPT_NO_SEA: cli_sea_option(&a->sea, NULL); break;
-		case OPT_PROGRESS: a->progress = 1; break;
 		case 'q': a->quiet = 1; break;
 		case 's':
 			a->steps = cli_int("--steps", optarg, 0,
@@ -198,19 +194,17 @@ evolve(tp_spower *s, const struct args *a, tp_spower_stats *st)
 	tp_err e;
 
 	cli_progress_init(&p, "uplift", a->quiet);
-	if (a->progress && !a->quiet)
-		p.on = 1;
+	p.unit = "steps";
 	st->max_change = st->mean_change = st->mean_uplift = NAN;
 	for (i = 0; i < a->steps; i++) {
 		if (tp_spower_step(s, st, &e) < 0)
 			cli_fail(&e);
 		if (a->stats)
-			fprintf(stderr, "%s: step %lld: max change %.6g m, "
-			    "mean %.6g m (uplift %.6g m), %lld pits filled, "
-			    "%lld cells uncut in depressions\n", cli_prog(),
-			    (long long)i + 1, st->max_change, st->mean_change,
-			    st->mean_uplift, (long long)st->pits,
-			    (long long)st->lakes);
+			cli_note("step %lld: max change %.6g m, mean %.6g m "
+			    "(uplift %.6g m), %lld pits filled, %lld cells "
+			    "uncut in depressions", (long long)i + 1,
+			    st->max_change, st->mean_change, st->mean_uplift,
+			    (long long)st->pits, (long long)st->lakes);
 		cli_progress_cb(&p, i + 1, a->steps);
 		if (settled(a, st)) {
 			i++;
@@ -230,14 +224,13 @@ report(const struct args *a, const tp_spower_stats *st, int64_t ran)
 	if (a->steady < 0 && a->balanced < 0)
 		return;
 	if (!settled(a, st) && !a->quiet)
-		fprintf(stderr, "%s: warning: not %s after %lld steps (last "
-		    "change %.6g m at most, %.6g m on average, uplift %.6g m)"
-		    "\n", cli_prog(), what, (long long)ran, st->max_change,
-		    st->mean_change, st->mean_uplift);
+		cli_note("warning: not %s after %lld steps (last change %.6g "
+		    "m at most, %.6g m on average, uplift %.6g m)", what,
+		    (long long)ran, st->max_change, st->mean_change,
+		    st->mean_uplift);
 	else if (settled(a, st) && (a->stats || (!a->quiet &&
 	    isatty(STDERR_FILENO))))
-		fprintf(stderr, "%s: %s after %lld steps\n", cli_prog(), what,
-		    (long long)ran);
+		cli_note("%s after %lld steps", what, (long long)ran);
 }
 
 int

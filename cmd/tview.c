@@ -337,6 +337,7 @@ main(int argc, char **argv)
 	vo.hi = o.hi;
 	tp_view_auto_shade(&r.h, o.lo, o.hi, o.zf, o.az, o.alt, &vo.shade);
 	cli_progress_init(&src.prog, "render", o.quiet);
+	src.prog.unit = "rows";
 	draw(o.out, &vo, &src);
 	cli_progress_done(&src.prog);
 	free(src.plane);

@@ -7,6 +7,8 @@
 # written through tests/tp.py (the py function) and the shell helpers below
 # (values, header, header_lines, body), never by hand.
 set -u
+# Progress lines only where a test asks for them (tests/progress.sh).
+unset TERRAPIPE_PROGRESS TERRAPIPE_PROGRESS_SECONDS
 TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 TP_BIN=${TP_BIN:-$ROOT/bin}

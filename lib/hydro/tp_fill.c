@@ -144,6 +144,9 @@ typedef struct flood_q {
 	tp_kheap_radix hp;		/* cells on slopes, by height */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
+	tp_progress_fn progress;	/* told of the land cells flooded */
+	void	*pctx;
+	int64_t	flooded, land, tick;	/* next report at tick flooded */
 } flood_q;
 
 static inline int
@@ -302,7 +305,17 @@ prefetch_next(const flood_q *f)
 		    (f->q.cap - 1)]);
 }
 
-/* The flood: cells leave the heap and the FIFO in non-decreasing height. */
+/* Tell f's progress of the cells flooded; the next report a hundredth of
+ * the land on. */
+static void
+report(flood_q *f)
+{
+	f->progress(f->pctx, f->flooded, f->land);
+	f->tick += f->land / 100 + 1;
+}
+
+/* The flood: cells leave the heap and the FIFO in non-decreasing height;
+ * each land cell leaves once. */
 static int
 flood(flood_q *f, tp_err *e)
 {
@@ -316,6 +329,8 @@ flood(flood_q *f, tp_err *e)
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
 			return -1;
 		prefetch_next(f);
+		if (f->progress != NULL && ++f->flooded >= f->tick)
+			report(f);
 		s = tp_fill_step(f->o, f->z[c]);
 		if (!edge) {
 			for (k = 1; k <= 8; k++)
@@ -375,6 +390,15 @@ int
 tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
     const tp_fill_opts *o, double sea_level, tp_fill_stats *st, tp_err *e)
 {
+	return tp_fill_pf_progress(z, w, h, stride, o, sea_level, st, NULL,
+	    NULL, e);
+}
+
+int
+tp_fill_pf_progress(float *z, int64_t w, int64_t h, size_t stride,
+    const tp_fill_opts *o, double sea_level, tp_fill_stats *st,
+    tp_progress_fn progress, void *pctx, tp_err *e)
+{
 	tp_fill_stats dummy;
 	flood_q f;
 	int r = -1, out;
@@ -388,7 +412,12 @@ tp_fill_pf_sea(float *z, int64_t w, int64_t h, size_t stride,
 	    seed_border(&f, st, &out, e) < 0 ||
 	    (out && seed_nan(&f, st, e) < 0))
 		goto out;
+	f.progress = progress;
+	f.pctx = pctx;
+	f.land = st->valid - st->sea;
 	r = flood(&f, e);
+	if (r == 0 && progress != NULL)
+		progress(pctx, f.land, f.land);
 	st->raised = f.raised;
 out:
 	free(f.cl);

@@ -37,6 +37,7 @@
 #include <stdio.h>
 
 #include "core/tp_err.h"
+#include "stream/tp_filter.h"
 #include "stream/tp_stream.h"
 
 typedef enum tp_fill_rule {
@@ -82,6 +83,13 @@ int	tp_fill_pf_sea(float *z, int64_t width, int64_t height, size_t stride,
 	    tp_err *e);
 int	tp_fill_pd_sea(float *z, int64_t width, int64_t height, size_t stride,
 	    const tp_fill_opts *o, double sea_level, tp_fill_stats *st,
+	    tp_err *e);
+/* tp_fill_pf_sea telling progress (may be NULL) of the land cells
+ * flooded, of all the land (valid cells less the sea), each hundredth of
+ * them and at the end. */
+int	tp_fill_pf_progress(float *z, int64_t width, int64_t height,
+	    size_t stride, const tp_fill_opts *o, double sea_level,
+	    tp_fill_stats *st, tp_progress_fn progress, void *pctx,
 	    tp_err *e);
 
 /* d = z - d for every cell (d holds the unfilled heights on entry): the

@@ -20,16 +20,19 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
 	int64_t ts = o->tile_size ? o->tile_size : 1024;
 	tp_filltile_tiling tg;
 
+	if (!tp_fillrun_tiled(o) && o->planchon)
+		return tp_fill_pd_sea(tp_grid_band(g, band), g->h.width,
+		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st, e);
 	if (!tp_fillrun_tiled(o))
-		return (o->planchon ? tp_fill_pd_sea : tp_fill_pf_sea)(
-		    tp_grid_band(g, band), g->h.width, g->h.height,
-		    tp_grid_stride(g), &o->fill, o->sea, st, e);
+		return tp_fill_pf_progress(tp_grid_band(g, band), g->h.width,
+		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st,
+		    o->progress, o->pctx, e);
 	memset(st, 0, sizeof *st);
 	if (tp_filltile_init(&tg, g->h.width, g->h.height, ts, ts, &o->fill,
 	    o->sea, e) < 0)
 		return -1;
 	return tp_filltile_grid(tp_grid_band(g, band), tp_grid_stride(g), &tg,
-	    o->threads, &st->sweeps, e);
+	    o->threads, &st->sweeps, o->progress, o->pctx, e);
 }
 
 int

@@ -28,6 +28,11 @@ typedef struct tp_fillrun_opts {
 				 * else tiles on this many threads (0: all) */
 	int64_t	tile_size;	/* tiles of this size; 0: 1024 */
 	double	sea;		/* sea level; -inf: no sea */
+	tp_progress_fn progress;	/* the land cells Priority-Flood has
+					 * flooded, or the tiles' three phases
+					 * (tp_filltile_grid); never told by
+					 * Planchon-Darboux; may be NULL */
+	void	*pctx;
 } tp_fillrun_opts;
 
 /* 1 when o fills in tiles (threads other than 1, or a tile size). */

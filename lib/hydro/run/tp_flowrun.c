@@ -407,6 +407,13 @@ summarise(const tp_grid *g, tp_flowrun_result *r)
 }
 
 int
+tp_flowrun_phases(const tp_flowrun_opts *o, const tp_flowrun_bands *b)
+{
+	return 2 + (b->lake >= 0 && b->idx[b->lake] >= 0) +
+	    (o->order >= 0 || b->basin >= 0);
+}
+
+int
 tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
     const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e)
 {
@@ -422,6 +429,8 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	memset(r, 0, sizeof *r);
 	r->geo = tp_geo_grid_of(&g->h, o->georule);
 	rc = lakes(g, band, b, o, &zl, &wet, &r->lakes, e);
+	if (rc == 0 && zl != NULL)
+		lap(o, "lakes");
 	if (rc == 0 && (dir = malloc((size_t)w * (size_t)h)) == NULL)
 		rc = tp_err_set(e, "out of memory: directions need %.1f MiB",
 		    (double)w * (double)h / 1048576.0);

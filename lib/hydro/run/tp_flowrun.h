@@ -78,8 +78,9 @@ typedef struct tp_flowrun_opts {
 	int64_t	min_lake;	/* tp_lake_label's min_cells */
 	double	lake_depth;	/* its min_depth; < 0: 1/1000 of the span
 				 * of the heights */
-	/* Called as each phase ends ("directions", "accumulation", "order
-	 * and basins"), maybe from another thread; may be NULL. */
+	/* Called as each phase ends ("lakes", "directions", "accumulation",
+	 * "order and basins": tp_flowrun_phases of them), maybe from another
+	 * thread, never from two at once; may be NULL. */
 	void	(*lap)(void *lctx, const char *phase);
 	void	*lctx;
 } tp_flowrun_opts;
@@ -97,6 +98,11 @@ typedef struct tp_flowrun_bands {
 						 * when the input has no
 						 * depth */
 } tp_flowrun_bands;
+
+/* How many phases tp_flowrun ends (lap calls) with o and b: lakes when
+ * the input has a depth band (b's lake index set), directions,
+ * accumulation, and order and basins when either is asked for. */
+int	tp_flowrun_phases(const tp_flowrun_opts *o, const tp_flowrun_bands *b);
 
 /* What a run found: the directions' counts, and the outlet where it went. */
 typedef struct tp_flowrun_result {

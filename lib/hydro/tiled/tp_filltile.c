@@ -575,7 +575,8 @@ grid_store(void *vctx, int64_t begin, int64_t end, int worker)
 
 int
 tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
-    int threads, int64_t *rounds, tp_err *e)
+    int threads, int64_t *rounds, tp_progress_fn progress, void *pctx,
+    tp_err *e)
 {
 	int64_t t, n = g->rows * g->cols;
 	grid_ctx c = { g, z, stride, calloc((size_t)n,
@@ -595,10 +596,16 @@ tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
 			*e = c.errs[t];
 			goto out;
 		}
+	if (progress != NULL)
+		progress(pctx, 1, 3);
 	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds,
 	    e) < 0)
 		goto out;
+	if (progress != NULL)
+		progress(pctx, 2, 3);
 	tp_par_for(threads, n, 1, grid_store, &c);
+	if (progress != NULL)
+		progress(pctx, 3, 3);
 	r = 0;
 out:
 	for (t = 0; c.tiles != NULL && t < n; t++)

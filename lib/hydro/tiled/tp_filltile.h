@@ -45,6 +45,7 @@
 
 #include "core/tp_err.h"
 #include "hydro/tp_fill.h"
+#include "stream/tp_filter.h"
 
 /* The tiling: tw x th tiles over a W x H grid (last ones narrower). */
 typedef struct tp_filltile_tiling {
@@ -138,8 +139,10 @@ int	tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 	    tp_err *e);
 
 /* Whole grid in memory on threads: fill plane z (width x height of g,
- * stride in floats) in place, tile by tile. */
+ * stride in floats) in place, tile by tile. progress (may be NULL) is
+ * told of three phases as each ends: prepare, solve and finish. */
 int	tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
-	    int threads, int64_t *rounds, tp_err *e);
+	    int threads, int64_t *rounds, tp_progress_fn progress, void *pctx,
+	    tp_err *e);
 
 #endif
