@@ -22,7 +22,8 @@
 #
 # The files the blocks name and do not make are fixtures written here:
 # dem.tif (tests/data/jacksboro_fault_dem.tif), any.vrt (a VRT of it) and
-# N36W085.hgt (an SRTM tile around it, mostly nodata). Nothing is made
+# N36W085.hgt (an SRTM tile around it, mostly nodata), and share/ (the
+# repository's, as a reader at its root has it). Nothing is made
 # smaller: the whole world runs at README's 2048x2048 (seconds). With
 # DOCS_KEEP=DIR in the environment the blocks as cut are copied there.
 . "$(dirname "$0")/common.sh"
@@ -70,6 +71,7 @@ fixtures() {
 	local d=$1
 	mkdir -p "$d"
 	cp "$DATA/jacksboro_fault_dem.tif" "$d/dem.tif"
+	ln -s "$ROOT/share" "$d/share"	# the blocks run at the repository's root
 	gdalbuildvrt -q "$d/any.vrt" "$d/dem.tif"
 	py 'from osgeo import gdal
 # The 1-degree tile around the DEM, 3 arc-seconds, as SRTM lays it out.
