@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_texport.h"
 #include "cli_writer.h"
 #include "export/tp_engine.h"
 #include "export/tp_export.h"
@@ -172,22 +173,6 @@ check_combinations(const struct opts *o)
 		cli_usage("%s", e.msg);
 }
 
-/* OUT.json, put in place at once. */
-static void
-sidecar(const struct opts *o, const tp_header *h, const tp_export_rows_quant *q,
-    int nan)
-{
-	char *path = tp_export_sidecar_name(o->out);
-	char *text = tp_engine_json(o->engine, h, formats[o->format], q->width,
-	    q->height, q->lo, q->hi, o->zscale, nan);
-
-	if (path == NULL || text == NULL)
-		cli_die("out of memory for the sidecar");
-	cli_text_write(path, text, strlen(text));
-	free(path);
-	free(text);
-}
-
 /* A lib loop on the threads asked for, with a progress bar labelled label
  * in p (cli_progress_done after it). */
 static tp_export_rows_loop
@@ -250,7 +235,10 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	nan = tp_export_rows_heights(&s, w, &q, &l, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, nan >= 0, &e);
-	sidecar(o, &r->h, &q, hasnan < 0 ? nan > 0 : hasnan);
+	cli_texport_sidecar(o->out, o->engine, &r->h, formats[o->format],
+	    q.width, q.height, q.lo, q.hi, o->zscale, hasnan < 0 ? nan > 0 :
+	    hasnan);
+	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
 	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
 	    &r->h)) == NULL)
 		cli_die("out of memory");

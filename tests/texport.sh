@@ -30,7 +30,7 @@ print(bool(np.abs(a[m] - b[m]).max() <= (hi - lo) / 65535),
 # png16 and pgm round trips through timport, the range found in the band
 for f in png16 pgm; do
 	ok "$f from a file" run_prog texport -f $f "$T/dem.$f" < "$T/dem.tp"
-	assert_eq "$f says the range" "$(cat "$T/.err")" \
+	assert_eq "$f says the range" "$(tail -n 1 "$T/.err")" \
 	    "texport: height 0..65535 = $LO..$HI m"
 	ok "$f back" run_prog timport --zrange "$LO,$HI" "$T/dem.$f"
 	cp "$T/.out" "$T/back.tp"
@@ -51,7 +51,7 @@ assert_same "pgm pipe = file" "$T/pipe.pgm" "$T/dem.pgm"
 # r16: little-endian levels, each floor((v - LO) 65535 / (HI - LO) + 0.5),
 # NaN 0; read with struct
 ok "r16" run_prog texport -f r16 --zrange 100,1100 "$T/dem.r16" < "$T/dem.tp"
-assert_eq "r16 says the range" "$(cat "$T/.err")" "texport: height 0..65535 = 100..1100 m"
+assert_eq "r16 says the range" "$(tail -n 1 "$T/.err")" "texport: height 0..65535 = 100..1100 m"
 r16_check() {
 	py 'import struct
 a = band(sys.argv[1], "height").astype(float); raw = open(sys.argv[2], "rb").read()
@@ -63,7 +63,7 @@ print(len(raw) == a.size * 2, bool((q == want).all()))' "$@"
 assert_eq "r16 struct" "$(r16_check "$T/dem.tp" "$T/dem.r16")" "True True"
 # r32: the heights as they are, NaN as LO
 ok "r32" run_prog texport -f r32 "$T/dem.r32" < "$T/dem.tp"
-assert_eq "r32 says" "$(cat "$T/.err")" "texport: heights $LO..$HI m as float32"
+assert_eq "r32 says" "$(tail -n 1 "$T/.err")" "texport: heights $LO..$HI m as float32"
 assert_eq "r32 struct" "$(py 'import struct
 a = band(sys.argv[1], "height"); raw = open(sys.argv[2], "rb").read()
 v = np.array(struct.unpack("<%df" % (len(raw) // 4), raw), "float32").reshape(a.shape)
@@ -76,6 +76,30 @@ print(j["format"], j["width"], j["height"], j["crs"], j["units"], j["zrange"],
     j["byte_order"], j["first_row"], j["nodata_cells"], j["engine"],
     abs(j["cellsize"] - 1 / 1200.0) < 1e-15)' "$T/dem.r16.json")" \
     "r16 403 344 EPSG:4326 m [100.0, 1100.0] little-endian north True None True"
+
+# a geographic grid: cells measured per axis at the file's middle row on
+# WGS84 (east-west a cos(lat) / W, north-south a (1 - e2) / W^3 a radian),
+# not the north-south size for both (74.5 m, not 92.5, at 36.6 N)
+geo_cells() {	# JSON ROWS: x, y, Unity's width and length right
+	pyc 'import math
+j = json.load(open(sys.argv[1])); rows = int(sys.argv[2])
+c = j["cellsize"]; lat = math.radians(j["origin"][1] - (rows // 2 + 0.5) * c)
+a, e2 = 6378137.0, 6.69437999014e-3; w = math.sqrt(1 - e2 * math.sin(lat) ** 2)
+x = a * math.cos(lat) / w * math.radians(c); y = a * (1 - e2) / w ** 3 * math.radians(c)
+i = j.get("import", {})
+print("cellsize_m" in j, abs(j["cellsize_x_m"] - x) < 1e-6, abs(j["cellsize_y_m"] - y) < 1e-6,
+    abs(i.get("terrain_width", 256 * x) - 256 * x) < 1e-6,
+    abs(i.get("terrain_length", 256 * y) - 256 * y) < 1e-6, round(x, 2), round(y, 2))' "$@"
+}
+assert_eq "geographic sidecar" "$(geo_cells "$T/dem.r16.json" 344)" "False True True True True 74.57 92.47"
+assert_eq "geographic note" "$(head -n 1 "$T/.err")" "texport: geographic grid: cells 74.6 x 92.5 m at 36.6 N; the file keeps its cells; the sidecar gives both sizes (cellsize_x_m, cellsize_y_m)"
+ok "geographic unity" run_prog texport -f r16 -e unity --crop "$T/dgu.r16" < "$T/dem.tp"
+assert_eq "geographic unity sidecar" "$(geo_cells "$T/dgu.r16.json" 257)" "False True True True True 74.54 92.48"
+assert_eq "geographic unity note" "$(grep geographic "$T/.err")" "texport: geographic grid: cells 74.5 x 92.5 m at 36.6 N; the sidecar's terrain_width and terrain_length use both"
+ok "geographic unreal" run_prog texport -q -f png16 -e unreal --crop "$T/dge.png" < "$T/dem.tp"
+assert_eq "geographic unreal scales" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
+print(round(i["scale_x"]), round(i["scale_y"]), i["scale_x"] == 100 * j["cellsize_x_m"])' "$T/dge.png.json")" "7454 9248 True"
+assert_eq "geographic quiet" "$(cat "$T/.err")" ""
 
 # levels of a hand-made band: 0, 1/3, 1/2, 1 of [0, 3] and beyond it
 printf '0 1 1.5 3 -1 4 nan 0.00004' | mkstream 8 1 height > "$T/row.tp"

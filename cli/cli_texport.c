@@ -1,0 +1,40 @@
+/* cli_texport.c - texport's notes, warnings and sidecar. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_texport.h"
+#include "cli_writer.h"
+
+void
+cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
+    const char *format, int64_t w, int64_t ht, double lo, double hi,
+    double zscale, int nan)
+{
+	char *path = tp_export_sidecar_name(out);
+	char *text = tp_engine_json(g, h, format, w, ht, lo, hi, zscale, nan);
+
+	if (path == NULL || text == NULL)
+		cli_die("out of memory for the sidecar");
+	cli_text_write(path, text, strlen(text));
+	free(path);
+	free(text);
+}
+
+void
+cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht, int quiet)
+{
+	int oom;
+	char *t;
+
+	if (quiet)
+		return;
+	if ((t = tp_engine_geo_text(g, h, ht, &oom)) == NULL && oom)
+		cli_die("out of memory");
+	if (t != NULL)
+		fprintf(stderr, "%s: %s\n", cli_prog(), t);
+	free(t);
+}
+

@@ -1,0 +1,26 @@
+/*
+ * cli_texport.h - what texport says on stderr besides its range line, and
+ * its sidecar written: the notes and warnings that keep a heightmap from
+ * landing in an engine at the wrong size or flat.
+ */
+#ifndef CLI_TEXPORT_H
+#define CLI_TEXPORT_H
+
+#include <stdint.h>
+
+#include "export/tp_engine.h"
+#include "stream/tp_stream.h"
+
+/* OUT.json for a w x ht heightmap of format (its name) written from the
+ * grid of header h for engine g, levels spanning lo .. hi, zscale metres a
+ * unit, nan: NaN samples were written. Exits on failure. */
+void	cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
+	    const char *format, int64_t w, int64_t ht, double lo, double hi,
+	    double zscale, int nan);
+
+/* Unless quiet, on a geographic grid: "texport: geographic grid: cells
+ * 74.1 x 92.6 m at 36.6 N; ..." (tp_engine_geo_text). */
+void	cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht,
+	    int quiet);
+
+#endif
