@@ -38,3 +38,22 @@ cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht, int quiet)
 	free(t);
 }
 
+void
+cli_texport_fit_note(const char *opt, int64_t w, int64_t h, int64_t ow,
+    int64_t oh)
+{
+	double f = tp_engine_fit_change(w, h, ow, oh);
+	int grow = ow * oh > w * h;
+
+	if (f <= TP_ENGINE_FIT_WARN)
+		return;
+	if (grow)
+		fprintf(stderr, "%s: warning: %s: %" PRId64 "x%" PRId64
+		    " padded to %" PRId64 "x%" PRId64 ", %.0f%% more cells "
+		    "(copies of the last column and row)\n", cli_prog(), opt,
+		    w, h, ow, oh, f * 100);
+	else
+		fprintf(stderr, "%s: warning: %s: %" PRId64 "x%" PRId64
+		    " cropped to %" PRId64 "x%" PRId64 ", dropping %.0f%% of "
+		    "its cells\n", cli_prog(), opt, w, h, ow, oh, f * 100);
+}

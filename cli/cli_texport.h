@@ -23,4 +23,9 @@ void	cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
 void	cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht,
 	    int quiet);
 
+/* A warning, even under -q, when --crop or --pad (opt) turned a w x h grid
+ * into ow x oh and changed more than TP_ENGINE_FIT_WARN of its cells. */
+void	cli_texport_fit_note(const char *opt, int64_t w, int64_t h,
+	    int64_t ow, int64_t oh);
+
 #endif

@@ -227,6 +227,9 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
 	    &q.height, &e) < 0 || tp_export_rows_src_init(&s, r, b, &e) < 0)
 		cli_fail(&e);
+	if (o->fit != TP_FIT_CHECK)
+		cli_texport_fit_note(o->fit == TP_FIT_PAD ? "--pad" : "--crop",
+		    r->h.width, r->h.height, q.width, q.height);
 	hasnan = find_range(&s, o, start, &q);
 	cli_output_header(&h, &r->h, argc, argv);
 	w = cli_export_begin(&t, o->out, q.format, q.width, q.height,

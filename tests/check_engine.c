@@ -60,6 +60,13 @@ START_TEST(test_engine_fit)
 	ck_assert_int_eq(tp_engine_fit(TP_ENGINE_UNITY, 5000, 5000,
 	    TP_FIT_PAD, &w, &h, &e), -1);
 	ck_assert_str_eq(e.msg, "unity: no size to pad 5000x5000 to");
+	/* what fitting changes: 403x344 to 253x253 keeps 64009 of 138632
+	 * cells (54% dropped); 60x50 to 65x65 adds 1225 to 3000 (41%) */
+	ck_assert_double_eq_tol(tp_engine_fit_change(403, 344, 253, 253),
+	    (138632.0 - 64009) / 138632, 1e-15);
+	ck_assert_double_eq_tol(tp_engine_fit_change(60, 50, 65, 65),
+	    1225.0 / 3000, 1e-15);
+	ck_assert(tp_engine_fit_change(65, 65, 65, 65) == 0);
 }
 END_TEST
 

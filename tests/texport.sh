@@ -99,7 +99,7 @@ assert_eq "geographic unity note" "$(grep geographic "$T/.err")" "texport: geogr
 ok "geographic unreal" run_prog texport -q -f png16 -e unreal --crop "$T/dge.png" < "$T/dem.tp"
 assert_eq "geographic unreal scales" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(round(i["scale_x"]), round(i["scale_y"]), i["scale_x"] == 100 * j["cellsize_x_m"])' "$T/dge.png.json")" "7454 9248 True"
-assert_eq "geographic quiet" "$(cat "$T/.err")" ""
+assert_eq "geographic quiet" "$(grep -c geographic "$T/.err")" "0"
 
 # levels of a hand-made band: 0, 1/3, 1/2, 1 of [0, 3] and beyond it
 printf '0 1 1.5 3 -1 4 nan 0.00004' | mkstream 8 1 height > "$T/row.tp"
@@ -140,11 +140,19 @@ expect_err 1 "texport: godot wants a square of 2^n+1 samples (33 .. 4097): 60x50
 assert_eq "no file on error" "$(ls "$T"/x.r16* 2>/dev/null)" ""
 # --pad repeats the last column and row; --crop keeps the north-west corner
 ok "pad" run_prog texport -q -f r32 -e godot --pad "$T/p.r32" < "$T/r60.tp"
+# a fitting that changes more than 10% of the cells says so, even under -q
+assert_eq "pad warns" "$(cat "$T/.err")" "texport: warning: --pad: 60x50 padded to 65x65, 41% more cells (copies of the last column and row)"
 assert_eq "pad" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); v = np.array(struct.unpack("<%df" % (len(d) // 4), d)).reshape(65, 65)
 a = np.arange(3000.0).reshape(50, 60); b = a[np.minimum(np.arange(65), 49)][:, np.minimum(np.arange(65), 59)]
 print(bool((v == b).all()))' "$T/p.r32")" "True"
 ok "crop" run_prog texport -q -f r32 -e godot --crop "$T/c.r32" < "$T/r60.tp"
+assert_eq "crop warns" "$(cat "$T/.err")" "texport: warning: --crop: 60x50 cropped to 33x33, dropping 64% of its cells"
+ok "crop dem" run_prog texport -q -f png16 -e unreal --crop "$T/cd.png" < "$T/dem.tp"
+assert_eq "crop dem warns" "$(cat "$T/.err")" "texport: warning: --crop: 403x344 cropped to 253x253, dropping 54% of its cells"
+py 'write(np.zeros((129, 129), "float32"))' > "$T/r129.tp"
+ok "crop 3%" run_prog texport -q -f png16 -e unreal --crop "$T/c3.png" < "$T/r129.tp"
+assert_eq "crop 3% quiet" "$(cat "$T/.err")" ""
 assert_eq "crop" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); v = np.array(struct.unpack("<%df" % (len(d) // 4), d)).reshape(33, 33)
 a = np.arange(3000.0).reshape(50, 60)

@@ -137,6 +137,15 @@ tp_engine_fit(tp_engine g, int64_t w, int64_t h, tp_engine_fitting fit,
 	    names[g], fit == TP_FIT_PAD ? "pad" : "crop", w, h);
 }
 
+double
+tp_engine_fit_change(int64_t w, int64_t h, int64_t ow, int64_t oh)
+{
+	double kept = (double)(w < ow ? w : ow) * (double)(h < oh ? h : oh);
+	double in = (double)w * (double)h, out = (double)ow * (double)oh;
+
+	return in > 0 ? (in - kept + out - kept) / in : 0;
+}
+
 int
 tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
 {

@@ -53,6 +53,12 @@ void	tp_engine_nearest(tp_engine g, int64_t n, int64_t *below,
  * engines pad to cover the longer side and crop to the shorter one. */
 int	tp_engine_fit(tp_engine g, int64_t w, int64_t h,
 	    tp_engine_fitting fit, int64_t *ow, int64_t *oh, tp_err *e);
+/* The share of a w x h grid's cells that fitting it to ow x oh (keeping
+ * the north-west corner) drops or adds: (dropped + added) / (w h), 0.37
+ * for 403x344 cropped to 253x253. texport warns above
+ * TP_ENGINE_FIT_WARN. */
+#define TP_ENGINE_FIT_WARN	0.10
+double	tp_engine_fit_change(int64_t w, int64_t h, int64_t ow, int64_t oh);
 /* 0 when engine g imports heightmaps of format f, else -1 naming those it
  * does. */
 int	tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e);
