@@ -1,5 +1,6 @@
 /* cli_texport.c - texport's notes, warnings and sidecar. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "cli.h"
 #include "cli_texport.h"
 #include "cli_writer.h"
+#include "render/tp_normalmap.h"
 
 void
 cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
@@ -56,4 +58,16 @@ cli_texport_fit_note(const char *opt, int64_t w, int64_t h, int64_t ow,
 		fprintf(stderr, "%s: warning: %s: %" PRId64 "x%" PRId64
 		    " cropped to %" PRId64 "x%" PRId64 ", dropping %.0f%% of "
 		    "its cells\n", cli_prog(), opt, w, h, ow, oh, f * 100);
+}
+
+void
+cli_texport_flat_note(double steepest, int zscale_given)
+{
+	double deg = atan(steepest) * 180 / M_PI;
+
+	if (zscale_given || !(steepest > 0) || deg >= TP_NORMALMAP_FLAT_DEG)
+		return;
+	fprintf(stderr, "%s: warning: the steepest slope is %.2g degrees, so "
+	    "the normal map is almost flat (128, 128, 255); give --zscale, "
+	    "the metres one height unit stands for\n", cli_prog(), deg);
 }

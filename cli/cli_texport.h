@@ -28,4 +28,10 @@ void	cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht,
 void	cli_texport_fit_note(const char *opt, int64_t w, int64_t h,
 	    int64_t ow, int64_t oh);
 
+/* A warning, even under -q, when a normal map's steepest gradient
+ * (tp_export_rows_normals) is a slope below TP_NORMALMAP_FLAT_DEG and
+ * --zscale was not given (zscale_given 0): heights of 0..1 over cells of
+ * metres. A map with no slope at all is flat ground: no warning. */
+void	cli_texport_flat_note(double steepest, int zscale_given);
+
 #endif

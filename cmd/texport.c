@@ -93,6 +93,7 @@ static const struct option longopts[] = {
 struct opts {
 	const char *band, *out, *groups;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
+	int	zscale_given;
 	tp_engine engine;
 	tp_engine_fitting fit;
 	double	lo, hi, zscale;
@@ -137,6 +138,7 @@ parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_ZSCALE: o->zscale = cli_double("--zscale", optarg,
 			    1e-12, ZSCALE_MAX);
+			o->zscale_given = 1;
 			break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -301,6 +303,7 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 	tp_header h;
 	cli_out t;
 	tp_err e;
+	double steep;
 	int rc;
 
 	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
@@ -309,9 +312,10 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
 	    (uint32_t)r->h.height, 3, software, &h);
 	l = bar(o, &p, "normal");
-	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &e);
+	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &steep, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, rc == 0, &e);
+	cli_texport_flat_note(steep, o->zscale_given);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 }

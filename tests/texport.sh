@@ -271,8 +271,22 @@ py 'y, x = np.mgrid[0:5, 0:5]; write((0.005 * x).astype("float32"), "height", []
 ok "normal zscale" run_prog texport -f normal --zscale 100 "$T/zs.png" < "$T/zs.tp"
 # n = (-0.5, 0, 1) / sqrt(1.25): R 70, G 128, B 242
 assert_eq "normal zscale plane" "$(normal_at "$T/zs.png")" "[(70, 128, 242)]"
+# heights 0..1 over cells of 30 m (a ramp of 1/64 a cell: 0.03 degrees)
+# make a flat normal map: a warning naming --zscale, even under -q; the
+# line is drawn at a 1 degree slope (a rise of 0.01746 a metre)
+py 'y, x = np.mgrid[0:65, 0:65]; write((x / 64.0).astype("float32"), "height", ["CELLSIZE 30"], sys.argv[1])' "$T/ramp.tp"
+ok "flat warns" run_prog texport -q -f normal "$T/fw.png" < "$T/ramp.tp"
+assert_eq "flat warning" "$(cat "$T/.err")" "texport: warning: the steepest slope is 0.03 degrees, so the normal map is almost flat (128, 128, 255); give --zscale, the metres one height unit stands for"
+ok "flat zscale" run_prog texport -q -f normal --zscale 1800 "$T/fw.png" < "$T/ramp.tp"
+assert_eq "zscale: no warning" "$(cat "$T/.err")" ""
+for r in 0.0174:1 0.0175:0; do
+	py 'y, x = np.mgrid[0:9, 0:9]; write((x * float(sys.argv[2])).astype("float32"), "height", [], sys.argv[1])' "$T/r1.tp" "${r%:*}"
+	ok "ramp ${r%:*}" run_prog texport -q -f normal "$T/r1.png" < "$T/r1.tp"
+	assert_eq "ramp ${r%:*} warns" "$(grep -c 'almost flat' "$T/.err")" "${r#*:}"
+done
 printf '1 1 1 nan 1 1 1 1 1' | mkstream 3 3 height > "$T/flatn.tp"
 ok "flat normal" run_prog texport -f normal "$T/fn.png" < "$T/flatn.tp"
+assert_eq "flat ground: no warning" "$(grep -c warning "$T/.err")" "0"
 assert_eq "flat is 128 128 255" "$(py 'from osgeo import gdal
 p = gdal.Open(sys.argv[1]).ReadAsArray(); print(sorted(set(map(tuple, p.reshape(3, -1).T.tolist()))))' "$T/fn.png")" "[(128, 128, 255)]"
 # geographic: the DEM's normal map, each row measured in metres; against

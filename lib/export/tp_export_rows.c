@@ -268,6 +268,7 @@ typedef struct normal_job {
 	const tp_normalmap_opts *no;
 	const tp_geo_grid *geo;
 	uint8_t	*out;
+	double	*steep;		/* a worker's steepest gradient */
 } normal_job;
 
 static void
@@ -276,16 +277,17 @@ normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	normal_job *j = ctx;
 	size_t w = (size_t)j->width;
 
-	(void)worker;
 	for (int64_t i = begin; i < end; i++) {
 		int64_t y = j->y0 + i;
 		const float *mid = j->buf + (size_t)(y - j->first) * w;
-		double dx, dy;
+		double dx, dy, g;
 
 		tp_geo_spacing(j->geo, y, &dx, &dy);
-		tp_normalmap_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
+		g = tp_normalmap_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
 		    j->height ? mid + w : NULL, j->width, dx, dy, j->out +
 		    (size_t)i * w * 3);
+		if (g > j->steep[worker])
+			j->steep[worker] = g;
 	}
 }
 
@@ -324,22 +326,27 @@ normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
 int
 tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
     const tp_normalmap_opts *no, const tp_geo_grid *geo,
-    const tp_export_rows_loop *l, tp_err *e)
+    const tp_export_rows_loop *l, double *steepest, tp_err *e)
 {
 	normal_job j = { .width = s->r->h.width, .height = s->r->h.height,
 	    .no = no, .geo = geo };
 	size_t w = (size_t)j.width;
 	float *buf = malloc((size_t)(s->batch + 2) * w * sizeof *buf);
-	int rc = 0;
+	int rc = 0, threads = tp_par_threads(l->threads);
 
 	j.out = malloc((size_t)s->batch * w * 3);
+	j.steep = calloc((size_t)threads, sizeof *j.steep);
 	j.buf = buf;
-	if (buf == NULL || j.out == NULL)
+	if (buf == NULL || j.out == NULL || j.steep == NULL)
 		rc = tp_err_set(e, "out of memory for a batch of rows");
 	if (rc == 0)
 		rc = normal_batches(s, &j, buf, png, l, e);
+	*steepest = 0;
+	for (int i = 0; i < threads && j.steep != NULL; i++)
+		*steepest = j.steep[i] > *steepest ? j.steep[i] : *steepest;
 	free(buf);
 	free(j.out);
+	free(j.steep);
 	return rc < 0 ? -1 : tp_reader_finish(s->r, e);
 }
 

@@ -99,10 +99,11 @@ int64_t	tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
 
 /* The normal map of the band (RGB rows into png, width x height of r)
  * from batches with a row of halo each side, on l's threads, then r's
- * end checked. geo: the cells' spacing, per row when geographic. */
+ * end checked. geo: the cells' spacing, per row when geographic.
+ * *steepest: the map's steepest gradient (tp_normalmap_row). */
 int	tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
 	    const tp_normalmap_opts *no, const tp_geo_grid *geo,
-	    const tp_export_rows_loop *l, tp_err *e);
+	    const tp_export_rows_loop *l, double *steepest, tp_err *e);
 
 /* The splat maps of band `band` of r: rows through sp's window, picture k
  * of npic getting slots 4k .. 4k + 3 as RGBA, then r's end checked. */
