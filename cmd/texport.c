@@ -42,8 +42,9 @@ static const char help[] =
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it\n"
-    "  -f, --format FMT     png16 (default), r16, r32 (little-endian UInt16,\n"
-    "                       float32), pgm (16-bit), mask (8-bit PNG), splat, normal\n"
+    "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
+    "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
+    "                       mask (8-bit PNG), splat, normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
     "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
@@ -323,12 +324,14 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .band = NULL, .format = F_PNG16, .zscale = 1 };
+	struct opts o = { .band = NULL, .format = -1, .zscale = 1 };
 	off_t start;
 	tp_reader r;
 
 	cli_init(argc, argv, usage);
 	parse_options(argc, argv, &o);
+	if (o.format < 0)	/* not asked for: what the engine reads */
+		o.format = (int)tp_engine_default_format(o.engine);
 	check_combinations(&o);
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT ? "biome" : "height";

@@ -74,6 +74,7 @@ START_TEST(test_engine_hints)
 {
 	const char *name[8];
 	double v[8];
+	tp_err e;
 	int n;
 
 	/* Unreal: 1009 samples of 2 m, 0 .. 1024 m: scale 200 cm, Z scale
@@ -99,6 +100,21 @@ START_TEST(test_engine_hints)
 	ck_assert(n == 5 && v[4] == 2);
 	ck_assert_str_eq(name[4], "cell_size");
 	ck_assert(tp_engine_flip(TP_ENGINE_UNITY));
+	/* Godot reads 16-bit PNG as 8 bits: r16 (or r32) only, r16 the
+	 * default, as Unity's */
+	ck_assert_int_eq(tp_engine_format_ok(TP_ENGINE_GODOT, TP_EXPORT_PNG16,
+	    &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "as 8 bits"));
+	ck_assert_int_eq(tp_engine_format_ok(TP_ENGINE_GODOT, TP_EXPORT_R16,
+	    &e), 0);
+	ck_assert_int_eq(tp_engine_default_format(TP_ENGINE_GODOT),
+	    TP_EXPORT_R16);
+	ck_assert_int_eq(tp_engine_default_format(TP_ENGINE_UNITY),
+	    TP_EXPORT_R16);
+	ck_assert_int_eq(tp_engine_default_format(TP_ENGINE_UNREAL),
+	    TP_EXPORT_PNG16);
+	ck_assert_int_eq(tp_engine_default_format(TP_ENGINE_NONE),
+	    TP_EXPORT_PNG16);
 	ck_assert(!tp_engine_flip(TP_ENGINE_UNREAL));
 }
 END_TEST

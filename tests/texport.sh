@@ -128,7 +128,7 @@ print(bool((q == np.floor(v * 65535 / 6464.0 + 0.5)).all()))' "$T/u.r16")" "True
 assert_eq "unity sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(j["engine"], j["first_row"], i["terrain_width"], i["terrain_length"], i["terrain_height"], i["position_y"])' "$T/u.r16.json")" \
     "unity south 128.0 128.0 6464.0 0.0"
-ok "godot" run_prog texport -q -f png16 -e godot --zscale 2 "$T/g.png" < "$T/r65.tp"
+ok "godot" run_prog texport -q -f r16 -e godot --zscale 2 "$T/g.png" < "$T/r65.tp"
 assert_eq "godot sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(j["first_row"], i["min_height"], i["max_height"], i["cell_size"])' "$T/g.png.json")" \
     "north 0.0 12928.0 2.0"
@@ -366,9 +366,17 @@ expect_err 2 "texport: --engine: 'cryengine' is not one of unity, unreal, godot"
 expect_err 2 "texport: --crop and --pad go with --engine" "pad alone" run_prog texport --pad "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --crop and --pad: one or the other" "pad crop" run_prog texport -e unity -f r16 --pad --crop "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --zrange goes with the heightmap formats" "zrange normal" run_prog texport -f normal --zrange 0,1 "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: unity imports raw 16-bit heightmaps: use -f r16" "unity png" run_prog texport -e unity "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: unity imports raw 16-bit heightmaps: use -f r16" "unity png" run_prog texport -e unity -f png16 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: unreal imports 16-bit heightmaps: use -f png16 or -f r16" "unreal r32" run_prog texport -e unreal -f r32 "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: godot imports png16, r16 and r32 heightmaps, not pgm" "godot pgm" run_prog texport -e godot -f pgm "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: godot imports r16 and r32 heightmaps: use -f r16" "godot pgm" run_prog texport -e godot -f pgm "$T/x" < "$T/dem.tp"
+# Godot's Image.load keeps 8 bits of a 16-bit PNG: r16 it is
+expect_err 2 "texport: godot's Image.load reads a 16-bit PNG as 8 bits (256 height levels): use -f r16" "godot png16" run_prog texport -e godot -f png16 "$T/x" < "$T/dem.tp"
+# with no -f, -e godot and -e unity write r16, the form they read
+ok "godot default r16" run_prog texport -q -e godot --crop "$T/gd" < "$T/dem.tp"
+assert_eq "godot default r16 sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); print(j["format"], j["width"], j["first_row"])' "$T/gd.json")" "r16 257 north"
+assert_eq "godot default r16 size" "$(stat -c %s "$T/gd")" "$((257 * 257 * 2))"
+ok "unity default r16" run_prog texport -q -e unity --crop "$T/ud" < "$T/dem.tp"
+assert_eq "unity default r16" "$(pyc 'j = json.load(open(sys.argv[1])); print(j["format"], j["first_row"])' "$T/ud.json")" "r16 south"
 expect_err 2 "texport: --blend: " "blend range" run_prog texport -f splat --biome-groups "$T/groups" --blend 2000 "$T/x" < "$T/biome.tp"
 expect_err 2 "texport: --zscale: " "zscale range" run_prog texport -f normal --zscale 0 "$T/x" < "$T/dem.tp"
 expect_err 1 "texport: the input has no band 'moisture'" "no band" run_prog texport -b moisture "$T/x" < "$T/dem.tp"

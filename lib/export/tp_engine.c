@@ -164,14 +164,23 @@ tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
 			    "heightmaps: use -f png16 or -f r16");
 		break;
 	case TP_ENGINE_GODOT:
-		if (f == TP_EXPORT_PGM)
-			return tp_err_set(e, "godot imports png16, r16 and "
-			    "r32 heightmaps, not pgm");
+		if (f == TP_EXPORT_PNG16)
+			return tp_err_set(e, "godot's Image.load reads a 16-bit "
+			    "PNG as 8 bits (256 height levels): use -f r16");
+		if (f != TP_EXPORT_R16 && f != TP_EXPORT_R32)
+			return tp_err_set(e, "godot imports r16 and r32 "
+			    "heightmaps: use -f r16");
 		break;
 	default:
 		break;
 	}
 	return 0;
+}
+
+tp_export_format
+tp_engine_default_format(tp_engine g)
+{
+	return square(g) ? TP_EXPORT_R16 : TP_EXPORT_PNG16;
 }
 
 int

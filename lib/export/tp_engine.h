@@ -11,8 +11,10 @@
  *          505, 1009, 2017, 4033, 8129 (Landscape Technical Guide); 16-bit
  *          PNG or little-endian raw, first row north.
  *  Godot   HTerrain's terrain resolutions, a square of 2^n + 1 samples,
- *          33 .. 4097; 16-bit PNG, little-endian raw or float32 raw, first
- *          row north (Terrain3D takes any size: no --engine needed).
+ *          33 .. 4097; little-endian raw 16-bit or float32, first row
+ *          north (Terrain3D takes any size: no --engine needed). Not
+ *          16-bit PNG: Godot's Image.load (Godot 3 and 4, which both
+ *          importers read PNGs through) keeps 8 bits of it.
  *
  * A grid that does not fit is either an error naming the nearest sizes
  * (tp_engine_fit) or padded or cropped to them: padding repeats the last
@@ -62,6 +64,9 @@ double	tp_engine_fit_change(int64_t w, int64_t h, int64_t ow, int64_t oh);
 /* 0 when engine g imports heightmaps of format f, else -1 naming those it
  * does. */
 int	tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e);
+/* The heightmap format engine g takes when none is asked for: r16 for
+ * Unity and Godot (the only 16-bit form both read), png16 otherwise. */
+tp_export_format tp_engine_default_format(tp_engine g);
 /* 1 when engine g wants the rows south first. */
 int	tp_engine_flip(tp_engine g);
 
