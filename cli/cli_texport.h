@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "export/tp_engine.h"
+#include "export/tp_splatband.h"
 #include "stream/tp_stream.h"
 
 /* OUT.json for a w x ht heightmap of format (its name) written from the
@@ -33,5 +34,21 @@ void	cli_texport_fit_note(const char *opt, int64_t w, int64_t h,
  * --zscale was not given (zscale_given 0): heights of 0..1 over cells of
  * metres. A map with no slope at all is flat ground: no warning. */
 void	cli_texport_flat_note(double steepest, int zscale_given);
+
+/* -f splat: what texport was asked. */
+typedef struct cli_texport_splat_opts {
+	const char *out;
+	const char *band;		/* the biome band, with groups */
+	const char *groups;		/* --biome-groups, or NULL */
+	const tp_splatband *sb;		/* --splat-bands, or NULL */
+	const char *software;
+	int	blend, quiet, threads;
+} cli_texport_splat_opts;
+
+/* The splat maps of the stream r (its header read): the biome slots of
+ * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
+ * slots a picture; HISTORY from argc, argv. Exits on failure. */
+void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
+	    int argc, char **argv);
 
 #endif

@@ -14,7 +14,7 @@
 #include "geo/tp_geo.h"
 #include "render/tp_normalmap.h"
 #include "io/tp_png.h"
-#include "export/tp_splat.h"
+#include "export/tp_splatband.h"
 
 #define BLEND_MAX	1024
 #define ZSCALE_MAX	1e12
@@ -24,8 +24,8 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
     "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm|mask OUT < in\n"
-    "       texport [-q] [-b NAME] [--blend CELLS] --biome-groups FILE\n"
-    "               -f splat OUT.png < in\n"
+    "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
+    "               [--splat-bands BAND[:LO:HI],...] -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
     "               -f normal OUT.png < in\n";
 
@@ -39,6 +39,9 @@ static const char help[] =
     "                       'BIOME SLOT' a line, '*' for the rest\n"
     "      --blend CELLS    splat: box filter over (2 CELLS + 1)^2 cells\n"
     "                       (default: 0, hard edges)\n"
+    "      --splat-bands LIST  splat: a slot for each band, its cover\n"
+    "                       0..1 over LO..HI (default 0..1) after the\n"
+    "                       biome slots (or slot 0), which share the rest\n"
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it\n"
@@ -67,7 +70,7 @@ static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
 enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
-    OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
+    OPT_SPLAT_BANDS, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-z", OPT_ZRANGE }, { NULL, 0 } };
@@ -84,6 +87,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "pad", no_argument, NULL, OPT_PAD },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "splat-bands", required_argument, NULL, OPT_SPLAT_BANDS },
 	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "zscale", required_argument, NULL, OPT_ZSCALE },
 	{ "help", no_argument, NULL, 'h' },
@@ -94,7 +98,8 @@ static const struct option longopts[] = {
 struct opts {
 	const char *band, *out, *groups;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
-	int	zscale_given;
+	int	zscale_given, bands;
+	tp_splatband sb;
 	tp_engine engine;
 	tp_engine_fitting fit;
 	double	lo, hi, zscale;
@@ -103,6 +108,7 @@ struct opts {
 static void
 parse_options(int argc, char **argv, struct opts *o)
 {
+	tp_err e;
 	int ch;
 
 	while ((ch = cli_getopt_old(argc, argv, "b:e:f:hj:o:q", longopts,
@@ -134,6 +140,11 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->fit = ch == OPT_PAD ? TP_FIT_PAD : TP_FIT_CROP;
 			break;
 		case OPT_GROUPS: o->groups = optarg; break;
+		case OPT_SPLAT_BANDS:
+			if (tp_splatband_parse(&o->sb, optarg, &e) < 0)
+				cli_usage("%s", e.msg);
+			o->bands = 1;
+			break;
 		case OPT_NORMAL_Y: o->ydown = cli_choice("--normal-y", optarg,
 			    ydirs);
 			break;
@@ -157,11 +168,12 @@ check_combinations(const struct opts *o)
 
 	if (strcmp(o->out, "-") == 0)
 		cli_usage("give a file to write, not standard output");
-	if (splat != (o->groups != NULL))
-		cli_usage(splat ? "-f splat needs --biome-groups FILE" :
-		    "--biome-groups goes with -f splat");
-	if (o->blend_given && !splat)
-		cli_usage("--blend goes with -f splat");
+	if (splat != (o->groups != NULL || o->bands))
+		cli_usage(splat ? "-f splat needs --biome-groups FILE or "
+		    "--splat-bands" : o->bands ? "--splat-bands goes with -f "
+		    "splat" : "--biome-groups goes with -f splat");
+	if (o->blend_given && o->groups == NULL)
+		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
 	if (o->engine != TP_ENGINE_NONE && (splat || normal))
@@ -258,38 +270,12 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 static void
 splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
-	tp_png_writer *png[4] = { NULL };
-	int b = cli_band(&r->h, o->band), npic, k, rc;
-	tp_splat_groups *g;
-	cli_out t[4];
-	cli_progress p;
-	tp_export_rows_loop l;
-	tp_splat sp;
-	tp_header h;
-	tp_err e;
+	cli_texport_splat_opts so = { .out = o->out, .band = o->band,
+	    .groups = o->groups, .sb = o->bands ? &o->sb : NULL,
+	    .software = software, .blend = o->blend, .quiet = o->quiet,
+	    .threads = o->threads };
 
-	if ((g = tp_splat_open(o->groups, &r->h, &e)) == NULL ||
-	    tp_splat_init(&sp, g, r->h.width, r->h.height, o->blend, &e) < 0)
-		cli_fail(&e);
-	cli_output_header(&h, &r->h, argc, argv);
-	npic = (g->nslots + 3) / 4;
-	for (k = 0; k < npic; k++) {
-		char *name = tp_export_rows_pic_name(o->out, k);
-
-		if (name == NULL)
-			cli_die("out of memory");
-		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, 4, software, &h);
-		free(name);
-	}
-	l = bar(o, &p, "splat");
-	rc = tp_export_rows_splat(r, b, &sp, png, npic, &l, &e);
-	cli_progress_done(&p);
-	for (k = 0; k < npic; k++)
-		cli_outfile_end(&t[k], rc == 0, &e);
-	tp_splat_free(&sp);
-	tp_header_free(&h);
-	free(g);
+	cli_texport_splat(&so, r, argc, argv);
 }
 
 static void

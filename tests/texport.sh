@@ -209,6 +209,40 @@ print(ok, bool((got.sum(0) == 255).all()), bool((pics[1][1:] == 0).all()))' "$T/
 }
 assert_eq "splat hard" "$(splat_check "$T/s.png" 0)" "True True True"
 assert_eq "splat blend 2" "$(splat_check "$T/sb.png" 2)" "True True True"
+# --splat-bands: each band's cover t = (v - LO) / (HI - LO) clamped, its
+# share 255 t / max(1, sum t), the base the rest, largest remainders to 255.
+# Bands alone, slot 0 the base: wear:0:0.5,slope:20:45 at
+#   wear 0.125, slope 32.5: t .25 .5: 63.75 127.5, base 63.75 -> 64 64 127
+#   wear 0.5, slope 45: t 1 1, sum 2: 127.5 127.5, base 0 -> 0 128 127
+#   wear NaN, slope 10: nothing: 255 0 0
+#   wear 0.25, slope 45: t .5 1, sum 1.5: 85 170, base 0 -> 0 85 170
+pixels() {	# PNG: its RGBA pixels row by row
+	py 'from osgeo import gdal
+a = gdal.Open(sys.argv[1]).ReadAsArray()
+print(" ".join(",".join(str(int(c)) for c in a[:, y, x]) for y in range(a.shape[1]) for x in range(a.shape[2])))' "$1"
+}
+py 'write(np.stack([[[0.125, 0.5, np.nan, 0.25]], [[32.5, 45, 10, 45]]], 1), "wear slope", [], sys.argv[1])' "$T/ws.tp"
+ok "splat bands" run_prog texport -f splat --splat-bands wear:0:0.5,slope:20:45 "$T/sw.png" < "$T/ws.tp"
+assert_eq "splat bands weights" "$(pixels "$T/sw.png")" "64,64,127,0 0,128,127,0 255,0,0,0 0,85,170,0"
+# with the biome slots (0: grassland, 1: beach, columns 0 and 1-2) blended
+# over 3x3 and wear:0:0.5 after them in slot 2; wear 0, 0.25, 0.5 by row
+# (the ring keeps each row's bands for the window's row):
+#   row 0, centre: 6 cells, 2 grassland: 85 170; wear 0: 85 170 0
+#   row 1, centre: 9 cells, 3: 85 170; t .5: 127.5, the rest 127.5 split
+#     42.5 85 -> 43 85 127
+#   row 2, centre: t 1: 0 0 255
+py 'b = np.array([[10, 2, 2]] * 3); w = np.array([[0] * 3, [0.25] * 3, [0.5] * 3])
+write(np.stack([b, w], 1), "biome wear", [], sys.argv[1])' "$T/bw.tp"
+printf 'grassland 0\nbeach 1\n* 0\n' > "$T/g01"
+ok "splat biome bands" run_prog texport -f splat --biome-groups "$T/g01" --blend 1 --splat-bands wear:0:0.5 "$T/bw.png" < "$T/bw.tp"
+assert_eq "splat biome bands centre" "$(pixels "$T/bw.png" | tr ' ' '\n' | sed -n '2p;5p;8p' | tr '\n' ' ')" "85,170,0,0 43,85,127,0 0,0,255,0 "
+assert_eq "splat biome bands sum" "$(pixels "$T/bw.png" | tr ' ,' '\n+' | sed 's/+0$//' | bc | sort -u)" "255"
+expect_err 2 "texport: --splat-bands: wear: want LO < HI" "splat bands range" run_prog texport -f splat --splat-bands wear:1:0 "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands: wear twice" "splat bands twice" run_prog texport -f splat --splat-bands wear,wear "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands: 'wear:1': want NAME:LO:HI" "splat bands colon" run_prog texport -f splat --splat-bands wear:1 "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands goes with -f splat" "splat bands alone" run_prog texport --splat-bands wear "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --blend goes with -f splat --biome-groups" "splat bands blend" run_prog texport -f splat --blend 1 --splat-bands wear "$T/x.png" < "$T/ws.tp"
+expect_err 1 "texport: --splat-bands: the input has no band 'flow'" "splat bands no band" run_prog texport -f splat --splat-bands flow "$T/x.png" < "$T/ws.tp"
 # inside a uniform biome the slot is 255 even blended
 assert_eq "uniform 255" "$(py 'from osgeo import gdal
 p = gdal.Open(sys.argv[1]).ReadAsArray(); print(p[:, 3, 3].tolist(), p[:, 2, 12].tolist())' "$T/sb.png")" \
