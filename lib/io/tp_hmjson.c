@@ -325,8 +325,8 @@ member(jp *j, tp_hmjson *s, const char *key, unsigned *bit)
 #define IS(k, b)	(strcmp(key, k) == 0 && (*bit = (b)) != 0)
 	*bit = 0;
 	if (IS("format", M_FORMAT)) {
-		rc = choice(j, formats, &i, key);
-		snprintf(s->format, sizeof s->format, "%s", formats[i]);
+		if ((rc = choice(j, formats, &i, key)) == 0)
+			snprintf(s->format, sizeof s->format, "%s", formats[i]);
 	} else if (IS("width", M_WIDTH))
 		rc = whole_in(j, &s->width, key);
 	else if (IS("height", M_HEIGHT))
@@ -344,8 +344,8 @@ member(jp *j, tp_hmjson *s, const char *key, unsigned *bit)
 		    !(s->lo <= s->hi))
 			rc = bad(j, "zrange: want lo <= hi");
 	} else if (IS("first_row", M_FIRST_ROW)) {
-		rc = choice(j, rows, &i, key);
-		s->south = i == 1;
+		if ((rc = choice(j, rows, &i, key)) == 0)
+			s->south = i == 1;
 	} else if (IS("units", M_UNITS))
 		rc = string(j, s->units, sizeof s->units, "for units");
 	else if (IS("nodata_cells", M_NODATA))
