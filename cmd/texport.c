@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_texport.h"
 #include "cli_writer.h"
 #include "export/tp_engine.h"
 #include "export/tp_export.h"
@@ -13,7 +14,7 @@
 #include "geo/tp_geo.h"
 #include "render/tp_normalmap.h"
 #include "io/tp_png.h"
-#include "export/tp_splat.h"
+#include "export/tp_splatband.h"
 
 #define BLEND_MAX	1024
 #define ZSCALE_MAX	1e12
@@ -23,8 +24,8 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
     "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm|mask OUT < in\n"
-    "       texport [-q] [-b NAME] [--blend CELLS] --biome-groups FILE\n"
-    "               -f splat OUT.png < in\n"
+    "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
+    "               [--splat-bands BAND[:LO:HI],...] -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
     "               -f normal OUT.png < in\n";
 
@@ -41,15 +42,20 @@ static const char help[] =
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it\n"
-    "  -f, --format FMT     png16 (default), r16, r32 (little-endian UInt16,\n"
-    "                       float32), pgm (16-bit), mask (8-bit PNG), splat, normal\n"
+    "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
+    "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
+    "                       mask (8-bit PNG), splat, normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
     "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
     "  -o, --output FILE    the file to write (or give it as the argument)\n"
     "      --pad            with -e: grow to the next valid size up,\n"
     "                       repeating the last column and row\n"
-    "  -q, --quiet          no progress bar, no height scale line\n"
+    "  -q, --quiet          no progress bar, height scale line or\n"
+    "                       geographic note (warnings still show)\n"
+    "      --splat-bands LIST  splat: a slot for each band, its cover\n"
+    "                       0..1 over LO..HI (default 0..1) after the\n"
+    "                       biome slots (or slot 0), which share the rest\n"
     "      --zrange LO,HI   values at levels 0 and 65535, 255 (default: the\n"
     "                       band's range: a second pass over a file, or the\n"
     "                       band held in memory from a pipe)\n"
@@ -65,7 +71,7 @@ static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
 enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
-    OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
+    OPT_SPLAT_BANDS, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-z", OPT_ZRANGE }, { NULL, 0 } };
@@ -82,6 +88,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "pad", no_argument, NULL, OPT_PAD },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "splat-bands", required_argument, NULL, OPT_SPLAT_BANDS },
 	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "zscale", required_argument, NULL, OPT_ZSCALE },
 	{ "help", no_argument, NULL, 'h' },
@@ -92,6 +99,8 @@ static const struct option longopts[] = {
 struct opts {
 	const char *band, *out, *groups;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
+	int	zscale_given, bands;
+	tp_splatband sb;
 	tp_engine engine;
 	tp_engine_fitting fit;
 	double	lo, hi, zscale;
@@ -100,6 +109,7 @@ struct opts {
 static void
 parse_options(int argc, char **argv, struct opts *o)
 {
+	tp_err e;
 	int ch;
 
 	while ((ch = cli_getopt_old(argc, argv, "b:e:f:hj:o:q", longopts,
@@ -131,11 +141,17 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->fit = ch == OPT_PAD ? TP_FIT_PAD : TP_FIT_CROP;
 			break;
 		case OPT_GROUPS: o->groups = optarg; break;
+		case OPT_SPLAT_BANDS:
+			if (tp_splatband_parse(&o->sb, optarg, &e) < 0)
+				cli_usage("%s", e.msg);
+			o->bands = 1;
+			break;
 		case OPT_NORMAL_Y: o->ydown = cli_choice("--normal-y", optarg,
 			    ydirs);
 			break;
 		case OPT_ZSCALE: o->zscale = cli_double("--zscale", optarg,
 			    1e-12, ZSCALE_MAX);
+			o->zscale_given = 1;
 			break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -153,11 +169,12 @@ check_combinations(const struct opts *o)
 
 	if (strcmp(o->out, "-") == 0)
 		cli_usage("give a file to write, not standard output");
-	if (splat != (o->groups != NULL))
-		cli_usage(splat ? "-f splat needs --biome-groups FILE" :
-		    "--biome-groups goes with -f splat");
-	if (o->blend_given && !splat)
-		cli_usage("--blend goes with -f splat");
+	if (splat != (o->groups != NULL || o->bands))
+		cli_usage(splat ? "-f splat needs --biome-groups FILE or "
+		    "--splat-bands" : o->bands ? "--splat-bands goes with -f "
+		    "splat" : "--biome-groups goes with -f splat");
+	if (o->blend_given && o->groups == NULL)
+		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
 	if (o->engine != TP_ENGINE_NONE && (splat || normal))
@@ -170,22 +187,6 @@ check_combinations(const struct opts *o)
 	if (!splat && !normal && tp_engine_format_ok(o->engine,
 	    (tp_export_format)o->format, &e) < 0)
 		cli_usage("%s", e.msg);
-}
-
-/* OUT.json, put in place at once. */
-static void
-sidecar(const struct opts *o, const tp_header *h, const tp_export_rows_quant *q,
-    int nan)
-{
-	char *path = tp_export_sidecar_name(o->out);
-	char *text = tp_engine_json(o->engine, h, formats[o->format], q->width,
-	    q->height, q->lo, q->hi, o->zscale, nan);
-
-	if (path == NULL || text == NULL)
-		cli_die("out of memory for the sidecar");
-	cli_text_write(path, text, strlen(text));
-	free(path);
-	free(text);
 }
 
 /* A lib loop on the threads asked for, with a progress bar labelled label
@@ -242,6 +243,9 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
 	    &q.height, &e) < 0 || tp_export_rows_src_init(&s, r, b, &e) < 0)
 		cli_fail(&e);
+	if (o->fit != TP_FIT_CHECK)
+		cli_texport_fit_note(o->fit == TP_FIT_PAD ? "--pad" : "--crop",
+		    r->h.width, r->h.height, q.width, q.height);
 	hasnan = find_range(&s, o, start, &q);
 	cli_output_header(&h, &r->h, argc, argv);
 	w = cli_export_begin(&t, o->out, q.format, q.width, q.height,
@@ -250,12 +254,15 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	nan = tp_export_rows_heights(&s, w, &q, &l, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, nan >= 0, &e);
-	sidecar(o, &r->h, &q, hasnan < 0 ? nan > 0 : hasnan);
+	cli_texport_sidecar(o->out, o->engine, &r->h, formats[o->format],
+	    q.width, q.height, q.lo, q.hi, o->zscale, hasnan < 0 ? nan > 0 :
+	    hasnan);
+	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
 	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
 	    &r->h)) == NULL)
 		cli_die("out of memory");
 	if (line != NULL)
-		fprintf(stderr, "%s: %s\n", cli_prog(), line);
+		cli_note("%s", line);
 	free(line);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
@@ -264,38 +271,12 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 static void
 splat(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
-	tp_png_writer *png[4] = { NULL };
-	int b = cli_band(&r->h, o->band), npic, k, rc;
-	tp_splat_groups *g;
-	cli_out t[4];
-	cli_progress p;
-	tp_export_rows_loop l;
-	tp_splat sp;
-	tp_header h;
-	tp_err e;
+	cli_texport_splat_opts so = { .out = o->out, .band = o->band,
+	    .groups = o->groups, .sb = o->bands ? &o->sb : NULL,
+	    .software = software, .blend = o->blend, .quiet = o->quiet,
+	    .threads = o->threads };
 
-	if ((g = tp_splat_open(o->groups, &r->h, &e)) == NULL ||
-	    tp_splat_init(&sp, g, r->h.width, r->h.height, o->blend, &e) < 0)
-		cli_fail(&e);
-	cli_output_header(&h, &r->h, argc, argv);
-	npic = (g->nslots + 3) / 4;
-	for (k = 0; k < npic; k++) {
-		char *name = tp_export_rows_pic_name(o->out, k);
-
-		if (name == NULL)
-			cli_die("out of memory");
-		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, 4, software, &h);
-		free(name);
-	}
-	l = bar(o, &p, "splat");
-	rc = tp_export_rows_splat(r, b, &sp, png, npic, &l, &e);
-	cli_progress_done(&p);
-	for (k = 0; k < npic; k++)
-		cli_outfile_end(&t[k], rc == 0, &e);
-	tp_splat_free(&sp);
-	tp_header_free(&h);
-	free(g);
+	cli_texport_splat(&so, r, argc, argv);
 }
 
 static void
@@ -310,6 +291,7 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 	tp_header h;
 	cli_out t;
 	tp_err e;
+	double steep;
 	int rc;
 
 	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
@@ -318,9 +300,10 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
 	    (uint32_t)r->h.height, 3, software, &h);
 	l = bar(o, &p, "normal");
-	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &e);
+	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &steep, &e);
 	cli_progress_done(&p);
 	cli_outfile_end(&t, rc == 0, &e);
+	cli_texport_flat_note(steep, o->zscale_given);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 }
@@ -328,12 +311,14 @@ normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	struct opts o = { .band = NULL, .format = F_PNG16, .zscale = 1 };
+	struct opts o = { .band = NULL, .format = -1, .zscale = 1 };
 	off_t start;
 	tp_reader r;
 
 	cli_init(argc, argv, usage);
 	parse_options(argc, argv, &o);
+	if (o.format < 0)	/* not asked for: what the engine reads */
+		o.format = (int)tp_engine_default_format(o.engine);
 	check_combinations(&o);
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT ? "biome" : "height";

@@ -1,7 +1,6 @@
 /* timport - read a GeoTIFF DEM, SRTM .hgt, ESRI ASCII grid, raw float32, PNG
  * or PGM heightmap as a stream. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_timport.h"
 #include "geo/tp_crs.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_geokeys.h"
@@ -23,8 +23,8 @@
 #define CELLSIZE_MAX	1e300
 
 static const char usage[] =
-    "usage: timport [-b N] [--cellsize C] [--crs CRS] [--origin X,Y]\n"
-    "               [--zrange LO,HI] FILE > out\n"
+    "usage: timport [-b N] [--cellsize C] [--crs CRS] [--no-sidecar]\n"
+    "               [--origin X,Y] [--zrange LO,HI] FILE > out\n"
     "       timport --raw --size WxH [--cellsize C] [--crs CRS]\n"
     "               [--origin X,Y] FILE > out\n";
 
@@ -34,26 +34,29 @@ static const char help[] =
     "type, scale and offset kept), ESRI ASCII grid (.asc), PNG (grayscale,\n"
     "1 to 16 bits) or PGM (P5); a name ending in .hgt is an SRTM tile\n"
     "(N35W107.hgt). PNG and PGM samples are divided by their maximum (65535,\n"
-    "255 or maxval) into [0,1]. Any other raster GDAL reads comes in as\n"
+    "255 or maxval) into [0,1]. texport's FILE.json beside a PNG, PGM, r16\n"
+    "or r32 gives its size, cell size, origin, CRS, row order and range.\n"
+    "Any other raster GDAL reads comes in as\n"
     "gdal_translate -of GTiff FILE /vsistdout/ | timport -\n"
     "FILE - reads standard input. Input that is not a regular file is held\n"
     "in memory, up to TP_PIPE_MAX bytes (default: 4 GiB).\n"
     "  -b, --band N         GeoTIFF sample to read, from 1 (default: 1)\n"
     "      --cellsize C     cell size in map units (default: the file's, or 1)\n"
     "      --crs CRS        CRS, e.g. EPSG:32633 (default: the file's, or none)\n"
+    "      --no-sidecar     ignore FILE.json\n"
     "      --origin X,Y     north-west corner (default: the file's, or\n"
     "                       0,HEIGHT*CELLSIZE)\n"
     "      --raw            headerless little-endian float32, row by row\n"
     "                       north to south; needs --size; reads exactly\n"
     "                       W*H*4 bytes, warning if more follow\n"
     "      --size WxH       raster size of a --raw file\n"
-    "      --zrange LO,HI   PNG/PGM: map [0,1] to [LO,HI] metres\n"
-    "                       (default: 0,1)\n"
+    "      --zrange LO,HI   PNG/PGM/r16: map [0,1] to [LO,HI] metres\n"
+    "                       (default: the sidecar's zrange, or 0,1)\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_CELLSIZE = 256, OPT_CRS, OPT_ORIGIN, OPT_RAW, OPT_SIZE,
-	OPT_ZRANGE, OPT_VERSION };
+enum { OPT_CELLSIZE = 256, OPT_CRS, OPT_NO_SIDECAR, OPT_ORIGIN, OPT_RAW,
+	OPT_SIZE, OPT_ZRANGE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = {
@@ -65,6 +68,7 @@ static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
 	{ "cellsize", required_argument, NULL, OPT_CELLSIZE },
 	{ "crs", required_argument, NULL, OPT_CRS },
+	{ "no-sidecar", no_argument, NULL, OPT_NO_SIDECAR },
 	{ "origin", required_argument, NULL, OPT_ORIGIN },
 	{ "raw", no_argument, NULL, OPT_RAW },
 	{ "size", required_argument, NULL, OPT_SIZE },
@@ -78,25 +82,10 @@ struct opts {
 	int	band;		/* 0: not given */
 	double	cellsize;	/* 0: not given */
 	const char *crs;
-	int	origin, raw, zrange;
+	int	origin, raw, zrange, nosidecar;
 	double	ox, oy, zlo, zhi;
 	int64_t	w, h;		/* --size; 0: not given */
 };
-
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* "timport: warning: ..." on stderr; the run goes on. */
-static void
-warn(const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	cli_note("warning: %s", msg);
-}
 
 /* FILE, or standard input for "-"; a directory is refused. *regular: a
  * regular file, whose size is known. */
@@ -120,22 +109,6 @@ open_input(const char *path, int *regular)
 	return f;
 }
 
-/* The most bytes held of input that is not a regular file: TP_PIPE_MAX
- * from the environment, else TP_IMPORT_PIPE_MAX. */
-static uint64_t
-pipe_max(void)
-{
-	const char *s = getenv("TP_PIPE_MAX");
-	int64_t v;
-	tp_err e;
-
-	if (s == NULL || *s == '\0')
-		return TP_IMPORT_PIPE_MAX;
-	if (tp_num_parse_int64(s, 1, INT64_MAX, &v, &e) < 0)
-		cli_die("TP_PIPE_MAX: %s", e.msg);
-	return (uint64_t)v;
-}
-
 /* --raw: exactly W x H floats, however long the input is. */
 static void
 load_raw(tp_grid *g, FILE *f, const char *path, const struct opts *o)
@@ -148,27 +121,9 @@ load_raw(tp_grid *g, FILE *f, const char *path, const struct opts *o)
 	if (rc < 0)
 		cli_die("%s: %s", path, e.msg);
 	if (rc > 0)
-		warn("%s: the input goes on past the %lldx%lld float32 samples "
+		cli_timport_warn("%s: the input goes on past the %lldx%lld float32 samples "
 		    "(%llu bytes); the rest is ignored", path, (long long)o->w,
 		    (long long)o->h, (unsigned long long)o->w * (uint64_t)o->h * 4);
-}
-
-/* What the GeoTIFF reader left out or took as it is. */
-static void
-warn_notes(const tp_geotiff_notes *n, const char *path, const struct opts *o)
-{
-	if (n->palette)
-		warn("%s: a palette image: its colour indices are imported as "
-		    "heights", path);
-	if (n->history_dropped > 0)
-		warn("%s: %zu HISTORY item%s left out (control characters, "
-		    "longer than %d bytes, or past %d items or %d MiB in all)",
-		    path, n->history_dropped, n->history_dropped == 1 ? "" : "s",
-		    TP_GT_HISTORY_LINE, TP_GT_HISTORY_ITEMS,
-		    TP_GT_HISTORY_BYTES >> 20);
-	if (n->crs_dropped[0] != '\0' && o->crs == NULL)
-		warn("%s: its CRS cannot be carried and is left out (%s); set "
-		    "one with --crs", path, n->crs_dropped);
 }
 
 /* An SRTM tile, named for its corner: never from a pipe. */
@@ -199,6 +154,7 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	tp_err e;
 	tp_geotiff_notes notes;
 	tp_geotiff_ropts ro = { .band = o->band, .notes = &notes };
+	tp_hmjson sc;
 
 	if (o->raw && o->band)
 		cli_usage("-b: only a GeoTIFF has bands to choose from");
@@ -219,17 +175,25 @@ load(tp_grid *g, const char *path, const struct opts *o)
 		cli_die("%s: read error", path);
 	if (n == 0)
 		cli_die("%s: empty input", path);
-	if ((fmt = tp_import_sniff(magic, n)) == TP_FMT_UNKNOWN)
+	if ((fmt = tp_import_sniff(magic, n)) == TP_FMT_UNKNOWN &&
+	    f != stdin && cli_timport_sidecar(path, o->nosidecar, &sc) &&
+	    tp_hmjson_raw(&sc)) {	/* texport's r16 or r32 */
+		cli_timport_raw(g, f, path, &sc, o->zrange, o->zlo, o->zhi);
+		cli_timport_apply(g, &sc, fmt, o->zrange, path);
+		return;
+	}
+	if (fmt == TP_FMT_UNKNOWN)
 		cli_die("%s: not a GeoTIFF, SRTM .hgt, ESRI ASCII grid, PNG or "
 		    "PGM: convert it with gdal_translate -of GTiff FILE out.tif "
-		    "(headerless float32 needs --raw --size WxH)", path);
+		    "(headerless float32 needs --raw --size WxH; texport's r16 "
+		    "and r32 need their .json)", path);
 	if (o->band && fmt != TP_FMT_TIFF)
 		cli_usage("-b: only a GeoTIFF has bands to choose from");
 	if (o->zrange && fmt != TP_FMT_PNG && fmt != TP_FMT_PGM)
 		cli_usage("--zrange: only PNG and PGM heights are scaled");
 	if (f == stdin || !regular) {	/* GeoTIFFs need to seek */
 		if (tp_import_slurp(f, magic, n, regular ? UINT64_MAX :
-		    pipe_max(), &mem, &len, &e) < 0)
+		    cli_timport_pipe_max(), &mem, &len, &e) < 0)
 			cli_die("%s: %s%s", path, e.msg, regular ? "" :
 			    "; give it as a regular file or raise TP_PIPE_MAX");
 		if (f != stdin)
@@ -259,9 +223,12 @@ load(tp_grid *g, const char *path, const struct opts *o)
 	if (rc < 0)
 		cli_die("%s: %s", path, e.msg);
 	if (fmt == TP_FMT_TIFF)
-		warn_notes(&notes, path, o);
+		cli_timport_notes(&notes, path, o->crs != NULL);
 	if (o->zrange)
 		tp_import_zrange(g, o->zlo, o->zhi);
+	if ((fmt == TP_FMT_PNG || fmt == TP_FMT_PGM) &&
+	    cli_timport_sidecar(path, o->nosidecar, &sc))
+		cli_timport_apply(g, &sc, fmt, o->zrange, path);
 }
 
 /* The options that override the file's georeferencing. */
@@ -324,6 +291,7 @@ main(int argc, char **argv)
 			o.origin = 1;
 			cli_pair("--origin", optarg, &o.ox, &o.oy);
 			break;
+		case OPT_NO_SIDECAR: o.nosidecar = 1; break;
 		case OPT_RAW: o.raw = 1; break;
 		case OPT_SIZE: cli_size("--size", optarg, &o.w, &o.h); break;
 		case OPT_VERSION: cli_version();

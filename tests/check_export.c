@@ -100,7 +100,7 @@ END_TEST
 START_TEST(test_sidecar_json)
 {
 	tp_export_info in = { .width = 65, .height = 33, .cellsize = 2,
-	    .cellsize_m = 2, .origin_x = 10, .origin_y = 20, .crs = "EPSG:32633",
+	    .cellsize_x_m = 2, .cellsize_y_m = 2, .origin_x = 10, .origin_y = 20, .crs = "EPSG:32633",
 	    .units = "m", .format = "r16", .engine = "unity", .lo = 0,
 	    .hi = 100, .flip = 1, .nhint = 1, .hint_name = { "terrain_height" },
 	    .hint = { 100 } };
@@ -108,6 +108,8 @@ START_TEST(test_sidecar_json)
 
 	ck_assert_ptr_nonnull(t);
 	ck_assert_ptr_nonnull(strstr(t, "\"width\": 65"));
+	ck_assert_ptr_nonnull(strstr(t, "\"cellsize_m\": 2.0"));
+	ck_assert_ptr_nonnull(strstr(t, "\"cellsize_x_m\": 2.0"));
 	ck_assert_ptr_nonnull(strstr(t, "\"crs\": \"EPSG:32633\""));
 	ck_assert_ptr_nonnull(strstr(t, "\"byte_order\": \"little-endian\""));
 	ck_assert_ptr_nonnull(strstr(t, "\"first_row\": \"south\""));
@@ -119,20 +121,31 @@ END_TEST
 
 /* The sidecar's metres a cell: CELLSIZE when projected; on EPSG:4326 a
  * 1/1200 degree cell on the equator spans 1/1200 of WGS84's 110574.27 m
- * a degree north-south there (a (1 - e^2) pi / 180), 92.145 m. */
+ * a degree north-south there (a (1 - e^2) pi / 180), 92.145 m, and
+ * 111319.49 / 1200 = 92.766 m east-west (a pi / 180); at 60 N east-west
+ * is about half that: 111319.49 cos 60 / W / 1200 with W^2 = 1 - e2 3/4,
+ * 46.46 m. */
 START_TEST(test_cell_metres)
 {
 	tp_header h;
 	tp_err e;
+	double x, y, lat;
 
 	ck_assert_int_eq(tp_header_init(&h, 4, 1, &e), 0);
 	h.cellsize = 30;
-	ck_assert(tp_export_cell_metres(&h) == 30);
+	tp_export_cell_metres(&h, 1, &x, &y, &lat);
+	ck_assert(x == 30 && y == 30 && isnan(lat));
 	strcpy(h.crs, "EPSG:4326");
 	h.cellsize = 1.0 / 1200;
 	h.origin_y = h.cellsize / 2;	/* row 0's centre on the equator */
-	ck_assert_double_eq_tol(tp_export_cell_metres(&h), 110574.27 / 1200,
-	    0.001);
+	tp_export_cell_metres(&h, 1, &x, &y, &lat);
+	ck_assert_double_eq_tol(y, 110574.27 / 1200, 0.001);
+	ck_assert_double_eq_tol(x, 111319.49 / 1200, 0.001);
+	ck_assert_double_eq_tol(lat, 0, 1e-12);
+	h.origin_y = 60 + h.cellsize / 2;
+	tp_export_cell_metres(&h, 1, &x, &y, &lat);
+	ck_assert_double_eq_tol(x, 111319.49 * 0.5 /
+	    sqrt(1 - 0.00669437999014 * 0.75) / 1200, 0.001);
 	tp_header_free(&h);
 }
 END_TEST

@@ -255,6 +255,7 @@ START_TEST(test_normal_batches)
 	uint8_t want[4 * 3 * 3];
 	FILE *f = stream_file(0), *pf;
 	float plane[12];
+	double steep, most = 0, g;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(path, sizeof path, "%s/n.png", dir);
@@ -263,14 +264,17 @@ START_TEST(test_normal_batches)
 	s.batch = 1;
 	ck_assert_int_eq(tp_png_create(&png, path, 3, 4, 3, "test", &r.h, &e),
 	    0);
-	ck_assert_msg(tp_export_rows_normals(&s, png, &no, &geo, &l, &e) == 0,
-	    "%s", e.msg);
+	ck_assert_msg(tp_export_rows_normals(&s, png, &no, &geo, &l, &steep,
+	    &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(tp_png_close(png, &e), 0);
 	memcpy(plane, band_h, sizeof plane);
-	for (int y = 0; y < 4; y++)
-		tp_normalmap_row(&no, y ? plane + 3 * (y - 1) : NULL,
+	for (int y = 0; y < 4; y++) {
+		g = tp_normalmap_row(&no, y ? plane + 3 * (y - 1) : NULL,
 		    plane + 3 * y, y < 3 ? plane + 3 * (y + 1) : NULL, 3, 1, 1,
 		    want + 9 * y);
+		most = g > most ? g : most;
+	}
+	ck_assert(steep == most && steep > 0);	/* the steepest of any row */
 	ck_assert_ptr_nonnull(pf = fopen(path, "rb"));
 	ck_assert_int_eq(tp_png_read_rgb(&img, pf, UINT64_MAX, 0, &e), 0);
 	fclose(pf);
@@ -279,7 +283,9 @@ START_TEST(test_normal_batches)
 	free(img.pix);
 	for (int i = 0; i < 12; i++)
 		plane[i] = (float)(i % 3);
-	tp_normalmap_row(&no, plane, plane + 3, plane + 6, 3, 1, 1, want);
+	/* gradient 1 (45 degrees) at the inner cell and the edges */
+	ck_assert(tp_normalmap_row(&no, plane, plane + 3, plane + 6, 3, 1, 1,
+	    want) == 1);
 	ck_assert(want[3] == 37 && want[4] == 128 && want[5] == 218);
 	unlink(path);
 	rmdir(dir);

@@ -30,7 +30,7 @@ print(bool(np.abs(a[m] - b[m]).max() <= (hi - lo) / 65535),
 # png16 and pgm round trips through timport, the range found in the band
 for f in png16 pgm; do
 	ok "$f from a file" run_prog texport -f $f "$T/dem.$f" < "$T/dem.tp"
-	assert_eq "$f says the range" "$(cat "$T/.err")" \
+	assert_eq "$f says the range" "$(tail -n 1 "$T/.err")" \
 	    "texport: height 0..65535 = $LO..$HI m"
 	ok "$f back" run_prog timport --zrange "$LO,$HI" "$T/dem.$f"
 	cp "$T/.out" "$T/back.tp"
@@ -51,7 +51,7 @@ assert_same "pgm pipe = file" "$T/pipe.pgm" "$T/dem.pgm"
 # r16: little-endian levels, each floor((v - LO) 65535 / (HI - LO) + 0.5),
 # NaN 0; read with struct
 ok "r16" run_prog texport -f r16 --zrange 100,1100 "$T/dem.r16" < "$T/dem.tp"
-assert_eq "r16 says the range" "$(cat "$T/.err")" "texport: height 0..65535 = 100..1100 m"
+assert_eq "r16 says the range" "$(tail -n 1 "$T/.err")" "texport: height 0..65535 = 100..1100 m"
 r16_check() {
 	py 'import struct
 a = band(sys.argv[1], "height").astype(float); raw = open(sys.argv[2], "rb").read()
@@ -63,7 +63,7 @@ print(len(raw) == a.size * 2, bool((q == want).all()))' "$@"
 assert_eq "r16 struct" "$(r16_check "$T/dem.tp" "$T/dem.r16")" "True True"
 # r32: the heights as they are, NaN as LO
 ok "r32" run_prog texport -f r32 "$T/dem.r32" < "$T/dem.tp"
-assert_eq "r32 says" "$(cat "$T/.err")" "texport: heights $LO..$HI m as float32"
+assert_eq "r32 says" "$(tail -n 1 "$T/.err")" "texport: heights $LO..$HI m as float32"
 assert_eq "r32 struct" "$(py 'import struct
 a = band(sys.argv[1], "height"); raw = open(sys.argv[2], "rb").read()
 v = np.array(struct.unpack("<%df" % (len(raw) // 4), raw), "float32").reshape(a.shape)
@@ -76,6 +76,30 @@ print(j["format"], j["width"], j["height"], j["crs"], j["units"], j["zrange"],
     j["byte_order"], j["first_row"], j["nodata_cells"], j["engine"],
     abs(j["cellsize"] - 1 / 1200.0) < 1e-15)' "$T/dem.r16.json")" \
     "r16 403 344 EPSG:4326 m [100.0, 1100.0] little-endian north True None True"
+
+# a geographic grid: cells measured per axis at the file's middle row on
+# WGS84 (east-west a cos(lat) / W, north-south a (1 - e2) / W^3 a radian),
+# not the north-south size for both (74.5 m, not 92.5, at 36.6 N)
+geo_cells() {	# JSON ROWS: x, y, Unity's width and length right
+	pyc 'import math
+j = json.load(open(sys.argv[1])); rows = int(sys.argv[2])
+c = j["cellsize"]; lat = math.radians(j["origin"][1] - (rows // 2 + 0.5) * c)
+a, e2 = 6378137.0, 6.69437999014e-3; w = math.sqrt(1 - e2 * math.sin(lat) ** 2)
+x = a * math.cos(lat) / w * math.radians(c); y = a * (1 - e2) / w ** 3 * math.radians(c)
+i = j.get("import", {})
+print("cellsize_m" in j, abs(j["cellsize_x_m"] - x) < 1e-6, abs(j["cellsize_y_m"] - y) < 1e-6,
+    abs(i.get("terrain_width", 256 * x) - 256 * x) < 1e-6,
+    abs(i.get("terrain_length", 256 * y) - 256 * y) < 1e-6, round(x, 2), round(y, 2))' "$@"
+}
+assert_eq "geographic sidecar" "$(geo_cells "$T/dem.r16.json" 344)" "False True True True True 74.57 92.47"
+assert_eq "geographic note" "$(head -n 1 "$T/.err")" "texport: geographic grid: cells 74.6 x 92.5 m at 36.6 N; the file keeps its cells; the sidecar gives both sizes (cellsize_x_m, cellsize_y_m)"
+ok "geographic unity" run_prog texport -f r16 -e unity --crop "$T/dgu.r16" < "$T/dem.tp"
+assert_eq "geographic unity sidecar" "$(geo_cells "$T/dgu.r16.json" 257)" "False True True True True 74.54 92.48"
+assert_eq "geographic unity note" "$(grep geographic "$T/.err")" "texport: geographic grid: cells 74.5 x 92.5 m at 36.6 N; the sidecar's terrain_width and terrain_length use both"
+ok "geographic unreal" run_prog texport -q -f png16 -e unreal --crop "$T/dge.png" < "$T/dem.tp"
+assert_eq "geographic unreal scales" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
+print(round(i["scale_x"]), round(i["scale_y"]), i["scale_x"] == 100 * j["cellsize_x_m"])' "$T/dge.png.json")" "7454 9248 True"
+assert_eq "geographic quiet" "$(grep -c geographic "$T/.err")" "0"
 
 # levels of a hand-made band: 0, 1/3, 1/2, 1 of [0, 3] and beyond it
 printf '0 1 1.5 3 -1 4 nan 0.00004' | mkstream 8 1 height > "$T/row.tp"
@@ -104,7 +128,7 @@ print(bool((q == np.floor(v * 65535 / 6464.0 + 0.5)).all()))' "$T/u.r16")" "True
 assert_eq "unity sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(j["engine"], j["first_row"], i["terrain_width"], i["terrain_length"], i["terrain_height"], i["position_y"])' "$T/u.r16.json")" \
     "unity south 128.0 128.0 6464.0 0.0"
-ok "godot" run_prog texport -q -f png16 -e godot --zscale 2 "$T/g.png" < "$T/r65.tp"
+ok "godot" run_prog texport -q -f r16 -e godot --zscale 2 "$T/g.png" < "$T/r65.tp"
 assert_eq "godot sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); i = j["import"]
 print(j["first_row"], i["min_height"], i["max_height"], i["cell_size"])' "$T/g.png.json")" \
     "north 0.0 12928.0 2.0"
@@ -116,11 +140,19 @@ expect_err 1 "texport: godot wants a square of 2^n+1 samples (33 .. 4097): 60x50
 assert_eq "no file on error" "$(ls "$T"/x.r16* 2>/dev/null)" ""
 # --pad repeats the last column and row; --crop keeps the north-west corner
 ok "pad" run_prog texport -q -f r32 -e godot --pad "$T/p.r32" < "$T/r60.tp"
+# a fitting that changes more than 10% of the cells says so, even under -q
+assert_eq "pad warns" "$(cat "$T/.err")" "texport: warning: --pad: 60x50 padded to 65x65, 41% more cells (copies of the last column and row)"
 assert_eq "pad" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); v = np.array(struct.unpack("<%df" % (len(d) // 4), d)).reshape(65, 65)
 a = np.arange(3000.0).reshape(50, 60); b = a[np.minimum(np.arange(65), 49)][:, np.minimum(np.arange(65), 59)]
 print(bool((v == b).all()))' "$T/p.r32")" "True"
 ok "crop" run_prog texport -q -f r32 -e godot --crop "$T/c.r32" < "$T/r60.tp"
+assert_eq "crop warns" "$(cat "$T/.err")" "texport: warning: --crop: 60x50 cropped to 33x33, dropping 64% of its cells"
+ok "crop dem" run_prog texport -q -f png16 -e unreal --crop "$T/cd.png" < "$T/dem.tp"
+assert_eq "crop dem warns" "$(cat "$T/.err")" "texport: warning: --crop: 403x344 cropped to 253x253, dropping 54% of its cells"
+py 'write(np.zeros((129, 129), "float32"))' > "$T/r129.tp"
+ok "crop 3%" run_prog texport -q -f png16 -e unreal --crop "$T/c3.png" < "$T/r129.tp"
+assert_eq "crop 3% quiet" "$(cat "$T/.err")" ""
 assert_eq "crop" "$(pyc 'import struct
 d = open(sys.argv[1], "rb").read(); v = np.array(struct.unpack("<%df" % (len(d) // 4), d)).reshape(33, 33)
 a = np.arange(3000.0).reshape(50, 60)
@@ -177,6 +209,40 @@ print(ok, bool((got.sum(0) == 255).all()), bool((pics[1][1:] == 0).all()))' "$T/
 }
 assert_eq "splat hard" "$(splat_check "$T/s.png" 0)" "True True True"
 assert_eq "splat blend 2" "$(splat_check "$T/sb.png" 2)" "True True True"
+# --splat-bands: each band's cover t = (v - LO) / (HI - LO) clamped, its
+# share 255 t / max(1, sum t), the base the rest, largest remainders to 255.
+# Bands alone, slot 0 the base: wear:0:0.5,slope:20:45 at
+#   wear 0.125, slope 32.5: t .25 .5: 63.75 127.5, base 63.75 -> 64 64 127
+#   wear 0.5, slope 45: t 1 1, sum 2: 127.5 127.5, base 0 -> 0 128 127
+#   wear NaN, slope 10: nothing: 255 0 0
+#   wear 0.25, slope 45: t .5 1, sum 1.5: 85 170, base 0 -> 0 85 170
+pixels() {	# PNG: its RGBA pixels row by row
+	py 'from osgeo import gdal
+a = gdal.Open(sys.argv[1]).ReadAsArray()
+print(" ".join(",".join(str(int(c)) for c in a[:, y, x]) for y in range(a.shape[1]) for x in range(a.shape[2])))' "$1"
+}
+py 'write(np.stack([[[0.125, 0.5, np.nan, 0.25]], [[32.5, 45, 10, 45]]], 1), "wear slope", [], sys.argv[1])' "$T/ws.tp"
+ok "splat bands" run_prog texport -f splat --splat-bands wear:0:0.5,slope:20:45 "$T/sw.png" < "$T/ws.tp"
+assert_eq "splat bands weights" "$(pixels "$T/sw.png")" "64,64,127,0 0,128,127,0 255,0,0,0 0,85,170,0"
+# with the biome slots (0: grassland, 1: beach, columns 0 and 1-2) blended
+# over 3x3 and wear:0:0.5 after them in slot 2; wear 0, 0.25, 0.5 by row
+# (the ring keeps each row's bands for the window's row):
+#   row 0, centre: 6 cells, 2 grassland: 85 170; wear 0: 85 170 0
+#   row 1, centre: 9 cells, 3: 85 170; t .5: 127.5, the rest 127.5 split
+#     42.5 85 -> 43 85 127
+#   row 2, centre: t 1: 0 0 255
+py 'b = np.array([[10, 2, 2]] * 3); w = np.array([[0] * 3, [0.25] * 3, [0.5] * 3])
+write(np.stack([b, w], 1), "biome wear", [], sys.argv[1])' "$T/bw.tp"
+printf 'grassland 0\nbeach 1\n* 0\n' > "$T/g01"
+ok "splat biome bands" run_prog texport -f splat --biome-groups "$T/g01" --blend 1 --splat-bands wear:0:0.5 "$T/bw.png" < "$T/bw.tp"
+assert_eq "splat biome bands centre" "$(pixels "$T/bw.png" | tr ' ' '\n' | sed -n '2p;5p;8p' | tr '\n' ' ')" "85,170,0,0 43,85,127,0 0,0,255,0 "
+assert_eq "splat biome bands sum" "$(pixels "$T/bw.png" | tr ' ,' '\n+' | sed 's/+0$//' | bc | sort -u)" "255"
+expect_err 2 "texport: --splat-bands: wear: want LO < HI" "splat bands range" run_prog texport -f splat --splat-bands wear:1:0 "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands: wear twice" "splat bands twice" run_prog texport -f splat --splat-bands wear,wear "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands: 'wear:1': want NAME:LO:HI" "splat bands colon" run_prog texport -f splat --splat-bands wear:1 "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --splat-bands goes with -f splat" "splat bands alone" run_prog texport --splat-bands wear "$T/x.png" < "$T/ws.tp"
+expect_err 2 "texport: --blend goes with -f splat --biome-groups" "splat bands blend" run_prog texport -f splat --blend 1 --splat-bands wear "$T/x.png" < "$T/ws.tp"
+expect_err 1 "texport: --splat-bands: the input has no band 'flow'" "splat bands no band" run_prog texport -f splat --splat-bands flow "$T/x.png" < "$T/ws.tp"
 # inside a uniform biome the slot is 255 even blended
 assert_eq "uniform 255" "$(py 'from osgeo import gdal
 p = gdal.Open(sys.argv[1]).ReadAsArray(); print(p[:, 3, 3].tolist(), p[:, 2, 12].tolist())' "$T/sb.png")" \
@@ -239,8 +305,22 @@ py 'y, x = np.mgrid[0:5, 0:5]; write((0.005 * x).astype("float32"), "height", []
 ok "normal zscale" run_prog texport -f normal --zscale 100 "$T/zs.png" < "$T/zs.tp"
 # n = (-0.5, 0, 1) / sqrt(1.25): R 70, G 128, B 242
 assert_eq "normal zscale plane" "$(normal_at "$T/zs.png")" "[(70, 128, 242)]"
+# heights 0..1 over cells of 30 m (a ramp of 1/64 a cell: 0.03 degrees)
+# make a flat normal map: a warning naming --zscale, even under -q; the
+# line is drawn at a 1 degree slope (a rise of 0.01746 a metre)
+py 'y, x = np.mgrid[0:65, 0:65]; write((x / 64.0).astype("float32"), "height", ["CELLSIZE 30"], sys.argv[1])' "$T/ramp.tp"
+ok "flat warns" run_prog texport -q -f normal "$T/fw.png" < "$T/ramp.tp"
+assert_eq "flat warning" "$(cat "$T/.err")" "texport: warning: the steepest slope is 0.03 degrees, so the normal map is almost flat (128, 128, 255); give --zscale, the metres one height unit stands for"
+ok "flat zscale" run_prog texport -q -f normal --zscale 1800 "$T/fw.png" < "$T/ramp.tp"
+assert_eq "zscale: no warning" "$(cat "$T/.err")" ""
+for r in 0.0174:1 0.0175:0; do
+	py 'y, x = np.mgrid[0:9, 0:9]; write((x * float(sys.argv[2])).astype("float32"), "height", [], sys.argv[1])' "$T/r1.tp" "${r%:*}"
+	ok "ramp ${r%:*}" run_prog texport -q -f normal "$T/r1.png" < "$T/r1.tp"
+	assert_eq "ramp ${r%:*} warns" "$(grep -c 'almost flat' "$T/.err")" "${r#*:}"
+done
 printf '1 1 1 nan 1 1 1 1 1' | mkstream 3 3 height > "$T/flatn.tp"
 ok "flat normal" run_prog texport -f normal "$T/fn.png" < "$T/flatn.tp"
+assert_eq "flat ground: no warning" "$(grep -c warning "$T/.err")" "0"
 assert_eq "flat is 128 128 255" "$(py 'from osgeo import gdal
 p = gdal.Open(sys.argv[1]).ReadAsArray(); print(sorted(set(map(tuple, p.reshape(3, -1).T.tolist()))))' "$T/fn.png")" "[(128, 128, 255)]"
 # geographic: the DEM's normal map, each row measured in metres; against
@@ -320,9 +400,17 @@ expect_err 2 "texport: --engine: 'cryengine' is not one of unity, unreal, godot"
 expect_err 2 "texport: --crop and --pad go with --engine" "pad alone" run_prog texport --pad "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --crop and --pad: one or the other" "pad crop" run_prog texport -e unity -f r16 --pad --crop "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --zrange goes with the heightmap formats" "zrange normal" run_prog texport -f normal --zrange 0,1 "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: unity imports raw 16-bit heightmaps: use -f r16" "unity png" run_prog texport -e unity "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: unity imports raw 16-bit heightmaps: use -f r16" "unity png" run_prog texport -e unity -f png16 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: unreal imports 16-bit heightmaps: use -f png16 or -f r16" "unreal r32" run_prog texport -e unreal -f r32 "$T/x" < "$T/dem.tp"
-expect_err 2 "texport: godot imports png16, r16 and r32 heightmaps, not pgm" "godot pgm" run_prog texport -e godot -f pgm "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: godot imports r16 and r32 heightmaps: use -f r16" "godot pgm" run_prog texport -e godot -f pgm "$T/x" < "$T/dem.tp"
+# Godot's Image.load keeps 8 bits of a 16-bit PNG: r16 it is
+expect_err 2 "texport: godot's Image.load reads a 16-bit PNG as 8 bits (256 height levels): use -f r16" "godot png16" run_prog texport -e godot -f png16 "$T/x" < "$T/dem.tp"
+# with no -f, -e godot and -e unity write r16, the form they read
+ok "godot default r16" run_prog texport -q -e godot --crop "$T/gd" < "$T/dem.tp"
+assert_eq "godot default r16 sidecar" "$(pyc 'j = json.load(open(sys.argv[1])); print(j["format"], j["width"], j["first_row"])' "$T/gd.json")" "r16 257 north"
+assert_eq "godot default r16 size" "$(stat -c %s "$T/gd")" "$((257 * 257 * 2))"
+ok "unity default r16" run_prog texport -q -e unity --crop "$T/ud" < "$T/dem.tp"
+assert_eq "unity default r16" "$(pyc 'j = json.load(open(sys.argv[1])); print(j["format"], j["first_row"])' "$T/ud.json")" "r16 south"
 expect_err 2 "texport: --blend: " "blend range" run_prog texport -f splat --biome-groups "$T/groups" --blend 2000 "$T/x" < "$T/biome.tp"
 expect_err 2 "texport: --zscale: " "zscale range" run_prog texport -f normal --zscale 0 "$T/x" < "$T/dem.tp"
 expect_err 1 "texport: the input has no band 'moisture'" "no band" run_prog texport -b moisture "$T/x" < "$T/dem.tp"

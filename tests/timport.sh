@@ -475,4 +475,55 @@ expect_err 1 "unsupported samples: 32-bit complex or void; convert them with gda
 gdal_translate -q -of PNG -ot Byte -scale -b 1 -b 1 -b 1 "$DEM" "$T/rgb.png"
 expect_err 1 "PNG: a heightmap must be grayscale (this one is in colour); take one channel with gdal_translate -b 1 -of GTiff FILE out.tif" \
     "colour PNG" run_prog timport "$T/rgb.png"
+# --- texport's sidecar: the grid comes back from PNG, PGM, r16 and r32 ---
+# The DEM (EPSG:4326, UNITS m) with a few NaN, through texport and back:
+# the header the same but HISTORY, the heights within one 16-bit step
+# (r32: equal), NaN as the range's bottom (with a warning)
+py 'a = band(sys.argv[1], "height").astype("float32"); a[10:12, 20:23] = np.nan
+write(a, "height", ["CELLSIZE " + header(sys.argv[1])["CELLSIZE"], "ORIGIN " + header(sys.argv[1])["ORIGIN"],
+    "CRS EPSG:4326", "UNITS m"], sys.argv[2])' "$T/j.tp" "$T/jn.tp"
+headless() { header_lines "$1" | grep -v '^HISTORY'; }
+round_trip() {	# BACK: heights within a step of jn.tp's (r32: equal)
+	py 'a, b = band(sys.argv[1], "height"), band(sys.argv[2], "height")
+m = np.isfinite(a); lo, hi = np.nanmin(a), np.nanmax(a)
+step = 0 if sys.argv[3] == "r32" else (hi - lo) / 65535
+print(a.shape == b.shape, bool(np.abs(a[m] - b[m]).max() <= step), bool((b[~m] == lo).all()))' "$T/jn.tp" "$1" "$2"
+}
+for f in png16 pgm r16 r32; do
+	run_prog texport -q -f $f "$T/rt.$f" < "$T/jn.tp"
+	ok "$f back with its sidecar" run_prog timport "$T/rt.$f"
+	cp "$T/.out" "$T/rt-$f.tp"
+	assert_eq "$f: header" "$(headless "$T/rt-$f.tp")" "$(headless "$T/jn.tp")"
+	assert_eq "$f: heights" "$(round_trip "$T/rt-$f.tp" $f)" "True True True"
+	assert_eq "$f: NaN warned" "$(grep -c 'NaN cells were written' "$T/.err")" 1
+done
+# Unity's rows south first come back north first; a crop keeps the origin
+run_prog texport -q -f r16 -e unity --crop "$T/u.r16" < "$T/jn.tp" 2> /dev/null
+ok "unity r16 back" run_prog timport "$T/u.r16"
+cp "$T/.out" "$T/u.tp"
+assert_eq "unity r16: header" "$(headless "$T/u.tp")" "$(headless "$T/jn.tp" | sed 's/^WIDTH 403$/WIDTH 257/; s/^HEIGHT 344$/HEIGHT 257/')"
+assert_eq "unity r16: heights" "$(py 'a, b = band(sys.argv[1], "height")[:257, :257], band(sys.argv[2], "height")
+m = np.isfinite(a); lo, hi = np.nanmin(band(sys.argv[1], "height")), np.nanmax(band(sys.argv[1], "height"))
+print(bool(np.abs(a[m] - b[m]).max() <= (hi - lo) / 65535))' "$T/jn.tp" "$T/u.tp")" "True"
+# options still win: --zrange over the sidecar's range, --crs over its CRS
+ok "sidecar and --zrange" run_prog timport --zrange 0,1 --crs EPSG:4269 "$T/rt.png16"
+assert_eq "--zrange wins" "$(py 'b = band(sys.argv[1], "height"); print(float(b.min()) >= 0 and float(b.max()) <= 1)' "$T/.out")" "True"
+assert_eq "--crs wins" "$(header "$T/.out" CRS)" "EPSG:4269"
+ok "--no-sidecar" run_prog timport --no-sidecar "$T/rt.png16"
+assert_eq "--no-sidecar: the defaults" "$(header "$T/.out" CELLSIZE) $(header "$T/.out" CRS)" "1 "
+# a sidecar that is not JSON, or lacks what it must say, or disagrees
+cp "$T/rt.png16" "$T/bad.png"
+printf '{\n  "format": "png16",\n  "width": 403\n  "height": 344\n}\n' > "$T/bad.png.json"
+expect_err 1 "timport: $T/bad.png.json: line 4: expected ',' or '}' after a member (give --no-sidecar to import without it)" \
+    "malformed sidecar" run_prog timport "$T/bad.png"
+printf '{"format": "png16", "width": 403, "height": 344}' > "$T/bad.png.json"
+expect_err 1 "bad.png.json: no member \"cellsize\"" "sidecar lacks cellsize" run_prog timport "$T/bad.png"
+sed 's/"width": 403/"width": 400/' "$T/rt.png16.json" > "$T/bad.png.json"
+expect_err 1 "timport: $T/bad.png: 403x344, its sidecar says 400x344" "sidecar size" run_prog timport "$T/bad.png"
+sed 's/"format": "png16"/"format": "pgm"/' "$T/rt.png16.json" > "$T/bad.png.json"
+expect_err 1 "timport: $T/bad.png: a PNG, but its sidecar says format pgm" "sidecar format" run_prog timport "$T/bad.png"
+cp "$T/rt.r16" "$T/short.r16"; sed 's/"height": 344/"height": 345/' "$T/rt.r16.json" > "$T/short.r16.json"
+expect_err 1 "short.r16: 403x345 UInt16 needs 278070 bytes, the input has 277264" "r16 short" run_prog timport "$T/short.r16"
+cp "$T/rt.r16" "$T/lone.r16"
+expect_err 1 "texport's r16 and r32 need their .json" "r16 without a sidecar" run_prog timport "$T/lone.r16"
 finish

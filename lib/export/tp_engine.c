@@ -1,7 +1,9 @@
 /* tp_engine.c - game engines' heightmap sizes and import settings. */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "export/tp_engine.h"
 
@@ -135,6 +137,15 @@ tp_engine_fit(tp_engine g, int64_t w, int64_t h, tp_engine_fitting fit,
 	    names[g], fit == TP_FIT_PAD ? "pad" : "crop", w, h);
 }
 
+double
+tp_engine_fit_change(int64_t w, int64_t h, int64_t ow, int64_t oh)
+{
+	double kept = (double)(w < ow ? w : ow) * (double)(h < oh ? h : oh);
+	double in = (double)w * (double)h, out = (double)ow * (double)oh;
+
+	return in > 0 ? (in - kept + out - kept) / in : 0;
+}
+
 int
 tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
 {
@@ -153,14 +164,23 @@ tp_engine_format_ok(tp_engine g, tp_export_format f, tp_err *e)
 			    "heightmaps: use -f png16 or -f r16");
 		break;
 	case TP_ENGINE_GODOT:
-		if (f == TP_EXPORT_PGM)
-			return tp_err_set(e, "godot imports png16, r16 and "
-			    "r32 heightmaps, not pgm");
+		if (f == TP_EXPORT_PNG16)
+			return tp_err_set(e, "godot's Image.load reads a 16-bit "
+			    "PNG as 8 bits (256 height levels): use -f r16");
+		if (f != TP_EXPORT_R16 && f != TP_EXPORT_R32)
+			return tp_err_set(e, "godot imports r16 and r32 "
+			    "heightmaps: use -f r16");
 		break;
 	default:
 		break;
 	}
 	return 0;
+}
+
+tp_export_format
+tp_engine_default_format(tp_engine g)
+{
+	return square(g) ? TP_EXPORT_R16 : TP_EXPORT_PNG16;
 }
 
 int
@@ -170,29 +190,32 @@ tp_engine_flip(tp_engine g)
 }
 
 int
-tp_engine_hints(tp_engine g, int64_t w, int64_t h, double cell_m, double lo,
-    double hi, const char **name, double *v)
+tp_engine_hints(tp_engine g, int64_t w, int64_t h, double cx, double cy,
+    double lo, double hi, const char **name, double *v)
 {
 	int n = 0;
 
 #define HINT(s, x)	(name[n] = (s), v[n++] = (x))
 	switch (g) {
 	case TP_ENGINE_UNITY:
-		HINT("terrain_width", (double)(w - 1) * cell_m);
-		HINT("terrain_length", (double)(h - 1) * cell_m);
+		HINT("terrain_width", (double)(w - 1) * cx);
+		HINT("terrain_length", (double)(h - 1) * cy);
 		HINT("terrain_height", hi - lo);
 		HINT("position_y", lo);
 		break;
 	case TP_ENGINE_UNREAL:
-		HINT("scale_x", cell_m * 100);
-		HINT("scale_y", cell_m * 100);
+		HINT("scale_x", cx * 100);
+		HINT("scale_y", cy * 100);
 		HINT("scale_z", (hi - lo) * 100 / 512);
 		HINT("location_z", (lo + hi) / 2 * 100);
 		break;
 	case TP_ENGINE_GODOT:
 		HINT("min_height", lo);
 		HINT("max_height", hi);
-		HINT("cell_size", cell_m);
+		HINT("map_scale_x", cx);
+		HINT("map_scale_z", cy);
+		if (cx == cy)
+			HINT("cell_size", cx);
 		break;
 	default:
 		break;
@@ -206,15 +229,52 @@ tp_engine_json(tp_engine g, const tp_header *h, const char *format,
     int64_t w, int64_t ht, double lo, double hi, double zscale, int nan)
 {
 	const char *units = tp_header_units(h);
-	double cm = tp_export_cell_metres(h);
+	double cx, cy, lat;
 	tp_export_info in = { .width = w, .height = ht,
-	    .cellsize = h->cellsize, .cellsize_m = cm,
+	    .cellsize = h->cellsize,
 	    .origin_x = h->origin_x, .origin_y = h->origin_y, .crs = h->crs,
 	    .units = units != NULL ? units : "", .format = format,
 	    .engine = tp_engine_name(g), .lo = lo, .hi = hi,
 	    .flip = tp_engine_flip(g), .nan = nan };
 
-	in.nhint = tp_engine_hints(g, w, ht, cm, lo * zscale, hi * zscale,
+	tp_export_cell_metres(h, ht, &cx, &cy, &lat);
+	in.cellsize_x_m = cx;
+	in.cellsize_y_m = cy;
+	in.nhint = tp_engine_hints(g, w, ht, cx, cy, lo * zscale, hi * zscale,
 	    in.hint_name, in.hint);
 	return tp_export_json(&in);
+}
+
+/* What each engine is told of the two sizes. */
+static const char *const geo_use[] = {
+	"the file keeps its cells; the sidecar gives both sizes "
+	    "(cellsize_x_m, cellsize_y_m)",
+	"the sidecar's terrain_width and terrain_length use both",
+	"the sidecar's scale_x and scale_y use both",
+	"the sidecar's map_scale_x and map_scale_z use both (HTerrain); "
+	    "one cell size (Terrain3D) needs a projected grid",
+};
+
+char *
+tp_engine_geo_text(tp_engine g, const tp_header *h, int64_t ht, int *oom)
+{
+	double cx, cy, lat;
+	char *t;
+	int n;
+
+	*oom = 0;
+	tp_export_cell_metres(h, ht, &cx, &cy, &lat);
+	if (isnan(lat))
+		return NULL;
+#define GEO_FMT	"geographic grid: cells %.1f x %.1f m at %.1f %c; %s"
+#define GEO_ARGS cx, cy, fabs(lat), lat < 0 ? 'S' : 'N', geo_use[g]
+	n = snprintf(NULL, 0, GEO_FMT, GEO_ARGS);
+	if (n < 0 || (t = malloc((size_t)n + 1)) == NULL) {
+		*oom = 1;
+		return NULL;
+	}
+	snprintf(t, (size_t)n + 1, GEO_FMT, GEO_ARGS);
+#undef GEO_FMT
+#undef GEO_ARGS
+	return t;
 }

@@ -318,14 +318,15 @@ tp_export_tmpname(const tp_export_writer *w)
 	return w->png != NULL ? tp_png_tmpname(w->png) : w->out.tmp;
 }
 
-double
-tp_export_cell_metres(const tp_header *h)
+void
+tp_export_cell_metres(const tp_header *h, int64_t rows, double *x, double *y,
+    double *lat)
 {
 	tp_geo_grid g = tp_geo_grid_of(h, TP_GEO_AUTO);
-	double dx, dy;
 
-	tp_geo_spacing(&g, h->height / 2, &dx, &dy);
-	return dy;
+	tp_geo_spacing(&g, rows / 2, x, y);
+	*lat = g.geographic ? g.north - ((double)(rows / 2) + 0.5) *
+	    g.cellsize : NAN;
 }
 
 char *
@@ -415,8 +416,12 @@ tp_export_json(const tp_export_info *in)
 	set(o, "width", json_integer(in->width), &bad);
 	set(o, "height", json_integer(in->height), &bad);
 	set(o, "cellsize", json_real(in->cellsize), &bad);
-	if (!isnan(in->cellsize_m))
-		set(o, "cellsize_m", json_real(in->cellsize_m), &bad);
+	if (in->cellsize_x_m == in->cellsize_y_m)	/* not NaN, square */
+		set(o, "cellsize_m", json_real(in->cellsize_x_m), &bad);
+	if (!isnan(in->cellsize_x_m)) {
+		set(o, "cellsize_x_m", json_real(in->cellsize_x_m), &bad);
+		set(o, "cellsize_y_m", json_real(in->cellsize_y_m), &bad);
+	}
 	set(o, "origin", json_pack("[ff]", in->origin_x, in->origin_y), &bad);
 	set(o, "crs", in->crs[0] ? json_string(in->crs) : json_null(), &bad);
 	if (in->units[0])

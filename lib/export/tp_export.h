@@ -86,7 +86,10 @@ const char *tp_export_tmpname(const tp_export_writer *w);
 typedef struct tp_export_info {
 	int64_t	width, height;		/* of the file written */
 	double	cellsize;		/* map units */
-	double	cellsize_m;		/* metres (degrees measured), or NaN */
+	/* A cell's metres east-west and north-south (degrees measured at
+	 * the middle row), or NaN to leave them out; cellsize_m as well
+	 * when the two are equal. */
+	double	cellsize_x_m, cellsize_y_m;
 	double	origin_x, origin_y;	/* north-west corner */
 	const char *crs, *units, *format, *engine;
 	double	lo, hi;			/* the range quantised by */
@@ -98,9 +101,14 @@ typedef struct tp_export_info {
 	double	hint[8];
 } tp_export_info;
 
-/* The sidecar's cellsize_m for a stream with header h: CELLSIZE, or on a
- * geographic grid the north-south metres of a cell at its middle row. */
-double	tp_export_cell_metres(const tp_header *h);
+/* The metres of a cell of the grid of header h east-west (*x) and
+ * north-south (*y), for a file of rows rows from the grid's north edge
+ * (crop and pad keep it): CELLSIZE both, or on a geographic grid
+ * tp_geo_spacing at the file's middle row (rows / 2), whose centre's
+ * latitude goes to *lat (NaN when projected). East-west shrinks with
+ * cos(lat): at 36.6 N a 3" cell is 74 m wide and 92 m long. */
+void	tp_export_cell_metres(const tp_header *h, int64_t rows, double *x,
+	    double *y, double *lat);
 
 /* The sidecar's JSON text (free()), or NULL when out of memory. */
 char	*tp_export_json(const tp_export_info *in);

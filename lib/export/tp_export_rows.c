@@ -268,6 +268,7 @@ typedef struct normal_job {
 	const tp_normalmap_opts *no;
 	const tp_geo_grid *geo;
 	uint8_t	*out;
+	double	*steep;		/* a worker's steepest gradient */
 } normal_job;
 
 static void
@@ -276,16 +277,17 @@ normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	normal_job *j = ctx;
 	size_t w = (size_t)j->width;
 
-	(void)worker;
 	for (int64_t i = begin; i < end; i++) {
 		int64_t y = j->y0 + i;
 		const float *mid = j->buf + (size_t)(y - j->first) * w;
-		double dx, dy;
+		double dx, dy, g;
 
 		tp_geo_spacing(j->geo, y, &dx, &dy);
-		tp_normalmap_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
+		g = tp_normalmap_row(j->no, y > 0 ? mid - w : NULL, mid, y + 1 <
 		    j->height ? mid + w : NULL, j->width, dx, dy, j->out +
 		    (size_t)i * w * 3);
+		if (g > j->steep[worker])
+			j->steep[worker] = g;
 	}
 }
 
@@ -324,51 +326,139 @@ normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
 int
 tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
     const tp_normalmap_opts *no, const tp_geo_grid *geo,
-    const tp_export_rows_loop *l, tp_err *e)
+    const tp_export_rows_loop *l, double *steepest, tp_err *e)
 {
 	normal_job j = { .width = s->r->h.width, .height = s->r->h.height,
 	    .no = no, .geo = geo };
 	size_t w = (size_t)j.width;
 	float *buf = malloc((size_t)(s->batch + 2) * w * sizeof *buf);
-	int rc = 0;
+	int rc = 0, threads = tp_par_threads(l->threads);
 
 	j.out = malloc((size_t)s->batch * w * 3);
+	j.steep = calloc((size_t)threads, sizeof *j.steep);
 	j.buf = buf;
-	if (buf == NULL || j.out == NULL)
+	if (buf == NULL || j.out == NULL || j.steep == NULL)
 		rc = tp_err_set(e, "out of memory for a batch of rows");
 	if (rc == 0)
 		rc = normal_batches(s, &j, buf, png, l, e);
+	*steepest = 0;
+	for (int i = 0; i < threads && j.steep != NULL; i++)
+		*steepest = j.steep[i] > *steepest ? j.steep[i] : *steepest;
 	free(buf);
 	free(j.out);
+	free(j.steep);
 	return rc < 0 ? -1 : tp_reader_finish(s->r, e);
+}
+
+/* The splat loop: a stream row in, the biome slots' pictures (sp's, for
+ * sb to mix) and the pictures written; the bands' rows in a ring. */
+typedef struct splat_job {
+	tp_reader *r;
+	tp_splat *sp;			/* NULL: no biome slots */
+	const tp_splatband *sb;		/* NULL: the biome slots alone */
+	int	nbase;			/* slots before the bands */
+	int64_t	nring;
+	float	*row, *ring;		/* ring: nring x sb->n x width */
+	uint8_t	*base, *out;		/* RGBA pictures of a row */
+} splat_job;
+
+/* Band rows of the stream row just read, row y, into the ring. */
+static void
+keep_bands(splat_job *j, int64_t y)
+{
+	size_t w = (size_t)j->r->h.width, n = (size_t)j->sb->n;
+	float *dst = j->ring + (size_t)(y % j->nring) * n * w;
+
+	for (size_t k = 0; k < n; k++)
+		memcpy(dst + k * w, tp_row_band(j->row, &j->r->h,
+		    j->sb->band[k]), w * sizeof *dst);
+}
+
+/* Output row y: the base weights and the bands' from the ring, mixed. */
+static void
+mix_row(splat_job *j, int64_t y, int npic)
+{
+	size_t w = (size_t)j->r->h.width, n = (size_t)j->sb->n;
+	const float *vals = j->ring + (size_t)(y % j->nring) * n * w;
+	int nslot = j->nbase + j->sb->n;
+
+	memset(j->out, 0, (size_t)npic * w * 4);
+	for (size_t x = 0; x < w; x++) {
+		uint8_t base[TP_SPLAT_SLOTS], cell[TP_SPLAT_SLOTS];
+		float v[TP_SPLATBAND_MAX];
+
+		for (int s = 0; s < j->nbase && j->sp != NULL; s++)
+			base[s] = j->base[(size_t)(s / 4) * w * 4 + x * 4 +
+			    (size_t)(s % 4)];
+		for (size_t k = 0; k < n; k++)
+			v[k] = vals[k * w + x];
+		tp_splatband_cell(j->sb, j->sp != NULL ? base : NULL,
+		    j->nbase, v, cell);
+		for (int s = 0; s < nslot; s++)
+			j->out[(size_t)(s / 4) * w * 4 + x * 4 + (size_t)(s %
+			    4)] = cell[s];
+	}
+}
+
+/* Read the next stream row (row y) into the splat window and the ring. */
+static int
+splat_in(splat_job *j, int band, int64_t y, tp_err *e)
+{
+	if (tp_reader_row(j->r, j->row, e) < 0)
+		return -1;
+	if (j->sb != NULL)
+		keep_bands(j, y);
+	return j->sp != NULL ? tp_splat_push(j->sp, tp_row_band(j->row,
+	    &j->r->h, band), e) : 0;
+}
+
+/* Write output row y once its window is in. */
+static int
+splat_out(splat_job *j, int64_t y, tp_png_writer *const *png, int npic,
+    tp_err *e)
+{
+	size_t w = (size_t)j->r->h.width;
+	int rc = 0;
+
+	if (j->sp != NULL)
+		tp_splat_take(j->sp, j->sb != NULL ? j->base : j->out);
+	if (j->sb != NULL)
+		mix_row(j, y, npic);
+	for (int k = 0; rc == 0 && k < npic; k++)
+		rc = tp_png_write_row(png[k], j->out + (size_t)k * w * 4, e);
+	return rc;
 }
 
 int
 tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
-    tp_png_writer *const *png, int npic, const tp_export_rows_loop *l,
-    tp_err *e)
+    const tp_splatband *sb, tp_png_writer *const *png, int npic,
+    const tp_export_rows_loop *l, tp_err *e)
 {
-	size_t w = (size_t)r->h.width;
-	float *row = malloc(tp_row_floats(&r->h) * sizeof *row);
-	uint8_t *out = malloc((size_t)npic * w * 4);
+	size_t w = (size_t)r->h.width, nb = sb != NULL ? (size_t)sb->n : 0;
+	splat_job j = { .r = r, .sp = sp, .sb = sb, .nbase = sp != NULL ?
+	    sp->g->nslots : 1, .nring = sp != NULL ? sp->blend + 1 : 1 };
+	int64_t in = 0, done = 0, h = r->h.height;
 	int rc = 0;
 
-	if (row == NULL || out == NULL)
+	j.row = malloc(tp_row_floats(&r->h) * sizeof *j.row);
+	j.out = malloc((size_t)npic * w * 4);
+	j.base = malloc((size_t)TP_SPLAT_SLOTS * w);
+	j.ring = malloc((size_t)j.nring * (nb > 0 ? nb : 1) * w *
+	    sizeof *j.ring);
+	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring == NULL)
 		rc = tp_err_set(e, "out of memory for a row");
-	while (rc == 0 && sp->out < r->h.height) {
-		if (!tp_splat_ready(sp))
-			rc = tp_reader_row(r, row, e) < 0 ? -1 :
-			    tp_splat_push(sp, tp_row_band(row, &r->h, band), e);
-		while (rc == 0 && tp_splat_ready(sp)) {
-			tp_splat_take(sp, out);
-			for (int k = 0; rc == 0 && k < npic; k++)
-				rc = tp_png_write_row(png[k], out + (size_t)k *
-				    w * 4, e);
-		}
-		progress(l, sp->out, r->h.height);
+	while (rc == 0 && done < h) {
+		if (sp == NULL || !tp_splat_ready(sp))
+			rc = splat_in(&j, band, in++, e);
+		while (rc == 0 && done < in && (sp == NULL ||
+		    tp_splat_ready(sp)))
+			rc = splat_out(&j, done++, png, npic, e);
+		progress(l, done, h);
 	}
-	free(row);
-	free(out);
+	free(j.row);
+	free(j.out);
+	free(j.base);
+	free(j.ring);
 	return rc < 0 ? -1 : tp_reader_finish(r, e);
 }
 

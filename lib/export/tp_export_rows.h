@@ -35,6 +35,7 @@
 #include "render/tp_normalmap.h"
 #include "io/tp_png.h"
 #include "export/tp_splat.h"
+#include "export/tp_splatband.h"
 #include "stream/tp_stream.h"
 
 /* Where the band's rows come from: the stream r, or the band held whole. */
@@ -99,16 +100,20 @@ int64_t	tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
 
 /* The normal map of the band (RGB rows into png, width x height of r)
  * from batches with a row of halo each side, on l's threads, then r's
- * end checked. geo: the cells' spacing, per row when geographic. */
+ * end checked. geo: the cells' spacing, per row when geographic.
+ * *steepest: the map's steepest gradient (tp_normalmap_row). */
 int	tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
 	    const tp_normalmap_opts *no, const tp_geo_grid *geo,
-	    const tp_export_rows_loop *l, tp_err *e);
+	    const tp_export_rows_loop *l, double *steepest, tp_err *e);
 
 /* The splat maps of band `band` of r: rows through sp's window, picture k
- * of npic getting slots 4k .. 4k + 3 as RGBA, then r's end checked. */
+ * of npic getting slots 4k .. 4k + 3 as RGBA, then r's end checked. With
+ * sb, its bands take the slots after the base (tp_splatband_cell): the
+ * biome slots of sp, or without sp (band -1) slot 0 alone; the bands'
+ * values wait in a ring of sp's blend + 1 rows for the window's row. */
 int	tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
-	    tp_png_writer *const *png, int npic, const tp_export_rows_loop *l,
-	    tp_err *e);
+	    const tp_splatband *sb, tp_png_writer *const *png, int npic,
+	    const tp_export_rows_loop *l, tp_err *e);
 
 /* Picture k's name for splat output out: out itself for k = 0, else
  * "_k" before the extension of out's last path part (or at the end when

@@ -117,6 +117,47 @@ tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height, tp_err *e)
 }
 
 int
+tp_import_r16(tp_grid *g, FILE *f, int64_t width, int64_t height, tp_err *e)
+{
+	uint64_t left = bytes_left(f);
+	size_t n, bytes;
+	unsigned char *row;
+	float *out;
+
+	memset(g, 0, sizeof(*g));
+	if (tp_num_mul_size((size_t)width, (size_t)height, &n, "the raster",
+	    e) < 0 || tp_num_mul_size(n, 2, &bytes, "the raster", e) < 0)
+		return -1;
+	if (left != UINT64_MAX && left < bytes)
+		return tp_err_set(e, "%lldx%lld UInt16 needs %zu bytes, the "
+		    "input has %llu", (long long)width, (long long)height,
+		    bytes, (unsigned long long)left);
+	if (new_grid(g, width, height, e) < 0)
+		return -1;
+	if ((row = malloc((size_t)width * 2)) == NULL) {
+		tp_grid_free(g);
+		return tp_err_set(e, "out of memory");
+	}
+	out = g->data;
+	for (int64_t y = 0; y < height; y++, out += width) {
+		if (fread(row, 2, (size_t)width, f) != (size_t)width) {
+			free(row);
+			tp_grid_free(g);
+			if (ferror(f))
+				return tp_err_set(e, "read error");
+			return tp_err_set(e, "%lldx%lld UInt16: the input ends "
+			    "in row %lld", (long long)width, (long long)height,
+			    (long long)y);
+		}
+		for (int64_t x = 0; x < width; x++)
+			out[x] = (float)((row[2 * x] | row[2 * x + 1] << 8) /
+			    65535.0);
+	}
+	free(row);
+	return left != UINT64_MAX ? left > bytes : getc(f) != EOF;
+}
+
+int
 tp_import_slurp(FILE *f, const unsigned char *head, size_t nhead,
     uint64_t cap, unsigned char **buf, size_t *len, tp_err *e)
 {

@@ -34,6 +34,12 @@ int	tp_import_sniff(const unsigned char *b, size_t n);
 int	tp_import_raw(tp_grid *g, FILE *f, int64_t width, int64_t height,
 	    tp_err *e);
 
+/* width x height little-endian UInt16 from f (texport's r16, Unity's
+ * .raw), each divided by 65535 into [0, 1], exactly that many bytes read
+ * as tp_import_raw does; returns 0, or 1 when the input goes on. */
+int	tp_import_r16(tp_grid *g, FILE *f, int64_t width, int64_t height,
+	    tp_err *e);
+
 /* The first read of tp_import_slurp, doubled as the input grows. */
 #define TP_IMPORT_SLURP_FIRST	((size_t)1 << 20)
 /* What timport holds in memory of a pipe or device by default (a GeoTIFF

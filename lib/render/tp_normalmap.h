@@ -26,9 +26,16 @@ typedef struct tp_normalmap_opts {
 /* One 0..255 level of component c in [-1, 1]. */
 uint8_t	tp_normalmap_level(double c);
 
+/* A normal map whose steepest slope is below this many degrees is (almost)
+ * flat: its x and y stay within sin 1 x 127.5 = 2.2 levels of 128, too
+ * little to shade by. texport warns of it without --zscale. */
+#define TP_NORMALMAP_FLAT_DEG	1.0
+
 /* The RGB normals (3 bytes a cell) of row mid, from the rows north (up)
- * and south (down) of it, NULL at the grid's edge. */
-void	tp_normalmap_row(const tp_normalmap_opts *o, const float *up,
+ * and south (down) of it, NULL at the grid's edge. Returns the row's
+ * steepest gradient, the largest sqrt(dz/dx^2 + dz/dy^2) (the tangent of
+ * its slope; 0 for a row of NaN). */
+double	tp_normalmap_row(const tp_normalmap_opts *o, const float *up,
 	    const float *mid, const float *down, int64_t width, double ewres,
 	    double nsres, uint8_t *rgb);
 

@@ -1,0 +1,54 @@
+/*
+ * cli_texport.h - what texport says on stderr besides its range line, and
+ * its sidecar written: the notes and warnings that keep a heightmap from
+ * landing in an engine at the wrong size or flat.
+ */
+#ifndef CLI_TEXPORT_H
+#define CLI_TEXPORT_H
+
+#include <stdint.h>
+
+#include "export/tp_engine.h"
+#include "export/tp_splatband.h"
+#include "stream/tp_stream.h"
+
+/* OUT.json for a w x ht heightmap of format (its name) written from the
+ * grid of header h for engine g, levels spanning lo .. hi, zscale metres a
+ * unit, nan: NaN samples were written. Exits on failure. */
+void	cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
+	    const char *format, int64_t w, int64_t ht, double lo, double hi,
+	    double zscale, int nan);
+
+/* Unless quiet, on a geographic grid: "texport: geographic grid: cells
+ * 74.1 x 92.6 m at 36.6 N; ..." (tp_engine_geo_text). */
+void	cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht,
+	    int quiet);
+
+/* A warning, even under -q, when --crop or --pad (opt) turned a w x h grid
+ * into ow x oh and changed more than TP_ENGINE_FIT_WARN of its cells. */
+void	cli_texport_fit_note(const char *opt, int64_t w, int64_t h,
+	    int64_t ow, int64_t oh);
+
+/* A warning, even under -q, when a normal map's steepest gradient
+ * (tp_export_rows_normals) is a slope below TP_NORMALMAP_FLAT_DEG and
+ * --zscale was not given (zscale_given 0): heights of 0..1 over cells of
+ * metres. A map with no slope at all is flat ground: no warning. */
+void	cli_texport_flat_note(double steepest, int zscale_given);
+
+/* -f splat: what texport was asked. */
+typedef struct cli_texport_splat_opts {
+	const char *out;
+	const char *band;		/* the biome band, with groups */
+	const char *groups;		/* --biome-groups, or NULL */
+	const tp_splatband *sb;		/* --splat-bands, or NULL */
+	const char *software;
+	int	blend, quiet, threads;
+} cli_texport_splat_opts;
+
+/* The splat maps of the stream r (its header read): the biome slots of
+ * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
+ * slots a picture; HISTORY from argc, argv. Exits on failure. */
+void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
+	    int argc, char **argv);
+
+#endif
