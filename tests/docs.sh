@@ -38,6 +38,7 @@ TEXT=(
 	'ARCHITECTURE.md|^core +nothing of lib/|the folders each folder may include'
 	'ARCHITECTURE.md|^stdin -> cli_input_band|the path of a row through a point stage'
 	'GIS.md|^grid +cells +nan|the table scripts/richdem-compare.sh prints'
+	'ENGINES.md|^texport: warning: --crop: 403x344|what the texport above prints'
 )
 # Blocks of a command and its output, the command not run here:
 # FILE|PATTERN on the command, the block's first line|why.
