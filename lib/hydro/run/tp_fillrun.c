@@ -38,6 +38,10 @@ tp_fillrun(tp_grid *g, int band, int depth, const tp_fillrun_opts *o,
 {
 	if (depth >= 0)
 		tp_grid_copy_band(g, band, depth);
+	if (o->breach && tp_breach(tp_grid_band(g, band), g->h.width,
+	    g->h.height, tp_grid_stride(g), &o->fill, o->sea, &o->br,
+	    o->br_st, e) < 0)
+		return -1;
 	if (fill(g, band, o, st, e) < 0)
 		return -1;
 	if (depth >= 0)
@@ -83,6 +87,34 @@ tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+int
+tp_fillrun_first_header(const tp_tileset *ts, const char *dir, tp_header *h,
+    tp_err *e)
+{
+	char *first = tp_tile_path(ts, dir, 0, 0, "");
+	tp_reader r;
+	tp_err sub;
+	FILE *f;
+	int rc;
+
+	if (first == NULL)
+		return tp_err_set(e, "out of memory");
+	if ((f = fopen(first, "rb")) == NULL) {
+		rc = tp_err_set(e, "%s: %s", first, strerror(errno));
+		free(first);
+		return rc;
+	}
+	if ((rc = tp_reader_open(&r, f, &sub)) < 0)
+		tp_err_set(e, "%s: %s", first, sub.msg);
+	else {
+		rc = tp_header_copy(h, &r.h, e);
+		tp_reader_free(&r);
+	}
+	fclose(f);
+	free(first);
+	return rc;
 }
 
 int
