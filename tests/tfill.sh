@@ -207,6 +207,18 @@ assert_eq "breach: the DEM drains, cut and filled" \
 print(drain_check(b["dir"], ~np.isnan(b["height"])), bool((d < 0).sum() > 100),
       bool((d > 0).sum() > 100), float(-d.min()) <= 2 + 1e-3)' "$T/bf")" \
     "ok True True True"
+# Every rule and the sea: the island's sea floor is left as it is, and
+# each rule's output drains (flat channels and lakes through tflow's
+# flats).
+for rule in "" "--flat" "-e 0.01"; do
+	run_prog tfill --breach -d $rule < "$T/isl" > "$T/o"
+	run_prog tflow < "$T/o" > "$T/of"
+	assert_eq "breach $rule: the sea kept, cuts made, it drains" \
+	    "$(py 'i = band(sys.argv[1], "height"); b = bands(sys.argv[2]); s = i < 0.3
+print(bool((b["height"][s].view("<u4") == i[s].view("<u4")).all()),
+      bool((b["depth"] < 0).any()), drain_check(b["dir"], ~np.isnan(i) & ~s))' "$T/isl" "$T/of")" \
+	    "True True ok"
+done
 expect_exit 2 "breach: not in a tile phase" run_prog tfill --breach --tile-prepare x
 expect_exit 2 "breach: bad length" run_prog tfill --breach-length 0
 expect_exit 2 "breach: bad depth" run_prog tfill --breach-depth -1

@@ -31,6 +31,7 @@ typedef struct breach {
 	size_t	stride;
 	const tp_fill_opts *f;
 	const tp_breach_opts *o;
+	float	sea;		/* tp_d8_sea_below of the sea level */
 	float	*orig;		/* the heights before any cut, w * h */
 	uint8_t	*st;		/* state bits, w * h */
 	uint8_t	*link;		/* the search: direction to the cell that
@@ -243,9 +244,11 @@ reach(breach *b, uint32_t i, int k, uint32_t j, double c, tp_err *e)
 		return -1;
 	end = (b->st[j] & DRAINS) && zj <= lj;
 	/* a cell at its level that does not drain lies in a lower depression
-	 * left to the fill, which would raise the path out of it */
-	if (!end && (zj <= lj || (b->o->length > 0 && (int64_t)l >
-	    b->o->length) || (double)b->orig[j] - lj > b->o->depth))
+	 * left to the fill, which would raise the path out of it; and land
+	 * cut below the sea level would turn into sea */
+	if (!end && (zj <= lj || tp_d8_is_sea(lj, b->sea) ||
+	    (b->o->length > 0 && (int64_t)l > b->o->length) ||
+	    (double)b->orig[j] - lj > b->o->depth))
 		return 0;
 	end |= (b->st[j] & OUTLET) != 0;
 	cj = c + (zj > lj ? (double)zj - lj : 0);
@@ -437,7 +440,8 @@ tp_breach(float *z, int64_t w, int64_t h, size_t stride,
 		    (long long)w, (long long)h);
 	if (alloc(&b, e) < 0)
 		goto out;
-	classify(&b, tp_d8_sea_below(sea_level));
+	b.sea = tp_d8_sea_below(sea_level);
+	classify(&b, b.sea);
 	spread(&b);
 	if (find_pits(&b, &pits, &np, e) < 0)
 		goto out;

@@ -24,8 +24,11 @@
  * of how far each is cut (height minus level), ties in the order the cells
  * were reached. The search ends at the first cell it takes that drains and
  * is no higher than its level (kept as it is), or at an outlet (cut to its
- * level where higher). A cell is not entered past `length` cut cells or
- * where its cut below its original height would exceed `depth`. The path's
+ * level where higher). A cell is not entered past `length` cut cells,
+ * where its cut below its original height would exceed `depth`, where it
+ * lies at or below its level without draining (a lower depression left to
+ * the fill, which would raise the path with it), or where its level lies
+ * below the sea level (land is never cut into sea). The path's
  * cells are then lowered to their levels: every cell of it, and the pit,
  * drain; cells that drained before still do, since nothing was raised.
  * A pit whose search finds no end is left to the fill.
