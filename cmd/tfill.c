@@ -325,9 +325,9 @@ main(int argc, char **argv)
 		snprintf(more, sizeof more, ", %lld sweeps",
 		    (long long)st.sweeps);
 	if (o.breach)	/* the breach runs on the whole grid, tiles or not */
-		snprintf(more, sizeof more, ", %lld pits, %lld breached, %lld "
-		    "cuts", (long long)bs.pits, (long long)bs.breached,
-		    (long long)bs.cut);
+		snprintf(more + strlen(more), sizeof more - strlen(more),
+		    ", %lld pits, %lld breached, %lld cuts", (long long)bs.pits,
+		    (long long)bs.breached, (long long)bs.cut);
 	if (o.verbose && tp_fillrun_tiled(&ro))
 		/* tiles count no cells: the whole grid's seeds and raised
 		 * cells are not the sums of the tiles' */
