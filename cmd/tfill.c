@@ -11,7 +11,8 @@
 
 static const char usage[] =
     "usage: tfill [-dfqv] [-b BAND] [-e EPSILON] [-j N] [-m METHOD] [--no-sea]\n"
-    "             [--sea LEVEL] < in > out\n"
+    "             [--sea LEVEL] [--breach] [--breach-depth D]\n"
+    "             [--breach-length CELLS] < in > out\n"
     "       tfill [-fqv] [-b BAND] [-e EPSILON] [--no-sea] [--sea LEVEL]\n"
     "             --tile-prepare TILE > TILE.edge\n"
     "       tfill [-fqv] [-b BAND] [-e EPSILON] [-j N] [--no-sea] [--sea LEVEL]\n"
@@ -26,6 +27,10 @@ static const char help[] =
     "raised. By default each filled cell is raised to the next float above\n"
     "the cell it drains to, so every cell keeps a strictly lower neighbour.\n"
     "  -b, --band NAME      the band to fill (default: height)\n"
+    "      --breach         first cut a least-cost channel from each pit to\n"
+    "                       lower ground (depth negative); fill what is left\n"
+    "      --breach-depth D --breach, cutting no cell more than D deep\n"
+    "      --breach-length N  --breach, cutting at most N cells a channel\n"
     "  -d, --depth          add a band 'depth': filled minus original height\n"
     "  -e, --epsilon E      raise by E (> 0) instead of the next float\n"
     "  -f, --flat           fill to exactly flat lakes (no gradient)\n"
@@ -50,10 +55,14 @@ static const char help[] =
     "      --version        print the version\n";
 
 enum { OPT_VERSION = 256, OPT_NO_SEA, OPT_SEA, OPT_PREPARE, OPT_SOLVE,
-    OPT_FINISH, OPT_TILE_SIZE, OPT_TILE_CACHE };
+    OPT_FINISH, OPT_TILE_SIZE, OPT_TILE_CACHE, OPT_BREACH, OPT_BDEPTH,
+    OPT_BLENGTH };
 
 static const struct option longopts[] = {
 	{ "band", required_argument, NULL, 'b' },
+	{ "breach", no_argument, NULL, OPT_BREACH },
+	{ "breach-depth", required_argument, NULL, OPT_BDEPTH },
+	{ "breach-length", required_argument, NULL, OPT_BLENGTH },
 	{ "depth", no_argument, NULL, 'd' },
 	{ "epsilon", required_argument, NULL, 'e' },
 	{ "flat", no_argument, NULL, 'f' },
@@ -81,6 +90,8 @@ struct opts {
 	const char *band;
 	tp_fill_opts fill;
 	int	method, depth, verbose, quiet, threads, phase, method_given;
+	int	breach;
+	tp_breach_opts br;
 	int64_t	tile_size;
 	int64_t	cache_mib;	/* --tile-cache, -1: not given */
 	const char *levels;	/* --tile-finish */
@@ -122,6 +133,8 @@ check_operands(int argc, char **argv, const struct opts *o)
 	if ((o->threads != 1 || o->tile_size != 0) &&
 	    o->method == PLANCHON_DARBOUX)
 		cli_usage("--threads and --tile-size go with priority-flood");
+	if (o->breach && o->phase != WHOLE)
+		cli_usage("--breach goes with a whole grid, not a tile phase");
 }
 
 static void
@@ -151,11 +164,14 @@ parse(int argc, char **argv, struct opts *o)
 		case 'm': o->method = cli_choice("--method", optarg, methods);
 			o->method_given = 1;
 			break;
+		case OPT_BREACH: o->breach = 1; break;
+		case OPT_BDEPTH: o->breach = 1; o->br.depth = cli_double(
+			    "--breach-depth", optarg, 0, 1e30); break;
+		case OPT_BLENGTH: o->breach = 1; o->br.length = cli_int(
+			    "--breach-length", optarg, 1, INT64_MAX); break;
 		case OPT_NO_SEA: cli_sea_option(&o->sea, NULL); break;
 		case 'q': o->quiet = 1; break;
-		case OPT_SEA:
-			cli_sea_option(&o->sea, optarg);
-			break;
+		case OPT_SEA: cli_sea_option(&o->sea, optarg); break;
 		case 'v': o->verbose = 1; break;
 		case OPT_FINISH: phase(o, FINISH); o->levels = optarg; break;
 		case OPT_PREPARE: phase(o, PREPARE); break;
@@ -187,7 +203,7 @@ run_opts(const struct opts *o, double sea)
 {
 	return (tp_fillrun_opts){ .fill = o->fill, .planchon = o->method ==
 	    PLANCHON_DARBOUX, .threads = o->threads, .tile_size = o->tile_size,
-	    .sea = sea };
+	    .sea = sea, .breach = o->breach, .br = o->br };
 }
 
 /* The manifest beside TILE (or MANIFEST itself) and a job on it. */
@@ -240,23 +256,16 @@ solve_phase(const struct opts *o, const char *manifest)
 {
 	tp_tileset ts;
 	tp_filltile_job j;
-	tp_reader r;
+	tp_header h;
 	tp_err e;
-	char *dir, *first;
-	FILE *f;
+	char *dir;
 
 	cli_binary_stdout();
 	job_open(&j, &ts, &dir, manifest, 1, o, -INFINITY);
-	if ((first = tp_tile_path(&ts, dir, 0, 0, "")) == NULL)
-		cli_die("out of memory");
-	if ((f = fopen(first, "rb")) == NULL)
-		cli_die("%s: %s", first, strerror(errno));
-	if (tp_reader_open(&r, f, &e) < 0)
-		cli_die("%s: %s", first, e.msg);
-	j.g.sea_level = cli_sea_level(&o->sea, &r.h, 0);
-	tp_reader_free(&r);
-	fclose(f);
-	free(first);
+	if (tp_fillrun_first_header(&ts, dir, &h, &e) < 0)
+		cli_fail(&e);
+	j.g.sea_level = cli_sea_level(&o->sea, &h, 0);
+	tp_header_free(&h);
 	j.threads = o->threads;
 	if (o->cache_mib >= 0)
 		j.cache_bytes = (uint64_t)o->cache_mib << 20;
@@ -281,8 +290,10 @@ main(int argc, char **argv)
 {
 	const char *add[1] = { "depth" };
 	struct opts o = { .band = "height", .fill = { .rule = TP_FILL_NEXT },
-	    .method = PRIORITY_FLOOD, .threads = 1, .cache_mib = -1 };
-	char sweeps[32] = "";
+	    .method = PRIORITY_FLOOD, .threads = 1, .cache_mib = -1,
+	    .br = { .depth = INFINITY } };
+	tp_breach_stats bs;
+	char more[256];
 	tp_fillrun_opts ro;
 	tp_fill_stats st;
 	cli_progress p;
@@ -305,6 +316,7 @@ main(int argc, char **argv)
 	cli_timer_start(&tm);
 	band = cli_read_grid(&g, o.band, add, o.depth, idx);
 	ro = run_opts(&o, cli_sea_level(&o.sea, &g.h, 1));
+	ro.br_st = &bs;
 	cli_timer_lap(&tm, "read");
 	cli_progress_init(&p, "fill", o.quiet);
 	p.unit = tp_fillrun_tiled(&ro) ? "phases" : "cells";
@@ -316,26 +328,12 @@ main(int argc, char **argv)
 	cli_timer_lap(&tm, "fill");
 	cli_write_grid(&g, argc, argv);
 	cli_timer_lap(&tm, "write");
-	if (o.method == PLANCHON_DARBOUX)
-		snprintf(sweeps, sizeof sweeps, ", %lld sweeps",
-		    (long long)st.sweeps);
-	if (o.verbose && tp_fillrun_tiled(&ro))
-		/* tiles count no cells: the whole grid's seeds and raised
-		 * cells are not the sums of the tiles' */
-		cli_timer_report(&tm, "%lldx%lld in tiles of %lld, %lld tile "
-		    "relaxations, %.1f Mcells/s", (long long)g.h.width,
-		    (long long)g.h.height, (long long)(o.tile_size ?
-		    o.tile_size : 1024), (long long)st.sweeps,
-		    (double)(g.h.width * g.h.height) /
-		    cli_timer_wall(&tm, "fill") / 1e6);
-	else if (o.verbose)
-		cli_timer_report(&tm, "%lldx%lld, %lld valid, %lld sea, "
-		    "%lld seeds, %lld raised%s, %.1f Mcells/s",
-		    (long long)g.h.width, (long long)g.h.height,
-		    (long long)st.valid, (long long)st.sea,
-		    (long long)st.seeds, (long long)st.raised, sweeps,
-		    (double)(g.h.width * g.h.height) /
-		    cli_timer_wall(&tm, "fill") / 1e6);
+	tp_fillrun_summary(&ro, &st, &bs, g.h.width, g.h.height, more,
+	    sizeof more);
+	if (o.verbose)
+		cli_timer_report(&tm, "%s, %.1f Mcells/s", more, (double)
+		    (g.h.width * g.h.height) / cli_timer_wall(&tm, "fill") /
+		    1e6);
 	tp_grid_free(&g);
 	return 0;
 }

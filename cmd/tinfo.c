@@ -8,30 +8,37 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "core/tp_num.h"
+#include "cli_json.h"
+#include "cli_zones.h"
 #include "stream/tp_stats.h"
 
 static const char usage[] =
-    "usage: tinfo [-q] [-n N] [--json] [--no-hist] [FILE]\n";
+    "usage: tinfo [-q] [-n N] [--json] [--no-hist] [FILE]\n"
+    "       tinfo [-q] [--json] --zones BAND [FILE]\n";
 
 static const char help[] =
     "Print the header of a stream (FILE or standard input) and, per band,\n"
     "the count of valid and nodata (NaN) cells, min, max, mean, population\n"
     "standard deviation and a histogram between min and max.\n"
+    "With --zones, the same per zone (each whole value of BAND) instead:\n"
+    "cells, area and, for every other band, count, min, max, mean,\n"
+    "standard deviation and sum.\n"
     "  -n, --bins N     histogram bins, 1 to 4096 (default: 10)\n"
     "      --json       one JSON object instead of text\n"
     "      --no-hist    leave the histogram out\n"
     "  -q, --quiet      no progress bar\n"
+    "      --zones BAND zonal statistics by the whole values of BAND\n"
     "  -h, --help       this help\n"
     "      --version    print the version\n";
 
-enum { OPT_JSON = 256, OPT_NOHIST, OPT_VERSION };
+enum { OPT_JSON = 256, OPT_NOHIST, OPT_VERSION, OPT_ZONES };
 
 static const struct option longopts[] = {
 	{ "bins", required_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-hist", no_argument, NULL, OPT_NOHIST },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "zones", required_argument, NULL, OPT_ZONES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -53,38 +60,6 @@ put_num(double v)
 		fputs("nan", stdout);
 	else
 		printf("%.9g", v);
-}
-
-/* A JSON number with digits enough to read back the same double; null when
- * not finite. */
-static void
-json_num(double v)
-{
-	char buf[64];
-
-	if (!isfinite(v)) {
-		fputs("null", stdout);
-		return;
-	}
-	tp_num_format_double(buf, sizeof buf, v);
-	fputs(buf, stdout);
-}
-
-static void
-json_str(const char *s)
-{
-	putchar('"');
-	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 static void
@@ -137,28 +112,28 @@ json_header(const tp_header *h)
 	    (long long)h->width, (long long)h->height);
 	for (int b = 0; b < h->nbands; b++) {
 		fputs(b ? ", " : "", stdout);
-		json_str(h->band[b]);
+		cli_json_str(h->band[b]);
 	}
 	fputs("], \"cellsize\": ", stdout);
-	json_num(h->cellsize);
+	cli_json_num(h->cellsize);
 	fputs(", \"origin\": [", stdout);
-	json_num(h->origin_x);
+	cli_json_num(h->origin_x);
 	fputs(", ", stdout);
-	json_num(h->origin_y);
+	cli_json_num(h->origin_y);
 	fputs("], \"crs\": ", stdout);
 	if (h->crs[0] != '\0')
-		json_str(h->crs);
+		cli_json_str(h->crs);
 	else
 		fputs("null", stdout);
 	fputs(", \"extra\": [", stdout);
 	for (size_t i = 0; i < h->nextra; i++) {
 		fputs(i ? ", " : "", stdout);
-		json_str(h->extra[i]);
+		cli_json_str(h->extra[i]);
 	}
 	fputs("], \"history\": [", stdout);
 	for (size_t i = 0; i < h->nhistory; i++) {
 		fputs(i ? ", " : "", stdout);
-		json_str(h->history[i]);
+		cli_json_str(h->history[i]);
 	}
 	fputs("]}", stdout);
 }
@@ -167,19 +142,19 @@ static void
 json_band(const char *name, const tp_stats *s, const struct hist *hi)
 {
 	fputs("{\"name\": ", stdout);
-	json_str(name);
+	cli_json_str(name);
 	printf(", \"valid\": %llu, \"nodata\": %llu, \"infinite\": %llu",
 	    (unsigned long long)s->n, (unsigned long long)s->nodata,
 	    (unsigned long long)s->ninf);
-	fputs(", \"min\": ", stdout); json_num(s->min);
-	fputs(", \"max\": ", stdout); json_num(s->max);
-	fputs(", \"mean\": ", stdout); json_num(s->mean);
-	fputs(", \"stddev\": ", stdout); json_num(tp_stats_stddev(s));
+	fputs(", \"min\": ", stdout); cli_json_num(s->min);
+	fputs(", \"max\": ", stdout); cli_json_num(s->max);
+	fputs(", \"mean\": ", stdout); cli_json_num(s->mean);
+	fputs(", \"stddev\": ", stdout); cli_json_num(tp_stats_stddev(s));
 	if (hi != NULL) {
 		fputs(", \"histogram\": {\"edges\": [", stdout);
 		for (int k = 0; hi->n > 0 && k <= hi->n; k++) {
 			fputs(k ? ", " : "", stdout);
-			json_num(hi->edges[k]);
+			cli_json_num(hi->edges[k]);
 		}
 		fputs("], \"counts\": [", stdout);
 		for (int k = 0; k < hi->n; k++)
@@ -236,11 +211,38 @@ report(const tp_header *h, const tp_stats *st, int nbins, int json)
 	free(hi);
 }
 
+/* --zones BAND: the header, then the statistics per zone. */
+static void
+zones(tp_reader *r, const char *band, int json, int quiet)
+{
+	int b = tp_header_band(&r->h, band);
+	cli_progress p;
+	tp_zones z;
+	tp_err e;
+
+	if (b < 0)
+		cli_die("--zones: the stream has no band '%s'", band);
+	if (tp_zones_init(&z, &r->h, b, TP_GEO_AUTO, &e) < 0)
+		cli_fail(&e);
+	cli_progress_init(&p, "zones", quiet);
+	if (tp_zones_read(&z, r, cli_progress_cb, &p, &e) < 0)
+		cli_fail(&e);
+	cli_progress_done(&p);
+	if (json)
+		json_header(&r->h);
+	else if (tp_header_write(&r->h, stdout, &e) < 0)
+		cli_fail(&e);
+	fputs(json ? ", " : "", stdout);
+	cli_zones_print(&z, &r->h, json);
+	fputs(json ? "}\n" : "", stdout);
+	tp_zones_free(&z);
+}
+
 int
 main(int argc, char **argv)
 {
-	int nbins = 10, json = 0, nohist = 0, quiet = 0, ch;
-	const char *path = NULL;
+	int nbins = 10, json = 0, nohist = 0, quiet = 0, histopt = 0, ch;
+	const char *path = NULL, *zone = NULL;
 	tp_stats st[TP_MAX_BANDS];
 	cli_progress p;
 	tp_reader r;
@@ -251,10 +253,11 @@ main(int argc, char **argv)
 		switch (ch) {
 		case 'h': cli_help(help);
 		case 'n': nbins = (int)cli_int("--bins", optarg, 1,
-		    TP_STATS_MAXBINS); break;
+		    TP_STATS_MAXBINS); histopt = 1; break;
 		case 'q': quiet = 1; break;
 		case OPT_JSON: json = 1; break;
-		case OPT_NOHIST: nohist = 1; break;
+		case OPT_NOHIST: nohist = histopt = 1; break;
+		case OPT_ZONES: zone = optarg; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
 		}
@@ -263,7 +266,15 @@ main(int argc, char **argv)
 		cli_usage("unexpected argument '%s'", argv[optind + 1]);
 	if (optind < argc)
 		path = argv[optind];
+	if (zone != NULL && histopt)
+		cli_usage("--zones draws no histogram");
 	open_input(&r, path);
+	if (zone != NULL) {
+		zones(&r, zone, json, quiet);
+		tp_reader_free(&r);
+		cli_close_stdout();
+		return 0;
+	}
 	for (int b = 0; b < r.h.nbands; b++)
 		if (tp_stats_init(&st[b], &e) < 0)
 			cli_fail(&e);

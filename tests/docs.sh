@@ -45,6 +45,8 @@ TEXT=(
 PRINTS=(
 	'GIS.md|^TAUDEM_BIN=|TauDEM, built by hand, is not a dependency'
 	'GIS.md|^scripts/rain-figure.sh$|it rewrites docs/gallery/rain-models.png in the source tree'
+	'GIS.md|^\$ scripts/breach-compare.sh$|a comparison script and what it printed (tests/tfill.sh tests the breach)'
+	'GIS.md|^\$ scripts/zones-compare.sh$|GRASS, not a dependency; what the script printed (tests/tinfo.sh tests the zones)'
 )
 # Commands not run here: FILE|PATTERN on the command (its first line)|why.
 SKIP=(

@@ -153,6 +153,76 @@ expect_exit 0 "--no-sea ignores a malformed SEALEVEL" run_prog tfill --no-sea < 
 expect_exit 2 "--sea with --no-sea" run_prog tfill --sea 1 --no-sea
 expect_exit 2 "bad --sea" run_prog tfill --sea low
 
+# --breach: a valley (row 3) falling east, dammed by a wall of 12 one
+# cell thick at x = 4 above a pit of 6; walls of 15 and 16, a west end of
+# 30. The dam is cut to the next float below 6 (depth about -6), nothing
+# is raised, and every cell drains (tflow's directions, tp.py's
+# drain_check).
+dam() {	# dam THICK: the valley with a dam THICK cells thick
+	py 'import sys
+t = int(sys.argv[1]); z = np.full((7, 11), 15.0, np.float32)
+z[1] = z[5] = 16; z[0] = z[6] = 20; z[:, 0] = 30
+z[3] = [30, 8, 7, 6, 5, 4, 3, 2, 1.5, 1.2, 1]; z[3, 4:4 + t] = 12
+write(z)' "$1"
+}
+dam 1 > "$T/dam"
+run_prog tfill --breach -d < "$T/dam" > "$T/o"
+assert_eq "breach: the dam cut, nothing else changed" \
+    "$(py 'b = bands(sys.argv[1]); d = b["depth"]
+print(int((d < 0).sum()), int((d > 0).sum()),
+      b["height"][3, 4] == np.nextafter(np.float32(6), np.float32(0)))' "$T/o")" \
+    "1 0 True"
+run_prog tflow < "$T/o" > "$T/of"
+assert_eq "breach: every cell drains" \
+    "$(py 'b = bands(sys.argv[1]); print(drain_check(b["dir"], ~np.isnan(b["height"])))' "$T/of")" ok
+# Too deep (cutting 6 > 5), or too long (a dam 3 cells thick, 2 allowed,
+# the way round dearer still): filled as without --breach, byte for byte.
+run_prog tfill -d < "$T/dam" > "$T/p"
+run_prog tfill -d --breach-depth 5 < "$T/dam" > "$T/o"
+cmp -s <(body "$T/o") <(body "$T/p") && pass ||
+    fail "breach: a cut deeper than --breach-depth is filled"
+assert_eq "breach: the pit raised above the dam" \
+    "$(py 'd = band(sys.argv[1], "depth"); print(bool(d[3, 3] > 6), int((d < 0).sum()))' "$T/o")" \
+    "True 0"
+dam 3 > "$T/dam3"
+run_prog tfill -d < "$T/dam3" > "$T/p"
+run_prog tfill -d --breach-length 2 < "$T/dam3" > "$T/o"
+cmp -s <(body "$T/o") <(body "$T/p") && pass ||
+    fail "breach: a cut longer than --breach-length is filled"
+run_prog tfill -d --breach-length 3 < "$T/dam3" > "$T/o"
+assert_eq "breach: three cells cut within --breach-length 3" \
+    "$(py 'd = band(sys.argv[1], "depth"); print(int((d < 0).sum()), int((d > 0).sum()))' "$T/o")" \
+    "3 0"
+# The real DEM: the same bytes on any -j and tile size; cuts and fills
+# both happen with a depth limit; everything drains.
+run_prog tfill --breach -d < "$T/orig" > "$T/b1"
+for j in "-j 2" "-j 4 --tile-size 64"; do
+	run_prog tfill --breach -d $j < "$T/orig" > "$T/bj"
+	cmp -s <(body "$T/b1") <(body "$T/bj") && pass ||
+	    fail "breach: $j differs from one thread"
+done
+run_prog tfill --breach-depth 2 -d < "$T/orig" | run_prog tflow > "$T/bf"
+assert_eq "breach: the DEM drains, cut and filled" \
+    "$(py 'b = bands(sys.argv[1]); d = b["depth"]
+print(drain_check(b["dir"], ~np.isnan(b["height"])), bool((d < 0).sum() > 100),
+      bool((d > 0).sum() > 100), float(-d.min()) <= 2 + 1e-3)' "$T/bf")" \
+    "ok True True True"
+# Every rule and the sea: the island's sea floor is left as it is, and
+# each rule's output drains (flat channels and lakes through tflow's
+# flats).
+for rule in "" "--flat" "-e 0.01"; do
+	run_prog tfill --breach -d $rule < "$T/isl" > "$T/o"
+	run_prog tflow < "$T/o" > "$T/of"
+	assert_eq "breach $rule: the sea kept, cuts made, it drains" \
+	    "$(py 'i = band(sys.argv[1], "height"); b = bands(sys.argv[2]); s = i < 0.3
+print(bool((b["height"][s].view("<u4") == i[s].view("<u4")).all()),
+      bool((b["depth"] < 0).any()), drain_check(b["dir"], ~np.isnan(i) & ~s))' "$T/isl" "$T/of")" \
+	    "True True ok"
+done
+expect_exit 2 "breach: not in a tile phase" run_prog tfill --breach --tile-prepare x
+expect_exit 2 "breach: bad length" run_prog tfill --breach-length 0
+expect_exit 2 "breach: bad depth" run_prog tfill --breach-depth -1
+
 # Misuse: exit 2; a truncated or wrong stream: exit 1 with the reason.
 expect_exit 2 "bad epsilon" run_prog tfill --epsilon -1
 expect_exit 2 "flat and epsilon" run_prog tfill --flat -e 1

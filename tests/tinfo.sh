@@ -106,6 +106,42 @@ expect_exit 2 "two files" run_prog tinfo "$T/a.tp" "$T/a.tp"
 ok "--help" run_prog tinfo --help
 assert_eq "help shows default" "$(grep -c 'default: 10' "$T/.out")" 1
 
+# --zones: a 4x3 checkerboard of zones 1 (x + y even) and 2, values
+# y * 4 + x with (0, 0) NaN, cell size 10 (areas 100 a cell), and one
+# NaN zone cell (x 3, y 2: value 11, in no zone). Worked by hand: zone 1
+# holds 2 5 7 8 10 and the NaN: valid 5, nodata 1, sum 32, mean 6.4,
+# stddev sqrt(37.2 / 5); zone 2 holds 1 3 4 6 9: sum 23, mean 4.6, stddev
+# sqrt(37.2 / 5) as well (deviations -3.6 -1.6 -0.6 1.4 4.4).
+py 'y, x = np.mgrid[0:3, 0:4]
+z = np.where((x + y) % 2 == 0, 1, 2).astype(np.float32); z[2, 3] = np.nan
+v = (y * 4 + x).astype(np.float32); v[0, 0] = np.nan
+write(np.stack([z, v], 1), "zone value", ["CELLSIZE 10"])' > "$T/cb.tp"
+run_prog tinfo --zones zone --json "$T/cb.tp" > "$T/z.json"
+assert_eq "zones: checkerboard by hand" "$("$PY" -c '
+import json, math, sys; j = json.load(open(sys.argv[1]))
+z = {q["zone"]: q for q in j["zones"]}; s = math.sqrt(37.2 / 5)
+b1, b2 = z[1]["bands"][0], z[2]["bands"][0]
+print(j["zone_band"], j["skipped"], sorted(z), z[1]["cells"], z[1]["area"],
+      z[2]["cells"], z[2]["area"], b1["name"], b1["valid"], b1["nodata"],
+      b1["min"], b1["max"], b1["sum"], abs(b1["mean"] - 6.4) < 1e-12,
+      abs(b1["stddev"] - s) < 1e-12, b2["valid"], b2["nodata"], b2["min"],
+      b2["max"], b2["sum"], abs(b2["mean"] - 4.6) < 1e-12,
+      abs(b2["stddev"] - s) < 1e-12, len(z[1]["bands"]))' "$T/z.json")" \
+    "zone 1 [1, 2] 6 600 5 500 value 5 1 2 10 32 True True 5 0 1 9 23 True True 1"
+run_prog tinfo -q --zones zone "$T/cb.tp" > "$T/z.txt"
+assert_eq "zones: text" "$(sed -n '/^zones of band/p;/^zone 2/,$p' "$T/z.txt" | tr -s ' ' | tr '\n' '|')" \
+    "zones of band zone: 2 zones, 1 cells in none (NaN or infinite), areas in square map units|zone 2| cells 5| area 500| band value| valid 5| nodata 0| min 1| max 9| mean 4.6| stddev 2.72763634| sum 23|"
+expect_err 1 "no band 'basin'" "zones: missing band" run_prog tinfo --zones basin "$T/cb.tp"
+expect_exit 2 "zones: no histogram" run_prog tinfo --zones zone -n 5 "$T/cb.tp"
+# Geographic cells: areas in square metres, rows at their latitude (the
+# 0.01 degree cells at 60 N span about 557 x 1113 m).
+py 'write(np.ones((2, 1, 3), np.float32), "zone", ["CELLSIZE 0.01", "ORIGIN 10 60", "CRS EPSG:4326"])' > "$T/geo.tp"
+run_prog tinfo --zones zone --json "$T/geo.tp" > "$T/g.json"
+assert_eq "zones: geographic area" "$("$PY" -c '
+import json, sys; j = json.load(open(sys.argv[1])); a = j["zones"][0]["area"] / 6
+print(j["area_unit"], 610e3 < a < 630e3, j["zones"][0]["bands"])' "$T/g.json")" \
+    "square metres True []"
+
 # runtime failures
 head -c -5 "$T/a.tp" > "$T/trunc.tp"
 expect_err 1 "truncated stream.*row 2" "truncated" run_prog tinfo < "$T/trunc.tp"

@@ -41,6 +41,10 @@ tp_fillrun(tp_grid *g, int band, int depth, const tp_fillrun_opts *o,
 {
 	if (depth >= 0)
 		tp_grid_copy_band(g, band, depth);
+	if (o->breach && tp_breach(tp_grid_band(g, band), g->h.width,
+	    g->h.height, tp_grid_stride(g), &o->fill, o->sea, &o->br,
+	    o->br_st, e) < 0)
+		return -1;
 	if (fill(g, band, o, st, e) < 0)
 		return -1;
 	if (depth >= 0)
@@ -89,6 +93,34 @@ tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir, const char *path,
 }
 
 int
+tp_fillrun_first_header(const tp_tileset *ts, const char *dir, tp_header *h,
+    tp_err *e)
+{
+	char *first = tp_tile_path(ts, dir, 0, 0, "");
+	tp_reader r;
+	tp_err sub;
+	FILE *f;
+	int rc;
+
+	if (first == NULL)
+		return tp_err_set(e, "out of memory");
+	if ((f = fopen(first, "rb")) == NULL) {
+		rc = tp_err_set(e, "%s: %s", first, strerror(errno));
+		free(first);
+		return rc;
+	}
+	if ((rc = tp_reader_open(&r, f, &sub)) < 0)
+		tp_err_set(e, "%s: %s", first, sub.msg);
+	else {
+		rc = tp_header_copy(h, &r.h, e);
+		tp_reader_free(&r);
+	}
+	fclose(f);
+	free(first);
+	return rc;
+}
+
+int
 tp_fillrun_finish(tp_filltile_job *j, tp_grid *g, int band, int depth,
     const char *levels, tp_fill_stats *st, tp_err *e)
 {
@@ -108,4 +140,30 @@ tp_fillrun_finish(tp_filltile_job *j, tp_grid *g, int band, int depth,
 		tp_fill_depth(tp_grid_band(g, band), tp_grid_band(g, depth),
 		    g->h.width, g->h.height, tp_grid_stride(g));
 	return 0;
+}
+
+void
+tp_fillrun_summary(const tp_fillrun_opts *o, const tp_fill_stats *st,
+    const tp_breach_stats *bs, int64_t w, int64_t h, char *buf, size_t n)
+{
+	size_t k;
+
+	/* tiles count no cells: the whole grid's seeds and raised cells
+	 * are not the sums of the tiles' */
+	if (tp_fillrun_tiled(o))
+		k = (size_t)snprintf(buf, n, "%lldx%lld in tiles of %lld, %lld "
+		    "tile relaxations", (long long)w, (long long)h, (long long)
+		    (o->tile_size ? o->tile_size : 1024), (long long)st->sweeps);
+	else
+		k = (size_t)snprintf(buf, n, "%lldx%lld, %lld valid, %lld sea, "
+		    "%lld seeds, %lld raised", (long long)w, (long long)h,
+		    (long long)st->valid, (long long)st->sea,
+		    (long long)st->seeds, (long long)st->raised);
+	if (k < n && o->planchon)
+		k += (size_t)snprintf(buf + k, n - k, ", %lld sweeps",
+		    (long long)st->sweeps);
+	if (k < n && o->breach && bs != NULL)	/* on the whole grid */
+		snprintf(buf + k, n - k, ", %lld pits, %lld breached, %lld "
+		    "cuts", (long long)bs->pits, (long long)bs->breached,
+		    (long long)bs->cut);
 }

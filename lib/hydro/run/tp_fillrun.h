@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/tp_err.h"
+#include "hydro/tp_breach.h"
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_filltile.h"
 #include "hydro/tiled/tp_filltile_job.h"
@@ -33,15 +34,26 @@ typedef struct tp_fillrun_opts {
 					 * (tp_filltile_grid); never told by
 					 * Planchon-Darboux; may be NULL */
 	void	*pctx;
+	int	breach;		/* cut channels first (tp_breach.h, the whole
+				 * grid on one thread), then fill */
+	tp_breach_opts br;	/* breach: its limits */
+	tp_breach_stats *br_st;	/* breach: its counts, or NULL */
 } tp_fillrun_opts;
 
 /* 1 when o fills in tiles (threads other than 1, or a tile size). */
 int	tp_fillrun_tiled(const tp_fillrun_opts *o);
+/* What a whole-grid run of w x h did, for tfill -v, into buf (n bytes):
+ * the cells (valid, sea, seeds, raised) or, in tiles, the tile size and
+ * relaxations; Planchon-Darboux's sweeps; the breach's counts (bs, with
+ * o->breach). */
+void	tp_fillrun_summary(const tp_fillrun_opts *o, const tp_fill_stats *st,
+	    const tp_breach_stats *bs, int64_t w, int64_t h, char *buf,
+	    size_t n);
 
-/* Fill band `band` of g; with depth >= 0, band depth gets the filled
- * minus the original height. In tiles, st counts only st->sweeps (the
- * tile relaxations): the whole grid's seeds and raised cells are not the
- * sums of the tiles'. */
+/* Fill band `band` of g (breached first, o->breach); with depth >= 0,
+ * band depth gets the filled minus the original height (cuts negative).
+ * In tiles, st counts only st->sweeps (the tile relaxations): the whole
+ * grid's seeds and raised cells are not the sums of the tiles'. */
 int	tp_fillrun(tp_grid *g, int band, int depth, const tp_fillrun_opts *o,
 	    tp_fill_stats *st, tp_err *e);
 
@@ -58,6 +70,11 @@ int	tp_fillrun_read_tile(tp_grid *g, const char *path, const char *band,
 int	tp_fillrun_job(tp_filltile_job *j, tp_tileset *ts, char **dir,
 	    const char *path, int is_manifest, const char *band,
 	    const tp_fillrun_opts *o, tp_err *e);
+
+/* The header of tile r0_c0 of ts (in dir), read into h (to free with
+ * tp_header_free): --tile-solve takes the sea level from it. */
+int	tp_fillrun_first_header(const tp_tileset *ts, const char *dir,
+	    tp_header *h, tp_err *e);
 
 /* Finish: the tile g's band `band` filled from the levels file at path
  * (tp_filltile_job_finish), with depth as tp_fillrun's. */

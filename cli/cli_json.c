@@ -1,0 +1,36 @@
+/* cli_json.c - JSON numbers and strings on standard output (cli_json.h). */
+#include <math.h>
+#include <stdio.h>
+
+#include "cli_json.h"
+#include "core/tp_num.h"
+
+void
+cli_json_num(double v)
+{
+	char buf[64];
+
+	if (!isfinite(v)) {
+		fputs("null", stdout);
+		return;
+	}
+	tp_num_format_double(buf, sizeof buf, v);
+	fputs(buf, stdout);
+}
+
+void
+cli_json_str(const char *s)
+{
+	putchar('"');
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
