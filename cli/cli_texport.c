@@ -12,16 +12,16 @@
 #include "render/tp_normalmap.h"
 
 void
-cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
-    const char *format, int64_t w, int64_t ht, double lo, double hi,
-    double zscale, int nan)
+cli_texport_sidecar(cli_out *t, const char *out, tp_engine g,
+    const tp_header *h, const char *format, int64_t w, int64_t ht,
+    double lo, double hi, double zscale, int nan)
 {
 	char *path = tp_export_sidecar_name(out);
 	char *text = tp_engine_json(g, h, format, w, ht, lo, hi, zscale, nan);
 
 	if (path == NULL || text == NULL)
 		cli_die("out of memory for the sidecar");
-	cli_text_write(path, text, strlen(text));
+	cli_text_begin(t, path, text, strlen(text));
 	free(path);
 	free(text);
 }

@@ -8,16 +8,20 @@
 
 #include <stdint.h>
 
+#include "cli_outfile.h"
 #include "export/tp_engine.h"
 #include "export/tp_splatband.h"
 #include "stream/tp_stream.h"
 
 /* OUT.json for a w x ht heightmap of format (its name) written from the
  * grid of header h for engine g, levels spanning lo .. hi, zscale metres a
- * unit, nan: NaN samples were written. Exits on failure. */
-void	cli_texport_sidecar(const char *out, tp_engine g, const tp_header *h,
-	    const char *format, int64_t w, int64_t ht, double lo, double hi,
-	    double zscale, int nan);
+ * unit, nan: NaN samples were written, staged as transaction t: the
+ * caller commits the heightmap, then t (cli_outfile_end), so that a
+ * sidecar that cannot be written leaves the old heightmap in place.
+ * Exits on failure, every open transaction aborted. */
+void	cli_texport_sidecar(cli_out *t, const char *out, tp_engine g,
+	    const tp_header *h, const char *format, int64_t w, int64_t ht,
+	    double lo, double hi, double zscale, int nan);
 
 /* Unless quiet, on a geographic grid: "texport: geographic grid: cells
  * 74.1 x 92.6 m at 36.6 N; ..." (tp_engine_geo_text). */

@@ -37,5 +37,9 @@ tp_vecfile *cli_vecfile_begin(cli_out *t, const char *path, int fmt,
 	    int epsg);
 /* The whole transaction for len bytes of text at path (tp_sidecar_stage). */
 void	cli_text_write(const char *path, const char *text, size_t len);
+/* Its first half: the text staged beside path, to be put in place by
+ * cli_outfile_end(t, 1, NULL) once the file it describes is. */
+void	cli_text_begin(cli_out *t, const char *path, const char *text,
+	    size_t len);
 
 #endif

@@ -56,11 +56,18 @@ static const cli_writer text_kind = { text_create, text_tmpname, 1,
     text_commit, text_abort };
 
 void
-cli_text_write(const char *path, const char *text, size_t len)
+cli_text_begin(cli_out *t, const char *path, const char *text, size_t len)
 {
 	struct text_args a = { text, len };
+
+	cli_outfile_begin(t, path, &text_kind, &a);
+}
+
+void
+cli_text_write(const char *path, const char *text, size_t len)
+{
 	cli_out t;
 
-	cli_outfile_begin(&t, path, &text_kind, &a);
+	cli_text_begin(&t, path, text, len);
 	cli_outfile_end(&t, 1, NULL);
 }

@@ -237,7 +237,7 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	tp_export_rows_loop l;
 	tp_header h;
 	char *line = NULL;
-	cli_out t;
+	cli_out t, ts;
 	tp_err e;
 
 	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
@@ -253,10 +253,12 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	l = bar(o, &p, "export");
 	nan = tp_export_rows_heights(&s, w, &q, &l, &e);
 	cli_progress_done(&p);
+	if (nan >= 0)	/* the sidecar staged first: both, or neither */
+		cli_texport_sidecar(&ts, o->out, o->engine, &r->h,
+		    formats[o->format], q.width, q.height, q.lo, q.hi,
+		    o->zscale, hasnan < 0 ? nan > 0 : hasnan);
 	cli_outfile_end(&t, nan >= 0, &e);
-	cli_texport_sidecar(o->out, o->engine, &r->h, formats[o->format],
-	    q.width, q.height, q.lo, q.hi, o->zscale, hasnan < 0 ? nan > 0 :
-	    hasnan);
+	cli_outfile_end(&ts, 1, NULL);
 	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
 	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
 	    &r->h)) == NULL)

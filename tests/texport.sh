@@ -437,4 +437,27 @@ expect_err 1 "texport: holding the band from a pipe without a height range (--zr
 run_prog tnoise --size 129x129 --seed 5 --cellsize 4 | run_prog texport -q -f r16 -e unity "$T/pipe.r16"
 assert_eq "pipeline bytes" "$(stat -c %s "$T/pipe.r16")" "$((129 * 129 * 2))"
 
+# The heightmap and its sidecar, both or neither: a sidecar that cannot
+# be written (its name a directory) leaves the old heightmap in place.
+run_prog tnoise -q -s 33x33 -S 3 | run_prog texport -q -f r16 "$T/pair.r16"
+cp "$T/pair.r16" "$T/pair.keep"
+rm "$T/pair.r16.json" && mkdir "$T/pair.r16.json"
+run_prog tnoise -q -s 33x33 -S 4 > "$T/other.tp"
+expect_err 1 "^texport: '$T/pair.r16.json' is a directory" "sidecar a directory" \
+    run_prog texport -q -f r16 "$T/pair.r16" < "$T/other.tp"
+assert_same "the old heightmap kept" "$T/pair.r16" "$T/pair.keep"
+assert_eq "no temporary file left" "$(ls -A "$T" | grep -c 'pair.*tmp')" 0
+# Infinite heights are refused, named, never clamped to a level.
+for z in "np.inf" "-np.inf" "np.full((4, 5), np.inf)"; do
+	py 'z = np.arange(20.0).reshape(4, 5); z[2, 3] = eval(sys.argv[1]) if sys.argv[1].startswith("np.inf") or sys.argv[1].startswith("-") else 0
+if sys.argv[1].startswith("np.full"): z = eval(sys.argv[1])
+write(z, "height", ["CELLSIZE 10"])' "$z" > "$T/inf.tp"
+	for f in r16 png16 r32; do
+		expect_err 1 "^texport: row [0-9]*, column [0-9]*: height -*inf: a heightmap holds finite heights" \
+		    "$z ($f)" run_prog texport -q -f $f "$T/inf.$f" < "$T/inf.tp"
+		[ ! -e "$T/inf.$f" ] && pass || fail "$z ($f): a file was left"
+		expect_exit 1 "$z ($f, --zrange)" run_prog texport -q -f $f --zrange 0,20 "$T/inf.$f" < "$T/inf.tp"
+	done
+done
+
 finish

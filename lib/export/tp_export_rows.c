@@ -1,6 +1,7 @@
 /* tp_export_rows.c - texport's row loops: a band in batches or held
  * whole, its range, and its rows encoded on threads and written in order. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -67,6 +68,24 @@ tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n, tp_err *e)
 	return 0;
 }
 
+/* Rows y0 .. y0 + n - 1 of the band (w wide, n rows from v, the next
+ * stride floats on) hold no infinity: a heightmap has no level for one,
+ * and clamping it to the top or bottom would say nothing. */
+static int
+check_finite(const float *v, int64_t n, int64_t w, size_t stride, int64_t y0,
+    tp_err *e)
+{
+	for (int64_t y = 0; y < n; y++)
+		for (int64_t x = 0; x < w; x++)
+			if (isinf(v[(size_t)y * stride + (size_t)x]))
+				return tp_err_set(e, "row %lld, column %lld: "
+				    "height %g: a heightmap holds finite "
+				    "heights and NaN (nodata) only",
+				    (long long)(y0 + y), (long long)x,
+				    (double)v[(size_t)y * stride + (size_t)x]);
+	return 0;
+}
+
 /* The band's range by a pass over the stream. */
 static int
 scan_range(tp_export_rows_src *s, tp_export_range *rg,
@@ -81,7 +100,9 @@ scan_range(tp_export_rows_src *s, tp_export_range *rg,
 	while (rc == 0 && s->next < h) {
 		int64_t n = h - s->next < s->batch ? h - s->next : s->batch;
 
-		if ((rc = tp_export_rows_src_rows(s, buf, n, e)) == 0) {
+		if ((rc = tp_export_rows_src_rows(s, buf, n, e)) == 0 &&
+		    (rc = check_finite(buf, n, w, (size_t)w, s->next - n,
+		    e)) == 0) {
 			tp_export_range_add(rg, buf, (size_t)(n * w));
 			progress(l, s->next, h);
 		}
@@ -169,11 +190,15 @@ band_ptrs(tp_export_rows_src *s, const float **rows, int64_t n, tp_err *e)
 	if (s->plane != NULL) {
 		for (int64_t i = 0; i < n; i++)
 			rows[i] = s->plane + (size_t)(s->next + i) * w;
+		if (check_finite(rows[0], n, (int64_t)w, w, s->next, e) < 0)
+			return -1;
 	} else {
 		if (tp_reader_rows(s->r, s->rows, n, &got, e) < 0)
 			return -1;
 		for (int64_t i = 0; i < n; i++)
 			rows[i] = s->rows + (size_t)i * per + (size_t)s->band * w;
+		if (check_finite(rows[0], n, (int64_t)w, per, s->next, e) < 0)
+			return -1;
 	}
 	s->next += n;
 	return 0;
