@@ -39,6 +39,7 @@ TEXT=(
 	'ARCHITECTURE.md|^stdin -> cli_input_band|the path of a row through a point stage'
 	'GIS.md|^grid +cells +nan|the table scripts/richdem-compare.sh prints'
 	'ENGINES.md|^texport: warning: --crop: 403x344|what the texport above prints'
+	'TILES.md|^phase 1 \(ttile\)|what scripts/kill-cycle.sh printed'
 )
 # Blocks of a command and its output, the command not run here:
 # FILE|PATTERN on the command, the block's first line|why.

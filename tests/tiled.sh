@@ -450,9 +450,15 @@ expect_err 1 "tfill: $T/frac64/levels: this run's fill rule, --flat, differs fro
     "finish with another rule" run_prog tfill --flat --tile-finish "$T/frac64/levels" "$f"
 expect_err 1 "tfill: $T/frac100/levels: the levels are of another tiling" "levels of another tiling" \
     run_prog tfill --tile-finish "$T/frac100/levels" "$f"
-# a tile of another grid, with a sea level in its header
-expect_err 1 "tfill: $T/frac64/levels: this tile's sea level 0.05 differs from the one the levels were solved with (none): the tile is from another run, or the phases were given different --sea" \
+# a tile of another grid (its own manifest beside it): the levels were
+# solved for another cut; and with the run ids taken out of both
+# manifests, its sea level still tells
+expect_err 1 "tfill: $T/frac64/levels: the levels were solved for another cut (run [0-9a-f]*, this manifest's [0-9a-f]*): solve again" \
     "a tile of another run" run_prog tfill --tile-finish "$T/frac64/levels" "$T/sea64/r0_c0.tp"
+cp -r "$T/sea64" "$T/sea64norun"
+sed -i '/^RUN /d' "$T/sea64norun/manifest"
+expect_err 1 "tfill: $T/frac64/levels: this tile's sea level 0.05 differs from the one the levels were solved with (none): the tile is from another run, or the phases were given different --sea" \
+    "a tile of another run, no run ids" run_prog tfill --tile-finish "$T/frac64/levels" "$T/sea64norun/r0_c0.tp"
 run_prog tfill --flat --tile-prepare "$f" > "$f.edge"
 expect_err 1 "tfill: $f.edge: the edge file's fill rule, --flat, differs from the one this solve takes from tile r0_c0 and its options (the next float, the default): give every phase the same rule" \
     "an edge of another rule" run_prog tfill --tile-solve "$T/frac64/manifest"

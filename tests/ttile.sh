@@ -18,8 +18,24 @@ assert_eq "tile files" "$(cd "$T/t" && ls | tr '\n' ' ')" \
     "manifest r0_c0.tp r0_c1.tp r0_c2.tp r1_c0.tp r1_c1.tp r1_c2.tp "
 assert_eq "manifest" "$(sed -n 1,8p "$T/t/manifest" | tr '\n' '|')" \
     "TERRAPIPE-TILES 1|WIDTH 7|HEIGHT 5|TILESIZE 3|CELLSIZE 30|ORIGIN 500000 4649776|CRS EPSG:32633|BANDS h m|"
-assert_eq "tile list" "$(sed -n '9,$p' "$T/t/manifest" | cut -d' ' -f1-4 | tr '\n' '|')" \
+assert_eq "tile list" "$(sed -n '10,$p' "$T/t/manifest" | cut -d' ' -f1-4 | tr '\n' '|')" \
     "TILE 0 0 r0_c0.tp|TILE 0 1 r0_c1.tp|TILE 0 2 r0_c2.tp|TILE 1 0 r1_c0.tp|TILE 1 1 r1_c1.tp|TILE 1 2 r1_c2.tp|END|"
+# The cut's run id: FNV-1a 64 of the grid's size, place, CRS and bands,
+# then of its samples as they came; in the manifest and in every tile.
+assert_eq "run id" "$(py '
+import struct
+h = dict(header(sys.argv[1])); b = body(sys.argv[1]) if False else None
+raw = open(sys.argv[1], "rb").read(); body_ = raw[raw.index(b"ENDHDR\n") + 7:]
+def fnv(v, bs):
+    for x in bs: v = ((v ^ x) * 1099511628211) % 2**64
+    return v
+v = fnv(14695981039346656037, struct.pack("<qq", 7, 5))
+v = fnv(v, struct.pack("<ddd", 30.0, 500000.0, 4649776.0))
+v = fnv(v, b"EPSG:32633"); v = fnv(v, b"h\0"); v = fnv(v, b"m\0")
+v = fnv(v, body_)
+print("RUN %016x" % v)' "$T/in.tp")" "$(sed -n 9p "$T/t/manifest")"
+assert_eq "run id in every tile" "$(for f in "$T"/t/r*.tp; do header "$f" TILERUN; done | sort -u)" \
+    "$(sed -n 9p "$T/t/manifest" | cut -d' ' -f2)"
 # Each tile's FNV-1a 64 sum, computed here from its bytes.
 assert_eq "tile sums" "$(py '
 import os
@@ -109,6 +125,13 @@ run_prog ttile -s 3 "$T/third" < "$T/in3.tp"
 cp "$T/third/r1_c1.tp" "$T/other/r1_c1.tp"
 expect_err 1 "^tmosaic: $T/other/r1_c1.tp: its bytes are not those the manifest lists" \
     "a tile of another run" run_prog tmosaic "$T/other/manifest"
+# The phases' outputs keep the tile's run id: stale ones of another cut,
+# mixed with this cut's, are refused by tmosaic --suffix.
+for f in "$T"/other/r*.tp; do run_prog tshape -b h --pow 2 < "$f" > "$f.sq"; done
+for f in "$T"/third/r*.tp; do run_prog tshape -b h --pow 2 < "$f" > "$f.sq"; done
+cp "$T/third/r0_c1.tp.sq" "$T/other/r0_c1.tp.sq"
+expect_err 1 "^tmosaic: $T/other/r0_c1.tp.sq: it is of another cut (TILERUN" \
+    "a phase output of another cut" run_prog tmosaic --suffix .sq "$T/other/manifest"
 # A manifest without sums (an older ttile's) still joins.
 nosums "$T/third/manifest"
 assert_eq "a manifest without sums" "$(run_prog tmosaic "$T/third/manifest" | cmp - "$T/in3.tp" && echo same)" same

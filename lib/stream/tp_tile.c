@@ -89,6 +89,8 @@ tp_tileset_write(const tp_tileset *ts, FILE *f, tp_err *e)
 	for (b = 0; b < ts->nbands; b++)
 		fprintf(f, " %s", ts->band[b]);
 	fputc('\n', f);
+	if (ts->run != 0)
+		fprintf(f, "RUN %016llx\n", (unsigned long long)ts->run);
 	for (r = 0; r < ts->rows; r++)
 		for (c = 0; c < ts->cols; c++) {
 			uint64_t sum = ts->sum[r * ts->cols + c];
@@ -224,6 +226,16 @@ name_ok(const char *s)
 	    "0123456789._-") == n;
 }
 
+/* 16 hex digits, not all 0, into *v; -1 if s is not that. */
+static int
+hex64(const char *s, uint64_t *v)
+{
+	if (strlen(s) != 16 || strspn(s, "0123456789abcdef") != 16)
+		return -1;
+	*v = strtoull(s, NULL, 16);
+	return *v != 0 ? 0 : -1;
+}
+
 /* "name" or "name SUM" (16 hex digits) of tile k, from v. */
 static int
 parse_name_sum(tp_tileset *ts, const char *v, int64_t k, int64_t line,
@@ -243,10 +255,9 @@ parse_name_sum(tp_tileset *ts, const char *v, int64_t k, int64_t line,
 	memcpy(ts->name[k], name, n + 1);
 	if (sp == NULL)
 		return 0;
-	if (strlen(sp + 1) != 16 || strspn(sp + 1, "0123456789abcdef") != 16)
+	if (hex64(sp + 1, &ts->sum[k]) < 0)
 		return tp_err_set(e, "manifest line %lld: a tile's sum is 16 "
 		    "hex digits", (long long)line);
-	ts->sum[k] = strtoull(sp + 1, NULL, 16);
 	return 0;
 }
 
@@ -291,6 +302,20 @@ parse_geometry(tp_tileset *ts, cursor *c, tp_err *e)
 	return 0;
 }
 
+/* An optional "RUN id" line (after BANDS). */
+static int
+parse_run(tp_tileset *ts, cursor *c, tp_err *e)
+{
+	if (c->end - c->p < 4 || strncmp(c->p, "RUN ", 4) != 0)
+		return 0;
+	if (next_line(c, e) < 0)
+		return -1;
+	if (hex64(c->buf + 4, &ts->run) < 0)
+		return tp_err_set(e, "manifest line %lld: RUN is 16 hex digits",
+		    (long long)c->line);
+	return 0;
+}
+
 static int
 parse_all(tp_tileset *ts, cursor *c, tp_err *e)
 {
@@ -316,7 +341,7 @@ parse_all(tp_tileset *ts, cursor *c, tp_err *e)
 	if (n <= 0 || strncmp(c->buf, "BANDS ", 6) != 0)
 		return n < 0 ? -1 : tp_err_set(e, "manifest line %lld: "
 		    "expected BANDS", (long long)(c->line + (n == 0)));
-	if (parse_bands(ts, c->buf + 6, e) < 0)
+	if (parse_bands(ts, c->buf + 6, e) < 0 || parse_run(ts, c, e) < 0)
 		return -1;
 	/* a TILE line takes at least 11 bytes: refuse a size the file cannot
 	 * list before allocating for it */
@@ -409,6 +434,36 @@ tp_tile_header(const tp_tileset *ts, const tp_header *whole, int64_t row,
 	return 0;
 }
 
+/* Whether the tile's header carries the manifest's run id (when the
+ * manifest has one); 0 with the message if not. */
+static int
+same_run(const tp_tileset *ts, const tp_header *h, tp_err *e)
+{
+	size_t n = strlen(TP_TILE_RUN_KEY);
+	uint64_t v = 0;
+
+	if (ts->run == 0)
+		return 1;
+	for (size_t i = 0; i < h->nextra; i++)
+		if (strncmp(h->extra[i], TP_TILE_RUN_KEY, n) == 0 &&
+		    h->extra[i][n] == ' ') {
+			if (hex64(h->extra[i] + n + 1, &v) < 0)
+				v = 0;
+			break;
+		}
+	if (v == ts->run)
+		return 1;
+	if (v == 0)
+		tp_err_set(e, "it has no %s of the manifest's cut (%016llx): "
+		    "not one of its tiles", TP_TILE_RUN_KEY,
+		    (unsigned long long)ts->run);
+	else
+		tp_err_set(e, "it is of another cut (%s %016llx, the "
+		    "manifest's %016llx)", TP_TILE_RUN_KEY,
+		    (unsigned long long)v, (unsigned long long)ts->run);
+	return 0;
+}
+
 int
 tp_tile_find(const tp_tileset *ts, const tp_header *h, int64_t *row,
     int64_t *col, tp_err *e)
@@ -436,6 +491,8 @@ tp_tile_find(const tp_tileset *ts, const tp_header *h, int64_t *row,
 		return tp_err_set(e, "tile r%lld_c%lld should be %lldx%lld, not "
 		    "%lldx%lld", (long long)r, (long long)c, (long long)t.w,
 		    (long long)t.h, (long long)h->width, (long long)h->height);
+	if (!same_run(ts, h, e))
+		return -1;
 	*row = r;
 	*col = c;
 	return 0;
@@ -515,6 +572,44 @@ tp_tileset_open(tp_tileset *ts, char **dir, const char *path, int is_manifest,
 
 /* Cutting. */
 
+#define RUN_HOLD	"0000000000000000"
+
+/* FNV-1a (64 bits) of n bytes at p, continuing from h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
+/* The run id of the tile at path written in place of RUN_HOLD. */
+static int
+patch_run(const char *path, uint64_t run, tp_err *e)
+{
+	char head[65536 + 1], id[17], key[] = "\n" TP_TILE_RUN_KEY " " RUN_HOLD
+	    "\n";
+	int fd = open(path, O_RDWR);
+	ssize_t n;
+	char *at;
+
+	if (fd < 0)
+		return tp_err_set(e, "%s: %s", path, strerror(errno));
+	n = pread(fd, head, sizeof head - 1, 0);
+	head[n > 0 ? n : 0] = '\0';
+	at = n > 0 ? strstr(head, key) : NULL;
+	snprintf(id, sizeof id, "%016llx", (unsigned long long)run);
+	if (at == NULL || pwrite(fd, id, 16, (at - head) + (off_t)sizeof
+	    TP_TILE_RUN_KEY + 1) != 16) {
+		close(fd);
+		return tp_err_set(e, "%s: cannot write its run id", path);
+	}
+	return close(fd) == 0 ? 0 : tp_err_set(e, "%s: %s", path,
+	    strerror(errno));
+}
+
 /* The open files of one row of tiles. */
 typedef struct tile_out {
 	tp_outfile o;
@@ -559,6 +654,11 @@ open_out(tile_out *t, const tp_tileset *ts, const tp_header *oh,
 	}
 	if (tp_tile_header(ts, oh, row, col, &th, e) < 0)
 		return -1;
+	/* the run id is the input's hash, known at its end: a place held */
+	if (tp_header_set_extra(&th, TP_TILE_RUN_KEY, RUN_HOLD, e) < 0) {
+		tp_header_free(&th);
+		return -1;
+	}
 	r = tp_writer_open(&t->w, t->f, &th, e);
 	tp_header_free(&th);
 	t->open = r == 0;
@@ -615,7 +715,7 @@ write_rows(tile_out *t, const tp_tileset *ts, const tp_header *h,
 static int
 cut_row(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
     const char *dir, int64_t row, float *buf, int64_t batch, float *tmp,
-    tile_out *t, tp_err *e)
+    tile_out *t, uint64_t *hash, tp_err *e)
 {
 	tp_tile_rect rect = tp_tile_at(ts, row, 0);
 	int64_t c, done, n, got;
@@ -629,6 +729,8 @@ cut_row(tp_reader *r, const tp_tileset *ts, const tp_header *oh,
 			return -1;
 		if (got != n)
 			return tp_err_set(e, "the stream ended early");
+		*hash = fnv(*hash, buf, (size_t)got * tp_row_floats(&r->h) *
+		    sizeof *buf);
 		if (write_rows(t, ts, &r->h, buf, got, tmp, e) < 0)
 			return -1;
 	}
@@ -688,24 +790,6 @@ tp_tile_file_sum(const char *path, uint64_t *sum, tp_err *e)
 	return 0;
 }
 
-/* The sums of row `row`'s tiles, just written in dir. */
-static int
-row_sums(tp_tileset *ts, const char *dir, int64_t row, tp_err *e)
-{
-	for (int64_t c = 0; c < ts->cols; c++) {
-		char *path = tp_tile_path(ts, dir, row, c, "");
-		int r;
-
-		if (path == NULL)
-			return tp_err_set(e, "out of memory");
-		r = tp_tile_file_sum(path, &ts->sum[row * ts->cols + c], e);
-		free(path);
-		if (r < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* rename from/name to to/name; ENOENT for "manifest" in `to` ignored. */
 static int
 move_file(const char *from, const char *to, const char *name, tp_err *e)
@@ -753,6 +837,42 @@ tp_tile_publish(const tp_tileset *ts, const char *stage, const char *dir,
 	return 0;
 }
 
+/* The start of a run id: the grid's size, place, CRS and bands. */
+static uint64_t
+grid_hash(const tp_header *h)
+{
+	uint64_t v = UINT64_C(14695981039346656037);
+	double g[3] = { h->cellsize, h->origin_x, h->origin_y };
+	int64_t d[2] = { h->width, h->height };
+
+	v = fnv(v, d, sizeof d);
+	v = fnv(v, g, sizeof g);
+	v = fnv(v, h->crs, strlen(h->crs));
+	for (int b = 0; b < h->nbands; b++)
+		v = fnv(v, h->band[b], strlen(h->band[b]) + 1);
+	return v;
+}
+
+/* Every tile of dir given the run id, then its sum taken. */
+static int
+run_and_sums(tp_tileset *ts, const char *dir, tp_err *e)
+{
+	for (int64_t k = 0; k < ts->rows * ts->cols; k++) {
+		char *path = tp_tile_path(ts, dir, k / ts->cols, k % ts->cols,
+		    "");
+		int r;
+
+		if (path == NULL)
+			return tp_err_set(e, "out of memory");
+		r = patch_run(path, ts->run, e) < 0 ? -1 :
+		    tp_tile_file_sum(path, &ts->sum[k], e);
+		free(path);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 tp_tile_cut(tp_reader *r, tp_tileset *ts, const tp_header *oh,
     const char *dir, tp_progress_fn progress, void *pctx, tp_err *e)
@@ -762,24 +882,28 @@ tp_tile_cut(tp_reader *r, tp_tileset *ts, const tp_header *oh,
 	float *buf = malloc((size_t)batch * rowf * sizeof *buf);
 	float *tmp = malloc(rowf * sizeof *tmp);
 	tile_out *t = calloc((size_t)ts->cols, sizeof *t);
+	uint64_t hash;
 	int ret = -1;
 
 	if (buf == NULL || tmp == NULL || t == NULL) {
 		tp_err_set(e, "out of memory");
 		goto out;
 	}
+	hash = grid_hash(oh);
 	for (row = 0; row < ts->rows; row++) {
-		if (cut_row(r, ts, oh, dir, row, buf, batch, tmp, t, e) < 0) {
+		if (cut_row(r, ts, oh, dir, row, buf, batch, tmp, t, &hash,
+		    e) < 0) {
 			close_outs(t, ts->cols);
 			goto out;
 		}
-		if (row_sums(ts, dir, row, e) < 0)
-			goto out;
 		if (progress != NULL)
 			progress(pctx, tp_tile_at(ts, row, 0).y0 +
 			    tp_tile_at(ts, row, 0).h, ts->height);
 	}
 	if (tp_reader_finish(r, e) < 0)
+		goto out;
+	ts->run = hash != 0 ? hash : 1;
+	if (run_and_sums(ts, dir, e) < 0)
 		goto out;
 	ret = write_manifest(ts, dir, e);
 out:
@@ -893,6 +1017,7 @@ join_header(const tp_tileset *ts, const tp_header *first, tp_header *oh,
 	oh->height = ts->height;
 	oh->origin_x = ts->origin_x;
 	oh->origin_y = ts->origin_y;
+	tp_header_drop_extra(oh, TP_TILE_RUN_KEY);	/* the whole is no tile */
 	if (adjust != NULL && adjust(actx, oh, e) < 0) {
 		tp_header_free(oh);
 		return -1;

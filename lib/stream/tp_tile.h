@@ -55,7 +55,14 @@ typedef struct tp_tileset {
 	char	(*name)[TP_TILE_NAME_MAX];	/* rows * cols, row-major */
 	uint64_t *sum;		/* per tile: its file's tp_tile_file_sum, or 0
 				   (a manifest without sums) */
+	uint64_t run;		/* the cut's id (RUN), or 0: a hash of the
+				   input, in every tile's TILERUN key too */
 } tp_tileset;
+
+/* The header key of a tile's run id. Every stage passes it through, so
+ * the outputs of the tile phases and of point stages run on tiles keep
+ * it; tmosaic checks it against the manifest's RUN and drops it. */
+#define TP_TILE_RUN_KEY	"TILERUN"
 
 /* One tile's place in the grid. */
 typedef struct tp_tile_rect {
@@ -81,7 +88,9 @@ tp_tile_rect tp_tile_at(const tp_tileset *ts, int64_t row, int64_t col);
 int	tp_tile_header(const tp_tileset *ts, const tp_header *whole,
 	    int64_t row, int64_t col, tp_header *out, tp_err *e);
 /* The tile a stream with header h is: its size and ORIGIN must be those of
- * one tile of ts exactly. Sets *row, *col. */
+ * one tile of ts exactly, and its TILERUN the manifest's RUN when the
+ * manifest has one (a tile, or a phase's output, of another cut is
+ * refused). Sets *row, *col. */
 int	tp_tile_find(const tp_tileset *ts, const tp_header *h, int64_t *row,
 	    int64_t *col, tp_err *e);
 /* dir "/" name of tile (row, col) with suffix appended, malloc'ed; NULL

@@ -52,6 +52,8 @@ typedef struct tp_filltile_tiling {
 	int64_t	width, height, tw, th, rows, cols;
 	tp_fill_opts o;
 	double	sea_level;	/* -inf: no sea */
+	uint64_t run;		/* the cut's run id (ttile), 0: none known;
+				   a levels file records it */
 } tp_filltile_tiling;
 
 /* A tile's planes. */

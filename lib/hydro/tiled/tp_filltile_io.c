@@ -391,9 +391,10 @@ tp_filltile_io_levels_write(FILE *f, const tp_filltile_tiling *g,
 	int64_t t;
 
 	format_opts(opts, sizeof opts, &g->o, g->sea_level);
-	fprintf(f, "TERRAPIPE-LEVELS 1 %lld %lld %lld %lld %lld %lld %s\n",
-	    (long long)g->width, (long long)g->height, (long long)g->tw,
-	    (long long)g->th, (long long)g->rows, (long long)g->cols, opts);
+	fprintf(f, "TERRAPIPE-LEVELS 2 %lld %lld %lld %lld %lld %lld %016llx "
+	    "%s\n", (long long)g->width, (long long)g->height,
+	    (long long)g->tw, (long long)g->th, (long long)g->rows,
+	    (long long)g->cols, (unsigned long long)g->run, opts);
 	for (t = 0; t < g->rows * g->cols; t++)
 		if (write_floats(f, rings[t].f, (size_t)(2 * rings[t].w + 2 *
 		    rings[t].h), e) < 0)
@@ -406,6 +407,7 @@ static int
 levels_header(FILE *f, const tp_filltile_tiling *g, long *body, tp_err *e)
 {
 	char line[LINE_MAX_], want[LINE_MAX_], opts[160];
+	unsigned long long run;
 	tp_fill_opts o;
 	double sea;
 	char *w[14];
@@ -417,21 +419,26 @@ levels_header(FILE *f, const tp_filltile_tiling *g, long *body, tp_err *e)
 		    "phase");
 	line[n - 1] = '\0';
 	snprintf(want, sizeof want, "%s", line);
-	if (words(want, w, 14) != 11 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
-	    strcmp(w[1], "1") != 0)
-		return tp_err_set(e, "not a levels file of the tile solve "
-		    "phase");
-	if (parse_opts(w + 8, &o, &sea, "levels file", e) < 0)
+	if (words(want, w, 14) != 12 || strcmp(w[0], "TERRAPIPE-LEVELS") != 0 ||
+	    strcmp(w[1], "2") != 0 || strlen(w[8]) != 16)
+		return tp_err_set(e, "not a levels file of this version of the "
+		    "tile solve phase");
+	run = strtoull(w[8], NULL, 16);
+	if (g->run != 0 && run != g->run)
+		return tp_err_set(e, "the levels were solved for another cut "
+		    "(run %016llx, this manifest's %016llx): solve again",
+		    run, (unsigned long long)g->run);
+	if (parse_opts(w + 9, &o, &sea, "levels file", e) < 0)
 		return -1;
 	if (!same_opts(&o, sea, &g->o, g->sea_level))
 		return differ((const char *const[]){ "this tile's",
 		    "this run's" }, &g->o, g->sea_level,
 		    "the one the levels were solved with", &o, sea, e);
 	format_opts(opts, sizeof opts, &g->o, g->sea_level);
-	snprintf(want, sizeof want, "TERRAPIPE-LEVELS 1 %lld %lld %lld %lld "
-	    "%lld %lld %s", (long long)g->width, (long long)g->height,
+	snprintf(want, sizeof want, "TERRAPIPE-LEVELS 2 %lld %lld %lld %lld "
+	    "%lld %lld %016llx %s", (long long)g->width, (long long)g->height,
 	    (long long)g->tw, (long long)g->th, (long long)g->rows,
-	    (long long)g->cols, opts);
+	    (long long)g->cols, run, opts);
 	if (strcmp(line, want) != 0)
 		return tp_err_set(e, "the levels are of another tiling");
 	*body = (long)n;

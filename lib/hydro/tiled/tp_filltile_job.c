@@ -27,8 +27,11 @@ tp_filltile_job_init(tp_filltile_job *j, const tp_tileset *ts, const char *dir,
 	j->threads = 1;
 	j->cache_bytes = (uint64_t)1 << 30;
 	pthread_mutex_init(&j->lock, NULL);
-	return tp_filltile_init(&j->g, ts->width, ts->height, ts->size,
-	    ts->size, o, sea_level, e);
+	if (tp_filltile_init(&j->g, ts->width, ts->height, ts->size,
+	    ts->size, o, sea_level, e) < 0)
+		return -1;
+	j->g.run = ts->run;
+	return 0;
 }
 
 /* The tile's place and its band as a loaded tile. */
