@@ -85,8 +85,8 @@ START_TEST(test_levels)
 	ck_assert_int_eq(tp_filltile_io_levels_write(f, &g, rings, &e), 0);
 	rewind(f);
 	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
-	ck_assert_str_eq(line, "TERRAPIPE-LEVELS 1 10 7 4 4 2 3 epsilon "
-	    "9.99999975e-05 0.25\n");
+	ck_assert_str_eq(line, "TERRAPIPE-LEVELS 2 10 7 4 4 2 3 "
+	    "0000000000000000 epsilon 9.99999975e-05 0.25\n");
 	for (row = 0; row < 2; row++)
 		for (col = 0; col < 3; col++) {
 			k = row * 3 + col;
