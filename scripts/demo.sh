@@ -13,18 +13,24 @@ if ! have tnoise || ! have tgeotiff; then
 	echo "demo: needs tnoise and tgeotiff" >&2
 	exit 1
 fi
-# 1024 cells of 30 m, heights 0..1 standing for 0..1800 m (--zscale,
-# --zrange), sea level at 0.05 (90 m).
-set -- tnoise --size 1024x1024 --cellsize 30 --origin 500000,4649776 --crs EPSG:32633 \
-    --seed 7 --octaves 8 --warp 0.3
+# The README's whole world at half its resolution: 1024 cells of 60 m,
+# heights 0..1 standing for 0..1800 m (--zscale), the sea at 0.38, which
+# the GeoTIFF's --zrange puts at 0 m. The land rises where the band
+# 'uplift' says (not in the basins, which keep lakes) while tuplift's
+# rivers cut valleys back from the coast; the droplets add gullies.
+set -- tnoise --size 1024x1024 --cellsize 60 --origin 500000,4650000 --crs EPSG:32633 \
+    --seed 7 --octaves 8 --warp 0.3 --frequency 6.5e-5
 pipe="$*"
-for stage in "tisland --sea 0.05" "tshape --curve valleys" \
-    "tterrace --steps 8 --riser 0.35" "tridge" "terode --droplets 200000" \
-    "tfill --depth" "tflow --rivers 800" "tnoise --band moisture --seed 8" \
-    "tbiome --zscale 1800"; do
+for stage in "tshape --stretch 0.2,0.8" \
+    "tisland --mix 0.6 --shape square-bump --warp 0.3 --sea 0.38" \
+    "tnoise --band uplift --seed 3 --octaves 3 --frequency 6.5e-5" \
+    "tshape --band uplift --stretch 0.3,0.65" \
+    "tuplift --flow mfd --zscale 1800 --k 1e-5 --uplift 1.3e-4 --diffusion 0.08 --dt 50000 --steps 50" \
+    "terode --droplets 200000" "tfill --depth" "tflow --rivers 400" \
+    "tnoise --band moisture --seed 8" "tbiome --zscale 1800"; do
 	have "${stage%% *}" && pipe="$pipe | $stage"
 done
-pipe="$pipe | tee demo.tp | tgeotiff --zrange 0,1800 demo.tif"
+pipe="$pipe | tee demo.tp | tgeotiff --zrange -684,1116 demo.tif"
 echo "demo: $pipe"
 sh -c "$pipe"
 made="demo.tif"

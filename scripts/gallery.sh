@@ -95,3 +95,12 @@ tview -q -s 2 "$M.png" < "$M.tp"
 tvector -q -r "$M.gpkg" < "$M.tp"
 /usr/bin/python3 scripts/gallery-rivers.py "$M.tp" "$M.png" "$M.gpkg" "$out/19-rivers.png"
 rm -f "$M.gpkg" "$out/19-rivers.png.aux.xml"
+# The README's whole world (2048x2048, drawn one pixel per 4x4 cells) as it
+# was, terraces stacked on a flattened island, and as it is: land raised by
+# an uplift band and carved by tuplift, with lakes and a coast all round.
+W0="tnoise -q --size 2048x2048 --cellsize 30 --origin 500000,4650000 --crs EPSG:32633 --seed 7 --octaves 8 --warp 0.3 | tisland -q --sea 0.05 | tshape -q --curve valleys | tterrace -q --steps 8 --riser 0.35 | tridge -q | terode -q --droplets 500000 | tfill -q --depth | tflow -q --rivers 800 | tnoise -q --band moisture --seed 8 | tbiome -q --zscale 1800"
+echo "22-world-terraced: $W0 | tview -s 4 -b biome"
+sh -c "$W0 | tview -q -s 4 -b biome $out/22-world-terraced.png"
+W1="tnoise -q --size 2048x2048 --cellsize 30 --origin 500000,4650000 --crs EPSG:32633 --seed 7 --octaves 8 --warp 0.3 --frequency 6.5e-5 | tshape -q --stretch 0.2,0.8 | tisland -q --mix 0.6 --shape square-bump --warp 0.3 --sea 0.38 | tnoise -q --band uplift --seed 3 --octaves 3 --frequency 6.5e-5 | tshape -q --band uplift --stretch 0.3,0.65 | tuplift -q --flow mfd --zscale 1800 --k 1e-5 --uplift 1.3e-4 --diffusion 0.08 --dt 50000 --steps 50 | terode -q --droplets 800000 | tfill -q --depth | tflow -q --rivers 400 | tnoise -q --band moisture --seed 8 | tbiome -q --zscale 1800"
+echo "23-world: $W1 | tview -s 4 -b biome"
+sh -c "$W1 | tview -q -s 4 -b biome $out/23-world.png"
