@@ -86,6 +86,7 @@ rm -f "$out/18-textured.png.aux.xml"
 show 20-droplets "" "$N | terode -q"
 U="$N | tuplift -q | tfill -q --depth | tflow -q --rivers 300 | tnoise -q --band moisture -S 8 | tbiome -q --top 95 --rock-slope 89"
 show 21-tuplift "-b biome" "$U"
+show 24-tuplift-d8 "-b biome" "$(echo "$U" | sed 's/tuplift -q/tuplift -q --flow d8/')"
 # tvector: the island's river network as a GeoPackage, coloured by Strahler
 # order over its tview picture (burnt in by GDAL, scripts/gallery-rivers.py).
 R="$E | tfill -q --depth | tflow -q --rivers 2000"
