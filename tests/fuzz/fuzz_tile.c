@@ -34,7 +34,8 @@ manifest_through(const tp_tileset *ts)
 		abort();	/* what the writer wrote must read back */
 	if (back.rows != ts->rows || back.cols != ts->cols ||
 	    back.origin_x != ts->origin_x || back.origin_y != ts->origin_y ||
-	    back.cellsize != ts->cellsize || strcmp(back.crs, ts->crs) != 0)
+	    back.cellsize != ts->cellsize || strcmp(back.crs, ts->crs) != 0 ||
+	    back.run != ts->run)
 		abort();
 	for (i = 0; i < ts->rows * ts->cols; i++)
 		if (strcmp(back.name[i], ts->name[i]) != 0 ||
