@@ -15,7 +15,8 @@
 #include "vector/tp_vector.h"
 
 static const char usage[] =
-    "usage: tvector [-qrv] [--basins] [--lakes] [-B NAME] [--base B]\n"
+    "usage: tvector [-qrv] [--basins] [--basin-stats] [--lakes] [-B NAME]\n"
+    "               [--base B]\n"
     "               [-c INTERVAL] [--dir-codes CODES] [-l NAME]\n"
     "               OUT.gpkg|OUT.geojson < in\n";
 
@@ -25,6 +26,8 @@ static const char help[] =
     "The file appears whole or not at all.\n"
     "      --basins         layer 'basins': a polygon per label of the\n"
     "                       labels band, traced on cell edges\n"
+    "      --basin-stats    --basins with every other band's min, max,\n"
+    "                       mean, std and sum per basin as fields\n"
     "  -B, --band NAME      the band contoured, whose heights give the\n"
     "                       rivers' drop (default: height)\n"
     "      --base B         contour levels are B + k * INTERVAL\n"
@@ -45,7 +48,8 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_LAKES, OPT_VERSION };
+enum { OPT_BASE = 256, OPT_BASINS, OPT_DIR_CODES, OPT_LAKES, OPT_VERSION,
+	OPT_STATS };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = {
@@ -56,6 +60,7 @@ static const cli_old old[] = {
 
 static const struct option longopts[] = {
 	{ "basins", no_argument, NULL, OPT_BASINS },
+	{ "basin-stats", no_argument, NULL, OPT_STATS },
 	{ "band", required_argument, NULL, 'B' },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "contours", required_argument, NULL, 'c' },
@@ -74,7 +79,7 @@ static const char *const codes[] = { "esri", "grass", NULL };
 
 typedef struct opts {
 	const char *band, *labels, *out;
-	int	basins, rivers, lakes, grass, quiet, verbose, fmt;
+	int	basins, stats, rivers, lakes, grass, quiet, verbose, fmt;
 	double	base, interval;		/* interval 0: no contours */
 } opts;
 
@@ -97,6 +102,7 @@ parse(int argc, char **argv, opts *o)
 	    old)) != -1) {
 		switch (ch) {
 		case OPT_BASINS: o->basins = 1; break;
+		case OPT_STATS: o->basins = o->stats = 1; break;
 		case 'B': check_name("--band", optarg); o->band = optarg; break;
 		case OPT_BASE:
 			o->base = cli_double("--base", optarg, -1e300, 1e300);
@@ -173,6 +179,7 @@ bands(const tp_header *h, const opts *o, tp_vector_opts *vo)
 	}
 	if (o->basins)
 		vo->labels = need(h, o->labels, "the labels for --basins");
+	vo->zone_stats = o->stats;
 	if (o->interval > 0)
 		vo->height = need(h, o->band, "the band to contour");
 }

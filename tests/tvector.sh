@@ -705,4 +705,25 @@ print(out)' "$T/mem1024.gpkg" "$T/mem8192.gpkg")" "[True, True]"
 	    fail "memory: peak RSS grew by $d KiB from 1024 to 8192 rows"
 fi
 
+# --basin-stats: every other band's min, max, mean, std and sum per basin,
+# against numpy over the stream's own cells of each label (population std).
+run_prog timport "$DATA/jacksboro_fault_dem.tif" | run_prog tfill |
+    run_prog tflow --basins > "$T/bst"
+run_prog tvector -q --basin-stats "$T/bst.gpkg" < "$T/bst"
+assert_eq "--basin-stats against numpy" "$(py '
+import sqlite3
+b = bands(sys.argv[1]); lab = b["basin"]
+db = sqlite3.connect(sys.argv[2]); worst = 0.0; n = 0
+cols = [c[1] for c in db.execute("pragma table_info(basins)")]
+for row in db.execute("select * from basins"):
+    r = dict(zip(cols, row)); m = lab == r["label"]
+    for band in ("height", "flow", "dir"):
+        v = b[band][m].astype(float); v = v[np.isfinite(v)]
+        want = (v.min(), v.max(), v.mean(), v.std(), v.sum())
+        got = tuple(r[band + "_" + k] for k in ("min", "max", "mean", "std", "sum"))
+        for g, w in zip(got, want):
+            worst = max(worst, abs(g - w) / max(1.0, abs(w)))
+    n += 1
+print(n > 100, worst < 1e-9, "basin_min" in cols)' "$T/bst" "$T/bst.gpkg")" "True True False"
+
 finish

@@ -4,6 +4,7 @@
  * basins and contours from rows as they come.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 #include "vector/tp_lakestat.h"
 #include "vector/tp_reach.h"
 #include "vector/tp_trace.h"
+#include "geo/tp_zones.h"
 #include "vector/tp_vector.h"
 
 static const float *
@@ -230,11 +232,53 @@ region_area(const tp_trace_regions *rs, const tp_trace_region *q,
 	return a;
 }
 
+/* The zone of zs whose id is label, or NULL (none, or a label that is not
+ * a whole number, which tp_zones would have truncated). */
+static const tp_zones_zone *
+zone_of(const tp_zones *zs, float label)
+{
+	size_t lo = 0, hi = zs->nzones;
+
+	if (label != floorf(label) || !(fabsf(label) < 4e18f))
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (zs->zone[mid].id < (int64_t)label)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < zs->nzones && zs->zone[lo].id == (int64_t)label ?
+	    &zs->zone[lo] : NULL;
+}
+
+/* v[6 ..]: region label's statistics of every band but the labels (NaN
+ * where it has no values). */
+static void
+zone_values(const tp_zones *zs, float label, double *v)
+{
+	const tp_zones_zone *z = zone_of(zs, label);
+	int n = 0;
+
+	for (int b = 0; b < zs->nbands; b++) {
+		const tp_zones_acc *a = z != NULL ? &z->acc[b] : NULL;
+
+		if (b == zs->band)
+			continue;
+		v[n++] = a != NULL && a->n ? a->min : NAN;
+		v[n++] = a != NULL && a->n ? a->max : NAN;
+		v[n++] = a != NULL && a->n ? a->mean : NAN;
+		v[n++] = a != NULL ? tp_zones_stddev(a) : NAN;
+		v[n++] = a != NULL && a->n ? a->sum : NAN;
+	}
+}
+
 static int
 write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
-    const tp_vector_opts *o, tp_err *e)
+    const tp_zones *zs, int nf, const tp_vector_opts *o, tp_err *e)
 {
-	double *xy, *north, v[6], cs = h->cellsize;
+	double *xy, *north, *v, cs = h->cellsize;
 	tp_vecgeom geom;
 	int64_t c, w = h->width;
 	size_t r;
@@ -242,7 +286,11 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 
 	if (column_areas(h, &north, e) < 0)
 		return -1;
-	if ((xy = malloc(most_points(rs) * 2 * sizeof *xy)) == NULL) {
+	xy = malloc(most_points(rs) * 2 * sizeof *xy);
+	v = malloc((size_t)nf * sizeof *v);
+	if (xy == NULL || v == NULL) {
+		free(xy);
+		free(v);
 		free(north);
 		return tp_err_set(e, "out of memory");
 	}
@@ -258,32 +306,54 @@ write_regions(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
 		v[3] = c < 0 ? NAN : tp_cell_x(h, c % w);
 		v[4] = c < 0 ? NAN : tp_cell_y(h, c / w);
 		v[5] = c < 0 ? NAN : q->max_flow;
+		if (zs != NULL)
+			zone_values(zs, q->label, v + 6);
 		rc = tp_vecfile_feature(vf, &geom, v, e);
 		progress(o, (int64_t)r + 1, (int64_t)rs->n);
 	}
 	free(xy);
+	free(v);
 	free(north);
 	return rc;
 }
 
-/* The basins layer of regions rs. */
+/* The basins' fields: basin_fields, then with zs BAND_min, _max, _mean,
+ * _std and _sum of every band but the labels; names in names (room for
+ * TP_MAX_BANDS * 5 of 40 bytes). Their count. */
+static int
+basin_field_list(const tp_header *h, const tp_zones *zs,
+    tp_vecgeom_field *f, char (*names)[40])
+{
+	static const char *const stat[] = { "min", "max", "mean", "std", "sum" };
+	int n = 6;
+
+	memcpy(f, basin_fields, sizeof basin_fields);
+	for (int b = 0; zs != NULL && b < h->nbands; b++)
+		for (int k = 0; k < 5 && b != zs->band; k++, n++) {
+			snprintf(names[n - 6], 40, "%s_%s", h->band[b], stat[k]);
+			f[n] = (tp_vecgeom_field){ names[n - 6], TP_VF_REAL };
+		}
+	return n;
+}
+
+/* The basins layer of regions rs (with zs: their statistics). */
 static int
 write_basins(tp_vecfile *vf, const tp_header *h, const tp_trace_regions *rs,
-    const tp_vector_opts *o, tp_err *e)
+    const tp_zones *zs, const tp_vector_opts *o, tp_err *e)
 {
-	tp_vecgeom_field fields[6];
+	tp_vecgeom_field fields[6 + 5 * TP_MAX_BANDS];
+	char names[5 * TP_MAX_BANDS][40];
 	size_t r;
-	int rc;
+	int rc, nf = basin_field_list(h, zs, fields, names);
 
-	memcpy(fields, basin_fields, sizeof fields);
 	for (r = 0; r < rs->n; r++)
 		if (rs->reg[r].label != floorf(rs->reg[r].label) ||
 		    fabsf(rs->reg[r].label) > 9e15f)
 			fields[0].type = TP_VF_REAL;
-	rc = tp_vecfile_layer(vf, "basins", TP_VG_MPOLY, fields, 6,
+	rc = tp_vecfile_layer(vf, "basins", TP_VG_MPOLY, fields, nf,
 	    "regions of equal label traced on cell edges", e);
 	if (rc == 0)
-		rc = write_regions(vf, h, rs, o, e);
+		rc = write_regions(vf, h, rs, zs, nf, o, e);
 	progress(o, (int64_t)rs->n, (int64_t)rs->n);
 	return rc;
 }
@@ -431,6 +501,8 @@ struct tp_vector_acc {
 	int	labels, flow, height;	/* band indices, -1: none */
 	tp_trace_stream *ts;		/* NULL: no basins */
 	tp_contour_stream *cs;		/* NULL: no contours */
+	tp_zones *zs;			/* basins' statistics, or NULL */
+	int64_t	row;			/* rows taken */
 };
 
 int
@@ -452,6 +524,16 @@ tp_vector_acc_new(tp_vector_acc **ap, const tp_header *h,
 	if (basins && tp_trace_stream_new(&a->ts, h->width, h->height,
 	    e) < 0)
 		return -1;
+	if (basins && o->zone_stats) {
+		if ((a->zs = calloc(1, sizeof *a->zs)) == NULL)
+			return tp_err_set(e, "out of memory for the basins' "
+			    "statistics");
+		if (tp_zones_init(a->zs, h, o->labels, TP_GEO_AUTO, e) < 0) {
+			free(a->zs);
+			a->zs = NULL;
+			return -1;
+		}
+	}
 	if (contours && tp_contour_stream_new(&a->cs, h->width, h->height,
 	    o->base, o->interval, h->origin_x, h->origin_y, h->cellsize,
 	    e) < 0)
@@ -471,6 +553,9 @@ tp_vector_acc_row(tp_vector_acc *a, const float *row, tp_err *e)
 	if (a->cs != NULL && tp_contour_stream_row(a->cs, row + (size_t)
 	    a->height * w, e) < 0)
 		return -1;
+	if (a->zs != NULL && tp_zones_row(a->zs, a->row, row, e) < 0)
+		return -1;
+	a->row++;
 	return 0;
 }
 
@@ -521,7 +606,9 @@ tp_vector_acc_basins(tp_vector_acc *a, tp_vecfile *vf,
 
 	if (tp_trace_stream_end(a->ts, &rs, e) < 0)
 		return -1;
-	rc = write_basins(vf, &a->h, &rs, o, e);
+	if (a->zs != NULL)
+		tp_zones_finish(a->zs);
+	rc = write_basins(vf, &a->h, &rs, a->zs, o, e);
 	tp_trace_free(&rs);
 	return rc;
 }
@@ -547,6 +634,9 @@ tp_vector_acc_free(tp_vector_acc *a)
 		return;
 	tp_trace_stream_free(a->ts);
 	tp_contour_stream_free(a->cs);
+	if (a->zs != NULL)
+		tp_zones_free(a->zs);
+	free(a->zs);
 	tp_header_free(&a->h);
 	free(a);
 }

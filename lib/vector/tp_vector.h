@@ -56,6 +56,8 @@ typedef struct tp_vector_opts {
 	int	lake, depth;			/* band indices, -1: none */
 	int	grass;				/* dir holds GRASS codes */
 	double	base, interval;			/* contours */
+	int	zone_stats;	/* basins: every other band's min, max, mean,
+				 * std and sum per basin (tp_zones) */
 	tp_progress_fn progress;		/* features written; may be NULL */
 	void	*pctx;
 	int64_t	*count;		/* where to leave the feature count, or NULL */
