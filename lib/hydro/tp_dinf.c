@@ -90,6 +90,31 @@ facet_angle(const float *c, size_t stride, double dx, double dy)
 	return (float)(angc[kd] * (M_PI / 2) + angf[kd] * amax);
 }
 
+/* The steepest facet slope of cell c as dinfflowdir's -slp writes it:
+ * facet_angle's smax, over the facets whose two neighbours are inside
+ * the grid and not NaN (ok: bit (dy + 1) * 3 + dx + 1 for the neighbour
+ * at column and row steps dx, dy); 0 when none goes down. */
+static double
+facet_slope(const float *c, size_t stride, double dx, double dy,
+    unsigned ok)
+{
+	double d[2] = { dy, dx }, dd = sqrt(dx * dx + dy * dy), s, a;
+	double smax = 0;
+	ptrdiff_t st = (ptrdiff_t)stride;
+	int k;
+
+	for (k = 1; k <= 8; k++) {
+		if (!(ok >> ((e1y[k] + 1) * 3 + e1x[k] + 1) & 1) ||
+		    !(ok >> ((e2y[k] + 1) * 3 + e2x[k] + 1) & 1))
+			continue;
+		vslope(c[0], c[e1y[k] * st + e1x[k]], c[e2y[k] * st + e2x[k]],
+		    d[along_x[k]], d[!along_x[k]], dd, &s, &a);
+		if (s > smax)
+			smax = s;
+	}
+	return smax;
+}
+
 /* The direction of neighbour t (TauDEM's numbering, 0 to 9 going round
  * once and a step past each end) for cells dx by dy: areadinf's aref. */
 static void
@@ -759,4 +784,86 @@ tp_dinf_area(const float *ang, size_t astride, int64_t w, int64_t h,
 	free(c.rc);
 	free(c.stack);
 	return 0;
+}
+
+/* The slopes, a row pass. */
+typedef struct slopes_ctx {
+	const float *z;
+	size_t	stride;
+	int64_t	w, h;
+	const tp_geo_grid *g;
+	float	*slp;
+	size_t	sstride;
+} slopes_ctx;
+
+/* The valid neighbours of (x, y) as facet_slope's mask. */
+static unsigned
+valid_mask(const slopes_ctx *c, int64_t x, int64_t y)
+{
+	unsigned ok = 0;
+	int64_t nx, ny;
+	int k;
+
+	for (k = 1; k <= 8; k++)
+		if (tp_d8_inside(x, y, k, c->w, c->h, &nx, &ny) &&
+		    !isnan(c->z[(size_t)ny * c->stride + (size_t)nx]))
+			ok |= 1u << ((tp_d8_dy[k] + 1) * 3 + tp_d8_dx[k] + 1);
+	return ok;
+}
+
+static void
+slope_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const slopes_ctx *c = ctx;
+	const float *row;
+	int64_t x, y;
+	double dx, dy;
+	float *s;
+
+	(void)worker;
+	for (y = begin; y < end; y++) {
+		tp_geo_spacing(c->g, y, &dx, &dy);
+		row = c->z + (size_t)y * c->stride;
+		s = c->slp + (size_t)y * c->sstride;
+		for (x = 0; x < c->w; x++)
+			s[x] = isnan(row[x]) ? NAN : (float)facet_slope(row + x,
+			    c->stride, dx, dy, y > 0 && y < c->h - 1 && x > 0 &&
+			    x < c->w - 1 ? 0x1ff : valid_mask(c, x, y));
+	}
+}
+
+int
+tp_dinf_slopes(const float *z, size_t stride, int64_t w, int64_t h,
+    const tp_geo_grid *g, int threads, float *slp, size_t sstride,
+    tp_err *e)
+{
+	slopes_ctx c = { .z = z, .stride = stride, .w = w, .h = h, .g = g,
+	    .slp = slp, .sstride = sstride };
+
+	if (tp_flow_check_plane(w, h, stride, g, e) < 0)
+		return -1;
+	tp_par_for(tp_par_threads(threads), h, 16, slope_rows, &c);
+	return 0;
+}
+
+void
+tp_dinf_dirs_of(double dx, double dy, tp_dinf_dirs *d)
+{
+	directions(dx, dy, d->ref);
+}
+
+int
+tp_dinf_split(const tp_dinf_dirs *d, float a, int k[2], double p[2])
+{
+	int n = 0, t;
+	double s;
+
+	if (!(a >= 0))
+		return 0;
+	for (t = 1; t <= 8 && n < 2; t++)
+		if ((s = share_ccw(a, ccw(t), d->ref)) > 0) {
+			k[n] = t;
+			p[n++] = s;
+		}
+	return n;
 }
