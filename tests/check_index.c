@@ -29,15 +29,15 @@ valley(float *z, uint8_t *drain)
  * there is none; twi floors it, spi does not. */
 START_TEST(test_tan_twi_spi)
 {
-	static const float z[4] = { 3, 2, 1, 0 };
-	static const uint8_t dir[4] = { TP_D8_E, TP_D8_SE, TP_D8_OUT | TP_D8_E,
-	    TP_D8_SEA };
-	float t[4], sca[4] = { 10, 20, 30, 40 }, twi[4], spi[4];
+	static const float z[8] = { 3, 2, 1, 0, 9, 9, 0, 9 };
+	static const uint8_t dir[8] = { TP_D8_E, TP_D8_SE, TP_D8_OUT | TP_D8_E,
+	    TP_D8_SEA, TP_D8_SINK, TP_D8_SINK, TP_D8_SINK, TP_D8_SINK };
+	float t[8], sca[8] = { 10, 20, 30, 40, 1, 1, 1, 1 }, twi[8], spi[8];
 	int64_t floored;
 
-	tp_index_d8_tan(z, 4, dir, 4, 1, &TEN, 1, t, 4);
+	tp_index_d8_tan(z, 4, dir, 4, 2, &TEN, 1, t, 4);
 	ck_assert_float_eq(t[0], 0.1f);
-	/* SE of a one-row grid is read only through dir: 1 / 14.142 */
+	/* SE: a drop of 2 over 14.142 */
 	ck_assert_float_eq_tol(t[1], (2.0 - 0) / sqrt(200), 1e-7);
 	ck_assert_float_eq(t[2], 0);
 	ck_assert_float_eq(t[3], 0);
