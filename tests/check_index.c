@@ -92,7 +92,7 @@ START_TEST(test_hand_dinf)
 	valley(z, drain);
 	ck_assert_int_eq(tp_dinf_angles(z, 7, NULL, 7, 5, &TEN, 1, ang, 7,
 	    NULL, &e), 0);
-	ck_assert_int_eq(tp_index_hand_dinf(z, 7, ang, 7, drain, 7, 5, &TEN,
+	ck_assert_int_eq(tp_index_hand_dinf(z, 7, ang, 7, drain, 7, 5, &TEN, 1,
 	    hand, 7, &e), 0);
 	ck_assert_float_eq_tol(hand[2 * 7 + 2], one, 1e-5);
 	ck_assert_float_eq_tol(hand[2 * 7 + 4], one, 1e-5);

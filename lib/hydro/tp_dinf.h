@@ -97,6 +97,14 @@ int	tp_dinf_slopes(const float *z, size_t stride, int64_t w, int64_t h,
 	    const tp_geo_grid *g, int threads, float *slp, size_t sstride,
 	    tp_err *e);
 
+/* tp_dinf_angles and tp_dinf_slopes at once, the slopes into slp (row
+ * stride astride, as the angles; NULL: none), each facet's slope found
+ * once for both. */
+int	tp_dinf_angles_slopes(const float *z, size_t stride,
+	    const uint8_t *dir, int64_t w, int64_t h, const tp_geo_grid *g,
+	    int threads, float *ang, float *slp, size_t astride,
+	    tp_dinf_stats *st, tp_err *e);
+
 /* The directions of the 8 neighbours for cells dx by dy, made once a row
  * for tp_dinf_split. */
 typedef struct tp_dinf_dirs {

@@ -219,9 +219,12 @@ typedef struct dhand {
 	const uint8_t *drain;
 	int64_t	w, h;
 	tp_dinf_dirs *dirs;	/* each row's */
+	uint8_t	*rc;		/* receivers: tp_d8 k's in the low and high
+				 * nibble, 0 for none */
 	uint8_t	*left;		/* receivers not yet done; DONE when done */
 	float	*hand;
 	size_t	hs;
+	int	threads;
 	stack	s;
 } dhand;
 
@@ -278,39 +281,53 @@ dh_done(dhand *c, size_t t)
 {
 	int64_t x = (int64_t)(t % (size_t)c->w), y = (int64_t)(t / (size_t)c->w);
 	int64_t nx, ny;
-	int k[2], i, j, n;
-	double p[2];
+	uint8_t r;
 	size_t u;
+	int j;
 
 	c->hand[(size_t)y * c->hs + (size_t)x] = dh_value(c, x, y);
 	c->left[t] = DONE;
 	for (j = 1; j <= 8; j++) {
 		if (!tp_d8_inside(x, y, j, c->w, c->h, &nx, &ny) ||
-		    c->left[u = AT(nx, ny, c->w)] == DONE ||
-		    c->left[u] == 0)
+		    c->left[u = AT(nx, ny, c->w)] == DONE || c->left[u] == 0)
 			continue;
-		n = dh_receivers(c, nx, ny, k, p);
-		for (i = 0; i < n; i++)
-			if (k[i] == tp_d8_back(j) && --c->left[u] == 0 &&
-			    push(&c->s, u) < 0)
-				return -1;
+		r = c->rc[u];
+		if (((r & 15) == tp_d8_back(j) || r >> 4 == tp_d8_back(j)) &&
+		    --c->left[u] == 0 && push(&c->s, u) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* Each cell's receivers, and how many of them it waits for: none on
+ * drainage, which is 0 whatever lies below (a row pass). */
+static void
+dh_start(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	dhand *c = ctx;
+	int64_t x, y;
+	double p[2];
+	int k[2], n;
+	size_t i;
+
+	(void)worker;
+	for (y = begin; y < end; y++)
+		for (x = 0; x < c->w; x++) {
+			i = AT(x, y, c->w);
+			n = dh_receivers(c, x, y, k, p);
+			c->rc[i] = (uint8_t)(n == 0 ? 0 : n == 1 ? k[0] :
+			    k[0] | k[1] << 4);
+			c->left[i] = isnan(c->ang[(size_t)y * c->as +
+			    (size_t)x]) ? DONE : c->drain[i] ? 0 : (uint8_t)n;
+		}
 }
 
 static int
 dh_drain(dhand *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h, i;
-	int64_t x, y;
-	int k[2];
-	double p[2];
 
-	for (y = 0; y < c->h; y++)
-		for (x = 0; x < c->w; x++)
-			c->left[AT(x, y, c->w)] = isnan(c->ang[(size_t)y *
-			    c->as + (size_t)x]) ? DONE : c->drain[AT(x, y,
-			    c->w)] ? 0 : (uint8_t)dh_receivers(c, x, y, k, p);
+	tp_par_for(tp_par_threads(c->threads), c->h, 16, dh_start, c);
 	for (i = 0; i < n; i++) {
 		if (c->left[i] != 0)
 			continue;
@@ -326,19 +343,21 @@ dh_drain(dhand *c)
 int
 tp_index_hand_dinf(const float *z, size_t zs, const float *ang, size_t as,
     const uint8_t *drain, int64_t w, int64_t h, const tp_geo_grid *g,
-    float *hand, size_t hs, tp_err *e)
+    int threads, float *hand, size_t hs, tp_err *e)
 {
 	dhand c = { .z = z, .ang = ang, .zs = zs, .as = as, .drain = drain,
-	    .w = w, .h = h, .hand = hand, .hs = hs };
+	    .w = w, .h = h, .hand = hand, .hs = hs, .threads = threads };
 	double dx, dy;
 	int64_t x, y;
 	int rc;
 
 	if ((c.dirs = malloc((size_t)h * sizeof *c.dirs)) == NULL ||
-	    (c.left = malloc((size_t)w * (size_t)h)) == NULL) {
+	    (c.left = malloc((size_t)w * (size_t)h)) == NULL ||
+	    (c.rc = malloc((size_t)w * (size_t)h)) == NULL) {
 		free(c.dirs);
+		free(c.left);
 		return tp_err_set(e, "out of memory: D-inf HAND needs %.1f MiB",
-		    (double)w * (double)h / 1048576.0);
+		    (double)w * (double)h * 2 / 1048576.0);
 	}
 	for (y = 0; y < h; y++) {
 		tp_geo_spacing(g, y, &dx, &dy);
@@ -349,6 +368,7 @@ tp_index_hand_dinf(const float *z, size_t zs, const float *ang, size_t as,
 	rc = dh_drain(&c);
 	free(c.dirs);
 	free(c.left);
+	free(c.rc);
 	free(c.s.v);
 	return rc < 0 ? tp_err_set(e, "out of memory: D-inf HAND's stack") :
 	    0;
@@ -397,11 +417,8 @@ twi_spi(run *r, const tp_index_planes *out, tp_index_stats *st, tp_err *e)
 
 	if (sca_plane(r, e) < 0)
 		return -1;
-	if (o->method == TP_INDEX_DINF) {
-		if (tp_dinf_slopes(r->z, r->zs, r->w, r->h, &o->geo,
-		    o->threads, r->t, (size_t)r->w, e) < 0)
-			return -1;
-	} else
+	/* D-infinity's slopes came with its angles */
+	if (o->method != TP_INDEX_DINF)
 		tp_index_d8_tan(r->z, r->zs, r->dir, r->w, r->h, &o->geo,
 		    o->threads, r->t, (size_t)r->w);
 	tp_index_twi_spi(r->a, r->t, (size_t)r->w, r->dir, r->w, r->h,
@@ -446,7 +463,8 @@ hand(run *r, const tp_index_planes *out, tp_index_stats *st, tp_err *e)
 
 	if (drainage(r, st, e) < 0 || (r->o->method == TP_INDEX_DINF ?
 	    tp_index_hand_dinf(r->z, r->zs, r->ang, (size_t)r->w, r->drain,
-	    r->w, r->h, &r->o->geo, out->hand, out->stride, e) :
+	    r->w, r->h, &r->o->geo, r->o->threads, out->hand, out->stride,
+	    e) :
 	    tp_index_hand_d8(r->z, r->zs, r->dir, r->drain, r->w, r->h,
 	    out->hand, out->stride, e)) < 0)
 		return -1;
@@ -506,8 +524,8 @@ tp_index_run(const float *z, const float *river, size_t zs, int64_t w,
 		return -1;
 	if (tp_flow_d8_sea(z, w, h, zs, &o->geo, o->sea, o->threads, r.dir,
 	    &fs, e) < 0 || (o->method == TP_INDEX_DINF &&
-	    tp_dinf_angles(z, zs, r.dir, w, h, &o->geo, o->threads, r.ang,
-	    (size_t)w, NULL, e) < 0))
+	    tp_dinf_angles_slopes(z, zs, r.dir, w, h, &o->geo, o->threads,
+	    r.ang, r.t, (size_t)w, NULL, e) < 0))
 		goto out;
 	st->valid = fs.valid;
 	if ((out->twi != NULL || out->spi != NULL) && twi_spi(&r, out, st,

@@ -111,9 +111,11 @@ int	tp_index_hand_d8(const float *z, size_t zs, const uint8_t *dir,
 	    size_t hs, tp_err *e);
 
 /* D-infinity HAND, dinfdistdown's average, from the angles ang (row
- * stride as, tp_dinf_angles') and the drainage cells. 0, or -1 (memory). */
+ * stride as, tp_dinf_angles') and the drainage cells; threads share the
+ * row pass that finds each cell's receivers. 0, or -1 (memory). */
 int	tp_index_hand_dinf(const float *z, size_t zs, const float *ang,
-	    size_t as, const uint8_t *drain, int64_t w, int64_t h, const tp_geo_grid *g,
-	    float *hand, size_t hs, tp_err *e);
+	    size_t as, const uint8_t *drain, int64_t w, int64_t h,
+	    const tp_geo_grid *g, int threads, float *hand, size_t hs,
+	    tp_err *e);
 
 #endif
