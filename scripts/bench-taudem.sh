@@ -31,9 +31,8 @@
 #          followed by aread8 -nc (no edge contamination check). On the
 #          flat fill TauDEM's flat routing (Garbrecht and Martz's sweeps,
 #          each a pass over a flat's cells, as many as the flat is wide)
-#          had not finished the 4096^2 grid after 7 min 52 s of CPU,
-#          where tflow routes the same flats in 2.75 s (tflow on the flat
-#          fill is timed too);
+#          had not finished the 4096^2 grid after 7 min 52 s of CPU
+#          (docs/PERFORMANCE.md); tflow on the flat fill is timed here;
 #   tiles  tiled-hydro -j 2 -f: tfill and tflow in 1024-cell tiles, each
 #          tile phase a process, two at a time (GNU parallel).
 # TauDEM runs under mpiexec -n N for each N of NPS.
