@@ -24,8 +24,8 @@
  *         (dinfflowdir's -slp: the steepest facet; 0 on flats): TauDEM's
  *         twi is ln(sca / slp) and its slopearearatio slp / sca.
  * The floor: a flat cell (tan b 0) would have an infinite index; twi takes
- * tan b no smaller than min_tan (TP_INDEX_MIN_TAN by default, SAGA's
- * M_ALMOST_ZERO), where TauDEM writes NoData. spi is not floored: 0 on
+ * tan b no smaller than min_tan (TP_INDEX_MIN_TAN by default, the floor
+ * SAGA's TWI has), where TauDEM writes NoData. spi is not floored: 0 on
  * flats, where water has no power. Sea cells (tp_d8.h) have NaN twi and
  * spi.
  *
@@ -52,7 +52,7 @@
 #include "core/tp_err.h"
 #include "geo/tp_geo.h"
 
-/* SAGA's M_ALMOST_ZERO: the least tan b twi takes. */
+/* The least tan b twi takes: SAGA's TWI floors it at the same value. */
 #define TP_INDEX_MIN_TAN	0.001
 
 /* The routing (tflow's -m words) and the bands to make. */
