@@ -406,6 +406,63 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The facet slope of a plane z = a x + b y is its gradient's length,
+ * sqrt(a^2 + b^2), on every interior cell: the facets are exact on a
+ * plane. On the west border, downhill is west, off the grid: its facets
+ * inside see the fall south alone, 1 in 2 m. Flat ground has 0, a NaN
+ * cell NaN. */
+START_TEST(test_slopes)
+{
+	enum { W = 5, H = 4 };
+	float z[W * H], slp[W * H];
+	tp_geo_grid g = { 2, 0, 0 };
+	tp_err e;
+	int i;
+
+	for (i = 0; i < W * H; i++)
+		z[i] = (float)(3 * (i % W) - 1 * (i / W));
+	ck_assert_int_eq(tp_dinf_slopes(z, W, W, H, &g, 1, slp, W, &e), 0);
+	for (i = 0; i < W * H; i++)
+		if (i % W > 0 && i % W < W - 1 && i / W > 0 && i / W < H - 1)
+			ck_assert_float_eq_tol(slp[i], sqrt(9 + 1) / 2, 1e-6);
+	ck_assert_float_eq(slp[W], 0.5);
+	for (i = 0; i < W * H; i++)
+		z[i] = 7;
+	z[7] = NAN;
+	ck_assert_int_eq(tp_dinf_slopes(z, W, W, H, &g, 1, slp, W, &e), 0);
+	ck_assert(isnan(slp[7]));
+	ck_assert_float_eq(slp[0], 0);
+	ck_assert_float_eq(slp[12], 0);
+}
+END_TEST
+
+/* tp_dinf_split names the neighbours tp_dinf_share gives a share to, with
+ * those shares, for angles all round and cells of unequal sides. */
+START_TEST(test_split_dirs)
+{
+	tp_dinf_dirs d;
+	double p[2], sum;
+	int k[2], i, j, n, m;
+	float a;
+
+	tp_dinf_dirs_of(3, 2, &d);
+	for (i = 0; i < 720; i++) {
+		a = (float)(i * M_PI / 360);
+		n = tp_dinf_split(&d, a, k, p);
+		ck_assert(n >= 1 && n <= 2);
+		for (j = 1, m = 0, sum = 0; j <= 8; j++)
+			if (tp_dinf_share(a, j, 3, 2) > 0) {
+				ck_assert_int_eq(k[m], j);
+				ck_assert(p[m] == tp_dinf_share(a, j, 3, 2));
+				sum += p[m++];
+			}
+		ck_assert_int_eq(m, n);
+		ck_assert(fabs(sum - 1) < 1e-4);
+	}
+	ck_assert_int_eq(tp_dinf_split(&d, TP_DINF_NONE, k, p), 0);
+}
+END_TEST
+
 static Suite *
 dinf_suite(void)
 {
@@ -424,6 +481,8 @@ dinf_suite(void)
 	tcase_add_test(core, test_share);
 	tcase_add_test(core, test_geographic);
 	tcase_add_test(core, test_errors);
+	tcase_add_test(core, test_slopes);
+	tcase_add_test(core, test_split_dirs);
 	tcase_set_timeout(core, 60);
 	suite_add_tcase(s, core);
 	return s;

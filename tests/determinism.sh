@@ -34,6 +34,9 @@ same_j tridge "$T/in" tridge -q -a 0.5
 same_j tisland "$T/in" tisland -q -w 0.2 --seed 4
 same_j terode "$T/small" terode -q -n 20000 -S 9
 same_j tflow "$T/filled" tflow -q -r 40
+same_j tindex "$T/filled" tindex -q -r 40
+same_j tindex-mfd "$T/filled" tindex -q -m mfd --bands twi,spi
+same_j tindex-dinf "$T/filled" tindex -q -m dinf -r 40
 run_prog tisland -q --sea 0.3 < "$T/small" > "$T/sea"
 same_j terode-sea "$T/sea" terode -q -n 20000 -S 9
 same_j tuplift-sea "$T/sea" tuplift -q -s 10 --n 1.5 -z 100

@@ -13,7 +13,7 @@ progs=(
 	"tband --keep height" "tcrop --window 0,0,1,1" terode tfill tflow
 	"tgeotiff $T/o.tif" tinfo tisland "tnoise --band moisture" tridge
 	tshape tterrace "tview $T/o.png" "tfeature $T/f.txt" tslope tuplift
-	"texport -f r16 $T/o.r16" "tvector --contours 1 $T/o.gpkg"
+	"texport -f r16 $T/o.r16" "tvector --contours 1 $T/o.gpkg" tindex
 )
 # tfeature's items: its index grows with them, not with the declared rows
 printf 'base 10\nhill 500100 4649700 50 10\n' > "$T/f.txt"
@@ -38,8 +38,8 @@ for p in "${progs[@]}"; do
 	done
 	# One real row: a stage may now hold a row, not the declared grid.
 	case $1 in
-	tflow) expect_err 1 "truncated stream\|more than this machine" \
-	    "tflow on one row of 2^30" limited "$@" < "$T/onerow" ;;
+	tflow|tindex) expect_err 1 "truncated stream\|more than this machine" \
+	    "$1 on one row of 2^30" limited "$@" < "$T/onerow" ;;
 	*) expect_err 1 "^$1: truncated stream: .* in row 1 of 1073741824" \
 	    "$1 on one row of 2^30" limited "$@" < "$T/onerow" ;;
 	esac

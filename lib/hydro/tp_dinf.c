@@ -35,10 +35,11 @@ ccw(int k)
 
 /* VSLOPE: the steepest slope *s within a facet of heights e0 (the cell),
  * e1 (d1 away) and e2 (dd away, diagonally), and its angle *a from the
- * edge toward e1, clamped to the facet. */
+ * edge toward e1, clamped to the facet; ad = atan2(d2, d1), the angle of
+ * the diagonal, which the caller computes once for many facets. */
 static void
 vslope(double e0, double e1, double e2, double d1, double d2, double dd,
-    double *s, double *a)
+    double ad, double *s, double *a)
 {
 	double s1 = (e0 - e1) / d1, s2 = (e1 - e2) / d2;
 
@@ -51,7 +52,7 @@ vslope(double e0, double e1, double e2, double d1, double d2, double dd,
 		return;
 	}
 	if (s2 > 0 && s1 <= 0) {
-		*a = atan2(d2, d1);
+		*a = ad;
 		*s = (e0 - e2) / dd;
 		return;
 	}
@@ -59,17 +60,20 @@ vslope(double e0, double e1, double e2, double d1, double d2, double dd,
 	if (*a < 0) {
 		*a = 0;
 		*s = s1;
-	} else if (*a > atan2(d2, d1)) {
-		*a = atan2(d2, d1);
+	} else if (*a > ad) {
+		*a = ad;
 		*s = (e0 - e2) / dd;
 	} else
 		*s = sqrt(s1 * s1 + s2 * s2);
 }
 
 /* The angle of the steepest downhill facet of the interior cell c (all 8
- * neighbours valid), or TP_DINF_NONE when none goes down. */
+ * neighbours valid), or TP_DINF_NONE when none goes down; its slope in
+ * *slope (0 when none goes down). ad[along_x]: the facets' diagonal
+ * angles, atan2(d2, d1). */
 static float
-facet_angle(const float *c, size_t stride, double dx, double dy)
+facet_angle(const float *c, size_t stride, double dx, double dy,
+    const double ad[2], double *slope)
 {
 	double d[2] = { dy, dx }, dd = sqrt(dx * dx + dy * dy), s, a;
 	double smax = 0, amax = 0;
@@ -78,16 +82,67 @@ facet_angle(const float *c, size_t stride, double dx, double dy)
 
 	for (k = 1; k <= 8; k++) {
 		vslope(c[0], c[e1y[k] * st + e1x[k]], c[e2y[k] * st + e2x[k]],
-		    d[along_x[k]], d[!along_x[k]], dd, &s, &a);
+		    d[along_x[k]], d[!along_x[k]], dd, ad[along_x[k]], &s, &a);
 		if (s > smax) {
 			smax = s;
 			amax = a;
 			kd = k;
 		}
 	}
+	*slope = smax;
 	if (kd == 0)
 		return TP_DINF_NONE;
 	return (float)(angc[kd] * (M_PI / 2) + angf[kd] * amax);
+}
+
+/* atan2(d2, d1) of the facets along a row (d1 = dx: ad[1]) and along a
+ * column (ad[0]). */
+static void
+diagonals(double dx, double dy, double ad[2])
+{
+	ad[0] = atan2(dx, dy);
+	ad[1] = atan2(dy, dx);
+}
+
+/* The steepest facet slope of cell c as dinfflowdir's -slp writes it:
+ * facet_angle's smax, over the facets whose two neighbours are inside
+ * the grid and not NaN (ok: bit (dy + 1) * 3 + dx + 1 for the neighbour
+ * at column and row steps dx, dy); 0 when none goes down. */
+static double
+facet_slope(const float *c, size_t stride, double dx, double dy,
+    const double ad[2], unsigned ok)
+{
+	double d[2] = { dy, dx }, dd = sqrt(dx * dx + dy * dy), s, a;
+	double smax = 0;
+	ptrdiff_t st = (ptrdiff_t)stride;
+	int k;
+
+	for (k = 1; k <= 8; k++) {
+		if (!(ok >> ((e1y[k] + 1) * 3 + e1x[k] + 1) & 1) ||
+		    !(ok >> ((e2y[k] + 1) * 3 + e2x[k] + 1) & 1))
+			continue;
+		vslope(c[0], c[e1y[k] * st + e1x[k]], c[e2y[k] * st + e2x[k]],
+		    d[along_x[k]], d[!along_x[k]], dd, ad[along_x[k]], &s, &a);
+		if (s > smax)
+			smax = s;
+	}
+	return smax;
+}
+
+/* The valid neighbours of (x, y) of the plane z as facet_slope's mask. */
+static unsigned
+valid_mask(const float *z, size_t stride, int64_t w, int64_t h, int64_t x,
+    int64_t y)
+{
+	unsigned ok = 0;
+	int64_t nx, ny;
+	int k;
+
+	for (k = 1; k <= 8; k++)
+		if (tp_d8_inside(x, y, k, w, h, &nx, &ny) &&
+		    !isnan(z[(size_t)ny * stride + (size_t)nx]))
+			ok |= 1u << ((tp_d8_dy[k] + 1) * 3 + tp_d8_dx[k] + 1);
+	return ok;
 }
 
 /* The direction of neighbour t (TauDEM's numbering, 0 to 9 going round
@@ -146,7 +201,7 @@ typedef struct angles_ctx {
 	const uint8_t *dir;
 	int64_t	w, h;
 	const tp_geo_grid *g;
-	float	*ang;
+	float	*ang, *slp;	/* slp: NULL, or the slopes */
 	size_t	astride;
 	int64_t	(*count)[3];	/* valid, edge, flats of each row */
 } angles_ctx;
@@ -165,22 +220,25 @@ is_edge(const angles_ctx *c, int64_t x, int64_t y)
 	return 0;
 }
 
-/* The angle of the valid cell (x, y), FLAT on a flat; counts in n[]. */
+/* The angle of the valid cell (x, y), FLAT on a flat; counts in n[]; its
+ * slope in *slope. */
 static float
 cell_angle(const angles_ctx *c, int64_t x, int64_t y, double dx, double dy,
-    int64_t n[3])
+    const double ad[2], int64_t n[3], double *slope)
 {
+	const float *z = c->z + (size_t)y * c->stride + (size_t)x;
 	float a;
 
 	if (is_edge(c, x, y)) {
 		n[1]++;
+		*slope = c->slp == NULL ? 0 : facet_slope(z, c->stride, dx, dy,
+		    ad, valid_mask(c->z, c->stride, c->w, c->h, x, y));
 		return TP_DINF_NONE;
 	}
+	a = facet_angle(z, c->stride, dx, dy, ad, slope);
 	if (c->dir != NULL &&
 	    c->dir[(size_t)y * (size_t)c->w + (size_t)x] == TP_D8_SEA)
 		return TP_DINF_NONE;
-	a = facet_angle(c->z + (size_t)y * c->stride + (size_t)x, c->stride,
-	    dx, dy);
 	if (a != TP_DINF_NONE)
 		return a;
 	n[2]++;
@@ -191,23 +249,29 @@ static void
 angle_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
 	const angles_ctx *c = ctx;
+	double dx, dy, ad[2], slope;
 	int64_t x, y, *n;
-	double dx, dy;
-	float *a;
+	float *a, *s;
 
 	(void)worker;
 	for (y = begin; y < end; y++) {
 		tp_geo_spacing(c->g, y, &dx, &dy);
+		diagonals(dx, dy, ad);
 		a = c->ang + (size_t)y * c->astride;
+		s = c->slp == NULL ? NULL : c->slp + (size_t)y * c->astride;
 		n = c->count[y];
 		memset(n, 0, sizeof c->count[y]);
 		for (x = 0; x < c->w; x++) {
 			if (isnan(c->z[(size_t)y * c->stride + (size_t)x])) {
 				a[x] = NAN;
+				if (s != NULL)
+					s[x] = NAN;
 				continue;
 			}
 			n[0]++;
-			a[x] = cell_angle(c, x, y, dx, dy, n);
+			a[x] = cell_angle(c, x, y, dx, dy, ad, n, &slope);
+			if (s != NULL)
+				s[x] = (float)slope;
 		}
 	}
 }
@@ -372,7 +436,7 @@ facet_e2(double a, double b, double c, double d1, double d2, double dd,
 {
 	double s, an;
 
-	vslope(a, b, c, d1, d2, dd, &s, &an);
+	vslope(a, b, c, d1, d2, dd, atan2(d2, d1), &s, &an);
 	if (s > *smax) {
 		*smax = s;
 		*kd = k;
@@ -401,7 +465,7 @@ set2(const flat *f, size_t c, double dx, double dy)
 		d1 = d[along_x[k]];
 		d2 = d[!along_x[k]];
 		if (!t1 && !t2) {
-			vslope(a, b, cc, d1, d2, dd, &s, &an);
+			vslope(a, b, cc, d1, d2, dd, atan2(d2, d1), &s, &an);
 			if (s >= 0 && b > a && !diag) {
 				diag = 1;	/* an outlet on the diagonal */
 				kd = k;
@@ -538,8 +602,17 @@ tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
     int64_t w, int64_t h, const tp_geo_grid *g, int threads, float *ang,
     size_t astride, tp_dinf_stats *st, tp_err *e)
 {
+	return tp_dinf_angles_slopes(z, stride, dir, w, h, g, threads, ang,
+	    NULL, astride, st, e);
+}
+
+int
+tp_dinf_angles_slopes(const float *z, size_t stride, const uint8_t *dir,
+    int64_t w, int64_t h, const tp_geo_grid *g, int threads, float *ang,
+    float *slp, size_t astride, tp_dinf_stats *st, tp_err *e)
+{
 	angles_ctx c = { .z = z, .stride = stride, .dir = dir, .w = w,
-	    .h = h, .g = g, .ang = ang, .astride = astride };
+	    .h = h, .g = g, .ang = ang, .slp = slp, .astride = astride };
 	tp_dinf_stats mine;
 	int64_t x, y;
 	int rc = 0;
@@ -759,4 +832,73 @@ tp_dinf_area(const float *ang, size_t astride, int64_t w, int64_t h,
 	free(c.rc);
 	free(c.stack);
 	return 0;
+}
+
+/* The slopes, a row pass. */
+typedef struct slopes_ctx {
+	const float *z;
+	size_t	stride;
+	int64_t	w, h;
+	const tp_geo_grid *g;
+	float	*slp;
+	size_t	sstride;
+} slopes_ctx;
+
+static void
+slope_rows(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	const slopes_ctx *c = ctx;
+	double dx, dy, ad[2];
+	const float *row;
+	int64_t x, y;
+	float *s;
+
+	(void)worker;
+	for (y = begin; y < end; y++) {
+		tp_geo_spacing(c->g, y, &dx, &dy);
+		diagonals(dx, dy, ad);
+		row = c->z + (size_t)y * c->stride;
+		s = c->slp + (size_t)y * c->sstride;
+		for (x = 0; x < c->w; x++)
+			s[x] = isnan(row[x]) ? NAN : (float)facet_slope(row + x,
+			    c->stride, dx, dy, ad, y > 0 && y < c->h - 1 &&
+			    x > 0 && x < c->w - 1 ? 0x1ff : valid_mask(c->z,
+			    c->stride, c->w, c->h, x, y));
+	}
+}
+
+int
+tp_dinf_slopes(const float *z, size_t stride, int64_t w, int64_t h,
+    const tp_geo_grid *g, int threads, float *slp, size_t sstride,
+    tp_err *e)
+{
+	slopes_ctx c = { .z = z, .stride = stride, .w = w, .h = h, .g = g,
+	    .slp = slp, .sstride = sstride };
+
+	if (tp_flow_check_plane(w, h, stride, g, e) < 0)
+		return -1;
+	tp_par_for(tp_par_threads(threads), h, 16, slope_rows, &c);
+	return 0;
+}
+
+void
+tp_dinf_dirs_of(double dx, double dy, tp_dinf_dirs *d)
+{
+	directions(dx, dy, d->ref);
+}
+
+int
+tp_dinf_split(const tp_dinf_dirs *d, float a, int k[2], double p[2])
+{
+	int n = 0, t;
+	double s;
+
+	if (!(a >= 0))
+		return 0;
+	for (t = 1; t <= 8 && n < 2; t++)
+		if ((s = share_ccw(a, ccw(t), d->ref)) > 0) {
+			k[n] = t;
+			p[n++] = s;
+		}
+	return n;
 }

@@ -86,6 +86,35 @@ int	tp_dinf_angles(const float *z, size_t stride, const uint8_t *dir,
  * 1, 0 below 1e-5 and for a < 0 (TP_DINF_NONE) or NaN. */
 double	tp_dinf_share(float a, int k, double dx, double dy);
 
+/* The slope of the steepest downhill facet of each cell (drop over
+ * distance, tan of the slope angle), as dinfflowdir writes it with -slp:
+ * the facet chosen on the real heights (flats are not resolved here, so
+ * a flat cell has 0, as TauDEM's), rounded once to float32; NaN on NaN
+ * cells. On the border and next to a NaN cell, where TauDEM writes
+ * NoData, the facets whose two neighbours are valid. 0, or -1 with the
+ * message (a bad plane). */
+int	tp_dinf_slopes(const float *z, size_t stride, int64_t w, int64_t h,
+	    const tp_geo_grid *g, int threads, float *slp, size_t sstride,
+	    tp_err *e);
+
+/* tp_dinf_angles and tp_dinf_slopes at once, the slopes into slp (row
+ * stride astride, as the angles; NULL: none), each facet's slope found
+ * once for both. */
+int	tp_dinf_angles_slopes(const float *z, size_t stride,
+	    const uint8_t *dir, int64_t w, int64_t h, const tp_geo_grid *g,
+	    int threads, float *ang, float *slp, size_t astride,
+	    tp_dinf_stats *st, tp_err *e);
+
+/* The directions of the 8 neighbours for cells dx by dy, made once a row
+ * for tp_dinf_split. */
+typedef struct tp_dinf_dirs {
+	double	ref[10];
+} tp_dinf_dirs;
+void	tp_dinf_dirs_of(double dx, double dy, tp_dinf_dirs *d);
+/* The neighbours angle a sends water to: n = 0, 1 or 2 of them, tp_d8
+ * k[i] in tp_d8's order with the share p[i] > 0 of tp_dinf_share. */
+int	tp_dinf_split(const tp_dinf_dirs *d, float a, int k[2], double p[2]);
+
 /* The D-inf accumulation of the angles ang into out (row stride
  * ostride): for each cell the sum of `unit` (TP_DINF_*) over the cell and
  * the shares of its upslope cells; NaN where ang is NaN. A share that
