@@ -170,9 +170,12 @@ def _watch(rfd, stages, procs, feedback, span):
                 continue
             prog = line.split(":", 1)[0]
             messages.setdefault(prog, []).append(line)
-            if feedback is not None:
-                feedback.pushWarning(line) if hasattr(feedback, "pushWarning") \
-                    else feedback.pushInfo(line)
+            if feedback is None:
+                continue
+            if prog in names:	# "prog: message": a note or the error
+                feedback.pushWarning(line)
+            else:		# the usage after a misuse, and the like
+                feedback.pushDebugInfo(line)
     return messages
 
 

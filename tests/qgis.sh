@@ -1,0 +1,134 @@
+#!/bin/bash
+# qgis: the QGIS Processing provider (qgis/terrapipe) headless, through
+# qgis_process: it lists every program of bin/ (and the chain and the two
+# models); terrapipe:tfill and a three-stage chain on the real DEM make
+# files whose samples, geotransform and CRS equal the shell pipeline's;
+# both models run and their outputs load as valid layers; a bad parameter
+# comes back as an error naming it. Needs qgis and python3-qgis:
+# scripts/install-deps qgis (the CI's .ci/run calls it).
+. "$(dirname "$0")/common.sh"
+
+QP=$(command -v qgis_process.bin || command -v qgis_process || true)
+if [ -z "$QP" ] || ! "$TP_PYREAL" -c 'import qgis.core' 2>/dev/null; then
+	fail "QGIS is not installed: scripts/install-deps qgis (as root)" \
+	    "installs qgis and python3-qgis"
+	finish
+	exit
+fi
+# A profile of its own with the plugin enabled; the provider finds the
+# programs through TERRAPIPE_BIN.
+export HOME=$T/home XDG_RUNTIME_DIR=$T/run QT_QPA_PLATFORM=offscreen
+export QGIS_PLUGINPATH=$ROOT/qgis TERRAPIPE_BIN=$TP_BIN
+mkdir -p "$HOME/.local/share/QGIS/QGIS3/profiles/default/QGIS" "$XDG_RUNTIME_DIR"
+chmod 700 "$XDG_RUNTIME_DIR"
+printf '[PythonPlugins]\nterrapipe=true\n' \
+    > "$HOME/.local/share/QGIS/QGIS3/profiles/default/QGIS/QGIS3.ini"
+# qp ARGS: qgis_process, its log (stdout and stderr) on stdout.
+qp() { "$QP" "$@" 2>&1 | grep -v 'XDG_RUNTIME\|setapi'; return "${PIPESTATUS[0]}"; }
+# qp_err PATTERN DESC ARGS: qgis_process fails and its log matches PATTERN.
+qp_err() {
+	local pat=$1 d=$2 rc
+	shift 2
+	qp "$@" > "$T/.out"
+	rc=$?
+	if [ "$rc" = 0 ]; then fail "$d: exit 0"
+	elif ! grep -q -- "$pat" "$T/.out"; then
+		fail "$d: no '$pat' in: $(tail -c 300 "$T/.out")"
+	else pass; fi
+}
+DEM=$DATA/jacksboro_fault_dem.tif
+
+# Every program, the chain and the models are algorithms.
+qp list > "$T/list"
+missing=""
+for p in $(cd "$TP_BIN" && ls t*) chain hydrology world; do
+	grep -q "terrapipe:$p[[:space:]]" "$T/list" || missing="$missing $p"
+done
+assert_eq "qgis_process list: every program" "$missing" ""
+
+# same A B: A's samples (NaN where nodata), geotransform and CRS are B's.
+same() {
+	"$PY" - "$1" "$2" <<'PY'
+import sys, numpy as np
+from osgeo import gdal, osr
+a, b = gdal.Open(sys.argv[1]), gdal.Open(sys.argv[2])
+assert a.RasterCount == b.RasterCount, "band count"
+assert np.allclose(a.GetGeoTransform(), b.GetGeoTransform(), 0, 1e-12)
+assert osr.SpatialReference(a.GetProjection()).IsSame(
+    osr.SpatialReference(b.GetProjection())), "crs"
+for i in range(1, a.RasterCount + 1):
+    x = a.GetRasterBand(i).ReadAsArray()
+    y = b.GetRasterBand(i).ReadAsArray()
+    assert np.array_equal(x, y, equal_nan=True), "band %d" % i
+    assert a.GetRasterBand(i).GetDescription() == \
+        b.GetRasterBand(i).GetDescription()
+print("same")
+PY
+}
+
+# One program: terrapipe:tfill against timport | tfill | tgeotiff.
+ok "run terrapipe:tfill" qp run terrapipe:tfill --INPUT="$DEM" \
+    --OUTPUT="$T/q-fill.tif"
+run_prog timport "$DEM" | run_prog tfill -q | run_prog tgeotiff -q "$T/s-fill.tif"
+assert_eq "tfill: QGIS's is the shell's" \
+    "$(same "$T/q-fill.tif" "$T/s-fill.tif" 2>&1 | tail -1)" same
+# With options: a choice, a number and a flag.
+ok "run terrapipe:tflow" qp run terrapipe:tflow --INPUT="$T/q-fill.tif" \
+    --method=2 --rivers=300 --basins=true --BANDS=flow,river,basin \
+    --OUTPUT="$T/q-flow.tif"
+run_prog timport "$DEM" | run_prog tfill -q |
+    run_prog tflow -q --method mfd --rivers 300 --basins |
+    run_prog tgeotiff -q -b flow,river,basin "$T/s-flow.tif"
+assert_eq "tflow: QGIS's is the shell's" \
+    "$(same "$T/q-flow.tif" "$T/s-flow.tif" 2>&1 | tail -1)" same
+
+# A three-stage chain as one pipeline.
+ok "run terrapipe:chain" qp run terrapipe:chain --INPUT="$DEM" \
+    --PIPELINE="tfill --depth | tflow --rivers 300 | tslope" \
+    --BANDS=height,flow,slope --OUTPUT="$T/q-chain.tif"
+grep -q "timport .* | tfill --depth | tflow --rivers 300 | tslope" \
+    "$T/.out" && pass || fail "chain: no one-pipeline command in the log"
+run_prog timport "$DEM" | run_prog tfill -q --depth |
+    run_prog tflow -q --rivers 300 | run_prog tslope -q |
+    run_prog tgeotiff -q -b height,flow,slope "$T/s-chain.tif"
+assert_eq "chain: QGIS's is the shell's" \
+    "$(same "$T/q-chain.tif" "$T/s-chain.tif" 2>&1 | tail -1)" same
+
+# The models; their outputs load as valid layers.
+ok "hydrology model" qp run terrapipe:hydrology --dem="$DEM" --rivers=300 \
+    --fill:filled="$T/m-filled.tif" --flow:flow="$T/m-flow.tif" \
+    --slope:slope="$T/m-slope.tif" --vectors:vectors="$T/m-vec.gpkg"
+ok "world model" qp run terrapipe:world --size=128x128 --seed=7 \
+    --droplets=2000 --rivers=20 --biome:biome="$T/w-biome.tif" \
+    --heights:heights="$T/w-heights.tif"
+"$TP_PYREAL" - "$T" > "$T/layers" 2>&1 <<'PY'
+import sys
+from qgis.core import QgsApplication, QgsRasterLayer, QgsVectorLayer
+app = QgsApplication([], False)
+app.initQgis()
+t = sys.argv[1]
+for f, bands in (("m-filled", 2), ("m-flow", 7), ("m-slope", 2),
+                 ("w-biome", 1), ("w-heights", 1)):
+    r = QgsRasterLayer("%s/%s.tif" % (t, f), f)
+    print(f, r.isValid() and r.bandCount() == bands and r.crs().isValid())
+for n in ("rivers", "basins", "lakes"):
+    v = QgsVectorLayer("%s/m-vec.gpkg|layername=%s" % (t, n), n, "ogr")
+    print(n, v.isValid() and v.featureCount() > 0 and v.crs().isValid())
+r = QgsRasterLayer(t + "/w-biome.tif", "biome")
+print("biome style", r.loadDefaultStyle()[1] and
+      r.renderer().type() == "paletted")
+PY
+assert_eq "model outputs are valid layers" \
+    "$(grep -c ' True$' "$T/layers")/$(wc -l < "$T/layers")" "9/9"
+grep -v ' True$' "$T/layers" | head -5 >&2
+
+# A bad parameter: the stage's one-line message, naming the option, as a
+# QGIS error; a bad choice named by QGIS.
+qp_err "ERROR:.*tflow: --rivers: -5" "bad --rivers" \
+    run terrapipe:tflow --INPUT="$DEM" --rivers=-5 --OUTPUT="$T/bad.tif"
+qp_err "Incorrect parameter value for method" "bad --method" \
+    run terrapipe:tflow --INPUT="$DEM" --method=9 --OUTPUT="$T/bad.tif"
+qp_err "PIPELINE: 'rm' is no terrapipe program" "chain of no program" \
+    run terrapipe:chain --INPUT="$DEM" --PIPELINE="tfill | rm -rf x" \
+    --OUTPUT="$T/bad.tif"
+finish
