@@ -10,7 +10,7 @@ a GeoPackage of vector layers (tvector), a PNG (tview), a report (tinfo).
 import os
 import shlex
 
-from qgis.core import (QgsProcessing, QgsProcessingAlgorithm,
+from qgis.core import (QgsProcessingAlgorithm,
                        QgsProcessingException, QgsProcessingOutputString,
                        QgsProcessingParameterBoolean,
                        QgsProcessingParameterEnum,
@@ -20,8 +20,8 @@ from qgis.core import (QgsProcessing, QgsProcessingAlgorithm,
                        QgsProcessingParameterNumber,
                        QgsProcessingParameterRasterDestination,
                        QgsProcessingParameterRasterLayer,
-                       QgsProcessingParameterString, QgsProcessingUtils,
-                       QgsProcessingContext, QgsRasterLayer, QgsVectorLayer)
+                       QgsProcessingParameterString,
+                       QgsProcessingContext, QgsVectorLayer)
 
 from . import runner
 

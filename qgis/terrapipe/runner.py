@@ -2,11 +2,12 @@
 chain of stages as one pipeline with progress and errors reported to a
 QgsProcessingFeedback. No QGIS GUI here: qgis_process uses it headless."""
 import json
+import mmap
 import os
 import re
+import shlex
 import shutil
 import subprocess
-import threading
 
 # The folder set in Processing's settings (provider.py), else $TERRAPIPE_BIN,
 # else PATH.
@@ -38,23 +39,40 @@ def program(name):
     return shutil.which(name)
 
 
+def _is_terrapipe(path):
+    """Whether path is a terrapipe program: its --version text is in it.
+    Read, never run, so no other t* program on PATH is started."""
+    try:
+        with open(path, "rb") as f, \
+                mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+            return m.find(b" (terrapipe) ") >= 0
+    except (OSError, ValueError):
+        return False
+
+
 def programs():
-    """The terrapipe programs found: those that answer --describe."""
+    """The names of the terrapipe programs found, sorted."""
     f = folder()
-    if f and os.path.isdir(f):
-        names = sorted(os.listdir(f))
-    else:
-        names = sorted({n for d in os.environ.get("PATH", "").split(os.pathsep)
-                        if os.path.isdir(d) for n in os.listdir(d)
-                        if re.fullmatch(r"t[a-z]+", n)})
-    return [n for n in names if re.fullmatch(r"t[a-z]+", n) and program(n)]
+    dirs = [f] if f else os.environ.get("PATH", "").split(os.pathsep)
+    found = set()
+    for d in dirs:
+        if not os.path.isdir(d):
+            continue
+        for n in os.listdir(d):
+            p = os.path.join(d, n)
+            if re.fullmatch(r"t[a-z]+", n) and n not in found and \
+                    os.access(p, os.X_OK) and program(n) == p and \
+                    _is_terrapipe(p):
+                found.add(n)
+    return sorted(found)
 
 
 def describe(name):
     """PROGRAM --describe as a dict, or None when it gives none."""
     try:
         out = subprocess.run([program(name), "--describe"],
-                             capture_output=True, timeout=20, check=True)
+                             stdin=subprocess.DEVNULL, capture_output=True,
+                             timeout=20, check=True)
         d = json.loads(out.stdout)
     except (OSError, ValueError, subprocess.SubprocessError):
         return None
@@ -76,7 +94,6 @@ def stream_of(path):
 
 def shell_words(stages, stdin=None, stdout=None):
     """The pipeline as the shell would run it, for the log."""
-    import shlex
     line = " | ".join(" ".join(shlex.quote(w) for w in s) for s in stages)
     if stdin:
         line += " < " + shlex.quote(stdin)
@@ -97,12 +114,6 @@ def _resolve(argv):
                              "Processing's settings)" % argv[0])
         return [p] + list(argv[1:])
     return list(argv)
-
-
-def _reader(fd, lines):
-    with os.fdopen(fd, "r", errors="replace") as f:
-        for line in f:
-            lines.append(line.rstrip("\n"))
 
 
 def run(stages, feedback=None, stdin=None, stdout=None, span=(0, 100)):
