@@ -123,8 +123,10 @@ static const char *
 find_line(const char *help, const char *name, const char **after)
 {
 	for (const char *l = help; *l != '\0'; l = strchr(l, '\n') + 1) {
-		const char *p = strncmp(l, "  -", 3) == 0 && l[4] == ',' ?
-		    l + 6 : strncmp(l, "      --", 8) == 0 ? l + 6 : NULL;
+		int letter = strncmp(l, "  -", 3) == 0 && l[3] != '\0' &&
+		    l[4] == ',';
+		const char *p = letter || strncmp(l, "      --", 8) == 0 ?
+		    l + 6 : NULL;
 
 		if (p != NULL && (*after = spelt(p, name)) != NULL)
 			return l;
