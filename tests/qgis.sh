@@ -131,4 +131,9 @@ qp_err "Incorrect parameter value for method" "bad --method" \
 qp_err "PIPELINE: 'rm' is no terrapipe program" "chain of no program" \
     run terrapipe:chain --INPUT="$DEM" --PIPELINE="tfill | rm -rf x" \
     --OUTPUT="$T/bad.tif"
+# Found on PATH instead, where tar is too: only terrapipe's programs run.
+TERRAPIPE_BIN='' qp_err "PIPELINE: 'tar' is no terrapipe program" \
+    "chain of tar, programs on PATH" run terrapipe:chain \
+    --PIPELINE="tnoise -s 8x8 | tar cf $T/x.tar" --OUTPUT="$T/bad.tif"
+[ ! -e "$T/x.tar" ] && pass || fail "the chain ran tar"
 finish

@@ -93,6 +93,13 @@ class TerrapipeAlgorithm(QgsProcessingAlgorithm):
     def displayName(self):
         return self.prog
 
+    def shortDescription(self):
+        return self.d["purpose"]
+
+    def tags(self):
+        return [self.prog, "terrapipe"] + self.d.get("adds", []) + \
+            [o["name"] for o in self.opts]
+
     def group(self):
         return {"source": "Make a terrain", "filter": "Change a terrain",
                 "sink": "Write out"}[self.io()]
@@ -357,8 +364,9 @@ class TerrapipeChain(QgsProcessingAlgorithm):
             if not words:
                 raise QgsProcessingException("PIPELINE: an empty stage in "
                                              "'%s'" % line)
-            if runner.program(words[0]) is None or \
-                    not words[0].startswith("t"):
+            path = runner.program(words[0])
+            if "/" in words[0] or path is None or \
+                    not runner.is_terrapipe(path):
                 raise QgsProcessingException(
                     "PIPELINE: '%s' is no terrapipe program" % words[0])
             stages.append(words)

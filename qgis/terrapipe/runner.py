@@ -39,7 +39,7 @@ def program(name):
     return shutil.which(name)
 
 
-def _is_terrapipe(path):
+def is_terrapipe(path):
     """Whether path is a terrapipe program: its --version text is in it.
     Read, never run, so no other t* program on PATH is started."""
     try:
@@ -62,7 +62,7 @@ def programs():
             p = os.path.join(d, n)
             if re.fullmatch(r"t[a-z]+", n) and n not in found and \
                     os.access(p, os.X_OK) and program(n) == p and \
-                    _is_terrapipe(p):
+                    is_terrapipe(p):
                 found.add(n)
     return sorted(found)
 
