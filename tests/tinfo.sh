@@ -203,6 +203,16 @@ for s in vp:height vp3:height,slope,aspect vgn:height; do
 done
 assert_eq "--vrt checksum" "$(gdalinfo -checksum "$T/vp3.vrt" |
     grep -c Checksum=)" 3
+# GRASS links the stream in through the VRT: r.univar's sum of the slope
+# band is numpy's of the stream's.
+grass --tmp-location EPSG:32633 --exec bash -c 'r.external -o input="$1" \
+    output=v >/dev/null 2>&1 && g.region raster=v.2 && r.univar -g v.2' \
+    _ "$T/vp3.vrt" > "$T/grass.log" 2>&1
+grep -q "^sum=[0-9]" "$T/grass.log" && pass || fail "--vrt in GRASS: $(tail -3 "$T/grass.log")"
+assert_near "--vrt in GRASS" \
+    "$(sed -n 's/^sum=//p' "$T/grass.log")" \
+    "$(py 'print(float(np.nansum(band(sys.argv[1], "slope"), dtype=float)))' \
+        "$T/vp3.tp")" 1e-6
 expect_err 2 "FILE" "--vrt on stdin" run_prog tinfo --vrt < "$T/vp.tp"
 head -c 300 "$T/vp.tp" > "$T/vshort.tp"
 expect_err 1 "bytes" "--vrt short file" run_prog tinfo --vrt "$T/vshort.tp"
