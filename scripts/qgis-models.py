@@ -10,7 +10,8 @@ programs (TERRAPIPE_BIN or PATH)."""
 import os
 import sys
 
-from qgis.core import (QgsApplication, QgsProcessingModelAlgorithm,
+from qgis.core import (QgsApplication, QgsExpression,
+                       QgsProcessingModelAlgorithm,
                        QgsProcessingModelChildAlgorithm,
                        QgsProcessingModelChildParameterSource as Src,
                        QgsProcessingModelOutput, QgsProcessingModelParameter,
@@ -48,7 +49,11 @@ def child(model, cid, alg, params, pos, outputs=None):
     c.setPosition(QPointF(*pos))
     for k, v in params.items():
         if isinstance(v, tuple) and v[0] == "@":
-            s = Src.fromModelParameter(v[1])
+            # The input, or where a run leaves it out (qgis_process does:
+            # a model passes no default of its inputs on) its default.
+            d = model.parameterDefinition(v[1]).defaultValue()
+            s = Src.fromExpression("coalesce(@%s, %s)" % (
+                v[1], QgsExpression.quotedValue(d)))
         elif isinstance(v, tuple) and v[0] == "<":
             s = Src.fromChildOutput(v[1], "OUTPUT")
         else:
@@ -101,31 +106,44 @@ def world():
     m = QgsProcessingModelAlgorithm("world", "Models", "models")
     m.setHelpContent({"ALG_DESC": (
         "The README's whole world, from noise to a biome map: tnoise | "
-        "tisland --sea 0.05 | tshape --curve valleys | tterrace | tridge | "
-        "terode | tfill --depth | tflow --rivers | tnoise --band moisture | "
-        "tbiome --zscale 1800, then the heights in metres (tgeotiff "
-        "--zrange 0,1800) and the biome classes with their colours. Its "
-        "size, droplets and river threshold are inputs: the README's are "
-        "2048x2048, 500000 and 800; the defaults here are a sixteenth.")})
+        "tshape --stretch 0.2,0.8 | tisland --sea 0.38 | tnoise --band "
+        "uplift | tshape --band uplift | tuplift (2.5 My of uplift, "
+        "incision and diffusion) | terode | tfill --depth | tflow --rivers | "
+        "tnoise --band moisture | tbiome --zscale 1800, then the heights in "
+        "metres (tgeotiff --zrange -684,1116: the sea at 0 m) and the biome "
+        "classes with their colours. Size, cell size, droplets and river "
+        "threshold are inputs: the README's are 2048x2048, 30 m, 800000 and "
+        "400; the defaults here cover the same 61 km at a quarter of the "
+        "resolution (512x512 cells of 120 m, seconds).")})
     add_input(m, QgsProcessingParameterString("size", "Size WxH",
                                               "512x512"), (60, 40))
     add_input(m, QgsProcessingParameterNumber(
-        "seed", "Seed", QgsProcessingParameterNumber.Integer, 7), (260, 40))
+        "cellsize", "Cell size, m", QgsProcessingParameterNumber.Double,
+        120), (240, 40))
+    add_input(m, QgsProcessingParameterNumber(
+        "seed", "Seed", QgsProcessingParameterNumber.Integer, 7), (420, 40))
     add_input(m, QgsProcessingParameterNumber(
         "droplets", "Droplets", QgsProcessingParameterNumber.Integer,
-        31250), (460, 40))
+        50000), (600, 40))
     add_input(m, QgsProcessingParameterNumber(
         "rivers", "River threshold, cells",
-        QgsProcessingParameterNumber.Double, 50), (660, 40))
+        QgsProcessingParameterNumber.Double, 25), (780, 40))
     steps = [
-        ("noise", "tnoise", {"size": ("@", "size"), "cellsize": 30,
+        ("noise", "tnoise", {"size": ("@", "size"),
+                             "cellsize": ("@", "cellsize"),
                              "origin": "500000,4650000", "crs": "EPSG:32633",
                              "seed": ("@", "seed"), "octaves": 8,
-                             "warp": 0.3}),
-        ("island", "tisland", {"sea": 0.05}),
-        ("shape", "tshape", {"curve": "valleys"}),
-        ("terrace", "tterrace", {"steps": 8, "riser": 0.35}),
-        ("ridge", "tridge", {}),
+                             "warp": 0.3, "frequency": 6.5e-5}),
+        ("stretch", "tshape", {"stretch": "0.2,0.8"}),
+        ("island", "tisland", {"mix": 0.6, "shape": "square-bump",
+                               "warp": 0.3, "sea": 0.38}),
+        ("uplift band", "tnoise", {"band": "uplift", "seed": 3,
+                                   "octaves": 3, "frequency": 6.5e-5}),
+        ("uplift shape", "tshape", {"band": "uplift",
+                                    "stretch": "0.3,0.65"}),
+        ("uplift", "tuplift", {"flow": "mfd", "zscale": 1800, "k": 1e-5,
+                               "uplift": 1.3e-4, "diffusion": 0.08,
+                               "dt": 50000, "steps": 50}),
         ("erode", "terode", {"droplets": ("@", "droplets")}),
         ("fill", "tfill", {"depth": True}),
         ("flow", "tflow", {"rivers": ("@", "rivers")}),
@@ -137,12 +155,13 @@ def world():
         if prev is not None:
             params = dict(params, INPUT=("<", prev))
         outs = {"OUTPUT": "biome"} if cid == "biome" else None
-        child(m, cid, alg, params, (120 + 200 * (i % 4), 160 + 110 * (i // 4)),
+        child(m, cid, alg, params, (120 + 220 * (i % 4), 160 + 110 * (i // 4)),
               outs)
         prev = cid
     child(m, "heights", "tgeotiff", {"INPUT": ("<", "biome"),
-                                     "band": "height", "zrange": "0,1800"},
-          (520, 500), {"OUTPUT": "heights"})
+                                     "band": "height",
+                                     "zrange": "-684,1116"},
+          (560, 520), {"OUTPUT": "heights"})
     return m
 
 

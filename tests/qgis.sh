@@ -98,9 +98,44 @@ assert_eq "chain: QGIS's is the shell's" \
 ok "hydrology model" qp run terrapipe:hydrology --dem="$DEM" --rivers=300 \
     --fill:filled="$T/m-filled.tif" --flow:flow="$T/m-flow.tif" \
     --slope:slope="$T/m-slope.tif" --vectors:vectors="$T/m-vec.gpkg"
-ok "world model" qp run terrapipe:world --size=128x128 --seed=7 \
-    --droplets=2000 --rivers=20 --biome:biome="$T/w-biome.tif" \
+run_prog timport "$DEM" | run_prog tfill -q --depth |
+    run_prog tflow -q --rivers 300 --basins > "$T/hydro.tp"
+run_prog tvector -q --rivers --basins --lakes "$T/s-vec.gpkg" < "$T/hydro.tp"
+run_prog tgeotiff -q -b height,depth,flow,dir,river,basin,lake \
+    "$T/hydro.tp" "$T/s-flow.tif"
+assert_eq "hydrology model: the shell's flow" \
+    "$(same "$T/m-flow.tif" "$T/s-flow.tif" 2>&1 | tail -1)" same
+assert_eq "hydrology model: the shell's rivers, basins and lakes" \
+    "$("$PY" - "$T/m-vec.gpkg" "$T/s-vec.gpkg" <<'PY'
+import sys
+from osgeo import ogr
+a, b = (ogr.Open(f) for f in sys.argv[1:])
+print(all(a.GetLayerByName(n).GetFeatureCount() ==
+          b.GetLayerByName(n).GetFeatureCount() > 0
+          for n in ("rivers", "basins", "lakes")))
+PY
+)" True
+ok "world model" qp run terrapipe:world --size=128x128 --cellsize=480 \
+    --seed=7 --droplets=3000 --rivers=2 --biome:biome="$T/w-biome.tif" \
     --heights:heights="$T/w-heights.tif"
+# It is the README's whole world (at 128x128 cells of 480 m).
+run_prog tnoise -q --size 128x128 --cellsize 480 --origin 500000,4650000 \
+    --crs EPSG:32633 --seed 7 --octaves 8 --warp 0.3 --frequency 6.5e-5 |
+    run_prog tshape -q --stretch 0.2,0.8 |
+    run_prog tisland -q --mix 0.6 --shape square-bump --warp 0.3 --sea 0.38 |
+    run_prog tnoise -q --band uplift --seed 3 --octaves 3 --frequency 6.5e-5 |
+    run_prog tshape -q --band uplift --stretch 0.3,0.65 |
+    run_prog tuplift -q --flow mfd --zscale 1800 --k 1e-5 --uplift 1.3e-4 \
+        --diffusion 0.08 --dt 50000 --steps 50 |
+    run_prog terode -q --droplets 3000 | run_prog tfill -q --depth |
+    run_prog tflow -q --rivers 2 | run_prog tnoise -q --band moisture --seed 8 |
+    run_prog tbiome -q --zscale 1800 > "$T/world.tp"
+run_prog tgeotiff -q -b biome "$T/world.tp" "$T/s-biome.tif"
+run_prog tgeotiff -q --zrange -684,1116 "$T/world.tp" "$T/s-heights.tif"
+assert_eq "world model: the README's biomes" \
+    "$(same "$T/w-biome.tif" "$T/s-biome.tif" 2>&1 | tail -1)" same
+assert_eq "world model: the README's heights" \
+    "$(same "$T/w-heights.tif" "$T/s-heights.tif" 2>&1 | tail -1)" same
 "$TP_PYREAL" - "$T" > "$T/layers" 2>&1 <<'PY'
 import sys
 from qgis.core import QgsApplication, QgsRasterLayer, QgsVectorLayer
