@@ -98,6 +98,12 @@ assert_eq "chain: QGIS's is the shell's" \
 ok "hydrology model" qp run terrapipe:hydrology --dem="$DEM" --rivers=300 \
     --fill:filled="$T/m-filled.tif" --flow:flow="$T/m-flow.tif" \
     --slope:slope="$T/m-slope.tif" --vectors:vectors="$T/m-vec.gpkg"
+# Its inputs and all but one output left out: defaults, temporary files.
+ok "hydrology model, one output" qp run terrapipe:hydrology --dem="$DEM" \
+    --vectors:vectors="$T/only.gpkg"
+[ -s "$T/only.gpkg" ] && pass || fail "hydrology model: no only.gpkg"
+grep -q "tflow --basins --rivers 300 " "$T/.out" && pass ||
+    fail "hydrology model: no --rivers 300 by default"
 run_prog timport "$DEM" | run_prog tfill -q --depth |
     run_prog tflow -q --rivers 300 --basins > "$T/hydro.tp"
 run_prog tvector -q --rivers --basins --lakes "$T/s-vec.gpkg" < "$T/hydro.tp"

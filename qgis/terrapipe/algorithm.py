@@ -21,7 +21,8 @@ from qgis.core import (QgsProcessingAlgorithm,
                        QgsProcessingParameterRasterDestination,
                        QgsProcessingParameterRasterLayer,
                        QgsProcessingParameterString,
-                       QgsProcessingContext, QgsVectorLayer)
+                       QgsProcessingContext, QgsProcessingUtils,
+                       QgsVectorLayer)
 
 from . import runner
 
@@ -255,7 +256,8 @@ class TerrapipeAlgorithm(QgsProcessingAlgorithm):
         kind = SINK_OUT.get(self.prog, ("raster", None))[0] \
             if self.io() == "sink" else "raster"
         if kind == "raster" and self.prog != "tgeotiff":
-            out = self.parameterAsOutputLayer(parameters, OUTPUT, context)
+            out = or_temporary(self.parameterAsOutputLayer(
+                parameters, OUTPUT, context), "OUTPUT.tif")
             bands = self.parameterAsString(parameters, BANDS, context)
             write_geotiff(stages, stdin, out, bands, feedback)
             return {OUTPUT: out}
@@ -264,12 +266,16 @@ class TerrapipeAlgorithm(QgsProcessingAlgorithm):
 
     def run_sink(self, kind, stages, stdin, parameters, context, feedback):
         if kind == "raster":
-            out = self.parameterAsOutputLayer(parameters, OUTPUT, context)
+            out = or_temporary(self.parameterAsOutputLayer(
+                parameters, OUTPUT, context), "OUTPUT.tif")
         elif kind == "folder":
-            out = self.parameterAsString(parameters, OUTPUT, context)
+            out = or_temporary(self.parameterAsString(
+                parameters, OUTPUT, context), "OUTPUT")
             os.makedirs(out, exist_ok=True)
         else:
-            out = self.parameterAsFileOutput(parameters, OUTPUT, context)
+            out = or_temporary(self.parameterAsFileOutput(
+                parameters, OUTPUT, context), "OUTPUT" + {
+                    "vector": ".gpkg", "stdout": ".txt"}.get(kind, ".png"))
         if kind != "stdout":
             stages[-1] = stages[-1] + [out]
         try:
@@ -285,6 +291,12 @@ class TerrapipeAlgorithm(QgsProcessingAlgorithm):
         if kind == "vector":
             load_vector_layers(out, context)
         return result
+
+
+def or_temporary(path, name):
+    """path, or a temporary file name where it is empty: a model's step
+    whose output the run leaves out (qgis_process) gets no file name."""
+    return path or QgsProcessingUtils.generateTempFilename(name)
 
 
 def write_geotiff(stages, stdin, out, bands, feedback):
@@ -380,7 +392,8 @@ class TerrapipeChain(QgsProcessingAlgorithm):
             layer = self.parameterAsRasterLayer(parameters, INPUT, context)
             first, stdin = runner.stream_of(layer.source().split("|")[0])
             stages = first + stages
-        out = self.parameterAsOutputLayer(parameters, OUTPUT, context)
+        out = or_temporary(self.parameterAsOutputLayer(
+            parameters, OUTPUT, context), "OUTPUT.tif")
         side = out + runner.STREAM_SIDECAR
         bands = self.parameterAsString(parameters, BANDS, context)
         extra = shlex.split(self.parameterAsString(
