@@ -30,8 +30,8 @@ static struct kept {
 static int nkept, parsed;
 
 /* What cli_getopt_old hands getopt: the program's options, then its old
- * spellings, then --progress (unless the program has its own). Built on a
- * program's first call. */
+ * spellings, then --progress and --describe (unless the program has its
+ * own). Built on a program's first call. */
 static struct merged {
 	char	*optstring;
 	struct option *longopts;
@@ -223,7 +223,8 @@ merge_common(const struct option *longopts, size_t nl)
 }
 
 /* merged: the program's options, then each old spelling (old may be NULL)
- * taking its argument as the option it now is does, then --progress. */
+ * taking its argument as the option it now is does, then --progress and
+ * --describe. */
 static void
 merge(const char *optstring, const struct option *longopts,
     const cli_old *old)
