@@ -15,10 +15,18 @@
 #                   demo-biome.tif, their PNGs and demo-texture.png here
 #   make textures   the ground textures (grass, rock, sand, snow: tiling
 #                   RGB PNGs made by tnoise) in share/textures/
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (the QGIS provider too, in
+#                   QGIS_PLUGINS: QGIS finds it there when PREFIX is QGIS's
+#                   own, /usr, else through QGIS_PLUGINPATH)
+#   make qgis-zip   terrapipe-qgis.zip, the provider for QGIS's plugin
+#                   manager (Install from ZIP)
 
 PREFIX	?= /usr/local
 MANDIR	?= $(PREFIX)/share/man
+QGIS_PLUGINS ?= $(PREFIX)/share/qgis/python/plugins
+# The QGIS provider (docs/QGIS.md): its Python files and models.
+QGIS_PY	= $(wildcard qgis/terrapipe/*.py) qgis/terrapipe/metadata.txt
+QGIS_MODELS = $(wildcard qgis/terrapipe/models/*.model3)
 O	?= .
 CC	?= cc
 OPT	?= -O2
@@ -154,7 +162,7 @@ MAN7	= $(sort $(wildcard man/*.7))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-.PHONY: all check test unit shell lint purity includes asan fuzz fuzz-build bench demo \
+.PHONY: all check test unit shell lint purity includes asan fuzz fuzz-build bench demo qgis-zip \
 	deps install uninstall clean textures
 all: $(BIN)
 
@@ -276,13 +284,26 @@ install: all
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
+	install -d $(DESTDIR)$(QGIS_PLUGINS)/terrapipe/models
+	install -m 644 $(QGIS_PY) $(DESTDIR)$(QGIS_PLUGINS)/terrapipe
+	install -m 644 $(QGIS_MODELS) $(DESTDIR)$(QGIS_PLUGINS)/terrapipe/models
+
+# The provider as the plugin manager installs it: one folder, terrapipe/.
+qgis-zip: $(O)/terrapipe-qgis.zip
+$(O)/terrapipe-qgis.zip: $(QGIS_PY) $(QGIS_MODELS)
+	@/usr/bin/python3 -c 'import sys, zipfile; \
+	z = zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED); \
+	[z.write(f, f[len("qgis/"):]) for f in sys.argv[2:]]; z.close()' \
+	    $@ $(QGIS_PY) $(QGIS_MODELS)
+	@echo "qgis-zip: $@"
 
 uninstall:
 	rm -f $(CMDS:%=$(DESTDIR)$(PREFIX)/bin/%)
 	rm -f $(MAN1:man/%=$(DESTDIR)$(MANDIR)/man1/%) $(MAN5:man/%=$(DESTDIR)$(MANDIR)/man5/%) \
 	    $(MAN7:man/%=$(DESTDIR)$(MANDIR)/man7/%)
+	rm -rf $(DESTDIR)$(QGIS_PLUGINS)/terrapipe
 
 clean:
-	rm -rf bin obj build-asan build-fuzz share/textures
+	rm -rf bin obj build-asan build-fuzz share/textures terrapipe-qgis.zip
 
 -include $(shell find $(OBJ_DIR) -name '*.d' 2>/dev/null)

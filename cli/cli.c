@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_describe.h"
 #include "core/tp_num.h"
 #include "core/tp_par.h"
 
@@ -29,8 +30,8 @@ static struct kept {
 static int nkept, parsed;
 
 /* What cli_getopt_old hands getopt: the program's options, then its old
- * spellings, then --progress (unless the program has its own). Built on a
- * program's first call. */
+ * spellings, then --progress and --describe (unless the program has its
+ * own). Built on a program's first call. */
 static struct merged {
 	char	*optstring;
 	struct option *longopts;
@@ -48,6 +49,12 @@ static const char *prog_optstring;
  * any character or program's enum, and whether it was given. */
 #define OPT_PROGRESS	0x7fff0001
 static int progress_asked;
+
+/* --describe, which cli_getopt also takes for every program: it returns
+ * the val of --help instead, so the program's own 'h' case calls cli_help
+ * with its help text, and cli_help describes the options from it. */
+#define OPT_DESCRIBE	0x7fff0002
+static int describe_asked;
 
 /* The interval between TERRAPIPE_PROGRESS lines, in seconds. */
 #define PROGRESS_SECONDS	5.0
@@ -136,7 +143,7 @@ cli_init(int argc, char **argv, const char *usage)
 	free(merged.longopts);
 	merged = (struct merged){ 0 };
 	prog_opts = NULL;
-	nkept = parsed = progress_asked = 0;
+	nkept = parsed = progress_asked = describe_asked = 0;
 }
 
 const char *
@@ -192,8 +199,32 @@ has_arg_of(const char *optstring, const struct option *longopts, int val)
 	return a;
 }
 
+/* Whether longopts has an option name. */
+static int
+has_long(const struct option *longopts, const char *name)
+{
+	for (; longopts->name != NULL; longopts++)
+		if (strcmp(longopts->name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/* --progress and --describe at merged.longopts[nl] on, unless the program
+ * has them itself (--describe only where it has --help). */
+static void
+merge_common(const struct option *longopts, size_t nl)
+{
+	if (!has_long(longopts, "progress"))
+		merged.longopts[nl++] = (struct option){ "progress",
+		    no_argument, NULL, OPT_PROGRESS };
+	if (!has_long(longopts, "describe") && has_long(longopts, "help"))
+		merged.longopts[nl] = (struct option){ "describe",
+		    no_argument, NULL, OPT_DESCRIBE };
+}
+
 /* merged: the program's options, then each old spelling (old may be NULL)
- * taking its argument as the option it now is does, then --progress. */
+ * taking its argument as the option it now is does, then --progress and
+ * --describe. */
 static void
 merge(const char *optstring, const struct option *longopts,
     const cli_old *old)
@@ -206,7 +237,7 @@ merge(const char *optstring, const struct option *longopts,
 	while (old != NULL && old[no].old != NULL)
 		no++;
 	merged.optstring = malloc(strlen(optstring) + 3 * no + 1);
-	merged.longopts = calloc(nl + no + 2, sizeof *merged.longopts);
+	merged.longopts = calloc(nl + no + 3, sizeof *merged.longopts);
 	if (merged.optstring == NULL || merged.longopts == NULL)
 		cli_die("out of memory");
 	memcpy(merged.longopts, longopts, nl * sizeof *longopts);
@@ -233,11 +264,7 @@ merge(const char *optstring, const struct option *longopts,
 			*p++ = ':';
 	}
 	*p = '\0';
-	for (k = 0; longopts[k].name != NULL; k++)
-		if (strcmp(longopts[k].name, "progress") == 0)
-			return;
-	merged.longopts[nl] = (struct option){ "progress", no_argument, NULL,
-	    OPT_PROGRESS };
+	merge_common(longopts, nl);
 }
 
 /* Whether the long old spelling o ("--mfd" or "--mfd=mfd") is the
@@ -335,6 +362,12 @@ cli_getopt_old(int argc, char **argv, const char *optstring,
 		if (ch == OPT_PROGRESS)
 			progress_asked = 1;
 	} while (ch == OPT_PROGRESS);
+	if (ch == OPT_DESCRIBE) {
+		describe_asked = 1;
+		for (o = longopts; strcmp(o->name, "help") != 0; o++)
+			continue;
+		return o->val;
+	}
 	if (ch == -1 || ch == '?' || ch == ':')
 		return ch;
 	if (old != NULL && (was = old_found(old, idx, &ch)) != NULL) {
@@ -572,6 +605,8 @@ cli_help(const char *text)
 	    "progress in lines on standard error when that is no terminal "
 	    "(terrapipe(7)).";
 
+	if (describe_asked)
+		cli_describe(prog, usage_text, text, prog_opts);
 	fputs(usage_text, stdout);
 	fputs(text, stdout);
 	fold(progress);

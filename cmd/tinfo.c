@@ -9,12 +9,14 @@
 
 #include "cli.h"
 #include "cli_json.h"
+#include "cli_vrt.h"
 #include "cli_zones.h"
 #include "stream/tp_stats.h"
 
 static const char usage[] =
     "usage: tinfo [-q] [-n N] [--json] [--no-hist] [FILE]\n"
-    "       tinfo [-q] [--json] --zones BAND [FILE]\n";
+    "       tinfo [-q] [--json] --zones BAND [FILE]\n"
+    "       tinfo --vrt FILE > FILE.vrt\n";
 
 static const char help[] =
     "Print the header of a stream (FILE or standard input) and, per band,\n"
@@ -27,17 +29,20 @@ static const char help[] =
     "      --json       one JSON object instead of text\n"
     "      --no-hist    leave the histogram out\n"
     "  -q, --quiet      no progress bar\n"
+    "      --vrt        a GDAL VRT of the stream in FILE instead, so GDAL\n"
+    "                   and QGIS read it in place\n"
     "      --zones BAND zonal statistics by the whole values of BAND\n"
     "  -h, --help       this help\n"
     "      --version    print the version\n";
 
-enum { OPT_JSON = 256, OPT_NOHIST, OPT_VERSION, OPT_ZONES };
+enum { OPT_JSON = 256, OPT_NOHIST, OPT_VERSION, OPT_VRT, OPT_ZONES };
 
 static const struct option longopts[] = {
 	{ "bins", required_argument, NULL, 'n' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "no-hist", no_argument, NULL, OPT_NOHIST },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "vrt", no_argument, NULL, OPT_VRT },
 	{ "zones", required_argument, NULL, OPT_ZONES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -241,7 +246,8 @@ zones(tp_reader *r, const char *band, int json, int quiet)
 int
 main(int argc, char **argv)
 {
-	int nbins = 10, json = 0, nohist = 0, quiet = 0, histopt = 0, ch;
+	int nbins = 10, json = 0, nohist = 0, quiet = 0, histopt = 0, vrt = 0;
+	int ch;
 	const char *path = NULL, *zone = NULL;
 	tp_stats st[TP_MAX_BANDS];
 	cli_progress p;
@@ -257,6 +263,7 @@ main(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_NOHIST: nohist = histopt = 1; break;
+		case OPT_VRT: vrt = 1; break;
 		case OPT_ZONES: zone = optarg; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
@@ -268,6 +275,15 @@ main(int argc, char **argv)
 		path = argv[optind];
 	if (zone != NULL && histopt)
 		cli_usage("--zones draws no histogram");
+	if (vrt && (path == NULL || strcmp(path, "-") == 0))
+		cli_usage("--vrt needs a stream in a FILE, which GDAL reads");
+	if (vrt && (zone != NULL || histopt || json))
+		cli_usage("--vrt writes only the VRT");
+	if (vrt) {
+		cli_vrt_print(path);
+		cli_close_stdout();
+		return 0;
+	}
 	open_input(&r, path);
 	if (zone != NULL) {
 		zones(&r, zone, json, quiet);

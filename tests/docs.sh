@@ -67,6 +67,9 @@ SKIP=(
 	"GIS.md|^iface\\.activeLayer\\(\\)\\.loadNamedStyle|QGIS's Python console, not a shell"
 	"GIS.md|^iface\\.activeLayer\\(\\)\\.triggerRepaint|QGIS's Python console, not a shell"
 	'GIS.md|^git --git-dir=RICHDEM.git|a clone of RichDEM (RICHDEM.git) and its compiler: not dependencies'
+	'QGIS.md|^make install PREFIX=/usr|a build target that writes to /usr'
+	'QGIS.md|^make qgis-zip|a build target (the zip from the source tree)'
+	'QGIS.md|^qgis_process run|QGIS with the plugin enabled in a profile: tests/qgis.sh runs these in one of its own'
 	'GIS.md|^scripts/richdem-compare.sh|builds RichDEM from the clone above'
 )
 

@@ -159,4 +159,61 @@ assert_eq "pipeline" "$("$PY" -c '
 import json, sys; j = json.load(open(sys.argv[1]))
 print(j["header"]["bands"], j["bands"][0]["valid"] + j["bands"][0]["nodata"], len(j["header"]["history"]))' "$T/p.json")" \
     "['b'] 100 2"
+
+# --vrt: GDAL reads a saved stream in place through the VRT; each band's
+# samples, the geotransform, the CRS and the band names equal those of the
+# GeoTIFF tgeotiff writes, for one band and several, projected and
+# geographic (and NaN is nodata).
+vrt_same() {
+	"$PY" - "$1" "$2" <<'PY'
+import sys, numpy as np
+from osgeo import gdal, osr
+v, t = gdal.Open(sys.argv[1]), gdal.Open(sys.argv[2])
+assert (v.RasterXSize, v.RasterYSize, v.RasterCount) == \
+    (t.RasterXSize, t.RasterYSize, t.RasterCount), "sizes"
+assert np.allclose(v.GetGeoTransform(), t.GetGeoTransform(), 0, 1e-9), "gt"
+a, b = osr.SpatialReference(v.GetProjection()), osr.SpatialReference(
+    t.GetProjection())
+assert a.IsSame(b), "crs"
+for i in range(1, v.RasterCount + 1):
+    x, y = v.GetRasterBand(i), t.GetRasterBand(i)
+    assert x.Checksum() == y.Checksum(), "checksum %d" % i
+    assert np.array_equal(x.ReadAsArray(), y.ReadAsArray(), equal_nan=True)
+    assert x.GetDescription() == y.GetDescription(), x.GetDescription()
+    assert np.isnan(x.GetNoDataValue())
+print("same")
+PY
+}
+run_prog tnoise -q -s 70x50 -c 30 --origin 500000,4649776 --crs EPSG:32633 \
+    > "$T/vp.tp"
+run_prog tslope -q < "$T/vp.tp" > "$T/vp3.tp"
+run_prog tnoise -q -s 40x30 -c 0.01 --origin 10,46 --crs EPSG:4326 |
+    run_prog tshape -q --stretch 0.2,0.8 > "$T/vg.tp"
+"$PY" -c 'import sys
+d = open(sys.argv[1], "rb").read()
+sys.stdout.buffer.write(d[:-4 * 200] + b"\0\0\xc0\x7f" * 200)' "$T/vg.tp" \
+    > "$T/vgn.tp"	# NaN in the last rows
+for s in vp:height vp3:height,slope,aspect vgn:height; do
+	f=${s%%:*}
+	ok "--vrt $f" run_prog tinfo --vrt "$T/$f.tp"
+	cp "$T/.out" "$T/$f.vrt"
+	run_prog tgeotiff -q -b "${s#*:}" "$T/$f.tp" "$T/$f.tif"
+	assert_eq "--vrt $f reads as the GeoTIFF" \
+	    "$(vrt_same "$T/$f.vrt" "$T/$f.tif" 2>&1 | tail -1)" same
+done
+assert_eq "--vrt checksum" "$(gdalinfo -checksum "$T/vp3.vrt" |
+    grep -c Checksum=)" 3
+# GRASS links the stream in through the VRT: r.univar's sum of the slope
+# band is numpy's of the stream's.
+grass --tmp-location EPSG:32633 --exec bash -c 'r.external -o input="$1" \
+    output=v >/dev/null 2>&1 && g.region raster=v.2 && r.univar -g v.2' \
+    _ "$T/vp3.vrt" > "$T/grass.log" 2>&1
+grep -q "^sum=[0-9]" "$T/grass.log" && pass || fail "--vrt in GRASS: $(tail -3 "$T/grass.log")"
+assert_near "--vrt in GRASS" \
+    "$(sed -n 's/^sum=//p' "$T/grass.log")" \
+    "$(py 'print(float(np.nansum(band(sys.argv[1], "slope"), dtype=float)))' \
+        "$T/vp3.tp")" 1e-6
+expect_err 2 "FILE" "--vrt on stdin" run_prog tinfo --vrt < "$T/vp.tp"
+head -c 300 "$T/vp.tp" > "$T/vshort.tp"
+expect_err 1 "bytes" "--vrt short file" run_prog tinfo --vrt "$T/vshort.tp"
 finish
