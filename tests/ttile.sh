@@ -108,8 +108,11 @@ ls -lA --time-style=+%s.%N "$T/set" > "$T/set.before"
 expect_err 1 "ttile: .*truncated" "truncated into a set" run_prog ttile -s 3 "$T/set" < "$T/trunc.tp"
 { cat "$T/in.tp"; printf 'xy'; } > "$T/long.tp"
 expect_err 1 "ttile: .*trailing" "trailing bytes into a set" run_prog ttile -s 3 "$T/set" < "$T/long.tp"
-for s in TERM HUP; do	# (INT is ignored in a background job)
-	{ head -c 400 "$T/in.tp"; sleep 5; } | ( $MEMCHECK "$TP_BIN/ttile" -q -s 3 "$T/set" & p=$!
+# (INT is ignored in a background job, HUP where the tests run under
+# nohup: the input is cut short too, so a signal that is ignored still
+# ends in a failure that must leave the set alone.)
+for s in TERM HUP; do
+	{ head -c 300 "$T/in.tp"; sleep 3; } | ( $MEMCHECK "$TP_BIN/ttile" -q -s 3 "$T/set" & p=$!
 	    sleep 1; kill -$s $p; wait $p; true ) > /dev/null 2>&1
 done
 ls -lA --time-style=+%s.%N "$T/set" > "$T/set.after"
