@@ -293,7 +293,11 @@ cell_weight(const tp_geo_grid *g, int area, int64_t y)
  *   counts  whole cells as uint32 in the bytes of acc itself: exact on any
  *           grid of fewer than 2^32 cells and free of memory. Areas on a
  *           projected grid are counts too (every cell weighs the same):
- *           the output is count x the cell's area.
+ *           the output is count x the cell's area. Below 2^28 cells a
+ *           count fits 28 bits, and the top 4 hold the cell's in-degree
+ *           (PACKED): the walk then reads and writes one array where it
+ *           would read three (dir, the in-degrees, acc), and the
+ *           in-degrees need no byte a cell of their own.
  *   sums    a double per cell (8 bytes): areas on geographic grids (a
  *           weight per row), grids of 2^32 cells or more, and MFD's shares;
  *           exact for counts below 2^53.
@@ -306,7 +310,17 @@ typedef struct sums {
 	float	*acc;
 	size_t	astride;
 	double	*d;		/* the double sums; NULL: counts in acc */
+	int	packed;		/* counts with the in-degrees above them */
 } sums;
+
+/* The packed counts: the count in the low 28 bits, the donors still to
+ * pass their water on in the top 4, DEG_DONE once the cell has passed
+ * its own. */
+#define PACK_LIMIT	((size_t)1 << 28)
+#define DEG_SHIFT	28
+#define DEG_ONE		((uint32_t)1 << DEG_SHIFT)
+#define COUNT_MASK	(DEG_ONE - 1)
+#define DEG_DONE	((uint32_t)0xf << DEG_SHIFT)
 
 static inline uint32_t
 count_at(const float *p)
@@ -362,7 +376,8 @@ sums_finish(void *ctx, int64_t begin, int64_t end, int worker)
 			i = (size_t)y * (size_t)s->w + (size_t)x;
 			a[x] = s->dir[i] == TP_D8_NODATA ? NAN :
 			    s->d != NULL ? (float)s->d[i] :
-			    (float)(count_at(a + x) * wt);
+			    (float)((s->packed ? count_at(a + x) & COUNT_MASK :
+			    count_at(a + x)) * wt);
 		}
 	}
 }
@@ -378,8 +393,10 @@ sums_open(sums *s, const uint8_t *dir, int64_t w, int64_t h,
 
 	*s = (sums){ .dir = dir, .w = w, .g = g, .area = area, .acc = acc,
 	    .astride = astride };
-	if (!mfd && (uint64_t)n <= UINT32_MAX && !(area && g->geographic))
+	if (!mfd && (uint64_t)n <= UINT32_MAX && !(area && g->geographic)) {
+		s->packed = n < PACK_LIMIT;
 		return 0;
+	}
 	if (n > SIZE_MAX / sizeof *s->d ||
 	    (s->d = malloc(n * sizeof *s->d)) == NULL)
 		return tp_err_set(e, "out of memory: flow sums need %.1f MiB",
@@ -473,6 +490,70 @@ walk_counts(const uint8_t *dir, uint8_t *deg, int64_t w, int64_t h,
 	}
 }
 
+/* Each cell's count 1 and its in-degree above it, a row ahead of the
+ * donors that add to it. */
+static void
+packed_start(const uint8_t *dir, int64_t w, int64_t h, float *acc,
+    size_t astride)
+{
+	ptrdiff_t oa[9];
+	int64_t x, y;
+	float *a;
+	uint8_t d;
+
+	tp_d8_offsets((ptrdiff_t)astride, oa);
+	for (x = 0; x < w; x++)
+		count_put(acc + x, 1);
+	for (y = 0; y < h; y++) {
+		a = acc + (size_t)y * astride;
+		for (x = 0; y + 1 < h && x < w; x++)
+			count_put(a + astride + x, 1);
+		for (x = 0; x < w; x++) {
+			d = dir[(size_t)y * (size_t)w + (size_t)x];
+			if (is_step(d))
+				count_put(a + x + oa[d],
+				    count_at(a + x + oa[d]) + DEG_ONE);
+		}
+	}
+}
+
+/* walk_counts on the packed counts: a cell is a source when its
+ * in-degree is 0, and is marked DEG_DONE as the walk passes it. */
+static void
+walk_packed(const uint8_t *dir, int64_t w, int64_t h, float *acc,
+    size_t astride)
+{
+	ptrdiff_t oc[9], oa[9];
+	size_t i, t, at, au;
+	uint32_t c, v;
+	int64_t x, y;
+	uint8_t d;
+
+	tp_d8_offsets((ptrdiff_t)w, oc);
+	tp_d8_offsets((ptrdiff_t)astride, oa);
+	for (y = 0, i = 0; y < h; y++) {
+		for (x = 0; x < w; x++, i++) {
+			at = (size_t)y * astride + (size_t)x;
+			c = count_at(acc + at);
+			if (c >= DEG_ONE || dir[i] == TP_D8_NODATA)
+				continue;
+			count_put(acc + at, DEG_DONE | c);
+			for (t = i; is_step(d = dir[t]); t += (size_t)oc[d]) {
+				au = at + (size_t)oa[d];
+				v = count_at(acc + au) - DEG_ONE;
+				c += v & COUNT_MASK;
+				if (v >= DEG_ONE) {	/* donors left */
+					count_put(acc + au, (v & ~COUNT_MASK) |
+					    c);
+					break;
+				}
+				count_put(acc + au, DEG_DONE | c);
+				at = au;
+			}
+		}
+	}
+}
+
 int
 tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
     const tp_geo_grid *g, int area, int threads, float *acc,
@@ -484,6 +565,12 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 
 	if (sums_open(&s, dir, w, h, g, area, 0, acc, astride, e) < 0)
 		return -1;
+	if (s.packed) {
+		packed_start(dir, w, h, acc, astride);
+		walk_packed(dir, w, h, acc, astride);
+		tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &s);
+		return 0;
+	}
 	if ((deg = d8_indegrees(dir, w, h, e)) == NULL) {
 		free(s.d);
 		return -1;
