@@ -327,6 +327,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	cli_timer_start(&tm);
+	tp_flowrun_bands_lean(&o.b);	/* no dir band held: 4 bytes a cell */
 	band = cli_read_grid_when(&g, o.band, o.b.name, o.b.need, o.b.n,
 	    o.b.idx);
 	o.r.sea = cli_sea_level(&o.sea, &g.h, 1);
@@ -335,9 +336,11 @@ main(int argc, char **argv)
 	    o.quiet);
 	o.r.lap = cli_timer_lap_cb;
 	o.r.lctx = &tm;
-	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0)
+	if (tp_flowrun(&g, band, &o.r, &o.b, &res, &e) < 0 ||
+	    cli_history(&g.h, argc, argv, &e) < 0 ||
+	    tp_flowrun_write(&g, &o.r, &o.b, &res, stdout, &e) < 0)
 		cli_fail(&e);
-	cli_write_grid(&g, argc, argv);
+	cli_close_stdout();
 	cli_timer_lap(&tm, "write");
 	for (i = 0; i < TP_FLOWRUN_NOTES; i++)
 		if (tp_flowrun_note(&o.r, &res, &g.h, i, o.quiet, note,
@@ -345,6 +348,7 @@ main(int argc, char **argv)
 			cli_note("%s", note);
 	if (o.verbose)
 		cli_timer_report(&tm, "%s", res.summary);
+	tp_flowrun_result_free(&res);
 	tp_grid_free(&g);
 	return 0;
 }

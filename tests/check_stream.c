@@ -877,6 +877,90 @@ START_TEST(test_writer_names_key)
 }
 END_TEST
 
+/* Row y of a band made at write time: 100 y + x. */
+static void
+made_row(void *ctx, int64_t y, float *out)
+{
+	int64_t x, w = *(const int64_t *)ctx;
+
+	for (x = 0; x < w; x++)
+		out[x] = (float)(100 * y + x);
+}
+
+/* Grid g's rows with the band made_row makes put at index at, into held. */
+static void
+hold_band(const tp_grid *g, int at, tp_grid *held)
+{
+	static const char *const names[] = { "height", "flow" };
+	int64_t w = g->h.width, y;
+	tp_header h;
+	tp_err e;
+	int b, k;
+
+	ck_assert_int_eq(tp_header_init(&h, w, g->h.height, &e), 0);
+	for (b = 0, k = 0; b < 3; b++)
+		snprintf(h.band[b], TP_NAME_MAX, "%s", b == at ? "dir" :
+		    names[k++]);
+	h.nbands = 3;
+	ck_assert_int_eq(tp_grid_alloc(held, &h, &e), 0);
+	tp_header_free(&h);
+	for (y = 0; y < g->h.height; y++) {
+		float *row = held->data + (size_t)y * tp_grid_stride(held);
+
+		for (b = 0, k = 0; b < 3; b++)
+			if (b == at)
+				made_row(&w, y, row + b * w);
+			else
+				memcpy(row + b * w, tp_grid_band(g, k++) +
+				    (size_t)y * tp_grid_stride(g),
+				    (size_t)w * sizeof *row);
+	}
+}
+
+/* tp_grid_write_with at each index writes what a grid holding the band
+ * there writes; a bad index or a band already there is refused. */
+START_TEST(test_grid_write_with)
+{
+	int64_t w = 5, y;
+	char *wb, *hb;
+	size_t wl, hl, x;
+	tp_grid g, held;
+	tp_header h;
+	tp_err e;
+	FILE *f;
+	int at;
+
+	ck_assert_int_eq(tp_header_init(&h, w, 3, &e), 0);
+	ck_assert_int_ge(tp_header_add_band(&h, "flow", &e), 0);
+	ck_assert_int_eq(tp_grid_alloc(&g, &h, &e), 0);
+	tp_header_free(&h);
+	for (y = 0; y < 3; y++)
+		for (x = 0; x < 2 * (size_t)w; x++)
+			g.data[(size_t)y * tp_grid_stride(&g) + x] =
+			    (float)(y * 1000 + (int64_t)x);
+	for (at = 0; at <= 2; at++) {
+		hold_band(&g, at, &held);
+		f = open_memstream(&wb, &wl);
+		ck_assert_int_eq(tp_grid_write_with(&g, f, "dir", at, made_row,
+		    &w, &e), 0);
+		fclose(f);
+		f = open_memstream(&hb, &hl);
+		ck_assert_int_eq(tp_grid_write(&held, f, &e), 0);
+		fclose(f);
+		ck_assert_msg(wl == hl && memcmp(wb, hb, wl) == 0,
+		    "band at %d", at);
+		free(wb);
+		free(hb);
+		tp_grid_free(&held);
+	}
+	ck_assert_int_eq(tp_grid_write_with(&g, stdout, "dir", 3, made_row,
+	    &w, &e), -1);
+	ck_assert_int_eq(tp_grid_write_with(&g, stdout, "flow", 1, made_row,
+	    &w, &e), -1);
+	tp_grid_free(&g);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -895,6 +979,7 @@ main(void)
 	tcase_add_test(core, test_bands);
 	tcase_add_test(core, test_history_quoting);
 	tcase_add_test(core, test_rows_after_read_ahead);
+	tcase_add_test(core, test_grid_write_with);
 	tcase_add_test(lim, test_grid_and_sizes);
 	tcase_add_test(lim, test_declared_size_needs_input);
 	tcase_add_test(lim, test_header_lines_cap);

@@ -8,6 +8,7 @@
 #include "hydro/tp_flow.h"
 #include "hydro/tp_flat.h"
 #include "core/tp_par.h"
+#include "core/tp_simd.h"
 
 #define DONE		0xff	/* in-degree byte of a cell already passed on */
 
@@ -36,6 +37,7 @@ typedef struct d8_ctx {
 	const tp_geo_grid *g;
 	float	sea;		/* tp_d8_is_sea threshold; -inf: no sea */
 	uint8_t	*dir;
+	tp_simd_level simd;	/* the inner rows' path (tp_simd.h) */
 } d8_ctx;
 
 /* Weigh neighbour k, of height zn (NaN: nodata or off the grid), of a cell
@@ -105,6 +107,80 @@ d8_inner(const float *zp, const ptrdiff_t off[9], const double inv[9],
 	return d8_byte(bk, out);
 }
 
+/* Cells x = 1 .. w - 2 of a row off the border, zr at the row's heights. */
+static void
+d8_inner_row(const d8_ctx *c, const float *zr, const ptrdiff_t off[9],
+    const double inv[9], uint8_t *d)
+{
+	int64_t x;
+
+	if (c->sea == -INFINITY)	/* no sea */
+		for (x = 1; x < c->w - 1; x++)
+			d[x] = d8_inner(zr + x, off, inv, 0, 0);
+	else
+		for (x = 1; x < c->w - 1; x++)
+			d[x] = d8_inner(zr + x, off, inv, 1, c->sea);
+}
+
+#ifdef TP_HAVE_AVX2
+/* Four cells of d8_inner at once, their bytes in *d: the same drops in
+ * double, the same strict > (ordered: false on NaN, as in C), so the same
+ * bytes. The steepest neighbour and the first NaN one are kept as doubles
+ * k, and d8_byte's choice, the sea and NaN made with blends. */
+TP_AVX2_INL void
+d8_four(const float *zp, const ptrdiff_t off[9], const double inv[9],
+    __m256d sea, uint8_t *d)
+{
+	__m256d zc = _mm256_cvtps_pd(_mm_loadu_ps(zp));
+	__m256d best = _mm256_setzero_pd(), vb = best, vo = best, zero = best;
+	__m256d r, is_sea;
+	__m128i b;
+	uint32_t four;
+
+	for (int k = 1; k <= 8; k++) {
+		__m256d zn = _mm256_cvtps_pd(_mm_loadu_ps(zp + off[k]));
+		__m256d kk = _mm256_set1_pd(k);
+		__m256d drop = _mm256_mul_pd(_mm256_sub_pd(zc, zn),
+		    _mm256_set1_pd(inv[k]));
+		__m256d gt = _mm256_cmp_pd(drop, best, _CMP_GT_OQ);
+		__m256d first = _mm256_and_pd(_mm256_cmp_pd(zn, zn, _CMP_UNORD_Q),
+		    _mm256_cmp_pd(vo, zero, _CMP_EQ_OQ));
+
+		best = _mm256_blendv_pd(best, drop, gt);
+		vb = _mm256_blendv_pd(vb, kk, gt);
+		vo = _mm256_blendv_pd(vo, kk, first);
+	}
+	/* d8_byte: the steepest, else TP_D8_OUT | the way out, else a sink */
+	r = _mm256_blendv_pd(zero, _mm256_add_pd(vo, _mm256_set1_pd(TP_D8_OUT)),
+	    _mm256_cmp_pd(vo, zero, _CMP_NEQ_OQ));
+	r = _mm256_blendv_pd(r, vb, _mm256_cmp_pd(vb, zero, _CMP_NEQ_OQ));
+	/* tp_d8_is_sea on the float, which the double holds exactly */
+	is_sea = _mm256_and_pd(_mm256_cmp_pd(zc, sea, _CMP_LT_OQ),
+	    _mm256_cmp_pd(zc, _mm256_set1_pd(-INFINITY), _CMP_GT_OQ));
+	r = _mm256_blendv_pd(r, _mm256_set1_pd(TP_D8_SEA), is_sea);
+	r = _mm256_blendv_pd(r, _mm256_set1_pd(TP_D8_NODATA),
+	    _mm256_cmp_pd(zc, zc, _CMP_UNORD_Q));
+	b = _mm256_cvttpd_epi32(r);
+	b = _mm_packus_epi16(_mm_packus_epi32(b, b), b);
+	four = (uint32_t)_mm_cvtsi128_si32(b);
+	memcpy(d, &four, 4);
+}
+
+/* d8_inner_row four cells at a time, the cells left over one by one. */
+static TP_AVX2 void
+d8_inner_row_avx2(const d8_ctx *c, const float *zr, const ptrdiff_t off[9],
+    const double inv[9], uint8_t *d)
+{
+	__m256d sea = _mm256_set1_pd(c->sea);
+	int64_t x = 1;
+
+	for (; x + 4 <= c->w - 1; x += 4)
+		d8_four(zr + x, off, inv, sea, d + x);
+	for (; x < c->w - 1; x++)
+		d[x] = d8_inner(zr + x, off, inv, 1, c->sea);
+}
+#endif
+
 static void
 d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 {
@@ -113,6 +189,7 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 	double inv[9];
 	int64_t x, y;
 	uint8_t *d;
+	const float *zr;
 
 	(void)worker;
 	tp_d8_offsets((ptrdiff_t)c->stride, off);
@@ -124,15 +201,14 @@ d8_rows(void *ctx, int64_t begin, int64_t end, int worker)
 				d[x] = d8_cell(c, x, y, inv);
 			continue;
 		}
+		zr = c->z + (size_t)y * c->stride;
 		d[0] = d8_cell(c, 0, y, inv);
-		if (c->sea == -INFINITY)	/* no sea */
-			for (x = 1; x < c->w - 1; x++)
-				d[x] = d8_inner(c->z + (size_t)y * c->stride +
-				    (size_t)x, off, inv, 0, 0);
+#ifdef TP_HAVE_AVX2
+		if (c->simd >= TP_SIMD_AVX2)
+			d8_inner_row_avx2(c, zr, off, inv, d);
 		else
-			for (x = 1; x < c->w - 1; x++)
-				d[x] = d8_inner(c->z + (size_t)y * c->stride +
-				    (size_t)x, off, inv, 1, c->sea);
+#endif
+			d8_inner_row(c, zr, off, inv, d);
 		d[c->w - 1] = d8_cell(c, c->w - 1, y, inv);
 	}
 }
@@ -174,7 +250,8 @@ tp_flow_d8_flats(const float *z, int64_t w, int64_t h, size_t stride,
 {
 	tp_flow_stats dummy;
 	d8_ctx c = { .z = z, .w = w, .h = h, .stride = stride, .g = g,
-	    .sea = tp_d8_sea_below(sea_level), .dir = dir };
+	    .sea = tp_d8_sea_below(sea_level), .dir = dir,
+	    .simd = tp_simd_probe() };
 	size_t i, n;
 
 	if (st == NULL)
@@ -216,7 +293,11 @@ cell_weight(const tp_geo_grid *g, int area, int64_t y)
  *   counts  whole cells as uint32 in the bytes of acc itself: exact on any
  *           grid of fewer than 2^32 cells and free of memory. Areas on a
  *           projected grid are counts too (every cell weighs the same):
- *           the output is count x the cell's area.
+ *           the output is count x the cell's area. Below 2^28 cells a
+ *           count fits 28 bits, and the top 4 hold the cell's in-degree
+ *           (PACKED): the walk then reads and writes one array where it
+ *           would read three (dir, the in-degrees, acc), and the
+ *           in-degrees need no byte a cell of their own.
  *   sums    a double per cell (8 bytes): areas on geographic grids (a
  *           weight per row), grids of 2^32 cells or more, and MFD's shares;
  *           exact for counts below 2^53.
@@ -229,7 +310,17 @@ typedef struct sums {
 	float	*acc;
 	size_t	astride;
 	double	*d;		/* the double sums; NULL: counts in acc */
+	int	packed;		/* counts with the in-degrees above them */
 } sums;
+
+/* The packed counts: the count in the low 28 bits, the donors still to
+ * pass their water on in the top 4, DEG_DONE once the cell has passed
+ * its own. */
+#define PACK_LIMIT	((size_t)1 << 28)
+#define DEG_SHIFT	28
+#define DEG_ONE		((uint32_t)1 << DEG_SHIFT)
+#define COUNT_MASK	(DEG_ONE - 1)
+#define DEG_DONE	((uint32_t)0xf << DEG_SHIFT)
 
 static inline uint32_t
 count_at(const float *p)
@@ -285,7 +376,8 @@ sums_finish(void *ctx, int64_t begin, int64_t end, int worker)
 			i = (size_t)y * (size_t)s->w + (size_t)x;
 			a[x] = s->dir[i] == TP_D8_NODATA ? NAN :
 			    s->d != NULL ? (float)s->d[i] :
-			    (float)(count_at(a + x) * wt);
+			    (float)((s->packed ? count_at(a + x) & COUNT_MASK :
+			    count_at(a + x)) * wt);
 		}
 	}
 }
@@ -301,28 +393,15 @@ sums_open(sums *s, const uint8_t *dir, int64_t w, int64_t h,
 
 	*s = (sums){ .dir = dir, .w = w, .g = g, .area = area, .acc = acc,
 	    .astride = astride };
-	if (!mfd && (uint64_t)n <= UINT32_MAX && !(area && g->geographic))
+	if (!mfd && (uint64_t)n <= UINT32_MAX && !(area && g->geographic)) {
+		s->packed = n < PACK_LIMIT;
 		return 0;
+	}
 	if (n > SIZE_MAX / sizeof *s->d ||
 	    (s->d = malloc(n * sizeof *s->d)) == NULL)
 		return tp_err_set(e, "out of memory: flow sums need %.1f MiB",
 		    (double)n * sizeof *s->d / 1048576.0);
 	return 0;
-}
-
-/* Cell `to` gets what drained through cell `from` (compact indices). */
-static inline void
-sums_pass(const sums *s, size_t from, size_t to)
-{
-	size_t w = (size_t)s->w, af, at;
-
-	if (s->d != NULL) {
-		s->d[to] += s->d[from];
-		return;
-	}
-	af = from / w * s->astride + from % w;
-	at = to / w * s->astride + to % w;
-	count_put(s->acc + at, count_at(s->acc + at) + count_at(s->acc + af));
 }
 
 /* The in-degree of every cell: how many neighbours drain into it (D8). */
@@ -344,24 +423,15 @@ d8_indegrees(const uint8_t *dir, int64_t w, int64_t h, tp_err *e)
 	return deg;
 }
 
-int
-tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
-    const tp_geo_grid *g, int area, int threads, float *acc,
-    size_t astride, tp_err *e)
+/* From each source walk downstream while each cell reached has received
+ * from all its donors: the double sums. */
+static void
+walk_sums(const sums *s, uint8_t *deg, size_t n)
 {
-	size_t n = (size_t)w * (size_t)h, i, t, u;
-	uint8_t *deg, d;
-	sums s;
+	const uint8_t *dir = s->dir;
+	size_t i, t, u;
+	uint8_t d;
 
-	if (sums_open(&s, dir, w, h, g, area, 0, acc, astride, e) < 0)
-		return -1;
-	if ((deg = d8_indegrees(dir, w, h, e)) == NULL) {
-		free(s.d);
-		return -1;
-	}
-	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &s);
-	/* From each source walk downstream while each cell reached has
-	 * received from all its donors. */
 	for (i = 0; i < n; i++) {
 		if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
 			continue;
@@ -370,13 +440,146 @@ tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
 			d = dir[t];
 			if (!is_step(d))
 				break;
-			u = t + (size_t)((ptrdiff_t)tp_d8_dy[d] * w +
+			u = t + (size_t)((ptrdiff_t)tp_d8_dy[d] * s->w +
 			    tp_d8_dx[d]);
-			sums_pass(&s, t, u);
+			s->d[u] += s->d[t];
 			if (--deg[u] != 0)
 				break;
 		}
 	}
+}
+
+/* The same walk with the counts in acc: each step follows the cell in
+ * both layouts (compact dir and deg, acc at its row stride), so no index
+ * is divided back into a row and a column, and the count walked down is
+ * carried in a register. Most of the walk's time is waiting on memory. */
+static void
+walk_counts(const uint8_t *dir, uint8_t *deg, int64_t w, int64_t h,
+    float *acc, size_t astride)
+{
+	ptrdiff_t oc[9], oa[9];
+	size_t i, t, u, at, au;
+	int64_t x, y;
+	uint32_t c;
+	uint8_t d;
+
+	tp_d8_offsets((ptrdiff_t)w, oc);
+	tp_d8_offsets((ptrdiff_t)astride, oa);
+	for (y = 0, i = 0; y < h; y++) {
+		for (x = 0; x < w; x++, i++) {
+			if (deg[i] != 0 || dir[i] == TP_D8_NODATA)
+				continue;
+			t = i;
+			at = (size_t)y * astride + (size_t)x;
+			c = count_at(acc + at);
+			for (;;) {
+				deg[t] = DONE;
+				d = dir[t];
+				if (!is_step(d))
+					break;
+				u = t + (size_t)oc[d];
+				au = at + (size_t)oa[d];
+				c += count_at(acc + au);
+				count_put(acc + au, c);
+				if (--deg[u] != 0)
+					break;
+				t = u;
+				at = au;
+			}
+		}
+	}
+}
+
+/* Each cell's count 1 and its in-degree above it, a row ahead of the
+ * donors that add to it. */
+static void
+packed_start(const uint8_t *dir, int64_t w, int64_t h, float *acc,
+    size_t astride)
+{
+	ptrdiff_t oa[9];
+	int64_t x, y;
+	float *a;
+	uint8_t d;
+
+	tp_d8_offsets((ptrdiff_t)astride, oa);
+	for (x = 0; x < w; x++)
+		count_put(acc + x, 1);
+	for (y = 0; y < h; y++) {
+		a = acc + (size_t)y * astride;
+		for (x = 0; y + 1 < h && x < w; x++)
+			count_put(a + astride + x, 1);
+		for (x = 0; x < w; x++) {
+			d = dir[(size_t)y * (size_t)w + (size_t)x];
+			if (is_step(d))
+				count_put(a + x + oa[d],
+				    count_at(a + x + oa[d]) + DEG_ONE);
+		}
+	}
+}
+
+/* walk_counts on the packed counts: a cell is a source when its
+ * in-degree is 0, and is marked DEG_DONE as the walk passes it. */
+static void
+walk_packed(const uint8_t *dir, int64_t w, int64_t h, float *acc,
+    size_t astride)
+{
+	ptrdiff_t oc[9], oa[9];
+	size_t i, t, at, au;
+	uint32_t c, v;
+	int64_t x, y;
+	uint8_t d;
+
+	tp_d8_offsets((ptrdiff_t)w, oc);
+	tp_d8_offsets((ptrdiff_t)astride, oa);
+	for (y = 0, i = 0; y < h; y++) {
+		for (x = 0; x < w; x++, i++) {
+			at = (size_t)y * astride + (size_t)x;
+			c = count_at(acc + at);
+			if (c >= DEG_ONE || dir[i] == TP_D8_NODATA)
+				continue;
+			count_put(acc + at, DEG_DONE | c);
+			for (t = i; is_step(d = dir[t]); t += (size_t)oc[d]) {
+				au = at + (size_t)oa[d];
+				v = count_at(acc + au) - DEG_ONE;
+				c += v & COUNT_MASK;
+				if (v >= DEG_ONE) {	/* donors left */
+					count_put(acc + au, (v & ~COUNT_MASK) |
+					    c);
+					break;
+				}
+				count_put(acc + au, DEG_DONE | c);
+				at = au;
+			}
+		}
+	}
+}
+
+int
+tp_flow_accumulate(const uint8_t *dir, int64_t w, int64_t h,
+    const tp_geo_grid *g, int area, int threads, float *acc,
+    size_t astride, tp_err *e)
+{
+	size_t n = (size_t)w * (size_t)h;
+	uint8_t *deg;
+	sums s;
+
+	if (sums_open(&s, dir, w, h, g, area, 0, acc, astride, e) < 0)
+		return -1;
+	if (s.packed) {
+		packed_start(dir, w, h, acc, astride);
+		walk_packed(dir, w, h, acc, astride);
+		tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &s);
+		return 0;
+	}
+	if ((deg = d8_indegrees(dir, w, h, e)) == NULL) {
+		free(s.d);
+		return -1;
+	}
+	tp_par_for(tp_par_threads(threads), h, 16, sums_start, &s);
+	if (s.d != NULL)
+		walk_sums(&s, deg, n);
+	else
+		walk_counts(dir, deg, w, h, acc, astride);
 	tp_par_for(tp_par_threads(threads), h, 16, sums_finish, &s);
 	free(deg);
 	free(s.d);

@@ -27,10 +27,11 @@
  *
  * Sums are exact past 2^24 cells, where a float32 stops counting: cell
  * counts (and areas on projected grids, count x the cell's area) are kept
- * as 32-bit integers in acc itself, so D8 needs one byte a cell besides
- * dir and acc; areas on geographic grids, grids of 2^32 cells or more and
- * MFD's shares are summed in a double per cell (8 bytes more). Each value
- * is rounded once, to float32, at the end.
+ * as 32-bit integers in acc itself, with each cell's in-degree in their
+ * top 4 bits below 2^28 cells, so D8 needs nothing besides dir and acc
+ * there (one byte a cell up to 2^32); areas on geographic grids, grids of
+ * 2^32 cells or more and MFD's shares are summed in a double per cell (8
+ * bytes more). Each value is rounded once, to float32, at the end.
  */
 #ifndef TP_FLOW_H
 #define TP_FLOW_H

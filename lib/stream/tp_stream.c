@@ -1311,6 +1311,7 @@ tp_grid_read_when(tp_grid *g, FILE *f, const char *const *names,
 	}
 	if (read_grid_rows(g, &r, e) < 0 || tp_reader_finish(&r, e) < 0)
 		goto fail;
+	g->inbands = r.h.nbands;
 	tp_reader_free(&r);
 	return 0;
 fail:
@@ -1331,6 +1332,73 @@ tp_grid_write(const tp_grid *g, FILE *f, tp_err *e)
 	if (r == 0)
 		r = tp_writer_finish(&w, e);
 	tp_writer_free(&w);
+	return r;
+}
+
+/* The header of g with band `name` put at index `at`. */
+static int
+header_with(tp_header *h, const tp_grid *g, const char *name, int at,
+    tp_err *e)
+{
+	int i;
+
+	if (tp_header_copy(h, &g->h, e) < 0)
+		return -1;
+	if (at < 0 || at > g->h.nbands) {
+		tp_header_free(h);
+		return tp_err_set(e, "band index %d outside 0..%d", at,
+		    g->h.nbands);
+	}
+	if (tp_header_add_band(h, name, e) < 0) {
+		tp_header_free(h);
+		return -1;
+	}
+	for (i = h->nbands - 1; i > at; i--)
+		memcpy(h->band[i], h->band[i - 1], TP_NAME_MAX);
+	snprintf(h->band[at], TP_NAME_MAX, "%s", name);
+	return 0;
+}
+
+int
+tp_grid_write_with(const tp_grid *g, FILE *f, const char *name, int at,
+    tp_grid_row_fn fn, void *ctx, tp_err *e)
+{
+	size_t gs = tp_grid_stride(g), wd = (size_t)g->h.width, os = gs + wd;
+	size_t before = (size_t)at * wd;
+	int64_t rows, y, n, i;
+	const float *src;
+	float *buf, *row;
+	tp_header h;
+	tp_writer w;
+	int r = -1;
+
+	if (header_with(&h, g, name, at, e) < 0)
+		return -1;
+	rows = tp_batch_rows(os * sizeof *buf, g->h.height);
+	if ((buf = malloc((size_t)rows * os * sizeof *buf)) == NULL) {
+		tp_header_free(&h);
+		return tp_err_set(e, "out of memory: %lld rows to write",
+		    (long long)rows);
+	}
+	if (tp_writer_open(&w, f, &h, e) == 0) {
+		for (y = 0, r = 0; y < g->h.height && r == 0; y += n) {
+			n = g->h.height - y < rows ? g->h.height - y : rows;
+			for (i = 0; i < n; i++) {
+				src = g->data + (size_t)(y + i) * gs;
+				row = buf + (size_t)i * os;
+				memcpy(row, src, before * sizeof *row);
+				fn(ctx, y + i, row + before);
+				memcpy(row + before + wd, src + before,
+				    (gs - before) * sizeof *row);
+			}
+			r = tp_writer_rows(&w, buf, n, e);
+		}
+		if (r == 0)
+			r = tp_writer_finish(&w, e);
+		tp_writer_free(&w);
+	}
+	free(buf);
+	tp_header_free(&h);
 	return r;
 }
 

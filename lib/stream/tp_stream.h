@@ -192,6 +192,8 @@ void	tp_writer_free(tp_writer *w);
 typedef struct tp_grid {
 	tp_header h;
 	float	*data;
+	int	inbands;	/* the bands the stream read held, before the
+				 * bands added (tp_grid_read_when); 0 else */
 } tp_grid;
 
 /* Allocate a grid for h (copied), zero-filled; checks size and memory. */
@@ -209,6 +211,14 @@ int	tp_grid_read_adding(tp_grid *g, FILE *f, const char *const *names,
 int	tp_grid_read_when(tp_grid *g, FILE *f, const char *const *names,
 	    const char *const *need, int n, int *idx, tp_err *e);
 int	tp_grid_write(const tp_grid *g, FILE *f, tp_err *e);
+/* Makes row y of a band written but not held (tp_grid_write_with): its
+ * width samples into out. */
+typedef void (*tp_grid_row_fn)(void *ctx, int64_t y, float *out);
+/* Write g with one band more, `name`, at band index `at` (0 .. nbands),
+ * its rows made by fn as they are written: a band that is only output
+ * need not be held in memory beside the others (tflow's dir). */
+int	tp_grid_write_with(const tp_grid *g, FILE *f, const char *name, int at,
+	    tp_grid_row_fn fn, void *ctx, tp_err *e);
 void	tp_grid_free(tp_grid *g);
 /* Copy band `from` into band `to`, every row. */
 void	tp_grid_copy_band(tp_grid *g, int from, int to);

@@ -296,8 +296,10 @@ from_dir(struct work *k, uint32_t **order, tp_flowrun_result *r, tp_err *e)
 		return -1;
 	if (o->order >= 0 || k->b->basin >= 0)
 		lap(o, "order and basins");
-	tp_flow_codes(k->dir, k->g->h.width, k->g->h.height, o->grass,
-	    o->threads, tp_grid_band(k->g, k->b->idx[1]), tp_grid_stride(k->g));
+	if (k->b->idx[1] >= 0)	/* else tp_flowrun_write codes them */
+		tp_flow_codes(k->dir, k->g->h.width, k->g->h.height, o->grass,
+		    o->threads, tp_grid_band(k->g, k->b->idx[1]),
+		    tp_grid_stride(k->g));
 	return 0;
 }
 
@@ -448,11 +450,62 @@ tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 		count_rivers(g, b, r);
 		summarise(g, r);
 	}
+	if (rc == 0 && b->idx[1] < 0) {
+		r->dir = dir;
+		dir = NULL;
+	}
 	free(order);
 	free(dir);
 	free(wet);
 	free(zl);
 	return rc;
+}
+
+void
+tp_flowrun_bands_lean(tp_flowrun_bands *b)
+{
+	b->need[1] = b->name[1];
+}
+
+/* Row y of the dir band, from the directions kept. */
+struct dir_rows {
+	const uint8_t *dir;
+	int64_t	w;
+	int	grass;
+};
+
+static void
+dir_row(void *ctx, int64_t y, float *out)
+{
+	const struct dir_rows *c = ctx;
+
+	tp_flow_codes(c->dir + (size_t)y * (size_t)c->w, c->w, 1, c->grass, 1,
+	    out, (size_t)c->w);
+}
+
+int
+tp_flowrun_write(const tp_grid *g, const tp_flowrun_opts *o,
+    const tp_flowrun_bands *b, const tp_flowrun_result *r, FILE *f,
+    tp_err *e)
+{
+	struct dir_rows c = { r->dir, g->h.width, o->grass };
+
+	if (b->idx[1] >= 0)
+		return tp_grid_write(g, f, e);
+	if (r->dir == NULL)
+		return tp_err_set(e, "no directions to write");
+	/* where tp_grid_read_when would have added it: right after flow
+	 * when flow was added too (the first band added), else first of
+	 * the bands added */
+	return tp_grid_write_with(g, f, b->name[1], b->idx[0] == g->inbands ?
+	    g->inbands + 1 : g->inbands, dir_row, &c, e);
+}
+
+void
+tp_flowrun_result_free(tp_flowrun_result *r)
+{
+	free(r->dir);
+	r->dir = NULL;
 }
 
 int

@@ -115,6 +115,9 @@ typedef struct tp_flowrun_result {
 	int64_t	river_cells;		/* cells of the river band > 0 */
 	double	max_flow;		/* the largest of the flow band */
 	char	summary[256];		/* the counts, in a line */
+	uint8_t	*dir;		/* the directions, kept for tp_flowrun_write
+				 * when the grid holds no dir band; NULL
+				 * else (tp_flowrun_result_free) */
 } tp_flowrun_result;
 
 /* What a run has to tell: the outlet found, the sinks left, a river band
@@ -150,11 +153,26 @@ int	tp_flowrun_check_phase(const tp_flowrun_opts *o, int phase, int suffix,
 int	tp_flowrun_bands_of(tp_flowrun_bands *b, const tp_flowrun_opts *o,
 	    const char *height);
 
+/* Have the grid read without a dir band, unless the stream has one
+ * (b->need[1] = "dir"): tp_flowrun then keeps the directions, a byte a
+ * cell, in the result, and tp_flowrun_write makes the band's codes row by
+ * row as it writes; the grid holds 4 bytes a cell fewer. */
+void	tp_flowrun_bands_lean(tp_flowrun_bands *b);
+
 /* Route the whole grid g, its heights in band `band`, into the bands b
- * names (b->idx filled). 0, or -1 with the message in *e (memory, a bad
+ * names (b->idx filled; idx[1] -1: no dir band held, see
+ * tp_flowrun_bands_lean). 0, or -1 with the message in *e (memory, a bad
  * plane, the outlet off the grid or with no land near). */
 int	tp_flowrun(tp_grid *g, int band, const tp_flowrun_opts *o,
 	    const tp_flowrun_bands *b, tp_flowrun_result *r, tp_err *e);
+/* Write the routed grid to f: the bands of the grid, and the dir band
+ * where a grid read without it would have had it (tp_flowrun_bands_lean):
+ * the bytes of a grid that held it. */
+int	tp_flowrun_write(const tp_grid *g, const tp_flowrun_opts *o,
+	    const tp_flowrun_bands *b, const tp_flowrun_result *r, FILE *f,
+	    tp_err *e);
+/* Free what the result holds (after a run, failed or not). */
+void	tp_flowrun_result_free(tp_flowrun_result *r);
 
 /* A tile phase on the tile k (tp_flowtile_job_open'd with no bands added for
  * prepare, flow and dir (and river with o->rivers) for finish), its

@@ -61,37 +61,70 @@ outside(float v, float sea)
 	return !(v >= sea) && v != -INFINITY;
 }
 
-int
-tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
-    int64_t row, int64_t col, const float *src, size_t stride, tp_err *e)
+/* The tile's heights from src into dst, a plane with the halo: NaN
+ * beyond the grid (an outlet), +inf toward another tile (unknown). */
+static void
+halo_copy(const tp_filltile_tile *t, const tp_filltile_tiling *g,
+    const float *src, size_t stride, float *dst)
 {
+	size_t ps = (size_t)t->w + 2;
 	int64_t x, y;
-	size_t n, ps;
 	float v;
 
-	memset(t, 0, sizeof *t);
-	tp_filltile_rect(g, row, col, &t->x0, &t->y0, &t->w, &t->h);
-	ps = (size_t)t->w + 2;
-	n = ps * (size_t)(t->h + 2);
-	t->z = malloc(n * sizeof *t->z);
-	t->f = malloc(n * sizeof *t->f);
-	if (t->z == NULL || t->f == NULL) {
-		tp_filltile_tile_free(t);
-		return tp_err_set(e, "out of memory: a tile needs %.1f MiB",
-		    (double)n * 8 / 1048576.0);
-	}
 	for (y = -1; y <= t->h; y++) {
 		for (x = -1; x <= t->w; x++) {
 			if (x >= 0 && y >= 0 && x < t->w && y < t->h)
 				v = src[(size_t)y * stride + (size_t)x];
 			else if (t->x0 + x < 0 || t->y0 + y < 0 ||
 			    t->x0 + x >= g->width || t->y0 + y >= g->height)
-				v = NAN;	/* beyond the grid: an outlet */
+				v = NAN;
 			else
-				v = INFINITY;	/* another tile: unknown */
-			t->z[(size_t)(y + 1) * ps + (size_t)(x + 1)] = v;
+				v = INFINITY;
+			dst[(size_t)(y + 1) * ps + (size_t)(x + 1)] = v;
 		}
 	}
+}
+
+/* Tile (row, col) with its surface allocated, and its heights too unless
+ * it is a view of src. */
+static int
+tile_alloc(tp_filltile_tile *t, const tp_filltile_tiling *g, int64_t row,
+    int64_t col, int own, tp_err *e)
+{
+	size_t n;
+
+	memset(t, 0, sizeof *t);
+	tp_filltile_rect(g, row, col, &t->x0, &t->y0, &t->w, &t->h);
+	n = ((size_t)t->w + 2) * (size_t)(t->h + 2);
+	t->f = malloc(n * sizeof *t->f);
+	if (own)
+		t->z = malloc(n * sizeof *t->z);
+	if (t->f == NULL || (own && t->z == NULL)) {
+		tp_filltile_tile_free(t);
+		return tp_err_set(e, "out of memory: a tile needs %.1f MiB",
+		    (double)n * (own ? 8 : 4) / 1048576.0);
+	}
+	return 0;
+}
+
+int
+tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    int64_t row, int64_t col, const float *src, size_t stride, tp_err *e)
+{
+	if (tile_alloc(t, g, row, col, 1, e) < 0)
+		return -1;
+	halo_copy(t, g, src, stride, t->z);
+	return 0;
+}
+
+int
+tp_filltile_tile_view(tp_filltile_tile *t, const tp_filltile_tiling *g,
+    int64_t row, int64_t col, const float *src, size_t stride, tp_err *e)
+{
+	if (tile_alloc(t, g, row, col, 0, e) < 0)
+		return -1;
+	t->src = src;
+	t->sstride = stride;
 	return 0;
 }
 
@@ -109,9 +142,42 @@ tp_filltile_tile_prepare(tp_filltile_tile *t, const tp_filltile_tiling *g,
 {
 	size_t ps = (size_t)t->w + 2, n = ps * (size_t)(t->h + 2);
 
-	memcpy(t->f, t->z, n * sizeof *t->f);
+	if (t->z != NULL)
+		memcpy(t->f, t->z, n * sizeof *t->f);
+	else
+		halo_copy(t, g, t->src, t->sstride, t->f);
 	return tp_fill_pf_halo(t->f, t->w + 2, t->h + 2, ps, &g->o,
 	    g->sea_level, st, e);
+}
+
+/* The height of cell (x, y) of a view (-1 .. w, -1 .. h): halo_copy's
+ * value, read where the relax needs it. */
+static inline float
+view_z(const tp_filltile_tile *t, const tp_filltile_tiling *g, int64_t x,
+    int64_t y)
+{
+	if (x >= 0 && y >= 0 && x < t->w && y < t->h)
+		return t->src[(size_t)y * t->sstride + (size_t)x];
+	if (t->x0 + x < 0 || t->y0 + y < 0 || t->x0 + x >= g->width ||
+	    t->y0 + y >= g->height)
+		return NAN;
+	return INFINITY;
+}
+
+/* Cell (x, y) of halo index i, ps = w + 2 and rps its inverse: a product
+ * where a division would cost as much as the visit, put right when it
+ * rounds across a row (i < 2^32: off by one at most). */
+static inline void
+halo_xy(size_t i, size_t ps, double rps, int64_t *x, int64_t *y)
+{
+	size_t q = (size_t)((double)i * rps);
+
+	if (q * ps > i)
+		q--;
+	else if ((q + 1) * ps <= i)
+		q++;
+	*y = (int64_t)q - 1;
+	*x = (int64_t)(i - q * ps) - 1;
 }
 
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
@@ -123,22 +189,38 @@ static int
 relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
     tp_err *e)
 {
-	ptrdiff_t off[9];
+	ptrdiff_t off[9], soff[9];
+	const ptrdiff_t *zoff;
 	float sea = tp_d8_sea_below(g->sea_level), s, zn, c;
+	size_t i, n, ps = (size_t)t->w + 2;
+	double rps = 1 / (double)ps;
+	const float *zc;
+	int64_t x = 0, y = 0;
 	uint64_t top, v;
-	size_t i, n;
-	int k, r = 0;
+	int k, edge, r = 0;
 
-	tp_d8_offsets((ptrdiff_t)(t->w + 2), off);
+	tp_d8_offsets((ptrdiff_t)ps, off);
+	tp_d8_offsets((ptrdiff_t)t->sstride, soff);
 	while (r == 0 && tp_kheap_queue_len(q) > 0) {
 		top = tp_kheap_queue_pop(q);
 		i = (size_t)(uint32_t)top;
 		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
 		s = tp_fill_step(&g->o, t->f[i]);
+		edge = 0;
+		zoff = off;
+		if (t->z != NULL) {
+			zc = t->z + i;
+		} else {
+			halo_xy(i, ps, rps, &x, &y);
+			edge = x < 1 || y < 1 || x >= t->w - 1 || y >= t->h - 1;
+			zc = t->src + (size_t)y * t->sstride + (size_t)x;
+			zoff = soff;
+		}
 		for (k = 1; k <= 8 && r == 0; k++) {
 			n = (size_t)((ptrdiff_t)i + off[k]);
-			zn = t->z[n];
+			zn = !edge ? zc[zoff[k]] : view_z(t, g, x + tp_d8_dx[k],
+			    y + tp_d8_dy[k]);
 			if (outside(zn, sea))
 				continue;
 			c = zn < s ? s : zn;
@@ -233,6 +315,14 @@ tp_filltile_ring_cell(int64_t w, int64_t h, int64_t i, int64_t *x, int64_t *y)
 	    i - 2 * w - h;
 }
 
+/* The height of inner cell (x, y) of a tile, held or viewed. */
+static inline float
+inner_z(const tp_filltile_tile *t, int64_t x, int64_t y)
+{
+	return t->z != NULL ? t->z[(size_t)(y + 1) * ((size_t)t->w + 2) +
+	    (size_t)x + 1] : t->src[(size_t)y * t->sstride + (size_t)x];
+}
+
 void
 tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 {
@@ -241,18 +331,18 @@ tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 
 	for (x = 0; x < t->w; x++) {
 		p = ps + (size_t)x + 1;
-		r->z[x] = t->z[p];
+		r->z[x] = inner_z(t, x, 0);
 		r->f[x] = t->f[p];
 		p = (size_t)t->h * ps + (size_t)x + 1;
-		r->z[t->w + x] = t->z[p];
+		r->z[t->w + x] = inner_z(t, x, t->h - 1);
 		r->f[t->w + x] = t->f[p];
 	}
 	for (y = 0; y < t->h; y++) {
 		p = (size_t)(y + 1) * ps + 1;
-		r->z[2 * t->w + y] = t->z[p];
+		r->z[2 * t->w + y] = inner_z(t, 0, y);
 		r->f[2 * t->w + y] = t->f[p];
 		p += (size_t)t->w - 1;
-		r->z[2 * t->w + t->h + y] = t->z[p];
+		r->z[2 * t->w + t->h + y] = inner_z(t, t->w - 1, y);
 		r->f[2 * t->w + t->h + y] = t->f[p];
 	}
 }
@@ -531,7 +621,7 @@ grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 		row = t / c->g->cols;
 		col = t % c->g->cols;
 		tl = &c->tiles[t];
-		if (tp_filltile_tile_load(tl, c->g, row, col,
+		if (tp_filltile_tile_view(tl, c->g, row, col,
 		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
 		    c->g->tw), c->stride, &c->errs[t]) < 0 ||
 		    tp_filltile_tile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||

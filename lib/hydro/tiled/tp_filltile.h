@@ -60,8 +60,10 @@ typedef struct tp_filltile_tiling {
 typedef struct tp_filltile_tile {
 	int64_t	w, h;		/* inner cells */
 	int64_t	x0, y0;		/* north-west cell in the grid */
-	float	*z;		/* heights with the halo */
+	float	*z;		/* heights with the halo; NULL on a view */
 	float	*f;		/* the filled surface (bounds until solved) */
+	const float *src;	/* a view's heights, the tile's own cells */
+	size_t	sstride;	/* their row stride */
 } tp_filltile_tile;
 
 /* A tile's ring: the inner border cells, as top row (w), bottom row (w),
@@ -91,6 +93,13 @@ int64_t	tp_filltile_ring_len(const tp_filltile_tiling *g, int64_t row,
 /* Allocate tile (row, col) and copy its heights from plane src (the tile's
  * own cells, sample (x, y) at src[y * stride + x]). */
 int	tp_filltile_tile_load(tp_filltile_tile *t, const tp_filltile_tiling *g,
+	    int64_t row, int64_t col, const float *src, size_t stride,
+	    tp_err *e);
+/* tp_filltile_tile_load without the copy of the heights: the tile reads
+ * them from src, which must stay as it is while the tile lives (the whole
+ * grid's fill, where the grid's band is written only once every tile is
+ * solved). Half the tile's memory. */
+int	tp_filltile_tile_view(tp_filltile_tile *t, const tp_filltile_tiling *g,
 	    int64_t row, int64_t col, const float *src, size_t stride,
 	    tp_err *e);
 void	tp_filltile_tile_free(tp_filltile_tile *t);
