@@ -9,6 +9,7 @@
 #include "cli_texport.h"
 #include "cli_writer.h"
 #include "export/tp_export_rows.h"
+#include "export/tp_tiles.h"
 #include "render/tp_normalmap.h"
 
 void
@@ -58,6 +59,20 @@ cli_texport_fit_note(const char *opt, int64_t w, int64_t h, int64_t ow,
 		cli_note("warning: %s: %" PRId64 "x%" PRId64 " cropped to %"
 		    PRId64 "x%" PRId64 ", dropping %.0f%% of its cells", opt,
 		    w, h, ow, oh, f * 100);
+}
+
+void
+cli_texport_range_note(tp_export_format f, double lo, double hi,
+    const tp_header *h, int quiet)
+{
+	char *line;
+
+	if (quiet)
+		return;
+	if ((line = tp_export_range_text(f, lo, hi, h)) == NULL)
+		cli_die("out of memory");
+	cli_note("%s", line);
+	free(line);
 }
 
 void
@@ -134,4 +149,120 @@ cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
 		tp_splat_free(&sp);
 	tp_header_free(&h);
 	free(g);
+}
+
+/* The range unless --zrange gave it; whether NaN were seen, or -1 when
+ * they are counted while writing. */
+static int
+tiles_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
+    off_t start, double *lo, double *hi)
+{
+	tp_export_rows_loop l = { .threads = 0, .progress = cli_progress_cb };
+	tp_export_range rg;
+	cli_progress p;
+	tp_err e;
+	int rc;
+
+	*lo = o->lo;
+	*hi = o->hi;
+	if (o->zrange)
+		return -1;
+	l.pctx = &p;
+	cli_progress_init(&p, "range", o->quiet);
+	rc = tp_export_rows_src_range(s, start, &rg, &l, &e);
+	cli_progress_done(&p);
+	if (rc < 0)
+		cli_fail(&e);
+	tp_export_range_get(&rg, lo, hi);
+	return rg.nan > 0;
+}
+
+/* Tile col of the row t holds into its file; the NaN samples written. */
+static int64_t
+tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
+    double lo, double hi, const tp_header *h, void *row)
+{
+	char *name = tp_tiles_name(t, o->out, col, t->next - 1);
+	tp_export_writer *w;
+	int64_t nan = 0;
+	cli_out c;
+	tp_err e;
+	int rc = 0;
+
+	if (name == NULL)
+		cli_die("out of memory");
+	w = cli_export_begin(&c, name, o->f, t->size, t->size,
+	    tp_engine_flip(o->engine), o->software, h);
+	free(name);
+	for (int64_t y = 0; y < t->size && rc == 0; y++) {
+		nan += (int64_t)tp_export_encode(o->f, tp_tiles_row(t, col, y),
+		    (size_t)t->size, lo, hi, row);
+		rc = tp_export_write_rows(w, row, 1, &e);
+	}
+	cli_outfile_end(&c, rc == 0, &e);
+	return nan;
+}
+
+/* Every row of tiles, written as its rows come in; the NaN written. */
+static int64_t
+tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
+    double lo, double hi, const tp_header *h)
+{
+	void *row = malloc((size_t)t->size * tp_export_sample_bytes(o->f));
+	int64_t nan = 0;
+	cli_progress p;
+	tp_err e;
+
+	if (row == NULL)
+		cli_die("out of memory for a row of a tile");
+	cli_progress_init(&p, "tiles", o->quiet);
+	for (int64_t r = 0; r < t->rows; r++) {
+		if (tp_tiles_fill(t, s, &e) < 0)
+			cli_fail(&e);
+		for (int64_t c = 0; c < t->cols; c++)
+			nan += tile_file(o, t, c, lo, hi, h, row);
+		cli_progress_cb(&p, r + 1, t->rows);
+	}
+	cli_progress_done(&p);
+	free(row);
+	if (s->plane == NULL && (tp_reader_skip_rest(s->r, &e) < 0 ||
+	    tp_reader_finish(s->r, &e) < 0))
+		cli_fail(&e);
+	return nan;
+}
+
+void
+cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+    int argc, char **argv)
+{
+	tp_export_rows_src s;
+	tp_tiles t;
+	tp_header h;
+	double lo, hi;
+	int64_t nan;
+	int hasnan;
+	char *text, *path;
+	tp_err e;
+
+	if (tp_tiles_init(&t, o->engine, o->size, r->h.width, r->h.height,
+	    &e) < 0 || tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band),
+	    &e) < 0)
+		cli_fail(&e);
+	cli_texport_fit_note("--tile-size", t.src_w, t.src_h, t.width,
+	    t.height);
+	hasnan = tiles_range(o, &s, start, &lo, &hi);
+	cli_output_header(&h, &r->h, argc, argv);
+	nan = tile_rows(o, &t, &s, lo, hi, &h);
+	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo, hi, o->zscale,
+	    hasnan < 0 ? nan > 0 : hasnan);
+	if (text == NULL || (path = tp_export_sidecar_name(o->out)) == NULL)
+		cli_die("out of memory for the sidecar");
+	cli_text_write(path, text, strlen(text));
+	cli_texport_geo_note(o->engine, &r->h, t.size, o->quiet);
+	cli_texport_range_note(o->f, lo, hi, &r->h, o->quiet);
+	free(path);
+	free(text);
+	tp_header_free(&h);
+	tp_export_rows_src_free(&s);
+	tp_tiles_free(&t);
 }

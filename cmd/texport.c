@@ -23,7 +23,8 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
-    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm|mask OUT < in\n"
+    "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
+    "               -f png16|r16|r32|pgm|mask OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
     "               [--splat-bands BAND[:LO:HI],...] -f splat OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
@@ -61,6 +62,8 @@ static const char help[] =
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit (default: 1), for normal\n"
     "                       maps' slopes and engines' import settings\n"
+    "      --tile-size N    heightmaps: tiles of N samples a side sharing\n"
+    "                       their edges, OUT_x0_y0 (Unity OUT_r0_c0)\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
@@ -71,7 +74,7 @@ static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
 enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
-    OPT_SPLAT_BANDS, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
+    OPT_SPLAT_BANDS, OPT_TILE_SIZE, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-z", OPT_ZRANGE }, { NULL, 0 } };
@@ -89,6 +92,7 @@ static const struct option longopts[] = {
 	{ "pad", no_argument, NULL, OPT_PAD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "splat-bands", required_argument, NULL, OPT_SPLAT_BANDS },
+	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
 	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "zscale", required_argument, NULL, OPT_ZSCALE },
 	{ "help", no_argument, NULL, 'h' },
@@ -100,6 +104,7 @@ struct opts {
 	const char *band, *out, *groups;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
 	int	zscale_given, bands;
+	int64_t	tile_size;
 	tp_splatband sb;
 	tp_engine engine;
 	tp_engine_fitting fit;
@@ -141,6 +146,9 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->fit = ch == OPT_PAD ? TP_FIT_PAD : TP_FIT_CROP;
 			break;
 		case OPT_GROUPS: o->groups = optarg; break;
+		case OPT_TILE_SIZE: o->tile_size = cli_int("--tile-size",
+			    optarg, 2, 1 << 20);
+			break;
 		case OPT_SPLAT_BANDS:
 			if (tp_splatband_parse(&o->sb, optarg, &e) < 0)
 				cli_usage("%s", e.msg);
@@ -182,6 +190,10 @@ check_combinations(const struct opts *o)
 		    "r32 and pgm");
 	if (o->fit != TP_FIT_CHECK && o->engine == TP_ENGINE_NONE)
 		cli_usage("--crop and --pad go with --engine");
+	if (o->tile_size > 0 && (o->format == F_MASK || splat || normal ||
+	    o->fit != TP_FIT_CHECK))
+		cli_usage("--tile-size goes with the heightmap formats, "
+		    "without --crop or --pad (tiles pad the east and south)");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
 	if (!splat && !normal && tp_engine_format_ok(o->engine,
@@ -236,7 +248,6 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	cli_progress p;
 	tp_export_rows_loop l;
 	tp_header h;
-	char *line = NULL;
 	cli_out t, ts;
 	tp_err e;
 
@@ -260,12 +271,7 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	cli_outfile_end(&t, nan >= 0, &e);
 	cli_outfile_end(&ts, 1, NULL);
 	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
-	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
-	    &r->h)) == NULL)
-		cli_die("out of memory");
-	if (line != NULL)
-		cli_note("%s", line);
-	free(line);
+	cli_texport_range_note(q.format, q.lo, q.hi, &r->h, o->quiet);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 }
@@ -326,7 +332,14 @@ main(int argc, char **argv)
 		o.band = o.format == F_SPLAT ? "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
-	if (o.format == F_SPLAT)
+	if (o.tile_size > 0)
+		cli_texport_tiles(&(cli_texport_tiles_opts){ .out = o.out,
+		    .band = o.band, .format = formats[o.format], .software =
+		    software, .f = (tp_export_format)o.format, .engine =
+		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
+		    o.quiet, .lo = o.lo, .hi = o.hi, .zscale = o.zscale }, &r,
+		    start, argc, argv);
+	else if (o.format == F_SPLAT)
 		splat(&o, &r, argc, argv);
 	else if (o.format == F_NORMAL)
 		normal(&o, &r, argc, argv);
