@@ -106,11 +106,11 @@ void
 cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
     char **argv)
 {
-	tp_png_writer *png[4] = { NULL };
+	tp_png_writer *png[TP_SPLAT_SLOTS] = { NULL };
 	int b = o->groups != NULL ? cli_band(&r->h, o->band) : -1, nslot, npic;
 	tp_splat_groups *g;
 	tp_splatband sb;
-	cli_out t[4];
+	cli_out t[TP_SPLAT_SLOTS];
 	cli_progress p;
 	tp_export_rows_loop l = { .threads = o->threads,
 	    .progress = cli_progress_cb, .pctx = &p };
@@ -129,19 +129,22 @@ cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
 		    "slots, more than %d", g->nslots, sb.n, nslot,
 		    TP_SPLAT_SLOTS);
 	cli_output_header(&h, &r->h, argc, argv);
-	npic = (nslot + 3) / 4;
+	npic = o->grey ? nslot : (nslot + 3) / 4;
 	for (int k = 0; k < npic; k++) {
-		char *name = tp_export_rows_pic_name(o->out, k);
+		char label[TP_NAME_MAX + 8], *name;
 
-		if (name == NULL)
+		tp_splatband_slot_name(g, o->sb != NULL ? &sb : NULL, g != NULL ?
+		    g->nslots : 1, k, label, sizeof label);
+		if ((name = tp_export_rows_pic_name(o->out, k, o->grey ? label :
+		    NULL)) == NULL)
 			cli_die("out of memory");
 		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, 4, o->software, &h);
+		    (uint32_t)r->h.height, o->grey ? 1 : 4, o->software, &h);
 		free(name);
 	}
 	cli_progress_init(&p, "splat", o->quiet);
 	rc = tp_export_rows_splat(r, b, g != NULL ? &sp : NULL, o->sb != NULL ?
-	    &sb : NULL, png, npic, &l, &e);
+	    &sb : NULL, png, npic, o->grey, &l, &e);
 	cli_progress_done(&p);
 	for (int k = 0; k < npic; k++)
 		cli_outfile_end(&t[k], rc == 0, &e);

@@ -53,11 +53,14 @@ typedef struct cli_texport_splat_opts {
 	const tp_splatband *sb;		/* --splat-bands, or NULL */
 	const char *software;
 	int	blend, quiet, threads;
+	int	grey;			/* -f weights: a grey map a slot */
 } cli_texport_splat_opts;
 
 /* The splat maps of the stream r (its header read): the biome slots of
  * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
- * slots a picture; HISTORY from argc, argv. Exits on failure. */
+ * slots a picture, or with grey one 8-bit grey map a slot, out_0_NAME.png,
+ * ... (tp_splatband_slot_name); HISTORY from argc, argv. Exits on
+ * failure. */
 void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
 	    int argc, char **argv);
 

@@ -26,7 +26,7 @@ static const char usage[] =
     "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
     "               -f png16|r16|r32|pgm|mask OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
-    "               [--splat-bands BAND[:LO:HI],...] -f splat OUT.png < in\n"
+    "               [--splat-bands BAND[:LO:HI],...] -f splat|weights OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
     "               -f normal OUT.png < in\n";
 
@@ -45,7 +45,7 @@ static const char help[] =
     "                       row order and import settings for it\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
-    "                       mask (8-bit PNG), splat, normal\n"
+    "                       mask (8-bit PNG), splat, weights (grey a slot), normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
     "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
@@ -67,9 +67,9 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_NORMAL };
+enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_WEIGHTS, F_NORMAL };
 static const char *const formats[] = { "png16", "r16", "r32", "pgm", "mask",
-    "splat", "normal", NULL };
+    "splat", "weights", "normal", NULL };
 static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
@@ -172,15 +172,17 @@ parse_options(int argc, char **argv, struct opts *o)
 static void
 check_combinations(const struct opts *o)
 {
-	int splat = o->format == F_SPLAT, normal = o->format == F_NORMAL;
+	int splat = o->format == F_SPLAT || o->format == F_WEIGHTS, normal =
+	    o->format == F_NORMAL;
 	tp_err e;
 
 	if (strcmp(o->out, "-") == 0)
 		cli_usage("give a file to write, not standard output");
 	if (splat != (o->groups != NULL || o->bands))
-		cli_usage(splat ? "-f splat needs --biome-groups FILE or "
-		    "--splat-bands" : o->bands ? "--splat-bands goes with -f "
-		    "splat" : "--biome-groups goes with -f splat");
+		cli_usage(splat ? "-f %s needs --biome-groups FILE or "
+		    "--splat-bands" : "%s goes with -f splat or weights",
+		    splat ? formats[o->format] : o->bands ? "--splat-bands" :
+		    "--biome-groups");
 	if (o->blend_given && o->groups == NULL)
 		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
@@ -277,17 +279,6 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 }
 
 static void
-splat(const struct opts *o, tp_reader *r, int argc, char **argv)
-{
-	cli_texport_splat_opts so = { .out = o->out, .band = o->band,
-	    .groups = o->groups, .sb = o->bands ? &o->sb : NULL,
-	    .software = software, .blend = o->blend, .quiet = o->quiet,
-	    .threads = o->threads };
-
-	cli_texport_splat(&so, r, argc, argv);
-}
-
-static void
 normal(const struct opts *o, tp_reader *r, int argc, char **argv)
 {
 	tp_normalmap_opts no = { .zscale = o->zscale, .y_down = o->ydown };
@@ -329,7 +320,8 @@ main(int argc, char **argv)
 		o.format = (int)tp_engine_default_format(o.engine);
 	check_combinations(&o);
 	if (o.band == NULL)
-		o.band = o.format == F_SPLAT ? "biome" : "height";
+		o.band = o.format == F_SPLAT || o.format == F_WEIGHTS ?
+		    "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
 	if (o.tile_size > 0)
@@ -339,8 +331,12 @@ main(int argc, char **argv)
 		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
 		    o.quiet, .lo = o.lo, .hi = o.hi, .zscale = o.zscale }, &r,
 		    start, argc, argv);
-	else if (o.format == F_SPLAT)
-		splat(&o, &r, argc, argv);
+	else if (o.format == F_SPLAT || o.format == F_WEIGHTS)
+		cli_texport_splat(&(cli_texport_splat_opts){ .out = o.out,
+		    .band = o.band, .groups = o.groups, .sb = o.bands ? &o.sb :
+		    NULL, .software = software, .blend = o.blend, .quiet =
+		    o.quiet, .threads = o.threads, .grey = o.format ==
+		    F_WEIGHTS }, &r, argc, argv);
 	else if (o.format == F_NORMAL)
 		normal(&o, &r, argc, argv);
 	else
