@@ -157,7 +157,7 @@ cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
 /* The range unless --zrange gave it; whether NaN were seen, or -1 when
  * they are counted while writing. */
 static int
-tiles_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
+texport_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
     off_t start, double *lo, double *hi)
 {
 	tp_export_rows_loop l = { .threads = 0, .progress = cli_progress_cb };
@@ -253,7 +253,7 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
 		cli_fail(&e);
 	cli_texport_fit_note("--tile-size", t.src_w, t.src_h, t.width,
 	    t.height);
-	hasnan = tiles_range(o, &s, start, &lo, &hi);
+	hasnan = texport_range(o, &s, start, &lo, &hi);
 	cli_output_header(&h, &r->h, argc, argv);
 	nan = tile_rows(o, &t, &s, lo, hi, &h);
 	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo, hi, o->zscale,
@@ -268,4 +268,75 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 	tp_tiles_free(&t);
+}
+
+/* Every row of the band, heights times zscale and NaN as lo, into w. */
+static int64_t
+exr_rows(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
+    tp_exr_writer *w, double lo, tp_err *e)
+{
+	int64_t wd = s->r->h.width, ht = s->r->h.height, nan = 0;
+	float *buf = malloc((size_t)(s->batch * wd) * sizeof *buf);
+	cli_progress p;
+
+	if (buf == NULL)
+		cli_die("out of memory for a batch of rows");
+	cli_progress_init(&p, "exr", o->quiet);
+	for (int64_t y = 0; y < ht; y += s->batch) {
+		int64_t n = ht - y < s->batch ? ht - y : s->batch;
+
+		if (tp_export_rows_src_rows(s, buf, n, e) < 0)
+			return -1;
+		for (size_t i = 0; i < (size_t)(n * wd); i++) {
+			if (isinf(buf[i]))
+				cli_die("row %lld, column %lld: height %g: a "
+				    "heightmap holds finite heights and NaN "
+				    "(nodata) only", (long long)(y + (int64_t)i
+				    / wd), (long long)((int64_t)i % wd),
+				    (double)buf[i]);
+			nan += isnan(buf[i]) != 0;
+			buf[i] = (float)((isnan(buf[i]) ? lo : buf[i]) *
+			    o->zscale);
+		}
+		if (tp_exr_write_rows(w, buf, n, e) < 0)
+			return -1;
+		cli_progress_cb(&p, y + n, ht);
+	}
+	cli_progress_done(&p);
+	free(buf);
+	if (s->plane == NULL && (tp_reader_skip_rest(s->r, e) < 0 ||
+	    tp_reader_finish(s->r, e) < 0))
+		return -1;
+	return nan;
+}
+
+void
+cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+    int argc, char **argv)
+{
+	tp_export_rows_src s;
+	tp_exr_writer *w;
+	tp_header h;
+	double lo, hi;
+	int64_t nan;
+	int hasnan;
+	cli_out t, ts;
+	tp_err e;
+
+	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
+		cli_fail(&e);
+	hasnan = texport_range(o, &s, start, &lo, &hi);
+	cli_output_header(&h, &r->h, argc, argv);
+	w = cli_exr_begin(&t, o->out, r->h.width, r->h.height);
+	nan = exr_rows(o, &s, w, lo, &e);
+	if (nan >= 0)	/* the sidecar staged first: both, or neither */
+		cli_texport_sidecar(&ts, o->out, TP_ENGINE_NONE, &r->h, "exr",
+		    r->h.width, r->h.height, lo * o->zscale, hi * o->zscale,
+		    1, hasnan < 0 ? nan > 0 : hasnan);
+	cli_outfile_end(&t, nan >= 0, &e);
+	cli_outfile_end(&ts, 1, NULL);
+	cli_texport_range_note(TP_EXPORT_R32, lo * o->zscale, hi * o->zscale,
+	    &r->h, o->quiet);
+	tp_header_free(&h);
+	tp_export_rows_src_free(&s);
 }

@@ -64,7 +64,7 @@ typedef struct cli_texport_splat_opts {
 void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
 	    int argc, char **argv);
 
-/* --tile-size: what texport was asked. */
+/* --tile-size and -f exr: what texport was asked. */
 typedef struct cli_texport_tiles_opts {
 	const char *out, *band, *format, *software;
 	tp_export_format f;
@@ -80,6 +80,12 @@ typedef struct cli_texport_tiles_opts {
  * the range line and geographic note as for one heightmap. Exits on
  * failure. */
 void	cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r,
+	    off_t start, int argc, char **argv);
+
+/* -f exr: the band of the stream r (as for cli_texport_tiles) as a float32
+ * OpenEXR image of heights times o->zscale, NaN written as LO, and its
+ * sidecar (format "exr", zrange in the file's units). Exits on failure. */
+void	cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r,
 	    off_t start, int argc, char **argv);
 
 #endif

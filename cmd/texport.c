@@ -24,7 +24,7 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
     "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
-    "               -f png16|r16|r32|pgm|mask OUT < in\n"
+    "               -f png16|r16|r32|pgm|mask|exr OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
     "               [--splat-bands BAND[:LO:HI],...] -f splat|weights OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
@@ -45,6 +45,7 @@ static const char help[] =
     "                       row order and import settings for it\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
+    "                       exr (float32 OpenEXR, heights times --zscale),\n"
     "                       mask (8-bit PNG), splat, weights (grey a slot), normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
@@ -67,9 +68,10 @@ static const char help[] =
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_WEIGHTS, F_NORMAL };
+enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_WEIGHTS, F_NORMAL,
+    F_EXR };
 static const char *const formats[] = { "png16", "r16", "r32", "pgm", "mask",
-    "splat", "weights", "normal", NULL };
+    "splat", "weights", "normal", "exr", NULL };
 static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
@@ -187,14 +189,14 @@ check_combinations(const struct opts *o)
 		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
-	if (o->engine != TP_ENGINE_NONE && (splat || normal))
+	if (o->engine != TP_ENGINE_NONE && (splat || normal || o->format ==
+	    F_EXR))
 		cli_usage("--engine goes with the heightmap formats png16, r16, "
 		    "r32 and pgm");
 	if (o->fit != TP_FIT_CHECK && o->engine == TP_ENGINE_NONE)
 		cli_usage("--crop and --pad go with --engine");
-	if (o->tile_size > 0 && (o->format == F_MASK || splat || normal ||
-	    o->fit != TP_FIT_CHECK))
-		cli_usage("--tile-size goes with the heightmap formats, "
+	if (o->tile_size > 0 && (o->format >= F_MASK || o->fit != TP_FIT_CHECK))
+		cli_usage("--tile-size goes with png16, r16, r32 and pgm, "
 		    "without --crop or --pad (tiles pad the east and south)");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
@@ -324,8 +326,9 @@ main(int argc, char **argv)
 		    "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
-	if (o.tile_size > 0)
-		cli_texport_tiles(&(cli_texport_tiles_opts){ .out = o.out,
+	if (o.tile_size > 0 || o.format == F_EXR)
+		(o.format == F_EXR ? cli_texport_exr : cli_texport_tiles)(
+		    &(cli_texport_tiles_opts){ .out = o.out,
 		    .band = o.band, .format = formats[o.format], .software =
 		    software, .f = (tp_export_format)o.format, .engine =
 		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =

@@ -399,9 +399,45 @@ assert_eq "mask flow round trip" "$(mask_check "$T/er.tp" flow "$T/flow.png" | c
 expect_err 2 "texport: a mask is no heightmap" "mask with an engine" \
     run_prog texport -f mask -e godot "$T/x.png" < "$T/er.tp"
 
+# exr: float32 OpenEXR, heights times --zscale, NaN as LO times it; read
+# back by a decoder of its own here (EXR's ZIP: zlib, a byte predictor and
+# the two halves interleaved) bit for bit, and by exrheader where installed
+ok "exr" run_prog texport -f exr --zscale 2.5 "$T/dem.exr" < "$T/dem.tp"
+assert_eq "exr says" "$(tail -n 1 "$T/.err")" "texport: heights $(awk -v v="$LO" 'BEGIN { printf "%.9g", v * 2.5 }')..$(awk -v v="$HI" 'BEGIN { printf "%.9g", v * 2.5 }') m as float32"
+assert_eq "exr values" "$(py 'import struct, zlib, math, json
+a = band(sys.argv[1], "height"); h, w = a.shape
+f = open(sys.argv[2], "rb").read()
+assert f[:4] == bytes([0x76, 0x2f, 0x31, 0x01])
+p, attrs = 8, {}
+while f[p] != 0:
+    n = f.index(0, p); t = f.index(0, n + 1); size = struct.unpack_from("<i", f, t + 1)[0]
+    attrs[f[p:n].decode()] = f[t + 5:t + 5 + size]; p = t + 5 + size
+p += 1 + 8 * math.ceil(h / 16)
+got = []
+while len(got) < h:
+    y, size = struct.unpack_from("<ii", f, p); p += 8
+    n = min(16, h - y) * w * 4
+    d = f[p:p + size]; p += size
+    if size < n:
+        t = np.frombuffer(zlib.decompress(d), np.uint8).astype(np.int64)
+        t[1:] -= 128; t = (np.cumsum(t) & 0xff).astype(np.uint8)
+        half = (n + 1) // 2; u = np.empty(n, np.uint8); u[0::2] = t[:half]; u[1::2] = t[half:]; d = u.tobytes()
+    got += list(np.frombuffer(d, "<f4").reshape(-1, w))
+got = np.array(got)
+m = np.isnan(a); lo = np.nanmin(a)
+want = np.where(m, lo, a).astype(np.float64) * 2.5
+j = json.load(open(sys.argv[2] + ".json"))
+print(attrs["channels"][:2] == b"Y\0", bool((got == want.astype(np.float32)).all()), j["format"], j["zrange"] == [float(np.float32(lo)) * 2.5, float(np.nanmax(a)) * 2.5], j["nodata_cells"])' "$T/dem.tp" "$T/dem.exr")" "True True exr True True"
+if command -v exrheader > /dev/null; then
+	assert_eq "exrheader" "$(exrheader "$T/dem.exr" | grep -E '^ *Y,|dataWindow|compression' | tr -s ' ' | tr '\n' '|')" \
+	    " Y, 32-bit floating-point, sampling 1 1, plinear|compression (type compression): zip, multi-scanline blocks|dataWindow (type box2i): (0 0) - (402 343)|"
+fi
+
 # 7. Misuse (exit 2) and bad input (exit 1), every message worded
-expect_err 2 "texport: --format: 'exr' is not one of png16, r16, r32, pgm, mask, splat, weights, normal" \
-    "format" run_prog texport -f exr "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --format: 'tiff' is not one of png16, r16, r32, pgm, mask, splat, weights, normal, exr" \
+    "format" run_prog texport -f tiff "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --engine goes with the heightmap formats" "exr engine" run_prog texport -f exr -e godot "$T/x.exr" < "$T/dem.tp"
+expect_err 2 "texport: --tile-size goes with png16" "exr tiles" run_prog texport -f exr --tile-size 65 "$T/x.exr" < "$T/dem.tp"
 expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport --zrange 5,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: give the file to write (-o OUT)" "no out" run_prog texport < "$T/dem.tp"
 expect_err 2 "texport: unexpected argument 'b'" "two outs" run_prog texport a b < "$T/dem.tp"
