@@ -108,7 +108,16 @@ LDLIBS_ttexture	= $(GEOTIFF_LIBS) $(TIFF_LIBS) $(PNG_LIBS)
 LDLIBS_texture	= $(PNG_LIBS)
 LDLIBS_material	= $(PNG_LIBS)
 LDLIBS_ground	= $(PNG_LIBS)
-LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS)
+# texport -f exr: OpenEXR's core C library, for texport and its test only
+# (tp_exr.o is the one object of the archive that calls it). Its .pc file
+# names the C++ libraries too: link the core alone.
+EXR_CFLAGS := $(call pc_cflags,OpenEXR,-I/usr/include/OpenEXR)
+EXR_LIBS    ?= -lOpenEXRCore
+CFLAGS_tp_exr	= $(EXR_CFLAGS)
+CFLAGS_check_exr = $(EXR_CFLAGS)
+LDLIBS_texport	= $(PNG_LIBS) $(JANSSON_LIBS) $(EXR_LIBS)
+LDLIBS_exr	= $(EXR_LIBS)
+LDLIBS_tiles	= $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_export	= $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_export_rows = $(PNG_LIBS) $(JANSSON_LIBS)
 LDLIBS_engine	= $(PNG_LIBS) $(JANSSON_LIBS)
@@ -188,7 +197,7 @@ $(BIN): $(BIN_DIR)/%: $(OBJ_DIR)/cmd/%.o $(CLIA) $(LIBA)
 
 $(CHECKBIN): $(OBJ_DIR)/tests/%: tests/%.c $(LIBA)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(XCFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) \
+	$(CC) $(CFLAGS) $(CFLAGS_$*) $(XCFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) \
 	    $(LDLIBS_$(subst check_,,$*)) $(CHECK_LIBS) $(LDLIBS)
 
 # The erosion kernel embedded in tp_cl.o: lib/erode/tp_droplet.h (the

@@ -9,6 +9,7 @@
 #include "cli_texport.h"
 #include "cli_writer.h"
 #include "export/tp_export_rows.h"
+#include "export/tp_tiles.h"
 #include "render/tp_normalmap.h"
 
 void
@@ -61,6 +62,20 @@ cli_texport_fit_note(const char *opt, int64_t w, int64_t h, int64_t ow,
 }
 
 void
+cli_texport_range_note(tp_export_format f, double lo, double hi,
+    const tp_header *h, int quiet)
+{
+	char *line;
+
+	if (quiet)
+		return;
+	if ((line = tp_export_range_text(f, lo, hi, h)) == NULL)
+		cli_die("out of memory");
+	cli_note("%s", line);
+	free(line);
+}
+
+void
 cli_texport_flat_note(double steepest, int zscale_given)
 {
 	double deg = atan(steepest) * 180 / M_PI;
@@ -91,11 +106,11 @@ void
 cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
     char **argv)
 {
-	tp_png_writer *png[4] = { NULL };
+	tp_png_writer *png[TP_SPLAT_SLOTS] = { NULL };
 	int b = o->groups != NULL ? cli_band(&r->h, o->band) : -1, nslot, npic;
 	tp_splat_groups *g;
 	tp_splatband sb;
-	cli_out t[4];
+	cli_out t[TP_SPLAT_SLOTS];
 	cli_progress p;
 	tp_export_rows_loop l = { .threads = o->threads,
 	    .progress = cli_progress_cb, .pctx = &p };
@@ -114,19 +129,22 @@ cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
 		    "slots, more than %d", g->nslots, sb.n, nslot,
 		    TP_SPLAT_SLOTS);
 	cli_output_header(&h, &r->h, argc, argv);
-	npic = (nslot + 3) / 4;
+	npic = o->grey ? nslot : (nslot + 3) / 4;
 	for (int k = 0; k < npic; k++) {
-		char *name = tp_export_rows_pic_name(o->out, k);
+		char label[TP_NAME_MAX + 8], *name;
 
-		if (name == NULL)
+		tp_splatband_slot_name(g, o->sb != NULL ? &sb : NULL, g != NULL ?
+		    g->nslots : 1, k, label, sizeof label);
+		if ((name = tp_export_rows_pic_name(o->out, k, o->grey ? label :
+		    NULL)) == NULL)
 			cli_die("out of memory");
 		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, 4, o->software, &h);
+		    (uint32_t)r->h.height, o->grey ? 1 : 4, o->software, &h);
 		free(name);
 	}
 	cli_progress_init(&p, "splat", o->quiet);
 	rc = tp_export_rows_splat(r, b, g != NULL ? &sp : NULL, o->sb != NULL ?
-	    &sb : NULL, png, npic, &l, &e);
+	    &sb : NULL, png, npic, o->grey, &l, &e);
 	cli_progress_done(&p);
 	for (int k = 0; k < npic; k++)
 		cli_outfile_end(&t[k], rc == 0, &e);
@@ -134,4 +152,191 @@ cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
 		tp_splat_free(&sp);
 	tp_header_free(&h);
 	free(g);
+}
+
+/* The range unless --zrange gave it; whether NaN were seen, or -1 when
+ * they are counted while writing. */
+static int
+texport_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
+    off_t start, double *lo, double *hi)
+{
+	tp_export_rows_loop l = { .threads = 0, .progress = cli_progress_cb };
+	tp_export_range rg;
+	cli_progress p;
+	tp_err e;
+	int rc;
+
+	*lo = o->lo;
+	*hi = o->hi;
+	if (o->zrange)
+		return -1;
+	l.pctx = &p;
+	cli_progress_init(&p, "range", o->quiet);
+	rc = tp_export_rows_src_range(s, start, &rg, &l, &e);
+	cli_progress_done(&p);
+	if (rc < 0)
+		cli_fail(&e);
+	tp_export_range_get(&rg, lo, hi);
+	return rg.nan > 0;
+}
+
+/* Tile col of the row t holds into its file; the NaN samples written. */
+static int64_t
+tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
+    double lo, double hi, const tp_header *h, void *row)
+{
+	char *name = tp_tiles_name(t, o->out, col, t->next - 1);
+	tp_export_writer *w;
+	int64_t nan = 0;
+	cli_out c;
+	tp_err e;
+	int rc = 0;
+
+	if (name == NULL)
+		cli_die("out of memory");
+	w = cli_export_begin(&c, name, o->f, t->size, t->size,
+	    tp_engine_flip(o->engine), o->software, h);
+	free(name);
+	for (int64_t y = 0; y < t->size && rc == 0; y++) {
+		nan += (int64_t)tp_export_encode(o->f, tp_tiles_row(t, col, y),
+		    (size_t)t->size, lo, hi, row);
+		rc = tp_export_write_rows(w, row, 1, &e);
+	}
+	cli_outfile_end(&c, rc == 0, &e);
+	return nan;
+}
+
+/* Every row of tiles, written as its rows come in; the NaN written. */
+static int64_t
+tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
+    double lo, double hi, const tp_header *h)
+{
+	void *row = malloc((size_t)t->size * tp_export_sample_bytes(o->f));
+	int64_t nan = 0;
+	cli_progress p;
+	tp_err e;
+
+	if (row == NULL)
+		cli_die("out of memory for a row of a tile");
+	cli_progress_init(&p, "tiles", o->quiet);
+	for (int64_t r = 0; r < t->rows; r++) {
+		if (tp_tiles_fill(t, s, &e) < 0)
+			cli_fail(&e);
+		for (int64_t c = 0; c < t->cols; c++)
+			nan += tile_file(o, t, c, lo, hi, h, row);
+		cli_progress_cb(&p, r + 1, t->rows);
+	}
+	cli_progress_done(&p);
+	free(row);
+	if (s->plane == NULL && (tp_reader_skip_rest(s->r, &e) < 0 ||
+	    tp_reader_finish(s->r, &e) < 0))
+		cli_fail(&e);
+	return nan;
+}
+
+void
+cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+    int argc, char **argv)
+{
+	tp_export_rows_src s;
+	tp_tiles t;
+	tp_header h;
+	double lo, hi;
+	int64_t nan;
+	int hasnan;
+	char *text, *path;
+	tp_err e;
+
+	if (tp_tiles_init(&t, o->engine, o->size, r->h.width, r->h.height,
+	    &e) < 0 || tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band),
+	    &e) < 0)
+		cli_fail(&e);
+	cli_texport_fit_note("--tile-size", t.src_w, t.src_h, t.width,
+	    t.height);
+	hasnan = texport_range(o, &s, start, &lo, &hi);
+	cli_output_header(&h, &r->h, argc, argv);
+	nan = tile_rows(o, &t, &s, lo, hi, &h);
+	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo, hi, o->zscale,
+	    hasnan < 0 ? nan > 0 : hasnan);
+	if (text == NULL || (path = tp_export_sidecar_name(o->out)) == NULL)
+		cli_die("out of memory for the sidecar");
+	cli_text_write(path, text, strlen(text));
+	cli_texport_geo_note(o->engine, &r->h, t.size, o->quiet);
+	cli_texport_range_note(o->f, lo, hi, &r->h, o->quiet);
+	free(path);
+	free(text);
+	tp_header_free(&h);
+	tp_export_rows_src_free(&s);
+	tp_tiles_free(&t);
+}
+
+/* Every row of the band, heights times zscale and NaN as lo, into w. */
+static int64_t
+exr_rows(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
+    tp_exr_writer *w, double lo, tp_err *e)
+{
+	int64_t wd = s->r->h.width, ht = s->r->h.height, nan = 0;
+	float *buf = malloc((size_t)(s->batch * wd) * sizeof *buf);
+	cli_progress p;
+
+	if (buf == NULL)
+		cli_die("out of memory for a batch of rows");
+	cli_progress_init(&p, "exr", o->quiet);
+	for (int64_t y = 0; y < ht; y += s->batch) {
+		int64_t n = ht - y < s->batch ? ht - y : s->batch;
+
+		if (tp_export_rows_src_rows(s, buf, n, e) < 0)
+			return -1;
+		for (size_t i = 0; i < (size_t)(n * wd); i++) {
+			if (isinf(buf[i]))
+				cli_die("row %lld, column %lld: height %g: a "
+				    "heightmap holds finite heights and NaN "
+				    "(nodata) only", (long long)(y + (int64_t)i
+				    / wd), (long long)((int64_t)i % wd),
+				    (double)buf[i]);
+			nan += isnan(buf[i]) != 0;
+			buf[i] = (float)((isnan(buf[i]) ? lo : buf[i]) *
+			    o->zscale);
+		}
+		if (tp_exr_write_rows(w, buf, n, e) < 0)
+			return -1;
+		cli_progress_cb(&p, y + n, ht);
+	}
+	cli_progress_done(&p);
+	free(buf);
+	if (s->plane == NULL && (tp_reader_skip_rest(s->r, e) < 0 ||
+	    tp_reader_finish(s->r, e) < 0))
+		return -1;
+	return nan;
+}
+
+void
+cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+    int argc, char **argv)
+{
+	tp_export_rows_src s;
+	tp_exr_writer *w;
+	tp_header h;
+	double lo, hi;
+	int64_t nan;
+	int hasnan;
+	cli_out t, ts;
+	tp_err e;
+
+	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
+		cli_fail(&e);
+	hasnan = texport_range(o, &s, start, &lo, &hi);
+	cli_output_header(&h, &r->h, argc, argv);
+	w = cli_exr_begin(&t, o->out, r->h.width, r->h.height);
+	nan = exr_rows(o, &s, w, lo, &e);
+	if (nan >= 0)	/* the sidecar staged first: both, or neither */
+		cli_texport_sidecar(&ts, o->out, TP_ENGINE_NONE, &r->h, "exr",
+		    r->h.width, r->h.height, lo * o->zscale, hi * o->zscale,
+		    1, hasnan < 0 ? nan > 0 : hasnan);
+	cli_outfile_end(&t, nan >= 0, &e);
+	cli_outfile_end(&ts, 1, NULL);
+	cli_texport_range_note(TP_EXPORT_R32, lo * o->zscale, hi * o->zscale,
+	    &r->h, o->quiet);
+	tp_header_free(&h);
+	tp_export_rows_src_free(&s);
 }

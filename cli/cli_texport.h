@@ -7,6 +7,7 @@
 #define CLI_TEXPORT_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "cli_outfile.h"
 #include "export/tp_engine.h"
@@ -33,6 +34,11 @@ void	cli_texport_geo_note(tp_engine g, const tp_header *h, int64_t ht,
 void	cli_texport_fit_note(const char *opt, int64_t w, int64_t h,
 	    int64_t ow, int64_t oh);
 
+/* Unless quiet, the range line: "texport: height 0..65535 = 12.5..1803 m"
+ * (tp_export_range_text). */
+void	cli_texport_range_note(tp_export_format f, double lo, double hi,
+	    const tp_header *h, int quiet);
+
 /* A warning, even under -q, when a normal map's steepest gradient
  * (tp_export_rows_normals) is a slope below TP_NORMALMAP_FLAT_DEG and
  * --zscale was not given (zscale_given 0): heights of 0..1 over cells of
@@ -47,12 +53,39 @@ typedef struct cli_texport_splat_opts {
 	const tp_splatband *sb;		/* --splat-bands, or NULL */
 	const char *software;
 	int	blend, quiet, threads;
+	int	grey;			/* -f weights: a grey map a slot */
 } cli_texport_splat_opts;
 
 /* The splat maps of the stream r (its header read): the biome slots of
  * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
- * slots a picture; HISTORY from argc, argv. Exits on failure. */
+ * slots a picture, or with grey one 8-bit grey map a slot, out_0_NAME.png,
+ * ... (tp_splatband_slot_name); HISTORY from argc, argv. Exits on
+ * failure. */
 void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
 	    int argc, char **argv);
+
+/* --tile-size and -f exr: what texport was asked. */
+typedef struct cli_texport_tiles_opts {
+	const char *out, *band, *format, *software;
+	tp_export_format f;
+	tp_engine engine;
+	int64_t	size;			/* samples a tile side */
+	int	zrange, quiet;		/* zrange: lo, hi given */
+	double	lo, hi, zscale;
+} cli_texport_tiles_opts;
+
+/* The heightmap of the stream r (its header read, its stream at byte
+ * start of a regular file or -1) as engine tiles (tp_tiles), each written
+ * whole as soon as its rows are in, then OUT.json describing the grid;
+ * the range line and geographic note as for one heightmap. Exits on
+ * failure. */
+void	cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r,
+	    off_t start, int argc, char **argv);
+
+/* -f exr: the band of the stream r (as for cli_texport_tiles) as a float32
+ * OpenEXR image of heights times o->zscale, NaN written as LO, and its
+ * sidecar (format "exr", zrange in the file's units). Exits on failure. */
+void	cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r,
+	    off_t start, int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "cli_outfile.h"
 #include "export/tp_export.h"
+#include "io/tp_exr.h"
 #include "io/tp_geotiff_write.h"
 #include "io/tp_png.h"
 #include "stream/tp_stream.h"
@@ -29,6 +30,9 @@ tp_png_writer *cli_png_begin(cli_out *t, const char *path, uint32_t width,
 tp_export_writer *cli_export_begin(cli_out *t, const char *path,
 	    tp_export_format f, int64_t width, int64_t height, int flip,
 	    const char *software, const tp_header *h);
+/* tp_exr_create. */
+tp_exr_writer *cli_exr_begin(cli_out *t, const char *path, int64_t width,
+	    int64_t height);
 /* tp_geotiff_write_open: the GeoTIFF and its sidecars, one transaction. */
 tp_geotiff_writer	*cli_gtw_begin(cli_out *t, const char *path,
 	    const tp_header *h, int band, const tp_geotiff_write_opts *o);

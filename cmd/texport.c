@@ -23,9 +23,10 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
-    "               [--zrange LO,HI] [--zscale Z] -f png16|r16|r32|pgm|mask OUT < in\n"
+    "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
+    "               -f png16|r16|r32|pgm|mask|exr OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
-    "               [--splat-bands BAND[:LO:HI],...] -f splat OUT.png < in\n"
+    "               [--splat-bands BAND[:LO:HI],...] -f splat|weights OUT.png < in\n"
     "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
     "               -f normal OUT.png < in\n";
 
@@ -44,7 +45,8 @@ static const char help[] =
     "                       row order and import settings for it\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
-    "                       mask (8-bit PNG), splat, normal\n"
+    "                       exr (float32 OpenEXR, heights times --zscale),\n"
+    "                       mask (8-bit PNG), splat, weights (grey a slot), normal\n"
     "  -j, --threads N      threads, 0 = all processors (default: 0; the\n"
     "                       file is the same on any count)\n"
     "      --normal-y DIR   normal: up (OpenGL, the default) or down (DirectX)\n"
@@ -61,17 +63,20 @@ static const char help[] =
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit (default: 1), for normal\n"
     "                       maps' slopes and engines' import settings\n"
+    "      --tile-size N    heightmaps: tiles of N samples a side sharing\n"
+    "                       their edges, OUT_x0_y0 (Unity OUT_r0_c0)\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
-enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_NORMAL };
+enum { F_PNG16, F_R16, F_R32, F_PGM, F_MASK, F_SPLAT, F_WEIGHTS, F_NORMAL,
+    F_EXR };
 static const char *const formats[] = { "png16", "r16", "r32", "pgm", "mask",
-    "splat", "normal", NULL };
+    "splat", "weights", "normal", "exr", NULL };
 static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
 enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
-    OPT_SPLAT_BANDS, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
+    OPT_SPLAT_BANDS, OPT_TILE_SIZE, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
 static const cli_old old[] = { { "-z", OPT_ZRANGE }, { NULL, 0 } };
@@ -89,6 +94,7 @@ static const struct option longopts[] = {
 	{ "pad", no_argument, NULL, OPT_PAD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "splat-bands", required_argument, NULL, OPT_SPLAT_BANDS },
+	{ "tile-size", required_argument, NULL, OPT_TILE_SIZE },
 	{ "zrange", required_argument, NULL, OPT_ZRANGE },
 	{ "zscale", required_argument, NULL, OPT_ZSCALE },
 	{ "help", no_argument, NULL, 'h' },
@@ -100,6 +106,7 @@ struct opts {
 	const char *band, *out, *groups;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
 	int	zscale_given, bands;
+	int64_t	tile_size;
 	tp_splatband sb;
 	tp_engine engine;
 	tp_engine_fitting fit;
@@ -141,6 +148,9 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->fit = ch == OPT_PAD ? TP_FIT_PAD : TP_FIT_CROP;
 			break;
 		case OPT_GROUPS: o->groups = optarg; break;
+		case OPT_TILE_SIZE: o->tile_size = cli_int("--tile-size",
+			    optarg, 2, 1 << 20);
+			break;
 		case OPT_SPLAT_BANDS:
 			if (tp_splatband_parse(&o->sb, optarg, &e) < 0)
 				cli_usage("%s", e.msg);
@@ -164,24 +174,30 @@ parse_options(int argc, char **argv, struct opts *o)
 static void
 check_combinations(const struct opts *o)
 {
-	int splat = o->format == F_SPLAT, normal = o->format == F_NORMAL;
+	int splat = o->format == F_SPLAT || o->format == F_WEIGHTS, normal =
+	    o->format == F_NORMAL;
 	tp_err e;
 
 	if (strcmp(o->out, "-") == 0)
 		cli_usage("give a file to write, not standard output");
 	if (splat != (o->groups != NULL || o->bands))
-		cli_usage(splat ? "-f splat needs --biome-groups FILE or "
-		    "--splat-bands" : o->bands ? "--splat-bands goes with -f "
-		    "splat" : "--biome-groups goes with -f splat");
+		cli_usage(splat ? "-f %s needs --biome-groups FILE or "
+		    "--splat-bands" : "%s goes with -f splat or weights",
+		    splat ? formats[o->format] : o->bands ? "--splat-bands" :
+		    "--biome-groups");
 	if (o->blend_given && o->groups == NULL)
 		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
-	if (o->engine != TP_ENGINE_NONE && (splat || normal))
+	if (o->engine != TP_ENGINE_NONE && (splat || normal || o->format ==
+	    F_EXR))
 		cli_usage("--engine goes with the heightmap formats png16, r16, "
 		    "r32 and pgm");
 	if (o->fit != TP_FIT_CHECK && o->engine == TP_ENGINE_NONE)
 		cli_usage("--crop and --pad go with --engine");
+	if (o->tile_size > 0 && (o->format >= F_MASK || o->fit != TP_FIT_CHECK))
+		cli_usage("--tile-size goes with png16, r16, r32 and pgm, "
+		    "without --crop or --pad (tiles pad the east and south)");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
 	if (!splat && !normal && tp_engine_format_ok(o->engine,
@@ -236,7 +252,6 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	cli_progress p;
 	tp_export_rows_loop l;
 	tp_header h;
-	char *line = NULL;
 	cli_out t, ts;
 	tp_err e;
 
@@ -260,25 +275,9 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	cli_outfile_end(&t, nan >= 0, &e);
 	cli_outfile_end(&ts, 1, NULL);
 	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
-	if (!o->quiet && (line = tp_export_range_text(q.format, q.lo, q.hi,
-	    &r->h)) == NULL)
-		cli_die("out of memory");
-	if (line != NULL)
-		cli_note("%s", line);
-	free(line);
+	cli_texport_range_note(q.format, q.lo, q.hi, &r->h, o->quiet);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
-}
-
-static void
-splat(const struct opts *o, tp_reader *r, int argc, char **argv)
-{
-	cli_texport_splat_opts so = { .out = o->out, .band = o->band,
-	    .groups = o->groups, .sb = o->bands ? &o->sb : NULL,
-	    .software = software, .blend = o->blend, .quiet = o->quiet,
-	    .threads = o->threads };
-
-	cli_texport_splat(&so, r, argc, argv);
 }
 
 static void
@@ -323,11 +322,24 @@ main(int argc, char **argv)
 		o.format = (int)tp_engine_default_format(o.engine);
 	check_combinations(&o);
 	if (o.band == NULL)
-		o.band = o.format == F_SPLAT ? "biome" : "height";
+		o.band = o.format == F_SPLAT || o.format == F_WEIGHTS ?
+		    "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
-	if (o.format == F_SPLAT)
-		splat(&o, &r, argc, argv);
+	if (o.tile_size > 0 || o.format == F_EXR)
+		(o.format == F_EXR ? cli_texport_exr : cli_texport_tiles)(
+		    &(cli_texport_tiles_opts){ .out = o.out,
+		    .band = o.band, .format = formats[o.format], .software =
+		    software, .f = (tp_export_format)o.format, .engine =
+		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
+		    o.quiet, .lo = o.lo, .hi = o.hi, .zscale = o.zscale }, &r,
+		    start, argc, argv);
+	else if (o.format == F_SPLAT || o.format == F_WEIGHTS)
+		cli_texport_splat(&(cli_texport_splat_opts){ .out = o.out,
+		    .band = o.band, .groups = o.groups, .sb = o.bands ? &o.sb :
+		    NULL, .software = software, .blend = o.blend, .quiet =
+		    o.quiet, .threads = o.threads, .grey = o.format ==
+		    F_WEIGHTS }, &r, argc, argv);
 	else if (o.format == F_NORMAL)
 		normal(&o, &r, argc, argv);
 	else

@@ -306,7 +306,7 @@ START_TEST(test_pic_names)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		for (int k = 0; k < 2; k++) {
-			char *n = tp_export_rows_pic_name(cases[i][0], 2 * k);
+			char *n = tp_export_rows_pic_name(cases[i][0], 2 * k, NULL);
 
 			ck_assert_str_eq(n, cases[i][1 + k]);
 			free(n);

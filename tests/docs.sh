@@ -7,8 +7,9 @@
 #                name, all in one directory, so a block reads what an
 #                earlier one wrote (island.tp from README's whole world);
 #                it must exit 0 and every file it writes (after > or -o,
-#                tgeotiff's, tview's, texport's and tvector's file) must be
-#                there, non-empty and new;
+#                tgeotiff's, tview's, texport's and tvector's file; for
+#                texport --tile-size its sidecar, for -f weights its first
+#                map) must be there, non-empty and new;
 #   no commands  (TEXT below: the stream's header, the layout trees, a
 #                table a script prints), named by a pattern on its first
 #                line;
@@ -156,7 +157,14 @@ for path in docs:
             continue
         outs = set(re.findall(r"(?:>|-o)\s*(" + NAME + ")", script))
         for st in re.findall(r"\bt(?:geotiff|view|export|vector)\b[^|;&<>\n]*", script):
-            outs |= set(re.findall(NAME, st))
+            names = set(re.findall(NAME, st))
+            # texport --tile-size writes NAME's tiles and NAME.json last;
+            # -f weights NAME_0_SLOT.png, ...
+            if re.search(r"\btexport\b.*--tile-size", st):
+                names = {n + ".json" for n in names}
+            elif re.search(r"\btexport\b.*-f weights", st):
+                names = {n[:-4] + "_0_*.png" for n in names}
+            outs |= names
         n += 1
         b = "%s/%03d" % (out, n)
         open(b + ".sh", "w").write(script + "\n")
@@ -210,8 +218,9 @@ for sh in "$T"/b/*.sh; do
 		continue
 	fi
 	pass
-	while read -r f; do
-		if [ -s "$T/run/$f" ] && [ "$T/run/$f" -nt "$T/run/.start" ]; then
+	while read -r f; do	# a pattern for texport -f weights' maps
+		set -- "$T"/run/$f
+		if [ -s "$1" ] && [ "$1" -nt "$T/run/.start" ]; then
 			pass
 		else
 			fail "$where: $f is empty or was not written"

@@ -5,7 +5,8 @@
 # small (below), and run by bash with -e and pipefail on a terminal, in a
 # directory of its own holding the input files it reads, the built programs
 # first on PATH. It must exit 0, and every file it writes (after > or -o,
-# tgeotiff's and tview's file, any name that is not a fixture) must exist,
+# tgeotiff's and tview's file, any name that is not a fixture; for texport
+# -f weights its NAME_N_SLOT.png maps) must exist,
 # be non-empty and be newer than the start of the run.
 #
 # Made small, so the whole test takes seconds, the same way every time:
@@ -151,6 +152,11 @@ for page in pages:
         for st in re.findall(r"\bt(?:geotiff|view)\b[^|;&<>\n]*(?:\\\n[^|;&<>\n]*)*", script):
             outs |= set(re.findall(NAME, st))
         outs |= names - fixtures
+        # texport -f weights writes NAME_0_SLOT.png, ..., not NAME.png
+        for st in re.findall(r"\btexport\b[^|;&\n]*-f weights[^|;&\n]*", script):
+            for n in re.findall(NAME, st):
+                if n in outs and n.endswith(".png"):
+                    outs = (outs - {n}) | {n[:-4] + "_[0-9]*_*.png"}
         i += 1
         base = "%s/%03d" % (out, i)
         open(base + ".sh", "w").write(script + "\n")

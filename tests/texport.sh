@@ -237,6 +237,22 @@ printf 'grassland 0\nbeach 1\n* 0\n' > "$T/g01"
 ok "splat biome bands" run_prog texport -f splat --biome-groups "$T/g01" --blend 1 --splat-bands wear:0:0.5 "$T/bw.png" < "$T/bw.tp"
 assert_eq "splat biome bands centre" "$(pixels "$T/bw.png" | tr ' ' '\n' | sed -n '2p;5p;8p' | tr '\n' ' ')" "85,170,0,0 43,85,127,0 0,0,255,0 "
 assert_eq "splat biome bands sum" "$(pixels "$T/bw.png" | tr ' ,' '\n+' | sed 's/+0$//' | bc | sort -u)" "255"
+# -f weights: one grey PNG a slot, named after it, each equal to its
+# channel of the RGBA splat maps, summing to 255 at every cell
+py 'b = band(sys.argv[1], "biome"); w = np.random.default_rng(3).random(b.shape)
+write(np.stack([b, w], 1), "biome wear", [], sys.argv[2])' "$T/biome.tp" "$T/bwr.tp"
+ok "weights" run_prog texport -f weights --biome-groups "$T/groups" --blend 1 --splat-bands wear:0.2:0.9 "$T/w.png" < "$T/bwr.tp"
+ok "weights' splat" run_prog texport -f splat --biome-groups "$T/groups" --blend 1 --splat-bands wear:0.2:0.9 "$T/ws.png" < "$T/bwr.tp"
+assert_eq "weights names" "$(cd "$T" && ls w_*.png | tr '\n' ' ')" \
+    "w_0_grassland.png w_1_beach.png w_2_snow.png w_3_rock.png w_4_scorched.png w_5_wear.png "
+assert_eq "weights = splat channels, sum 255" "$(py 'from osgeo import gdal
+import glob
+g = [gdal.Open(p).ReadAsArray().astype(int) for p in sorted(glob.glob(sys.argv[1] + "/w_[0-9]_*.png"))]
+s = np.concatenate([gdal.Open(sys.argv[1] + p).ReadAsArray() for p in ("/ws.png", "/ws_1.png")], 0)
+print(len(g), all(a.ndim == 2 for a in g), bool((sum(g) == 255).all()), bool((np.stack(g) == s[:6]).all()), bool((s[:5] > 0).any() and (s[5] > 0).any()))' "$T")" "6 True True True True"
+ok "weights, bands alone" run_prog texport -f weights --splat-bands wear "$T/wb.png" < "$T/ws.tp"
+assert_eq "weights, bands alone: names" "$(cd "$T" && ls wb_*.png | tr '\n' ' ')" "wb_0_base.png wb_1_wear.png "
+expect_err 2 "texport: -f weights needs --biome-groups FILE" "weights alone" run_prog texport -f weights "$T/x.png" < "$T/ws.tp"
 expect_err 2 "texport: --splat-bands: wear: want LO < HI" "splat bands range" run_prog texport -f splat --splat-bands wear:1:0 "$T/x.png" < "$T/ws.tp"
 expect_err 2 "texport: --splat-bands: wear twice" "splat bands twice" run_prog texport -f splat --splat-bands wear,wear "$T/x.png" < "$T/ws.tp"
 expect_err 2 "texport: --splat-bands: 'wear:1': want NAME:LO:HI" "splat bands colon" run_prog texport -f splat --splat-bands wear:1 "$T/x.png" < "$T/ws.tp"
@@ -383,9 +399,45 @@ assert_eq "mask flow round trip" "$(mask_check "$T/er.tp" flow "$T/flow.png" | c
 expect_err 2 "texport: a mask is no heightmap" "mask with an engine" \
     run_prog texport -f mask -e godot "$T/x.png" < "$T/er.tp"
 
+# exr: float32 OpenEXR, heights times --zscale, NaN as LO times it; read
+# back by a decoder of its own here (EXR's ZIP: zlib, a byte predictor and
+# the two halves interleaved) bit for bit, and by exrheader where installed
+ok "exr" run_prog texport -f exr --zscale 2.5 "$T/dem.exr" < "$T/dem.tp"
+assert_eq "exr says" "$(tail -n 1 "$T/.err")" "texport: heights $(awk -v v="$LO" 'BEGIN { printf "%.9g", v * 2.5 }')..$(awk -v v="$HI" 'BEGIN { printf "%.9g", v * 2.5 }') m as float32"
+assert_eq "exr values" "$(py 'import struct, zlib, math, json
+a = band(sys.argv[1], "height"); h, w = a.shape
+f = open(sys.argv[2], "rb").read()
+assert f[:4] == bytes([0x76, 0x2f, 0x31, 0x01])
+p, attrs = 8, {}
+while f[p] != 0:
+    n = f.index(0, p); t = f.index(0, n + 1); size = struct.unpack_from("<i", f, t + 1)[0]
+    attrs[f[p:n].decode()] = f[t + 5:t + 5 + size]; p = t + 5 + size
+p += 1 + 8 * math.ceil(h / 16)
+got = []
+while len(got) < h:
+    y, size = struct.unpack_from("<ii", f, p); p += 8
+    n = min(16, h - y) * w * 4
+    d = f[p:p + size]; p += size
+    if size < n:
+        t = np.frombuffer(zlib.decompress(d), np.uint8).astype(np.int64)
+        t[1:] -= 128; t = (np.cumsum(t) & 0xff).astype(np.uint8)
+        half = (n + 1) // 2; u = np.empty(n, np.uint8); u[0::2] = t[:half]; u[1::2] = t[half:]; d = u.tobytes()
+    got += list(np.frombuffer(d, "<f4").reshape(-1, w))
+got = np.array(got)
+m = np.isnan(a); lo = np.nanmin(a)
+want = np.where(m, lo, a).astype(np.float64) * 2.5
+j = json.load(open(sys.argv[2] + ".json"))
+print(attrs["channels"][:2] == b"Y\0", bool((got == want.astype(np.float32)).all()), j["format"], j["zrange"] == [float(np.float32(lo)) * 2.5, float(np.nanmax(a)) * 2.5], j["nodata_cells"])' "$T/dem.tp" "$T/dem.exr")" "True True exr True True"
+if command -v exrheader > /dev/null; then
+	assert_eq "exrheader" "$(exrheader "$T/dem.exr" | grep -E '^ *Y,|dataWindow|compression' | tr -s ' ' | tr '\n' '|')" \
+	    " Y, 32-bit floating-point, sampling 1 1, plinear|compression (type compression): zip, multi-scanline blocks|dataWindow (type box2i): (0 0) - (402 343)|"
+fi
+
 # 7. Misuse (exit 2) and bad input (exit 1), every message worded
-expect_err 2 "texport: --format: 'exr' is not one of png16, r16, r32, pgm, mask, splat, normal" \
-    "format" run_prog texport -f exr "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --format: 'tiff' is not one of png16, r16, r32, pgm, mask, splat, weights, normal, exr" \
+    "format" run_prog texport -f tiff "$T/x" < "$T/dem.tp"
+expect_err 2 "texport: --engine goes with the heightmap formats" "exr engine" run_prog texport -f exr -e godot "$T/x.exr" < "$T/dem.tp"
+expect_err 2 "texport: --tile-size goes with png16" "exr tiles" run_prog texport -f exr --tile-size 65 "$T/x.exr" < "$T/dem.tp"
 expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport --zrange 5,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: give the file to write (-o OUT)" "no out" run_prog texport < "$T/dem.tp"
 expect_err 2 "texport: unexpected argument 'b'" "two outs" run_prog texport a b < "$T/dem.tp"

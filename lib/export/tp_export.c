@@ -407,7 +407,8 @@ tp_export_json(const tp_export_info *in)
 {
 	json_t *o = json_object();
 	char *text = NULL;
-	int bad = o == NULL, r32 = strcmp(in->format, "r32") == 0;
+	int bad = o == NULL, r32 = strcmp(in->format, "r32") == 0 ||
+	    strcmp(in->format, "exr") == 0;	/* floats both */
 	int mask = strcmp(in->format, "mask") == 0;
 
 	if (bad)

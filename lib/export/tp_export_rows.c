@@ -385,6 +385,7 @@ typedef struct splat_job {
 	int64_t	nring;
 	float	*row, *ring;		/* ring: nring x sb->n x width */
 	uint8_t	*base, *out;		/* RGBA pictures of a row */
+	uint8_t	*grey;			/* a slot's row, or NULL: RGBA */
 } splat_job;
 
 /* Band rows of the stream row just read, row y, into the ring. */
@@ -449,14 +450,20 @@ splat_out(splat_job *j, int64_t y, tp_png_writer *const *png, int npic,
 		tp_splat_take(j->sp, j->sb != NULL ? j->base : j->out);
 	if (j->sb != NULL)
 		mix_row(j, y, npic);
-	for (int k = 0; rc == 0 && k < npic; k++)
+	for (int k = 0; rc == 0 && k < npic && j->grey == NULL; k++)
 		rc = tp_png_write_row(png[k], j->out + (size_t)k * w * 4, e);
+	for (int s = 0; rc == 0 && s < npic && j->grey != NULL; s++) {
+		for (size_t x = 0; x < w; x++)
+			j->grey[x] = j->out[(size_t)(s / 4) * w * 4 + x * 4 +
+			    (size_t)(s % 4)];
+		rc = tp_png_write_row(png[s], j->grey, e);
+	}
 	return rc;
 }
 
 int
 tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
-    const tp_splatband *sb, tp_png_writer *const *png, int npic,
+    const tp_splatband *sb, tp_png_writer *const *png, int npic, int grey,
     const tp_export_rows_loop *l, tp_err *e)
 {
 	size_t w = (size_t)r->h.width, nb = sb != NULL ? (size_t)sb->n : 0;
@@ -467,10 +474,12 @@ tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
 
 	j.row = malloc(tp_row_floats(&r->h) * sizeof *j.row);
 	j.out = malloc((size_t)npic * w * 4);
+	j.grey = grey ? malloc(w) : NULL;
 	j.base = malloc((size_t)TP_SPLAT_SLOTS * w);
 	j.ring = malloc((size_t)j.nring * (nb > 0 ? nb : 1) * w *
 	    sizeof *j.ring);
-	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring == NULL)
+	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring ==
+	    NULL || (grey && j.grey == NULL))
 		rc = tp_err_set(e, "out of memory for a row");
 	while (rc == 0 && done < h) {
 		if (sp == NULL || !tp_splat_ready(sp))
@@ -482,16 +491,17 @@ tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
 	}
 	free(j.row);
 	free(j.out);
+	free(j.grey);
 	free(j.base);
 	free(j.ring);
 	return rc < 0 ? -1 : tp_reader_finish(r, e);
 }
 
 char *
-tp_export_rows_pic_name(const char *out, int k)
+tp_export_rows_pic_name(const char *out, int k, const char *label)
 {
 	const char *base = strrchr(out, '/'), *dot;
-	size_t n = strlen(out) + 16, at;
+	size_t n = strlen(out) + 16 + (label != NULL ? strlen(label) : 0), at;
 	char *s = malloc(n);
 
 	if (s == NULL)
@@ -499,7 +509,10 @@ tp_export_rows_pic_name(const char *out, int k)
 	base = base == NULL ? out : base + 1;
 	dot = strrchr(base, '.');
 	at = dot == NULL || dot == base ? strlen(out) : (size_t)(dot - out);
-	if (k == 0)
+	if (label != NULL)
+		snprintf(s, n, "%.*s_%d_%s%s", (int)at, out, k, label,
+		    out + at);
+	else if (k == 0)
 		snprintf(s, n, "%s", out);
 	else
 		snprintf(s, n, "%.*s_%d%s", (int)at, out, k, out + at);

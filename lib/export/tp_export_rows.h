@@ -107,18 +107,20 @@ int	tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
 	    const tp_export_rows_loop *l, double *steepest, tp_err *e);
 
 /* The splat maps of band `band` of r: rows through sp's window, picture k
- * of npic getting slots 4k .. 4k + 3 as RGBA, then r's end checked. With
+ * of npic getting slots 4k .. 4k + 3 as RGBA (grey: npic grey pictures,
+ * picture k slot k, the weight maps), then r's end checked. With
  * sb, its bands take the slots after the base (tp_splatband_cell): the
  * biome slots of sp, or without sp (band -1) slot 0 alone; the bands'
  * values wait in a ring of sp's blend + 1 rows for the window's row. */
 int	tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
 	    const tp_splatband *sb, tp_png_writer *const *png, int npic,
-	    const tp_export_rows_loop *l, tp_err *e);
+	    int grey, const tp_export_rows_loop *l, tp_err *e);
 
 /* Picture k's name for splat output out: out itself for k = 0, else
  * "_k" before the extension of out's last path part (or at the end when
- * it has none, or is a dot file): a/b.png, a/b_1.png, a/b_2.png. NULL when
- * out of memory; free(). */
-char	*tp_export_rows_pic_name(const char *out, int k);
+ * it has none, or is a dot file): a/b.png, a/b_1.png, a/b_2.png. With a
+ * label, a weight map's: "_k_label" for every k, a/b_0_grass.png. NULL
+ * when out of memory; free(). */
+char	*tp_export_rows_pic_name(const char *out, int k, const char *label);
 
 #endif

@@ -1,4 +1,5 @@
 /* tp_splatband.c - splat weights from mask bands and a base share. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,4 +131,24 @@ tp_splatband_cell(const tp_splatband *sb, const uint8_t *base, int nbase,
 	for (int s = 0; s < nbase; s++)
 		x[s] = base != NULL ? rest * base[s] / 255 : rest;
 	round_shares(x, nbase + sb->n, w);
+}
+
+void
+tp_splatband_slot_name(const tp_splat_groups *g, const tp_splatband *sb,
+    int nbase, int s, char *buf, size_t len)
+{
+	const char *name = "rest";
+
+	if (sb != NULL && s >= nbase)
+		name = sb->name[s - nbase];
+	else if (g == NULL)
+		name = "base";
+	else
+		for (int i = g->n - 1; i >= 0; i--)	/* the first line wins */
+			if (g->slot[i] == s && strcmp(g->name[i], "*") != 0)
+				name = g->name[i];
+	snprintf(buf, len, "%s", name);
+	for (char *c = buf; *c != '\0'; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-')
+			*c = '_';
 }

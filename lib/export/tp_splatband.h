@@ -26,6 +26,7 @@
 #ifndef TP_SPLATBAND_H
 #define TP_SPLATBAND_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/tp_err.h"
@@ -52,5 +53,13 @@ int	tp_splatband_bind(tp_splatband *sb, const tp_header *h, tp_err *e);
  * + n), summing to 255. nbase + n <= TP_SPLAT_SLOTS. */
 void	tp_splatband_cell(const tp_splatband *sb, const uint8_t *base,
 	    int nbase, const float *v, uint8_t *w);
+
+/* Slot s's name for its weight map into buf (len bytes): a band's name
+ * for the slots of sb after the nbase base slots; else the first biome of
+ * g (NULL: "base") given slot s, blanks and other characters outside
+ * [A-Za-z0-9-] as '_' ("temperate deciduous forest": temperate_deciduous_
+ * forest), "rest" when only '*' names it. */
+void	tp_splatband_slot_name(const tp_splat_groups *g,
+	    const tp_splatband *sb, int nbase, int s, char *buf, size_t len);
 
 #endif
