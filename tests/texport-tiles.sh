@@ -135,4 +135,16 @@ expect_err 1 "unreal takes tiles of 127 samples" "unreal size" run_prog texport 
 expect_err 2 "tile-size goes with" "tiles and --pad" run_prog texport -e unity --pad --tile-size 65 "$T/x.r16" < "$T/w.tp"
 expect_err 2 "tile-size goes with" "tiles of a mask" run_prog texport -f mask --tile-size 65 "$T/x.png" < "$T/w.tp"
 expect_err 2 "out of range \[2," "size 1" run_prog texport --tile-size 1 "$T/x.png" < "$T/w.tp"
+# A world larger than the memory texport may use: 6145x6145 (151 MB of
+# stream) under a 100 MB address-space limit, read twice from the file
+# (the range, then the rows), makes its 36 Unity tiles; memory is a row of
+# tiles (6145 x 1025 floats, 25 MB).
+run_prog tnoise -q -s 6145x6145 > "$T/big.tp"
+lim=$(vm_limit 100000)
+( ulimit -v "$lim"; exec $MEMCHECK "$TP_BIN/texport" -q -f r16 -e unity \
+    --tile-size 1025 "$T/big.r16" < "$T/big.tp" ) && pass ||
+    fail "tiles of a world larger than the memory limit"
+assert_eq "its 36 tiles" "$(ls "$T" | grep -c '^big_r[0-5]_c[0-5].r16$')" 36
+rm -f "$T/big.tp" "$T"/big_r*
+
 finish
