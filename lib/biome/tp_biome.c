@@ -534,6 +534,36 @@ ranks(const double *restrict cut, int ncut, const double *restrict v, int n,
 	}
 }
 
+/* The least float at or above the finite c. */
+static float
+float_up(double c)
+{
+	float f = (float)c;
+
+	return (double)f < c ? nextafterf(f, INFINITY) : f;
+}
+
+/* ranks() of n floats: a float is at or above a cut exactly when it is
+ * at or above the least float there, so the compares and the counts are
+ * of 32 bits, twice as many to a vector. */
+INLINE void
+ranks_float(const double *restrict cut, int ncut, const float *restrict v,
+    int n, double *restrict k)
+{
+	int32_t kk[CHUNK], nan_rank = ncut + 1;
+
+	for (int i = 0; i < n; i++)
+		kk[i] = v[i] == v[i] ? 0 : nan_rank;
+	for (int c = 0; c < ncut; c++) {
+		float bound = float_up(cut[c]);
+
+		for (int i = 0; i < n; i++)
+			kk[i] += v[i] >= bound;
+	}
+	for (int i = 0; i < n; i++)
+		k[i] = kk[i];
+}
+
 /* One chunk's cells as doubles: every compare and select below is of
  * one width, so compilers vectorise the passes. */
 struct cells {
@@ -563,7 +593,10 @@ base_run(const tp_biome *b, const tp_biome_row *r, int64_t x0,
 		return;
 	}
 	ranks(l->acut, l->na, a, n, ka);
-	ranks(l->bcut, l->nb, m, n, kb);
+	if (!b->o.climate && r->moisture != NULL)
+		ranks_float(l->bcut, l->nb, r->moisture + x0, n, kb);
+	else
+		ranks(l->bcut, l->nb, m, n, kb);
 	/* the index as an int (the table has fewer than MAX_WORK cells),
 	 * from exact small doubles: a vector conversion and gather, where
 	 * a size_t's would be a scalar branch each */
