@@ -409,6 +409,46 @@ START_TEST(test_levels)
 }
 END_TEST
 
+/* Moisture floats on both sides of each cut of the default zones, and
+ * at its nearest floats, classified in a row (the rank by float compares)
+ * as the scalar zone lookup has them, at heights below and above 0.3. */
+START_TEST(test_moisture_cuts)
+{
+	static const double cut[] = { 0.16, 0.33, 0.5, 0.66, 0.83 };
+	enum { W = 2 * 5 * 4 };
+	float h[W], m[W], out[W];
+	tp_biome b;
+	tp_biome_row r;
+	tp_biome_tally t;
+	int n = 0;
+
+	override_biome(&b);
+	for (int e = 0; e < 2; e++)
+		for (int i = 0; i < 5; i++) {
+			float f = (float)cut[i];
+
+			m[n] = nextafterf(f, -INFINITY);
+			m[n + 1] = f;
+			m[n + 2] = nextafterf(f, INFINITY);
+			m[n + 3] = nextafterf(m[n + 2], INFINITY);
+			for (int k = 0; k < 4; k++)
+				h[n + k] = e ? 0.5f : 0.2f;
+			n += 4;
+		}
+	memset(&r, 0, sizeof r);
+	r.mid = h;
+	r.moisture = m;
+	r.ewres = r.nsres = 1e6;	/* flat: no rock, no marsh */
+	tp_biome_tally_init(&t);
+	tp_biome_classify(&b, &r, W, out, &t);
+	for (int i = 0; i < W; i++)
+		ck_assert_msg(out[i] == tp_biome_zone(&b, h[i], m[i]),
+		    "h %g m %.9g: %g, not %g", h[i], m[i], out[i],
+		    tp_biome_zone(&b, h[i], m[i]));
+	tp_biome_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -422,6 +462,7 @@ main(void)
 	tcase_add_test(core, test_override_absent);
 	tcase_add_test(core, test_rock_geographic);
 	tcase_add_test(core, test_tally);
+	tcase_add_test(core, test_moisture_cuts);
 	tcase_add_test(core, test_lake_plane);
 	tcase_add_test(core, test_levels);
 	suite_add_tcase(s, core);

@@ -408,6 +408,34 @@ grad2_edge(const tp_biome_row *r, int64_t width, int64_t x, double fx,
 	return dx * dx + dy * dy;
 }
 
+/* Whether any of v[0 .. n - 1] is NaN, in LANES flags the compiler
+ * keeps in one register: most chunks have none, and skip a scalar pass. */
+INLINE int
+any_nan(const double *v, int n)
+{
+	enum { LANES = 4 };
+	double bad[LANES] = { 0 };
+	int i = 0;
+
+	for (; i + LANES <= n; i += LANES)
+		for (int j = 0; j < LANES; j++)
+			bad[j] = v[i + j] != v[i + j] ? 1.0 : bad[j];
+	for (; i < n; i++)
+		bad[0] = v[i] != v[i] ? 1.0 : bad[0];
+	return bad[0] + bad[1] + bad[2] + bad[3] != 0;
+}
+
+/* Cells i0 .. i1 - 1 of the chunk at x0 through grad2_edge: all of them
+ * (all) or those whose g2 is NaN; a NaN height keeps its NaN. */
+INLINE void
+edge_run(const tp_biome_row *r, int64_t width, int64_t x0, int i0, int i1,
+    int all, double fx, double fy, double *g2)
+{
+	for (int i = i0; i < i1; i++)
+		if ((all || isnan(g2[i])) && !isnan(r->mid[x0 + i]))
+			g2[i] = grad2_edge(r, width, x0 + i, fx, fy);
+}
+
 /* The squared gradients of cells x0 .. x0 + n - 1 into g2. Inside the
  * grid straight from the rows, in a loop the compiler can vectorise; a
  * NaN there (a NaN neighbour) and the edges go through grad2_edge. The
@@ -434,9 +462,10 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
 			g2[i] = dx * dx + dy * dy;
 		}
 	}
-	for (int i = 0; i < n; i++)
-		if ((i < lo || i >= hi || isnan(g2[i])) && !isnan(m[x0 + i]))
-			g2[i] = grad2_edge(r, width, x0 + i, fx, fy);
+	edge_run(r, width, x0, 0, lo, 1, fx, fy, g2);
+	if (any_nan(g2 + lo, hi - lo))
+		edge_run(r, width, x0, lo, hi, 0, fx, fy, g2);
+	edge_run(r, width, x0, hi, n, 1, fx, fy, g2);
 }
 
 /* The steepness of a chunk against which rock and marsh are decided:
@@ -491,16 +520,48 @@ INLINE void
 ranks(const double *restrict cut, int ncut, const double *restrict v, int n,
     double *restrict k)
 {
+	double nan_rank = ncut + 1;
+
+	/* a NaN starts at ncut + 1 and, comparing false, stays there: no
+	 * pass after the counting (a conditional store, left scalar) */
 	for (int i = 0; i < n; i++)
-		k[i] = 0;
+		k[i] = v[i] == v[i] ? 0.0 : nan_rank;
 	for (int c = 0; c < ncut; c++) {
 		double bound = cut[c];
 
 		for (int i = 0; i < n; i++)
 			k[i] += v[i] >= bound ? 1.0 : 0.0;
 	}
+}
+
+/* The least float at or above the finite c. */
+static float
+float_up(double c)
+{
+	float f = (float)c;
+
+	return (double)f < c ? nextafterf(f, INFINITY) : f;
+}
+
+/* ranks() of n floats: a float is at or above a cut exactly when it is
+ * at or above the least float there, so the compares and the counts are
+ * of 32 bits, twice as many to a vector. */
+INLINE void
+ranks_float(const double *restrict cut, int ncut, const float *restrict v,
+    int n, double *restrict k)
+{
+	int32_t kk[CHUNK], nan_rank = ncut + 1;
+
 	for (int i = 0; i < n; i++)
-		k[i] = v[i] == v[i] ? k[i] : ncut + 1;	/* NaN: ncut + 1 */
+		kk[i] = v[i] == v[i] ? 0 : nan_rank;
+	for (int c = 0; c < ncut; c++) {
+		float bound = float_up(cut[c]);
+
+		for (int i = 0; i < n; i++)
+			kk[i] += v[i] >= bound;
+	}
+	for (int i = 0; i < n; i++)
+		k[i] = kk[i];
 }
 
 /* One chunk's cells as doubles: every compare and select below is of
@@ -519,8 +580,8 @@ base_run(const tp_biome *b, const tp_biome_row *r, int64_t x0,
 {
 	const tp_biome_look *l = b->o.climate ? &b->climate : &b->zone;
 	double a[CHUNK], m[CHUNK], ka[CHUNK], kb[CHUNK];
-	double sea = b->o.sea, es = b->escale;
-	int n = c->n;
+	double sea = b->o.sea, es = b->escale, stride = l->nb + 2;
+	int n = c->n, at[CHUNK];
 
 	for (int i = 0; i < n; i++) {
 		a[i] = b->o.climate ? r->temp[x0 + i] : (c->h[i] - sea) * es;
@@ -532,10 +593,17 @@ base_run(const tp_biome *b, const tp_biome_row *r, int64_t x0,
 		return;
 	}
 	ranks(l->acut, l->na, a, n, ka);
-	ranks(l->bcut, l->nb, m, n, kb);
+	if (!b->o.climate && r->moisture != NULL)
+		ranks_float(l->bcut, l->nb, r->moisture + x0, n, kb);
+	else
+		ranks(l->bcut, l->nb, m, n, kb);
+	/* the index as an int (the table has fewer than MAX_WORK cells),
+	 * from exact small doubles: a vector conversion and gather, where
+	 * a size_t's would be a scalar branch each */
 	for (int i = 0; i < n; i++)
-		c->v[i] = l->code[(size_t)ka[i] * (size_t)(l->nb + 2) +
-		    (size_t)kb[i]];
+		at[i] = (int)(ka[i] * stride + kb[i]);
+	for (int i = 0; i < n; i++)
+		c->v[i] = l->code[at[i]];
 }
 
 /* Where band (NULL: none) of the chunk at x0 is above lim, the code k. */
@@ -595,6 +663,35 @@ land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
 		band_above(r->depth, x0, u->lake, u->kw[TP_BIOME_LAKE], c);
 }
 
+/* The unmatched cells (none[i] 1) and the greatest height of a chunk
+ * into t, in LANES running sums and maxima the compiler keeps in one
+ * register each: a single sum or maximum is a chain of scalar steps. The
+ * sums are of small integers, exact in any order; the maximum is of the
+ * non-NaN heights, the same in any order but for the sign of a zero. */
+INLINE void
+tally_run(const double *h, const double *none, int n, tp_biome_tally *t)
+{
+	enum { LANES = 4 };
+	double cnt[LANES] = { 0 }, mx[LANES];
+	int i = 0;
+
+	for (int j = 0; j < LANES; j++)
+		mx[j] = t->hmax;
+	for (; i + LANES <= n; i += LANES)
+		for (int j = 0; j < LANES; j++) {
+			cnt[j] += none[i + j];
+			mx[j] = h[i + j] > mx[j] ? h[i + j] : mx[j];
+		}
+	for (; i < n; i++) {
+		cnt[0] += none[i];
+		mx[0] = h[i] > mx[0] ? h[i] : mx[0];
+	}
+	for (int j = 0; j < LANES; j++) {
+		t->unmatched += (int64_t)cnt[j];
+		t->hmax = mx[j] > t->hmax ? mx[j] : t->hmax;
+	}
+}
+
 /* The chunk at x0: the zone, the land overrides, then the sea and NaN,
  * into out. */
 INLINE void
@@ -602,9 +699,8 @@ chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
     int64_t x0, struct cells *c, float *out, tp_biome_tally *t)
 {
 	double sea = u->kw[TP_BIOME_SEA], level = u->sea, none[CHUNK];
-	double hmax = t->hmax, *v = c->v;
+	double *v = c->v;
 	const double *h = c->h;
-	int64_t unmatched = 0;
 	int n = c->n;
 
 	for (int i = 0; i < n; i++) {
@@ -621,13 +717,9 @@ chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
 		v[i] = h[i] < level ? sea : v[i];
 		v[i] = h[i] == h[i] ? v[i] : NAN;
 	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++)
 		out[x0 + i] = (float)v[i];
-		unmatched += none[i] != 0;
-		hmax = h[i] > hmax ? h[i] : hmax;
-	}
-	t->unmatched += unmatched;
-	t->hmax = hmax;
+	tally_run(h, none, n, t);
 }
 
 /* The row loop, for both instruction sets: the same operations in the

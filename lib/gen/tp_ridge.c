@@ -4,6 +4,9 @@
 #include "gen/tp_ridge.h"
 
 #define BLK	1024	/* cells per block of a row */
+/* Cells that need the ridge field or not together: a multiple of 8, the
+ * noise's vector width, so a run splits no vector but at a block's end. */
+#define RUN	16
 
 void
 tp_ridge_defaults(tp_ridge *r)
@@ -246,6 +249,33 @@ add_crest(tp_simd_level simd, tp_noise_kind kind, float amp, const float *nz,
 		acc[i] += crest(amp, unit(kind, nz[i]));
 }
 
+/* The end of the cells from s on, RUN at a time, that need the field
+ * (want 1) or do not (want 0); s when the first RUN are the other kind.
+ * A cell at or below mask_lo has weight 0, so any finite field (0 as
+ * well as the noise's) gives it clamp01(h): the noise there is skipped. */
+static size_t
+run_end(const tp_ridge *r, const float *in, size_t s, size_t m, int want)
+{
+	while (s < m && needs_field(r, in + s, m - s < RUN ? m - s : RUN) ==
+	    want)
+		s += RUN;
+	return s < m ? s : m;
+}
+
+/* acc[i] += the crests of all octaves at xs[i], y for i < m. */
+static void
+field_run(const tp_ridge *r, const double *xs, double y, float *v,
+    float *acc, size_t m)
+{
+	for (int k = 0; k < r->nused; k++) {
+		const tp_noise_fbm *o = &r->oct[k];
+
+		tp_noise_row(o->kind, o->fade, o->seed, o->frequency, xs, y, v,
+		    m, r->simd);
+		add_crest(r->simd, o->kind, r->amp[k], v, acc, m);
+	}
+}
+
 void
 tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
     const float *in, float *out)
@@ -267,12 +297,12 @@ tp_ridge_row(const tp_ridge *r, const tp_header *h, int64_t row,
 		for (size_t i = 0; i < m; i++)
 			acc[i] = 0.0f;
 		tp_noise_centres(x0, (int64_t)off, cs, xs, m);
-		for (int k = 0; k < r->nused; k++) {
-			const tp_noise_fbm *o = &r->oct[k];
-
-			tp_noise_row(o->kind, o->fade, o->seed, o->frequency,
-			    xs, y, v, m, r->simd);
-			add_crest(r->simd, o->kind, r->amp[k], v, acc, m);
+		for (size_t s = 0, e; s < m; s = e) {
+			e = run_end(r, hi, s, m, 0);
+			if (e > s)
+				continue;	/* no ridges: acc stays 0 */
+			e = run_end(r, hi, s, m, 1);
+			field_run(r, xs + s, y, v + s, acc + s, e - s);
 		}
 		apply_block(r, hi, acc, out + off, m);
 	}
