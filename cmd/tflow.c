@@ -241,28 +241,21 @@ parse(int argc, char **argv, opts *o)
 		case OPT_NO_LAKES: o->r.no_lakes = 1; break;
 		case OPT_LAKE_DEPTH: o->r.lake_depth = cli_double("--lake-depth",
 			    optarg, 0, 1e300); break;
-		case OPT_MIN_BASIN:
-			o->r.min_basin = cli_int("--min-basin", optarg, 1,
-			    INT64_MAX);
-			break;
+		case OPT_MIN_BASIN: o->r.min_basin = cli_int("--min-basin",
+			    optarg, 1, INT64_MAX); break;
 		case OPT_OUTLET:
 			cli_pair("--outlet", optarg, &o->r.ox, &o->r.oy);
 			o->r.outlet = 1;
 			break;
-		case OPT_SNAP:
-			o->r.snap = cli_int("--snap", optarg, 0, TP_MAX_DIM);
-			break;
+		case OPT_SNAP: o->r.snap = cli_int("--snap", optarg, 0,
+			    TP_MAX_DIM); break;
 		case 'v': o->verbose = 1; break;
 		case OPT_SUFFIX: o->suffix = optarg; break;
-		case OPT_TILE_SIZE:
-			o->r.tile_size = cli_int("--tile-size", optarg, 1,
-			    TP_MAX_DIM);
-			break;
+		case OPT_TILE_SIZE: o->r.tile_size = cli_int("--tile-size",
+			    optarg, 1, TP_MAX_DIM); break;
 		case OPT_PREPARE: set_phase(o, PREPARE); break;
 		case OPT_SOLVE: set_phase(o, SOLVE); break;
-		case OPT_FINISH: set_phase(o, FINISH);
-			o->solve = optarg;
-			break;
+		case OPT_FINISH: set_phase(o, FINISH); o->solve = optarg; break;
 		case OPT_VERSION: cli_version();
 		default: cli_bad_option();
 		}
