@@ -34,3 +34,18 @@ cli_json_str(const char *s)
 	}
 	putchar('"');
 }
+
+void
+cli_json_moments(const char *name, uint64_t n, uint64_t nodata,
+    uint64_t ninf, double min, double max, double mean, double sd)
+{
+	fputs("{\"name\": ", stdout);
+	cli_json_str(name);
+	printf(", \"valid\": %llu, \"nodata\": %llu, \"infinite\": %llu",
+	    (unsigned long long)n, (unsigned long long)nodata,
+	    (unsigned long long)ninf);
+	fputs(", \"min\": ", stdout); cli_json_num(min);
+	fputs(", \"max\": ", stdout); cli_json_num(max);
+	fputs(", \"mean\": ", stdout); cli_json_num(mean);
+	fputs(", \"stddev\": ", stdout); cli_json_num(sd);
+}

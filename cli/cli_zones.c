@@ -43,15 +43,8 @@ text_zone(const tp_zones *z, const tp_zones_zone *q, const tp_header *h)
 static void
 json_acc(const char *name, const tp_zones_acc *a)
 {
-	fputs("{\"name\": ", stdout);
-	cli_json_str(name);
-	printf(", \"valid\": %llu, \"nodata\": %llu, \"infinite\": %llu",
-	    (unsigned long long)a->n, (unsigned long long)a->nodata,
-	    (unsigned long long)a->ninf);
-	fputs(", \"min\": ", stdout); cli_json_num(a->min);
-	fputs(", \"max\": ", stdout); cli_json_num(a->max);
-	fputs(", \"mean\": ", stdout); cli_json_num(a->mean);
-	fputs(", \"stddev\": ", stdout); cli_json_num(tp_zones_stddev(a));
+	cli_json_moments(name, a->n, a->nodata, a->ninf, a->min, a->max,
+	    a->mean, tp_zones_stddev(a));
 	fputs(", \"sum\": ", stdout); cli_json_num(a->sum);
 	putchar('}');
 }

@@ -146,15 +146,8 @@ json_header(const tp_header *h)
 static void
 json_band(const char *name, const tp_stats *s, const struct hist *hi)
 {
-	fputs("{\"name\": ", stdout);
-	cli_json_str(name);
-	printf(", \"valid\": %llu, \"nodata\": %llu, \"infinite\": %llu",
-	    (unsigned long long)s->n, (unsigned long long)s->nodata,
-	    (unsigned long long)s->ninf);
-	fputs(", \"min\": ", stdout); cli_json_num(s->min);
-	fputs(", \"max\": ", stdout); cli_json_num(s->max);
-	fputs(", \"mean\": ", stdout); cli_json_num(s->mean);
-	fputs(", \"stddev\": ", stdout); cli_json_num(tp_stats_stddev(s));
+	cli_json_moments(name, s->n, s->nodata, s->ninf, s->min, s->max,
+	    s->mean, tp_stats_stddev(s));
 	if (hi != NULL) {
 		fputs(", \"histogram\": {\"edges\": [", stdout);
 		for (int k = 0; hi->n > 0 && k <= hi->n; k++) {

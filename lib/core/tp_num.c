@@ -206,3 +206,13 @@ tp_num_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
 	*cap = nc;
 	return 0;
 }
+
+uint32_t
+tp_num_float_key(float v)
+{
+	uint32_t u;
+
+	v += 0.0f;
+	memcpy(&u, &v, sizeof u);
+	return u & 0x80000000u ? ~u : u | 0x80000000u;
+}

@@ -51,6 +51,9 @@ int tp_num_grow(void *pp, size_t *cap, size_t need, size_t sz, size_t first,
 
 /* Write a double with the fewest digits that read back to the same value. */
 void tp_num_format_double(char *buf, size_t n, double v);
+/* v as an unsigned key in the order of the floats (-0 as +0, which compare
+ * equal; NaN not allowed), for orders kept in integers. */
+uint32_t tp_num_float_key(float v);
 /* The same for a value that may have been a float (a range found in a
  * band): when v is one and not whole, the fewest digits that read back to
  * that float (strtof), so 0.1f gives 0.1 and not 0.100000001490116; any

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/tp_num.h"
 #include "hydro/tp_breach.h"
 #include "hydro/tp_d8.h"
 
@@ -334,12 +335,7 @@ search(breach *b, uint32_t p, tp_breach_stats *st, tp_err *e)
 static uint64_t
 pit_key(float v, uint32_t i)
 {
-	uint32_t u;
-
-	v += 0.0f;
-	memcpy(&u, &v, sizeof u);
-	u = u & 0x80000000u ? ~u : u | 0x80000000u;
-	return (uint64_t)u << 32 | i;
+	return (uint64_t)tp_num_float_key(v) << 32 | i;
 }
 
 static int

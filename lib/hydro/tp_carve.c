@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/tp_num.h"
 #include "hydro/tp_carve.h"
 #include "hydro/tp_d8.h"
 
@@ -32,17 +33,12 @@ typedef struct flood {
 	uint32_t seq;		/* pushes so far: fewer than 2^32 cells */
 } flood;
 
-/* Heights as unsigned keys in the order of the floats (-0 as +0, which
- * compare equal), so one integer comparison orders height, then push. */
+/* Heights as unsigned keys in the order of the floats, so one integer
+ * comparison orders height, then push. */
 static uint64_t
 key_of(float v, uint32_t seq)
 {
-	uint32_t u;
-
-	v += 0.0f;
-	memcpy(&u, &v, sizeof u);
-	u = u & 0x80000000u ? ~u : u | 0x80000000u;
-	return (uint64_t)u << 32 | seq;
+	return (uint64_t)tp_num_float_key(v) << 32 | seq;
 }
 
 /* The first rule's key: the height's level (tp_carve_level) as an

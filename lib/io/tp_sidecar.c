@@ -123,6 +123,17 @@ tp_sidecar_pam(const tp_palette *p, char **text, size_t *len, tp_err *e)
 	return text_end(&t, text, len, e);
 }
 
+/* What a raster style ends with after its renderer. */
+#define QML_END \
+	"    <brightnesscontrast brightness=\"0\" contrast=\"0\"/>\n" \
+	"    <huesaturation saturation=\"0\" grayscaleMode=\"0\"" \
+	" colorizeOn=\"0\" colorizeRed=\"255\" colorizeGreen=\"128\"" \
+	" colorizeBlue=\"128\" colorizeStrength=\"100\"/>\n" \
+	"    <rasterresampler maxOversampling=\"2\"/>\n" \
+	"  </pipe>\n" \
+	"  <blendMode>0</blendMode>\n" \
+	"</qgis>\n"
+
 int
 tp_sidecar_qml(const tp_palette *p, char **text, size_t *len, tp_err *e)
 {
@@ -149,15 +160,8 @@ tp_sidecar_qml(const tp_palette *p, char **text, size_t *len, tp_err *e)
 		put(&t, "\" alpha=\"255\"/>\n");
 	}
 	put(&t, "      </colorPalette>\n"
-	    "    </rasterrenderer>\n"
-	    "    <brightnesscontrast brightness=\"0\" contrast=\"0\"/>\n"
-	    "    <huesaturation saturation=\"0\" grayscaleMode=\"0\""
-	    " colorizeOn=\"0\" colorizeRed=\"255\" colorizeGreen=\"128\""
-	    " colorizeBlue=\"128\" colorizeStrength=\"100\"/>\n"
-	    "    <rasterresampler maxOversampling=\"2\"/>\n"
-	    "  </pipe>\n"
-	    "  <blendMode>0</blendMode>\n"
-	    "</qgis>\n");
+	    "    </rasterrenderer>\n");
+	put(&t, QML_END);
 	return text_end(&t, text, len, e);
 }
 
@@ -189,15 +193,8 @@ tp_sidecar_qml_grey(char **text, size_t *len, tp_err *e)
 	    "        <maxValue>1</maxValue>\n"
 	    "        <algorithm>StretchToMinimumMaximum</algorithm>\n"
 	    "      </contrastEnhancement>\n"
-	    "    </rasterrenderer>\n"
-	    "    <brightnesscontrast brightness=\"0\" contrast=\"0\"/>\n"
-	    "    <huesaturation saturation=\"0\" grayscaleMode=\"0\""
-	    " colorizeOn=\"0\" colorizeRed=\"255\" colorizeGreen=\"128\""
-	    " colorizeBlue=\"128\" colorizeStrength=\"100\"/>\n"
-	    "    <rasterresampler maxOversampling=\"2\"/>\n"
-	    "  </pipe>\n"
-	    "  <blendMode>0</blendMode>\n"
-	    "</qgis>\n");
+	    "    </rasterrenderer>\n");
+	put(&t, QML_END);
 	return text_end(&t, text, len, e);
 }
 

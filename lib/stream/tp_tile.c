@@ -12,6 +12,19 @@
 #include "core/tp_outfile.h"
 #include "stream/tp_tile.h"
 
+#define FNV_BASIS	UINT64_C(14695981039346656037)
+
+/* FNV-1a (64 bits) of n bytes at p, continuing from h. */
+static uint64_t
+fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * UINT64_C(1099511628211);
+	return h;
+}
+
 static int64_t
 ceil_div(int64_t a, int64_t b)
 {
@@ -574,17 +587,6 @@ tp_tileset_open(tp_tileset *ts, char **dir, const char *path, int is_manifest,
 
 #define RUN_HOLD	"0000000000000000"
 
-/* FNV-1a (64 bits) of n bytes at p, continuing from h. */
-static uint64_t
-fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * UINT64_C(1099511628211);
-	return h;
-}
-
 /* The run id of the tile at path written in place of RUN_HOLD. */
 static int
 patch_run(const char *path, uint64_t run, tp_err *e)
@@ -772,15 +774,14 @@ int
 tp_tile_file_sum(const char *path, uint64_t *sum, tp_err *e)
 {
 	unsigned char buf[65536];
-	uint64_t h = UINT64_C(14695981039346656037);
+	uint64_t h = FNV_BASIS;
 	size_t n;
 	FILE *f = fopen(path, "rb");
 
 	if (f == NULL)
 		return tp_err_set(e, "%s: %s", path, strerror(errno));
 	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * UINT64_C(1099511628211);
+		h = fnv(h, buf, n);
 	if (ferror(f)) {
 		fclose(f);
 		return tp_err_set(e, "%s: %s", path, strerror(errno));
@@ -841,7 +842,7 @@ tp_tile_publish(const tp_tileset *ts, const char *stage, const char *dir,
 static uint64_t
 grid_hash(const tp_header *h)
 {
-	uint64_t v = UINT64_C(14695981039346656037);
+	uint64_t v = FNV_BASIS;
 	double g[3] = { h->cellsize, h->origin_x, h->origin_y };
 	int64_t d[2] = { h->width, h->height };
 
