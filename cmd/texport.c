@@ -11,9 +11,6 @@
 #include "export/tp_engine.h"
 #include "export/tp_export.h"
 #include "export/tp_export_rows.h"
-#include "geo/tp_geo.h"
-#include "render/tp_normalmap.h"
-#include "io/tp_png.h"
 #include "export/tp_splatband.h"
 
 #define BLEND_MAX	1024
@@ -189,14 +186,14 @@ check_combinations(const struct opts *o)
 		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
-	if (o->engine != TP_ENGINE_NONE && (splat || normal || o->format ==
-	    F_EXR))
+	if (o->engine != TP_ENGINE_NONE && (o->format == F_EXR || ((splat ||
+	    normal) && o->tile_size == 0)))
 		cli_usage("--engine goes with the heightmap formats png16, r16, "
-		    "r32 and pgm");
+		    "r32 and pgm, and with tiles of splat, weights or normal");
 	if (o->fit != TP_FIT_CHECK && o->engine == TP_ENGINE_NONE)
 		cli_usage("--crop and --pad go with --engine");
-	if (o->tile_size > 0 && (o->format >= F_MASK || o->fit != TP_FIT_CHECK))
-		cli_usage("--tile-size goes with png16, r16, r32 and pgm, "
+	if (o->tile_size > 0 && (o->format == F_MASK || o->fit != TP_FIT_CHECK))
+		cli_usage("--tile-size goes with every format but mask, "
 		    "without --crop or --pad (tiles pad the east and south)");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
@@ -280,35 +277,6 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	tp_export_rows_src_free(&s);
 }
 
-static void
-normal(const struct opts *o, tp_reader *r, int argc, char **argv)
-{
-	tp_normalmap_opts no = { .zscale = o->zscale, .y_down = o->ydown };
-	tp_geo_grid geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO);
-	tp_export_rows_src s;
-	tp_png_writer *png;
-	cli_progress p;
-	tp_export_rows_loop l;
-	tp_header h;
-	cli_out t;
-	tp_err e;
-	double steep;
-	int rc;
-
-	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
-		cli_fail(&e);
-	cli_output_header(&h, &r->h, argc, argv);
-	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
-	    (uint32_t)r->h.height, 3, software, &h);
-	l = bar(o, &p, "normal");
-	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &steep, &e);
-	cli_progress_done(&p);
-	cli_outfile_end(&t, rc == 0, &e);
-	cli_texport_flat_note(steep, o->zscale_given);
-	tp_header_free(&h);
-	tp_export_rows_src_free(&s);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -326,22 +294,23 @@ main(int argc, char **argv)
 		    "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
-	if (o.tile_size > 0 || o.format == F_EXR)
-		(o.format == F_EXR ? cli_texport_exr : cli_texport_tiles)(
-		    &(cli_texport_tiles_opts){ .out = o.out,
+	if (o.format == F_EXR || (o.tile_size > 0 && o.format < F_MASK))
+		(o.format == F_EXR && o.tile_size == 0 ? cli_texport_exr :
+		    cli_texport_tiles)(&(cli_texport_tiles_opts){ .out = o.out,
 		    .band = o.band, .format = formats[o.format], .software =
 		    software, .f = (tp_export_format)o.format, .engine =
 		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
-		    o.quiet, .lo = o.lo, .hi = o.hi, .zscale = o.zscale }, &r,
-		    start, argc, argv);
-	else if (o.format == F_SPLAT || o.format == F_WEIGHTS)
-		cli_texport_splat(&(cli_texport_splat_opts){ .out = o.out,
-		    .band = o.band, .groups = o.groups, .sb = o.bands ? &o.sb :
-		    NULL, .software = software, .blend = o.blend, .quiet =
-		    o.quiet, .threads = o.threads, .grey = o.format ==
-		    F_WEIGHTS }, &r, argc, argv);
-	else if (o.format == F_NORMAL)
-		normal(&o, &r, argc, argv);
+		    o.quiet, .exr = o.format == F_EXR, .lo = o.lo, .hi = o.hi,
+		    .zscale = o.zscale }, &r, start, argc, argv);
+	else if (o.format >= F_SPLAT && o.format <= F_NORMAL)
+		(o.format == F_NORMAL ? cli_texport_normal : cli_texport_splat)(
+		    &(cli_texport_layer_opts){ .out = o.out, .format =
+		    formats[o.format], .band = o.band, .groups = o.groups, .sb =
+		    o.bands ? &o.sb : NULL, .software = software, .blend =
+		    o.blend, .quiet = o.quiet, .threads = o.threads, .grey =
+		    o.format == F_WEIGHTS, .ydown = o.ydown, .zscale_given =
+		    o.zscale_given, .zscale = o.zscale, .size = o.tile_size,
+		    .engine = o.engine }, &r, argc, argv);
 	else
 		heightmap(&o, &r, start, argc, argv);
 	tp_reader_free(&r);
