@@ -23,9 +23,10 @@ static const char usage[] =
     "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
     "               -f png16|r16|r32|pgm|mask|exr OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
-    "               [--splat-bands BAND[:LO:HI],...] -f splat|weights OUT.png < in\n"
-    "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
-    "               -f normal OUT.png < in\n";
+    "               [--splat-bands BAND[:LO:HI],...] [-e ENGINE] [--tile-size N]\n"
+    "               -f splat|weights OUT.png < in\n"
+    "       texport [-q] [-b NAME] [-e ENGINE] [-j N] [--normal-y up|down]\n"
+    "               [--tile-size N] [--zscale Z] -f normal OUT.png < in\n";
 
 static const char help[] =
     "Write one band as a heightmap a game engine imports (its levels 0..65535\n"
@@ -39,7 +40,8 @@ static const char help[] =
     "                       (default: 0, hard edges)\n"
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
-    "                       row order and import settings for it\n"
+    "                       row order and import settings for it (splat,\n"
+    "                       weights, normal: the tiles' sizes and names)\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
     "                       exr (float32 OpenEXR, heights times --zscale),\n"
@@ -60,8 +62,9 @@ static const char help[] =
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit (default: 1), for normal\n"
     "                       maps' slopes and engines' import settings\n"
-    "      --tile-size N    heightmaps: tiles of N samples a side sharing\n"
-    "                       their edges, OUT_x0_y0 (Unity OUT_r0_c0)\n"
+    "      --tile-size N    tiles of N samples a side sharing their edges,\n"
+    "                       OUT_x0_y0 (Unity OUT_r0_c0), a layer's before\n"
+    "                       its suffix (OUT_1_x0_y0); every format but mask\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
