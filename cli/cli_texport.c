@@ -87,73 +87,6 @@ cli_texport_flat_note(double steepest, int zscale_given)
 	    "one height unit stands for", deg);
 }
 
-/* The biome groups and their window, or none (*g NULL) without groups. */
-static void
-splat_groups(const cli_texport_splat_opts *o, tp_reader *r,
-    tp_splat_groups **g, tp_splat *sp)
-{
-	tp_err e;
-
-	*g = NULL;
-	if (o->groups == NULL)
-		return;
-	if ((*g = tp_splat_open(o->groups, &r->h, &e)) == NULL ||
-	    tp_splat_init(sp, *g, r->h.width, r->h.height, o->blend, &e) < 0)
-		cli_fail(&e);
-}
-
-void
-cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r, int argc,
-    char **argv)
-{
-	tp_png_writer *png[TP_SPLAT_SLOTS] = { NULL };
-	int b = o->groups != NULL ? cli_band(&r->h, o->band) : -1, nslot, npic;
-	tp_splat_groups *g;
-	tp_splatband sb;
-	cli_out t[TP_SPLAT_SLOTS];
-	cli_progress p;
-	tp_export_rows_loop l = { .threads = o->threads,
-	    .progress = cli_progress_cb, .pctx = &p };
-	tp_splat sp;
-	tp_header h;
-	tp_err e;
-	int rc;
-
-	if (o->sb != NULL && (sb = *o->sb, tp_splatband_bind(&sb, &r->h,
-	    &e)) < 0)
-		cli_fail(&e);
-	splat_groups(o, r, &g, &sp);
-	nslot = (g != NULL ? g->nslots : 1) + (o->sb != NULL ? sb.n : 0);
-	if (nslot > TP_SPLAT_SLOTS)
-		cli_die("--splat-bands: %d biome slots and %d bands make %d "
-		    "slots, more than %d", g->nslots, sb.n, nslot,
-		    TP_SPLAT_SLOTS);
-	cli_output_header(&h, &r->h, argc, argv);
-	npic = o->grey ? nslot : (nslot + 3) / 4;
-	for (int k = 0; k < npic; k++) {
-		char label[TP_NAME_MAX + 8], *name;
-
-		tp_splatband_slot_name(g, o->sb != NULL ? &sb : NULL, g != NULL ?
-		    g->nslots : 1, k, label, sizeof label);
-		if ((name = tp_export_rows_pic_name(o->out, k, o->grey ? label :
-		    NULL)) == NULL)
-			cli_die("out of memory");
-		png[k] = cli_png_begin(&t[k], name, (uint32_t)r->h.width,
-		    (uint32_t)r->h.height, o->grey ? 1 : 4, o->software, &h);
-		free(name);
-	}
-	cli_progress_init(&p, "splat", o->quiet);
-	rc = tp_export_rows_splat(r, b, g != NULL ? &sp : NULL, o->sb != NULL ?
-	    &sb : NULL, png, npic, o->grey, &l, &e);
-	cli_progress_done(&p);
-	for (int k = 0; k < npic; k++)
-		cli_outfile_end(&t[k], rc == 0, &e);
-	if (g != NULL)
-		tp_splat_free(&sp);
-	tp_header_free(&h);
-	free(g);
-}
-
 /* The range unless --zrange gave it; whether NaN were seen, or -1 when
  * they are counted while writing. */
 static int
@@ -180,6 +113,32 @@ texport_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
 	return rg.nan > 0;
 }
 
+/* Tile col of the row t holds as a float32 OpenEXR image: heights times
+ * zscale, NaN as lo, as cli_texport_exr writes them; the NaN written. */
+static int64_t
+exr_tile(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
+    double lo, const char *name, float *row)
+{
+	tp_exr_writer *w;
+	int64_t nan = 0;
+	cli_out c;
+	tp_err e;
+	int rc = 0;
+
+	w = cli_exr_begin(&c, name, t->size, t->size);
+	for (int64_t y = 0; y < t->size && rc == 0; y++) {
+		const float *v = tp_tiles_row(t, col, y);
+
+		for (int64_t x = 0; x < t->size; x++) {
+			nan += isnan(v[x]) != 0;
+			row[x] = (float)((isnan(v[x]) ? lo : v[x]) * o->zscale);
+		}
+		rc = tp_exr_write_rows(w, row, 1, &e);
+	}
+	cli_outfile_end(&c, rc == 0, &e);
+	return nan;
+}
+
 /* Tile col of the row t holds into its file; the NaN samples written. */
 static int64_t
 tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
@@ -194,6 +153,11 @@ tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
 
 	if (name == NULL)
 		cli_die("out of memory");
+	if (o->exr) {
+		nan = exr_tile(o, t, col, lo, name, row);
+		free(name);
+		return nan;
+	}
 	w = cli_export_begin(&c, name, o->f, t->size, t->size,
 	    tp_engine_flip(o->engine), o->software, h);
 	free(name);
@@ -211,7 +175,8 @@ static int64_t
 tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
     double lo, double hi, const tp_header *h)
 {
-	void *row = malloc((size_t)t->size * tp_export_sample_bytes(o->f));
+	void *row = malloc((size_t)t->size * (o->exr ? sizeof(float) :
+	    tp_export_sample_bytes(o->f)));
 	int64_t nan = 0;
 	cli_progress p;
 	tp_err e;
@@ -241,7 +206,7 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
 	tp_export_rows_src s;
 	tp_tiles t;
 	tp_header h;
-	double lo, hi;
+	double lo, hi, z;
 	int64_t nan;
 	int hasnan;
 	char *text, *path;
@@ -256,13 +221,15 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
 	hasnan = texport_range(o, &s, start, &lo, &hi);
 	cli_output_header(&h, &r->h, argc, argv);
 	nan = tile_rows(o, &t, &s, lo, hi, &h);
-	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo, hi, o->zscale,
-	    hasnan < 0 ? nan > 0 : hasnan);
+	z = o->exr ? o->zscale : 1;	/* EXR: heights in the file's units */
+	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo * z, hi * z,
+	    o->exr ? 1 : o->zscale, hasnan < 0 ? nan > 0 : hasnan);
 	if (text == NULL || (path = tp_export_sidecar_name(o->out)) == NULL)
 		cli_die("out of memory for the sidecar");
 	cli_text_write(path, text, strlen(text));
 	cli_texport_geo_note(o->engine, &r->h, t.size, o->quiet);
-	cli_texport_range_note(o->f, lo, hi, &r->h, o->quiet);
+	cli_texport_range_note(o->exr ? TP_EXPORT_R32 : o->f, lo * z, hi * z,
+	    &r->h, o->quiet);
 	free(path);
 	free(text);
 	tp_header_free(&h);

@@ -45,23 +45,36 @@ void	cli_texport_range_note(tp_export_format f, double lo, double hi,
  * metres. A map with no slope at all is flat ground: no warning. */
 void	cli_texport_flat_note(double steepest, int zscale_given);
 
-/* -f splat: what texport was asked. */
-typedef struct cli_texport_splat_opts {
+/* -f splat, weights and normal: what texport was asked. */
+typedef struct cli_texport_layer_opts {
 	const char *out;
-	const char *band;		/* the biome band, with groups */
+	const char *format;		/* its name, for the tiles' sidecar */
+	const char *band;		/* splat: the biome band, with groups */
 	const char *groups;		/* --biome-groups, or NULL */
 	const tp_splatband *sb;		/* --splat-bands, or NULL */
 	const char *software;
 	int	blend, quiet, threads;
 	int	grey;			/* -f weights: a grey map a slot */
-} cli_texport_splat_opts;
+	int	ydown, zscale_given;	/* normal: --normal-y down; --zscale */
+	double	zscale;
+	int64_t	size;			/* --tile-size, or 0: whole maps */
+	tp_engine engine;		/* the tiles' sizes and names */
+} cli_texport_layer_opts;
 
 /* The splat maps of the stream r (its header read): the biome slots of
  * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
  * slots a picture, or with grey one 8-bit grey map a slot, out_0_NAME.png,
- * ... (tp_splatband_slot_name); HISTORY from argc, argv. Exits on
- * failure. */
-void	cli_texport_splat(const cli_texport_splat_opts *o, tp_reader *r,
+ * ... (tp_splatband_slot_name); HISTORY from argc, argv. With a size, each
+ * picture cut into the engine tiles of cli_texport_tiles' grid (tp_tiles,
+ * tp_tiles_bytes), out_x0_y0.png, out_1_x0_y0.png, ..., and OUT.json
+ * describing them (tp_tiles_layers_json). Exits on failure. */
+void	cli_texport_splat(const cli_texport_layer_opts *o, tp_reader *r,
+	    int argc, char **argv);
+
+/* The normal map of the band of r (tp_normalmap: o's zscale and ydown),
+ * one RGB picture, or its tiles as for cli_texport_splat; the flat map
+ * warning (cli_texport_flat_note). Exits on failure. */
+void	cli_texport_normal(const cli_texport_layer_opts *o, tp_reader *r,
 	    int argc, char **argv);
 
 /* --tile-size and -f exr: what texport was asked. */
@@ -71,13 +84,15 @@ typedef struct cli_texport_tiles_opts {
 	tp_engine engine;
 	int64_t	size;			/* samples a tile side */
 	int	zrange, quiet;		/* zrange: lo, hi given */
+	int	exr;			/* -f exr: float32 OpenEXR tiles */
 	double	lo, hi, zscale;
 } cli_texport_tiles_opts;
 
 /* The heightmap of the stream r (its header read, its stream at byte
  * start of a regular file or -1) as engine tiles (tp_tiles), each written
  * whole as soon as its rows are in, then OUT.json describing the grid;
- * the range line and geographic note as for one heightmap. Exits on
+ * the range line and geographic note as for one heightmap. With exr, the
+ * tiles of cli_texport_exr's image and its sidecar's zrange. Exits on
  * failure. */
 void	cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r,
 	    off_t start, int argc, char **argv);

@@ -11,9 +11,6 @@
 #include "export/tp_engine.h"
 #include "export/tp_export.h"
 #include "export/tp_export_rows.h"
-#include "geo/tp_geo.h"
-#include "render/tp_normalmap.h"
-#include "io/tp_png.h"
 #include "export/tp_splatband.h"
 
 #define BLEND_MAX	1024
@@ -26,9 +23,10 @@ static const char usage[] =
     "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
     "               -f png16|r16|r32|pgm|mask|exr OUT < in\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
-    "               [--splat-bands BAND[:LO:HI],...] -f splat|weights OUT.png < in\n"
-    "       texport [-q] [-b NAME] [-j N] [--normal-y up|down] [--zscale Z]\n"
-    "               -f normal OUT.png < in\n";
+    "               [--splat-bands BAND[:LO:HI],...] [-e ENGINE] [--tile-size N]\n"
+    "               -f splat|weights OUT.png < in\n"
+    "       texport [-q] [-b NAME] [-e ENGINE] [-j N] [--normal-y up|down]\n"
+    "               [--tile-size N] [--zscale Z] -f normal OUT.png < in\n";
 
 static const char help[] =
     "Write one band as a heightmap a game engine imports (its levels 0..65535\n"
@@ -42,7 +40,8 @@ static const char help[] =
     "                       (default: 0, hard edges)\n"
     "      --crop           with -e: cut to the next valid size down\n"
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
-    "                       row order and import settings for it\n"
+    "                       row order and import settings for it (splat,\n"
+    "                       weights, normal: the tiles' sizes and names)\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
     "                       exr (float32 OpenEXR, heights times --zscale),\n"
@@ -63,8 +62,9 @@ static const char help[] =
     "                       band held in memory from a pipe)\n"
     "      --zscale Z       metres per height unit (default: 1), for normal\n"
     "                       maps' slopes and engines' import settings\n"
-    "      --tile-size N    heightmaps: tiles of N samples a side sharing\n"
-    "                       their edges, OUT_x0_y0 (Unity OUT_r0_c0)\n"
+    "      --tile-size N    tiles of N samples a side sharing their edges,\n"
+    "                       OUT_x0_y0 (Unity OUT_r0_c0), a layer's before\n"
+    "                       its suffix (OUT_1_x0_y0); every format but mask\n"
     "  -h, --help           this help\n"
     "      --version        print the version\n";
 
@@ -189,14 +189,14 @@ check_combinations(const struct opts *o)
 		cli_usage("--blend goes with -f splat --biome-groups");
 	if (o->ydown && !normal)
 		cli_usage("--normal-y goes with -f normal");
-	if (o->engine != TP_ENGINE_NONE && (splat || normal || o->format ==
-	    F_EXR))
+	if (o->engine != TP_ENGINE_NONE && (o->format == F_EXR || ((splat ||
+	    normal) && o->tile_size == 0)))
 		cli_usage("--engine goes with the heightmap formats png16, r16, "
-		    "r32 and pgm");
+		    "r32 and pgm, and with tiles of splat, weights or normal");
 	if (o->fit != TP_FIT_CHECK && o->engine == TP_ENGINE_NONE)
 		cli_usage("--crop and --pad go with --engine");
-	if (o->tile_size > 0 && (o->format >= F_MASK || o->fit != TP_FIT_CHECK))
-		cli_usage("--tile-size goes with png16, r16, r32 and pgm, "
+	if (o->tile_size > 0 && (o->format == F_MASK || o->fit != TP_FIT_CHECK))
+		cli_usage("--tile-size goes with every format but mask, "
 		    "without --crop or --pad (tiles pad the east and south)");
 	if (o->zrange && (splat || normal))
 		cli_usage("--zrange goes with the heightmap formats");
@@ -280,35 +280,6 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	tp_export_rows_src_free(&s);
 }
 
-static void
-normal(const struct opts *o, tp_reader *r, int argc, char **argv)
-{
-	tp_normalmap_opts no = { .zscale = o->zscale, .y_down = o->ydown };
-	tp_geo_grid geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO);
-	tp_export_rows_src s;
-	tp_png_writer *png;
-	cli_progress p;
-	tp_export_rows_loop l;
-	tp_header h;
-	cli_out t;
-	tp_err e;
-	double steep;
-	int rc;
-
-	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
-		cli_fail(&e);
-	cli_output_header(&h, &r->h, argc, argv);
-	png = cli_png_begin(&t, o->out, (uint32_t)r->h.width,
-	    (uint32_t)r->h.height, 3, software, &h);
-	l = bar(o, &p, "normal");
-	rc = tp_export_rows_normals(&s, png, &no, &geo, &l, &steep, &e);
-	cli_progress_done(&p);
-	cli_outfile_end(&t, rc == 0, &e);
-	cli_texport_flat_note(steep, o->zscale_given);
-	tp_header_free(&h);
-	tp_export_rows_src_free(&s);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -326,22 +297,23 @@ main(int argc, char **argv)
 		    "biome" : "height";
 	start = tp_export_rows_src_start(stdin);	/* before the header is read */
 	cli_open_input(&r);
-	if (o.tile_size > 0 || o.format == F_EXR)
-		(o.format == F_EXR ? cli_texport_exr : cli_texport_tiles)(
-		    &(cli_texport_tiles_opts){ .out = o.out,
+	if (o.format == F_EXR || (o.tile_size > 0 && o.format < F_MASK))
+		(o.format == F_EXR && o.tile_size == 0 ? cli_texport_exr :
+		    cli_texport_tiles)(&(cli_texport_tiles_opts){ .out = o.out,
 		    .band = o.band, .format = formats[o.format], .software =
 		    software, .f = (tp_export_format)o.format, .engine =
 		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
-		    o.quiet, .lo = o.lo, .hi = o.hi, .zscale = o.zscale }, &r,
-		    start, argc, argv);
-	else if (o.format == F_SPLAT || o.format == F_WEIGHTS)
-		cli_texport_splat(&(cli_texport_splat_opts){ .out = o.out,
-		    .band = o.band, .groups = o.groups, .sb = o.bands ? &o.sb :
-		    NULL, .software = software, .blend = o.blend, .quiet =
-		    o.quiet, .threads = o.threads, .grey = o.format ==
-		    F_WEIGHTS }, &r, argc, argv);
-	else if (o.format == F_NORMAL)
-		normal(&o, &r, argc, argv);
+		    o.quiet, .exr = o.format == F_EXR, .lo = o.lo, .hi = o.hi,
+		    .zscale = o.zscale }, &r, start, argc, argv);
+	else if (o.format >= F_SPLAT && o.format <= F_NORMAL)
+		(o.format == F_NORMAL ? cli_texport_normal : cli_texport_splat)(
+		    &(cli_texport_layer_opts){ .out = o.out, .format =
+		    formats[o.format], .band = o.band, .groups = o.groups, .sb =
+		    o.bands ? &o.sb : NULL, .software = software, .blend =
+		    o.blend, .quiet = o.quiet, .threads = o.threads, .grey =
+		    o.format == F_WEIGHTS, .ydown = o.ydown, .zscale_given =
+		    o.zscale_given, .zscale = o.zscale, .size = o.tile_size,
+		    .engine = o.engine }, &r, argc, argv);
 	else
 		heightmap(&o, &r, start, argc, argv);
 	tp_reader_free(&r);

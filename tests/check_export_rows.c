@@ -263,8 +263,9 @@ START_TEST(test_normal_batches)
 	s.batch = 1;
 	ck_assert_int_eq(tp_png_create(&png, path, 3, 4, 3, "test", &r.h, &e),
 	    0);
-	ck_assert_msg(tp_export_rows_normals(&s, png, &no, &geo, &l, &steep,
-	    &e) == 0, "%s", e.msg);
+	ck_assert_msg(tp_export_rows_normals(&s, &(tp_export_rows_sink){
+	    tp_export_rows_png_row, png }, &no, &geo, &l, &steep, &e) == 0,
+	    "%s", e.msg);
 	ck_assert_int_eq(tp_png_close(png, &e), 0);
 	memcpy(plane, band_h, sizeof plane);
 	for (int y = 0; y < 4; y++) {
@@ -291,6 +292,20 @@ START_TEST(test_normal_batches)
 	tp_export_rows_src_free(&s);
 	tp_reader_free(&r);
 	fclose(f);
+}
+END_TEST
+
+/* A splat row's slot: slot 6 is picture 1's B channel. */
+START_TEST(test_slot)
+{
+	uint8_t px[3 * 4 * 2], grey[3];
+
+	for (int i = 0; i < (int)sizeof px; i++)
+		px[i] = (uint8_t)i;
+	tp_export_rows_slot(px, 3, 6, grey);
+	ck_assert(grey[0] == 14 && grey[1] == 18 && grey[2] == 22);
+	tp_export_rows_slot(px, 3, 0, grey);
+	ck_assert(grey[0] == 0 && grey[1] == 4 && grey[2] == 8);
 }
 END_TEST
 
@@ -325,6 +340,7 @@ main(void)
 	tcase_add_test(rw, test_src_range_truncated);
 	tcase_add_test(rw, test_heights);
 	tcase_add_test(rw, test_normal_batches);
+	tcase_add_test(rw, test_slot);
 	tcase_add_test(rw, test_pic_names);
 	suite_add_tcase(s, rw);
 	return tp_test_run(s);

@@ -113,6 +113,54 @@ START_TEST(test_fill)
 }
 END_TEST
 
+/* Layer rows of bytes: the same 4 x 4 world in tiles of 3, two planes of
+ * 2-byte cells (plane p, cell (y, x) holds 100 p + 10 y + x twice), the
+ * rows of tiles handed out after rows 2 and 4 (the second by
+ * tp_tiles_bytes_end, padded south), each sharing its first row with the
+ * last of the row above; 4 x 5 (an exact fit) hands out both rows as
+ * they complete and nothing at the end. */
+START_TEST(test_bytes)
+{
+	uint8_t row[2 * 4 * 2];
+	tp_tiles t;
+	tp_tiles_bytes b;
+	tp_err e;
+	int ready[4];
+
+	ck_assert_int_eq(tp_tiles_plan(&t, TP_ENGINE_NONE, 3, 4, 4, &e), 0);
+	ck_assert_ptr_null(t.buf);
+	ck_assert_int_eq(tp_tiles_bytes_init(&b, &t, 2, 2, &e), 0);
+	for (int y = 0; y < 4; y++) {
+		for (int p = 0; p < 2; p++)
+			for (int x = 0; x < 4; x++)
+				row[(p * 4 + x) * 2] = row[(p * 4 + x) * 2 + 1] =
+				    (uint8_t)(100 * p + 10 * y + x);
+		ready[y] = tp_tiles_bytes_push(&b, row);
+		if (y == 2) {	/* the first row of tiles: rows 0 .. 2 */
+			ck_assert_int_eq(b.row, 0);
+			ck_assert_int_eq(tp_tiles_bytes_row(&b, 1, 1, 2)[0],
+			    100 + 22);
+			ck_assert_int_eq(tp_tiles_bytes_row(&b, 0, 1, 0)[4],
+			    3);	/* column 4: padded east */
+		}
+	}
+	ck_assert(!ready[0] && !ready[1] && ready[2] && !ready[3]);
+	ck_assert_int_eq(tp_tiles_bytes_end(&b), 1);
+	ck_assert_int_eq(b.row, 1);
+	for (int y = 0; y < 3; y++)	/* rows 2, 3 and 3 again */
+		ck_assert_int_eq(tp_tiles_bytes_row(&b, 1, 0, y)[2], 100 + 10 *
+		    (y < 2 ? 2 + y : 3) + 1);
+	tp_tiles_bytes_free(&b);
+	ck_assert_int_eq(tp_tiles_plan(&t, TP_ENGINE_NONE, 3, 4, 5, &e), 0);
+	ck_assert_int_eq(tp_tiles_bytes_init(&b, &t, 1, 1, &e), 0);
+	for (int y = 0; y < 5; y++)
+		ready[y % 4] = tp_tiles_bytes_push(&b, row);
+	ck_assert(ready[0] && ready[2] && b.row == 1);
+	ck_assert_int_eq(tp_tiles_bytes_end(&b), 0);
+	tp_tiles_bytes_free(&b);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -122,6 +170,7 @@ main(void)
 	tcase_add_test(tc, test_grid);
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_fill);
+	tcase_add_test(tc, test_bytes);
 	suite_add_tcase(s, tc);
 	return tp_test_run(s);
 }

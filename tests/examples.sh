@@ -6,7 +6,8 @@
 # directory of its own holding the input files it reads, the built programs
 # first on PATH. It must exit 0, and every file it writes (after > or -o,
 # tgeotiff's and tview's file, any name that is not a fixture; for texport
-# -f weights its NAME_N_SLOT.png maps) must exist,
+# -f weights its NAME_N_SLOT.png maps, with --tile-size its NAME.json) must
+# exist,
 # be non-empty and be newer than the start of the run.
 #
 # Made small, so the whole test takes seconds, the same way every time:
@@ -152,6 +153,12 @@ for page in pages:
         for st in re.findall(r"\bt(?:geotiff|view)\b[^|;&<>\n]*(?:\\\n[^|;&<>\n]*)*", script):
             outs |= set(re.findall(NAME, st))
         outs |= names - fixtures
+        # texport --tile-size writes NAME's tiles and NAME.json, not NAME
+        for st in re.findall(r"\btexport\b(?:[^|;&<>\n\\]|\\\n)*", script):
+            if "--tile-size" in st:
+                for n in re.findall(NAME, st):
+                    if n in outs:
+                        outs = (outs - {n}) | {n + ".json"}
         # texport -f weights writes NAME_0_SLOT.png, ..., not NAME.png
         for st in re.findall(r"\btexport\b[^|;&\n]*-f weights[^|;&\n]*", script):
             for n in re.findall(NAME, st):

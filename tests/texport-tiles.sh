@@ -2,7 +2,9 @@
 # texport --tile-size: engine tiles sharing their edges, for every heightmap
 # format and engine; the tiles read back, checked edge by edge and joined
 # against the stream; the grid's sidecar; padding only at the east and
-# south; the stream read once from a pipe with --zrange.
+# south; the stream read once from a pipe with --zrange; the layer maps
+# (weights, splat, normal, exr) in the same grid, each tile the crop of the
+# untiled map.
 . "$(dirname "$0")/common.sh"
 
 # A 300x200 world of 30 m cells with a NaN hole: not a multiple of any
@@ -129,6 +131,106 @@ ok "range line" run_prog texport -e unreal --tile-size 253 "$T/u.png" < "$T/w.tp
 assert_eq "one range line" "$(grep -c 'height 0..65535 = ' "$T/.err")" 1
 assert_eq "pad warning" "$(grep -c 'warning: --tile-size: 300x200 padded to 505x253' "$T/.err")" 1
 
+# Layer maps (-f weights, splat, normal, exr) in the same grid: every tile
+# of the sidecar, each of its layers, equal byte for byte (exr: bit for
+# bit) to its crop of the untiled map padded east and south by its last
+# column and row; weights and splat summing to 255 in every cell of every
+# tile; the names the heightmap's with the layer's suffix before them.
+# A world of biomes in blocks, a random wear band and the heights above;
+# its 257 x 193 corner fits tiles of 65 without padding.
+py 'rng = np.random.default_rng(5)
+y, x = np.mgrid[0:200, 0:300]
+h = band(sys.argv[1], "height")
+codes = np.array([10, 2, 6, 16, 3, 9], "float32")
+b = codes[(x // 23 + (y // 19) * 3 + (rng.random((200, 300)) < 0.1)) % 6]
+b[5, 5] = np.nan
+write(np.stack([h, b, rng.random((200, 300))], 1), "height biome wear", ["CELLSIZE 30", "ORIGIN 500000 4200000", "CRS EPSG:32617", "UNITS m"], sys.argv[2])
+write(np.stack([h, b], 1)[:193, :, :257], "height biome", [], sys.argv[3])' "$T/w.tp" "$T/l.tp" "$T/fit.tp"
+printf 'grassland 0\nbeach 1\nsnow 2\nrock 3\nscorched 4\n* 0\n' > "$T/groups"
+
+# layer_check SIDECAR UNTILED_DIR: "ok", or what failed
+layer_check() {
+	py - "$@" <<'PYEOF'
+import json, os, math, struct, zlib
+from PIL import Image
+side, whole = sys.argv[1], sys.argv[2]
+j = json.load(open(side)); g = j["tiles"]; d = os.path.dirname(side)
+T, C, R, fmt = g["size"], g["columns"], g["rows"], j["format"]
+def exr(p):   # a scanline OpenEXR of one float channel, as texport writes it
+    f = open(p, "rb").read(); q, at = 8, {}
+    while f[q] != 0:
+        n = f.index(0, q); t = f.index(0, n + 1); size = struct.unpack_from("<i", f, t + 1)[0]
+        at[f[q:n].decode()] = f[t + 5:t + 5 + size]; q = t + 5 + size
+    x0, y0, x1, y1 = struct.unpack("<4i", at["dataWindow"]); w, h = x1 - x0 + 1, y1 - y0 + 1
+    q += 1 + 8 * math.ceil(h / 16); rows = []
+    while len(rows) < h:
+        y, size = struct.unpack_from("<ii", f, q); q += 8
+        n = min(16, h - y) * w * 4; b = f[q:q + size]; q += size
+        if size < n:
+            t = np.frombuffer(zlib.decompress(b), np.uint8).astype(np.int64)
+            t[1:] -= 128; t = (np.cumsum(t) & 0xff).astype(np.uint8)
+            half = (n + 1) // 2; u = np.empty(n, np.uint8); u[0::2] = t[:half]; u[1::2] = t[half:]; b = u.tobytes()
+        rows += list(np.frombuffer(b, "<f4").reshape(-1, w))
+    return np.array(rows)
+def read(p):
+    return exr(p) if p.endswith(".exr") else np.asarray(Image.open(p))
+layers = j.get("layers", [os.path.basename(side)[:-5]])   # exr: the heightmap's
+bad, full = [], []
+for name in layers:
+    a = read(os.path.join(whole, name))
+    pad = [(0, g["grid_height"] - a.shape[0]), (0, g["grid_width"] - a.shape[1])] + [(0, 0)] * (a.ndim - 2)
+    full.append(np.pad(a, pad, mode="edge"))
+if len(g["tiles"]) != C * R: bad.append("tile count")
+unity = j["engine"] == "unity"
+for e in g["tiles"]:
+    c, r = e["column"], (R - 1 - e["row"] if unity else e["row"])
+    tag = ("_r%d_c%d" % (e["row"], c)) if unity else ("_x%d_y%d" % (c, e["row"]))
+    files = e.get("files", [e["file"]])
+    if e["file"] != files[0] or len(files) != len(layers): bad.append("files of " + e["file"])
+    tiles = []
+    for k, name in enumerate(files):
+        stem, ext = os.path.splitext(layers[k])
+        if name != stem + tag + ext: bad.append("name " + name)
+        t = read(os.path.join(d, name)); tiles.append(t)
+        want = full[k][r * (T - 1):r * (T - 1) + T, c * (T - 1):c * (T - 1) + T]
+        if t.shape != want.shape or t.dtype != want.dtype or not (t == want).all(): bad.append("tile " + name)
+    if fmt in ("weights", "splat"):
+        s = sum(t.astype(int).reshape(T, T, -1).sum(2) for t in tiles)
+        if not (s == 255).all(): bad.append("sum of " + e["file"])
+print(" ".join(bad[:5]) if bad else "ok")
+PYEOF
+}
+
+while read -r engine fmt size opts; do
+	e=; [ "$engine" = none ] || e="-e $engine"
+	ext=png; [ "$fmt" = exr ] && ext=exr
+	ld=$T/l-$engine-$fmt-$size
+	mkdir -p "$ld/whole"
+	in=$T/l.tp; [ "$engine $size" = "godot 65" ] && in=$T/fit.tp
+	ok "$engine $fmt $size layers" run_prog texport -q $e -f "$fmt" --tile-size "$size" $opts "$ld/m.$ext" < "$in"
+	ok "$engine $fmt $size whole" run_prog texport -q -f "$fmt" $opts "$ld/whole/m.$ext" < "$in"
+	assert_eq "$engine $fmt $size layer tiles" "$(layer_check "$ld/m.$ext.json" "$ld/whole")" ok
+done <<EOF
+unreal weights 127 --biome-groups $T/groups --blend 2 --splat-bands wear:0.2:0.9
+unity weights 65 --biome-groups $T/groups --blend 3
+none weights 50 --splat-bands wear:0:0.5
+unity splat 129 --biome-groups $T/groups --blend 1 --splat-bands wear
+godot splat 65 --biome-groups $T/groups --blend 4
+unreal normal 127 --zscale 3
+godot normal 65 --normal-y down
+none exr 101 --zscale 2.5
+EOF
+# the corner fits its tiles, unpadded; Unity's names of 5 x 4 tiles
+assert_eq "fit grid" "$(py 'import json; g = json.load(open(sys.argv[1]))["tiles"]; print(g["grid_width"], g["grid_height"], g["world_width"], g["world_height"])' "$T/l-godot-splat-65/m.png.json")" "257 193 257 193"
+assert_eq "unity layer names" "$(cd "$T/l-unity-weights-65" && ls m_0_grassland_r*_c*.png | wc -l) $(ls "$T/l-unity-weights-65" | grep -c '^m_4_scorched_r3_c4.png$')" "20 1"
+assert_eq "exr tiles' zrange" "$(py 'import json; j = json.load(open(sys.argv[1])); print(j["format"], j["tiles"]["columns"], j["zrange"] == json.load(open(sys.argv[2]))["zrange"])' "$T/l-none-exr-101/m.exr.json" "$T/l-none-exr-101/whole/m.exr.json")" "exr 3 True"
+# from a pipe, the tiles are those of the file
+mkdir -p "$T/l-pipe"
+cat "$T/l.tp" | run_prog texport -q -e unity -f weights --biome-groups "$T/groups" --blend 3 --tile-size 65 "$T/l-pipe/m.png"
+assert_same "layer pipe = file" "$T/l-pipe/m_0_grassland_r1_c2.png" "$T/l-unity-weights-65/m_0_grassland_r1_c2.png"
+expect_err 1 "unity takes tiles of 257 or 513" "unity layer size" run_prog texport -e unity -f normal --tile-size 300 "$T/x.png" < "$T/l.tp"
+expect_err 2 "engine goes with the heightmap formats" "engine with exr tiles" run_prog texport -e godot -f exr --tile-size 65 "$T/x.exr" < "$T/l.tp"
+
 # errors
 expect_err 1 "unity takes tiles of 257 or 513" "unity size" run_prog texport -e unity --tile-size 300 "$T/x.r16" < "$T/w.tp"
 expect_err 1 "unreal takes tiles of 127 samples" "unreal size" run_prog texport -e unreal --tile-size 40 "$T/x.png" < "$T/w.tp"
@@ -145,6 +247,11 @@ lim=$(vm_limit 100000)
     --tile-size 1025 "$T/big.r16" < "$T/big.tp" ) && pass ||
     fail "tiles of a world larger than the memory limit"
 assert_eq "its 36 tiles" "$(ls "$T" | grep -c '^big_r[0-5]_c[0-5].r16$')" 36
-rm -f "$T/big.tp" "$T"/big_r*
+# its weight maps, two slots, likewise: 2 rows of tiles of bytes, 12.6 MB
+( ulimit -v "$lim"; exec $MEMCHECK "$TP_BIN/texport" -q -f weights -e unity \
+    --splat-bands height:0.3:0.7 --tile-size 1025 "$T/big.png" < "$T/big.tp" ) &&
+    pass || fail "weight map tiles of a world larger than the memory limit"
+assert_eq "its 72 weight tiles" "$(ls "$T" | grep -c '^big_[01]_[a-z]*_r[0-5]_c[0-5].png$')" 72
+rm -f "$T/big.tp" "$T"/big_*
 
 finish

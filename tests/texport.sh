@@ -437,7 +437,7 @@ fi
 expect_err 2 "texport: --format: 'tiff' is not one of png16, r16, r32, pgm, mask, splat, weights, normal, exr" \
     "format" run_prog texport -f tiff "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: --engine goes with the heightmap formats" "exr engine" run_prog texport -f exr -e godot "$T/x.exr" < "$T/dem.tp"
-expect_err 2 "texport: --tile-size goes with png16" "exr tiles" run_prog texport -f exr --tile-size 65 "$T/x.exr" < "$T/dem.tp"
+expect_err 2 "texport: --engine goes with the heightmap formats png16, r16, r32 and pgm, and with tiles" "splat engine, no tiles" run_prog texport -f splat --splat-bands height -e unity "$T/x.png" < "$T/dem.tp"
 expect_err 2 "texport: --zrange: want LO < HI" "zrange order" run_prog texport --zrange 5,1 "$T/x" < "$T/dem.tp"
 expect_err 2 "texport: give the file to write (-o OUT)" "no out" run_prog texport < "$T/dem.tp"
 expect_err 2 "texport: unexpected argument 'b'" "two outs" run_prog texport a b < "$T/dem.tp"

@@ -320,7 +320,7 @@ normal_rows(void *ctx, int64_t begin, int64_t end, int worker)
  * in parallel, the rows written in order. */
 static int
 normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
-    tp_png_writer *png, const tp_export_rows_loop *l, tp_err *e)
+    const tp_export_rows_sink *out, const tp_export_rows_loop *l, tp_err *e)
 {
 	int64_t nb = s->batch, have = 0, h = j->height;
 	size_t w = (size_t)j->width;
@@ -336,7 +336,7 @@ normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
 		if (rc == 0)
 			tp_par_for(threads, n, 1, normal_rows, j);
 		for (int64_t i = 0; rc == 0 && i < n; i++)
-			rc = tp_png_write_row(png, j->out + (size_t)i * w * 3, e);
+			rc = out->row(out->ctx, j->out + (size_t)i * w * 3, e);
 		j->y0 += n;
 		drop = j->y0 - 1 - j->first;
 		memmove(buf, buf + (size_t)drop * w, (size_t)(have - drop) * w *
@@ -349,7 +349,13 @@ normal_batches(tp_export_rows_src *s, normal_job *j, float *buf,
 }
 
 int
-tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
+tp_export_rows_png_row(void *ctx, const uint8_t *px, tp_err *e)
+{
+	return tp_png_write_row(ctx, px, e);
+}
+
+int
+tp_export_rows_normals(tp_export_rows_src *s, const tp_export_rows_sink *out,
     const tp_normalmap_opts *no, const tp_geo_grid *geo,
     const tp_export_rows_loop *l, double *steepest, tp_err *e)
 {
@@ -365,7 +371,7 @@ tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
 	if (buf == NULL || j.out == NULL || j.steep == NULL)
 		rc = tp_err_set(e, "out of memory for a batch of rows");
 	if (rc == 0)
-		rc = normal_batches(s, &j, buf, png, l, e);
+		rc = normal_batches(s, &j, buf, out, l, e);
 	*steepest = 0;
 	for (int i = 0; i < threads && j.steep != NULL; i++)
 		*steepest = j.steep[i] > *steepest ? j.steep[i] : *steepest;
@@ -383,9 +389,9 @@ typedef struct splat_job {
 	const tp_splatband *sb;		/* NULL: the biome slots alone */
 	int	nbase;			/* slots before the bands */
 	int64_t	nring;
+	int	npic;			/* RGBA pictures of a row */
 	float	*row, *ring;		/* ring: nring x sb->n x width */
 	uint8_t	*base, *out;		/* RGBA pictures of a row */
-	uint8_t	*grey;			/* a slot's row, or NULL: RGBA */
 } splat_job;
 
 /* Band rows of the stream row just read, row y, into the ring. */
@@ -402,13 +408,13 @@ keep_bands(splat_job *j, int64_t y)
 
 /* Output row y: the base weights and the bands' from the ring, mixed. */
 static void
-mix_row(splat_job *j, int64_t y, int npic)
+mix_row(splat_job *j, int64_t y)
 {
 	size_t w = (size_t)j->r->h.width, n = (size_t)j->sb->n;
 	const float *vals = j->ring + (size_t)(y % j->nring) * n * w;
 	int nslot = j->nbase + j->sb->n;
 
-	memset(j->out, 0, (size_t)npic * w * 4);
+	memset(j->out, 0, (size_t)j->npic * w * 4);
 	for (size_t x = 0; x < w; x++) {
 		uint8_t base[TP_SPLAT_SLOTS], cell[TP_SPLAT_SLOTS];
 		float v[TP_SPLATBAND_MAX];
@@ -438,32 +444,30 @@ splat_in(splat_job *j, int band, int64_t y, tp_err *e)
 	    &j->r->h, band), e) : 0;
 }
 
-/* Write output row y once its window is in. */
+/* Hand output row y on once its window is in. */
 static int
-splat_out(splat_job *j, int64_t y, tp_png_writer *const *png, int npic,
-    tp_err *e)
+splat_out(splat_job *j, int64_t y, const tp_export_rows_sink *out, tp_err *e)
 {
-	size_t w = (size_t)j->r->h.width;
-	int rc = 0;
-
 	if (j->sp != NULL)
 		tp_splat_take(j->sp, j->sb != NULL ? j->base : j->out);
 	if (j->sb != NULL)
-		mix_row(j, y, npic);
-	for (int k = 0; rc == 0 && k < npic && j->grey == NULL; k++)
-		rc = tp_png_write_row(png[k], j->out + (size_t)k * w * 4, e);
-	for (int s = 0; rc == 0 && s < npic && j->grey != NULL; s++) {
-		for (size_t x = 0; x < w; x++)
-			j->grey[x] = j->out[(size_t)(s / 4) * w * 4 + x * 4 +
-			    (size_t)(s % 4)];
-		rc = tp_png_write_row(png[s], j->grey, e);
-	}
-	return rc;
+		mix_row(j, y);
+	return out->row(out->ctx, j->out, e);
+}
+
+void
+tp_export_rows_slot(const uint8_t *px, int64_t width, int s, uint8_t *grey)
+{
+	const uint8_t *from = px + (size_t)(s / 4) * (size_t)width * 4 +
+	    (size_t)(s % 4);
+
+	for (int64_t x = 0; x < width; x++)
+		grey[x] = from[(size_t)x * 4];
 }
 
 int
 tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
-    const tp_splatband *sb, tp_png_writer *const *png, int npic, int grey,
+    const tp_splatband *sb, const tp_export_rows_sink *out,
     const tp_export_rows_loop *l, tp_err *e)
 {
 	size_t w = (size_t)r->h.width, nb = sb != NULL ? (size_t)sb->n : 0;
@@ -472,26 +476,24 @@ tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
 	int64_t in = 0, done = 0, h = r->h.height;
 	int rc = 0;
 
+	j.npic = (j.nbase + (int)nb + 3) / 4;
 	j.row = malloc(tp_row_floats(&r->h) * sizeof *j.row);
-	j.out = malloc((size_t)npic * w * 4);
-	j.grey = grey ? malloc(w) : NULL;
+	j.out = malloc((size_t)j.npic * w * 4);
 	j.base = malloc((size_t)TP_SPLAT_SLOTS * w);
 	j.ring = malloc((size_t)j.nring * (nb > 0 ? nb : 1) * w *
 	    sizeof *j.ring);
-	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring ==
-	    NULL || (grey && j.grey == NULL))
+	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring == NULL)
 		rc = tp_err_set(e, "out of memory for a row");
 	while (rc == 0 && done < h) {
 		if (sp == NULL || !tp_splat_ready(sp))
 			rc = splat_in(&j, band, in++, e);
 		while (rc == 0 && done < in && (sp == NULL ||
 		    tp_splat_ready(sp)))
-			rc = splat_out(&j, done++, png, npic, e);
+			rc = splat_out(&j, done++, out, e);
 		progress(l, done, h);
 	}
 	free(j.row);
 	free(j.out);
-	free(j.grey);
 	free(j.base);
 	free(j.ring);
 	return rc < 0 ? -1 : tp_reader_finish(r, e);

@@ -98,23 +98,40 @@ int64_t	tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
 	    const tp_export_rows_quant *q, const tp_export_rows_loop *l,
 	    tp_err *e);
 
-/* The normal map of the band (RGB rows into png, width x height of r)
- * from batches with a row of halo each side, on l's threads, then r's
+/* Where a map's rows go, north first: row(ctx, px, e) takes one row and
+ * returns 0, or -1 with a message in *e, which ends the loop. */
+typedef struct tp_export_rows_sink {
+	int	(*row)(void *ctx, const uint8_t *px, tp_err *e);
+	void	*ctx;
+} tp_export_rows_sink;
+
+/* A sink that writes each row to the PNG writer ctx (tp_png_write_row). */
+int	tp_export_rows_png_row(void *ctx, const uint8_t *px, tp_err *e);
+
+/* The normal map of the band (RGB rows, 3 x width bytes, of r's size, into
+ * out) from batches with a row of halo each side, on l's threads, then r's
  * end checked. geo: the cells' spacing, per row when geographic.
  * *steepest: the map's steepest gradient (tp_normalmap_row). */
-int	tp_export_rows_normals(tp_export_rows_src *s, tp_png_writer *png,
-	    const tp_normalmap_opts *no, const tp_geo_grid *geo,
-	    const tp_export_rows_loop *l, double *steepest, tp_err *e);
+int	tp_export_rows_normals(tp_export_rows_src *s,
+	    const tp_export_rows_sink *out, const tp_normalmap_opts *no,
+	    const tp_geo_grid *geo, const tp_export_rows_loop *l,
+	    double *steepest, tp_err *e);
 
-/* The splat maps of band `band` of r: rows through sp's window, picture k
- * of npic getting slots 4k .. 4k + 3 as RGBA (grey: npic grey pictures,
- * picture k slot k, the weight maps), then r's end checked. With
- * sb, its bands take the slots after the base (tp_splatband_cell): the
- * biome slots of sp, or without sp (band -1) slot 0 alone; the bands'
- * values wait in a ring of sp's blend + 1 rows for the window's row. */
+/* The splat weights of band `band` of r: rows through sp's window into
+ * out, each row the slots' RGBA pictures side by side (slot s of cell x
+ * at px[(s / 4) 4 width + 4 x + s % 4], ceil(slots / 4) pictures), then
+ * r's end checked. With sb, its bands take the slots after the base
+ * (tp_splatband_cell): the biome slots of sp, or without sp (band -1)
+ * slot 0 alone; the bands' values wait in a ring of sp's blend + 1 rows
+ * for the window's row. */
 int	tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
-	    const tp_splatband *sb, tp_png_writer *const *png, int npic,
-	    int grey, const tp_export_rows_loop *l, tp_err *e);
+	    const tp_splatband *sb, const tp_export_rows_sink *out,
+	    const tp_export_rows_loop *l, tp_err *e);
+
+/* Slot s of a splat row px (width cells, as tp_export_rows_splat gives
+ * it) into grey: width bytes, its weight map's row. */
+void	tp_export_rows_slot(const uint8_t *px, int64_t width, int s,
+	    uint8_t *grey);
 
 /* Picture k's name for splat output out: out itself for k = 0, else
  * "_k" before the extension of out's last path part (or at the end when

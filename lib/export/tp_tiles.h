@@ -19,6 +19,13 @@
  * tiles into a buffer of size x the grid's width floats (the last row of
  * one tile row kept as the first of the next), so memory is O(width x size)
  * and the stream is read once.
+ *
+ * Layer maps (splat, weight and normal maps) come as rows of the world
+ * computed whole, not as a band: tp_tiles_bytes gathers such rows of bytes
+ * into the same grid, so that layer tile k covers the samples of heightmap
+ * tile k. Their padding repeats the map's last column and row (not the
+ * band's), so every sample of the world is the untiled map's, byte for
+ * byte, and a padded one a copy of its nearest.
  */
 #ifndef TP_TILES_H
 #define TP_TILES_H
@@ -44,6 +51,9 @@ typedef struct tp_tiles {
  * (an error naming the nearest valid sizes when g refuses size), and
  * allocate its buffer. */
 int	tp_tiles_init(tp_tiles *t, tp_engine g, int64_t size, int64_t w,
+	    int64_t h, tp_err *e);
+/* The plan alone, no buffer (buf NULL): for tp_tiles_bytes. */
+int	tp_tiles_plan(tp_tiles *t, tp_engine g, int64_t size, int64_t w,
 	    int64_t h, tp_err *e);
 void	tp_tiles_free(tp_tiles *t);
 
@@ -73,5 +83,41 @@ char	*tp_tiles_name(const tp_tiles *t, const char *out, int64_t col,
 char	*tp_tiles_json(const tp_tiles *t, const tp_header *h,
 	    const char *format, const char *out, double lo, double hi,
 	    double zscale, int nan);
+
+/* Rows of a layer map gathered into rows of tiles: each row planes
+ * pictures side by side, each the world's width of cells of cell bytes
+ * (a splat row's RGBA pictures: planes npic, cell 4). */
+typedef struct tp_tiles_bytes {
+	const tp_tiles *t;	/* the plan */
+	int	planes;
+	size_t	cell;
+	uint8_t	*buf;		/* size rows of planes x grid width cells */
+	int64_t	have;		/* rows of the current row of tiles in buf */
+	int64_t	row;		/* the current row of tiles, from the north */
+} tp_tiles_bytes;
+
+int	tp_tiles_bytes_init(tp_tiles_bytes *b, const tp_tiles *t, int planes,
+	    size_t cell, tp_err *e);
+void	tp_tiles_bytes_free(tp_tiles_bytes *b);
+/* Take the world's next row (planes x src_w cells), padded east. Returns
+ * 1 when it completes row b->row of tiles: read its tiles now
+ * (tp_tiles_bytes_row), as the next push moves on to the next row. */
+int	tp_tiles_bytes_push(tp_tiles_bytes *b, const uint8_t *row);
+/* After the world's last row: 1 when a row of tiles is left, now padded
+ * south and ready to read; 0 when every row was handed out. */
+int	tp_tiles_bytes_end(tp_tiles_bytes *b);
+/* Row y (0 .. size - 1) of plane p of tile col of the ready row: size
+ * cells. */
+const uint8_t *tp_tiles_bytes_row(const tp_tiles_bytes *b, int plane,
+	    int64_t col, int64_t y);
+
+/* The sidecar of a grid of layer maps: tp_tiles_json's, less what only a
+ * heightmap has (zrange, levels, byte order, nodata, import settings),
+ * first_row "north", "layers": the untiled maps' file names out[0 ..
+ * nout) (no directory), and per tile besides "file" (its first layer)
+ * "files": its file of each layer in that order. NULL when out of memory;
+ * free(). */
+char	*tp_tiles_layers_json(const tp_tiles *t, const tp_header *h,
+	    const char *format, const char *const *out, int nout);
 
 #endif
