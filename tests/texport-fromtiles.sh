@@ -1,7 +1,7 @@
 #!/bin/bash
 # texport --from-tiles: the world read from ttile's tiles gives the files of
 # `tmosaic MANIFEST | texport` byte for byte, for every heightmap format,
-# exr, normal maps and engine tiles; a damaged set is refused before a file
+# exr and normal maps, whole and in engine tiles; a damaged set is refused before a file
 # is written; a tiled export from tiles in less memory than the world.
 . "$(dirname "$0")/common.sh"
 
@@ -52,6 +52,9 @@ t -e unity --tile-size 65
 t -e unreal --tile-size 127 -f png16
 t -f r32 --tile-size 50
 t -f pgm --tile-size 33 --zrange -50,90
+t -f exr --tile-size 65 --zscale 3
+t -f normal --tile-size 50 --zscale 30
+t -f normal -e unreal --tile-size 127 --zscale 30
 t1 -f png16
 t1 -e unity --tile-size 129
 n -f r16
