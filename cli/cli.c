@@ -92,10 +92,11 @@ static const struct param {
 
 /* Options that only change how a program runs or talks, never its output
  * bytes: HISTORY leaves them out, so runs differing only in these make
- * identical files. */
+ * identical files (texport --from-tiles reads the rows the tiles' mosaic
+ * would give it). */
 static const char *const silent_opts[] = {
 	"threads", "quiet", "verbose", "progress", "stats", "cl-device",
-	"tile-size", "tile-cache", NULL
+	"tile-size", "tile-cache", "from-tiles", NULL
 };
 
 /* The options of a tile phase (tfill, tflow): a tile's output records the

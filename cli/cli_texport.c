@@ -87,32 +87,6 @@ cli_texport_flat_note(double steepest, int zscale_given)
 	    "one height unit stands for", deg);
 }
 
-/* The range unless --zrange gave it; whether NaN were seen, or -1 when
- * they are counted while writing. */
-static int
-texport_range(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
-    off_t start, double *lo, double *hi)
-{
-	tp_export_rows_loop l = { .threads = 0, .progress = cli_progress_cb };
-	tp_export_range rg;
-	cli_progress p;
-	tp_err e;
-	int rc;
-
-	*lo = o->lo;
-	*hi = o->hi;
-	if (o->zrange)
-		return -1;
-	l.pctx = &p;
-	cli_progress_init(&p, "range", o->quiet);
-	rc = tp_export_rows_src_range(s, start, &rg, &l, &e);
-	cli_progress_done(&p);
-	if (rc < 0)
-		cli_fail(&e);
-	tp_export_range_get(&rg, lo, hi);
-	return rg.nan > 0;
-}
-
 /* Tile col of the row t holds as a float32 OpenEXR image: heights times
  * zscale, NaN as lo, as cli_texport_exr writes them; the NaN written. */
 static int64_t
@@ -193,43 +167,43 @@ tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
 	}
 	cli_progress_done(&p);
 	free(row);
-	if (s->plane == NULL && (tp_reader_skip_rest(s->r, &e) < 0 ||
-	    tp_reader_finish(s->r, &e) < 0))
+	if (tp_export_rows_src_end(s, &e) < 0)
 		cli_fail(&e);
 	return nan;
 }
 
 void
-cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+cli_texport_tiles(const cli_texport_tiles_opts *o, cli_texport_in *in,
     int argc, char **argv)
 {
+	const tp_header *wh = in->h;
 	tp_export_rows_src s;
 	tp_tiles t;
 	tp_header h;
-	double lo, hi, z;
+	double lo = o->lo, hi = o->hi, z;
 	int64_t nan;
 	int hasnan;
 	char *text, *path;
 	tp_err e;
 
-	if (tp_tiles_init(&t, o->engine, o->size, r->h.width, r->h.height,
-	    &e) < 0 || tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band),
+	if (tp_tiles_init(&t, o->engine, o->size, wh->width, wh->height,
 	    &e) < 0)
 		cli_fail(&e);
+	cli_texport_src(in, o->band, &s);
 	cli_texport_fit_note("--tile-size", t.src_w, t.src_h, t.width,
 	    t.height);
-	hasnan = texport_range(o, &s, start, &lo, &hi);
-	cli_output_header(&h, &r->h, argc, argv);
+	hasnan = cli_texport_range(in, &s, o->zrange, o->quiet, &lo, &hi);
+	cli_output_header(&h, wh, argc, argv);
 	nan = tile_rows(o, &t, &s, lo, hi, &h);
 	z = o->exr ? o->zscale : 1;	/* EXR: heights in the file's units */
-	text = tp_tiles_json(&t, &r->h, o->format, o->out, lo * z, hi * z,
+	text = tp_tiles_json(&t, wh, o->format, o->out, lo * z, hi * z,
 	    o->exr ? 1 : o->zscale, hasnan < 0 ? nan > 0 : hasnan);
 	if (text == NULL || (path = tp_export_sidecar_name(o->out)) == NULL)
 		cli_die("out of memory for the sidecar");
 	cli_text_write(path, text, strlen(text));
-	cli_texport_geo_note(o->engine, &r->h, t.size, o->quiet);
+	cli_texport_geo_note(o->engine, wh, t.size, o->quiet);
 	cli_texport_range_note(o->exr ? TP_EXPORT_R32 : o->f, lo * z, hi * z,
-	    &r->h, o->quiet);
+	    wh, o->quiet);
 	free(path);
 	free(text);
 	tp_header_free(&h);
@@ -242,7 +216,7 @@ static int64_t
 exr_rows(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
     tp_exr_writer *w, double lo, tp_err *e)
 {
-	int64_t wd = s->r->h.width, ht = s->r->h.height, nan = 0;
+	int64_t wd = s->h->width, ht = s->h->height, nan = 0;
 	float *buf = malloc((size_t)(s->batch * wd) * sizeof *buf);
 	cli_progress p;
 
@@ -271,39 +245,36 @@ exr_rows(const cli_texport_tiles_opts *o, tp_export_rows_src *s,
 	}
 	cli_progress_done(&p);
 	free(buf);
-	if (s->plane == NULL && (tp_reader_skip_rest(s->r, e) < 0 ||
-	    tp_reader_finish(s->r, e) < 0))
-		return -1;
-	return nan;
+	return tp_export_rows_src_end(s, e) < 0 ? -1 : nan;
 }
 
 void
-cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r, off_t start,
+cli_texport_exr(const cli_texport_tiles_opts *o, cli_texport_in *in,
     int argc, char **argv)
 {
+	const tp_header *wh = in->h;
 	tp_export_rows_src s;
 	tp_exr_writer *w;
 	tp_header h;
-	double lo, hi;
+	double lo = o->lo, hi = o->hi;
 	int64_t nan;
 	int hasnan;
 	cli_out t, ts;
 	tp_err e;
 
-	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
-		cli_fail(&e);
-	hasnan = texport_range(o, &s, start, &lo, &hi);
-	cli_output_header(&h, &r->h, argc, argv);
-	w = cli_exr_begin(&t, o->out, r->h.width, r->h.height);
+	cli_texport_src(in, o->band, &s);
+	hasnan = cli_texport_range(in, &s, o->zrange, o->quiet, &lo, &hi);
+	cli_output_header(&h, wh, argc, argv);
+	w = cli_exr_begin(&t, o->out, wh->width, wh->height);
 	nan = exr_rows(o, &s, w, lo, &e);
 	if (nan >= 0)	/* the sidecar staged first: both, or neither */
-		cli_texport_sidecar(&ts, o->out, TP_ENGINE_NONE, &r->h, "exr",
-		    r->h.width, r->h.height, lo * o->zscale, hi * o->zscale,
+		cli_texport_sidecar(&ts, o->out, TP_ENGINE_NONE, wh, "exr",
+		    wh->width, wh->height, lo * o->zscale, hi * o->zscale,
 		    1, hasnan < 0 ? nan > 0 : hasnan);
 	cli_outfile_end(&t, nan >= 0, &e);
 	cli_outfile_end(&ts, 1, NULL);
 	cli_texport_range_note(TP_EXPORT_R32, lo * o->zscale, hi * o->zscale,
-	    &r->h, o->quiet);
+	    wh, o->quiet);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 }

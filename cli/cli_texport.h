@@ -1,7 +1,8 @@
 /*
  * cli_texport.h - what texport says on stderr besides its range line, and
  * its sidecar written: the notes and warnings that keep a heightmap from
- * landing in an engine at the wrong size or flat.
+ * landing in an engine at the wrong size or flat; its input, a stream or a
+ * tile set; its runs over it.
  */
 #ifndef CLI_TEXPORT_H
 #define CLI_TEXPORT_H
@@ -11,8 +12,38 @@
 
 #include "cli_outfile.h"
 #include "export/tp_engine.h"
+#include "export/tp_export_rows.h"
 #include "export/tp_splatband.h"
 #include "stream/tp_stream.h"
+#include "stream/tp_tilerows.h"
+
+/* texport's input (cli_texport_in.c): the stream on standard input, or
+ * the rows of a tile set (--from-tiles), the bytes of its mosaic. */
+typedef struct cli_texport_in {
+	tp_reader r;		/* standard input's stream, unless tiles */
+	tp_tilerows t;		/* --from-tiles' set */
+	int	tiles;		/* which */
+	const tp_header *h;	/* the input's header: the whole grid's */
+	off_t	start;		/* where the stream begins in a regular
+				   file, or -1 (a pipe, or tiles) */
+} cli_texport_in;
+
+/* Open standard input's stream, or with from the tile set of the manifest
+ * (or directory) from, every tile's header checked before anything is
+ * written. format: -f's name; splat maps read the stream themselves and
+ * take no tile set (a usage error). Exits on failure. */
+void	cli_texport_open(cli_texport_in *in, const char *from,
+	    const char *format);
+void	cli_texport_close(cli_texport_in *in);
+/* s over band `band` of in (an error naming the bands when it has none). */
+void	cli_texport_src(cli_texport_in *in, const char *band,
+	    tp_export_rows_src *s);
+/* The range to quantise by into *lo, *hi unless zrange (then they hold
+ * --zrange's): the band's, by a first pass over a file or a tile set, or
+ * held from a pipe, with a "range" bar unless quiet. Returns whether NaN
+ * were seen, or -1 when they are counted while writing. */
+int	cli_texport_range(const cli_texport_in *in, tp_export_rows_src *s,
+	    int zrange, int quiet, double *lo, double *hi);
 
 /* OUT.json for a w x ht heightmap of format (its name) written from the
  * grid of header h for engine g, levels spanning lo .. hi, zscale metres a
@@ -61,21 +92,23 @@ typedef struct cli_texport_layer_opts {
 	tp_engine engine;		/* the tiles' sizes and names */
 } cli_texport_layer_opts;
 
-/* The splat maps of the stream r (its header read): the biome slots of
+/* The splat maps of the stream in->r (a stream: cli_texport_open takes no
+ * tile set for them): the biome slots of
  * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
  * slots a picture, or with grey one 8-bit grey map a slot, out_0_NAME.png,
  * ... (tp_splatband_slot_name); HISTORY from argc, argv. With a size, each
  * picture cut into the engine tiles of cli_texport_tiles' grid (tp_tiles,
  * tp_tiles_bytes), out_x0_y0.png, out_1_x0_y0.png, ..., and OUT.json
  * describing them (tp_tiles_layers_json). Exits on failure. */
-void	cli_texport_splat(const cli_texport_layer_opts *o, tp_reader *r,
+void	cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
 	    int argc, char **argv);
 
-/* The normal map of the band of r (tp_normalmap: o's zscale and ydown),
+/* The normal map of the band of the input (tp_normalmap: o's zscale and
+ * ydown),
  * one RGB picture, or its tiles as for cli_texport_splat; the flat map
  * warning (cli_texport_flat_note). Exits on failure. */
-void	cli_texport_normal(const cli_texport_layer_opts *o, tp_reader *r,
-	    int argc, char **argv);
+void	cli_texport_normal(const cli_texport_layer_opts *o,
+	    cli_texport_in *in, int argc, char **argv);
 
 /* --tile-size and -f exr: what texport was asked. */
 typedef struct cli_texport_tiles_opts {
@@ -88,19 +121,18 @@ typedef struct cli_texport_tiles_opts {
 	double	lo, hi, zscale;
 } cli_texport_tiles_opts;
 
-/* The heightmap of the stream r (its header read, its stream at byte
- * start of a regular file or -1) as engine tiles (tp_tiles), each written
+/* The heightmap of the input as engine tiles (tp_tiles), each written
  * whole as soon as its rows are in, then OUT.json describing the grid;
  * the range line and geographic note as for one heightmap. With exr, the
  * tiles of cli_texport_exr's image and its sidecar's zrange. Exits on
  * failure. */
-void	cli_texport_tiles(const cli_texport_tiles_opts *o, tp_reader *r,
-	    off_t start, int argc, char **argv);
+void	cli_texport_tiles(const cli_texport_tiles_opts *o, cli_texport_in *in,
+	    int argc, char **argv);
 
-/* -f exr: the band of the stream r (as for cli_texport_tiles) as a float32
- * OpenEXR image of heights times o->zscale, NaN written as LO, and its
- * sidecar (format "exr", zrange in the file's units). Exits on failure. */
-void	cli_texport_exr(const cli_texport_tiles_opts *o, tp_reader *r,
-	    off_t start, int argc, char **argv);
+/* -f exr: the band of the input as a float32 OpenEXR image of heights
+ * times o->zscale, NaN written as LO, and its sidecar (format "exr",
+ * zrange in the file's units). Exits on failure. */
+void	cli_texport_exr(const cli_texport_tiles_opts *o, cli_texport_in *in,
+	    int argc, char **argv);
 
 #endif

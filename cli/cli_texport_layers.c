@@ -81,17 +81,17 @@ layer_row(void *ctx, const uint8_t *px, tp_err *e)
 }
 
 /* Ready lo for npic pictures of channels bytes (grey: 1, from the slots)
- * of the stream r's size; their names from labels (weight maps) or none.
- * Untiled, the pictures are opened now. */
+ * of the input's size (its header in); their names from labels (weight
+ * maps) or none. Untiled, the pictures are opened now. */
 static void
 layer_begin(layer_out *lo, const cli_texport_layer_opts *o,
-    const tp_reader *r, const tp_header *h, int npic, int channels,
+    const tp_header *in, const tp_header *h, int npic, int channels,
     const char (*labels)[TP_NAME_MAX + 8])
 {
 	tp_err e;
 
 	*lo = (layer_out){ .o = o, .h = h, .npic = npic, .channels = channels,
-	    .grey = o->grey, .width = r->h.width, .height = r->h.height };
+	    .grey = o->grey, .width = in->width, .height = in->height };
 	if (lo->grey && (lo->slots = malloc((size_t)npic *
 	    (size_t)lo->width)) == NULL)
 		cli_die("out of memory for a row");
@@ -159,9 +159,10 @@ splat_groups(const cli_texport_layer_opts *o, tp_reader *r,
 }
 
 void
-cli_texport_splat(const cli_texport_layer_opts *o, tp_reader *r, int argc,
-    char **argv)
+cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
+    int argc, char **argv)
 {
+	tp_reader *r = &in->r;
 	char labels[TP_SPLAT_SLOTS][TP_NAME_MAX + 8];
 	int b = o->groups != NULL ? cli_band(&r->h, o->band) : -1, nslot;
 	tp_splat_groups *g;
@@ -188,7 +189,7 @@ cli_texport_splat(const cli_texport_layer_opts *o, tp_reader *r, int argc,
 		tp_splatband_slot_name(g, o->sb != NULL ? &sb : NULL, g != NULL ?
 		    g->nslots : 1, k, labels[k], sizeof labels[k]);
 	cli_output_header(&h, &r->h, argc, argv);
-	layer_begin(&lo, o, r, &h, o->grey ? nslot : (nslot + 3) / 4,
+	layer_begin(&lo, o, &r->h, &h, o->grey ? nslot : (nslot + 3) / 4,
 	    o->grey ? 1 : 4, o->grey ? labels : NULL);
 	cli_progress_init(&p, "splat", o->quiet);
 	rc = tp_export_rows_splat(r, b, g != NULL ? &sp : NULL, o->sb != NULL ?
@@ -202,11 +203,11 @@ cli_texport_splat(const cli_texport_layer_opts *o, tp_reader *r, int argc,
 }
 
 void
-cli_texport_normal(const cli_texport_layer_opts *o, tp_reader *r, int argc,
-    char **argv)
+cli_texport_normal(const cli_texport_layer_opts *o, cli_texport_in *in,
+    int argc, char **argv)
 {
 	tp_normalmap_opts no = { .zscale = o->zscale, .y_down = o->ydown };
-	tp_geo_grid geo = tp_geo_grid_of(&r->h, TP_GEO_AUTO);
+	tp_geo_grid geo = tp_geo_grid_of(in->h, TP_GEO_AUTO);
 	tp_export_rows_src s;
 	cli_progress p;
 	tp_export_rows_loop l = { .threads = o->threads,
@@ -217,10 +218,9 @@ cli_texport_normal(const cli_texport_layer_opts *o, tp_reader *r, int argc,
 	double steep;
 	int rc;
 
-	if (tp_export_rows_src_init(&s, r, cli_band(&r->h, o->band), &e) < 0)
-		cli_fail(&e);
-	cli_output_header(&h, &r->h, argc, argv);
-	layer_begin(&lo, o, r, &h, 1, 3, NULL);
+	cli_texport_src(in, o->band, &s);
+	cli_output_header(&h, in->h, argc, argv);
+	layer_begin(&lo, o, in->h, &h, 1, 3, NULL);
 	cli_progress_init(&p, "normal", o->quiet);
 	rc = tp_export_rows_normals(&s, &(tp_export_rows_sink){ layer_row,
 	    &lo }, &no, &geo, &l, &steep, &e);

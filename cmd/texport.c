@@ -21,12 +21,14 @@ static const char software[] = "texport (terrapipe) " TP_VERSION;
 static const char usage[] =
     "usage: texport [-q] [-b NAME] [-e ENGINE [--crop | --pad]] [-j N]\n"
     "               [--tile-size N] [--zrange LO,HI] [--zscale Z]\n"
-    "               -f png16|r16|r32|pgm|mask|exr OUT < in\n"
+    "               -f png16|r16|r32|pgm|mask|exr OUT\n"
+    "               < in | --from-tiles MANIFEST\n"
     "       texport [-q] [-b NAME] [--blend CELLS] [--biome-groups FILE]\n"
     "               [--splat-bands BAND[:LO:HI],...] [-e ENGINE] [--tile-size N]\n"
     "               -f splat|weights OUT.png < in\n"
     "       texport [-q] [-b NAME] [-e ENGINE] [-j N] [--normal-y up|down]\n"
-    "               [--tile-size N] [--zscale Z] -f normal OUT.png < in\n";
+    "               [--tile-size N] [--zscale Z] -f normal OUT.png\n"
+    "               < in | --from-tiles MANIFEST\n";
 
 static const char help[] =
     "Write one band as a heightmap a game engine imports (its levels 0..65535\n"
@@ -42,6 +44,8 @@ static const char help[] =
     "  -e, --engine NAME    unity, unreal, godot: check the size, and set the\n"
     "                       row order and import settings for it (splat,\n"
     "                       weights, normal: the tiles' sizes and names)\n"
+    "      --from-tiles MANIFEST  read the world from ttile's tiles (their\n"
+    "                       MANIFEST or its directory), not standard input\n"
     "  -f, --format FMT     png16 (default; r16 with -e unity or godot), r16,\n"
     "                       r32 (little-endian UInt16, float32), pgm (16-bit),\n"
     "                       exr (float32 OpenEXR, heights times --zscale),\n"
@@ -75,7 +79,7 @@ static const char *const formats[] = { "png16", "r16", "r32", "pgm", "mask",
 static const char *const engines[] = { "unity", "unreal", "godot", NULL };
 static const char *const ydirs[] = { "up", "down", NULL };
 
-enum { OPT_BLEND = 256, OPT_CROP, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
+enum { OPT_BLEND = 256, OPT_CROP, OPT_FROM, OPT_GROUPS, OPT_NORMAL_Y, OPT_PAD,
     OPT_SPLAT_BANDS, OPT_TILE_SIZE, OPT_ZRANGE, OPT_ZSCALE, OPT_VERSION };
 
 /* Old spellings, still taken with a warning until they go. */
@@ -88,6 +92,7 @@ static const struct option longopts[] = {
 	{ "crop", no_argument, NULL, OPT_CROP },
 	{ "engine", required_argument, NULL, 'e' },
 	{ "format", required_argument, NULL, 'f' },
+	{ "from-tiles", required_argument, NULL, OPT_FROM },
 	{ "threads", required_argument, NULL, 'j' },
 	{ "normal-y", required_argument, NULL, OPT_NORMAL_Y },
 	{ "output", required_argument, NULL, 'o' },
@@ -103,7 +108,7 @@ static const struct option longopts[] = {
 };
 
 struct opts {
-	const char *band, *out, *groups;
+	const char *band, *out, *groups, *from;
 	int	format, quiet, threads, zrange, ydown, blend, blend_given;
 	int	zscale_given, bands;
 	int64_t	tile_size;
@@ -148,6 +153,7 @@ parse_options(int argc, char **argv, struct opts *o)
 			o->fit = ch == OPT_PAD ? TP_FIT_PAD : TP_FIT_CROP;
 			break;
 		case OPT_GROUPS: o->groups = optarg; break;
+		case OPT_FROM: o->from = optarg; break;
 		case OPT_TILE_SIZE: o->tile_size = cli_int("--tile-size",
 			    optarg, 2, 1 << 20);
 			break;
@@ -215,37 +221,12 @@ bar(const struct opts *o, cli_progress *p, const char *label)
 	    .progress = cli_progress_cb, .pctx = p };
 }
 
-/* The range to quantise by, unless --zrange gave it: the band's (a first
- * pass over a file, or the band held from a pipe). Returns whether NaN were
- * seen, or -1 when they are counted while writing. */
-static int
-find_range(tp_export_rows_src *s, const struct opts *o, off_t start,
-    tp_export_rows_quant *q)
-{
-	tp_export_range rg;
-	tp_export_rows_loop l;
-	cli_progress p;
-	tp_err e;
-	int rc;
-
-	if (o->zrange)
-		return -1;
-	l = bar(o, &p, "range");
-	rc = tp_export_rows_src_range(s, start, &rg, &l, &e);
-	cli_progress_done(&p);
-	if (rc < 0)
-		cli_fail(&e);
-	tp_export_range_get(&rg, &q->lo, &q->hi);
-	return rg.nan > 0;
-}
-
 static void
-heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
-    char **argv)
+heightmap(const struct opts *o, cli_texport_in *in, int argc, char **argv)
 {
 	tp_export_rows_quant q = { .format = (tp_export_format)o->format,
 	    .lo = o->lo, .hi = o->hi };
-	int b = cli_band(&r->h, o->band);
+	const tp_header *wh = in->h;
 	int64_t nan, hasnan;
 	tp_export_rows_src s;
 	tp_export_writer *w;
@@ -255,27 +236,28 @@ heightmap(const struct opts *o, tp_reader *r, off_t start, int argc,
 	cli_out t, ts;
 	tp_err e;
 
-	if (tp_engine_fit(o->engine, r->h.width, r->h.height, o->fit, &q.width,
-	    &q.height, &e) < 0 || tp_export_rows_src_init(&s, r, b, &e) < 0)
+	if (tp_engine_fit(o->engine, wh->width, wh->height, o->fit, &q.width,
+	    &q.height, &e) < 0)
 		cli_fail(&e);
+	cli_texport_src(in, o->band, &s);
 	if (o->fit != TP_FIT_CHECK)
 		cli_texport_fit_note(o->fit == TP_FIT_PAD ? "--pad" : "--crop",
-		    r->h.width, r->h.height, q.width, q.height);
-	hasnan = find_range(&s, o, start, &q);
-	cli_output_header(&h, &r->h, argc, argv);
+		    wh->width, wh->height, q.width, q.height);
+	hasnan = cli_texport_range(in, &s, o->zrange, o->quiet, &q.lo, &q.hi);
+	cli_output_header(&h, wh, argc, argv);
 	w = cli_export_begin(&t, o->out, q.format, q.width, q.height,
 	    tp_engine_flip(o->engine), software, &h);
 	l = bar(o, &p, "export");
 	nan = tp_export_rows_heights(&s, w, &q, &l, &e);
 	cli_progress_done(&p);
 	if (nan >= 0)	/* the sidecar staged first: both, or neither */
-		cli_texport_sidecar(&ts, o->out, o->engine, &r->h,
+		cli_texport_sidecar(&ts, o->out, o->engine, wh,
 		    formats[o->format], q.width, q.height, q.lo, q.hi,
 		    o->zscale, hasnan < 0 ? nan > 0 : hasnan);
 	cli_outfile_end(&t, nan >= 0, &e);
 	cli_outfile_end(&ts, 1, NULL);
-	cli_texport_geo_note(o->engine, &r->h, q.height, o->quiet);
-	cli_texport_range_note(q.format, q.lo, q.hi, &r->h, o->quiet);
+	cli_texport_geo_note(o->engine, wh, q.height, o->quiet);
+	cli_texport_range_note(q.format, q.lo, q.hi, wh, o->quiet);
 	tp_header_free(&h);
 	tp_export_rows_src_free(&s);
 }
@@ -284,8 +266,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { .band = NULL, .format = -1, .zscale = 1 };
-	off_t start;
-	tp_reader r;
+	cli_texport_in in;
 
 	cli_init(argc, argv, usage);
 	parse_options(argc, argv, &o);
@@ -295,8 +276,7 @@ main(int argc, char **argv)
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT || o.format == F_WEIGHTS ?
 		    "biome" : "height";
-	start = tp_export_rows_src_start(stdin);	/* before the header is read */
-	cli_open_input(&r);
+	cli_texport_open(&in, o.from, formats[o.format]);  /* stdin, or tiles */
 	if (o.format == F_EXR || (o.tile_size > 0 && o.format < F_MASK))
 		(o.format == F_EXR && o.tile_size == 0 ? cli_texport_exr :
 		    cli_texport_tiles)(&(cli_texport_tiles_opts){ .out = o.out,
@@ -304,7 +284,7 @@ main(int argc, char **argv)
 		    software, .f = (tp_export_format)o.format, .engine =
 		    o.engine, .size = o.tile_size, .zrange = o.zrange, .quiet =
 		    o.quiet, .exr = o.format == F_EXR, .lo = o.lo, .hi = o.hi,
-		    .zscale = o.zscale }, &r, start, argc, argv);
+		    .zscale = o.zscale }, &in, argc, argv);
 	else if (o.format >= F_SPLAT && o.format <= F_NORMAL)
 		(o.format == F_NORMAL ? cli_texport_normal : cli_texport_splat)(
 		    &(cli_texport_layer_opts){ .out = o.out, .format =
@@ -313,9 +293,9 @@ main(int argc, char **argv)
 		    o.blend, .quiet = o.quiet, .threads = o.threads, .grey =
 		    o.format == F_WEIGHTS, .ydown = o.ydown, .zscale_given =
 		    o.zscale_given, .zscale = o.zscale, .size = o.tile_size,
-		    .engine = o.engine }, &r, argc, argv);
+		    .engine = o.engine }, &in, argc, argv);
 	else
-		heightmap(&o, &r, start, argc, argv);
-	tp_reader_free(&r);
+		heightmap(&o, &in, argc, argv);
+	cli_texport_close(&in);
 	return 0;
 }

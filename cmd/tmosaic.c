@@ -5,16 +5,16 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stream/tp_tile.h"
+#include "stream/tp_tilerows.h"
 
 static const char usage[] =
     "usage: tmosaic [-q] [--suffix SUFFIX] MANIFEST > out\n";
 
 static const char help[] =
-    "Join the tiles listed in MANIFEST (ttile) into one stream. The header\n"
-    "is the first tile's, placed as the whole grid; every tile must have\n"
-    "its place's size and ORIGIN and the first tile's bands and CRS. Memory\n"
-    "holds one row of the grid.\n"
+    "Join the tiles listed in MANIFEST (ttile's, or the directory holding\n"
+    "it) into one stream. The header is the first tile's, placed as the\n"
+    "whole grid; every tile must have its place's size and ORIGIN and the\n"
+    "first tile's bands and CRS. Memory holds one row of the grid.\n"
     "  -q, --quiet          no progress bar\n"
     "      --suffix SUFFIX  read each tile from its file name + SUFFIX\n"
     "                       (e.g. .filled; default: none)\n"
@@ -37,23 +37,13 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* The mosaic is the whole grid: ttile's HISTORY line goes and tmosaic
- * adds none of its own. */
-static int
-whole_history(void *ctx, tp_header *h, tp_err *e)
-{
-	tp_tile_drop_history(h);
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
 	const char *suffix = "";
 	int ch, quiet = 0;
 	cli_progress p;
-	tp_tileset ts;
-	char *dir;
+	tp_tilerows t;
 	tp_err e;
 
 	cli_init(argc, argv, usage);
@@ -75,17 +65,15 @@ main(int argc, char **argv)
 	if (optind < argc - 1)
 		cli_usage("unexpected argument '%s'", argv[optind + 1]);
 	cli_binary_stdout();
-	if (tp_tileset_load(&ts, argv[optind], &e) < 0)
+	/* the header drops ttile's HISTORY line and adds none: the mosaic
+	 * is the whole grid's file */
+	if (tp_tilerows_open(&t, argv[optind], suffix, &e) < 0)
 		cli_fail(&e);
-	if ((dir = tp_tile_dir(argv[optind])) == NULL)
-		cli_die("out of memory");
 	cli_progress_init(&p, "tmosaic", quiet);
-	if (tp_tile_join(&ts, dir, suffix, stdout, whole_history, NULL,
-	    cli_progress_cb, &p, &e) < 0)
+	if (tp_tilerows_join(&t, stdout, cli_progress_cb, &p, &e) < 0)
 		cli_fail(&e);
 	cli_progress_done(&p);
-	free(dir);
-	tp_tileset_free(&ts);
+	tp_tilerows_free(&t);
 	cli_close_stdout();
 	return 0;
 }

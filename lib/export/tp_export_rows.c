@@ -17,19 +17,59 @@ progress(const tp_export_rows_loop *l, int64_t done, int64_t total)
 		l->progress(l->pctx, done, total);
 }
 
+/* s over the rows of header h, its batch buffer allocated. */
+static int
+src_init(tp_export_rows_src *s, const tp_header *h, int band, tp_err *e)
+{
+	size_t per = tp_row_floats(h);
+
+	s->h = h;
+	s->band = band;
+	s->batch = tp_batch_rows(per * sizeof(float), h->height);
+	if ((s->rows = malloc((size_t)s->batch * per * sizeof(float))) == NULL)
+		return tp_err_set(e, "out of memory for a batch of rows");
+	return 0;
+}
+
 int
 tp_export_rows_src_init(tp_export_rows_src *s, tp_reader *r, int band,
     tp_err *e)
 {
-	size_t per = tp_row_floats(&r->h);
-
 	memset(s, 0, sizeof *s);
 	s->r = r;
-	s->band = band;
-	s->batch = tp_batch_rows(per * sizeof(float), r->h.height);
-	if ((s->rows = malloc((size_t)s->batch * per * sizeof(float))) == NULL)
-		return tp_err_set(e, "out of memory for a batch of rows");
-	return 0;
+	return src_init(s, &r->h, band, e);
+}
+
+int
+tp_export_rows_src_init_tiles(tp_export_rows_src *s, tp_tilerows *t,
+    int band, tp_err *e)
+{
+	memset(s, 0, sizeof *s);
+	s->t = t;
+	return src_init(s, &t->h, band, e);
+}
+
+/* The next n (<= s->batch) whole rows of the input into s->rows. */
+static int
+src_read(tp_export_rows_src *s, int64_t n, tp_err *e)
+{
+	int64_t got;
+
+	if (s->t != NULL)
+		return tp_tilerows_rows(s->t, s->rows, n, e);
+	return tp_reader_rows(s->r, s->rows, n, &got, e);
+}
+
+int
+tp_export_rows_src_end(tp_export_rows_src *s, tp_err *e)
+{
+	if (s->plane != NULL)	/* read to its end already */
+		return 0;
+	if (s->t != NULL)
+		return tp_tilerows_skip_rest(s->t, e) < 0 ? -1 :
+		    tp_tilerows_finish(s->t, e);
+	return tp_reader_skip_rest(s->r, e) < 0 ? -1 :
+	    tp_reader_finish(s->r, e);
 }
 
 void
@@ -43,9 +83,7 @@ tp_export_rows_src_free(tp_export_rows_src *s)
 int
 tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n, tp_err *e)
 {
-	const tp_header *h = &s->r->h;
-	size_t w = (size_t)h->width, per = tp_row_floats(h);
-	int64_t got;
+	size_t w = (size_t)s->h->width, per = tp_row_floats(s->h);
 
 	if (s->plane != NULL) {
 		memcpy(out, s->plane + (size_t)s->next * w, (size_t)n * w *
@@ -56,7 +94,7 @@ tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n, tp_err *e)
 	while (n > 0) {
 		int64_t k = n < s->batch ? n : s->batch;
 
-		if (tp_reader_rows(s->r, s->rows, k, &got, e) < 0)
+		if (src_read(s, k, e) < 0)
 			return -1;
 		for (int64_t i = 0; i < k; i++)
 			memcpy(out + (size_t)i * w, s->rows + (size_t)i * per +
@@ -91,7 +129,7 @@ static int
 scan_range(tp_export_rows_src *s, tp_export_range *rg,
     const tp_export_rows_loop *l, tp_err *e)
 {
-	int64_t h = s->r->h.height, w = s->r->h.width;
+	int64_t h = s->h->height, w = s->h->width;
 	float *buf;
 	int rc = 0;
 
@@ -115,7 +153,7 @@ scan_range(tp_export_rows_src *s, tp_export_range *rg,
 static int
 hold_band(tp_export_rows_src *s, tp_export_range *rg, tp_err *e)
 {
-	const tp_header *h = &s->r->h;
+	const tp_header *h = s->h;
 	uint64_t bytes = (uint64_t)h->width * (uint64_t)h->height * 4;
 	float *plane;
 
@@ -150,9 +188,18 @@ int
 tp_export_rows_src_range(tp_export_rows_src *s, off_t start,
     tp_export_range *rg, const tp_export_rows_loop *l, tp_err *e)
 {
-	FILE *f = s->r->f;
+	FILE *f;
 
 	tp_export_range_init(rg);
+	if (s->t != NULL) {	/* a tile set: read it again */
+		if (scan_range(s, rg, l, e) < 0 ||
+		    tp_tilerows_finish(s->t, e) < 0)
+			return -1;
+		tp_tilerows_rewind(s->t);
+		s->next = 0;
+		return 0;
+	}
+	f = s->r->f;
 	if (start < 0)
 		return hold_band(s, rg, e);
 	if (scan_range(s, rg, l, e) < 0 || tp_reader_finish(s->r, e) < 0)
@@ -183,9 +230,7 @@ tp_export_rows_encode_fit(tp_export_format f, const float *v, int64_t in_w,
 static int
 band_ptrs(tp_export_rows_src *s, const float **rows, int64_t n, tp_err *e)
 {
-	const tp_header *h = &s->r->h;
-	size_t w = (size_t)h->width, per = tp_row_floats(h);
-	int64_t got;
+	size_t w = (size_t)s->h->width, per = tp_row_floats(s->h);
 
 	if (s->plane != NULL) {
 		for (int64_t i = 0; i < n; i++)
@@ -193,7 +238,7 @@ band_ptrs(tp_export_rows_src *s, const float **rows, int64_t n, tp_err *e)
 		if (check_finite(rows[0], n, (int64_t)w, w, s->next, e) < 0)
 			return -1;
 	} else {
-		if (tp_reader_rows(s->r, s->rows, n, &got, e) < 0)
+		if (src_read(s, n, e) < 0)
 			return -1;
 		for (int64_t i = 0; i < n; i++)
 			rows[i] = s->rows + (size_t)i * per + (size_t)s->band * w;
@@ -232,7 +277,7 @@ static int
 height_batches(tp_export_rows_src *s, tp_export_writer *w, encode_job *j,
     float *last, int threads, const tp_export_rows_loop *l, tp_err *e)
 {
-	int64_t iw = s->r->h.width, ih = s->r->h.height, oh = j->q->height;
+	int64_t iw = s->h->width, ih = s->h->height, oh = j->q->height;
 	int64_t nb = s->batch, y = 0;
 	int rc = 0;
 
@@ -260,7 +305,7 @@ tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
     const tp_export_rows_quant *q, const tp_export_rows_loop *l, tp_err *e)
 {
 	int threads = tp_par_threads(l->threads);
-	int64_t iw = s->r->h.width, nb = s->batch, nan = 0;
+	int64_t iw = s->h->width, nb = s->batch, nan = 0;
 	encode_job j = { .in_w = iw, .q = q, .row_bytes = (size_t)q->width *
 	    tp_export_sample_bytes(q->format) };
 	float *last = malloc((size_t)iw * sizeof *last);
@@ -273,8 +318,7 @@ tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
 		rc = tp_err_set(e, "out of memory for a batch of rows");
 	if (rc == 0)
 		rc = height_batches(s, w, &j, last, threads, l, e);
-	if (rc == 0 && s->plane == NULL && (tp_reader_skip_rest(s->r, e) < 0 ||
-	    tp_reader_finish(s->r, e) < 0))
+	if (rc == 0 && tp_export_rows_src_end(s, e) < 0)
 		rc = -1;
 	for (int i = 0; i < threads && j.nan != NULL; i++)
 		nan += j.nan[i];
@@ -359,7 +403,7 @@ tp_export_rows_normals(tp_export_rows_src *s, const tp_export_rows_sink *out,
     const tp_normalmap_opts *no, const tp_geo_grid *geo,
     const tp_export_rows_loop *l, double *steepest, tp_err *e)
 {
-	normal_job j = { .width = s->r->h.width, .height = s->r->h.height,
+	normal_job j = { .width = s->h->width, .height = s->h->height,
 	    .no = no, .geo = geo };
 	size_t w = (size_t)j.width;
 	float *buf = malloc((size_t)(s->batch + 2) * w * sizeof *buf);
@@ -378,7 +422,7 @@ tp_export_rows_normals(tp_export_rows_src *s, const tp_export_rows_sink *out,
 	free(buf);
 	free(j.out);
 	free(j.steep);
-	return rc < 0 ? -1 : tp_reader_finish(s->r, e);
+	return rc < 0 ? -1 : tp_export_rows_src_end(s, e);
 }
 
 /* The splat loop: a stream row in, the biome slots' pictures (sp's, for

@@ -17,6 +17,10 @@
  * count: each thread encodes whole rows of its own, and the rows are
  * written in order.
  *
+ * The rows come from a stream or, read the same way, from a tile set
+ * (tp_tilerows: texport --from-tiles): the range is then a first pass over
+ * the tiles, and the bytes are those of the tiles' mosaic as a stream.
+ *
  * Functions returning int give 0 on success, -1 with a message in *e; they
  * never print. Progress, where a loop takes it, is reported after each
  * batch as rows done of rows in all.
@@ -37,10 +41,15 @@
 #include "export/tp_splat.h"
 #include "export/tp_splatband.h"
 #include "stream/tp_stream.h"
+#include "stream/tp_tilerows.h"
 
-/* Where the band's rows come from: the stream r, or the band held whole. */
+/* Where the band's rows come from: the stream r, a tile set's rows t, or
+ * the band held whole. */
 typedef struct tp_export_rows_src {
 	tp_reader *r;		/* not owned; reopened in place by the range */
+	tp_tilerows *t;		/* or (r NULL) these, not owned; rewound by
+				   the range */
+	const tp_header *h;	/* r's or t's */
 	int	band;		/* index of the band in r's rows */
 	float	*plane;		/* width * height, or NULL: read r */
 	float	*rows;		/* a batch of whole stream rows */
@@ -67,18 +76,26 @@ typedef struct tp_export_rows_quant {
 /* Read band `band` of r (opened) through s; its batch buffer allocated. */
 int	tp_export_rows_src_init(tp_export_rows_src *s, tp_reader *r, int band,
 	    tp_err *e);
+/* Read band `band` of the tile set t (opened) through s likewise. */
+int	tp_export_rows_src_init_tiles(tp_export_rows_src *s, tp_tilerows *t,
+	    int band, tp_err *e);
 /* Free what s holds (not its reader). */
 void	tp_export_rows_src_free(tp_export_rows_src *s);
 /* Copy the next n rows of the band into out (width floats each). */
 int	tp_export_rows_src_rows(tp_export_rows_src *s, float *out, int64_t n,
 	    tp_err *e);
 
+/* The end of the input after the last row used: the rest of a stream or
+ * of a tile set read and checked (--crop leaves rows), and its end. */
+int	tp_export_rows_src_end(tp_export_rows_src *s, tp_err *e);
+
 /* Where the stream in f begins when f is a regular file, which
  * tp_export_rows_src_range can read twice, else -1 (a pipe: the band is held in
  * memory). Call it before the header is read. */
 off_t	tp_export_rows_src_start(FILE *f);
 
-/* The band's range into rg (initialised here). start >= 0: the stream is a
+/* The band's range into rg (initialised here). A tile set: a pass over
+ * it, then t is read again from row 0. start >= 0: the stream is a
  * regular file whose stream begins at byte start: a pass over it, then r
  * is read again from there (its header reopened). start < 0: a pipe: the
  * band is held in s and r read to its end. progress: the file's pass. */
@@ -92,7 +109,7 @@ size_t	tp_export_rows_encode_fit(tp_export_format f, const float *v,
 	    int64_t in_w, int64_t out_w, double lo, double hi, void *out);
 
 /* Every row of q's file from s into w (opened with q's size and format):
- * the band fitted as above, then the rest of a streamed r checked and its
+ * the band fitted as above, then the rest of the input checked and its
  * end. Returns the NaN samples encoded, or -1. */
 int64_t	tp_export_rows_heights(tp_export_rows_src *s, tp_export_writer *w,
 	    const tp_export_rows_quant *q, const tp_export_rows_loop *l,
@@ -108,9 +125,10 @@ typedef struct tp_export_rows_sink {
 /* A sink that writes each row to the PNG writer ctx (tp_png_write_row). */
 int	tp_export_rows_png_row(void *ctx, const uint8_t *px, tp_err *e);
 
-/* The normal map of the band (RGB rows, 3 x width bytes, of r's size, into
- * out) from batches with a row of halo each side, on l's threads, then r's
- * end checked. geo: the cells' spacing, per row when geographic.
+/* The normal map of the band (RGB rows, 3 x width bytes, of the input's
+ * size, into out) from batches with a row of halo each side, on l's
+ * threads, then the input's end checked. geo: the cells' spacing, per row
+ * when geographic.
  * *steepest: the map's steepest gradient (tp_normalmap_row). */
 int	tp_export_rows_normals(tp_export_rows_src *s,
 	    const tp_export_rows_sink *out, const tp_normalmap_opts *no,

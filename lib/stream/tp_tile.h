@@ -27,6 +27,8 @@
  * File names are plain names ([A-Za-z0-9._-], no leading dot) in the
  * manifest's directory. Numbers follow tp_num's rule.
  *
+ * tp_tilerows reads the tiles back as the whole grid's rows (tmosaic).
+ *
  * Functions returning int give 0 on success, -1 with a message in *e.
  */
 #ifndef TP_TILE_H
@@ -128,16 +130,5 @@ int	tp_tile_file_sum(const char *path, uint64_t *sum, tp_err *e);
  * grid's, and the tiles of a whole-grid command's tile phases join into
  * the file the command makes on the whole grid. */
 void	tp_tile_drop_history(tp_header *h);
-
-/* Join the tiles of ts (dir/name suffix) into one stream on out, whose
- * header is that of tile (0, 0) with the whole grid's WIDTH, HEIGHT and
- * ORIGIN and then adjust(actx, header) applied (HISTORY, may be NULL).
- * Every tile must have the manifest's size, its own ORIGIN, the first
- * tile's CELLSIZE, CRS and bands, and without a suffix the sum the
- * manifest lists, when it lists one. Memory: one row of every tile in a row of
- * tiles. */
-int	tp_tile_join(const tp_tileset *ts, const char *dir, const char *suffix,
-	    FILE *out, int (*adjust)(void *actx, tp_header *h, tp_err *e),
-	    void *actx, tp_progress_fn progress, void *pctx, tp_err *e);
 
 #endif
