@@ -30,12 +30,11 @@ typedef struct cli_texport_in {
 
 /* Open standard input's stream, or with from the tile set of the manifest
  * (or directory) from, every tile's header checked before anything is
- * written. format: -f's name; splat maps read the stream themselves and
- * take no tile set (a usage error). Exits on failure. */
-void	cli_texport_open(cli_texport_in *in, const char *from,
-	    const char *format);
+ * written. Exits on failure. */
+void	cli_texport_open(cli_texport_in *in, const char *from);
 void	cli_texport_close(cli_texport_in *in);
-/* s over band `band` of in (an error naming the bands when it has none). */
+/* s over band `band` of in (an error naming the bands when it has none;
+ * NULL: band 0, for a reader of whole rows). */
 void	cli_texport_src(cli_texport_in *in, const char *band,
 	    tp_export_rows_src *s);
 /* The range to quantise by into *lo, *hi unless zrange (then they hold

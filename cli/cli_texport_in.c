@@ -7,7 +7,7 @@
 #include "cli_texport.h"
 
 void
-cli_texport_open(cli_texport_in *in, const char *from, const char *format)
+cli_texport_open(cli_texport_in *in, const char *from)
 {
 	tp_err e;
 
@@ -20,10 +20,6 @@ cli_texport_open(cli_texport_in *in, const char *from, const char *format)
 		in->h = &in->r.h;
 		return;
 	}
-	if (strcmp(format, "splat") == 0 || strcmp(format, "weights") == 0)
-		cli_usage("--from-tiles goes with the heightmap formats, exr "
-		    "and normal (for -f %s: tmosaic MANIFEST | texport)",
-		    format);
 	/* every tile in place and of this cut before a file is written */
 	if (tp_tilerows_open(&in->t, from, "", &e) < 0 ||
 	    tp_tilerows_check(&in->t, &e) < 0)
@@ -44,7 +40,7 @@ cli_texport_close(cli_texport_in *in)
 void
 cli_texport_src(cli_texport_in *in, const char *band, tp_export_rows_src *s)
 {
-	int b = cli_band(in->h, band);
+	int b = band != NULL ? cli_band(in->h, band) : 0;
 	tp_err e;
 
 	if ((in->tiles ? tp_export_rows_src_init_tiles(s, &in->t, b, &e) :

@@ -145,7 +145,7 @@ layer_end(layer_out *lo, int ok, const tp_err *e)
 
 /* The biome groups and their window, or none (*g NULL) without groups. */
 static void
-splat_groups(const cli_texport_layer_opts *o, tp_reader *r,
+splat_groups(const cli_texport_layer_opts *o, const tp_header *h,
     tp_splat_groups **g, tp_splat *sp)
 {
 	tp_err e;
@@ -153,8 +153,8 @@ splat_groups(const cli_texport_layer_opts *o, tp_reader *r,
 	*g = NULL;
 	if (o->groups == NULL)
 		return;
-	if ((*g = tp_splat_open(o->groups, &r->h, &e)) == NULL ||
-	    tp_splat_init(sp, *g, r->h.width, r->h.height, o->blend, &e) < 0)
+	if ((*g = tp_splat_open(o->groups, h, &e)) == NULL ||
+	    tp_splat_init(sp, *g, h->width, h->height, o->blend, &e) < 0)
 		cli_fail(&e);
 }
 
@@ -162,9 +162,10 @@ void
 cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
     int argc, char **argv)
 {
-	tp_reader *r = &in->r;
+	const tp_header *ih = in->h;
 	char labels[TP_SPLAT_SLOTS][TP_NAME_MAX + 8];
-	int b = o->groups != NULL ? cli_band(&r->h, o->band) : -1, nslot;
+	int b, nslot;
+	tp_export_rows_src s;
 	tp_splat_groups *g;
 	tp_splatband sb;
 	cli_progress p;
@@ -176,10 +177,12 @@ cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
 	tp_err e;
 	int rc;
 
-	if (o->sb != NULL && (sb = *o->sb, tp_splatband_bind(&sb, &r->h,
+	cli_texport_src(in, o->groups != NULL ? o->band : NULL, &s);
+	b = o->groups != NULL ? s.band : -1;
+	if (o->sb != NULL && (sb = *o->sb, tp_splatband_bind(&sb, ih,
 	    &e)) < 0)
 		cli_fail(&e);
-	splat_groups(o, r, &g, &sp);
+	splat_groups(o, ih, &g, &sp);
 	nslot = (g != NULL ? g->nslots : 1) + (o->sb != NULL ? sb.n : 0);
 	if (nslot > TP_SPLAT_SLOTS)
 		cli_die("--splat-bands: %d biome slots and %d bands make %d "
@@ -188,16 +191,17 @@ cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
 	for (int k = 0; k < nslot; k++)
 		tp_splatband_slot_name(g, o->sb != NULL ? &sb : NULL, g != NULL ?
 		    g->nslots : 1, k, labels[k], sizeof labels[k]);
-	cli_output_header(&h, &r->h, argc, argv);
-	layer_begin(&lo, o, &r->h, &h, o->grey ? nslot : (nslot + 3) / 4,
+	cli_output_header(&h, ih, argc, argv);
+	layer_begin(&lo, o, ih, &h, o->grey ? nslot : (nslot + 3) / 4,
 	    o->grey ? 1 : 4, o->grey ? labels : NULL);
 	cli_progress_init(&p, "splat", o->quiet);
-	rc = tp_export_rows_splat(r, b, g != NULL ? &sp : NULL, o->sb != NULL ?
+	rc = tp_export_rows_splat(&s, b, g != NULL ? &sp : NULL, o->sb != NULL ?
 	    &sb : NULL, &(tp_export_rows_sink){ layer_row, &lo }, &l, &e);
 	cli_progress_done(&p);
 	layer_end(&lo, rc == 0, &e);
 	if (g != NULL)
 		tp_splat_free(&sp);
+	tp_export_rows_src_free(&s);
 	tp_header_free(&h);
 	free(g);
 }

@@ -276,7 +276,7 @@ main(int argc, char **argv)
 	if (o.band == NULL)
 		o.band = o.format == F_SPLAT || o.format == F_WEIGHTS ?
 		    "biome" : "height";
-	cli_texport_open(&in, o.from, formats[o.format]);  /* stdin, or tiles */
+	cli_texport_open(&in, o.from);  /* stdin, or tiles */
 	if (o.format == F_EXR || (o.tile_size > 0 && o.format < F_MASK))
 		(o.format == F_EXR && o.tile_size == 0 ? cli_texport_exr :
 		    cli_texport_tiles)(&(cli_texport_tiles_opts){ .out = o.out,

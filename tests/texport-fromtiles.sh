@@ -1,7 +1,7 @@
 #!/bin/bash
 # texport --from-tiles: the world read from ttile's tiles gives the files of
 # `tmosaic MANIFEST | texport` byte for byte, for every heightmap format,
-# exr and normal maps, whole and in engine tiles; a damaged set is refused before a file
+# exr, normal, splat and weight maps, whole and in engine tiles; a damaged set is refused before a file
 # is written; a tiled export from tiles in less memory than the world.
 . "$(dirname "$0")/common.sh"
 
@@ -18,6 +18,16 @@ run_prog ttile -q -s 70 "$T/t" < "$T/w.tp"
 run_prog ttile -q -s 299 "$T/t1" < "$T/w.tp"
 # one band, as tnoise makes it (the rows read straight into place)
 run_prog tnoise -q -s 257x131 --seed 4 | run_prog ttile -q -s 50 "$T/n"
+# biomes in blocks beside the heights, for splat and weight maps
+py 'rng = np.random.default_rng(6)
+y, x = np.mgrid[0:200, 0:300]
+h = band(sys.argv[1], "height")
+codes = np.array([10, 2, 6, 16, 3, 9], "float32")
+b = codes[(x // 23 + (y // 19) * 3 + (rng.random((200, 300)) < 0.1)) % 6]
+b[5, 5] = np.nan
+write(np.stack([h, b, rng.random((200, 300))], 1), "height biome wear", ["CELLSIZE 30", "ORIGIN 500000 4200000", "CRS EPSG:32617", "UNITS m"], sys.argv[2])' "$T/w.tp" "$T/l.tp"
+run_prog ttile -q -s 70 "$T/l" < "$T/l.tp"
+printf 'grassland 0\nbeach 1\nsnow 2\nrock 3\nscorched 4\n* 0\n' > "$T/groups"
 
 # same SET ARGS...: texport from the set and from its mosaic, each in a
 # directory of its own under the same output name (HISTORY names it),
@@ -35,7 +45,7 @@ same() {
 }
 
 while read -r set_ args; do
-	same "$set_" $args
+	same "$set_" ${args//GROUPS/$T/groups}
 done <<EOF
 t -f png16
 t -f r16
@@ -57,6 +67,12 @@ t -f normal --tile-size 50 --zscale 30
 t -f normal -e unreal --tile-size 127 --zscale 30
 t1 -f png16
 t1 -e unity --tile-size 129
+t -f weights --splat-bands moisture
+t -f splat --splat-bands moisture:0.2:0.8 --tile-size 65
+l -f splat --biome-groups GROUPS --blend 2
+l -f weights --biome-groups GROUPS --blend 3 --splat-bands wear:0.2:0.9
+l -f weights -e unreal --tile-size 127 --biome-groups GROUPS --blend 2
+l -f splat -e unity --tile-size 65 --biome-groups GROUPS --blend 4 --splat-bands wear
 n -f r16
 n -f exr
 n -f normal
@@ -109,10 +125,8 @@ expect_err 1 "^texport: $T/d/r1_c1.tp: " "a misplaced tile" \
 nothing_in "misplaced tile" "$T/o"
 expect_err 1 "^texport: $T/none: No such file" "no set" \
     run_prog texport --from-tiles "$T/none" -f r16 "$T/o/w.r16"
-expect_err 2 "from-tiles goes with" "no splat maps from tiles" \
-    run_prog texport --from-tiles "$T/t" -f weights --splat-bands moisture "$T/o/w.png"
-expect_err 2 "from-tiles goes with" "nor -f splat" \
-    run_prog texport --from-tiles "$T/t" -f splat --splat-bands moisture "$T/o/w.png"
+expect_err 1 "no band 'biome'" "splat maps of tiles without biomes" \
+    run_prog texport --from-tiles "$T/t" -f splat --biome-groups "$T/groups" "$T/o/w.png"
 expect_err 1 "no band 'slope'" "a band the tiles lack" \
     run_prog texport --from-tiles "$T/t" -b slope -f r16 "$T/o/w.r16"
 # --from-tiles is no part of HISTORY (the mosaic's file is the same)

@@ -428,7 +428,8 @@ tp_export_rows_normals(tp_export_rows_src *s, const tp_export_rows_sink *out,
 /* The splat loop: a stream row in, the biome slots' pictures (sp's, for
  * sb to mix) and the pictures written; the bands' rows in a ring. */
 typedef struct splat_job {
-	tp_reader *r;
+	tp_export_rows_src *s;		/* whole rows, one at a time */
+	const tp_header *h;
 	tp_splat *sp;			/* NULL: no biome slots */
 	const tp_splatband *sb;		/* NULL: the biome slots alone */
 	int	nbase;			/* slots before the bands */
@@ -442,11 +443,11 @@ typedef struct splat_job {
 static void
 keep_bands(splat_job *j, int64_t y)
 {
-	size_t w = (size_t)j->r->h.width, n = (size_t)j->sb->n;
+	size_t w = (size_t)j->h->width, n = (size_t)j->sb->n;
 	float *dst = j->ring + (size_t)(y % j->nring) * n * w;
 
 	for (size_t k = 0; k < n; k++)
-		memcpy(dst + k * w, tp_row_band(j->row, &j->r->h,
+		memcpy(dst + k * w, tp_row_band(j->row, j->h,
 		    j->sb->band[k]), w * sizeof *dst);
 }
 
@@ -454,7 +455,7 @@ keep_bands(splat_job *j, int64_t y)
 static void
 mix_row(splat_job *j, int64_t y)
 {
-	size_t w = (size_t)j->r->h.width, n = (size_t)j->sb->n;
+	size_t w = (size_t)j->h->width, n = (size_t)j->sb->n;
 	const float *vals = j->ring + (size_t)(y % j->nring) * n * w;
 	int nslot = j->nbase + j->sb->n;
 
@@ -480,12 +481,12 @@ mix_row(splat_job *j, int64_t y)
 static int
 splat_in(splat_job *j, int band, int64_t y, tp_err *e)
 {
-	if (tp_reader_row(j->r, j->row, e) < 0)
+	if (src_read(j->s, 1, e) < 0)
 		return -1;
 	if (j->sb != NULL)
 		keep_bands(j, y);
 	return j->sp != NULL ? tp_splat_push(j->sp, tp_row_band(j->row,
-	    &j->r->h, band), e) : 0;
+	    j->h, band), e) : 0;
 }
 
 /* Hand output row y on once its window is in. */
@@ -510,23 +511,23 @@ tp_export_rows_slot(const uint8_t *px, int64_t width, int s, uint8_t *grey)
 }
 
 int
-tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
+tp_export_rows_splat(tp_export_rows_src *s, int band, tp_splat *sp,
     const tp_splatband *sb, const tp_export_rows_sink *out,
     const tp_export_rows_loop *l, tp_err *e)
 {
-	size_t w = (size_t)r->h.width, nb = sb != NULL ? (size_t)sb->n : 0;
-	splat_job j = { .r = r, .sp = sp, .sb = sb, .nbase = sp != NULL ?
-	    sp->g->nslots : 1, .nring = sp != NULL ? sp->blend + 1 : 1 };
-	int64_t in = 0, done = 0, h = r->h.height;
+	size_t w = (size_t)s->h->width, nb = sb != NULL ? (size_t)sb->n : 0;
+	splat_job j = { .s = s, .h = s->h, .row = s->rows, .sp = sp, .sb = sb,
+	    .nbase = sp != NULL ? sp->g->nslots : 1, .nring = sp != NULL ?
+	    sp->blend + 1 : 1 };
+	int64_t in = 0, done = 0, h = s->h->height;
 	int rc = 0;
 
 	j.npic = (j.nbase + (int)nb + 3) / 4;
-	j.row = malloc(tp_row_floats(&r->h) * sizeof *j.row);
 	j.out = malloc((size_t)j.npic * w * 4);
 	j.base = malloc((size_t)TP_SPLAT_SLOTS * w);
 	j.ring = malloc((size_t)j.nring * (nb > 0 ? nb : 1) * w *
 	    sizeof *j.ring);
-	if (j.row == NULL || j.out == NULL || j.base == NULL || j.ring == NULL)
+	if (j.out == NULL || j.base == NULL || j.ring == NULL)
 		rc = tp_err_set(e, "out of memory for a row");
 	while (rc == 0 && done < h) {
 		if (sp == NULL || !tp_splat_ready(sp))
@@ -536,11 +537,10 @@ tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
 			rc = splat_out(&j, done++, out, e);
 		progress(l, done, h);
 	}
-	free(j.row);
 	free(j.out);
 	free(j.base);
 	free(j.ring);
-	return rc < 0 ? -1 : tp_reader_finish(r, e);
+	return rc < 0 ? -1 : tp_export_rows_src_end(s, e);
 }
 
 char *

@@ -135,14 +135,15 @@ int	tp_export_rows_normals(tp_export_rows_src *s,
 	    const tp_geo_grid *geo, const tp_export_rows_loop *l,
 	    double *steepest, tp_err *e);
 
-/* The splat weights of band `band` of r: rows through sp's window into
+/* The splat weights of band `band` of src's input (read a whole row at a
+ * time, every band; src's band unused): rows through sp's window into
  * out, each row the slots' RGBA pictures side by side (slot s of cell x
  * at px[(s / 4) 4 width + 4 x + s % 4], ceil(slots / 4) pictures), then
- * r's end checked. With sb, its bands take the slots after the base
+ * the input's end checked. With sb, its bands take the slots after the base
  * (tp_splatband_cell): the biome slots of sp, or without sp (band -1)
  * slot 0 alone; the bands' values wait in a ring of sp's blend + 1 rows
  * for the window's row. */
-int	tp_export_rows_splat(tp_reader *r, int band, tp_splat *sp,
+int	tp_export_rows_splat(tp_export_rows_src *src, int band, tp_splat *sp,
 	    const tp_splatband *sb, const tp_export_rows_sink *out,
 	    const tp_export_rows_loop *l, tp_err *e);
 
