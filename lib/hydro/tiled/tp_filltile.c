@@ -3,6 +3,7 @@
  * why the bytes equal the whole-grid fill).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -347,30 +348,33 @@ tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 	}
 }
 
-/* The lowest candidate for border cell (x, y) of tile (row, col) from the
- * cells of other tiles around it; +inf when none. */
+/* The lowest candidate for border cell (x, y) of tile (row, col), w x h,
+ * from the cells of other tiles around it; +inf when none. Neighbours in
+ * the tile itself are told by its size, without a division. */
 static float
 candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
-    int64_t row, int64_t col, int64_t x, int64_t y, float zp, float sea)
+    int64_t row, int64_t col, int64_t w, int64_t h, int64_t x, int64_t y,
+    float zp, float sea)
 {
 	const tp_filltile_ring *nr;
-	int64_t x0 = col * g->tw, y0 = row * g->th, gx, gy, nc, nrow;
+	int64_t x0 = col * g->tw, y0 = row * g->th, nx, ny, nc, nrow;
 	float best = INFINITY, zn, fn, s, c;
 	size_t i;
 	int k;
 
 	for (k = 1; k <= 8; k++) {
-		gx = x0 + x + tp_d8_dx[k];
-		gy = y0 + y + tp_d8_dy[k];
-		if (gx < 0 || gy < 0 || gx >= g->width || gy >= g->height)
-			continue;	/* the halo's NaN seeded it */
-		nc = gx / g->tw;
-		nrow = gy / g->th;
-		if (nc == col && nrow == row)
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (nx >= 0 && ny >= 0 && nx < w && ny < h)
 			continue;
+		if (x0 + nx < 0 || y0 + ny < 0 || x0 + nx >= g->width ||
+		    y0 + ny >= g->height)
+			continue;	/* the halo's NaN seeded it */
+		nc = col + (nx < 0 ? -1 : nx >= w);
+		nrow = row + (ny < 0 ? -1 : ny >= h);
 		nr = &rings[nrow * g->cols + nc];
-		i = tp_filltile_ring_at(nr->w, nr->h, gx - nc * g->tw,
-		    gy - nrow * g->th);
+		i = tp_filltile_ring_at(nr->w, nr->h, x0 + nx - nc * g->tw,
+		    y0 + ny - nrow * g->th);
 		zn = nr->z[i];
 		fn = nr->f[i];
 		if (outside(zn, sea))
@@ -387,28 +391,32 @@ candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 	return best;
 }
 
-/* The candidates of tile (row, col) into s (may be NULL: count only);
- * *low = the lowest one below the tile's own ring value, +inf if none. */
+/* The candidates of the border cells (x, y) of tile (row, col) with
+ * xa <= x < xb and ya <= y < yb into s (may be NULL: count only); *low
+ * is lowered to the lowest one below the tile's own ring value. */
 static int64_t
-scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
-    int64_t col, tp_filltile_seed *s, float *low)
+scan_rect(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, int64_t xa, int64_t xb, int64_t ya, int64_t yb,
+    tp_filltile_seed *s, float *low)
 {
 	const tp_filltile_ring *r = &rings[row * g->cols + col];
 	float sea = tp_d8_sea_below(g->sea_level), c, zp;
 	int64_t x, y, n = 0, step;
 	size_t i;
 
-	*low = INFINITY;
-	for (y = 0; y < r->h; y++) {
+	for (y = ya; y < yb; y++) {
 		/* the border cells of row y: all of rows 0 and h - 1, else
 		 * the two ends */
 		step = (y == 0 || y == r->h - 1) ? 1 : (r->w > 1 ? r->w - 1 : 1);
-		for (x = 0; x < r->w; x += step) {
+		for (x = step == 1 ? xa : 0; x < xb; x += step) {
+			if (x < xa)
+				continue;
 			i = tp_filltile_ring_at(r->w, r->h, x, y);
 			zp = r->z[i];
 			if (outside(zp, sea))
 				continue;
-			c = candidate(g, rings, row, col, x, y, zp, sea);
+			c = candidate(g, rings, row, col, r->w, r->h, x, y, zp,
+			    sea);
 			if (c == INFINITY)
 				continue;
 			if (s != NULL) {
@@ -424,6 +432,18 @@ scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
 	return n;
 }
 
+/* The candidates of tile (row, col) into s (may be NULL: count only);
+ * *low = the lowest one below the tile's own ring value, +inf if none. */
+static int64_t
+scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
+    int64_t col, tp_filltile_seed *s, float *low)
+{
+	const tp_filltile_ring *r = &rings[row * g->cols + col];
+
+	*low = INFINITY;
+	return scan_rect(g, rings, row, col, 0, r->w, 0, r->h, s, low);
+}
+
 int64_t
 tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
     int64_t row, int64_t col, tp_filltile_seed *s, int *lower)
@@ -433,66 +453,6 @@ tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 
 	*lower = low < INFINITY;
 	return n;
-}
-
-/* The solve's rounds. */
-typedef struct solve_ctx {
-	const tp_filltile_tiling *g;
-	const tp_filltile_ring *snap;	/* the rings as the round began */
-	tp_filltile_ring *rings;	/* each tile writes its own */
-	tp_filltile_tile_fn fn;
-	void	*ctx;
-	unsigned char *moved;	/* per tile: relaxed this round */
-	int	*bad;		/* per tile: failed */
-	tp_err	*errs;		/* per tile */
-} solve_ctx;
-
-static void
-solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	solve_ctx *c = vctx;
-	int64_t t, n;
-	tp_filltile_seed *s;
-	int lower;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		c->moved[t] = 0;
-		s = malloc((size_t)tp_filltile_ring_len(c->g, t / c->g->cols,
-		    t % c->g->cols) * sizeof *s);
-		if (s == NULL) {
-			c->bad[t] = 1;
-			tp_err_set(&c->errs[t], "out of memory for the solve");
-			continue;
-		}
-		n = tp_filltile_incoming(c->g, c->snap, t / c->g->cols,
-		    t % c->g->cols, s, &lower);
-		if (lower) {
-			c->moved[t] = 1;
-			if (c->fn(c->ctx, t / c->g->cols, t % c->g->cols, s, n,
-			    &c->rings[t], &c->errs[t]) < 0)
-				c->bad[t] = 1;
-		}
-		free(s);
-	}
-}
-
-static int
-copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst,
-    const tp_filltile_ring *src, int alloc, tp_err *e)
-{
-	int64_t t, n = g->rows * g->cols;
-
-	for (t = 0; t < n; t++) {
-		if (alloc &&
-		    tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
-			return -1;
-		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
-		    src[t].h) * sizeof *dst[t].z);
-		memcpy(dst[t].f, src[t].f, (size_t)(2 * src[t].w + 2 *
-		    src[t].h) * sizeof *dst[t].f);
-	}
-	return 0;
 }
 
 /* One thread: always relax the tile whose lowest pending candidate is
@@ -541,61 +501,191 @@ out:
 	return r;
 }
 
-static int
-solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
-{
-	int64_t t, n = c->g->rows * c->g->cols, r = 0;
-	int any;
+/* The solve on several threads: each worker takes the tile whose lowest
+ * pending candidate is the lowest of the tiles not being relaxed, as
+ * solve_seq does, relaxes it outside the lock into a ring of its own and
+ * puts that ring in place under the lock, where the candidates are read.
+ * Any order of lowering reaches the same fixed point, so only the count
+ * of relaxations depends on the threads' timing. */
+typedef struct solve_ctx {
+	const tp_filltile_tiling *g;
+	tp_filltile_ring *rings;
+	tp_filltile_tile_fn fn;
+	void	*ctx;
+	float	*low;		/* per tile: scan's lowest candidate */
+	unsigned char *busy;	/* per tile: being relaxed */
+	int	nbusy, failed;
+	int64_t	relaxed;
+	tp_err	err;		/* the first failure */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* a relaxation ended */
+} solve_ctx;
 
-	for (;;) {
-		tp_par_for(threads, n, 1, solve_tile, c);
-		any = 0;
-		for (t = 0; t < n; t++) {
-			if (c->bad[t]) {
-				*e = c->errs[t];
-				return -1;
-			}
-			any |= c->moved[t];
-			r += c->moved[t];
-		}
-		if (!any)
-			break;
-		if (copy_rings(c->g, (tp_filltile_ring *)c->snap, c->rings, 0,
-		    e) < 0)
-			return -1;
-	}
-	*rounds = r;
+/* 1 when a tile next to t (or t) is being relaxed. */
+static int
+near_busy(const solve_ctx *c, int64_t t)
+{
+	int64_t r = t / c->g->cols, k = t % c->g->cols, dr, dc;
+
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++)
+			if (r + dr >= 0 && r + dr < c->g->rows && k + dc >= 0 &&
+			    k + dc < c->g->cols &&
+			    c->busy[(r + dr) * c->g->cols + k + dc])
+				return 1;
 	return 0;
+}
+
+/* The tile to relax next, -1 for none: the lowest pending candidate away
+ * from the tiles being relaxed (whose new rings would lower it again), or
+ * beside them when there is no other. */
+static int64_t
+pick(const solve_ctx *c)
+{
+	int64_t t, n = c->g->rows * c->g->cols, best = -1, near = -1;
+
+	for (t = 0; t < n; t++) {
+		if (c->busy[t] || !(c->low[t] < INFINITY))
+			continue;
+		if (!near_busy(c, t)) {
+			if (best < 0 || c->low[t] < c->low[best])
+				best = t;
+		} else if (near < 0 || c->low[t] < c->low[near])
+			near = t;
+	}
+	return best >= 0 ? best : near;
+}
+
+/* After tile t's relaxation: the pending candidates of t, and those of
+ * the tiles around it on their side toward t, the only ones t's new ring
+ * can lower (their own rings are as they were). */
+static void
+rescan(solve_ctx *c, int64_t t)
+{
+	const tp_filltile_tiling *g = c->g;
+	int64_t r = t / g->cols, k = t % g->cols, dr, dc, u, w, h;
+
+	scan(g, c->rings, r, k, NULL, &c->low[t]);
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++) {
+			if ((dr == 0 && dc == 0) || r + dr < 0 ||
+			    r + dr >= g->rows || k + dc < 0 || k + dc >= g->cols)
+				continue;
+			u = (r + dr) * g->cols + k + dc;
+			w = c->rings[u].w;
+			h = c->rings[u].h;
+			scan_rect(g, c->rings, r + dr, k + dc,
+			    dc < 0 ? w - 1 : 0, dc > 0 ? 1 : w,
+			    dr < 0 ? h - 1 : 0, dr > 0 ? 1 : h, NULL, &c->low[u]);
+		}
+}
+
+/* Relax tile t with its candidates s[0..n) into own (a worker's ring),
+ * outside the lock; put own in place under it. */
+static void
+relax_one(solve_ctx *c, int64_t t, const tp_filltile_seed *s, int64_t n,
+    tp_filltile_ring *own)
+{
+	tp_filltile_ring *r = &c->rings[t];
+	size_t len = (size_t)(2 * r->w + 2 * r->h);
+	tp_err e;
+	int rc;
+
+	own->w = r->w;
+	own->h = r->h;
+	pthread_mutex_unlock(&c->mu);
+	rc = c->fn(c->ctx, t / c->g->cols, t % c->g->cols, s, n, own, &e);
+	pthread_mutex_lock(&c->mu);
+	if (rc < 0 && !c->failed) {
+		c->failed = 1;
+		c->err = e;
+	}
+	if (rc == 0) {
+		memcpy(r->f, own->f, len * sizeof *r->f);
+		c->relaxed++;
+	}
+	c->busy[t] = 0;
+	c->nbusy--;
+	rescan(c, t);
+	pthread_cond_broadcast(&c->cv);
+}
+
+static void
+solve_worker(void *vctx, int64_t begin, int64_t end, int worker)
+{
+	solve_ctx *c = vctx;
+	int64_t room = 2 * c->g->tw + 2 * c->g->th, t, n;
+	tp_filltile_seed *s = malloc((size_t)room * sizeof *s);
+	tp_filltile_ring own = { 0, 0, NULL, NULL };
+	int ok = s != NULL &&
+	    tp_filltile_ring_alloc(&own, c->g->tw, c->g->th, &c->err) == 0;
+
+	(void)begin;
+	(void)end;
+	(void)worker;
+	pthread_mutex_lock(&c->mu);
+	if (!ok && !c->failed) {
+		c->failed = 1;
+		tp_err_set(&c->err, "out of memory for the solve");
+	}
+	while (ok && !c->failed) {
+		if ((t = pick(c)) < 0) {
+			if (c->nbusy == 0)
+				break;
+			pthread_cond_wait(&c->cv, &c->mu);
+			continue;
+		}
+		c->busy[t] = 1;
+		c->nbusy++;
+		n = scan(c->g, c->rings, t / c->g->cols, t % c->g->cols, s,
+		    &c->low[t]);
+		relax_one(c, t, s, n, &own);
+	}
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	tp_filltile_ring_free(&own);
+	free(s);
+}
+
+static int
+solve_par(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *relaxed,
+    tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols;
+	solve_ctx c = { g, rings, fn, ctx, malloc((size_t)n * sizeof(float)),
+	    calloc((size_t)n, 1), 0, 0, 0, { { 0 } },
+	    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+
+	if (c.low == NULL || c.busy == NULL) {
+		free(c.low);
+		free(c.busy);
+		return tp_err_set(e, "out of memory for the solve");
+	}
+	for (t = 0; t < n; t++)
+		scan(g, rings, t / g->cols, t % g->cols, NULL, &c.low[t]);
+	tp_par_for(threads, threads, 1, solve_worker, &c);
+	free(c.low);
+	free(c.busy);
+	pthread_mutex_destroy(&c.mu);
+	pthread_cond_destroy(&c.cv);
+	*relaxed = c.relaxed;
+	if (c.failed)
+		*e = c.err;
+	return c.failed ? -1 : 0;
 }
 
 int
 tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
     tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds, tp_err *e)
 {
-	int64_t t, n = g->rows * g->cols, dummy;
-	tp_filltile_ring *snap;
-	solve_ctx c;
-	int r = -1;
+	int64_t dummy;
 
 	if (rounds == NULL)
 		rounds = &dummy;
 	if (threads <= 1)
 		return solve_seq(g, rings, fn, ctx, rounds, e);
-	snap = calloc((size_t)n, sizeof *snap);
-	c = (solve_ctx){ g, snap, rings, fn, ctx, calloc((size_t)n, 1),
-	    calloc((size_t)n, sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
-
-	if (snap == NULL || c.moved == NULL || c.bad == NULL || c.errs == NULL)
-		tp_err_set(e, "out of memory for the solve");
-	else if (copy_rings(g, snap, rings, 1, e) == 0)
-		r = solve_rounds(&c, threads, rounds, e);
-	for (t = 0; snap != NULL && t < n; t++)
-		tp_filltile_ring_free(&snap[t]);
-	free(snap);
-	free(c.moved);
-	free(c.bad);
-	free(c.errs);
-	return r;
+	return solve_par(g, rings, fn, ctx, threads, rounds, e);
 }
 
 /* The whole grid in memory. */
