@@ -140,11 +140,12 @@ int64_t	tp_filltile_incoming(const tp_filltile_tiling *g,
 typedef int (*tp_filltile_tile_fn)(void *ctx, int64_t row, int64_t col,
     const tp_filltile_seed *s, int64_t n, tp_filltile_ring *out, tp_err *e);
 
-/* The solve: rings (all tiles, from prepare) are brought to F. On one
- * thread the tile with the lowest pending candidate is relaxed next; on
- * more, each round relaxes at once every tile with a lower candidate
- * (from the rings as the round began). *rounds (may be NULL) receives the
- * tile relaxations done. */
+/* The solve: rings (all tiles, from prepare) are brought to F. The tile
+ * with the lowest pending candidate is relaxed next; on more threads each
+ * takes the lowest of the tiles no other is relaxing (away from them when
+ * it can), and fn is called for several tiles at once. *rounds (may be
+ * NULL) receives the tile relaxations done, which on threads varies from
+ * run to run (F does not). */
 int	tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 	    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds,
 	    tp_err *e);
