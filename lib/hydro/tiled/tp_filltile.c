@@ -188,7 +188,7 @@ halo_xy(size_t i, size_t ps, double rps, int64_t *x, int64_t *y)
  * taken in key order come in key order. */
 static int
 relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
-    tp_err *e)
+    size_t *lo, size_t *hi, tp_err *e)
 {
 	ptrdiff_t off[9], soff[9];
 	const ptrdiff_t *zoff;
@@ -227,6 +227,8 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
 				t->f[n] = c;
+				*lo = n < *lo ? n : *lo;
+				*hi = n > *hi ? n : *hi;
 				v = tp_kheap_key(c, n);
 				r = c == s ?
 				    tp_kheap_queue_fifo(q, v, "the relax queue",
@@ -244,6 +246,7 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
 {
 	size_t ps = (size_t)t->w + 2, i;
 	tp_kheap_queue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
+	size_t lo = SIZE_MAX, hi = 0;
 	int64_t k;
 	int r = 0;
 
@@ -251,12 +254,16 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
 		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
 		if (s[k].v < t->f[i]) {
 			t->f[i] = s[k].v;
+			lo = i < lo ? i : lo;
+			hi = i > hi ? i : hi;
 			r = tp_kheap_push(&q.h, tp_kheap_key(s[k].v, i),
 			    "the relax queue", e);
 		}
 	}
 	if (r == 0)
-		r = relax_run(t, g, &q, e);
+		r = relax_run(t, g, &q, &lo, &hi, e);
+	t->low0 = lo == SIZE_MAX ? t->h : (int64_t)(lo / ps) - 1;
+	t->low1 = lo == SIZE_MAX ? -1 : (int64_t)(hi / ps) - 1;
 	tp_kheap_queue_free(&q);
 	return r;
 }
@@ -686,115 +693,4 @@ tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 	if (threads <= 1)
 		return solve_seq(g, rings, fn, ctx, rounds, e);
 	return solve_par(g, rings, fn, ctx, threads, rounds, e);
-}
-
-/* The whole grid in memory. */
-typedef struct grid_ctx {
-	const tp_filltile_tiling *g;
-	float	*z;
-	size_t	stride;
-	tp_filltile_tile *tiles;
-	tp_filltile_ring *rings;
-	int	*bad;
-	tp_err	*errs;
-} grid_ctx;
-
-static void
-grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	grid_ctx *c = vctx;
-	int64_t t, row, col;
-	tp_filltile_tile *tl;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		row = t / c->g->cols;
-		col = t % c->g->cols;
-		tl = &c->tiles[t];
-		if (tp_filltile_tile_view(tl, c->g, row, col,
-		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
-		    c->g->tw), c->stride, &c->errs[t]) < 0 ||
-		    tp_filltile_tile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
-		    tp_filltile_ring_alloc(&c->rings[t], tl->w, tl->h,
-		    &c->errs[t]) < 0) {
-			c->bad[t] = 1;
-			continue;
-		}
-		tp_filltile_ring_get(&c->rings[t], tl);
-	}
-}
-
-static int
-grid_relax(void *vctx, int64_t row, int64_t col, const tp_filltile_seed *s,
-    int64_t n, tp_filltile_ring *out, tp_err *e)
-{
-	grid_ctx *c = vctx;
-	tp_filltile_tile *tl = &c->tiles[row * c->g->cols + col];
-
-	if (tp_filltile_tile_relax(tl, c->g, s, n, e) < 0)
-		return -1;
-	tp_filltile_ring_get(out, tl);
-	return 0;
-}
-
-static void
-grid_store(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	grid_ctx *c = vctx;
-	tp_filltile_tile *tl;
-	int64_t t;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		tl = &c->tiles[t];
-		tp_filltile_tile_store(tl, c->z + (size_t)tl->y0 * c->stride +
-		    (size_t)tl->x0, c->stride);
-		tp_filltile_tile_free(tl);
-	}
-}
-
-int
-tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
-    int threads, int64_t *rounds, tp_progress_fn progress, void *pctx,
-    tp_err *e)
-{
-	int64_t t, n = g->rows * g->cols;
-	grid_ctx c = { g, z, stride, calloc((size_t)n,
-	    sizeof(tp_filltile_tile)), calloc((size_t)n,
-	    sizeof(tp_filltile_ring)), calloc((size_t)n, sizeof(int)),
-	    malloc((size_t)n * sizeof(tp_err)) };
-	int r = -1;
-
-	if (c.tiles == NULL || c.rings == NULL || c.bad == NULL ||
-	    c.errs == NULL) {
-		tp_err_set(e, "out of memory for %lld tiles", (long long)n);
-		goto out;
-	}
-	tp_par_for(threads, n, 1, grid_prepare, &c);
-	for (t = 0; t < n; t++)
-		if (c.bad[t]) {
-			*e = c.errs[t];
-			goto out;
-		}
-	if (progress != NULL)
-		progress(pctx, 1, 3);
-	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds,
-	    e) < 0)
-		goto out;
-	if (progress != NULL)
-		progress(pctx, 2, 3);
-	tp_par_for(threads, n, 1, grid_store, &c);
-	if (progress != NULL)
-		progress(pctx, 3, 3);
-	r = 0;
-out:
-	for (t = 0; c.tiles != NULL && t < n; t++)
-		tp_filltile_tile_free(&c.tiles[t]);
-	for (t = 0; c.rings != NULL && t < n; t++)
-		tp_filltile_ring_free(&c.rings[t]);
-	free(c.tiles);
-	free(c.rings);
-	free(c.bad);
-	free(c.errs);
-	return r;
 }
