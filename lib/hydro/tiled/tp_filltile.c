@@ -181,13 +181,35 @@ halo_xy(size_t i, size_t ps, double rps, int64_t *x, int64_t *y)
 	*x = (int64_t)(i - q * ps) - 1;
 }
 
+/* The relax's queue: a radix heap, as tp_fill.c's flood has, with a FIFO
+ * for the cells raised to the step of the cell taken. Every key pushed is
+ * above the one taken (a cell on the heap is above the step, which is
+ * above the cell taken; the seeds are pushed before the first is taken),
+ * so cells leave in non-decreasing order as the radix heap needs. */
+typedef struct relax_q {
+	tp_kheap_radix h;
+	tp_kheap_fifo f;
+} relax_q;
+
+/* The next key into *top: the FIFO's head unless the heap's is lower. */
+static int
+relax_pop(relax_q *q, uint64_t *top, tp_err *e)
+{
+	if (q->f.n > 0 && (q->h.n == 0 || (uint32_t)(q->f.a[q->f.head] >>
+	    32) <= tp_kheap_radix_min(&q->h))) {
+		*top = tp_kheap_fifo_pop(&q->f);
+		return 0;
+	}
+	return tp_kheap_radix_pop(&q->h, top, e);
+}
+
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
  * max(z(n), step(f(c))), z(n) itself on a tie, as tp_fill.c's visit. The
  * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). A
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
+relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, relax_q *q,
     size_t *lo, size_t *hi, tp_err *e)
 {
 	ptrdiff_t off[9], soff[9];
@@ -202,8 +224,9 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
 
 	tp_d8_offsets((ptrdiff_t)ps, off);
 	tp_d8_offsets((ptrdiff_t)t->sstride, soff);
-	while (r == 0 && tp_kheap_queue_len(q) > 0) {
-		top = tp_kheap_queue_pop(q);
+	while (r == 0 && q->h.n + q->f.n > 0) {
+		if (relax_pop(q, &top, e) < 0)
+			return -1;
 		i = (size_t)(uint32_t)top;
 		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
@@ -231,9 +254,8 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
 				*hi = n > *hi ? n : *hi;
 				v = tp_kheap_key(c, n);
 				r = c == s ?
-				    tp_kheap_queue_fifo(q, v, "the relax queue",
-				    e) : tp_kheap_push(&q->h, v,
-				    "the relax queue", e);
+				    tp_kheap_fifo_push(&q->f, v, "the relax queue",
+				    e) : tp_kheap_radix_push(&q->h, v, e);
 			}
 		}
 	}
@@ -245,26 +267,28 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
     const tp_filltile_seed *s, int64_t n, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
-	tp_kheap_queue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
+	relax_q q = { .f = { NULL, 0, 0, 0 } };
 	size_t lo = SIZE_MAX, hi = 0;
 	int64_t k;
 	int r = 0;
 
+	tp_kheap_radix_init(&q.h);
 	for (k = 0; k < n && r == 0; k++) {
 		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
 		if (s[k].v < t->f[i]) {
 			t->f[i] = s[k].v;
 			lo = i < lo ? i : lo;
 			hi = i > hi ? i : hi;
-			r = tp_kheap_push(&q.h, tp_kheap_key(s[k].v, i),
-			    "the relax queue", e);
+			r = tp_kheap_radix_push(&q.h, tp_kheap_key(s[k].v, i),
+			    e);
 		}
 	}
 	if (r == 0)
 		r = relax_run(t, g, &q, &lo, &hi, e);
 	t->low0 = lo == SIZE_MAX ? t->h : (int64_t)(lo / ps) - 1;
 	t->low1 = lo == SIZE_MAX ? -1 : (int64_t)(hi / ps) - 1;
-	tp_kheap_queue_free(&q);
+	tp_kheap_radix_free(&q.h);
+	tp_kheap_fifo_free(&q.f);
 	return r;
 }
 
