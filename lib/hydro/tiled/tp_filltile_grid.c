@@ -89,32 +89,79 @@ halo_only(const tp_filltile_tile *t, const tp_filltile_tiling *g)
 		}
 }
 
+/* NaN or sea, as tp_fill.c tells them. */
+static inline int
+outside(float v, float sea)
+{
+	return !(v >= sea) && v != -INFINITY;
+}
+
+/* 1 when tile tl has nothing to flood alone: no grid border, no NaN or
+ * sea cell (its every land cell stays +inf), found in one pass over the
+ * heights where prepare would make five. */
+static int
+dry_alone(const grid_ctx *c, const tp_filltile_tile *tl)
+{
+	const float *row;
+	int64_t x, y;
+	int out = 0;
+
+	if (tl->x0 == 0 || tl->y0 == 0 || tl->x0 + tl->w == c->g->width ||
+	    tl->y0 + tl->h == c->g->height)
+		return 0;
+	for (y = 0; y < tl->h && !out; y++) {
+		row = tl->src + (size_t)y * tl->sstride;
+		for (x = 0; x < tl->w; x++)
+			out |= outside(row[x], c->sea);
+	}
+	return !out;
+}
+
+/* Prepare tile t on plane f: its ring and its pack. */
+static int
+prepare_one(grid_ctx *c, int64_t t, float *f, tp_err *e)
+{
+	tp_filltile_ring *r = &c->rings[t];
+	tp_filltile_tile tl;
+	tp_fill_stats st;
+	int64_t i, x, y;
+
+	grid_tile(c, t, f, &tl);
+	if (tp_filltile_ring_alloc(r, tl.w, tl.h, e) < 0)
+		return -1;
+	if (dry_alone(c, &tl)) {
+		for (i = 0; i < 2 * tl.w + 2 * tl.h; i++) {
+			tp_filltile_ring_cell(tl.w, tl.h, i, &x, &y);
+			r->z[i] = tl.src[(size_t)y * tl.sstride + (size_t)x];
+			r->f[i] = INFINITY;
+		}
+		tp_filltile_pack_dry(&c->packs[t]);
+		return 0;
+	}
+	if (tp_filltile_tile_prepare(&tl, c->g, &st, e) < 0)
+		return -1;
+	tp_filltile_ring_get(r, &tl);
+	if (st.seeds == 0) {	/* nothing flooded: all land +inf */
+		tp_filltile_pack_dry(&c->packs[t]);
+		return 0;
+	}
+	return tp_filltile_pack_put(&c->packs[t], &tl, c->sea, e);
+}
+
 static void
 grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 {
 	grid_ctx *c = vctx;
-	tp_filltile_tile tl;
 	float *f;
 	int64_t t;
 
 	(void)worker;
 	for (t = begin; t < end; t++) {
-		if ((f = plane_take(c, &c->errs[t])) == NULL) {
+		if ((f = plane_take(c, &c->errs[t])) == NULL ||
+		    prepare_one(c, t, f, &c->errs[t]) < 0)
 			c->bad[t] = 1;
-			continue;
-		}
-		grid_tile(c, t, f, &tl);
-		if (tp_filltile_tile_prepare(&tl, c->g, NULL, &c->errs[t]) < 0 ||
-		    tp_filltile_ring_alloc(&c->rings[t], tl.w, tl.h,
-		    &c->errs[t]) < 0)
-			c->bad[t] = 1;
-		else {
-			tp_filltile_ring_get(&c->rings[t], &tl);
-			if (tp_filltile_pack_put(&c->packs[t], &tl, c->sea,
-			    &c->errs[t]) < 0)
-				c->bad[t] = 1;
-		}
-		plane_give(c, f);
+		if (f != NULL)
+			plane_give(c, f);
 	}
 }
 

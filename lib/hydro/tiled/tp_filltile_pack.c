@@ -148,6 +148,13 @@ tp_filltile_pack_put(tp_filltile_pack *p, const tp_filltile_tile *t,
 }
 
 void
+tp_filltile_pack_dry(tp_filltile_pack *p)
+{
+	tp_filltile_pack_free(p);
+	p->dry = 1;
+}
+
+void
 tp_filltile_pack_get(const tp_filltile_pack *p, tp_filltile_tile *t,
     float sea)
 {

@@ -35,6 +35,8 @@ typedef struct tp_filltile_pack {
  * visited, and its memory reused. Returns 0, or -1 with the message. */
 int	tp_filltile_pack_put(tp_filltile_pack *p, const tp_filltile_tile *t,
 	    float sea, tp_err *e);
+/* Hold a tile as dry, known to be so (its prepare seeded nothing). */
+void	tp_filltile_pack_dry(tp_filltile_pack *p);
 /* Unpack into t->f's inner cells. */
 void	tp_filltile_pack_get(const tp_filltile_pack *p, tp_filltile_tile *t,
 	    float sea);
