@@ -23,6 +23,8 @@ typedef struct grid_ctx {
 	tp_filltile_ring *rings;
 	int	*bad;
 	tp_err	*errs;
+	int64_t	*order;		/* prepare's: the tiles on the grid border,
+				   which flood, before the others */
 	float	**spare;	/* planes not in use, at most `room` */
 	int	nspare, room;
 	pthread_mutex_t mu;	/* spare */
@@ -148,6 +150,24 @@ prepare_one(grid_ctx *c, int64_t t, float *f, tp_err *e)
 	return tp_filltile_pack_put(&c->packs[t], &tl, c->sea, e);
 }
 
+/* The tiles on the grid border first, so that the last tiles prepared,
+ * which one thread may be left with alone, are the cheap ones. */
+static void
+prepare_order(const tp_filltile_tiling *g, int64_t *order)
+{
+	int64_t r, k, n = 0, pass;
+	int edge;
+
+	for (pass = 0; pass < 2; pass++)
+		for (r = 0; r < g->rows; r++)
+			for (k = 0; k < g->cols; k++) {
+				edge = r == 0 || k == 0 || r == g->rows - 1 ||
+				    k == g->cols - 1;
+				if (edge == (pass == 0))
+					order[n++] = r * g->cols + k;
+			}
+}
+
 static void
 grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 {
@@ -156,7 +176,8 @@ grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
 	int64_t t;
 
 	(void)worker;
-	for (t = begin; t < end; t++) {
+	for (; begin < end; begin++) {
+		t = c->order[begin];
 		if ((f = plane_take(c, &c->errs[t])) == NULL ||
 		    prepare_one(c, t, f, &c->errs[t]) < 0)
 			c->bad[t] = 1;
@@ -214,15 +235,17 @@ tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
 	grid_ctx c = { g, z, stride, tp_d8_sea_below(g->sea_level),
 	    calloc((size_t)n, sizeof(tp_filltile_pack)), calloc((size_t)n,
 	    sizeof(tp_filltile_ring)), calloc((size_t)n, sizeof(int)),
-	    malloc((size_t)n * sizeof(tp_err)), calloc((size_t)room,
-	    sizeof(float *)), 0, room, PTHREAD_MUTEX_INITIALIZER };
+	    malloc((size_t)n * sizeof(tp_err)), malloc((size_t)n *
+	    sizeof(int64_t)), calloc((size_t)room, sizeof(float *)), 0, room,
+	    PTHREAD_MUTEX_INITIALIZER };
 	int r = -1;
 
 	if (c.packs == NULL || c.rings == NULL || c.bad == NULL ||
-	    c.errs == NULL || c.spare == NULL) {
+	    c.errs == NULL || c.order == NULL || c.spare == NULL) {
 		tp_err_set(e, "out of memory for %lld tiles", (long long)n);
 		goto out;
 	}
+	prepare_order(g, c.order);
 	tp_par_for(threads, n, 1, grid_prepare, &c);
 	for (t = 0; t < n; t++)
 		if (c.bad[t]) {
@@ -252,6 +275,7 @@ out:
 	free(c.rings);
 	free(c.bad);
 	free(c.errs);
+	free(c.order);
 	free(c.spare);
 	return r;
 }
