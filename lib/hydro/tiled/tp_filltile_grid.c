@@ -147,7 +147,7 @@ prepare_one(grid_ctx *c, int64_t t, float *f, tp_err *e)
 		tp_filltile_pack_dry(&c->packs[t]);
 		return 0;
 	}
-	return tp_filltile_pack_put(&c->packs[t], &tl, c->sea, e);
+	return tp_filltile_pack_put(&c->packs[t], &tl, e);
 }
 
 /* The tiles on the grid border first, so that the last tiles prepared,
@@ -203,7 +203,7 @@ grid_relax(void *vctx, int64_t row, int64_t col, const tp_filltile_seed *s,
 	tp_filltile_pack_get(&c->packs[t], &tl, c->sea);
 	if (tp_filltile_tile_relax(&tl, c->g, s, n, e) == 0) {
 		tp_filltile_ring_get(out, &tl);
-		r = tp_filltile_pack_put(&c->packs[t], &tl, c->sea, e);
+		r = tp_filltile_pack_put(&c->packs[t], &tl, e);
 	}
 	plane_give(c, f);
 	return r;

@@ -42,16 +42,40 @@ height(const tp_filltile_tile *t, int64_t x, int64_t y)
 	return t->src[(size_t)y * t->sstride + (size_t)x];
 }
 
-/* Every cell visited: the set, f into a buffer of the tile's size cut to
- * fit after, or dry when no land cell is below +inf. */
-static int
-put_all(tp_filltile_pack *p, const tp_filltile_tile *t, float sea, tp_err *e)
+/* One row of put_all: the set's bits of the row's cells (f, heights z)
+ * into bits, their f into out; returns how many. */
+static int64_t
+put_row(const float *f, const float *z, int64_t w, uint64_t *bits, float *out)
 {
-	size_t rw = row_words(t);
-	uint64_t *open = calloc(rw * (size_t)t->h, sizeof *open);
-	float *f = malloc((size_t)t->w * (size_t)t->h * sizeof *f), fv, zv, *sh;
-	int64_t x, y, n = 0;
-	int wet = 0, kept;
+	uint64_t word = 0;
+	int64_t x, n = 0;
+	int kept;
+
+	/* no branch on the compare: whether a cell is kept is a coin toss */
+	for (x = 0; x < w; x++) {
+		kept = !same(f[x], z[x]);
+		word |= (uint64_t)kept << (x & 63);
+		out[n] = f[x];
+		n += kept;
+		if ((x & 63) == 63) {
+			bits[x / 64] = word;
+			word = 0;
+		}
+	}
+	if (w & 63)
+		bits[w / 64] = word;
+	return n;
+}
+
+/* Every cell visited: the set, its f into a buffer of the tile's size
+ * cut to fit after. */
+static int
+put_all(tp_filltile_pack *p, const tp_filltile_tile *t, tp_err *e)
+{
+	size_t rw = row_words(t), ps = (size_t)t->w + 2;
+	uint64_t *open = malloc(rw * (size_t)t->h * sizeof *open);
+	float *f = malloc((size_t)t->w * (size_t)t->h * sizeof *f), *sh;
+	int64_t y, n = 0;
 
 	if (open == NULL || f == NULL) {
 		free(open);
@@ -60,22 +84,8 @@ put_all(tp_filltile_pack *p, const tp_filltile_tile *t, float sea, tp_err *e)
 		    "%.1f MiB", (double)t->w * (double)t->h * 4 / 1048576.0);
 	}
 	for (y = 0; y < t->h; y++)
-		for (x = 0; x < t->w; x++) {
-			fv = plane_f(t, x, y);
-			zv = height(t, x, y);
-			wet |= fv < INFINITY && !outside(zv, sea);
-			kept = !same(fv, zv);
-			open[(size_t)y * rw + (size_t)x / 64] |=
-			    (uint64_t)kept << (x & 63);
-			f[n] = fv;
-			n += kept;
-		}
-	if (!wet) {
-		free(open);
-		free(f);
-		p->dry = 1;
-		return 0;
-	}
+		n += put_row(t->f + (size_t)(y + 1) * ps + 1, t->src +
+		    (size_t)y * t->sstride, t->w, open + (size_t)y * rw, f + n);
 	p->open = open;
 	p->f = f;
 	p->n = n;
@@ -137,14 +147,16 @@ put_set(tp_filltile_pack *p, const tp_filltile_tile *t)
 
 int
 tp_filltile_pack_put(tp_filltile_pack *p, const tp_filltile_tile *t,
-    float sea, tp_err *e)
+    tp_err *e)
 {
 	if (p->open != NULL) {
 		put_set(p, t);
 		return 0;
 	}
+	if (p->dry && t->low0 > t->low1)
+		return 0;	/* relaxed, and no cell reached yet */
 	tp_filltile_pack_free(p);
-	return put_all(p, t, sea, e);
+	return put_all(p, t, e);
 }
 
 void

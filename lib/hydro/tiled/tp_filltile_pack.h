@@ -29,12 +29,14 @@ typedef struct tp_filltile_pack {
 	int	dry;		/* no land cell reached: open and f NULL */
 } tp_filltile_pack;
 
-/* Pack t's f (sea: tp_d8_sea_below of the sea level). A pack p already
- * holds (not dry) must hold this tile, unpacked and relaxed since: then
- * only its set in the rows the relax lowered (t->low0 .. t->low1) is
- * visited, and its memory reused. Returns 0, or -1 with the message. */
+/* Pack t's f: into an empty pack (zeroed) from a tile with a land cell
+ * below +inf (its prepare seeded one), or into the pack p held before t
+ * was unpacked and relaxed. Then only the rows the relax lowered (t->low0
+ * .. t->low1) are visited, those of p's set when it is not dry, whose
+ * memory is reused; a dry tile it lowered no cell of stays dry (a cell it
+ * lowers is land and below +inf). Returns 0, or -1 with the message. */
 int	tp_filltile_pack_put(tp_filltile_pack *p, const tp_filltile_tile *t,
-	    float sea, tp_err *e);
+	    tp_err *e);
 /* Hold a tile as dry, known to be so (its prepare seeded nothing). */
 void	tp_filltile_pack_dry(tp_filltile_pack *p);
 /* Unpack into t->f's inner cells. */
