@@ -545,6 +545,8 @@ typedef struct solve_ctx {
 	void	*ctx;
 	float	*low;		/* per tile: scan's lowest candidate */
 	unsigned char *busy;	/* per tile: being relaxed */
+	tp_kheap todo;		/* (low, tile) as low was set; stale ones
+				   are dropped when they come up */
 	int	nbusy, failed;
 	int64_t	relaxed;
 	tp_err	err;		/* the first failure */
@@ -567,24 +569,52 @@ near_busy(const solve_ctx *c, int64_t t)
 	return 0;
 }
 
+/* Queue tile t at its pending candidate, if any. */
+static void
+note(solve_ctx *c, int64_t t)
+{
+	tp_err e;
+
+	if (c->low[t] < INFINITY && tp_kheap_push(&c->todo,
+	    tp_kheap_key(c->low[t], (uint64_t)t), "the solve's tiles", &e) < 0 &&
+	    !c->failed) {
+		c->failed = 1;
+		c->err = e;
+	}
+}
+
 /* The tile to relax next, -1 for none: the lowest pending candidate away
  * from the tiles being relaxed (whose new rings would lower it again), or
- * beside them when there is no other. */
+ * beside them when there is no other. Entries whose tile is busy or whose
+ * low has changed since are dropped (a busy tile is queued again when its
+ * relax ends); those beside busy tiles are set aside and put back. */
 static int64_t
-pick(const solve_ctx *c)
+pick(solve_ctx *c)
 {
-	int64_t t, n = c->g->rows * c->g->cols, best = -1, near = -1;
+	uint64_t aside[16], k;
+	int64_t t, best = -1;
+	int na = 0, i, near = -1;
 
-	for (t = 0; t < n; t++) {
-		if (c->busy[t] || !(c->low[t] < INFINITY))
+	while (c->todo.n > 0 && best < 0 && na < 16) {
+		k = tp_kheap_pop(&c->todo);
+		t = (int64_t)(uint32_t)k;
+		if (c->busy[t] || !(c->low[t] < INFINITY) ||
+		    tp_kheap_fkey(c->low[t]) != (uint32_t)(k >> 32))
 			continue;
-		if (!near_busy(c, t)) {
-			if (best < 0 || c->low[t] < c->low[best])
-				best = t;
-		} else if (near < 0 || c->low[t] < c->low[near])
-			near = t;
+		if (!near_busy(c, t))
+			best = t;
+		else {
+			if (near < 0)
+				near = na;
+			aside[na++] = k;
+		}
 	}
-	return best >= 0 ? best : near;
+	if (best < 0 && near >= 0)
+		best = (int64_t)(uint32_t)aside[near];
+	for (i = 0; i < na; i++)	/* room: they were in the heap */
+		if (i != near || best != (int64_t)(uint32_t)aside[i])
+			(void)tp_kheap_push(&c->todo, aside[i], NULL, NULL);
+	return best;
 }
 
 /* After tile t's relaxation: the pending candidates of t, and those of
@@ -597,6 +627,7 @@ rescan(solve_ctx *c, int64_t t)
 	int64_t r = t / g->cols, k = t % g->cols, dr, dc, u, w, h;
 
 	scan(g, c->rings, r, k, NULL, &c->low[t]);
+	note(c, t);
 	for (dr = -1; dr <= 1; dr++)
 		for (dc = -1; dc <= 1; dc++) {
 			if ((dr == 0 && dc == 0) || r + dr < 0 ||
@@ -608,6 +639,7 @@ rescan(solve_ctx *c, int64_t t)
 			scan_rect(g, c->rings, r + dr, k + dc,
 			    dc < 0 ? w - 1 : 0, dc > 0 ? 1 : w,
 			    dr < 0 ? h - 1 : 0, dr > 0 ? 1 : h, NULL, &c->low[u]);
+			note(c, u);
 		}
 }
 
@@ -685,7 +717,7 @@ solve_par(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 {
 	int64_t t, n = g->rows * g->cols;
 	solve_ctx c = { g, rings, fn, ctx, malloc((size_t)n * sizeof(float)),
-	    calloc((size_t)n, 1), 0, 0, 0, { { 0 } },
+	    calloc((size_t)n, 1), { NULL, 0, 0 }, 0, 0, 0, { { 0 } },
 	    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
 
 	if (c.low == NULL || c.busy == NULL) {
@@ -693,9 +725,13 @@ solve_par(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 		free(c.busy);
 		return tp_err_set(e, "out of memory for the solve");
 	}
-	for (t = 0; t < n; t++)
+	for (t = 0; t < n && !c.failed; t++) {
 		scan(g, rings, t / g->cols, t % g->cols, NULL, &c.low[t]);
-	tp_par_for(threads, threads, 1, solve_worker, &c);
+		note(&c, t);
+	}
+	if (!c.failed)
+		tp_par_for(threads, threads, 1, solve_worker, &c);
+	tp_kheap_free(&c.todo);
 	free(c.low);
 	free(c.busy);
 	pthread_mutex_destroy(&c.mu);
