@@ -7,6 +7,7 @@
 
 #include "hydro/tp_fill.h"
 #include "hydro/tiled/tp_filltile.h"
+#include "hydro/tiled/tp_filltile_grid.h"
 #include "tp_test.h"
 
 static const tp_fill_opts NEXT = { TP_FILL_NEXT, 0 };

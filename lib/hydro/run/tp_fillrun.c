@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hydro/run/tp_fillrun.h"
+#include "hydro/tiled/tp_filltile_grid.h"
 
 int
 tp_fillrun_tiled(const tp_fillrun_opts *o)

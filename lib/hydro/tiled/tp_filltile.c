@@ -3,6 +3,7 @@
  * why the bytes equal the whole-grid fill).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,14 +181,36 @@ halo_xy(size_t i, size_t ps, double rps, int64_t *x, int64_t *y)
 	*x = (int64_t)(i - q * ps) - 1;
 }
 
+/* The relax's queue: a radix heap, as tp_fill.c's flood has, with a FIFO
+ * for the cells raised to the step of the cell taken. Every key pushed is
+ * above the one taken (a cell on the heap is above the step, which is
+ * above the cell taken; the seeds are pushed before the first is taken),
+ * so cells leave in non-decreasing order as the radix heap needs. */
+typedef struct relax_q {
+	tp_kheap_radix h;
+	tp_kheap_fifo f;
+} relax_q;
+
+/* The next key into *top: the FIFO's head unless the heap's is lower. */
+static int
+relax_pop(relax_q *q, uint64_t *top, tp_err *e)
+{
+	if (q->f.n > 0 && (q->h.n == 0 || (uint32_t)(q->f.a[q->f.head] >>
+	    32) <= tp_kheap_radix_min(&q->h))) {
+		*top = tp_kheap_fifo_pop(&q->f);
+		return 0;
+	}
+	return tp_kheap_radix_pop(&q->h, top, e);
+}
+
 /* Dijkstra from what is queued, lowering f only: a neighbour n takes
  * max(z(n), step(f(c))), z(n) itself on a tie, as tp_fill.c's visit. The
  * halo's z is NaN (skipped) or +inf (never lower than its f, +inf). A
  * neighbour raised to the step waits in the FIFO: the steps of cells
  * taken in key order come in key order. */
 static int
-relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
-    tp_err *e)
+relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, relax_q *q,
+    size_t *lo, size_t *hi, tp_err *e)
 {
 	ptrdiff_t off[9], soff[9];
 	const ptrdiff_t *zoff;
@@ -201,8 +224,9 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
 
 	tp_d8_offsets((ptrdiff_t)ps, off);
 	tp_d8_offsets((ptrdiff_t)t->sstride, soff);
-	while (r == 0 && tp_kheap_queue_len(q) > 0) {
-		top = tp_kheap_queue_pop(q);
+	while (r == 0 && q->h.n + q->f.n > 0) {
+		if (relax_pop(q, &top, e) < 0)
+			return -1;
 		i = (size_t)(uint32_t)top;
 		if (tp_kheap_fkey(t->f[i]) != (uint32_t)(top >> 32))
 			continue;	/* lowered again since */
@@ -226,11 +250,12 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, tp_kheap_queue *q,
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
 				t->f[n] = c;
+				*lo = n < *lo ? n : *lo;
+				*hi = n > *hi ? n : *hi;
 				v = tp_kheap_key(c, n);
 				r = c == s ?
-				    tp_kheap_queue_fifo(q, v, "the relax queue",
-				    e) : tp_kheap_push(&q->h, v,
-				    "the relax queue", e);
+				    tp_kheap_fifo_push(&q->f, v, "the relax queue",
+				    e) : tp_kheap_radix_push(&q->h, v, e);
 			}
 		}
 	}
@@ -242,21 +267,28 @@ tp_filltile_tile_relax(tp_filltile_tile *t, const tp_filltile_tiling *g,
     const tp_filltile_seed *s, int64_t n, tp_err *e)
 {
 	size_t ps = (size_t)t->w + 2, i;
-	tp_kheap_queue q = { { NULL, 0, 0 }, { NULL, 0, 0, 0 } };
+	relax_q q = { .f = { NULL, 0, 0, 0 } };
+	size_t lo = SIZE_MAX, hi = 0;
 	int64_t k;
 	int r = 0;
 
+	tp_kheap_radix_init(&q.h);
 	for (k = 0; k < n && r == 0; k++) {
 		i = (size_t)(s[k].y + 1) * ps + (size_t)(s[k].x + 1);
 		if (s[k].v < t->f[i]) {
 			t->f[i] = s[k].v;
-			r = tp_kheap_push(&q.h, tp_kheap_key(s[k].v, i),
-			    "the relax queue", e);
+			lo = i < lo ? i : lo;
+			hi = i > hi ? i : hi;
+			r = tp_kheap_radix_push(&q.h, tp_kheap_key(s[k].v, i),
+			    e);
 		}
 	}
 	if (r == 0)
-		r = relax_run(t, g, &q, e);
-	tp_kheap_queue_free(&q);
+		r = relax_run(t, g, &q, &lo, &hi, e);
+	t->low0 = lo == SIZE_MAX ? t->h : (int64_t)(lo / ps) - 1;
+	t->low1 = lo == SIZE_MAX ? -1 : (int64_t)(hi / ps) - 1;
+	tp_kheap_radix_free(&q.h);
+	tp_kheap_fifo_free(&q.f);
 	return r;
 }
 
@@ -347,30 +379,33 @@ tp_filltile_ring_get(tp_filltile_ring *r, const tp_filltile_tile *t)
 	}
 }
 
-/* The lowest candidate for border cell (x, y) of tile (row, col) from the
- * cells of other tiles around it; +inf when none. */
+/* The lowest candidate for border cell (x, y) of tile (row, col), w x h,
+ * from the cells of other tiles around it; +inf when none. Neighbours in
+ * the tile itself are told by its size, without a division. */
 static float
 candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
-    int64_t row, int64_t col, int64_t x, int64_t y, float zp, float sea)
+    int64_t row, int64_t col, int64_t w, int64_t h, int64_t x, int64_t y,
+    float zp, float sea)
 {
 	const tp_filltile_ring *nr;
-	int64_t x0 = col * g->tw, y0 = row * g->th, gx, gy, nc, nrow;
+	int64_t x0 = col * g->tw, y0 = row * g->th, nx, ny, nc, nrow;
 	float best = INFINITY, zn, fn, s, c;
 	size_t i;
 	int k;
 
 	for (k = 1; k <= 8; k++) {
-		gx = x0 + x + tp_d8_dx[k];
-		gy = y0 + y + tp_d8_dy[k];
-		if (gx < 0 || gy < 0 || gx >= g->width || gy >= g->height)
-			continue;	/* the halo's NaN seeded it */
-		nc = gx / g->tw;
-		nrow = gy / g->th;
-		if (nc == col && nrow == row)
+		nx = x + tp_d8_dx[k];
+		ny = y + tp_d8_dy[k];
+		if (nx >= 0 && ny >= 0 && nx < w && ny < h)
 			continue;
+		if (x0 + nx < 0 || y0 + ny < 0 || x0 + nx >= g->width ||
+		    y0 + ny >= g->height)
+			continue;	/* the halo's NaN seeded it */
+		nc = col + (nx < 0 ? -1 : nx >= w);
+		nrow = row + (ny < 0 ? -1 : ny >= h);
 		nr = &rings[nrow * g->cols + nc];
-		i = tp_filltile_ring_at(nr->w, nr->h, gx - nc * g->tw,
-		    gy - nrow * g->th);
+		i = tp_filltile_ring_at(nr->w, nr->h, x0 + nx - nc * g->tw,
+		    y0 + ny - nrow * g->th);
 		zn = nr->z[i];
 		fn = nr->f[i];
 		if (outside(zn, sea))
@@ -387,28 +422,32 @@ candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 	return best;
 }
 
-/* The candidates of tile (row, col) into s (may be NULL: count only);
- * *low = the lowest one below the tile's own ring value, +inf if none. */
+/* The candidates of the border cells (x, y) of tile (row, col) with
+ * xa <= x < xb and ya <= y < yb into s (may be NULL: count only); *low
+ * is lowered to the lowest one below the tile's own ring value. */
 static int64_t
-scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
-    int64_t col, tp_filltile_seed *s, float *low)
+scan_rect(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
+    int64_t row, int64_t col, int64_t xa, int64_t xb, int64_t ya, int64_t yb,
+    tp_filltile_seed *s, float *low)
 {
 	const tp_filltile_ring *r = &rings[row * g->cols + col];
 	float sea = tp_d8_sea_below(g->sea_level), c, zp;
 	int64_t x, y, n = 0, step;
 	size_t i;
 
-	*low = INFINITY;
-	for (y = 0; y < r->h; y++) {
+	for (y = ya; y < yb; y++) {
 		/* the border cells of row y: all of rows 0 and h - 1, else
 		 * the two ends */
 		step = (y == 0 || y == r->h - 1) ? 1 : (r->w > 1 ? r->w - 1 : 1);
-		for (x = 0; x < r->w; x += step) {
+		for (x = step == 1 ? xa : 0; x < xb; x += step) {
+			if (x < xa)
+				continue;
 			i = tp_filltile_ring_at(r->w, r->h, x, y);
 			zp = r->z[i];
 			if (outside(zp, sea))
 				continue;
-			c = candidate(g, rings, row, col, x, y, zp, sea);
+			c = candidate(g, rings, row, col, r->w, r->h, x, y, zp,
+			    sea);
 			if (c == INFINITY)
 				continue;
 			if (s != NULL) {
@@ -424,6 +463,18 @@ scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
 	return n;
 }
 
+/* The candidates of tile (row, col) into s (may be NULL: count only);
+ * *low = the lowest one below the tile's own ring value, +inf if none. */
+static int64_t
+scan(const tp_filltile_tiling *g, const tp_filltile_ring *rings, int64_t row,
+    int64_t col, tp_filltile_seed *s, float *low)
+{
+	const tp_filltile_ring *r = &rings[row * g->cols + col];
+
+	*low = INFINITY;
+	return scan_rect(g, rings, row, col, 0, r->w, 0, r->h, s, low);
+}
+
 int64_t
 tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
     int64_t row, int64_t col, tp_filltile_seed *s, int *lower)
@@ -433,66 +484,6 @@ tp_filltile_incoming(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 
 	*lower = low < INFINITY;
 	return n;
-}
-
-/* The solve's rounds. */
-typedef struct solve_ctx {
-	const tp_filltile_tiling *g;
-	const tp_filltile_ring *snap;	/* the rings as the round began */
-	tp_filltile_ring *rings;	/* each tile writes its own */
-	tp_filltile_tile_fn fn;
-	void	*ctx;
-	unsigned char *moved;	/* per tile: relaxed this round */
-	int	*bad;		/* per tile: failed */
-	tp_err	*errs;		/* per tile */
-} solve_ctx;
-
-static void
-solve_tile(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	solve_ctx *c = vctx;
-	int64_t t, n;
-	tp_filltile_seed *s;
-	int lower;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		c->moved[t] = 0;
-		s = malloc((size_t)tp_filltile_ring_len(c->g, t / c->g->cols,
-		    t % c->g->cols) * sizeof *s);
-		if (s == NULL) {
-			c->bad[t] = 1;
-			tp_err_set(&c->errs[t], "out of memory for the solve");
-			continue;
-		}
-		n = tp_filltile_incoming(c->g, c->snap, t / c->g->cols,
-		    t % c->g->cols, s, &lower);
-		if (lower) {
-			c->moved[t] = 1;
-			if (c->fn(c->ctx, t / c->g->cols, t % c->g->cols, s, n,
-			    &c->rings[t], &c->errs[t]) < 0)
-				c->bad[t] = 1;
-		}
-		free(s);
-	}
-}
-
-static int
-copy_rings(const tp_filltile_tiling *g, tp_filltile_ring *dst,
-    const tp_filltile_ring *src, int alloc, tp_err *e)
-{
-	int64_t t, n = g->rows * g->cols;
-
-	for (t = 0; t < n; t++) {
-		if (alloc &&
-		    tp_filltile_ring_alloc(&dst[t], src[t].w, src[t].h, e) < 0)
-			return -1;
-		memcpy(dst[t].z, src[t].z, (size_t)(2 * src[t].w + 2 *
-		    src[t].h) * sizeof *dst[t].z);
-		memcpy(dst[t].f, src[t].f, (size_t)(2 * src[t].w + 2 *
-		    src[t].h) * sizeof *dst[t].f);
-	}
-	return 0;
 }
 
 /* One thread: always relax the tile whose lowest pending candidate is
@@ -541,170 +532,225 @@ out:
 	return r;
 }
 
-static int
-solve_rounds(solve_ctx *c, int threads, int64_t *rounds, tp_err *e)
-{
-	int64_t t, n = c->g->rows * c->g->cols, r = 0;
-	int any;
+/* The solve on several threads: each worker takes the tile whose lowest
+ * pending candidate is the lowest of the tiles not being relaxed, as
+ * solve_seq does, relaxes it outside the lock into a ring of its own and
+ * puts that ring in place under the lock, where the candidates are read.
+ * Any order of lowering reaches the same fixed point, so only the count
+ * of relaxations depends on the threads' timing. */
+typedef struct solve_ctx {
+	const tp_filltile_tiling *g;
+	tp_filltile_ring *rings;
+	tp_filltile_tile_fn fn;
+	void	*ctx;
+	float	*low;		/* per tile: scan's lowest candidate */
+	unsigned char *busy;	/* per tile: being relaxed */
+	tp_kheap todo;		/* (low, tile) as low was set; stale ones
+				   are dropped when they come up */
+	int	nbusy, failed;
+	int64_t	relaxed;
+	tp_err	err;		/* the first failure */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* a relaxation ended */
+} solve_ctx;
 
-	for (;;) {
-		tp_par_for(threads, n, 1, solve_tile, c);
-		any = 0;
-		for (t = 0; t < n; t++) {
-			if (c->bad[t]) {
-				*e = c->errs[t];
-				return -1;
-			}
-			any |= c->moved[t];
-			r += c->moved[t];
-		}
-		if (!any)
-			break;
-		if (copy_rings(c->g, (tp_filltile_ring *)c->snap, c->rings, 0,
-		    e) < 0)
-			return -1;
-	}
-	*rounds = r;
+/* 1 when a tile next to t (or t) is being relaxed. */
+static int
+near_busy(const solve_ctx *c, int64_t t)
+{
+	int64_t r = t / c->g->cols, k = t % c->g->cols, dr, dc;
+
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++)
+			if (r + dr >= 0 && r + dr < c->g->rows && k + dc >= 0 &&
+			    k + dc < c->g->cols &&
+			    c->busy[(r + dr) * c->g->cols + k + dc])
+				return 1;
 	return 0;
+}
+
+/* Queue tile t at its pending candidate, if any. */
+static void
+note(solve_ctx *c, int64_t t)
+{
+	tp_err e;
+
+	if (c->low[t] < INFINITY && tp_kheap_push(&c->todo,
+	    tp_kheap_key(c->low[t], (uint64_t)t), "the solve's tiles", &e) < 0 &&
+	    !c->failed) {
+		c->failed = 1;
+		c->err = e;
+	}
+}
+
+/* The tile to relax next, -1 for none: the lowest pending candidate away
+ * from the tiles being relaxed (whose new rings would lower it again), or
+ * beside them when there is no other. Entries whose tile is busy or whose
+ * low has changed since are dropped (a busy tile is queued again when its
+ * relax ends); those beside busy tiles are set aside and put back. */
+static int64_t
+pick(solve_ctx *c)
+{
+	uint64_t aside[16], k;
+	int64_t t, best = -1;
+	int na = 0, i, near = -1;
+
+	while (c->todo.n > 0 && best < 0 && na < 16) {
+		k = tp_kheap_pop(&c->todo);
+		t = (int64_t)(uint32_t)k;
+		if (c->busy[t] || !(c->low[t] < INFINITY) ||
+		    tp_kheap_fkey(c->low[t]) != (uint32_t)(k >> 32))
+			continue;
+		if (!near_busy(c, t))
+			best = t;
+		else {
+			if (near < 0)
+				near = na;
+			aside[na++] = k;
+		}
+	}
+	if (best < 0 && near >= 0)
+		best = (int64_t)(uint32_t)aside[near];
+	for (i = 0; i < na; i++)	/* room: they were in the heap */
+		if (i != near || best != (int64_t)(uint32_t)aside[i])
+			(void)tp_kheap_push(&c->todo, aside[i], NULL, NULL);
+	return best;
+}
+
+/* After tile t's relaxation: the pending candidates of t, and those of
+ * the tiles around it on their side toward t, the only ones t's new ring
+ * can lower (their own rings are as they were). */
+static void
+rescan(solve_ctx *c, int64_t t)
+{
+	const tp_filltile_tiling *g = c->g;
+	int64_t r = t / g->cols, k = t % g->cols, dr, dc, u, w, h;
+
+	scan(g, c->rings, r, k, NULL, &c->low[t]);
+	note(c, t);
+	for (dr = -1; dr <= 1; dr++)
+		for (dc = -1; dc <= 1; dc++) {
+			if ((dr == 0 && dc == 0) || r + dr < 0 ||
+			    r + dr >= g->rows || k + dc < 0 || k + dc >= g->cols)
+				continue;
+			u = (r + dr) * g->cols + k + dc;
+			w = c->rings[u].w;
+			h = c->rings[u].h;
+			scan_rect(g, c->rings, r + dr, k + dc,
+			    dc < 0 ? w - 1 : 0, dc > 0 ? 1 : w,
+			    dr < 0 ? h - 1 : 0, dr > 0 ? 1 : h, NULL, &c->low[u]);
+			note(c, u);
+		}
+}
+
+/* Relax tile t with its candidates s[0..n) into own (a worker's ring),
+ * outside the lock; put own in place under it. */
+static void
+relax_one(solve_ctx *c, int64_t t, const tp_filltile_seed *s, int64_t n,
+    tp_filltile_ring *own)
+{
+	tp_filltile_ring *r = &c->rings[t];
+	size_t len = (size_t)(2 * r->w + 2 * r->h);
+	tp_err e;
+	int rc;
+
+	own->w = r->w;
+	own->h = r->h;
+	pthread_mutex_unlock(&c->mu);
+	rc = c->fn(c->ctx, t / c->g->cols, t % c->g->cols, s, n, own, &e);
+	pthread_mutex_lock(&c->mu);
+	if (rc < 0 && !c->failed) {
+		c->failed = 1;
+		c->err = e;
+	}
+	if (rc == 0) {
+		memcpy(r->f, own->f, len * sizeof *r->f);
+		c->relaxed++;
+	}
+	c->busy[t] = 0;
+	c->nbusy--;
+	rescan(c, t);
+	pthread_cond_broadcast(&c->cv);
+}
+
+static void
+solve_worker(void *vctx, int64_t begin, int64_t end, int worker)
+{
+	solve_ctx *c = vctx;
+	int64_t room = 2 * c->g->tw + 2 * c->g->th, t, n;
+	tp_filltile_seed *s = malloc((size_t)room * sizeof *s);
+	tp_filltile_ring own = { 0, 0, NULL, NULL };
+	int ok = s != NULL &&
+	    tp_filltile_ring_alloc(&own, c->g->tw, c->g->th, &c->err) == 0;
+
+	(void)begin;
+	(void)end;
+	(void)worker;
+	pthread_mutex_lock(&c->mu);
+	if (!ok && !c->failed) {
+		c->failed = 1;
+		tp_err_set(&c->err, "out of memory for the solve");
+	}
+	while (ok && !c->failed) {
+		if ((t = pick(c)) < 0) {
+			if (c->nbusy == 0)
+				break;
+			pthread_cond_wait(&c->cv, &c->mu);
+			continue;
+		}
+		c->busy[t] = 1;
+		c->nbusy++;
+		n = scan(c->g, c->rings, t / c->g->cols, t % c->g->cols, s,
+		    &c->low[t]);
+		relax_one(c, t, s, n, &own);
+	}
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->mu);
+	tp_filltile_ring_free(&own);
+	free(s);
+}
+
+static int
+solve_par(const tp_filltile_tiling *g, tp_filltile_ring *rings,
+    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *relaxed,
+    tp_err *e)
+{
+	int64_t t, n = g->rows * g->cols;
+	solve_ctx c = { g, rings, fn, ctx, malloc((size_t)n * sizeof(float)),
+	    calloc((size_t)n, 1), { NULL, 0, 0 }, 0, 0, 0, { { 0 } },
+	    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+
+	if (c.low == NULL || c.busy == NULL) {
+		free(c.low);
+		free(c.busy);
+		return tp_err_set(e, "out of memory for the solve");
+	}
+	for (t = 0; t < n && !c.failed; t++) {
+		scan(g, rings, t / g->cols, t % g->cols, NULL, &c.low[t]);
+		note(&c, t);
+	}
+	if (!c.failed)
+		tp_par_for(threads, threads, 1, solve_worker, &c);
+	tp_kheap_free(&c.todo);
+	free(c.low);
+	free(c.busy);
+	pthread_mutex_destroy(&c.mu);
+	pthread_cond_destroy(&c.cv);
+	*relaxed = c.relaxed;
+	if (c.failed)
+		*e = c.err;
+	return c.failed ? -1 : 0;
 }
 
 int
 tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
     tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds, tp_err *e)
 {
-	int64_t t, n = g->rows * g->cols, dummy;
-	tp_filltile_ring *snap;
-	solve_ctx c;
-	int r = -1;
+	int64_t dummy;
 
 	if (rounds == NULL)
 		rounds = &dummy;
 	if (threads <= 1)
 		return solve_seq(g, rings, fn, ctx, rounds, e);
-	snap = calloc((size_t)n, sizeof *snap);
-	c = (solve_ctx){ g, snap, rings, fn, ctx, calloc((size_t)n, 1),
-	    calloc((size_t)n, sizeof(int)), malloc((size_t)n * sizeof(tp_err)) };
-
-	if (snap == NULL || c.moved == NULL || c.bad == NULL || c.errs == NULL)
-		tp_err_set(e, "out of memory for the solve");
-	else if (copy_rings(g, snap, rings, 1, e) == 0)
-		r = solve_rounds(&c, threads, rounds, e);
-	for (t = 0; snap != NULL && t < n; t++)
-		tp_filltile_ring_free(&snap[t]);
-	free(snap);
-	free(c.moved);
-	free(c.bad);
-	free(c.errs);
-	return r;
-}
-
-/* The whole grid in memory. */
-typedef struct grid_ctx {
-	const tp_filltile_tiling *g;
-	float	*z;
-	size_t	stride;
-	tp_filltile_tile *tiles;
-	tp_filltile_ring *rings;
-	int	*bad;
-	tp_err	*errs;
-} grid_ctx;
-
-static void
-grid_prepare(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	grid_ctx *c = vctx;
-	int64_t t, row, col;
-	tp_filltile_tile *tl;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		row = t / c->g->cols;
-		col = t % c->g->cols;
-		tl = &c->tiles[t];
-		if (tp_filltile_tile_view(tl, c->g, row, col,
-		    c->z + (size_t)(row * c->g->th) * c->stride + (size_t)(col *
-		    c->g->tw), c->stride, &c->errs[t]) < 0 ||
-		    tp_filltile_tile_prepare(tl, c->g, NULL, &c->errs[t]) < 0 ||
-		    tp_filltile_ring_alloc(&c->rings[t], tl->w, tl->h,
-		    &c->errs[t]) < 0) {
-			c->bad[t] = 1;
-			continue;
-		}
-		tp_filltile_ring_get(&c->rings[t], tl);
-	}
-}
-
-static int
-grid_relax(void *vctx, int64_t row, int64_t col, const tp_filltile_seed *s,
-    int64_t n, tp_filltile_ring *out, tp_err *e)
-{
-	grid_ctx *c = vctx;
-	tp_filltile_tile *tl = &c->tiles[row * c->g->cols + col];
-
-	if (tp_filltile_tile_relax(tl, c->g, s, n, e) < 0)
-		return -1;
-	tp_filltile_ring_get(out, tl);
-	return 0;
-}
-
-static void
-grid_store(void *vctx, int64_t begin, int64_t end, int worker)
-{
-	grid_ctx *c = vctx;
-	tp_filltile_tile *tl;
-	int64_t t;
-
-	(void)worker;
-	for (t = begin; t < end; t++) {
-		tl = &c->tiles[t];
-		tp_filltile_tile_store(tl, c->z + (size_t)tl->y0 * c->stride +
-		    (size_t)tl->x0, c->stride);
-		tp_filltile_tile_free(tl);
-	}
-}
-
-int
-tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
-    int threads, int64_t *rounds, tp_progress_fn progress, void *pctx,
-    tp_err *e)
-{
-	int64_t t, n = g->rows * g->cols;
-	grid_ctx c = { g, z, stride, calloc((size_t)n,
-	    sizeof(tp_filltile_tile)), calloc((size_t)n,
-	    sizeof(tp_filltile_ring)), calloc((size_t)n, sizeof(int)),
-	    malloc((size_t)n * sizeof(tp_err)) };
-	int r = -1;
-
-	if (c.tiles == NULL || c.rings == NULL || c.bad == NULL ||
-	    c.errs == NULL) {
-		tp_err_set(e, "out of memory for %lld tiles", (long long)n);
-		goto out;
-	}
-	tp_par_for(threads, n, 1, grid_prepare, &c);
-	for (t = 0; t < n; t++)
-		if (c.bad[t]) {
-			*e = c.errs[t];
-			goto out;
-		}
-	if (progress != NULL)
-		progress(pctx, 1, 3);
-	if (tp_filltile_solve(g, c.rings, grid_relax, &c, threads, rounds,
-	    e) < 0)
-		goto out;
-	if (progress != NULL)
-		progress(pctx, 2, 3);
-	tp_par_for(threads, n, 1, grid_store, &c);
-	if (progress != NULL)
-		progress(pctx, 3, 3);
-	r = 0;
-out:
-	for (t = 0; c.tiles != NULL && t < n; t++)
-		tp_filltile_tile_free(&c.tiles[t]);
-	for (t = 0; c.rings != NULL && t < n; t++)
-		tp_filltile_ring_free(&c.rings[t]);
-	free(c.tiles);
-	free(c.rings);
-	free(c.bad);
-	free(c.errs);
-	return r;
+	return solve_par(g, rings, fn, ctx, threads, rounds, e);
 }

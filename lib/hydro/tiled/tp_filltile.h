@@ -45,7 +45,6 @@
 
 #include "core/tp_err.h"
 #include "hydro/tp_fill.h"
-#include "stream/tp_filter.h"
 
 /* The tiling: tw x th tiles over a W x H grid (last ones narrower). */
 typedef struct tp_filltile_tiling {
@@ -64,6 +63,8 @@ typedef struct tp_filltile_tile {
 	float	*f;		/* the filled surface (bounds until solved) */
 	const float *src;	/* a view's heights, the tile's own cells */
 	size_t	sstride;	/* their row stride */
+	int64_t	low0, low1;	/* the rows the last relax lowered cells of
+				   (low0 > low1: none) */
 } tp_filltile_tile;
 
 /* A tile's ring: the inner border cells, as top row (w), bottom row (w),
@@ -140,20 +141,14 @@ int64_t	tp_filltile_incoming(const tp_filltile_tiling *g,
 typedef int (*tp_filltile_tile_fn)(void *ctx, int64_t row, int64_t col,
     const tp_filltile_seed *s, int64_t n, tp_filltile_ring *out, tp_err *e);
 
-/* The solve: rings (all tiles, from prepare) are brought to F. On one
- * thread the tile with the lowest pending candidate is relaxed next; on
- * more, each round relaxes at once every tile with a lower candidate
- * (from the rings as the round began). *rounds (may be NULL) receives the
- * tile relaxations done. */
+/* The solve: rings (all tiles, from prepare) are brought to F. The tile
+ * with the lowest pending candidate is relaxed next; on more threads each
+ * takes the lowest of the tiles no other is relaxing (away from them when
+ * it can), and fn is called for several tiles at once. *rounds (may be
+ * NULL) receives the tile relaxations done, which on threads varies from
+ * run to run (F does not). */
 int	tp_filltile_solve(const tp_filltile_tiling *g, tp_filltile_ring *rings,
 	    tp_filltile_tile_fn fn, void *ctx, int threads, int64_t *rounds,
-	    tp_err *e);
-
-/* Whole grid in memory on threads: fill plane z (width x height of g,
- * stride in floats) in place, tile by tile. progress (may be NULL) is
- * told of three phases as each ends: prepare, solve and finish. */
-int	tp_filltile_grid(float *z, size_t stride, const tp_filltile_tiling *g,
-	    int threads, int64_t *rounds, tp_progress_fn progress, void *pctx,
 	    tp_err *e);
 
 #endif
