@@ -119,26 +119,27 @@ check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
 	return 0;
 }
 
-/* The closed set, one bit per sample of the plane: queued, done or NaN. */
+/* The closed set, one bit per sample of the plane: queued, done or NaN;
+ * bit i & 7 of byte i >> 3, so that three cells of a row are one 16-bit
+ * load. */
 static inline int
-is_closed(const uint64_t *cl, size_t i)
+is_closed(const uint8_t *cl, size_t i)
 {
-	return (int)(cl[i >> 6] >> (i & 63)) & 1;
+	return (cl[i >> 3] >> (i & 7)) & 1;
 }
 
 static inline void
-set_closed(uint64_t *cl, size_t i)
+set_closed(uint8_t *cl, size_t i)
 {
-	cl[i >> 6] |= UINT64_C(1) << (i & 63);
+	cl[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
 /* The work lists and the plane of one flood. */
 typedef struct flood_q {
 	float	*z;
-	uint64_t *cl;		/* closed bits */
+	uint8_t	*cl;		/* closed bits */
 	int64_t	w, h;
 	size_t	stride;
-	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
 	tp_kheap_radix hp;		/* cells on slopes, by height */
@@ -226,10 +227,26 @@ seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 	return 0;
 }
 
+/* always_inline: the flood is one loop per rule, with step() folded in;
+ * as separate functions GCC also finds the prefetches free of side
+ * effects and drops the calls. */
+#define ALWAYS_INLINE	static inline __attribute__((always_inline))
+
+/* tp_fill_step for a rule known where it is inlined. */
+ALWAYS_INLINE float
+step_of(tp_fill_rule rule, float eps, float v)
+{
+	if (rule == TP_FILL_FLAT)
+		return v + 0.0f;
+	if (rule == TP_FILL_EPSILON)
+		return v + eps;
+	return tp_fill_next_up(v);
+}
+
 /* Visit neighbour n of a cell whose step value is s: a cell at or below s
  * is in a depression (raised to s, FIFO), one above it on a slope (heap).
  * The FIFO has room for 8; returns -1 when the heap cannot grow. */
-static inline int
+ALWAYS_INLINE int
 visit(flood_q *f, size_t n, float s, tp_err *e)
 {
 	float zn;
@@ -247,6 +264,69 @@ visit(flood_q *f, size_t n, float s, tp_err *e)
 		return 0;
 	}
 	return push_cell(f, n, 0, e);
+}
+
+/* The closed bits of cells p - 1, p and p + 1 of a row (bits 0 to 2),
+ * which are then all closed: the two bytes that hold them are loaded and
+ * stored together (GCC and Clang merge the byte accesses into one), at
+ * the same address for most cells that follow one another, so that the
+ * store is forwarded to the next load. */
+ALWAYS_INLINE unsigned
+close_row(uint8_t *cl, size_t p)
+{
+	size_t q = p - 1;
+	uint8_t *b = cl + (q >> 3);
+	unsigned sh = (unsigned)(q & 7), v = b[0] | (unsigned)b[1] << 8;
+	unsigned was = (v >> sh) & 7;
+
+	v |= 7u << sh;
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	return was;
+}
+
+/* Every neighbour of cell c, whose step value is s; -1 when the heap
+ * cannot grow. Off the border the open neighbours are found from three
+ * loads of closed bits, one a row, and only they are visited. Only seeds
+ * are on the border (every border cell is one, or outside), and only
+ * they need bounds checks. */
+ALWAYS_INLINE int
+visit_all(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
+{
+	const size_t st = f->stride;
+	int64_t x, y, nx, ny;
+	unsigned open;
+	size_t n;
+	float zn;
+	int k, bad = 0;
+
+	if (edge) {
+		x = (int64_t)(c % f->stride);
+		y = (int64_t)(c / f->stride);
+		for (k = 1; k <= 8; k++)
+			if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+				bad |= visit(f, (size_t)ny * f->stride +
+				    (size_t)nx, s, e);
+		return bad;
+	}
+	open = ~(close_row(f->cl, c - st) | close_row(f->cl, c) << 3 |
+	    close_row(f->cl, c + st) << 6 | 1u << 4) & 0x1ff;
+	while (open) {
+		k = __builtin_ctz(open);
+		open &= open - 1;
+		n = c - st - 1 + (size_t)(k / 3) * st + (size_t)(k % 3);
+		zn = f->z[n];
+		if (zn <= s) {
+			if (zn < s) {
+				f->z[n] = s;
+				f->raised++;
+			}
+			ring_push(&f->q, (uint32_t)n);
+		} else
+			bad |= tp_kheap_radix_push(&f->hp,
+			    tp_kheap_key(zn, n), e);
+	}
+	return bad;
 }
 
 /* The next cell: the FIFO's head when no heap key is lower, else the
@@ -275,10 +355,6 @@ next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
 /* Start loading the rows around the cells likely to come next: the heap's
  * top and a FIFO entry a few places on. The flood is bound by these cache
  * misses, not by the queues. */
-/* always_inline: as separate functions GCC finds them free of side
- * effects and drops the calls. */
-#define ALWAYS_INLINE	static inline __attribute__((always_inline))
-
 ALWAYS_INLINE void
 prefetch_cell(const flood_q *f, size_t c)
 {
@@ -286,11 +362,11 @@ prefetch_cell(const flood_q *f, size_t c)
 
 	__builtin_prefetch(p);
 	__builtin_prefetch(p + f->stride);
-	__builtin_prefetch(f->cl + (c >> 6));
-	__builtin_prefetch(f->cl + ((c + f->stride) >> 6));
+	__builtin_prefetch(f->cl + (c >> 3));
+	__builtin_prefetch(f->cl + ((c + f->stride) >> 3));
 	if (c >= f->stride) {
 		__builtin_prefetch(p - f->stride);
-		__builtin_prefetch(f->cl + ((c - f->stride) >> 6));
+		__builtin_prefetch(f->cl + ((c - f->stride) >> 3));
 	}
 }
 
@@ -314,16 +390,14 @@ report(flood_q *f)
 	f->tick += f->land / 100 + 1;
 }
 
-/* The flood: cells leave the heap and the FIFO in non-decreasing height;
- * each land cell leaves once. */
-static int
-flood(flood_q *f, tp_err *e)
+/* The flood under one rule: cells leave the heap and the FIFO in
+ * non-decreasing height; each land cell leaves once. */
+ALWAYS_INLINE int
+flood_rule(flood_q *f, tp_fill_rule rule, float eps, tp_err *e)
 {
 	size_t c;
 	uint32_t edge;
-	int64_t x, y, nx, ny;
-	float s;
-	int k, r, bad = 0;
+	int r;
 
 	while ((r = next_cell(f, &c, &edge, e)) > 0) {
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
@@ -331,23 +405,77 @@ flood(flood_q *f, tp_err *e)
 		prefetch_next(f);
 		if (f->progress != NULL && ++f->flooded >= f->tick)
 			report(f);
-		s = tp_fill_step(f->o, f->z[c]);
-		if (!edge) {
-			for (k = 1; k <= 8; k++)
-				bad |= visit(f, (size_t)((ptrdiff_t)c + f->off[k]),
-				    s, e);
-		} else {
-			x = (int64_t)(c % f->stride);
-			y = (int64_t)(c / f->stride);
-			for (k = 1; k <= 8; k++)
-				if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
-					bad |= visit(f, (size_t)ny * f->stride +
-					    (size_t)nx, s, e);
-		}
-		if (bad)
+		if (visit_all(f, c, edge, step_of(rule, eps, f->z[c]), e))
 			return -1;
 	}
 	return r;
+}
+
+/* The height whose tp_kheap_fkey is k: the key's value without a load
+ * of the cell. */
+static inline float
+key_height(uint32_t k)
+{
+	uint32_t b = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
+	float v;
+
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* One cell taken at step value s: the progress, then visit_all(). */
+ALWAYS_INLINE int
+take(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
+{
+	if (f->progress != NULL && ++f->flooded >= f->tick)
+		report(f);
+	return visit_all(f, c, edge, s, e);
+}
+
+/* The flood under the flat rule: a cell taken from the heap at level L
+ * (its own height) raises to L the whole depression it borders, through
+ * the FIFO, before the heap is looked at again; under this rule every
+ * cell in the FIFO is at L, and every key pushed lies above L. */
+static int
+flood_flat(flood_q *f, tp_err *e)
+{
+	uint64_t v;
+	size_t c;
+	float s;
+
+	while (f->hp.n > 0) {
+		if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
+			return -1;
+		c = (uint32_t)v & ~EDGE_BIT;
+		s = key_height((uint32_t)(v >> 32)) + 0.0f;
+		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
+			return -1;
+		prefetch_next(f);
+		if (take(f, c, (uint32_t)v & EDGE_BIT, s, e))
+			return -1;
+		while (f->q.n > 0) {
+			if (f->q.cap - f->q.n < 8 &&
+			    ring_reserve(&f->q, 8, e) < 0)
+				return -1;
+			prefetch_next(f);
+			if (take(f, ring_pop(&f->q), 0, s, e))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+flood(flood_q *f, tp_err *e)
+{
+	switch (f->o->rule) {
+	case TP_FILL_FLAT:
+		return flood_flat(f, e);
+	case TP_FILL_EPSILON:
+		return flood_rule(f, TP_FILL_EPSILON, f->o->epsilon, e);
+	default:
+		return flood_rule(f, TP_FILL_NEXT, 0, e);
+	}
 }
 
 int
@@ -372,7 +500,8 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 		return tp_err_set(e, "plane of %zu samples is too large to fill "
 		    "(at most 2^31)", span);
 	memset(f, 0, sizeof *f);
-	if ((f->cl = calloc(span / 64 + 1, sizeof *f->cl)) == NULL)
+	/* a byte over, for the two-byte accesses of close_row() */
+	if ((f->cl = calloc(span / 8 + 2, 1)) == NULL)
 		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
 		    span / 8 / 1048576.0);
 	f->z = z;
@@ -381,7 +510,6 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 	f->stride = stride;
 	f->o = o;
 	f->sea = tp_d8_sea_below(sea_level);
-	tp_d8_offsets((ptrdiff_t)stride, f->off);
 	tp_kheap_radix_init(&f->hp);
 	return 0;
 }
