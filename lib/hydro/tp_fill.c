@@ -143,6 +143,7 @@ typedef struct flood_q {
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
 	tp_kheap_radix hp;		/* cells on slopes, by height */
+	tp_kheap low;		/* flood_flat: pushed below the heap's last */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
 	tp_progress_fn progress;	/* told of the land cells flooded */
@@ -150,11 +151,21 @@ typedef struct flood_q {
 	int64_t	flooded, land, tick;	/* next report at tick flooded */
 } flood_q;
 
+/* Push a slope cell's entry: on the radix heap, or, when flood_flat has
+ * taken keys above it from there already, on the binary heap beside it. */
+static inline int
+push_slope(flood_q *f, uint64_t v, tp_err *e)
+{
+	if ((uint32_t)(v >> 32) < f->hp.last)
+		return tp_kheap_push(&f->low, v, "the fill queue", e);
+	return tp_kheap_radix_push(&f->hp, v, e);
+}
+
 static inline int
 push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 {
 	set_closed(f->cl, i);
-	return tp_kheap_radix_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
+	return push_slope(f, tp_kheap_key(f->z[i], i) | edge, e);
 }
 
 /* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
@@ -323,8 +334,7 @@ visit_all(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 			}
 			ring_push(&f->q, (uint32_t)n);
 		} else
-			bad |= tp_kheap_radix_push(&f->hp,
-			    tp_kheap_key(zn, n), e);
+			bad |= push_slope(f, tp_kheap_key(zn, n), e);
 	}
 	return bad;
 }
@@ -432,25 +442,44 @@ take(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 	return visit_all(f, c, edge, s, e);
 }
 
+#define AHEAD	8	/* heap entries taken ahead, to prefetch their cells */
+
 /* The flood under the flat rule: a cell taken from the heap at level L
  * (its own height) raises to L the whole depression it borders, through
  * the FIFO, before the heap is looked at again; under this rule every
- * cell in the FIFO is at L, and every key pushed lies above L. */
+ * cell in the FIFO is at L, and every key pushed lies above L. The cell
+ * taken from the heap comes from a window of its next AHEAD entries,
+ * popped early so that their rows are loaded by the time they are
+ * taken; a key pushed meanwhile below the window's last goes on f->low,
+ * and the next cell is the lower of the window's first and low's top. */
 static int
 flood_flat(flood_q *f, tp_err *e)
 {
-	uint64_t v;
+	uint64_t win[AHEAD], v;
 	size_t c;
 	float s;
+	int head = 0, n = 0;
 
-	while (f->hp.n > 0) {
-		if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
-			return -1;
+	for (;;) {
+		while (n < AHEAD && f->hp.n > 0) {
+			if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
+				return -1;
+			win[(head + n++) % AHEAD] = v;
+			prefetch_cell(f, (uint32_t)v & ~EDGE_BIT);
+		}
+		if (f->low.n > 0 && (n == 0 ||
+		    f->low.a[0] >> 32 < win[head] >> 32))
+			v = tp_kheap_pop(&f->low);
+		else if (n > 0) {
+			v = win[head];
+			head = (head + 1) % AHEAD;
+			n--;
+		} else
+			return 0;
 		c = (uint32_t)v & ~EDGE_BIT;
 		s = key_height((uint32_t)(v >> 32)) + 0.0f;
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
 			return -1;
-		prefetch_next(f);
 		if (take(f, c, (uint32_t)v & EDGE_BIT, s, e))
 			return -1;
 		while (f->q.n > 0) {
@@ -462,7 +491,6 @@ flood_flat(flood_q *f, tp_err *e)
 				return -1;
 		}
 	}
-	return 0;
 }
 
 static int
@@ -550,6 +578,7 @@ tp_fill_pf_progress(float *z, int64_t w, int64_t h, size_t stride,
 out:
 	free(f.cl);
 	tp_kheap_radix_free(&f.hp);
+	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
 }
@@ -770,6 +799,7 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 out:
 	free(f.cl);
 	tp_kheap_radix_free(&f.hp);
+	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
 }
