@@ -25,6 +25,7 @@
  * neighbours need bounds checks (only seeds are on the border). */
 #define EDGE_BIT	UINT32_C(0x80000000)
 #define PREFETCH_AHEAD	8	/* FIFO entries ahead to prefetch */
+#define AHEAD	8		/* heap entries taken ahead, likewise */
 
 float
 tp_fill_next_up(float v)
@@ -143,7 +144,9 @@ typedef struct flood_q {
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
 	tp_kheap_radix hp;		/* cells on slopes, by height */
-	tp_kheap low;		/* flood_flat: pushed below the heap's last */
+	uint64_t win[AHEAD];	/* the heap's next entries, taken ahead */
+	int	wh, wn;		/* the window's first and length */
+	tp_kheap low;		/* entries pushed below the heap's last */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
 	tp_progress_fn progress;	/* told of the land cells flooded */
@@ -151,7 +154,7 @@ typedef struct flood_q {
 	int64_t	flooded, land, tick;	/* next report at tick flooded */
 } flood_q;
 
-/* Push a slope cell's entry: on the radix heap, or, when flood_flat has
+/* Push a slope cell's entry: on the radix heap, or, when the window has
  * taken keys above it from there already, on the binary heap beside it. */
 static inline int
 push_slope(flood_q *f, uint64_t v, tp_err *e)
@@ -339,29 +342,6 @@ visit_all(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 	return bad;
 }
 
-/* The next cell: the FIFO's head when no heap key is lower, else the
- * heap's top. Returns 1, 0 when both are empty, or -1. */
-static inline int
-next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
-{
-	uint64_t v;
-
-	if (f->q.n > 0 && (f->hp.n == 0 ||
-	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <=
-	    tp_kheap_radix_min(&f->hp))) {
-		*c = ring_pop(&f->q);
-		*edge = 0;
-		return 1;
-	}
-	if (f->hp.n == 0)
-		return 0;
-	if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
-		return -1;
-	*c = (uint32_t)v & ~EDGE_BIT;
-	*edge = (uint32_t)v & EDGE_BIT;
-	return 1;
-}
-
 /* Start loading the rows around the cells likely to come next: the heap's
  * top and a FIFO entry a few places on. The flood is bound by these cache
  * misses, not by the queues. */
@@ -389,6 +369,74 @@ prefetch_next(const flood_q *f)
 	if (f->q.n > PREFETCH_AHEAD)
 		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
 		    (f->q.cap - 1)]);
+}
+
+/* The window: the radix heap's next AHEAD entries, popped early so that
+ * their cells' rows are loaded by the time they are taken (a cell from
+ * the heap lies anywhere in the grid); a key pushed meanwhile below the
+ * radix heap's last goes on f->low, and the next entry is the lower of
+ * the window's first and low's top. Fill the window; -1 when the radix
+ * heap fails. */
+ALWAYS_INLINE int
+window_fill(flood_q *f, tp_err *e)
+{
+	uint64_t v;
+
+	while (f->wn < AHEAD && f->hp.n > 0) {
+		if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
+			return -1;
+		f->win[(f->wh + f->wn++) % AHEAD] = v;
+		prefetch_cell(f, (uint32_t)v & ~EDGE_BIT);
+	}
+	return 0;
+}
+
+/* The next entry of the window and low, UINT64_MAX when both are empty
+ * (no entry is: its key would be a NaN's); *from_low says where. */
+ALWAYS_INLINE uint64_t
+window_top(const flood_q *f, int *from_low)
+{
+	*from_low = f->low.n > 0 && (f->wn == 0 ||
+	    f->low.a[0] >> 32 < f->win[f->wh] >> 32);
+	if (*from_low)
+		return f->low.a[0];
+	return f->wn > 0 ? f->win[f->wh] : UINT64_MAX;
+}
+
+ALWAYS_INLINE void
+window_drop(flood_q *f, int from_low)
+{
+	if (from_low)
+		(void)tp_kheap_pop(&f->low);
+	else {
+		f->wh = (f->wh + 1) % AHEAD;
+		f->wn--;
+	}
+}
+
+/* The next cell: the FIFO's head when no heap key is lower, else the
+ * heap's. Returns 1, 0 when both are empty, or -1. */
+ALWAYS_INLINE int
+next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
+{
+	uint64_t v;
+	int from_low;
+
+	if (window_fill(f, e) < 0)
+		return -1;
+	v = window_top(f, &from_low);
+	if (f->q.n > 0 && (v == UINT64_MAX ||
+	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <= (uint32_t)(v >> 32))) {
+		*c = ring_pop(&f->q);
+		*edge = 0;
+		return 1;
+	}
+	if (v == UINT64_MAX)
+		return 0;
+	window_drop(f, from_low);
+	*c = (uint32_t)v & ~EDGE_BIT;
+	*edge = (uint32_t)v & EDGE_BIT;
+	return 1;
 }
 
 /* Tell f's progress of the cells flooded; the next report a hundredth of
@@ -442,45 +490,30 @@ take(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 	return visit_all(f, c, edge, s, e);
 }
 
-#define AHEAD	8	/* heap entries taken ahead, to prefetch their cells */
 
-/* The flood under the flat rule: a cell taken from the heap at level L
- * (its own height) raises to L the whole depression it borders, through
- * the FIFO, before the heap is looked at again; under this rule every
- * cell in the FIFO is at L, and every key pushed lies above L. The cell
- * taken from the heap comes from a window of its next AHEAD entries,
- * popped early so that their rows are loaded by the time they are
- * taken; a key pushed meanwhile below the window's last goes on f->low,
- * and the next cell is the lower of the window's first and low's top. */
+/* The flood under the flat rule: a cell taken from the heap (the window)
+ * at level L, its own height, raises to L the whole depression it
+ * borders, through the FIFO, before the heap is looked at again; under
+ * this rule every cell in the FIFO is at L, and every key pushed lies
+ * above L. */
 static int
 flood_flat(flood_q *f, tp_err *e)
 {
-	uint64_t win[AHEAD], v;
-	size_t c;
+	uint64_t v;
 	float s;
-	int head = 0, n = 0;
+	int from_low;
 
 	for (;;) {
-		while (n < AHEAD && f->hp.n > 0) {
-			if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
-				return -1;
-			win[(head + n++) % AHEAD] = v;
-			prefetch_cell(f, (uint32_t)v & ~EDGE_BIT);
-		}
-		if (f->low.n > 0 && (n == 0 ||
-		    f->low.a[0] >> 32 < win[head] >> 32))
-			v = tp_kheap_pop(&f->low);
-		else if (n > 0) {
-			v = win[head];
-			head = (head + 1) % AHEAD;
-			n--;
-		} else
+		if (window_fill(f, e) < 0)
+			return -1;
+		if ((v = window_top(f, &from_low)) == UINT64_MAX)
 			return 0;
-		c = (uint32_t)v & ~EDGE_BIT;
+		window_drop(f, from_low);
 		s = key_height((uint32_t)(v >> 32)) + 0.0f;
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
 			return -1;
-		if (take(f, c, (uint32_t)v & EDGE_BIT, s, e))
+		if (take(f, (uint32_t)v & ~EDGE_BIT, (uint32_t)v & EDGE_BIT, s,
+		    e))
 			return -1;
 		while (f->q.n > 0) {
 			if (f->q.cap - f->q.n < 8 &&
