@@ -143,7 +143,7 @@ typedef struct flood_q {
 	size_t	stride;
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
-	tp_kheap_radix hp;		/* cells on slopes, by height */
+	tp_kheap_digits hp;		/* cells on slopes, by height */
 	uint64_t win[AHEAD];	/* the heap's next entries, taken ahead */
 	int	wh, wn;		/* the window's first and length */
 	tp_kheap low;		/* entries pushed below the heap's last */
@@ -154,14 +154,15 @@ typedef struct flood_q {
 	int64_t	flooded, land, tick;	/* next report at tick flooded */
 } flood_q;
 
-/* Push a slope cell's entry: on the radix heap, or, when the window has
- * taken keys above it from there already, on the binary heap beside it. */
+/* Push a slope cell's entry: on the byte radix heap, or, when the window
+ * has taken keys above it from there already, on the binary heap beside
+ * it. */
 static inline int
 push_slope(flood_q *f, uint64_t v, tp_err *e)
 {
 	if ((uint32_t)(v >> 32) < f->hp.last)
 		return tp_kheap_push(&f->low, v, "the fill queue", e);
-	return tp_kheap_radix_push(&f->hp, v, e);
+	return tp_kheap_digits_push(&f->hp, v, e);
 }
 
 static inline int
@@ -342,9 +343,9 @@ visit_all(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 	return bad;
 }
 
-/* Start loading the rows around the cells likely to come next: the heap's
- * top and a FIFO entry a few places on. The flood is bound by these cache
- * misses, not by the queues. */
+/* Start loading the rows around a cell taken a few cells from now: one
+ * from the heap's window (below) or a FIFO entry some places on. The
+ * flood is bound by these cache misses more than by the queues. */
 ALWAYS_INLINE void
 prefetch_cell(const flood_q *f, size_t c)
 {
@@ -361,29 +362,26 @@ prefetch_cell(const flood_q *f, size_t c)
 }
 
 ALWAYS_INLINE void
-prefetch_next(const flood_q *f)
+prefetch_fifo(const flood_q *f)
 {
-	if (f->hp.n > 0)
-		prefetch_cell(f,
-		    (uint32_t)tp_kheap_radix_peek(&f->hp) & ~EDGE_BIT);
 	if (f->q.n > PREFETCH_AHEAD)
 		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
 		    (f->q.cap - 1)]);
 }
 
-/* The window: the radix heap's next AHEAD entries, popped early so that
- * their cells' rows are loaded by the time they are taken (a cell from
+/* The window: the heap's next AHEAD entries, popped early so that their
+ * cells' rows are loaded by the time they are taken (a cell from
  * the heap lies anywhere in the grid); a key pushed meanwhile below the
- * radix heap's last goes on f->low, and the next entry is the lower of
- * the window's first and low's top. Fill the window; -1 when the radix
- * heap fails. */
+ * heap's last (which it cannot take) goes on f->low, and the next entry
+ * is the lower of the window's first and low's top. Fill the window; -1
+ * when the heap fails. */
 ALWAYS_INLINE int
 window_fill(flood_q *f, tp_err *e)
 {
 	uint64_t v;
 
 	while (f->wn < AHEAD && f->hp.n > 0) {
-		if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
+		if (tp_kheap_digits_pop(&f->hp, &v, e) < 0)
 			return -1;
 		f->win[(f->wh + f->wn++) % AHEAD] = v;
 		prefetch_cell(f, (uint32_t)v & ~EDGE_BIT);
@@ -460,7 +458,7 @@ flood_rule(flood_q *f, tp_fill_rule rule, float eps, tp_err *e)
 	while ((r = next_cell(f, &c, &edge, e)) > 0) {
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
 			return -1;
-		prefetch_next(f);
+		prefetch_fifo(f);
 		if (f->progress != NULL && ++f->flooded >= f->tick)
 			report(f);
 		if (visit_all(f, c, edge, step_of(rule, eps, f->z[c]), e))
@@ -519,7 +517,7 @@ flood_flat(flood_q *f, tp_err *e)
 			if (f->q.cap - f->q.n < 8 &&
 			    ring_reserve(&f->q, 8, e) < 0)
 				return -1;
-			prefetch_next(f);
+			prefetch_fifo(f);
 			if (take(f, ring_pop(&f->q), 0, s, e))
 				return -1;
 		}
@@ -571,7 +569,7 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 	f->stride = stride;
 	f->o = o;
 	f->sea = tp_d8_sea_below(sea_level);
-	tp_kheap_radix_init(&f->hp);
+	tp_kheap_digits_init(&f->hp);
 	return 0;
 }
 
@@ -610,7 +608,7 @@ tp_fill_pf_progress(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_kheap_radix_free(&f.hp);
+	tp_kheap_digits_free(&f.hp);
 	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
@@ -831,7 +829,7 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_kheap_radix_free(&f.hp);
+	tp_kheap_digits_free(&f.hp);
 	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
