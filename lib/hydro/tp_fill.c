@@ -446,27 +446,6 @@ report(flood_q *f)
 	f->tick += f->land / 100 + 1;
 }
 
-/* The flood under one rule: cells leave the heap and the FIFO in
- * non-decreasing height; each land cell leaves once. */
-ALWAYS_INLINE int
-flood_rule(flood_q *f, tp_fill_rule rule, float eps, tp_err *e)
-{
-	size_t c;
-	uint32_t edge;
-	int r;
-
-	while ((r = next_cell(f, &c, &edge, e)) > 0) {
-		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
-			return -1;
-		prefetch_fifo(f);
-		if (f->progress != NULL && ++f->flooded >= f->tick)
-			report(f);
-		if (visit_all(f, c, edge, step_of(rule, eps, f->z[c]), e))
-			return -1;
-	}
-	return r;
-}
-
 /* The height whose tp_kheap_fkey is k: the key's value without a load
  * of the cell. */
 static inline float
@@ -488,6 +467,24 @@ take(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
 	return visit_all(f, c, edge, s, e);
 }
 
+/* The flood under one rule: cells leave the heap and the FIFO in
+ * non-decreasing height; each land cell leaves once. */
+ALWAYS_INLINE int
+flood_rule(flood_q *f, tp_fill_rule rule, float eps, tp_err *e)
+{
+	size_t c;
+	uint32_t edge;
+	int r;
+
+	while ((r = next_cell(f, &c, &edge, e)) > 0) {
+		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
+			return -1;
+		prefetch_fifo(f);
+		if (take(f, c, edge, step_of(rule, eps, f->z[c]), e))
+			return -1;
+	}
+	return r;
+}
 
 /* The flood under the flat rule: a cell taken from the heap (the window)
  * at level L, its own height, raises to L the whole depression it
