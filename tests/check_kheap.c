@@ -1,6 +1,7 @@
 /* check_kheap.c - unit tests of tp_kheap: the float order of keys by hand,
  * the binary heap, the FIFO and the queue that merges them against a
- * sorted copy, the radix heap against a brute-force minimum. */
+ * sorted copy, the radix heaps (on bits and on bytes) against a
+ * brute-force minimum. */
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
@@ -234,6 +235,58 @@ START_TEST(test_rheap_monotone)
 }
 END_TEST
 
+/* The byte radix heap against a brute-force minimum, over monotone runs
+ * whose keys step by up to 3 (long ties, so chunks chain), by up to 10^6
+ * and by up to 2^31 (every level); the key popped is the least held, the
+ * entry one of those held, and the heap empties. */
+START_TEST(test_dheap_monotone)
+{
+	static const uint64_t step[] = { 3, 1000000, UINT64_C(1) << 31 };
+	enum { cap = 4000 };
+	uint64_t *held = malloc(cap * sizeof *held), s = 11 + (uint64_t)_i, out;
+	size_t nheld = 0, i, best, pushed = 0;
+	tp_kheap_digits *h = malloc(sizeof *h);
+	tp_err e;
+
+	ck_assert_ptr_nonnull(held);
+	ck_assert_ptr_nonnull(h);
+	tp_kheap_digits_init(h);
+	for (i = 0; i < 600; i++) {
+		held[nheld] = (tp_test_rnd(&s) % step[_i]) << 32 | pushed++;
+		ck_assert_int_eq(tp_kheap_digits_push(h, held[nheld++], &e), 0);
+	}
+	while (nheld > 0) {
+		for (best = 0, i = 1; i < nheld; i++)
+			if (held[i] >> 32 < held[best] >> 32)
+				best = i;
+		ck_assert_uint_eq(h->n, nheld);
+		ck_assert_uint_eq(tp_kheap_digits_min(h), held[best] >> 32);
+		ck_assert_int_eq(tp_kheap_digits_pop(h, &out, &e), 0);
+		ck_assert_uint_eq(out >> 32, held[best] >> 32);
+		ck_assert_uint_eq(h->last, out >> 32);
+		for (i = 0; i < nheld && held[i] != out; i++)
+			;
+		ck_assert_uint_lt(i, nheld);
+		held[i] = held[--nheld];
+		for (int c = (int)(tp_test_rnd(&s) % 3); c > 0 &&
+		    pushed < cap - 1 && nheld < cap; c--) {
+			uint64_t v = (out >> 32) + tp_test_rnd(&s) % step[_i];
+
+			if (v > UINT32_MAX - 1)
+				v = UINT32_MAX - 1;
+			held[nheld] = v << 32 | pushed++;
+			ck_assert_int_eq(tp_kheap_digits_push(h, held[nheld++],
+			    &e), 0);
+		}
+	}
+	ck_assert_uint_eq(h->n, 0);
+	ck_assert_uint_eq(h->lmask, 0);
+	tp_kheap_digits_free(h);
+	free(h);
+	free(held);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -248,6 +301,7 @@ main(void)
 	tcase_add_test(core, test_queue_flood);
 	tcase_add_test(core, test_rheap_bucket);
 	tcase_add_loop_test(core, test_rheap_monotone, 0, 2);
+	tcase_add_loop_test(core, test_dheap_monotone, 0, 3);
 	suite_add_tcase(s, core);
 	return tp_test_run(s);
 }

@@ -1,5 +1,6 @@
 /* tp_kheap.c - a binary min-heap of 64-bit keys. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/tp_kheap.h"
 
@@ -124,5 +125,77 @@ tp_kheap_radix_grow(tp_kheap_rbucket *b, tp_err *e)
 		    (double)cap * sizeof *a / 1048576.0);
 	b->a = a;
 	b->cap = cap;
+	return 0;
+}
+
+void
+tp_kheap_digits_init(tp_kheap_digits *h)
+{
+	memset(h, 0, sizeof *h);
+	memset(h->bmin, 0xff, sizeof h->bmin);
+}
+
+static void
+free_chunks(tp_kheap_chunk *c)
+{
+	tp_kheap_chunk *next;
+
+	for (; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
+void
+tp_kheap_digits_free(tp_kheap_digits *h)
+{
+	for (int l = 0; l < 4; l++)
+		for (int d = 0; d < 256; d++)
+			free_chunks(h->b[l][d]);
+	free_chunks(h->pool);
+	tp_kheap_digits_init(h);
+}
+
+int
+tp_kheap_digits_chunk(tp_kheap_digits *h, int l, unsigned d, tp_err *e)
+{
+	tp_kheap_chunk *c = h->pool;
+
+	if (c != NULL)
+		h->pool = c->next;
+	else if ((c = malloc(sizeof *c)) == NULL)
+		return tp_err_set(e, "out of memory: the fill queue needs "
+		    "%.1f MiB more", (double)sizeof *c / 1048576.0);
+	c->n = 0;
+	c->next = h->b[l][d];
+	h->b[l][d] = c;
+	return 0;
+}
+
+/* The lowest bucket, on a level above 0, moves down: its smallest key
+ * becomes `last`, and every key in it now differs from `last` first on a
+ * lower byte (they share the higher ones with it). */
+int
+tp_kheap_digits_settle(tp_kheap_digits *h, tp_err *e)
+{
+	tp_kheap_chunk *c, *next;
+	unsigned d;
+	uint32_t k;
+	int l;
+
+	d = tp_kheap_digits_lowest(h, &l);
+	c = h->b[l][d];
+	h->b[l][d] = NULL;
+	h->last = h->bmin[l][d];
+	tp_kheap_digits_emptied(h, l, d);
+	for (; c != NULL; c = next) {
+		next = c->next;
+		h->n -= c->n;
+		for (k = 0; k < c->n; k++)
+			if (tp_kheap_digits_push(h, c->a[k], e) < 0)
+				return -1;
+		c->next = h->pool;
+		h->pool = c;
+	}
 	return 0;
 }

@@ -187,4 +187,137 @@ tp_kheap_radix_pop(tp_kheap_radix *h, uint64_t *out, tp_err *e)
 	return 0;
 }
 
+/*
+ * A radix heap on the keys' bytes, for floods that push many keys: the
+ * order and the rule of tp_kheap_radix (non-decreasing keys, entries of
+ * equal keys in no promised order; every key pushed >= the key last
+ * popped), but a key moves at most 3 times instead of up to 32. Bucket
+ * (l, d) holds the keys whose highest byte differing from `last` is byte
+ * l, d being that byte of the key (on level 0 one key a bucket). Buckets
+ * are lists of chunks from a common pool, so that memory follows the
+ * keys held rather than each bucket's largest size; on level 0, where a
+ * bucket holds few entries (most keys are distinct), the first is kept
+ * in a table. Fully deterministic.
+ */
+#define TP_DHEAP_CHUNK	254	/* entries a chunk: 2 KiB */
+
+typedef struct tp_kheap_chunk {
+	struct tp_kheap_chunk *next;
+	uint32_t n;
+	uint64_t a[TP_DHEAP_CHUNK];
+} tp_kheap_chunk;
+
+typedef struct tp_kheap_digits {
+	tp_kheap_chunk *b[4][256];	/* each bucket's chunks, fullest first */
+	uint64_t one[256];	/* level 0: a bucket's first entry, */
+	uint32_t n0[256];	/* and how many it holds */
+	uint32_t bmin[4][256];	/* smallest key in each bucket */
+	uint64_t bits[4][4];	/* bit d: bucket d not empty */
+	unsigned lmask;		/* bit l: level l not empty */
+	uint32_t last;		/* the key last popped */
+	size_t	n;		/* keys held */
+	tp_kheap_chunk *pool;	/* chunks not in use */
+} tp_kheap_digits;
+
+void	tp_kheap_digits_init(tp_kheap_digits *h);
+void	tp_kheap_digits_free(tp_kheap_digits *h);
+/* A new first chunk for bucket (l, d); -1 with e set when out of memory. */
+int	tp_kheap_digits_chunk(tp_kheap_digits *h, int l, unsigned d,
+	    tp_err *e);
+/* Move the lowest bucket, on a level above 0, down (tp_kheap_digits_pop). */
+int	tp_kheap_digits_settle(tp_kheap_digits *h, tp_err *e);
+
+static inline int
+tp_kheap_digits_push(tp_kheap_digits *h, uint64_t v, tp_err *e)
+{
+	uint32_t key = (uint32_t)(v >> 32), x = key ^ h->last;
+	int l = x ? (31 - __builtin_clz(x)) >> 3 : 0;
+	unsigned d = (key >> (8 * l)) & 255;
+	tp_kheap_chunk *c;
+
+	if (l == 0 && h->n0[d]++ == 0) {
+		h->one[d] = v;
+		h->bmin[0][d] = key;
+		h->bits[0][d >> 6] |= UINT64_C(1) << (d & 63);
+		h->lmask |= 1u;
+		h->n++;
+		return 0;
+	}
+	c = h->b[l][d];
+	if ((c == NULL || c->n == TP_DHEAP_CHUNK) &&
+	    tp_kheap_digits_chunk(h, l, d, e) < 0)
+		return -1;
+	c = h->b[l][d];
+	c->a[c->n++] = v;
+	if (key < h->bmin[l][d])
+		h->bmin[l][d] = key;
+	h->bits[l][d >> 6] |= UINT64_C(1) << (d & 63);
+	h->lmask |= 1u << l;
+	h->n++;
+	return 0;
+}
+
+/* The lowest bucket not empty, its level in *l; the heap must not be
+ * empty. */
+static inline unsigned
+tp_kheap_digits_lowest(const tp_kheap_digits *h, int *l)
+{
+	const uint64_t *w = h->bits[*l = __builtin_ctz(h->lmask)];
+	int i = 0;
+
+	while (w[i] == 0)
+		i++;
+	return 64 * (unsigned)i + (unsigned)__builtin_ctzll(w[i]);
+}
+
+/* The smallest key; the heap must not be empty. */
+static inline uint32_t
+tp_kheap_digits_min(const tp_kheap_digits *h)
+{
+	int l;
+	unsigned d = tp_kheap_digits_lowest(h, &l);
+
+	return h->bmin[l][d];
+}
+
+/* Mark bucket (l, d), now empty, so. */
+static inline void
+tp_kheap_digits_emptied(tp_kheap_digits *h, int l, unsigned d)
+{
+	uint64_t *w = h->bits[l];
+
+	h->bmin[l][d] = UINT32_MAX;
+	w[d >> 6] &= ~(UINT64_C(1) << (d & 63));
+	if ((w[0] | w[1] | w[2] | w[3]) == 0)
+		h->lmask &= ~(1u << l);
+}
+
+/* Pop an entry of the smallest key; the heap must not be empty. */
+static inline int
+tp_kheap_digits_pop(tp_kheap_digits *h, uint64_t *out, tp_err *e)
+{
+	tp_kheap_chunk *c;
+	unsigned d;
+	int l;
+
+	if (!(h->lmask & 1) && tp_kheap_digits_settle(h, e) < 0)
+		return -1;
+	d = tp_kheap_digits_lowest(h, &l);
+	h->last = h->bmin[0][d];
+	h->n--;
+	if (--h->n0[d] == 0) {
+		*out = h->one[d];
+		tp_kheap_digits_emptied(h, 0, d);
+		return 0;
+	}
+	c = h->b[0][d];
+	*out = c->a[--c->n];
+	if (c->n == 0) {
+		h->b[0][d] = c->next;
+		c->next = h->pool;
+		h->pool = c;
+	}
+	return 0;
+}
+
 #endif

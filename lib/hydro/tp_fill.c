@@ -25,6 +25,7 @@
  * neighbours need bounds checks (only seeds are on the border). */
 #define EDGE_BIT	UINT32_C(0x80000000)
 #define PREFETCH_AHEAD	8	/* FIFO entries ahead to prefetch */
+#define AHEAD	8		/* heap entries taken ahead, likewise */
 
 float
 tp_fill_next_up(float v)
@@ -119,29 +120,33 @@ check_plane(int64_t w, int64_t h, size_t stride, const tp_fill_opts *o,
 	return 0;
 }
 
-/* The closed set, one bit per sample of the plane: queued, done or NaN. */
+/* The closed set, one bit per sample of the plane: queued, done or NaN;
+ * bit i & 7 of byte i >> 3, so that three cells of a row are one 16-bit
+ * load. */
 static inline int
-is_closed(const uint64_t *cl, size_t i)
+is_closed(const uint8_t *cl, size_t i)
 {
-	return (int)(cl[i >> 6] >> (i & 63)) & 1;
+	return (cl[i >> 3] >> (i & 7)) & 1;
 }
 
 static inline void
-set_closed(uint64_t *cl, size_t i)
+set_closed(uint8_t *cl, size_t i)
 {
-	cl[i >> 6] |= UINT64_C(1) << (i & 63);
+	cl[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
 /* The work lists and the plane of one flood. */
 typedef struct flood_q {
 	float	*z;
-	uint64_t *cl;		/* closed bits */
+	uint8_t	*cl;		/* closed bits */
 	int64_t	w, h;
 	size_t	stride;
-	ptrdiff_t off[9];	/* tp_d8_offsets of the plane */
 	const tp_fill_opts *o;
 	float	sea;		/* tp_d8_is_sea threshold */
-	tp_kheap_radix hp;		/* cells on slopes, by height */
+	tp_kheap_digits hp;		/* cells on slopes, by height */
+	uint64_t win[AHEAD];	/* the heap's next entries, taken ahead */
+	int	wh, wn;		/* the window's first and length */
+	tp_kheap low;		/* entries pushed below the heap's last */
 	ring	q;		/* cells inside depressions, FIFO */
 	int64_t	raised;
 	tp_progress_fn progress;	/* told of the land cells flooded */
@@ -149,11 +154,22 @@ typedef struct flood_q {
 	int64_t	flooded, land, tick;	/* next report at tick flooded */
 } flood_q;
 
+/* Push a slope cell's entry: on the byte radix heap, or, when the window
+ * has taken keys above it from there already, on the binary heap beside
+ * it. */
+static inline int
+push_slope(flood_q *f, uint64_t v, tp_err *e)
+{
+	if ((uint32_t)(v >> 32) < f->hp.last)
+		return tp_kheap_push(&f->low, v, "the fill queue", e);
+	return tp_kheap_digits_push(&f->hp, v, e);
+}
+
 static inline int
 push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 {
 	set_closed(f->cl, i);
-	return tp_kheap_radix_push(&f->hp, tp_kheap_key(f->z[i], i) | edge, e);
+	return push_slope(f, tp_kheap_key(f->z[i], i) | edge, e);
 }
 
 /* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
@@ -226,10 +242,26 @@ seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 	return 0;
 }
 
+/* always_inline: the flood is one loop per rule, with step() folded in;
+ * as separate functions GCC also finds the prefetches free of side
+ * effects and drops the calls. */
+#define ALWAYS_INLINE	static inline __attribute__((always_inline))
+
+/* tp_fill_step for a rule known where it is inlined. */
+ALWAYS_INLINE float
+step_of(tp_fill_rule rule, float eps, float v)
+{
+	if (rule == TP_FILL_FLAT)
+		return v + 0.0f;
+	if (rule == TP_FILL_EPSILON)
+		return v + eps;
+	return tp_fill_next_up(v);
+}
+
 /* Visit neighbour n of a cell whose step value is s: a cell at or below s
  * is in a depression (raised to s, FIFO), one above it on a slope (heap).
  * The FIFO has room for 8; returns -1 when the heap cannot grow. */
-static inline int
+ALWAYS_INLINE int
 visit(flood_q *f, size_t n, float s, tp_err *e)
 {
 	float zn;
@@ -249,36 +281,71 @@ visit(flood_q *f, size_t n, float s, tp_err *e)
 	return push_cell(f, n, 0, e);
 }
 
-/* The next cell: the FIFO's head when no heap key is lower, else the
- * heap's top. Returns 1, 0 when both are empty, or -1. */
-static inline int
-next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
+/* The closed bits of cells p - 1, p and p + 1 of a row (bits 0 to 2),
+ * which are then all closed: the two bytes that hold them are loaded and
+ * stored together (GCC and Clang merge the byte accesses into one), at
+ * the same address for most cells that follow one another, so that the
+ * store is forwarded to the next load. */
+ALWAYS_INLINE unsigned
+close_row(uint8_t *cl, size_t p)
 {
-	uint64_t v;
+	size_t q = p - 1;
+	uint8_t *b = cl + (q >> 3);
+	unsigned sh = (unsigned)(q & 7), v = b[0] | (unsigned)b[1] << 8;
+	unsigned was = (v >> sh) & 7;
 
-	if (f->q.n > 0 && (f->hp.n == 0 ||
-	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <=
-	    tp_kheap_radix_min(&f->hp))) {
-		*c = ring_pop(&f->q);
-		*edge = 0;
-		return 1;
-	}
-	if (f->hp.n == 0)
-		return 0;
-	if (tp_kheap_radix_pop(&f->hp, &v, e) < 0)
-		return -1;
-	*c = (uint32_t)v & ~EDGE_BIT;
-	*edge = (uint32_t)v & EDGE_BIT;
-	return 1;
+	v |= 7u << sh;
+	b[0] = (uint8_t)v;
+	b[1] = (uint8_t)(v >> 8);
+	return was;
 }
 
-/* Start loading the rows around the cells likely to come next: the heap's
- * top and a FIFO entry a few places on. The flood is bound by these cache
- * misses, not by the queues. */
-/* always_inline: as separate functions GCC finds them free of side
- * effects and drops the calls. */
-#define ALWAYS_INLINE	static inline __attribute__((always_inline))
+/* Every neighbour of cell c, whose step value is s; -1 when the heap
+ * cannot grow. Off the border the open neighbours are found from three
+ * loads of closed bits, one a row, and only they are visited. Only seeds
+ * are on the border (every border cell is one, or outside), and only
+ * they need bounds checks. */
+ALWAYS_INLINE int
+visit_all(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
+{
+	const size_t st = f->stride;
+	int64_t x, y, nx, ny;
+	unsigned open;
+	size_t n;
+	float zn;
+	int k, bad = 0;
 
+	if (edge) {
+		x = (int64_t)(c % f->stride);
+		y = (int64_t)(c / f->stride);
+		for (k = 1; k <= 8; k++)
+			if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
+				bad |= visit(f, (size_t)ny * f->stride +
+				    (size_t)nx, s, e);
+		return bad;
+	}
+	open = ~(close_row(f->cl, c - st) | close_row(f->cl, c) << 3 |
+	    close_row(f->cl, c + st) << 6 | 1u << 4) & 0x1ff;
+	while (open) {
+		k = __builtin_ctz(open);
+		open &= open - 1;
+		n = c - st - 1 + (size_t)(k / 3) * st + (size_t)(k % 3);
+		zn = f->z[n];
+		if (zn <= s) {
+			if (zn < s) {
+				f->z[n] = s;
+				f->raised++;
+			}
+			ring_push(&f->q, (uint32_t)n);
+		} else
+			bad |= push_slope(f, tp_kheap_key(zn, n), e);
+	}
+	return bad;
+}
+
+/* Start loading the rows around a cell taken a few cells from now: one
+ * from the heap's window (below) or a FIFO entry some places on. The
+ * flood is bound by these cache misses more than by the queues. */
 ALWAYS_INLINE void
 prefetch_cell(const flood_q *f, size_t c)
 {
@@ -286,23 +353,88 @@ prefetch_cell(const flood_q *f, size_t c)
 
 	__builtin_prefetch(p);
 	__builtin_prefetch(p + f->stride);
-	__builtin_prefetch(f->cl + (c >> 6));
-	__builtin_prefetch(f->cl + ((c + f->stride) >> 6));
+	__builtin_prefetch(f->cl + (c >> 3));
+	__builtin_prefetch(f->cl + ((c + f->stride) >> 3));
 	if (c >= f->stride) {
 		__builtin_prefetch(p - f->stride);
-		__builtin_prefetch(f->cl + ((c - f->stride) >> 6));
+		__builtin_prefetch(f->cl + ((c - f->stride) >> 3));
 	}
 }
 
 ALWAYS_INLINE void
-prefetch_next(const flood_q *f)
+prefetch_fifo(const flood_q *f)
 {
-	if (f->hp.n > 0)
-		prefetch_cell(f,
-		    (uint32_t)tp_kheap_radix_peek(&f->hp) & ~EDGE_BIT);
 	if (f->q.n > PREFETCH_AHEAD)
 		prefetch_cell(f, f->q.a[(f->q.head + PREFETCH_AHEAD) &
 		    (f->q.cap - 1)]);
+}
+
+/* The window: the heap's next AHEAD entries, popped early so that their
+ * cells' rows are loaded by the time they are taken (a cell from
+ * the heap lies anywhere in the grid); a key pushed meanwhile below the
+ * heap's last (which it cannot take) goes on f->low, and the next entry
+ * is the lower of the window's first and low's top. Fill the window; -1
+ * when the heap fails. */
+ALWAYS_INLINE int
+window_fill(flood_q *f, tp_err *e)
+{
+	uint64_t v;
+
+	while (f->wn < AHEAD && f->hp.n > 0) {
+		if (tp_kheap_digits_pop(&f->hp, &v, e) < 0)
+			return -1;
+		f->win[(f->wh + f->wn++) % AHEAD] = v;
+		prefetch_cell(f, (uint32_t)v & ~EDGE_BIT);
+	}
+	return 0;
+}
+
+/* The next entry of the window and low, UINT64_MAX when both are empty
+ * (no entry is: its key would be a NaN's); *from_low says where. */
+ALWAYS_INLINE uint64_t
+window_top(const flood_q *f, int *from_low)
+{
+	*from_low = f->low.n > 0 && (f->wn == 0 ||
+	    f->low.a[0] >> 32 < f->win[f->wh] >> 32);
+	if (*from_low)
+		return f->low.a[0];
+	return f->wn > 0 ? f->win[f->wh] : UINT64_MAX;
+}
+
+ALWAYS_INLINE void
+window_drop(flood_q *f, int from_low)
+{
+	if (from_low)
+		(void)tp_kheap_pop(&f->low);
+	else {
+		f->wh = (f->wh + 1) % AHEAD;
+		f->wn--;
+	}
+}
+
+/* The next cell: the FIFO's head when no heap key is lower, else the
+ * heap's. Returns 1, 0 when both are empty, or -1. */
+ALWAYS_INLINE int
+next_cell(flood_q *f, size_t *c, uint32_t *edge, tp_err *e)
+{
+	uint64_t v;
+	int from_low;
+
+	if (window_fill(f, e) < 0)
+		return -1;
+	v = window_top(f, &from_low);
+	if (f->q.n > 0 && (v == UINT64_MAX ||
+	    tp_kheap_fkey(f->z[f->q.a[f->q.head]]) <= (uint32_t)(v >> 32))) {
+		*c = ring_pop(&f->q);
+		*edge = 0;
+		return 1;
+	}
+	if (v == UINT64_MAX)
+		return 0;
+	window_drop(f, from_low);
+	*c = (uint32_t)v & ~EDGE_BIT;
+	*edge = (uint32_t)v & EDGE_BIT;
+	return 1;
 }
 
 /* Tell f's progress of the cells flooded; the next report a hundredth of
@@ -314,40 +446,92 @@ report(flood_q *f)
 	f->tick += f->land / 100 + 1;
 }
 
-/* The flood: cells leave the heap and the FIFO in non-decreasing height;
- * each land cell leaves once. */
-static int
-flood(flood_q *f, tp_err *e)
+/* The height whose tp_kheap_fkey is k: the key's value without a load
+ * of the cell. */
+static inline float
+key_height(uint32_t k)
+{
+	uint32_t b = (k & 0x80000000u) ? k & 0x7fffffffu : ~k;
+	float v;
+
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* One cell taken at step value s: the progress, then visit_all(). */
+ALWAYS_INLINE int
+take(flood_q *f, size_t c, uint32_t edge, float s, tp_err *e)
+{
+	if (f->progress != NULL && ++f->flooded >= f->tick)
+		report(f);
+	return visit_all(f, c, edge, s, e);
+}
+
+/* The flood under one rule: cells leave the heap and the FIFO in
+ * non-decreasing height; each land cell leaves once. */
+ALWAYS_INLINE int
+flood_rule(flood_q *f, tp_fill_rule rule, float eps, tp_err *e)
 {
 	size_t c;
 	uint32_t edge;
-	int64_t x, y, nx, ny;
-	float s;
-	int k, r, bad = 0;
+	int r;
 
 	while ((r = next_cell(f, &c, &edge, e)) > 0) {
 		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
 			return -1;
-		prefetch_next(f);
-		if (f->progress != NULL && ++f->flooded >= f->tick)
-			report(f);
-		s = tp_fill_step(f->o, f->z[c]);
-		if (!edge) {
-			for (k = 1; k <= 8; k++)
-				bad |= visit(f, (size_t)((ptrdiff_t)c + f->off[k]),
-				    s, e);
-		} else {
-			x = (int64_t)(c % f->stride);
-			y = (int64_t)(c / f->stride);
-			for (k = 1; k <= 8; k++)
-				if (tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
-					bad |= visit(f, (size_t)ny * f->stride +
-					    (size_t)nx, s, e);
-		}
-		if (bad)
+		prefetch_fifo(f);
+		if (take(f, c, edge, step_of(rule, eps, f->z[c]), e))
 			return -1;
 	}
 	return r;
+}
+
+/* The flood under the flat rule: a cell taken from the heap (the window)
+ * at level L, its own height, raises to L the whole depression it
+ * borders, through the FIFO, before the heap is looked at again; under
+ * this rule every cell in the FIFO is at L, and every key pushed lies
+ * above L. */
+static int
+flood_flat(flood_q *f, tp_err *e)
+{
+	uint64_t v;
+	float s;
+	int from_low;
+
+	for (;;) {
+		if (window_fill(f, e) < 0)
+			return -1;
+		if ((v = window_top(f, &from_low)) == UINT64_MAX)
+			return 0;
+		window_drop(f, from_low);
+		s = key_height((uint32_t)(v >> 32)) + 0.0f;
+		if (f->q.cap - f->q.n < 8 && ring_reserve(&f->q, 8, e) < 0)
+			return -1;
+		if (take(f, (uint32_t)v & ~EDGE_BIT, (uint32_t)v & EDGE_BIT, s,
+		    e))
+			return -1;
+		while (f->q.n > 0) {
+			if (f->q.cap - f->q.n < 8 &&
+			    ring_reserve(&f->q, 8, e) < 0)
+				return -1;
+			prefetch_fifo(f);
+			if (take(f, ring_pop(&f->q), 0, s, e))
+				return -1;
+		}
+	}
+}
+
+static int
+flood(flood_q *f, tp_err *e)
+{
+	switch (f->o->rule) {
+	case TP_FILL_FLAT:
+		return flood_flat(f, e);
+	case TP_FILL_EPSILON:
+		return flood_rule(f, TP_FILL_EPSILON, f->o->epsilon, e);
+	default:
+		return flood_rule(f, TP_FILL_NEXT, 0, e);
+	}
 }
 
 int
@@ -372,7 +556,8 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 		return tp_err_set(e, "plane of %zu samples is too large to fill "
 		    "(at most 2^31)", span);
 	memset(f, 0, sizeof *f);
-	if ((f->cl = calloc(span / 64 + 1, sizeof *f->cl)) == NULL)
+	/* a byte over, for the two-byte accesses of close_row() */
+	if ((f->cl = calloc(span / 8 + 2, 1)) == NULL)
 		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
 		    span / 8 / 1048576.0);
 	f->z = z;
@@ -381,8 +566,7 @@ flood_init(flood_q *f, float *z, int64_t w, int64_t h, size_t stride,
 	f->stride = stride;
 	f->o = o;
 	f->sea = tp_d8_sea_below(sea_level);
-	tp_d8_offsets((ptrdiff_t)stride, f->off);
-	tp_kheap_radix_init(&f->hp);
+	tp_kheap_digits_init(&f->hp);
 	return 0;
 }
 
@@ -421,7 +605,8 @@ tp_fill_pf_progress(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_kheap_radix_free(&f.hp);
+	tp_kheap_digits_free(&f.hp);
+	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
 }
@@ -641,7 +826,8 @@ tp_fill_pf_halo(float *z, int64_t w, int64_t h, size_t stride,
 	st->raised = f.raised;
 out:
 	free(f.cl);
-	tp_kheap_radix_free(&f.hp);
+	tp_kheap_digits_free(&f.hp);
+	tp_kheap_free(&f.low);
 	free(f.q.a);
 	return r;
 }
