@@ -65,4 +65,23 @@ const char *cli_stage_begin(const char *dir);
 /* The stage's files are in place (or it is removed): stop watching. */
 void	cli_stage_done(void);
 
+/* A set of named files that appears whole or not at all (texport's engine
+ * tiles and their sidecar): each is written in a stage in the directory
+ * of the set's first name, under its final name's last part, and moved
+ * into place by cli_set_publish in the order staged, so the last (the
+ * sidecar that describes the set) arrives last. A failure, a signal or an
+ * exit before then removes the stage and leaves the directory as it was.
+ * All names of a set share one directory. */
+typedef struct cli_set {
+	const char *stage;	/* cli_stage_begin's, or NULL: not begun */
+	char	**final;	/* the names staged, in order */
+	size_t	n, cap;
+} cli_set;
+
+/* The path in s's stage to write final to (free()); the stage begun with
+ * the first name. On failure one line and exit 1. */
+char	*cli_set_path(cli_set *s, const char *final);
+/* Move every staged file into place, remove the stage, free s's names. */
+void	cli_set_publish(cli_set *s);
+
 #endif

@@ -113,20 +113,23 @@ exr_tile(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
 	return nan;
 }
 
-/* Tile col of the row t holds into its file; the NaN samples written. */
+/* Tile col of the row t holds into its file in set's stage; the NaN
+ * samples written. */
 static int64_t
 tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
-    double lo, double hi, const tp_header *h, void *row)
+    double lo, double hi, const tp_header *h, void *row, cli_set *set)
 {
-	char *name = tp_tiles_name(t, o->out, col, t->next - 1);
+	char *final = tp_tiles_name(t, o->out, col, t->next - 1), *name;
 	tp_export_writer *w;
 	int64_t nan = 0;
 	cli_out c;
 	tp_err e;
 	int rc = 0;
 
-	if (name == NULL)
+	if (final == NULL)
 		cli_die("out of memory");
+	name = cli_set_path(set, final);
+	free(final);
 	if (o->exr) {
 		nan = exr_tile(o, t, col, lo, name, row);
 		free(name);
@@ -147,7 +150,7 @@ tile_file(const cli_texport_tiles_opts *o, const tp_tiles *t, int64_t col,
 /* Every row of tiles, written as its rows come in; the NaN written. */
 static int64_t
 tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
-    double lo, double hi, const tp_header *h)
+    double lo, double hi, const tp_header *h, cli_set *set)
 {
 	void *row = malloc((size_t)t->size * (o->exr ? sizeof(float) :
 	    tp_export_sample_bytes(o->f)));
@@ -162,7 +165,7 @@ tile_rows(const cli_texport_tiles_opts *o, tp_tiles *t, tp_export_rows_src *s,
 		if (tp_tiles_fill(t, s, &e) < 0)
 			cli_fail(&e);
 		for (int64_t c = 0; c < t->cols; c++)
-			nan += tile_file(o, t, c, lo, hi, h, row);
+			nan += tile_file(o, t, c, lo, hi, h, row, set);
 		cli_progress_cb(&p, r + 1, t->rows);
 	}
 	cli_progress_done(&p);
@@ -178,12 +181,13 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, cli_texport_in *in,
 {
 	const tp_header *wh = in->h;
 	tp_export_rows_src s;
+	cli_set set = { 0 };
 	tp_tiles t;
 	tp_header h;
 	double lo = o->lo, hi = o->hi, z;
 	int64_t nan;
 	int hasnan;
-	char *text, *path;
+	char *text, *path, *side;
 	tp_err e;
 
 	if (tp_tiles_init(&t, o->engine, o->size, wh->width, wh->height,
@@ -194,13 +198,16 @@ cli_texport_tiles(const cli_texport_tiles_opts *o, cli_texport_in *in,
 	    t.height);
 	hasnan = cli_texport_range(in, &s, o->zrange, o->quiet, &lo, &hi);
 	cli_output_header(&h, wh, argc, argv);
-	nan = tile_rows(o, &t, &s, lo, hi, &h);
+	nan = tile_rows(o, &t, &s, lo, hi, &h, &set);
 	z = o->exr ? o->zscale : 1;	/* EXR: heights in the file's units */
 	text = tp_tiles_json(&t, wh, o->format, o->out, lo * z, hi * z,
 	    o->exr ? 1 : o->zscale, hasnan < 0 ? nan > 0 : hasnan);
-	if (text == NULL || (path = tp_export_sidecar_name(o->out)) == NULL)
+	if (text == NULL || (side = tp_export_sidecar_name(o->out)) == NULL)
 		cli_die("out of memory for the sidecar");
+	path = cli_set_path(&set, side);	/* staged last: moved last */
 	cli_text_write(path, text, strlen(text));
+	cli_set_publish(&set);
+	free(side);
 	cli_texport_geo_note(o->engine, wh, t.size, o->quiet);
 	cli_texport_range_note(o->exr ? TP_EXPORT_R32 : o->f, lo * z, hi * z,
 	    wh, o->quiet);

@@ -25,6 +25,7 @@ typedef struct layer_out {
 	cli_out	t[TP_SPLAT_SLOTS];
 	tp_tiles tiles;			/* with o->size */
 	tp_tiles_bytes tb;
+	cli_set	set;			/* the tiles and their sidecar */
 	uint8_t	*slots;			/* grey: npic rows of width */
 } layer_out;
 
@@ -38,13 +39,15 @@ tile_row(layer_out *lo)
 
 	for (int64_t col = 0; col < lo->tiles.cols; col++)
 		for (int k = 0; k < lo->npic; k++) {
-			char *name = tp_tiles_name(&lo->tiles, lo->name[k], col,
-			    lo->tb.row);
+			char *final = tp_tiles_name(&lo->tiles, lo->name[k],
+			    col, lo->tb.row), *name;
 			tp_png_writer *png;
 			int rc = 0;
 
-			if (name == NULL)
+			if (final == NULL)
 				cli_die("out of memory");
+			name = cli_set_path(&lo->set, final);
+			free(final);
 			png = cli_png_begin(&c, name, (uint32_t)n, (uint32_t)n,
 			    lo->channels, lo->o->software, lo->h);
 			free(name);
@@ -119,7 +122,7 @@ layer_begin(layer_out *lo, const cli_texport_layer_opts *o,
 static void
 layer_end(layer_out *lo, int ok, const tp_err *e)
 {
-	char *text, *path;
+	char *text, *path, *side;
 
 	for (int k = 0; k < lo->npic && lo->o->size == 0; k++)
 		cli_outfile_end(&lo->t[k], ok, e);
@@ -130,10 +133,13 @@ layer_end(layer_out *lo, int ok, const tp_err *e)
 			tile_row(lo);
 		text = tp_tiles_layers_json(&lo->tiles, lo->h, lo->o->format,
 		    (const char *const *)lo->name, lo->npic);
-		if (text == NULL || (path = tp_export_sidecar_name(lo->o->out))
+		if (text == NULL || (side = tp_export_sidecar_name(lo->o->out))
 		    == NULL)
 			cli_die("out of memory for the sidecar");
+		path = cli_set_path(&lo->set, side);	/* moved last */
 		cli_text_write(path, text, strlen(text));
+		cli_set_publish(&lo->set);
+		free(side);
 		free(path);
 		free(text);
 		tp_tiles_bytes_free(&lo->tb);

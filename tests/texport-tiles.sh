@@ -237,6 +237,27 @@ expect_err 1 "unreal takes tiles of 127 samples" "unreal size" run_prog texport 
 expect_err 2 "tile-size goes with" "tiles and --pad" run_prog texport -e unity --pad --tile-size 65 "$T/x.r16" < "$T/w.tp"
 expect_err 2 "tile-size goes with" "tiles of a mask" run_prog texport -f mask --tile-size 65 "$T/x.png" < "$T/w.tp"
 expect_err 2 "out of range \[2," "size 1" run_prog texport --tile-size 1 "$T/x.png" < "$T/w.tp"
+# A set of tiles is whole or absent: a stream cut short after the first row
+# of tiles leaves no tile, no sidecar and no stage in the directory, and a
+# whole set already there keeps its bytes.
+mkdir -p "$T/cut"
+run_prog texport -q -e unity --tile-size 65 --zrange 0,1 "$T/cut/w.r16" < "$T/w.tp"
+run_prog texport -q -e unity -f weights --biome-groups "$T/groups" \
+    --tile-size 65 "$T/cut/m.png" < "$T/l.tp"
+( cd "$T/cut" && md5sum * ) > "$T/cut.sum"
+head -c 200000 "$T/w.tp" > "$T/w-cut.tp"
+head -c 600000 "$T/l.tp" > "$T/l-cut.tp"
+expect_err 1 "" "a cut stream's heightmap tiles" run_prog texport -e unity \
+    --tile-size 65 --zrange -1,2 "$T/cut/w.r16" < "$T/w-cut.tp"
+expect_err 1 "" "a cut stream's weight tiles" run_prog texport -e unity \
+    -f weights --biome-groups "$T/groups" --tile-size 65 "$T/cut/m.png" < "$T/l-cut.tp"
+( cd "$T/cut" && md5sum -c --quiet "$T/cut.sum" ) && pass ||
+    fail "a failed run changed the set already there"
+assert_eq "nothing else left" "$(ls -A "$T/cut" | wc -l)" "$(wc -l < "$T/cut.sum")"
+mkdir -p "$T/cut2"
+expect_err 1 "" "a cut stream into an empty directory" run_prog texport -e unreal \
+    --tile-size 127 --zrange 0,1 -f png16 "$T/cut2/w.png" < "$T/w-cut.tp"
+assert_eq "the empty directory stays empty" "$(ls -A "$T/cut2" | wc -l)" 0
 # A world larger than the memory texport may use: 6145x6145 (151 MB of
 # stream) under a 100 MB address-space limit, read twice from the file
 # (the range, then the rows), makes its 36 Unity tiles; memory is a row of
