@@ -258,6 +258,27 @@ mkdir -p "$T/cut2"
 expect_err 1 "" "a cut stream into an empty directory" run_prog texport -e unreal \
     --tile-size 127 --zrange 0,1 -f png16 "$T/cut2/w.png" < "$T/w-cut.tp"
 assert_eq "the empty directory stays empty" "$(ls -A "$T/cut2" | wc -l)" 0
+# A signal mid-set: the input a FIFO held open after two rows of tiles
+# (300 x 129 floats), so texport waits with tiles in its stage; SIGTERM
+# removes the stage with them.
+mkdir -p "$T/sig"
+mkfifo "$T/sig/in"
+env --default-signal=TERM $MEMCHECK "$TP_BIN/texport" -q -e unity --tile-size 65 \
+    --zrange 0,1 "$T/sig/w.r16" < "$T/sig/in" 2> /dev/null &
+pid=$!
+exec 3> "$T/sig/in"
+head -c $((300 * 129 * 4 + 4096)) "$T/w.tp" >&3
+staged() { find "$T/sig" -mindepth 2 -name 'w_r*.r16' 2> /dev/null | wc -l; }
+for _ in $(seq 1000); do
+	[ "$(staged)" = 10 ] && break
+	sleep 0.01
+done
+assert_eq "two rows of tiles staged before the signal" "$(staged)" 10
+kill -TERM "$pid"
+{ wait "$pid"; } 2> /dev/null
+assert_eq "SIGTERM: dies of it" $? 143
+exec 3>&-
+assert_eq "SIGTERM: nothing left but the input" "$(ls -A "$T/sig")" in
 # A world larger than the memory texport may use: 6145x6145 (151 MB of
 # stream) under a 100 MB address-space limit, read twice from the file
 # (the range, then the rows), makes its 36 Unity tiles; memory is a row of
