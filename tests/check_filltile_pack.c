@@ -1,6 +1,7 @@
 /* check_filltile_pack.c - unit tests of tp_filltile_pack: a tile's surface
- * packed and unpacked is the same bytes, lowered rows repacked in place,
- * dry tiles, and the store over the heights. */
+ * packed and unpacked is the same bytes, lowered rows repacked in place
+ * (their code longer or shorter), dry tiles, and the store over the
+ * heights. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -118,6 +119,68 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* The float k places after v in float order (negative k: before). */
+static float
+ulps(float v, int k)
+{
+	int i;
+
+	for (i = 0; i < (k < 0 ? -k : k); i++)
+		v = nextafterf(v, k < 0 ? -INFINITY : INFINITY);
+	return v;
+}
+
+/* Lake-like surfaces: the cells of a row a few ulps apart (a byte each),
+ * across zero on row 3; then a relax that makes row 1's code longer (two
+ * cells far below their neighbours) and one that makes row 2's shorter
+ * (a run of cells back at their height). */
+START_TEST(test_code)
+{
+	static fixture x;
+	float want[(TW + 2) * (TH + 2)];
+	tp_filltile_pack p = { 0 };
+	int cx, cy;
+	tp_err e;
+
+	setup_tile(&x, 5);
+	for (cy = 0; cy < TH; cy++)
+		for (cx = 0; cx < TW; cx++) {
+			x.z[(TY + cy) * GW + TX + cx] = -5.0f;
+			*fat(&x, cx, cy) = cy == 3 ? ulps(-0.0f, cx - 60) :
+			    ulps(-1.0f, (cx % 9) * 30 + cy);
+		}
+	memcpy(want, x.f, sizeof want);
+	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
+	ck_assert_int_eq(p.n, TW * TH);
+	ck_assert_uint_lt(p.row[TH], TW * TH * 2);
+	memset(x.f, 0, sizeof x.f);
+	tp_filltile_pack_get(&p, &x.t, -INFINITY);
+	assert_plane(&x, want);
+
+	*fat(&x, 30, 1) = -4.0f;
+	*fat(&x, 61, 1) = -3.0f;
+	x.t.low0 = x.t.low1 = 1;
+	memcpy(want, x.f, sizeof want);
+	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
+	ck_assert_int_eq(p.n, raised(&x));
+	memset(x.f, 0, sizeof x.f);
+	tp_filltile_pack_get(&p, &x.t, -INFINITY);
+	assert_plane(&x, want);
+
+	for (cx = 10; cx < 100; cx++)
+		*fat(&x, cx, 2) = zat(&x, cx, 2);
+	x.t.low0 = 1;
+	x.t.low1 = 2;
+	memcpy(want, x.f, sizeof want);
+	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
+	ck_assert_int_eq(p.n, raised(&x));
+	memset(x.f, 0, sizeof x.f);
+	tp_filltile_pack_get(&p, &x.t, -INFINITY);
+	assert_plane(&x, want);
+	tp_filltile_pack_free(&p);
+}
+END_TEST
+
 START_TEST(test_store)
 {
 	static fixture x;
@@ -187,6 +250,7 @@ main(void)
 	TCase *core = tcase_create("core");
 
 	tcase_add_test(core, test_round_trip);
+	tcase_add_test(core, test_code);
 	tcase_add_test(core, test_store);
 	tcase_add_test(core, test_dry);
 	suite_add_tcase(s, core);

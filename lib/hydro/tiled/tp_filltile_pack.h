@@ -2,7 +2,8 @@
  * tp_filltile_pack.h - a tile's filled surface held small while the
  * whole-grid solve (tp_filltile_grid) waits to relax it again: only the
  * cells whose bound f differs from their height, a bit each and their f
- * in row order. A cell at its own height is final (f never goes below
+ * in row order, a byte each where it is within 127 ulps of the cell's
+ * before it in the row (neighbours of a lake are within one). A cell at its own height is final (f never goes below
  * it), so the set only shrinks as the solve lowers the tile; at 8192² it
  * stays near the raised cells of the filled grid (about half of them).
  * A tile whose land no seed has reached yet (f +inf on land, the height
@@ -24,7 +25,9 @@
 typedef struct tp_filltile_pack {
 	uint64_t *open;		/* (w + 63) / 64 words a row: bit x of row y
 				 * set where f differs from the height */
-	float	*f;		/* their f, in row order */
+	unsigned char *f;	/* their f, in row order, coded small
+				 * (tp_filltile_pack.c) */
+	size_t	*row;		/* h + 1: where each row's code starts */
 	int64_t	n;		/* how many */
 	int	dry;		/* no land cell reached: open and f NULL */
 } tp_filltile_pack;
@@ -33,8 +36,9 @@ typedef struct tp_filltile_pack {
  * below +inf (its prepare seeded one), or into the pack p held before t
  * was unpacked and relaxed. Then only the rows the relax lowered (t->low0
  * .. t->low1) are visited, those of p's set when it is not dry, whose
- * memory is reused; a dry tile it lowered no cell of stays dry (a cell it
- * lowers is land and below +inf). Returns 0, or -1 with the message. */
+ * memory is reused (grown when their code does); a dry tile it lowered
+ * no cell of stays dry (a cell it lowers is land and below +inf).
+ * Returns 0, or -1 with the message. */
 int	tp_filltile_pack_put(tp_filltile_pack *p, const tp_filltile_tile *t,
 	    tp_err *e);
 /* Hold a tile as dry, known to be so (its prepare seeded nothing). */
