@@ -737,42 +737,54 @@ band_above(const float *band, int64_t x0, double lim, double k,
 			v[i] = (double)band[x0 + i] > lim ? k : v[i];
 }
 
-/* The land overrides over the codes, applied last to first, each
- * replacing what the later ones gave, so the first that holds wins
- * (tp_biome.h's order); a pass each, over the classes the table has. */
+/* The overrides of the ground's height and steepness at one cell over
+ * its code v, applied last to first, each replacing what the later ones
+ * gave, so the first that holds wins (tp_biome.h's order). A class the
+ * table lacks has a NaN limit, which never holds. */
+struct land {
+	double	sea, mh, mwet, mslope, beach, snow, rock;
+	double	marsh_k, beach_k, snow_k, rock_k;
+};
+
 INLINE void
-land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
+land_of(const struct rule *u, struct land *l)
+{
+	l->sea = u->sea;
+	l->mh = u->mh;
+	l->mwet = u->mwet;
+	l->mslope = u->mslope;
+	l->beach = u->beach;
+	l->snow = u->snow;
+	l->rock = u->rock;
+	l->marsh_k = u->kw[TP_BIOME_MARSH];
+	l->beach_k = u->kw[TP_BIOME_BEACH];
+	l->snow_k = u->kw[TP_BIOME_SNOW];
+	l->rock_k = u->kw[TP_BIOME_ROCK];
+}
+
+INLINE double
+land_cell(const struct land *l, double h, double m, double st, double v)
+{
+	v = h - l->sea < l->mh ? (m >= l->mwet ?
+	    (st < l->mslope ? l->marsh_k : v) : v) : v;
+	v = h - l->sea < l->beach ? l->beach_k : v;
+	v = h >= l->snow ? l->snow_k : v;
+	return st > l->rock ? l->rock_k : v;
+}
+
+/* Whether the row has a band of water the table has a class of. */
+INLINE int
+has_water(const tp_biome_row *r, const struct rule *u)
+{
+	return (u->has[TP_BIOME_RIVER] && r->river != NULL) ||
+	    (u->has[TP_BIOME_LAKE] && (r->lake != NULL || r->depth != NULL));
+}
+
+/* The overrides of the water bands, after the land's. */
+INLINE void
+water_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
     struct cells *c)
 {
-	/* locals: a store into c->v may not change them, so the loops
-	 * vectorise */
-	double sea = u->sea, mh = u->mh, mwet = u->mwet, mslope = u->mslope;
-	double beach = u->beach, snow = u->snow, rock = u->rock, k;
-	double *v = c->v;
-	const double *h = c->h, *m = c->m, *st = c->st;
-	int n = c->n;
-
-	if (u->has[TP_BIOME_MARSH]) {
-		k = u->kw[TP_BIOME_MARSH];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] - sea < mh ? (m[i] >= mwet ?
-			    (st[i] < mslope ? k : v[i]) : v[i]) : v[i];
-	}
-	if (u->has[TP_BIOME_BEACH]) {
-		k = u->kw[TP_BIOME_BEACH];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] - sea < beach ? k : v[i];
-	}
-	if (u->has[TP_BIOME_SNOW]) {
-		k = u->kw[TP_BIOME_SNOW];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] >= snow ? k : v[i];
-	}
-	if (u->has[TP_BIOME_ROCK]) {
-		k = u->kw[TP_BIOME_ROCK];
-		for (int i = 0; i < n; i++)
-			v[i] = st[i] > rock ? k : v[i];
-	}
 	if (u->has[TP_BIOME_RIVER])
 		band_above(r->river, x0, 0, u->kw[TP_BIOME_RIVER], c);
 	if (u->has[TP_BIOME_LAKE] && r->lake != NULL)
@@ -810,17 +822,34 @@ tally_run(const double *h, const double *none, int n, tp_biome_tally *t)
 	}
 }
 
-/* The chunk at x0: the zone, the land overrides, then the sea and NaN,
- * into out. */
+/* The n codes v of cells of heights h after the sea and NaN, into out;
+ * none[i] 1 for an unmatched cell of land. */
+INLINE void
+sea_run(double sea, double level, const double *h, double *v, double *none,
+    int n, float *out)
+{
+	for (int i = 0; i < n; i++) {
+		none[i] = v[i] != v[i] && h[i] >= level ? 1.0 : 0.0;
+		v[i] = h[i] < level ? sea : v[i];
+		v[i] = h[i] == h[i] ? v[i] : NAN;
+	}
+	/* a pass of its own: in the one above, it stops the vectoriser */
+	for (int i = 0; i < n; i++)
+		out[i] = (float)v[i];
+}
+
+/* The chunk at x0: the zone, the land overrides, the water's, then the
+ * sea and NaN, into out. */
 INLINE void
 chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
     int64_t x0, struct cells *c, float *out, tp_biome_tally *t)
 {
-	double sea = u->kw[TP_BIOME_SEA], level = u->sea, none[CHUNK];
-	double *v = c->v;
-	const double *h = c->h;
+	double none[CHUNK], *v = c->v;
+	const double *h = c->h, *m = c->m, *st = c->st;
+	struct land l;
 	int n = c->n;
 
+	land_of(u, &l);
 	for (int i = 0; i < n; i++) {
 		c->h[i] = r->mid[x0 + i];
 		c->m[i] = NAN;
@@ -829,14 +858,11 @@ chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
 		for (int i = 0; i < n; i++)
 			c->m[i] = r->moisture[x0 + i];
 	base_run(b, r, u, x0, c);
-	land_overrides(r, u, x0, c);
-	for (int i = 0; i < n; i++) {
-		none[i] = v[i] != v[i] && h[i] >= level ? 1.0 : 0.0;
-		v[i] = h[i] < level ? sea : v[i];
-		v[i] = h[i] == h[i] ? v[i] : NAN;
-	}
 	for (int i = 0; i < n; i++)
-		out[x0 + i] = (float)v[i];
+		v[i] = land_cell(&l, h[i], m[i], st[i], v[i]);
+	if (has_water(r, u))
+		water_overrides(r, u, x0, c);
+	sea_run(u->kw[TP_BIOME_SEA], u->sea, h, v, none, n, out + x0);
 	tally_run(h, none, n, t);
 }
 
