@@ -408,23 +408,6 @@ grad2_edge(const tp_biome_row *r, int64_t width, int64_t x, double fx,
 	return dx * dx + dy * dy;
 }
 
-/* Whether any of v[0 .. n - 1] is NaN, in LANES flags the compiler
- * keeps in one register: most chunks have none, and skip a scalar pass. */
-INLINE int
-any_nan(const double *v, int n)
-{
-	enum { LANES = 4 };
-	double bad[LANES] = { 0 };
-	int i = 0;
-
-	for (; i + LANES <= n; i += LANES)
-		for (int j = 0; j < LANES; j++)
-			bad[j] = v[i + j] != v[i + j] ? 1.0 : bad[j];
-	for (; i < n; i++)
-		bad[0] = v[i] != v[i] ? 1.0 : bad[0];
-	return bad[0] + bad[1] + bad[2] + bad[3] != 0;
-}
-
 /* Cells i0 .. i1 - 1 of the chunk at x0 through grad2_edge: all of them
  * (all) or those whose g2 is NaN; a NaN height keeps its NaN. */
 INLINE void
@@ -445,7 +428,7 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
     double fx, double fy, double *g2)
 {
 	const float *u = r->up, *m = r->mid, *d = r->down;
-	int lo = 0, hi = 0;
+	int lo = 0, hi = 0, bad = 0;
 
 	if (u != NULL && d != NULL) {
 		lo = x0 == 0 ? 1 : 0;
@@ -460,10 +443,11 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
 			    2 * (double)d[x] + (double)d[x + 1]));
 
 			g2[i] = dx * dx + dy * dy;
+			bad |= g2[i] != g2[i];	/* most chunks have none */
 		}
 	}
 	edge_run(r, width, x0, 0, lo, 1, fx, fy, g2);
-	if (any_nan(g2 + lo, hi - lo))
+	if (bad)
 		edge_run(r, width, x0, lo, hi, 0, fx, fy, g2);
 	edge_run(r, width, x0, hi, n, 1, fx, fy, g2);
 }
