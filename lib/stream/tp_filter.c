@@ -137,6 +137,89 @@ done:
 	return rc;
 }
 
+/* Rows from..to-1 (clamped to the stream) into slots slot on of rows
+ * stride floats apart. */
+static int
+read_strided(tp_reader *r, float *buf, size_t stride, int64_t slot,
+    int64_t from, int64_t to, tp_err *e)
+{
+	if (to > r->h.height)
+		to = r->h.height;
+	for (int64_t y = from; y < to; y++, slot++)
+		if (tp_reader_row(r, buf + (size_t)slot * stride, e) < 0)
+			return -1;
+	return 0;
+}
+
+/* The input rows of the batch at b->row0 into buf, each at the head of
+ * its output row (b->nin floats apart); with a halo, the last two rows
+ * of the batch before (in prev, rows a batch) come first. */
+static int
+read_extend(tp_reader *r, const struct batch *b, float *buf,
+    const float *prev, size_t nin, int64_t n, int64_t rows, tp_err *e)
+{
+	size_t stride = b->nin;
+
+	if (!b->halo)
+		return read_strided(r, buf, stride, 0, b->row0, b->row0 + n, e);
+	if (b->row0 == 0)
+		return read_strided(r, buf, stride, 1, 0, rows + 1, e);
+	for (int s = 0; s < 2; s++)
+		memcpy(buf + (size_t)s * stride, prev + (size_t)(rows + s) *
+		    stride, nin * sizeof *buf);
+	return read_strided(r, buf, stride, 2, b->row0 + 1, b->row0 + n + 1,
+	    e);
+}
+
+int
+tp_filter_extend(tp_reader *r, tp_writer *w, const tp_header *out_h,
+    int halo, tp_filter_rows_fn fn, void *ctx, const tp_filter_opts *o,
+    tp_err *e)
+{
+	size_t nin = tp_row_floats(&r->h), nout = tp_row_floats(out_h);
+	/* the batch's in and out are the same rows, nout floats apart */
+	struct batch b = { fn, ctx, 0, out_h->height, halo != 0, NULL, NULL,
+	    nout, nout };
+	int threads = tp_par_threads(o != NULL ? o->threads : 0);
+	int64_t rows, n, H = out_h->height;
+	float *buf[2] = { NULL, NULL };
+	tp_wbehind wb;
+	int rc = -1, k = 0;
+
+	tp_wbehind_init(&wb, w);
+	rows = tp_batch_rows((nin + nout) * sizeof(float), H);
+	if ((buf[0] = alloc_rows(nout, rows + 2 * b.halo, e)) == NULL ||
+	    (buf[1] = alloc_rows(nout, rows + 2 * b.halo, e)) == NULL)
+		goto done;
+	for (b.row0 = 0; b.row0 < H; b.row0 += n, k ^= 1) {
+		n = H - b.row0 < rows ? H - b.row0 : rows;
+		/* buf[k] was written two batches ago (put waited); the
+		 * batch before is still being written from buf[k ^ 1],
+		 * which is only read here */
+		if (read_extend(r, &b, buf[k], buf[k ^ 1], nin, n, rows,
+		    e) < 0)
+			goto done;
+		b.in = buf[k];
+		b.out = buf[k] + (size_t)b.halo * nout;
+		tp_par_for(threads, n, 1, batch_rows, &b);
+		if (tp_wbehind_put(&wb, b.out, n, e) < 0)
+			goto done;
+		if (o != NULL && o->progress != NULL)
+			o->progress(o->pctx, b.row0 + n, H);
+	}
+	if (tp_wbehind_wait(&wb, e) == 0 && tp_reader_finish(r, e) == 0 &&
+	    tp_writer_finish(w, e) == 0)
+		rc = 0;
+done:
+	if (rc < 0) {
+		tp_err ignored;
+		tp_wbehind_wait(&wb, &ignored);
+	}
+	free(buf[0]);
+	free(buf[1]);
+	return rc;
+}
+
 struct row_job {
 	tp_row_fn fn;
 	void	*ctx;
