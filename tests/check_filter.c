@@ -113,73 +113,6 @@ START_TEST(test_band_round_trip)
 END_TEST
 
 /* One cell, one row: a batch of one. */
-/* tp_filter_extend's fn: the column sum into the band after the input's,
- * in the input's own row (out == mid, else c->badworker). */
-static void
-extend_sum(void *ctx, int64_t y, const float *up, const float *mid,
-    const float *down, float *out, int worker)
-{
-	struct wsum *c = ctx;
-
-	if (out != mid)
-		c->badworker = 1;
-	column_sum(ctx, y, up, mid, down, out + c->width, worker);
-}
-
-/* tp_filter_extend over the generator's rows (batches of up to 58 rows)
- * with and without a halo, on 1 to 3 threads: the input band passes
- * through unchanged, read in place, and the band added holds the sums of
- * the rows as they were read, the batches' rows and halos in place. */
-START_TEST(test_extend)
-{
-	size_t len, olen;
-	char *buf = generate(W, H, 1, &(struct calls){ 0 }, &len), *out;
-
-	for (int k = 0; k < 6; k++) {
-		int halo = k % 2, t = 1 + k / 2;
-		struct wsum c = { W, t, 0 };
-		tp_filter_opts o = { t, NULL, NULL };
-		FILE *in = fmemopen(buf, len, "r"), *of;
-		int64_t wrong = 0;
-		tp_header oh;
-		tp_reader r;
-		tp_writer w;
-		tp_grid g;
-		tp_err e;
-
-		of = open_memstream(&out, &olen);
-		ck_assert_ptr_nonnull(in);
-		ck_assert_ptr_nonnull(of);
-		ck_assert_int_eq(tp_reader_open(&r, in, &e), 0);
-		ck_assert_int_eq(tp_header_copy(&oh, &r.h, &e), 0);
-		ck_assert_int_eq(tp_header_add_band(&oh, "sum", &e), 1);
-		ck_assert_int_eq(tp_writer_open(&w, of, &oh, &e), 0);
-		ck_assert_msg(tp_filter_extend(&r, &w, &oh, halo, extend_sum,
-		    &c, &o, &e) == 0, "%s", e.msg);
-		tp_writer_free(&w);
-		tp_reader_free(&r);
-		tp_header_free(&oh);
-		fclose(in);
-		ck_assert_int_eq(fclose(of), 0);
-		read_back(&g, out, olen);
-		for (int64_t y = 0; y < H; y++)
-			for (int64_t x = 0; x < W; x++) {
-				double v = y * 1000 + x, sum = halo ? 3 * v : v;
-
-				sum -= halo && y == 0 ? x - 1000 : 0;
-				sum -= halo && y == H - 1 ? H * 1000 + x : 0;
-				wrong += g.data[2 * y * W + x] != (float)v;
-				wrong += g.data[(2 * y + 1) * W + x] != (float)sum;
-			}
-		ck_assert_int_eq(wrong, 0);
-		ck_assert_int_eq(c.badworker, 0);
-		tp_grid_free(&g);
-		free(out);
-	}
-	free(buf);
-}
-END_TEST
-
 START_TEST(test_one_cell)
 {
 	struct calls c = { 0 };
@@ -314,7 +247,6 @@ main(void)
 	tcase_set_timeout(core, 60);
 	tcase_add_test(core, test_generator_values);
 	tcase_add_test(core, test_band_round_trip);
-	tcase_add_test(core, test_extend);
 	tcase_set_timeout(limits, 60);
 	tcase_add_test(limits, test_one_cell);
 	tcase_add_test(limits, test_row_wider_than_batch);

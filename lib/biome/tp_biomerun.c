@@ -9,7 +9,6 @@
 #include "core/tp_par.h"
 #include "geo/tp_geo.h"
 #include "geo/tp_latitude.h"
-#include "stream/tp_filter.h"
 #include "stream/tp_window.h"
 
 #define HOURS_YEAR	8766.0	/* hours in a year */
@@ -241,20 +240,6 @@ tp_biomerun_add_bands(tp_header *h, tp_err *e)
 	return 0;
 }
 
-/* Whether the rows of oh are those of h with bands added at the end, so
- * they can be read in place and only the bands made written (neighbour
- * rows are read for their heights only). */
-static int
-extends(const tp_header *h, const tp_header *oh)
-{
-	if (oh->width != h->width || oh->nbands < h->nbands)
-		return 0;
-	for (int b = 0; b < h->nbands; b++)
-		if (strcmp(oh->band[b], h->band[b]) != 0)
-			return 0;
-	return 1;
-}
-
 int
 tp_biomerun_stream(const tp_biomerun_opts *o, const tp_biomerun_bands *in,
     tp_reader *r, const tp_header *oh, int biome, FILE *out,
@@ -273,9 +258,7 @@ tp_biomerun_stream(const tp_biomerun_opts *o, const tp_biomerun_bands *in,
 	fo.progress = o->progress;
 	fo.pctx = o->pctx;
 	if ((rc = tp_writer_open(&w, out, oh, e)) == 0) {
-		rc = extends(&r->h, oh) ? tp_filter_extend(r, &w, oh, 1,
-		    biome_row, &j, &fo, e) :
-		    tp_window_run(r, &w, oh, biome_row, &j, &fo, e);
+		rc = tp_window_run(r, &w, oh, biome_row, &j, &fo, e);
 		tp_writer_free(&w);
 	}
 	return rc < 0 ? fail_close(&j) : workers_close(&j, t, e);

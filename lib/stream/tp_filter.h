@@ -47,15 +47,6 @@ int	tp_filter_rows(tp_reader *r, tp_writer *w, const tp_header *out_h,
 	    int halo, tp_filter_rows_fn fn, void *ctx, const tp_filter_opts *o,
 	    tp_err *e);
 
-/* tp_filter_rows for a stage whose output rows are its input rows with
- * bands added at the end (out_h is r->h with bands appended, or r->h):
- * each input row is read into the head of its output row, and fn gets
- * out == mid, to write only the bands it makes (never those its
- * neighbours' calls read), so no input band is copied. */
-int	tp_filter_extend(tp_reader *r, tp_writer *w, const tp_header *out_h,
-	    int halo, tp_filter_rows_fn fn, void *ctx, const tp_filter_opts *o,
-	    tp_err *e);
-
 /* Transform one band of row `row` of the stream h: in and out are that
  * band's h->width samples. h gives the width and the georeference, so a
  * stage passes its own settings as ctx (shared between threads: read-only). */
