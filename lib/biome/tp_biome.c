@@ -552,7 +552,8 @@ height_cuts(const tp_biome *b, struct rule *u)
 
 	u->nhcut = -1;
 	if (b->o.climate || l->code == NULL || l->na > HCUT_MAX ||
-	    l->nb > HCUT_MAX || !isfinite(b->o.sea) || !isfinite(b->escale) || !(b->escale > 0))
+	    l->nb > HCUT_MAX || !isfinite(b->o.sea) ||
+	    !isfinite(b->escale) || !(b->escale > 0))
 		return;
 	for (int i = 0; i < l->na; i++)
 		u->hcut[i] = height_cut(b, l->acut[i]);
