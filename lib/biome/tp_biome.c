@@ -408,23 +408,6 @@ grad2_edge(const tp_biome_row *r, int64_t width, int64_t x, double fx,
 	return dx * dx + dy * dy;
 }
 
-/* Whether any of v[0 .. n - 1] is NaN, in LANES flags the compiler
- * keeps in one register: most chunks have none, and skip a scalar pass. */
-INLINE int
-any_nan(const double *v, int n)
-{
-	enum { LANES = 4 };
-	double bad[LANES] = { 0 };
-	int i = 0;
-
-	for (; i + LANES <= n; i += LANES)
-		for (int j = 0; j < LANES; j++)
-			bad[j] = v[i + j] != v[i + j] ? 1.0 : bad[j];
-	for (; i < n; i++)
-		bad[0] = v[i] != v[i] ? 1.0 : bad[0];
-	return bad[0] + bad[1] + bad[2] + bad[3] != 0;
-}
-
 /* Cells i0 .. i1 - 1 of the chunk at x0 through grad2_edge: all of them
  * (all) or those whose g2 is NaN; a NaN height keeps its NaN. */
 INLINE void
@@ -445,7 +428,7 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
     double fx, double fy, double *g2)
 {
 	const float *u = r->up, *m = r->mid, *d = r->down;
-	int lo = 0, hi = 0;
+	int lo = 0, hi = 0, bad = 0;
 
 	if (u != NULL && d != NULL) {
 		lo = x0 == 0 ? 1 : 0;
@@ -460,10 +443,11 @@ grad2_run(const tp_biome_row *r, int64_t width, int64_t x0, int n,
 			    2 * (double)d[x] + (double)d[x + 1]));
 
 			g2[i] = dx * dx + dy * dy;
+			bad |= g2[i] != g2[i];	/* most chunks have none */
 		}
 	}
 	edge_run(r, width, x0, 0, lo, 1, fx, fy, g2);
-	if (any_nan(g2 + lo, hi - lo))
+	if (bad)
 		edge_run(r, width, x0, lo, hi, 0, fx, fy, g2);
 	edge_run(r, width, x0, hi, n, 1, fx, fy, g2);
 }
@@ -485,13 +469,98 @@ steepness(const tp_biome *b, const tp_biome_row *r, int64_t width,
 			st[i] = 0;
 }
 
+/* Elevation cuts of the zone table that are ranked as heights, at most. */
+enum { HCUT_MAX = 16 };
+
 /* A row's settings of the overrides: NaN codes for absent classes, and
- * limits that can never hold for them. */
+ * limits that can never hold for them (NaN: every compare is false). */
 struct rule {
 	float	kw[TP_BIOME_NKW];
 	double	sea, lake, rock, snow, beach, mh, mwet, mslope;
 	int	has[TP_BIOME_NKW];
+	int	nhcut;		/* hcut's cuts, or -1: rank the doubles */
+	float	hcut[HCUT_MAX];	/* the zone's elevation cuts as heights */
+	float	mcut[HCUT_MAX];	/* its moisture cuts as floats */
 };
+
+/* The least float at or above the finite c. */
+static float
+float_up(double c)
+{
+	float f = (float)c;
+
+	return (double)f < c ? nextafterf(f, INFINITY) : f;
+}
+
+/* The zone's elevation (h - sea) * escale of a float height h. */
+static double
+elevation(const tp_biome *b, float h)
+{
+	return ((double)h - b->o.sea) * b->escale;
+}
+
+/* Floats in their order as unsigned keys, and back. */
+static uint32_t
+float_key(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof u);
+	return u & 0x80000000u ? ~u : u | 0x80000000u;
+}
+
+static float
+key_float(uint32_t k)
+{
+	uint32_t u = k & 0x80000000u ? k & 0x7fffffffu : ~k;
+	float f;
+
+	memcpy(&f, &u, sizeof f);
+	return f;
+}
+
+/* The least height whose elevation is at or above the cut c, NaN for
+ * none: elevation() never falls as the height rises (a subtraction and
+ * a product by a positive finite scale, each rounded), so a height is at
+ * or above that one exactly when its elevation is at or above c. */
+static float
+height_cut(const tp_biome *b, double c)
+{
+	uint32_t lo = float_key(-INFINITY), hi = float_key(INFINITY);
+
+	if (!(elevation(b, INFINITY) >= c))
+		return NAN;
+	while (lo < hi) {	/* the least key in lo .. hi that holds */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (elevation(b, key_float(mid)) >= c)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return key_float(lo);
+}
+
+/* The zone's cuts as floats into u, the elevation's as heights, so a
+ * chunk ranks its floats as they are; nhcut -1 where that would not be
+ * the same ranks (the climate's axes, a scale that is not positive and
+ * finite, more cuts than u holds). */
+static void
+height_cuts(const tp_biome *b, struct rule *u)
+{
+	const tp_biome_look *l = &b->zone;
+
+	u->nhcut = -1;
+	if (b->o.climate || l->code == NULL || l->na > HCUT_MAX ||
+	    l->nb > HCUT_MAX || !isfinite(b->o.sea) ||
+	    !isfinite(b->escale) || !(b->escale > 0))
+		return;
+	for (int i = 0; i < l->na; i++)
+		u->hcut[i] = height_cut(b, l->acut[i]);
+	for (int i = 0; i < l->nb; i++)
+		u->mcut[i] = float_up(l->bcut[i]);
+	u->nhcut = l->na;
+}
 
 INLINE void
 rule_of(const tp_biome *b, const tp_biome_row *r, struct rule *u)
@@ -505,12 +574,14 @@ rule_of(const tp_biome *b, const tp_biome_row *r, struct rule *u)
 	}
 	u->sea = o->sea;
 	u->lake = o->lake;
-	u->rock = slope_band ? o->rock_slope : b->tan2_rock;
-	u->snow = o->snow;
-	u->beach = o->beach;
-	u->mh = o->marsh_height;
+	u->rock = u->has[TP_BIOME_ROCK] ?
+	    (slope_band ? o->rock_slope : b->tan2_rock) : NAN;
+	u->snow = u->has[TP_BIOME_SNOW] ? o->snow : NAN;
+	u->beach = u->has[TP_BIOME_BEACH] ? o->beach : NAN;
+	u->mh = u->has[TP_BIOME_MARSH] ? o->marsh_height : NAN;
 	u->mwet = o->marsh_wet;
 	u->mslope = slope_band ? o->marsh_slope : b->tan2_marsh;
+	height_cuts(b, u);
 }
 
 /* The ranks of n values against ncut cuts (rank() for each, NaN at
@@ -534,15 +605,6 @@ ranks(const double *restrict cut, int ncut, const double *restrict v, int n,
 	}
 }
 
-/* The least float at or above the finite c. */
-static float
-float_up(double c)
-{
-	float f = (float)c;
-
-	return (double)f < c ? nextafterf(f, INFINITY) : f;
-}
-
 /* ranks() of n floats: a float is at or above a cut exactly when it is
  * at or above the least float there, so the compares and the counts are
  * of 32 bits, twice as many to a vector. */
@@ -564,6 +626,24 @@ ranks_float(const double *restrict cut, int ncut, const float *restrict v,
 		k[i] = kk[i];
 }
 
+/* The ranks of n floats against ncut float bounds, as ranks() would give
+ * (NaN at ncut + 1), in 32-bit counts. */
+INLINE void
+ranks_int(const float *restrict bound, int ncut, const float *restrict v,
+    int n, int32_t *restrict k)
+{
+	int32_t nan_rank = ncut + 1;
+
+	for (int i = 0; i < n; i++)
+		k[i] = v[i] == v[i] ? 0 : nan_rank;
+	for (int c = 0; c < ncut; c++) {
+		float at = bound[c];
+
+		for (int i = 0; i < n; i++)
+			k[i] += v[i] >= at;
+	}
+}
+
 /* One chunk's cells as doubles: every compare and select below is of
  * one width, so compilers vectorise the passes. */
 struct cells {
@@ -573,16 +653,39 @@ struct cells {
 	double	v[CHUNK];		/* the code so far (NaN: none) */
 };
 
+/* base_run() of a zone table whose both axes are ranked as floats: the
+ * heights against u's height cuts, the moisture against the least floats
+ * at or above its cuts. */
+INLINE void
+zone_run(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
+    int64_t x0, struct cells *c)
+{
+	const tp_biome_look *l = &b->zone;
+	int32_t ka[CHUNK], kb[CHUNK], stride = l->nb + 2;
+	int n = c->n;
+
+	ranks_int(u->hcut, u->nhcut, r->mid + x0, n, ka);
+	ranks_int(u->mcut, l->nb, r->moisture + x0, n, kb);
+	for (int i = 0; i < n; i++)
+		ka[i] = ka[i] * stride + kb[i];
+	for (int i = 0; i < n; i++)
+		c->v[i] = l->code[ka[i]];
+}
+
 /* The zone or climate codes of the chunk at x0 into c->v. */
 INLINE void
-base_run(const tp_biome *b, const tp_biome_row *r, int64_t x0,
-    struct cells *c)
+base_run(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
+    int64_t x0, struct cells *c)
 {
 	const tp_biome_look *l = b->o.climate ? &b->climate : &b->zone;
 	double a[CHUNK], m[CHUNK], ka[CHUNK], kb[CHUNK];
 	double sea = b->o.sea, es = b->escale, stride = l->nb + 2;
 	int n = c->n, at[CHUNK];
 
+	if (u->nhcut >= 0 && r->moisture != NULL) {
+		zone_run(b, r, u, x0, c);
+		return;
+	}
 	for (int i = 0; i < n; i++) {
 		a[i] = b->o.climate ? r->temp[x0 + i] : (c->h[i] - sea) * es;
 		m[i] = b->o.climate ? r->rain[x0 + i] : c->m[i];
@@ -619,42 +722,54 @@ band_above(const float *band, int64_t x0, double lim, double k,
 			v[i] = (double)band[x0 + i] > lim ? k : v[i];
 }
 
-/* The land overrides over the codes, applied last to first, each
- * replacing what the later ones gave, so the first that holds wins
- * (tp_biome.h's order); a pass each, over the classes the table has. */
+/* The overrides of the ground's height and steepness at one cell over
+ * its code v, applied last to first, each replacing what the later ones
+ * gave, so the first that holds wins (tp_biome.h's order). A class the
+ * table lacks has a NaN limit, which never holds. */
+struct land {
+	double	sea, mh, mwet, mslope, beach, snow, rock;
+	double	marsh_k, beach_k, snow_k, rock_k;
+};
+
 INLINE void
-land_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
+land_of(const struct rule *u, struct land *l)
+{
+	l->sea = u->sea;
+	l->mh = u->mh;
+	l->mwet = u->mwet;
+	l->mslope = u->mslope;
+	l->beach = u->beach;
+	l->snow = u->snow;
+	l->rock = u->rock;
+	l->marsh_k = u->kw[TP_BIOME_MARSH];
+	l->beach_k = u->kw[TP_BIOME_BEACH];
+	l->snow_k = u->kw[TP_BIOME_SNOW];
+	l->rock_k = u->kw[TP_BIOME_ROCK];
+}
+
+INLINE double
+land_cell(const struct land *l, double h, double m, double st, double v)
+{
+	v = h - l->sea < l->mh ? (m >= l->mwet ?
+	    (st < l->mslope ? l->marsh_k : v) : v) : v;
+	v = h - l->sea < l->beach ? l->beach_k : v;
+	v = h >= l->snow ? l->snow_k : v;
+	return st > l->rock ? l->rock_k : v;
+}
+
+/* Whether the row has a band of water the table has a class of. */
+INLINE int
+has_water(const tp_biome_row *r, const struct rule *u)
+{
+	return (u->has[TP_BIOME_RIVER] && r->river != NULL) ||
+	    (u->has[TP_BIOME_LAKE] && (r->lake != NULL || r->depth != NULL));
+}
+
+/* The overrides of the water bands, after the land's. */
+INLINE void
+water_overrides(const tp_biome_row *r, const struct rule *u, int64_t x0,
     struct cells *c)
 {
-	/* locals: a store into c->v may not change them, so the loops
-	 * vectorise */
-	double sea = u->sea, mh = u->mh, mwet = u->mwet, mslope = u->mslope;
-	double beach = u->beach, snow = u->snow, rock = u->rock, k;
-	double *v = c->v;
-	const double *h = c->h, *m = c->m, *st = c->st;
-	int n = c->n;
-
-	if (u->has[TP_BIOME_MARSH]) {
-		k = u->kw[TP_BIOME_MARSH];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] - sea < mh ? (m[i] >= mwet ?
-			    (st[i] < mslope ? k : v[i]) : v[i]) : v[i];
-	}
-	if (u->has[TP_BIOME_BEACH]) {
-		k = u->kw[TP_BIOME_BEACH];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] - sea < beach ? k : v[i];
-	}
-	if (u->has[TP_BIOME_SNOW]) {
-		k = u->kw[TP_BIOME_SNOW];
-		for (int i = 0; i < n; i++)
-			v[i] = h[i] >= snow ? k : v[i];
-	}
-	if (u->has[TP_BIOME_ROCK]) {
-		k = u->kw[TP_BIOME_ROCK];
-		for (int i = 0; i < n; i++)
-			v[i] = st[i] > rock ? k : v[i];
-	}
 	if (u->has[TP_BIOME_RIVER])
 		band_above(r->river, x0, 0, u->kw[TP_BIOME_RIVER], c);
 	if (u->has[TP_BIOME_LAKE] && r->lake != NULL)
@@ -692,17 +807,34 @@ tally_run(const double *h, const double *none, int n, tp_biome_tally *t)
 	}
 }
 
-/* The chunk at x0: the zone, the land overrides, then the sea and NaN,
- * into out. */
+/* The n codes v of cells of heights h after the sea and NaN, into out;
+ * none[i] 1 for an unmatched cell of land. */
+INLINE void
+sea_run(double sea, double level, const double *h, double *v, double *none,
+    int n, float *out)
+{
+	for (int i = 0; i < n; i++) {
+		none[i] = v[i] != v[i] && h[i] >= level ? 1.0 : 0.0;
+		v[i] = h[i] < level ? sea : v[i];
+		v[i] = h[i] == h[i] ? v[i] : NAN;
+	}
+	/* a pass of its own: in the one above, it stops the vectoriser */
+	for (int i = 0; i < n; i++)
+		out[i] = (float)v[i];
+}
+
+/* The chunk at x0: the zone, the land overrides, the water's, then the
+ * sea and NaN, into out. */
 INLINE void
 chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
     int64_t x0, struct cells *c, float *out, tp_biome_tally *t)
 {
-	double sea = u->kw[TP_BIOME_SEA], level = u->sea, none[CHUNK];
-	double *v = c->v;
-	const double *h = c->h;
+	double none[CHUNK], *v = c->v;
+	const double *h = c->h, *m = c->m, *st = c->st;
+	struct land l;
 	int n = c->n;
 
+	land_of(u, &l);
 	for (int i = 0; i < n; i++) {
 		c->h[i] = r->mid[x0 + i];
 		c->m[i] = NAN;
@@ -710,15 +842,12 @@ chunk(const tp_biome *b, const tp_biome_row *r, const struct rule *u,
 	if (r->moisture != NULL)
 		for (int i = 0; i < n; i++)
 			c->m[i] = r->moisture[x0 + i];
-	base_run(b, r, x0, c);
-	land_overrides(r, u, x0, c);
-	for (int i = 0; i < n; i++) {
-		none[i] = v[i] != v[i] && h[i] >= level ? 1.0 : 0.0;
-		v[i] = h[i] < level ? sea : v[i];
-		v[i] = h[i] == h[i] ? v[i] : NAN;
-	}
+	base_run(b, r, u, x0, c);
 	for (int i = 0; i < n; i++)
-		out[x0 + i] = (float)v[i];
+		v[i] = land_cell(&l, h[i], m[i], st[i], v[i]);
+	if (has_water(r, u))
+		water_overrides(r, u, x0, c);
+	sea_run(u->kw[TP_BIOME_SEA], u->sea, h, v, none, n, out + x0);
 	tally_run(h, none, n, t);
 }
 
