@@ -91,20 +91,20 @@ typedef struct cli_texport_layer_opts {
 	tp_engine engine;		/* the tiles' sizes and names */
 } cli_texport_layer_opts;
 
-/* The splat maps of the stream in->r (a stream: cli_texport_open takes no
- * tile set for them): the biome slots of
- * groups, then sb's bands (tp_splatband), out.png, out_1.png, ... four
- * slots a picture, or with grey one 8-bit grey map a slot, out_0_NAME.png,
- * ... (tp_splatband_slot_name); HISTORY from argc, argv. With a size, each
- * picture cut into the engine tiles of cli_texport_tiles' grid (tp_tiles,
- * tp_tiles_bytes), out_x0_y0.png, out_1_x0_y0.png, ..., and OUT.json
- * describing them (tp_tiles_layers_json). Exits on failure. */
+/* The splat maps of the input in (a stream or a tile set, whole rows of
+ * every band): the biome slots of groups, then sb's bands (tp_splatband),
+ * out.png, out_1.png, ... four slots a picture, or with grey one 8-bit
+ * grey map a slot, out_0_NAME.png, ... (tp_splatband_slot_name); HISTORY
+ * from argc, argv. With a size, each picture cut into the engine tiles of
+ * cli_texport_tiles' grid (tp_tiles, tp_tiles_bytes), out_x0_y0.png,
+ * out_1_x0_y0.png, ..., and OUT.json describing them
+ * (tp_tiles_layers_json), the set put in place whole (cli_set). Exits on
+ * failure. */
 void	cli_texport_splat(const cli_texport_layer_opts *o, cli_texport_in *in,
 	    int argc, char **argv);
 
 /* The normal map of the band of the input (tp_normalmap: o's zscale and
- * ydown),
- * one RGB picture, or its tiles as for cli_texport_splat; the flat map
+ * ydown), one RGB picture, or its tiles as for cli_texport_splat; the flat map
  * warning (cli_texport_flat_note). Exits on failure. */
 void	cli_texport_normal(const cli_texport_layer_opts *o,
 	    cli_texport_in *in, int argc, char **argv);

@@ -99,15 +99,6 @@ godot r32 65 $POW
 none png16 50 50
 none pgm 101 101
 none r32 300 300
-unity r16 65 $POW
-unity r16 129 $POW
-unreal png16 127 $UNREAL
-unreal r16 127 $UNREAL
-godot r16 65 $POW
-godot r32 65 $POW
-none png16 50 50
-none pgm 101 101
-none r32 300 300
 EOF
 
 # names and counts: 300x200 in 65-sample tiles is 5 x 4 (299 / 64, 199 / 64
