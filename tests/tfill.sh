@@ -97,6 +97,17 @@ for rule in "" "--flat" "--epsilon 0.001"; do
 	    fail "DEM: planchon-darboux differs from priority-flood ($rule)"
 done
 
+# --flat labels each cell's basin, 4 bytes a cell; where they do not fit
+# it fills by the flood's bit a cell, to the same bytes: 4096x4096 (64 MB
+# of heights) under a 100 MB address-space limit.
+run_prog tnoise -q -s 4096x4096 -S 5 > "$T/big.tp"
+run_prog tfill --flat < "$T/big.tp" > "$T/a"
+lim=$(vm_limit 100000)
+( ulimit -v "$lim"; exec $MEMCHECK "$TP_BIN/tfill" --flat < "$T/big.tp" > "$T/b" ) &&
+    pass || fail "--flat under a memory limit"
+cmp -s "$T/a" "$T/b" && pass || fail "--flat: the flood's bytes differ from the basins'"
+rm -f "$T/big.tp" "$T/a" "$T/b"
+
 # A pipeline: noise filled has no sink left (every cell has a lower
 # neighbour or is an outlet), so tflow reports none.
 run_prog tnoise -q -s 200x150 -S 5 | run_prog tfill | run_prog tflow -v \

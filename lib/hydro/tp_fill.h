@@ -26,6 +26,8 @@
  *               lakes;
  *   tp_fill_pd  Planchon and Darboux 2001, direct iteration from above;
  *               the slow reference.
+ * Under the flat rule tp_fillbasin_flat (tp_fillbasin.h) computes the same
+ * surface a third way, faster, and tfill uses it on whole grids.
  *
  * Functions returning int give 0 on success, -1 with a message in *e.
  */

@@ -14,8 +14,9 @@
  * Small integers times a power of two keep every height and every sum of a
  * few thousand of them exact in float, so the checks can be exact.
  *
- * tfill (stage 0): tp_fill_pf and tp_fill_pd give the same bytes; the
- * filled surface is never below the input and NaN exactly where it was;
+ * tfill (stage 0): tp_fill_pf and tp_fill_pd give the same bytes, and
+ * under the flat rule tp_fillbasin_flat too; the filled surface is never
+ * below the input and NaN exactly where it was;
  * tp_fill_depth is >= 0; with the default rule (next float up) tp_flow_d8
  * finds no sink and no flat on it, with any rule no sink; and the flow
  * checks below hold on it.
@@ -45,6 +46,7 @@
 #include "erode/tp_erode.h"
 #include "hydro/tp_dinf.h"
 #include "hydro/tp_fill.h"
+#include "hydro/tp_fillbasin.h"
 #include "hydro/tp_flow.h"
 
 #define SIDE	24
@@ -202,6 +204,12 @@ fill(const struct grid *g)
 		abort();
 	if (!same_bits(pf, pd, n))
 		abort();
+	if (o.rule == TP_FILL_FLAT) {
+		memcpy(pd, g->z, n * sizeof(float));
+		if (tp_fillbasin_flat(pd, g->w, g->h, (size_t)g->w, -INFINITY,
+		    NULL, NULL, NULL, &e) < 0 || !same_bits(pf, pd, n))
+			abort();
+	}
 	memcpy(depth, g->z, n * sizeof(float));
 	tp_fill_depth(pf, depth, g->w, g->h, (size_t)g->w);
 	for (size_t i = 0; i < n; i++) {

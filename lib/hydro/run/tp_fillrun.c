@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hydro/run/tp_fillrun.h"
+#include "hydro/tp_fillbasin.h"
 #include "hydro/tiled/tp_filltile_grid.h"
 
 int
@@ -13,7 +14,8 @@ tp_fillrun_tiled(const tp_fillrun_opts *o)
 	return o->threads != 1 || o->tile_size != 0;
 }
 
-/* Priority-Flood, Planchon-Darboux, or tiles on threads. */
+/* Priority-Flood (under the flat rule, the basins' graph), Planchon-
+ * Darboux, or tiles on threads. */
 static int
 fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
     tp_err *e)
@@ -24,6 +26,12 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
 	if (!tp_fillrun_tiled(o) && o->planchon)
 		return tp_fill_pd_sea(tp_grid_band(g, band), g->h.width,
 		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st, e);
+	/* the flat rule through the basins' graph, else, where its labels
+	 * do not fit (the heights untouched), the flood's bit a cell */
+	if (!tp_fillrun_tiled(o) && o->fill.rule == TP_FILL_FLAT &&
+	    tp_fillbasin_flat(tp_grid_band(g, band), g->h.width, g->h.height,
+	    tp_grid_stride(g), o->sea, st, o->progress, o->pctx, e) == 0)
+		return 0;
 	if (!tp_fillrun_tiled(o))
 		return tp_fill_pf_progress(tp_grid_band(g, band), g->h.width,
 		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st,

@@ -1,6 +1,8 @@
 /*
- * tp_fillrun.h - tfill's runs: a whole grid by Priority-Flood, Planchon-
- * Darboux or tiles on threads (the same bytes), with its depth band; and
+ * tp_fillrun.h - tfill's runs: a whole grid by Priority-Flood (the flat
+ * rule through the basins' graph, tp_fillbasin.h, or the flood where its
+ * labels do not fit), Planchon-Darboux or tiles on threads (the same
+ * bytes), with its depth band; and
  * the files of the tile phases (the tile, the manifest beside it, the
  * levels) opened for tp_filltile.h's job.
  *
