@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/tp_kheap.h"
+#include "core/tp_num.h"
 #include "core/tp_simd.h"
 #include "hydro/tp_d8.h"
 #include "hydro/tp_fillbasin.h"
@@ -600,6 +601,11 @@ tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
 	if ((uint64_t)span > RESOLVED)
 		return tp_err_set(e, "plane of %zu samples is too large to fill "
 		    "(at most 2^31)", span);
+	/* beyond the machine's memory the labels would swap: refused, so
+	 * that the caller floods, a bit a cell */
+	if (tp_num_check_mem((uint64_t)span * (sizeof *z + sizeof *b.lab),
+	    "the basins' labels beside the heights", e) < 0)
+		return -1;
 	memset(&b, 0, sizeof b);
 	if (st == NULL)
 		st = &dummy;

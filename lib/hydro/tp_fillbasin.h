@@ -20,7 +20,8 @@
  * The plane, nodata, sea, seeds and neighbours are those of tp_fill.h;
  * the bytes are tp_fill_pf's under TP_FILL_FLAT, raised cells at the
  * level + 0.0f as there. Memory: a 32-bit label a sample of the span
- * (height - 1) * stride + width, refused beyond 2^31 samples, and the
+ * (height - 1) * stride + width, refused beyond 2^31 samples or where
+ * the labels and the heights together pass the machine's memory, and the
  * basins' graph.
  */
 #ifndef TP_FILLBASIN_H
