@@ -11,10 +11,11 @@
 
 static const tp_fill_opts FLAT = { TP_FILL_FLAT, 0 };
 
-/* tp_fillbasin_flat and tp_fill_pf_sea under the flat rule on copies of a
- * w x h plane of the given stride (the samples past w in a row are not
- * the plane's): the same bits everywhere, padding untouched, the same
- * counts. The basins' surface goes to out when not NULL. */
+/* tp_fillbasin_flat on 1, 2 and 3 threads and tp_fill_pf_sea under the
+ * flat rule, on copies of a w x h plane of the given stride (the samples
+ * past w in a row are not the plane's): the same bits everywhere, padding
+ * untouched, the same counts. The basins' surface goes to out when not
+ * NULL. */
 static void
 same_as_pf(const float *in, int w, int h, size_t stride, double sea,
     float *out, int t)
@@ -23,26 +24,30 @@ same_as_pf(const float *in, int w, int h, size_t stride, double sea,
 	float *a = malloc(span * sizeof *a), *b = malloc(span * sizeof *b);
 	tp_fill_stats sa, sb;
 	tp_err e;
+	int th;
 
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(b);
-	memcpy(a, in, span * sizeof *a);
 	memcpy(b, in, span * sizeof *b);
-	ck_assert_int_eq(tp_fillbasin_flat(a, w, h, stride, sea, &sa, NULL, NULL,
-	    &e), 0);
 	ck_assert_int_eq(tp_fill_pf_sea(b, w, h, stride, &FLAT, sea, &sb, &e),
 	    0);
-	for (i = 0; i < span; i++)
-		ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
-		    "plane %d, cell (%zu, %zu): %.9g, Priority-Flood %.9g", t,
-		    i % stride, i / stride, a[i], b[i]);
-	for (i = (size_t)w; i < span; i++)
-		if (i % stride >= (size_t)w)
-			ck_assert(memcmp(&a[i], &in[i], sizeof a[i]) == 0);
-	ck_assert_int_eq(sa.valid, sb.valid);
-	ck_assert_int_eq(sa.sea, sb.sea);
-	ck_assert_int_eq(sa.seeds, sb.seeds);
-	ck_assert_int_eq(sa.raised, sb.raised);
+	for (th = 1; th <= 3; th++) {
+		memcpy(a, in, span * sizeof *a);
+		ck_assert_int_eq(tp_fillbasin_flat(a, w, h, stride, sea, th, &sa,
+		    NULL, NULL, &e), 0);
+		for (i = 0; i < span; i++)
+			ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
+			    "plane %d, %d threads, cell (%zu, %zu): %.9g, "
+			    "Priority-Flood %.9g", t, th, i % stride,
+			    i / stride, a[i], b[i]);
+		for (i = (size_t)w; i < span; i++)
+			if (i % stride >= (size_t)w)
+				ck_assert(memcmp(&a[i], &in[i], sizeof a[i]) == 0);
+		ck_assert_int_eq(sa.valid, sb.valid);
+		ck_assert_int_eq(sa.sea, sb.sea);
+		ck_assert_int_eq(sa.seeds, sb.seeds);
+		ck_assert_int_eq(sa.raised, sb.raised);
+	}
 	if (out != NULL)
 		memcpy(out, a, span * sizeof *a);
 	free(a);
@@ -85,8 +90,8 @@ START_TEST(test_by_hand)
 	same_as_pf(g, 6, 4, 6, 1.5, out, 1);
 	ck_assert_mem_eq(out, wet, sizeof out);
 	memcpy(out, g, sizeof out);
-	ck_assert_int_eq(tp_fillbasin_flat(out, 6, 4, 6, 1.5, &st, NULL, NULL,
-	    &e), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(out, 6, 4, 6, 1.5, 1, &st, NULL,
+	    NULL, &e), 0);
 	ck_assert_int_eq(st.valid, 24);
 	ck_assert_int_eq(st.sea, 1);
 	ck_assert_int_eq(st.seeds, 16 + 3);	/* the border, the 1's three */
@@ -94,11 +99,12 @@ START_TEST(test_by_hand)
 }
 END_TEST
 
-/* A plateau: flat land inside a wall rises to the wall, and stays
- * where a gap in the wall is as low as it; a -0 level raises to +0. */
+/* A plateau, across the bands of rows the threads share: flat land
+ * inside a wall rises to the wall, and stays where a gap in the wall is as
+ * low as it; a -0 level raises to +0. */
 START_TEST(test_plateau)
 {
-	enum { W = 40, H = 30 };
+	enum { W = 40, H = 200 };
 	static float g[W * H], out[W * H];
 	int x, y;
 
@@ -206,7 +212,8 @@ tell(void *ctx, int64_t done, int64_t total)
 }
 
 /* Progress goes up through the four passes to width x height, a
- * hundredth of the rows at a time, and changes nothing. */
+ * hundredth of the rows at a time while labelling, a band at a time of
+ * those the calling thread did in the others, and changes nothing. */
 START_TEST(test_progress)
 {
 	enum { W = 60, H = 250 };
@@ -218,16 +225,18 @@ START_TEST(test_progress)
 
 	for (i = 0; i < W * H; i++)
 		a[i] = b[i] = i % 97 == 0 ? NAN : (float)((i * 7919) % 101);
-	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, 10, &sa, NULL, NULL, &e),
+	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, 10, 1, &sa, NULL, NULL,
+	    &e), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, 2, &sb, tell, &t, &e),
 	    0);
-	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, &sb, tell, &t, &e), 0);
 	ck_assert_mem_eq(a, b, sizeof a);
 	ck_assert_int_eq(sa.raised, sb.raised);
 	ck_assert(!t.bad);
 	ck_assert_int_eq(t.total, W * H);
 	ck_assert_int_eq(t.done, t.total);
-	ck_assert_int_ge(t.calls, 4 * 84);	/* 250 rows, every third */
-	ck_assert_int_le(t.calls, 4 * 84 + 1);
+	/* 250 rows, every third, and at most 4 bands a pass in 3 */
+	ck_assert_int_ge(t.calls, 84 + 1);
+	ck_assert_int_le(t.calls, 84 + 3 * 4 + 1);
 }
 END_TEST
 
@@ -236,20 +245,20 @@ START_TEST(test_errors)
 	float g[4] = { 1, 2, 3, 4 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 1, -INFINITY, NULL, NULL,
-	    NULL, &e), -1);
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 1, -INFINITY, 1, NULL,
+	    NULL, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "bad plane"));
-	ck_assert_int_eq(tp_fillbasin_flat(g, 0, 2, 2, -INFINITY, NULL, NULL,
-	    NULL, &e), -1);
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, NAN, NULL, NULL, NULL, &e),
-	    -1);
+	ck_assert_int_eq(tp_fillbasin_flat(g, 0, 2, 2, -INFINITY, 1, NULL,
+	    NULL, NULL, &e), -1);
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, NAN, 1, NULL, NULL, NULL,
+	    &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "sea level"));
 	/* refused before any sample is read */
 	ck_assert_int_eq(tp_fillbasin_flat(g, 65536, 32769, 65536, -INFINITY,
-	    NULL, NULL, NULL, &e), -1);
+	    1, NULL, NULL, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "2^31"));
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, -INFINITY, NULL, NULL,
-	    NULL, NULL), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, -INFINITY, 0, NULL,
+	    NULL, NULL, NULL), 0);
 }
 END_TEST
 

@@ -52,6 +52,9 @@ same_j tfeature /dev/null tfeature -q "$T/feat.txt" -s 2100x520 -c 30 \
     --origin 500000,4600000
 same_j tfeature-add "$T/in" tfeature -q "$T/feat.txt"
 same_j tfill-tiles "$T/small" tfill -q --tile-size 64
+# the flat fill's passes share bands of 64 rows (520 rows: 9 of them)
+same_j tfill-flat "$T/in" tfill -q --flat
+same_j tfill-flat-sea "$T/sea" tfill -q --flat
 
 # The GeoTIFF, tiles compressed on one thread and on two; the COG as well.
 # The same name both times: HISTORY holds it.

@@ -1,10 +1,12 @@
 /* tp_fillbasin.c - flat filling through the basins' graph (tp_fillbasin.h). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/tp_kheap.h"
 #include "core/tp_num.h"
+#include "core/tp_par.h"
 #include "core/tp_simd.h"
 #include "hydro/tp_d8.h"
 #include "hydro/tp_fillbasin.h"
@@ -27,6 +29,22 @@ typedef struct edges {
 
 /* The edge cache's entries: the pairs of a stretch of rows are few. */
 #define CACHE		1024
+/* Rows a band: the passes on threads share out bands. */
+#define BAND		64
+
+/* A lane, what one thread keeps: its counts, its row of codes, its
+ * edges. */
+typedef struct lane {
+	tp_fill_stats st;
+	int32_t	*code;		/* a row's cells: the lower neighbour each
+				 * drains to (0 to 7, NOLOWER none),
+				 * OUTSIDE_NB */
+	edges	ed;
+	uint64_t ckey[CACHE];	/* the latest pairs, kept before the hash */
+	float	cwt[CACHE];
+	int	failed;
+	tp_err	e;
+} lane;
 
 typedef struct basins {
 	float	*z;
@@ -36,27 +54,38 @@ typedef struct basins {
 	float	sea;		/* tp_d8_sea_below(level) */
 	uint32_t n;		/* basins, the outlets' included */
 	float	*lev;		/* a basin's level: its lowest way out */
-	edges	ed;
-	uint64_t ckey[CACHE];	/* the latest pairs, kept before the hash */
-	float	cwt[CACHE];
-	int32_t	*code;		/* a row's cells: the lowest lower neighbour
-				 * (0 to 7, NOLOWER none), OUTSIDE_NB */
+	lane	*wk;
+	int	threads;
+	int64_t	bands;
 	tp_simd_level simd;
-	tp_fill_stats *st;
-	tp_progress_fn progress;
+	tp_progress_fn progress;	/* told by worker 0, the caller */
 	void	*pctx;
 	int64_t	cells;		/* width x height, the progress's total */
+	int	pass;
+	atomic_llong done;	/* bands of the pass done */
 } basins;
 
 /* The passes over the rows, for the progress. */
 enum { PASS_LINK, PASS_LABEL, PASS_EDGES, PASS_RAISE, PASSES };
 
+/* Row y of the labelling done (one thread). */
 static void
-tell(const basins *b, int pass, int64_t y)
+tell(const basins *b, int64_t y)
 {
 	if (b->progress != NULL && y % (b->h / 100 + 1) == 0)
-		b->progress(b->pctx, b->cells * pass / PASSES + b->cells * y /
-		    b->h / PASSES, b->cells);
+		b->progress(b->pctx, b->cells * PASS_LABEL / PASSES +
+		    b->cells * y / b->h / PASSES, b->cells);
+}
+
+/* A band of a pass on threads done: worker 0 tells. */
+static void
+band_done(basins *b, int worker)
+{
+	int64_t d = atomic_fetch_add(&b->done, 1) + 1;
+
+	if (worker == 0 && b->progress != NULL)
+		b->progress(b->pctx, b->cells * b->pass / PASSES + b->cells *
+		    d / b->bands / PASSES, b->cells);
 }
 
 /* NaN or sea, as tp_fill.c tests it. */
@@ -180,41 +209,35 @@ code_row_sse2(const float *p, ptrdiff_t s, int64_t w, float sea,
 }
 #endif
 
-/* A minimum i of height v: a pit of its own when no neighbour is as low,
- * which labels it at once; else it joins the plateaus of the equal
- * minima linked before it (the neighbours before it in row order). A
- * plateau is labelled whole or in parts alike, each part reached without
- * climbing; joined, it makes fewer basins. */
+/* A minimum i of height v, in row y of a band from row y0: a root, joined
+ * to the plateaus of the equal minima linked before it in the band (the
+ * neighbours before it in row order; across the band's first row,
+ * join_bands). A plateau is labelled whole or in parts alike, each part
+ * reached without climbing; joined, it makes fewer basins. */
 static void
-link_minimum(basins *b, size_t i, float v)
+link_minimum(basins *b, size_t i, float v, int above)
 {
 	const ptrdiff_t s = (ptrdiff_t)b->stride;
 	size_t n;
-	int k, flat = 0;
+	int k;
 
-	for (k = 0; k < 8; k++)
-		flat |= b->z[(ptrdiff_t)i + DY[k] * s + DX[k]] == v;
-	if (!flat) {
-		b->lab[i] = RESOLVED | b->n++;
-		return;
-	}
 	b->lab[i] = (uint32_t)i;
-	for (k = 0; k < 4; k++) {
+	for (k = above ? 0 : 3; k < 4; k++) {
 		n = (size_t)((ptrdiff_t)i + DY[k] * s + DX[k]);
 		if (b->z[n] == v && is_flat(b, n))
 			unite(b->lab, (uint32_t)i, (uint32_t)n);
 	}
 }
 
-/* Link row y's cells: a seed (on the border or beside a cell outside)
- * to the outlets, another to its lowest neighbour below it, a minimum
- * into its plateau. */
+/* Link row y's cells (a band from row y0): a seed (on the border or
+ * beside a cell outside) to the outlets, another to the lower neighbour
+ * it drains to, a minimum into its plateau. */
 static void
-link_row(basins *b, int64_t y)
+link_row(basins *b, lane *wk, int64_t y, int64_t y0)
 {
 	const ptrdiff_t s = (ptrdiff_t)b->stride;
 	const float *p = b->z + (size_t)y * b->stride;
-	tp_fill_stats *st = b->st;
+	tp_fill_stats *st = &wk->st;
 	int inner = y > 0 && y < b->h - 1;
 	int64_t x;
 	size_t i;
@@ -223,10 +246,10 @@ link_row(basins *b, int64_t y)
 	if (inner) {
 #ifdef TP_HAVE_SSE2
 		if (b->simd >= TP_SIMD_SSE2)
-			code_row_sse2(p, s, b->w, b->sea, b->code);
+			code_row_sse2(p, s, b->w, b->sea, wk->code);
 		else
 #endif
-			code_row_scalar(p, s, b->w, b->sea, b->code);
+			code_row_scalar(p, s, b->w, b->sea, wk->code);
 	}
 	for (x = 0; x < b->w; x++) {
 		i = (size_t)y * b->stride + (size_t)x;
@@ -239,15 +262,51 @@ link_row(basins *b, int64_t y)
 			continue;
 		}
 		st->valid++;
-		c = inner && x > 0 && x < b->w - 1 ? b->code[x] : OUTSIDE_NB;
+		c = inner && x > 0 && x < b->w - 1 ? wk->code[x] : OUTSIDE_NB;
 		if (c & OUTSIDE_NB) {
 			b->lab[i] = OUTLETS;
 			st->seeds++;
 		} else if (c != NOLOWER)
 			b->lab[i] = (uint32_t)((ptrdiff_t)i + DY[c] * s + DX[c]);
 		else
-			link_minimum(b, i, p[x]);
+			link_minimum(b, i, p[x], y > y0);
 	}
+}
+
+static void
+link_bands(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	basins *b = ctx;
+	int64_t k, y;
+
+	for (k = begin; k < end; k++) {
+		for (y = k * BAND; y < b->h && y < (k + 1) * BAND; y++)
+			link_row(b, &b->wk[worker], y, k * BAND);
+		band_done(b, worker);
+	}
+}
+
+/* Join the plateaus across the first row of each band but the first
+ * (its minima and the equal minima above them), which the threads left. */
+static void
+join_bands(basins *b)
+{
+	const ptrdiff_t s = (ptrdiff_t)b->stride;
+	int64_t k, x;
+	size_t i, n;
+	int d;
+
+	for (k = 1; k < b->bands; k++)
+		for (x = 1; x < b->w - 1; x++) {
+			i = (size_t)(k * BAND) * b->stride + (size_t)x;
+			if (!is_flat(b, i))
+				continue;
+			for (d = 0; d < 3; d++) {
+				n = (size_t)((ptrdiff_t)i - s + DX[d]);
+				if (b->z[n] == b->z[i] && is_flat(b, n))
+					unite(b->lab, (uint32_t)i, (uint32_t)n);
+			}
+		}
 }
 
 /* Label i with the basin at the end of its links: a resolved cell, or a
@@ -353,57 +412,46 @@ hash_put(edges *g, uint64_t key, float v, tp_err *e)
 }
 
 /* Keep weight v for basins a and c if it is their lowest yet: through
- * the cache, which a boundary's cells hit one after another, so that the
- * hash, larger than the processor's caches, is seldom touched. */
+ * the worker's cache, which a boundary's cells hit one after another, so
+ * that its hash, larger than the processor's caches, is seldom touched. */
 static int
-add_edge(basins *b, uint32_t a, uint32_t c, float v, tp_err *e)
+add_edge(lane *wk, uint32_t a, uint32_t c, float v)
 {
 	uint64_t key;
 	size_t k;
 
 	key = a < c ? (uint64_t)a << 32 | c : (uint64_t)c << 32 | a;
 	k = (size_t)((key * 0x9e3779b97f4a7c15u) >> 54);
-	if (b->ckey[k] == key) {
-		if (v < b->cwt[k])
-			b->cwt[k] = v;
+	if (wk->ckey[k] == key) {
+		if (v < wk->cwt[k])
+			wk->cwt[k] = v;
 		return 0;
 	}
-	if (b->ckey[k] != 0 && hash_put(&b->ed, b->ckey[k], b->cwt[k], e) < 0)
+	if (wk->ckey[k] != 0 &&
+	    hash_put(&wk->ed, wk->ckey[k], wk->cwt[k], &wk->e) < 0)
 		return -1;
-	b->ckey[k] = key;
-	b->cwt[k] = v;
-	return 0;
-}
-
-static int
-cache_flush(basins *b, tp_err *e)
-{
-	size_t k;
-
-	for (k = 0; k < CACHE; k++)
-		if (b->ckey[k] != 0 &&
-		    hash_put(&b->ed, b->ckey[k], b->cwt[k], e) < 0)
-			return -1;
+	wk->ckey[k] = key;
+	wk->cwt[k] = v;
 	return 0;
 }
 
 /* The edge from cell i, labelled l, to neighbour n. */
 static inline int
-edge_to(basins *b, size_t i, uint32_t l, size_t n, tp_err *e)
+edge_to(const basins *b, lane *wk, size_t i, uint32_t l, size_t n)
 {
 	uint32_t m = b->lab[n];
 
 	if (m == l || m == NONE)
 		return 0;
-	return add_edge(b, l & ~RESOLVED, m & ~RESOLVED,
-	    b->z[i] > b->z[n] ? b->z[i] : b->z[n], e);
+	return add_edge(wk, l & ~RESOLVED, m & ~RESOLVED,
+	    b->z[i] > b->z[n] ? b->z[i] : b->z[n]);
 }
 
 /* The edges from row y's cells to their east, south-west, south and
  * south-east neighbours in other basins, weighted by the higher cell;
  * the inner cells of a basin, most, found by one test. */
 static int
-edges_row(basins *b, int64_t y, tp_err *e)
+edges_row(const basins *b, lane *wk, int64_t y)
 {
 	const uint32_t *lab = b->lab;
 	const size_t s = b->stride;
@@ -414,7 +462,7 @@ edges_row(basins *b, int64_t y, tp_err *e)
 	if (y == b->h - 1) {
 		for (; i < end; i++)
 			if ((l = lab[i]) != NONE)
-				bad |= edge_to(b, i, l, i + 1, e);
+				bad |= edge_to(b, wk, i, l, i + 1);
 		return bad;
 	}
 	for (; i <= end; i++) {
@@ -425,13 +473,55 @@ edges_row(basins *b, int64_t y, tp_err *e)
 		    lab[i + s + 1] == l)
 			continue;
 		if (i < end)
-			bad |= edge_to(b, i, l, i + 1, e) |
-			    edge_to(b, i, l, i + s + 1, e);
+			bad |= edge_to(b, wk, i, l, i + 1) |
+			    edge_to(b, wk, i, l, i + s + 1);
 		if (i > first)
-			bad |= edge_to(b, i, l, i + s - 1, e);
-		bad |= edge_to(b, i, l, i + s, e);
+			bad |= edge_to(b, wk, i, l, i + s - 1);
+		bad |= edge_to(b, wk, i, l, i + s);
 		if (bad)
 			return -1;
+	}
+	return 0;
+}
+
+static void
+edges_bands(void *ctx, int64_t begin, int64_t end, int worker)
+{
+	basins *b = ctx;
+	lane *wk = &b->wk[worker];
+	int64_t k, y;
+
+	for (k = begin; k < end && !wk->failed; k++) {
+		for (y = k * BAND; y < b->h && y < (k + 1) * BAND; y++)
+			if (edges_row(b, wk, y) < 0) {
+				wk->failed = 1;
+				break;
+			}
+		band_done(b, worker);
+	}
+}
+
+/* Every worker's edges, cached or hashed, into worker 0's hash: the
+ * lowest weight of each pair, whichever thread saw it. */
+static int
+edges_merge(basins *b, tp_err *e)
+{
+	lane *w0 = &b->wk[0], *wk;
+	size_t j;
+	int t;
+
+	for (t = 0; t < b->threads; t++) {
+		wk = &b->wk[t];
+		if (wk->failed)
+			return tp_err_set(e, "%s", wk->e.msg);
+		for (j = 0; j < CACHE; j++)
+			if (wk->ckey[j] != 0 &&
+			    hash_put(&w0->ed, wk->ckey[j], wk->cwt[j], e) < 0)
+				return -1;
+		for (j = 0; t > 0 && j < wk->ed.cap; j++)
+			if (wk->ed.key[j] != 0 &&
+			    hash_put(&w0->ed, wk->ed.key[j], wk->ed.wt[j], e) < 0)
+				return -1;
 	}
 	return 0;
 }
@@ -447,7 +537,7 @@ typedef struct adj {
 static int
 adj_build(const basins *b, adj *g, tp_err *e)
 {
-	const edges *ed = &b->ed;
+	const edges *ed = &b->wk[0].ed;
 	size_t j, *at;
 	uint32_t lo, hi;
 
@@ -526,22 +616,40 @@ out:
 }
 
 static void
-raise_row(basins *b, int64_t y)
+raise_bands(void *ctx, int64_t begin, int64_t end, int worker)
 {
-	size_t i = (size_t)y * b->stride, end = i + (size_t)b->w;
+	basins *b = ctx;
+	size_t i, stop;
+	int64_t k, y;
 	uint32_t l;
 	float v;
 
-	for (; i < end; i++) {
-		if ((l = b->lab[i]) == NONE || l == OUTLETS)
-			continue;
-		/* + 0.0f: a level of -0 raises to +0, as tp_fill_pf */
-		v = b->lev[l & ~RESOLVED] + 0.0f;
-		if (b->z[i] < v) {
-			b->z[i] = v;
-			b->st->raised++;
+	for (k = begin; k < end; k++) {
+		for (y = k * BAND; y < b->h && y < (k + 1) * BAND; y++) {
+			i = (size_t)y * b->stride;
+			for (stop = i + (size_t)b->w; i < stop; i++) {
+				if ((l = b->lab[i]) == NONE || l == OUTLETS)
+					continue;
+				/* + 0.0f: a level of -0 raises to +0, as
+				 * tp_fill_pf */
+				v = b->lev[l & ~RESOLVED] + 0.0f;
+				if (b->z[i] < v) {
+					b->z[i] = v;
+					b->wk[worker].st.raised++;
+				}
+			}
 		}
+		band_done(b, worker);
 	}
+}
+
+/* One pass over the bands on the threads. */
+static void
+bands(basins *b, int pass, tp_par_fn fn)
+{
+	b->pass = pass;
+	atomic_store(&b->done, 0);
+	tp_par_for(b->threads, b->bands, 1, fn, b);
 }
 
 static int
@@ -550,46 +658,64 @@ run(basins *b, tp_err *e)
 	int64_t y;
 	uint32_t a;
 
+	bands(b, PASS_LINK, link_bands);
+	join_bands(b);
 	b->n = 1;
 	for (y = 0; y < b->h; y++) {
-		tell(b, PASS_LINK, y);
-		link_row(b, y);
-	}
-	for (y = 0; y < b->h; y++) {
-		tell(b, PASS_LABEL, y);
+		tell(b, y);
 		resolve_row(b, y);
 	}
-	for (y = 0; y < b->h; y++) {
-		tell(b, PASS_EDGES, y);
-		if (edges_row(b, y, e) < 0)
-			return -1;
-	}
+	bands(b, PASS_EDGES, edges_bands);
+	if (edges_merge(b, e) < 0)
+		return -1;
 	if ((b->lev = malloc((size_t)b->n * sizeof *b->lev)) == NULL)
 		return tp_err_set(e, "out of memory: %u basins", b->n);
 	b->lev[0] = -INFINITY;
 	for (a = 1; a < b->n; a++)
 		b->lev[a] = INFINITY;
-	if (cache_flush(b, e) < 0 || solve(b, e) < 0)
+	if (solve(b, e) < 0)
 		return -1;
-	for (y = 0; y < b->h; y++) {
-		tell(b, PASS_RAISE, y);
-		raise_row(b, y);
-	}
+	bands(b, PASS_RAISE, raise_bands);
 	if (b->progress != NULL)
 		b->progress(b->pctx, b->cells, b->cells);
 	return 0;
 }
 
-int
-tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
-    double sea_level, tp_fill_stats *st, tp_progress_fn progress, void *pctx,
+/* The workers, each with a row of codes. */
+static int
+workers_alloc(basins *b, tp_err *e)
+{
+	int t;
+
+	if ((b->wk = calloc((size_t)b->threads, sizeof *b->wk)) == NULL)
+		return tp_err_set(e, "out of memory");
+	for (t = 0; t < b->threads; t++)
+		if ((b->wk[t].code = malloc((size_t)b->w *
+		    sizeof *b->wk[t].code)) == NULL)
+			return tp_err_set(e, "out of memory");
+	return 0;
+}
+
+static void
+basins_free(basins *b)
+{
+	int t;
+
+	for (t = 0; b->wk != NULL && t < b->threads; t++) {
+		free(b->wk[t].code);
+		free(b->wk[t].ed.key);
+		free(b->wk[t].ed.wt);
+	}
+	free(b->wk);
+	free(b->lab);
+	free(b->lev);
+}
+
+/* The plane's checks, tp_fill.c's, and the memory the labels take. */
+static int
+check(int64_t w, int64_t h, size_t stride, double sea_level, size_t *span,
     tp_err *e)
 {
-	tp_fill_stats dummy;
-	basins b;
-	size_t span;
-	int rc;
-
 	if (w < 1 || h < 1 || stride < (size_t)w)
 		return tp_err_set(e, "bad plane %lldx%lld, stride %zu",
 		    (long long)w, (long long)h, stride);
@@ -597,42 +723,55 @@ tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
 		return tp_err_set(e, "plane too large");
 	if (isnan(sea_level))
 		return tp_err_set(e, "the sea level must be a number");
-	span = (size_t)(h - 1) * stride + (size_t)w;
-	if ((uint64_t)span > RESOLVED)
+	*span = (size_t)(h - 1) * stride + (size_t)w;
+	if ((uint64_t)*span > RESOLVED)
 		return tp_err_set(e, "plane of %zu samples is too large to fill "
-		    "(at most 2^31)", span);
+		    "(at most 2^31)", *span);
 	/* beyond the machine's memory the labels would swap: refused, so
 	 * that the caller floods, a bit a cell */
-	if (tp_num_check_mem((uint64_t)span * (sizeof *z + sizeof *b.lab),
-	    "the basins' labels beside the heights", e) < 0)
+	return tp_num_check_mem((uint64_t)*span * (sizeof(float) +
+	    sizeof(uint32_t)), "the basins' labels beside the heights", e);
+}
+
+int
+tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
+    double sea_level, int threads, tp_fill_stats *st, tp_progress_fn progress,
+    void *pctx, tp_err *e)
+{
+	tp_fill_stats dummy;
+	basins b;
+	size_t span = 0;
+	int rc = -1, t;
+
+	if (check(w, h, stride, sea_level, &span, e) < 0)
 		return -1;
-	memset(&b, 0, sizeof b);
 	if (st == NULL)
 		st = &dummy;
 	memset(st, 0, sizeof *st);
-	b.lab = malloc(span * sizeof *b.lab);
-	b.code = malloc((size_t)w * sizeof *b.code);
-	if (b.lab == NULL || b.code == NULL) {
-		free(b.lab);
-		free(b.code);
-		return tp_err_set(e, "out of memory: filling needs %.1f MiB",
-		    span * 4.0 / 1048576.0);
-	}
+	memset(&b, 0, sizeof b);
 	b.z = z;
 	b.w = w;
 	b.h = h;
 	b.stride = stride;
 	b.sea = tp_d8_sea_below(sea_level);
-	b.st = st;
+	b.bands = (h + BAND - 1) / BAND;
+	b.threads = tp_par_threads(threads);
+	if (b.threads > b.bands)
+		b.threads = (int)b.bands;
 	b.progress = progress;
 	b.pctx = pctx;
 	b.simd = tp_simd_probe();
 	b.cells = w * h;
-	rc = run(&b, e);
-	free(b.lab);
-	free(b.code);
-	free(b.lev);
-	free(b.ed.key);
-	free(b.ed.wt);
+	if ((b.lab = malloc(span * sizeof *b.lab)) == NULL)
+		tp_err_set(e, "out of memory: filling needs %.1f MiB",
+		    span * 4.0 / 1048576.0);
+	else if (workers_alloc(&b, e) == 0 && (rc = run(&b, e)) == 0)
+		for (t = 0; t < b.threads; t++) {
+			st->valid += b.wk[t].st.valid;
+			st->sea += b.wk[t].st.sea;
+			st->seeds += b.wk[t].st.seeds;
+			st->raised += b.wk[t].st.raised;
+		}
+	basins_free(&b);
 	return rc;
 }

@@ -15,7 +15,8 @@
  * m is solved on the graph of basins, an edge between two basins where
  * cells of both touch, weighted by the higher of the two: a Dijkstra of
  * bottlenecks from the outlets. The cells are passed over four times in
- * row order; only the few basins go through a heap.
+ * row order, three of them on threads; only the few basins go through a
+ * heap.
  *
  * The plane, nodata, sea, seeds and neighbours are those of tp_fill.h;
  * the bytes are tp_fill_pf's under TP_FILL_FLAT, raised cells at the
@@ -34,12 +35,15 @@
 #include "hydro/tp_fill.h"
 #include "stream/tp_filter.h"
 
-/* Fill z in place to flat lakes; sea_level -INFINITY: no sea. st may be
- * NULL; progress (may be NULL) is told of the cells done, of width x
- * height, over the four passes. 0, or -1 with a message in *e and z as
- * it was (the last pass, which raises the cells, cannot fail). */
+/* Fill z in place to flat lakes; sea_level -INFINITY: no sea. The links,
+ * the edges and the raise run on `threads` threads (0: every processor)
+ * in bands of rows, the labels on one; the bytes are the same on any
+ * number. st may be NULL; progress (may be NULL) is told of the cells
+ * done, of width x height, over the four passes, always on the calling
+ * thread. 0, or -1 with a message in *e and z as it was (the last pass,
+ * which raises the cells, cannot fail). */
 int	tp_fillbasin_flat(float *z, int64_t width, int64_t height, size_t stride,
-	    double sea_level, tp_fill_stats *st, tp_progress_fn progress,
-	    void *pctx, tp_err *e);
+	    double sea_level, int threads, tp_fill_stats *st,
+	    tp_progress_fn progress, void *pctx, tp_err *e);
 
 #endif

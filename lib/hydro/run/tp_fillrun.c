@@ -11,7 +11,8 @@
 int
 tp_fillrun_tiled(const tp_fillrun_opts *o)
 {
-	return o->threads != 1 || o->tile_size != 0;
+	return o->tile_size != 0 ||
+	    (o->threads != 1 && o->fill.rule != TP_FILL_FLAT);
 }
 
 /* Priority-Flood (under the flat rule, the basins' graph), Planchon-
@@ -26,11 +27,13 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
 	if (!tp_fillrun_tiled(o) && o->planchon)
 		return tp_fill_pd_sea(tp_grid_band(g, band), g->h.width,
 		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st, e);
-	/* the flat rule through the basins' graph, else, where its labels
-	 * do not fit (the heights untouched), the flood's bit a cell */
+	/* the flat rule through the basins' graph on the threads, else,
+	 * where its labels do not fit (the heights untouched), the flood's
+	 * bit a cell */
 	if (!tp_fillrun_tiled(o) && o->fill.rule == TP_FILL_FLAT &&
 	    tp_fillbasin_flat(tp_grid_band(g, band), g->h.width, g->h.height,
-	    tp_grid_stride(g), o->sea, st, o->progress, o->pctx, e) == 0)
+	    tp_grid_stride(g), o->sea, o->threads, st, o->progress, o->pctx,
+	    e) == 0)
 		return 0;
 	if (!tp_fillrun_tiled(o))
 		return tp_fill_pf_progress(tp_grid_band(g, band), g->h.width,

@@ -28,11 +28,14 @@ typedef struct tp_fillrun_opts {
 	int	planchon;	/* Planchon-Darboux (whole grid), else
 				 * Priority-Flood */
 	int	threads;	/* 1 and no tile size: the whole grid at once;
-				 * else tiles on this many threads (0: all) */
+				 * else tiles on this many threads (0: all),
+				 * but for the flat rule without a tile size:
+				 * the basins' passes on them */
 	int64_t	tile_size;	/* tiles of this size; 0: 1024 */
 	double	sea;		/* sea level; -inf: no sea */
 	tp_progress_fn progress;	/* the land cells Priority-Flood has
-					 * flooded, or the tiles' three phases
+					 * flooded, the cells of the basins'
+					 * passes, or the tiles' three phases
 					 * (tp_filltile_grid); never told by
 					 * Planchon-Darboux; may be NULL */
 	void	*pctx;
@@ -42,7 +45,8 @@ typedef struct tp_fillrun_opts {
 	tp_breach_stats *br_st;	/* breach: its counts, or NULL */
 } tp_fillrun_opts;
 
-/* 1 when o fills in tiles (threads other than 1, or a tile size). */
+/* 1 when o fills in tiles: a tile size, or threads other than 1 under a
+ * rule other than flat. */
 int	tp_fillrun_tiled(const tp_fillrun_opts *o);
 /* What a whole-grid run of w x h did, for tfill -v, into buf (n bytes):
  * the cells (valid, sea, seeds, raised) or, in tiles, the tile size and
