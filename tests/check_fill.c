@@ -302,25 +302,6 @@ START_TEST(test_sea)
 }
 END_TEST
 
-/* What tp_fill_pf_progress told: the calls, the last report, and whether
- * done ever went down or past the total. */
-struct told {
-	int	calls, bad;
-	int64_t	done, total;
-};
-
-static void
-tell(void *ctx, int64_t done, int64_t total)
-{
-	struct told *t = ctx;
-
-	t->bad |= done < t->done || done > total ||
-	    (t->calls > 0 && total != t->total);
-	t->calls++;
-	t->done = done;
-	t->total = total;
-}
-
 /* Progress counts the land cells flooded, a hundredth at a time, up to all
  * of them, and never changes the fill. */
 START_TEST(test_progress)
@@ -328,7 +309,7 @@ START_TEST(test_progress)
 	enum { W = 60, H = 50 };
 	float *a = malloc(sizeof(float) * W * H), *b = malloc(sizeof(float) *
 	    W * H);
-	struct told t = { 0 };
+	tp_test_told t = { 0 };
 	tp_fill_stats sa, sb;
 	tp_err e;
 	int i;
@@ -338,8 +319,8 @@ START_TEST(test_progress)
 	for (i = 0; i < W * H; i++)	/* pits, a sea and nodata */
 		a[i] = b[i] = i % 97 == 0 ? NAN : (float)((i * 7919) % 101);
 	ck_assert_int_eq(tp_fill_pf_sea(a, W, H, W, &NEXT, 10, &sa, &e), 0);
-	ck_assert_int_eq(tp_fill_pf_progress(b, W, H, W, &NEXT, 10, &sb, tell,
-	    &t, &e), 0);
+	ck_assert_int_eq(tp_fill_pf_progress(b, W, H, W, &NEXT, 10, &sb,
+	    tp_test_tell, &t, &e), 0);
 	ck_assert_mem_eq(a, b, sizeof(float) * W * H);
 	ck_assert_int_eq(sa.raised, sb.raised);
 	ck_assert(!t.bad);

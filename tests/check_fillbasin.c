@@ -194,23 +194,6 @@ START_TEST(test_random)
 }
 END_TEST
 
-struct told {
-	int	calls, bad;
-	int64_t	done, total;
-};
-
-static void
-tell(void *ctx, int64_t done, int64_t total)
-{
-	struct told *t = ctx;
-
-	t->bad |= done < t->done || done > total ||
-	    (t->calls > 0 && total != t->total);
-	t->calls++;
-	t->done = done;
-	t->total = total;
-}
-
 /* Progress goes up through the four passes to width x height, a
  * hundredth of the rows at a time while labelling, a band at a time of
  * those the calling thread did in the others, and changes nothing. */
@@ -218,7 +201,7 @@ START_TEST(test_progress)
 {
 	enum { W = 60, H = 250 };
 	static float a[W * H], b[W * H];
-	struct told t = { 0 };
+	tp_test_told t = { 0 };
 	tp_fill_stats sa, sb;
 	tp_err e;
 	int i;
@@ -227,8 +210,8 @@ START_TEST(test_progress)
 		a[i] = b[i] = i % 97 == 0 ? NAN : (float)((i * 7919) % 101);
 	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, 10, 1, &sa, NULL, NULL,
 	    &e), 0);
-	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, 2, &sb, tell, &t, &e),
-	    0);
+	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, 2, &sb, tp_test_tell,
+	    &t, &e), 0);
 	ck_assert_mem_eq(a, b, sizeof a);
 	ck_assert_int_eq(sa.raised, sb.raised);
 	ck_assert(!t.bad);

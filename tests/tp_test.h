@@ -68,6 +68,27 @@ tp_test_fractal(float *g, int n, uint64_t *s, float rough)
 	}
 }
 
+/* What a progress callback (tp_progress_fn) was told: the calls, the last
+ * report, and whether done ever went down or past the total, or the total
+ * changed. */
+typedef struct tp_test_told {
+	int	calls, bad;
+	int64_t	done, total;
+} tp_test_told;
+
+/* A tp_progress_fn recording into the tp_test_told at ctx. */
+static inline void
+tp_test_tell(void *ctx, int64_t done, int64_t total)
+{
+	tp_test_told *t = ctx;
+
+	t->bad |= done < t->done || done > total ||
+	    (t->calls > 0 && total != t->total);
+	t->calls++;
+	t->done = done;
+	t->total = total;
+}
+
 /* A w x hh header, one band "height", cell size cs, north-west corner
  * (x0, y0); fails the test when tp_header_init refuses the size. */
 static inline tp_header

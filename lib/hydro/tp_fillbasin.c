@@ -6,6 +6,7 @@
 
 #include "core/tp_kheap.h"
 #include "core/tp_num.h"
+#include "core/tp_pairmin.h"
 #include "core/tp_par.h"
 #include "core/tp_simd.h"
 #include "hydro/tp_d8.h"
@@ -17,15 +18,6 @@
 #define RESOLVED	0x80000000u
 #define OUTLETS		RESOLVED	/* basin 0: the cells that reach a seed */
 #define NONE		0xffffffffu	/* nodata or sea: in no basin */
-
-/* The edges between basins: the lowest weight of each pair, in an open
- * hash on lo << 32 | hi (lo < hi, so 0 is no key). */
-typedef struct edges {
-	uint64_t *key;
-	float	*wt;
-	size_t	n, cap;		/* cap a power of two */
-	int	shift;		/* 64 - log2(cap) */
-} edges;
 
 /* The edge cache's entries: the pairs of a stretch of rows are few. */
 #define CACHE		1024
@@ -39,7 +31,8 @@ typedef struct lane {
 	int32_t	*code;		/* a row's cells: the lower neighbour each
 				 * drains to (0 to 7, NOLOWER none),
 				 * OUTSIDE_NB */
-	edges	ed;
+	tp_pairmin ed;		/* the edges between basins: the lowest
+				 * weight of each pair */
 	uint64_t ckey[CACHE];	/* the latest pairs, kept before the hash */
 	float	cwt[CACHE];
 	int	failed;
@@ -357,78 +350,22 @@ resolve_row(basins *b, int64_t y)
 	}
 }
 
-static int
-edges_grow(edges *g, tp_err *e)
-{
-	size_t cap = g->cap ? g->cap * 2 : 1u << 12, j, k;
-	uint64_t *key = calloc(cap, sizeof *key);
-	float *wt = malloc(cap * sizeof *wt);
-	int shift = 64;
-
-	if (key == NULL || wt == NULL) {
-		free(key);
-		free(wt);
-		return tp_err_set(e, "out of memory: %zu edges between basins",
-		    g->n);
-	}
-	for (j = cap; j > 1; j >>= 1)
-		shift--;
-	for (j = 0; j < g->cap; j++) {
-		if (g->key[j] == 0)
-			continue;
-		k = (size_t)((g->key[j] * 0x9e3779b97f4a7c15u) >> shift);
-		while (key[k] != 0)
-			k = (k + 1) & (cap - 1);
-		key[k] = g->key[j];
-		wt[k] = g->wt[j];
-	}
-	free(g->key);
-	free(g->wt);
-	g->key = key;
-	g->wt = wt;
-	g->cap = cap;
-	g->shift = shift;
-	return 0;
-}
-
-/* Keep weight v for pair key if it is the pair's lowest yet. */
-static int
-hash_put(edges *g, uint64_t key, float v, tp_err *e)
-{
-	size_t k;
-
-	if (2 * (g->n + 1) > g->cap && edges_grow(g, e) < 0)
-		return -1;
-	k = (size_t)((key * 0x9e3779b97f4a7c15u) >> g->shift);
-	while (g->key[k] != 0 && g->key[k] != key)
-		k = (k + 1) & (g->cap - 1);
-	if (g->key[k] == 0) {
-		g->key[k] = key;
-		g->wt[k] = v;
-		g->n++;
-	} else if (v < g->wt[k])
-		g->wt[k] = v;
-	return 0;
-}
-
 /* Keep weight v for basins a and c if it is their lowest yet: through
  * the worker's cache, which a boundary's cells hit one after another, so
  * that its hash, larger than the processor's caches, is seldom touched. */
 static int
 add_edge(lane *wk, uint32_t a, uint32_t c, float v)
 {
-	uint64_t key;
-	size_t k;
+	uint64_t key = tp_pairmin_key(a, c);
+	size_t k = (size_t)((key * 0x9e3779b97f4a7c15u) >> 54);
 
-	key = a < c ? (uint64_t)a << 32 | c : (uint64_t)c << 32 | a;
-	k = (size_t)((key * 0x9e3779b97f4a7c15u) >> 54);
 	if (wk->ckey[k] == key) {
 		if (v < wk->cwt[k])
 			wk->cwt[k] = v;
 		return 0;
 	}
-	if (wk->ckey[k] != 0 &&
-	    hash_put(&wk->ed, wk->ckey[k], wk->cwt[k], &wk->e) < 0)
+	if (wk->ckey[k] != 0 && tp_pairmin_put(&wk->ed, wk->ckey[k],
+	    wk->cwt[k], "the basins' edges", &wk->e) < 0)
 		return -1;
 	wk->ckey[k] = key;
 	wk->cwt[k] = v;
@@ -515,12 +452,13 @@ edges_merge(basins *b, tp_err *e)
 		if (wk->failed)
 			return tp_err_set(e, "%s", wk->e.msg);
 		for (j = 0; j < CACHE; j++)
-			if (wk->ckey[j] != 0 &&
-			    hash_put(&w0->ed, wk->ckey[j], wk->cwt[j], e) < 0)
+			if (wk->ckey[j] != 0 && tp_pairmin_put(&w0->ed,
+			    wk->ckey[j], wk->cwt[j], "the basins' edges", e) < 0)
 				return -1;
 		for (j = 0; t > 0 && j < wk->ed.cap; j++)
-			if (wk->ed.key[j] != 0 &&
-			    hash_put(&w0->ed, wk->ed.key[j], wk->ed.wt[j], e) < 0)
+			if (wk->ed.key[j] != 0 && tp_pairmin_put(&w0->ed,
+			    wk->ed.key[j], wk->ed.v[j], "the basins' edges",
+			    e) < 0)
 				return -1;
 	}
 	return 0;
@@ -537,7 +475,7 @@ typedef struct adj {
 static int
 adj_build(const basins *b, adj *g, tp_err *e)
 {
-	const edges *ed = &b->wk[0].ed;
+	const tp_pairmin *ed = &b->wk[0].ed;
 	size_t j, *at;
 	uint32_t lo, hi;
 
@@ -563,10 +501,10 @@ adj_build(const basins *b, adj *g, tp_err *e)
 		hi = (uint32_t)ed->key[j];
 		at[lo]--;
 		g->nb[at[lo]] = hi;
-		g->wt[at[lo]] = ed->wt[j];
+		g->wt[at[lo]] = ed->v[j];
 		at[hi]--;
 		g->nb[at[hi]] = lo;
-		g->wt[at[hi]] = ed->wt[j];
+		g->wt[at[hi]] = ed->v[j];
 	}
 	return 0;
 }
@@ -703,8 +641,7 @@ basins_free(basins *b)
 
 	for (t = 0; b->wk != NULL && t < b->threads; t++) {
 		free(b->wk[t].code);
-		free(b->wk[t].ed.key);
-		free(b->wk[t].ed.wt);
+		tp_pairmin_free(&b->wk[t].ed);
 	}
 	free(b->wk);
 	free(b->lab);

@@ -7,6 +7,7 @@
 #include "hydro/tp_d8.h"
 #include "hydro/tiled/tp_fillgraph.h"
 #include "core/tp_kheap.h"
+#include "core/tp_pairmin.h"
 
 /* Labels: a ring place, DONE added once the cell is taken out. */
 enum { HALO = -2, OPEN = -1, DONE = 0x40000000 };
@@ -15,71 +16,6 @@ static inline int
 outside(float v, float sea)
 {
 	return !(v >= sea) && v != -INFINITY;
-}
-
-/* ---- the lowest level at which two labels meet: an open-addressing map
- * from the pair (a < b, never key 0) to the level ---- */
-
-typedef struct pairs {
-	uint64_t *key;
-	float	*s;
-	size_t	cap, n;		/* cap a power of two */
-} pairs;
-
-static inline size_t
-slot(uint64_t k, size_t cap)
-{
-	return (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
-}
-
-static int
-pairs_grow(pairs *p, tp_err *e)
-{
-	size_t cap = p->cap ? p->cap * 2 : 1024, i, j;
-	uint64_t *key = calloc(cap, sizeof *key);
-	float *s = malloc(cap * sizeof *s);
-
-	if (key == NULL || s == NULL) {
-		free(key);
-		free(s);
-		return tp_err_set(e, "out of memory: a ring graph of %zu edges",
-		    p->n);
-	}
-	for (i = 0; i < p->cap; i++) {
-		if (p->key[i] == 0)
-			continue;
-		for (j = slot(p->key[i], cap); key[j] != 0; j = (j + 1) & (cap - 1))
-			;
-		key[j] = p->key[i];
-		s[j] = p->s[i];
-	}
-	free(p->key);
-	free(p->s);
-	p->key = key;
-	p->s = s;
-	p->cap = cap;
-	return 0;
-}
-
-static int
-pairs_put(pairs *p, int32_t a, int32_t b, float s, tp_err *e)
-{
-	uint64_t k = a < b ? (uint64_t)a << 32 | (uint32_t)b :
-	    (uint64_t)b << 32 | (uint32_t)a;
-	size_t i;
-
-	if (2 * (p->n + 1) > p->cap && pairs_grow(p, e) < 0)
-		return -1;
-	for (i = slot(k, p->cap); p->key[i] != 0 && p->key[i] != k;
-	    i = (i + 1) & (p->cap - 1))
-		;
-	if (p->key[i] == 0) {
-		p->key[i] = k;
-		p->s[i] = s;
-		p->n++;
-	} else if (s < p->s[i])
-		p->s[i] = s;
-	return 0;
 }
 
 static int
@@ -92,9 +28,9 @@ edge_cmp(const void *x, const void *y)
 	return (a->b > b->b) - (a->b < b->b);
 }
 
-/* The map's pairs as sorted edges. */
+/* The lowest level at which each two labels meet, as sorted edges. */
 static int
-pairs_edges(const pairs *p, tp_fillgraph *gr, tp_err *e)
+pairs_edges(const tp_pairmin *p, tp_fillgraph *gr, tp_err *e)
 {
 	size_t i, k = 0;
 
@@ -109,7 +45,7 @@ pairs_edges(const pairs *p, tp_fillgraph *gr, tp_err *e)
 		if (p->key[i] != 0) {
 			gr->e[k].a = (int32_t)(p->key[i] >> 32);
 			gr->e[k].b = (int32_t)(uint32_t)p->key[i];
-			gr->e[k++].s = p->s[i];
+			gr->e[k++].s = p->v[i];
 		}
 	qsort(gr->e, k, sizeof *gr->e, edge_cmp);
 	gr->n = (int64_t)k;
@@ -214,7 +150,8 @@ next(const tp_filltile_tile *t, const int32_t *lab, rqueue *q, uint64_t *top,
  * neighbours of different labels meet at the level of the one taken out
  * later, found when it is taken out (the other is DONE then). */
 static int
-flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
+flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, tp_pairmin *p,
+    tp_err *e)
 {
 	ptrdiff_t off[9];
 	uint64_t top;
@@ -245,7 +182,8 @@ flood(const tp_filltile_tile *t, int32_t *lab, rqueue *q, pairs *p, tp_err *e)
 				if (r < 0)
 					return -1;
 			} else if ((L & DONE) && (L & ~DONE) != me &&
-			    pairs_put(p, me, L & ~DONE, lev, e) < 0)
+			    tp_pairmin_put(p, tp_pairmin_key((uint32_t)me,
+			    (uint32_t)(L & ~DONE)), lev, "a ring graph", e) < 0)
 				return -1;
 		}
 	}
@@ -260,7 +198,7 @@ tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
 	float sea = tp_d8_sea_below(sea_level);
 	int32_t *lab;
 	rqueue q;
-	pairs p = { NULL, NULL, 0, 0 };
+	tp_pairmin p = { NULL, NULL, 0, 0 };
 	int r = -1;
 
 	gr->e = NULL;
@@ -277,8 +215,7 @@ tp_fillgraph_build(const tp_filltile_tile *t, double sea_level,
 	    flood(t, lab, &q, &p, e) == 0)
 		r = pairs_edges(&p, gr, e);
 	free(lab);
-	free(p.key);
-	free(p.s);
+	tp_pairmin_free(&p);
 	tp_kheap_radix_free(&q.h);
 	tp_kheap_fifo_free(&q.f);
 	return r;
