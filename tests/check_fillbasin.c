@@ -33,8 +33,8 @@ same_as_pf(const float *in, int w, int h, size_t stride, double sea,
 	    0);
 	for (th = 1; th <= 3; th++) {
 		memcpy(a, in, span * sizeof *a);
-		ck_assert_int_eq(tp_fillbasin_flat(a, w, h, stride, sea, th, &sa,
-		    NULL, NULL, &e), 0);
+		ck_assert_int_eq(tp_fillbasin_flat(a, w, h, stride, sea, th, 0,
+		    &sa, NULL, NULL, &e), 0);
 		for (i = 0; i < span; i++)
 			ck_assert_msg(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
 			    "plane %d, %d threads, cell (%zu, %zu): %.9g, "
@@ -90,8 +90,8 @@ START_TEST(test_by_hand)
 	same_as_pf(g, 6, 4, 6, 1.5, out, 1);
 	ck_assert_mem_eq(out, wet, sizeof out);
 	memcpy(out, g, sizeof out);
-	ck_assert_int_eq(tp_fillbasin_flat(out, 6, 4, 6, 1.5, 1, &st, NULL,
-	    NULL, &e), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(out, 6, 4, 6, 1.5, 1, 0, &st,
+	    NULL, NULL, &e), 0);
 	ck_assert_int_eq(st.valid, 24);
 	ck_assert_int_eq(st.sea, 1);
 	ck_assert_int_eq(st.seeds, 16 + 3);	/* the border, the 1's three */
@@ -208,10 +208,10 @@ START_TEST(test_progress)
 
 	for (i = 0; i < W * H; i++)
 		a[i] = b[i] = i % 97 == 0 ? NAN : (float)((i * 7919) % 101);
-	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, 10, 1, &sa, NULL, NULL,
-	    &e), 0);
-	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, 2, &sb, tp_test_tell,
-	    &t, &e), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, 10, 1, 0, &sa, NULL,
+	    NULL, &e), 0);
+	ck_assert_int_eq(tp_fillbasin_flat(b, W, H, W, 10, 2, 0, &sb,
+	    tp_test_tell, &t, &e), 0);
 	ck_assert_mem_eq(a, b, sizeof a);
 	ck_assert_int_eq(sa.raised, sb.raised);
 	ck_assert(!t.bad);
@@ -223,24 +223,56 @@ START_TEST(test_progress)
 }
 END_TEST
 
+/* The limit on basins: a plateau of 7,524 minima across four bands of
+ * rows counts as the one basin it is, on any number of threads, and is
+ * filled under a limit of 1; white noise (a minimum in about 9 cells) is
+ * declined under a limit of one basin in 64 cells, and left as it was. */
+START_TEST(test_decline)
+{
+	enum { W = 40, H = 200 };
+	static float g[W * H], a[W * H];
+	uint64_t seed = 0x2545f4914f6cdd1du;
+	tp_err e;
+	int i, x, y, th;
+
+	for (y = 0; y < H; y++)
+		for (x = 0; x < W; x++)
+			g[y * W + x] = x == 0 || y == 0 || x == W - 1 ||
+			    y == H - 1 ? 5 : 3;
+	for (th = 1; th <= 3; th++) {
+		memcpy(a, g, sizeof a);
+		ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, -INFINITY, th, 1,
+		    NULL, NULL, NULL, &e), 0);
+		ck_assert_float_eq(a[W + 1], 5);
+	}
+	for (i = 0; i < W * H; i++)
+		g[i] = tp_test_urand(&seed);
+	memcpy(a, g, sizeof a);
+	ck_assert_int_eq(tp_fillbasin_flat(a, W, H, W, -INFINITY, 2,
+	    W * H / TP_FILLBASIN_CELLS_A_BASIN, NULL, NULL, NULL, &e), 1);
+	ck_assert_mem_eq(a, g, sizeof a);
+	same_as_pf(g, W, H, W, -INFINITY, NULL, 0);	/* no limit: filled */
+}
+END_TEST
+
 START_TEST(test_errors)
 {
 	float g[4] = { 1, 2, 3, 4 };
 	tp_err e;
 
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 1, -INFINITY, 1, NULL,
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 1, -INFINITY, 1, 0, NULL,
 	    NULL, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "bad plane"));
-	ck_assert_int_eq(tp_fillbasin_flat(g, 0, 2, 2, -INFINITY, 1, NULL,
+	ck_assert_int_eq(tp_fillbasin_flat(g, 0, 2, 2, -INFINITY, 1, 0, NULL,
 	    NULL, NULL, &e), -1);
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, NAN, 1, NULL, NULL, NULL,
-	    &e), -1);
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, NAN, 1, 0, NULL, NULL,
+	    NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "sea level"));
 	/* refused before any sample is read */
 	ck_assert_int_eq(tp_fillbasin_flat(g, 65536, 32769, 65536, -INFINITY,
-	    1, NULL, NULL, NULL, &e), -1);
+	    1, 0, NULL, NULL, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "2^31"));
-	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, -INFINITY, 0, NULL,
+	ck_assert_int_eq(tp_fillbasin_flat(g, 2, 2, 2, -INFINITY, 0, 0, NULL,
 	    NULL, NULL, NULL), 0);
 }
 END_TEST
@@ -256,6 +288,7 @@ fillbasin_suite(void)
 	tcase_add_test(core, test_long_descent);
 	tcase_add_test(core, test_random);
 	tcase_add_test(core, test_progress);
+	tcase_add_test(core, test_decline);
 	tcase_set_timeout(core, 60);
 	tcase_add_test(err, test_errors);
 	suite_add_tcase(s, core);

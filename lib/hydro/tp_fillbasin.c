@@ -28,6 +28,7 @@
  * edges. */
 typedef struct lane {
 	tp_fill_stats st;
+	int64_t	roots;		/* minima less the joins of plateaus */
 	int32_t	*code;		/* a row's cells: the lower neighbour each
 				 * drains to (0 to 7, NOLOWER none),
 				 * OUTSIDE_NB */
@@ -50,6 +51,7 @@ typedef struct basins {
 	lane	*wk;
 	int	threads;
 	int64_t	bands;
+	int64_t	max_basins;	/* more: declined; 0 no limit */
 	tp_simd_level simd;
 	tp_progress_fn progress;	/* told by worker 0, the caller */
 	void	*pctx;
@@ -99,16 +101,20 @@ find(uint32_t *lab, uint32_t i)
 	return i;
 }
 
-/* Join the plateaus of i and n, the lower index the root. */
-static void
+/* Join the plateaus of i and n, the lower index the root; 1 when they
+ * were two. */
+static int
 unite(uint32_t *lab, uint32_t i, uint32_t n)
 {
 	uint32_t a = find(lab, i), r = find(lab, n);
 
+	if (a == r)
+		return 0;
 	if (a < r)
 		lab[r] = a;
-	else if (r < a)
+	else
 		lab[a] = r;
+	return 1;
 }
 
 /* Whether cell n, linked already, has no lower neighbour: its parent is
@@ -208,17 +214,18 @@ code_row_sse2(const float *p, ptrdiff_t s, int64_t w, float sea,
  * join_bands). A plateau is labelled whole or in parts alike, each part
  * reached without climbing; joined, it makes fewer basins. */
 static void
-link_minimum(basins *b, size_t i, float v, int above)
+link_minimum(basins *b, lane *wk, size_t i, float v, int above)
 {
 	const ptrdiff_t s = (ptrdiff_t)b->stride;
 	size_t n;
 	int k;
 
 	b->lab[i] = (uint32_t)i;
+	wk->roots++;
 	for (k = above ? 0 : 3; k < 4; k++) {
 		n = (size_t)((ptrdiff_t)i + DY[k] * s + DX[k]);
 		if (b->z[n] == v && is_flat(b, n))
-			unite(b->lab, (uint32_t)i, (uint32_t)n);
+			wk->roots -= unite(b->lab, (uint32_t)i, (uint32_t)n);
 	}
 }
 
@@ -262,7 +269,7 @@ link_row(basins *b, lane *wk, int64_t y, int64_t y0)
 		} else if (c != NOLOWER)
 			b->lab[i] = (uint32_t)((ptrdiff_t)i + DY[c] * s + DX[c]);
 		else
-			link_minimum(b, i, p[x], y > y0);
+			link_minimum(b, wk, i, p[x], y > y0);
 	}
 }
 
@@ -280,13 +287,15 @@ link_bands(void *ctx, int64_t begin, int64_t end, int worker)
 }
 
 /* Join the plateaus across the first row of each band but the first
- * (its minima and the equal minima above them), which the threads left. */
-static void
+ * (its minima and the equal minima above them), which the threads left;
+ * the joins made. */
+static int64_t
 join_bands(basins *b)
 {
 	const ptrdiff_t s = (ptrdiff_t)b->stride;
 	int64_t k, x;
 	size_t i, n;
+	int64_t joins = 0;
 	int d;
 
 	for (k = 1; k < b->bands; k++)
@@ -297,9 +306,11 @@ join_bands(basins *b)
 			for (d = 0; d < 3; d++) {
 				n = (size_t)((ptrdiff_t)i - s + DX[d]);
 				if (b->z[n] == b->z[i] && is_flat(b, n))
-					unite(b->lab, (uint32_t)i, (uint32_t)n);
+					joins += unite(b->lab, (uint32_t)i,
+					    (uint32_t)n);
 			}
 		}
+	return joins;
 }
 
 /* Label i with the basin at the end of its links: a resolved cell, or a
@@ -590,14 +601,20 @@ bands(basins *b, int pass, tp_par_fn fn)
 	tp_par_for(b->threads, b->bands, 1, fn, b);
 }
 
+/* 0 done, 1 declined (z untouched), -1 an error. */
 static int
 run(basins *b, tp_err *e)
 {
-	int64_t y;
+	int64_t y, roots;
 	uint32_t a;
+	int t;
 
 	bands(b, PASS_LINK, link_bands);
-	join_bands(b);
+	roots = -join_bands(b);
+	for (t = 0; t < b->threads; t++)
+		roots += b->wk[t].roots;
+	if (b->max_basins > 0 && roots > b->max_basins)
+		return 1;
 	b->n = 1;
 	for (y = 0; y < b->h; y++) {
 		tell(b, y);
@@ -672,8 +689,8 @@ check(int64_t w, int64_t h, size_t stride, double sea_level, size_t *span,
 
 int
 tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
-    double sea_level, int threads, tp_fill_stats *st, tp_progress_fn progress,
-    void *pctx, tp_err *e)
+    double sea_level, int threads, int64_t max_basins, tp_fill_stats *st,
+    tp_progress_fn progress, void *pctx, tp_err *e)
 {
 	tp_fill_stats dummy;
 	basins b;
@@ -692,6 +709,7 @@ tp_fillbasin_flat(float *z, int64_t w, int64_t h, size_t stride,
 	b.stride = stride;
 	b.sea = tp_d8_sea_below(sea_level);
 	b.bands = (h + BAND - 1) / BAND;
+	b.max_basins = max_basins;
 	b.threads = tp_par_threads(threads);
 	if (b.threads > b.bands)
 		b.threads = (int)b.bands;

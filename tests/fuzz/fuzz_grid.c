@@ -207,7 +207,7 @@ fill(const struct grid *g)
 	if (o.rule == TP_FILL_FLAT) {
 		memcpy(pd, g->z, n * sizeof(float));
 		if (tp_fillbasin_flat(pd, g->w, g->h, (size_t)g->w, -INFINITY,
-		    1 + g->opt[3] % 2, NULL, NULL, NULL, &e) < 0 ||
+		    1 + g->opt[3] % 2, 0, NULL, NULL, NULL, &e) < 0 ||
 		    !same_bits(pf, pd, n))
 			abort();
 	}

@@ -28,12 +28,12 @@ fill(tp_grid *g, int band, const tp_fillrun_opts *o, tp_fill_stats *st,
 		return tp_fill_pd_sea(tp_grid_band(g, band), g->h.width,
 		    g->h.height, tp_grid_stride(g), &o->fill, o->sea, st, e);
 	/* the flat rule through the basins' graph on the threads, else,
-	 * where its labels do not fit (the heights untouched), the flood's
-	 * bit a cell */
+	 * where its labels do not fit or the basins are too many (the
+	 * heights untouched), the flood's bit a cell */
 	if (!tp_fillrun_tiled(o) && o->fill.rule == TP_FILL_FLAT &&
 	    tp_fillbasin_flat(tp_grid_band(g, band), g->h.width, g->h.height,
-	    tp_grid_stride(g), o->sea, o->threads, st, o->progress, o->pctx,
-	    e) == 0)
+	    tp_grid_stride(g), o->sea, o->threads, g->h.width * g->h.height /
+	    TP_FILLBASIN_CELLS_A_BASIN, st, o->progress, o->pctx, e) == 0)
 		return 0;
 	if (!tp_fillrun_tiled(o))
 		return tp_fill_pf_progress(tp_grid_band(g, band), g->h.width,

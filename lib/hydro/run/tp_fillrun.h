@@ -1,10 +1,10 @@
 /*
  * tp_fillrun.h - tfill's runs: a whole grid by Priority-Flood (the flat
  * rule through the basins' graph, tp_fillbasin.h, or the flood where its
- * labels do not fit), Planchon-Darboux or tiles on threads (the same
- * bytes), with its depth band; and
- * the files of the tile phases (the tile, the manifest beside it, the
- * levels) opened for tp_filltile.h's job.
+ * labels do not fit or its basins are too many), Planchon-Darboux or
+ * tiles on threads (the same bytes), with its depth band; and the files
+ * of the tile phases (the tile, the manifest beside it, the levels)
+ * opened for tp_filltile.h's job.
  *
  * In lib/hydro/run with tp_flowrun: it calls both lib/hydro and
  * lib/hydro/tiled. Messages about a file the caller named begin with its
