@@ -88,33 +88,37 @@ assert_plane(const fixture *x, const float *want)
 		    &want[(cy + 1) * (TW + 2) + 1], TW * sizeof(float));
 }
 
+/* Pack x's tile, check that it keeps the cells off their heights, and
+ * unpack it into a cleared plane: the same bytes come back. */
+static void
+round_trip(tp_filltile_pack *p, fixture *x)
+{
+	float want[(TW + 2) * (TH + 2)];
+	tp_err e;
+
+	memcpy(want, x->f, sizeof want);
+	ck_assert_int_eq(tp_filltile_pack_put(p, &x->t, &e), 0);
+	ck_assert_int_eq(p->n, raised(x));
+	memset(x->f, 0, sizeof x->f);
+	tp_filltile_pack_get(p, &x->t, -INFINITY);
+	assert_plane(x, want);
+}
+
 START_TEST(test_round_trip)
 {
 	static fixture x;
-	float want[(TW + 2) * (TH + 2)];
 	tp_filltile_pack p = { 0 };
-	tp_err e;
 
 	setup_tile(&x, 7);
 	raise_some(&x);
-	memcpy(want, x.f, sizeof want);
-	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
+	round_trip(&p, &x);
 	ck_assert(!p.dry);
-	ck_assert_int_eq(p.n, raised(&x));
-	memset(x.f, 0, sizeof x.f);
-	tp_filltile_pack_get(&p, &x.t, -INFINITY);
-	assert_plane(&x, want);
 
 	/* row 2 lowered: one cell back to its height, one lower still */
 	*fat(&x, 1, 2) = zat(&x, 1, 2);
 	*fat(&x, 4, 2) = zat(&x, 4, 2) + 0.5f;
 	x.t.low0 = x.t.low1 = 2;
-	memcpy(want, x.f, sizeof want);
-	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
-	ck_assert_int_eq(p.n, raised(&x));
-	memset(x.f, 0, sizeof x.f);
-	tp_filltile_pack_get(&p, &x.t, -INFINITY);
-	assert_plane(&x, want);
+	round_trip(&p, &x);
 	tp_filltile_pack_free(&p);
 }
 END_TEST
@@ -137,10 +141,8 @@ ulps(float v, int k)
 START_TEST(test_code)
 {
 	static fixture x;
-	float want[(TW + 2) * (TH + 2)];
 	tp_filltile_pack p = { 0 };
 	int cx, cy;
-	tp_err e;
 
 	setup_tile(&x, 5);
 	for (cy = 0; cy < TH; cy++)
@@ -149,34 +151,20 @@ START_TEST(test_code)
 			*fat(&x, cx, cy) = cy == 3 ? ulps(-0.0f, cx - 60) :
 			    ulps(-1.0f, (cx % 9) * 30 + cy);
 		}
-	memcpy(want, x.f, sizeof want);
-	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
+	round_trip(&p, &x);
 	ck_assert_int_eq(p.n, TW * TH);
 	ck_assert_uint_lt(p.row[TH], TW * TH * 2);
-	memset(x.f, 0, sizeof x.f);
-	tp_filltile_pack_get(&p, &x.t, -INFINITY);
-	assert_plane(&x, want);
 
 	*fat(&x, 30, 1) = -4.0f;
 	*fat(&x, 61, 1) = -3.0f;
 	x.t.low0 = x.t.low1 = 1;
-	memcpy(want, x.f, sizeof want);
-	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
-	ck_assert_int_eq(p.n, raised(&x));
-	memset(x.f, 0, sizeof x.f);
-	tp_filltile_pack_get(&p, &x.t, -INFINITY);
-	assert_plane(&x, want);
+	round_trip(&p, &x);
 
 	for (cx = 10; cx < 100; cx++)
 		*fat(&x, cx, 2) = zat(&x, cx, 2);
 	x.t.low0 = 1;
 	x.t.low1 = 2;
-	memcpy(want, x.f, sizeof want);
-	ck_assert_int_eq(tp_filltile_pack_put(&p, &x.t, &e), 0);
-	ck_assert_int_eq(p.n, raised(&x));
-	memset(x.f, 0, sizeof x.f);
-	tp_filltile_pack_get(&p, &x.t, -INFINITY);
-	assert_plane(&x, want);
+	round_trip(&p, &x);
 	tp_filltile_pack_free(&p);
 }
 END_TEST
