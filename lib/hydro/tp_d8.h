@@ -72,6 +72,16 @@ tp_d8_is_sea(float v, float below)
 	return v < below && v > -INFINITY;
 }
 
+/* 1 when height v is outside the land the fills and the flow work on, for
+ * the threshold below = tp_d8_sea_below(level): NaN, or sea. One
+ * comparison for most cells, as isnan(), and the same one without a sea
+ * (below -inf). */
+static inline int
+tp_d8_outside(float v, float below)
+{
+	return !(v >= below) && v != -INFINITY;
+}
+
 /* off[k] = the index step to neighbour k in a plane of row stride
  * `stride` (off[0] = 0). */
 void	tp_d8_offsets(ptrdiff_t stride, ptrdiff_t off[9]);

@@ -172,14 +172,6 @@ push_cell(flood_q *f, size_t i, uint32_t edge, tp_err *e)
 	return push_slope(f, tp_kheap_key(f->z[i], i) | edge, e);
 }
 
-/* NaN or sea (tp_d8_is_sea): one comparison for most cells, as isnan(),
- * and the same one without a sea (sea -inf). */
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
-
 /* Close NaN and sea cells, which are outside, and seed the border;
  * *out = 1 if any cell is outside. */
 static int
@@ -193,7 +185,7 @@ seed_border(flood_q *f, tp_fill_stats *st, int *out, tp_err *e)
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
 			i = (size_t)y * f->stride + (size_t)x;
-			if (outside(f->z[i], sea)) {
+			if (tp_d8_outside(f->z[i], sea)) {
 				set_closed(f->cl, i);
 				*out = 1;
 				if (!isnan(f->z[i])) {
@@ -225,7 +217,7 @@ seed_nan(flood_q *f, tp_fill_stats *st, tp_err *e)
 	for (y = 0; y < f->h; y++) {
 		for (x = 0; x < f->w; x++) {
 			v = f->z[(size_t)y * f->stride + (size_t)x];
-			if (!outside(v, f->sea))
+			if (!tp_d8_outside(v, f->sea))
 				continue;
 			for (k = 1; k <= 8; k++) {
 				if (!tp_d8_inside(x, y, k, f->w, f->h, &nx, &ny))
@@ -779,7 +771,7 @@ close_halo(flood_q *f, tp_fill_stats *st)
 			}
 			if (!isnan(f->z[i]))
 				st->valid++;
-			if (outside(f->z[i], f->sea)) {
+			if (tp_d8_outside(f->z[i], f->sea)) {
 				set_closed(f->cl, i);
 				st->sea += !isnan(f->z[i]);
 			}

@@ -83,13 +83,6 @@ band_done(basins *b, int worker)
 		    d / b->bands / PASSES, b->cells);
 }
 
-/* NaN or sea, as tp_fill.c tests it. */
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
-
 /* The root of i's plateau, halving the path. */
 static uint32_t
 find(uint32_t *lab, uint32_t i)
@@ -156,7 +149,7 @@ code_row_scalar(const float *p, ptrdiff_t s, int64_t w, float sea,
 		out = 0;
 		for (k = 0; k < 8; k++) {
 			u = p[x + DY[k] * s + DX[k]];
-			out |= outside(u, sea);
+			out |= tp_d8_outside(u, sea);
 			if (u < m && (k < 4 || a == NOLOWER || a >= 4)) {
 				m = u;
 				a = k;
@@ -208,10 +201,10 @@ code_row_sse2(const float *p, ptrdiff_t s, int64_t w, float sea,
 }
 #endif
 
-/* A minimum i of height v, in row y of a band from row y0: a root, joined
- * to the plateaus of the equal minima linked before it in the band (the
- * neighbours before it in row order; across the band's first row,
- * join_bands). A plateau is labelled whole or in parts alike, each part
+/* A minimum i of height v: a root, joined to the plateaus of the equal
+ * minima linked before it in its band (the neighbours before it in row
+ * order, those in the row above only when that row is the band's, above;
+ * across a band's first row, join_bands). A plateau is labelled whole or in parts alike, each part
  * reached without climbing; joined, it makes fewer basins. */
 static void
 link_minimum(basins *b, lane *wk, size_t i, float v, int above)
@@ -253,7 +246,7 @@ link_row(basins *b, lane *wk, int64_t y, int64_t y0)
 	}
 	for (x = 0; x < b->w; x++) {
 		i = (size_t)y * b->stride + (size_t)x;
-		if (outside(p[x], b->sea)) {
+		if (tp_d8_outside(p[x], b->sea)) {
 			b->lab[i] = NONE;
 			if (!isnan(p[x])) {
 				st->valid++;

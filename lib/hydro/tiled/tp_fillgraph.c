@@ -12,12 +12,6 @@
 /* Labels: a ring place, DONE added once the cell is taken out. */
 enum { HALO = -2, OPEN = -1, DONE = 0x40000000 };
 
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
-
 static int
 edge_cmp(const void *x, const void *y)
 {
@@ -79,7 +73,7 @@ seed_ring(const tp_filltile_tile *t, float sea, int32_t *lab, rqueue *q,
 	for (y = 0; y < t->h; y++)
 		for (x = 0; x < t->w; x++) {
 			i = (size_t)(y + 1) * ps + (size_t)x + 1;
-			if (!outside(t->z[i], sea))
+			if (!tp_d8_outside(t->z[i], sea))
 				lab[i] = OPEN;
 		}
 	for (y = 0; y < t->h; y++) {
@@ -287,7 +281,7 @@ cross(solve *s, int64_t u, cross_fn fn, tp_err *e)
 		nrg = &s->rings[nt];
 		j = (int64_t)tp_filltile_ring_at(nrg->w, nrg->h,
 		    gx - nc * g->tw, gy - nr * g->th);
-		if (fn(s, u, r->z[u - s->off[t]], outside(nrg->z[j], s->sea) ?
+		if (fn(s, u, r->z[u - s->off[t]], tp_d8_outside(nrg->z[j], s->sea) ?
 		    -1 : s->off[nt] + j, nrg->z[j], e) < 0)
 			return -1;
 	}
@@ -341,7 +335,7 @@ init_nodes(solve *s, tp_err *e)
 			tp_filltile_ring_cell(r->w, r->h, i, &x, &y);
 			at = tp_filltile_ring_at(r->w, r->h, x, y);
 			s->dist[s->off[t] + i] = at == (size_t)i &&
-			    !outside(r->z[i], s->sea) ? r->f[i] : NAN;
+			    !tp_d8_outside(r->z[i], s->sea) ? r->f[i] : NAN;
 		}
 	}
 	for (i = 0; i < s->off[T]; i++)

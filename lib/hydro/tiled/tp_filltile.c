@@ -55,13 +55,6 @@ tp_filltile_ring_len(const tp_filltile_tiling *g, int64_t row, int64_t col)
 	return 2 * w + 2 * h;
 }
 
-/* NaN or sea: outside the grid (tp_d8_is_sea), as tp_fill.c tests it. */
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
-
 /* The tile's heights from src into dst, a plane with the halo: NaN
  * beyond the grid (an outlet), +inf toward another tile (unknown). */
 static void
@@ -245,7 +238,7 @@ relax_run(tp_filltile_tile *t, const tp_filltile_tiling *g, relax_q *q,
 			n = (size_t)((ptrdiff_t)i + off[k]);
 			zn = !edge ? zc[zoff[k]] : view_z(t, g, x + tp_d8_dx[k],
 			    y + tp_d8_dy[k]);
-			if (outside(zn, sea))
+			if (tp_d8_outside(zn, sea))
 				continue;
 			c = zn < s ? s : zn;
 			if (c < t->f[n]) {
@@ -408,7 +401,7 @@ candidate(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 		    y0 + ny - nrow * g->th);
 		zn = nr->z[i];
 		fn = nr->f[i];
-		if (outside(zn, sea))
+		if (tp_d8_outside(zn, sea))
 			c = zp;
 		else if (fn == INFINITY)
 			continue;
@@ -444,7 +437,7 @@ scan_rect(const tp_filltile_tiling *g, const tp_filltile_ring *rings,
 				continue;
 			i = tp_filltile_ring_at(r->w, r->h, x, y);
 			zp = r->z[i];
-			if (outside(zp, sea))
+			if (tp_d8_outside(zp, sea))
 				continue;
 			c = candidate(g, rings, row, col, r->w, r->h, x, y, zp,
 			    sea);

@@ -91,13 +91,6 @@ halo_only(const tp_filltile_tile *t, const tp_filltile_tiling *g)
 		}
 }
 
-/* NaN or sea, as tp_fill.c tells them. */
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
-
 /* 1 when tile tl has nothing to flood alone: no grid border, no NaN or
  * sea cell (its every land cell stays +inf), found in one pass over the
  * heights where prepare would make five. */
@@ -114,7 +107,7 @@ dry_alone(const grid_ctx *c, const tp_filltile_tile *tl)
 	for (y = 0; y < tl->h && !out; y++) {
 		row = tl->src + (size_t)y * tl->sstride;
 		for (x = 0; x < tl->w; x++)
-			out |= outside(row[x], c->sea);
+			out |= tp_d8_outside(row[x], c->sea);
 	}
 	return !out;
 }

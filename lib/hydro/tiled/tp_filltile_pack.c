@@ -3,14 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hydro/tp_d8.h"
 #include "hydro/tiled/tp_filltile_pack.h"
-
-/* NaN or sea, as tp_fill.c and tp_filltile.c tell them. */
-static inline int
-outside(float v, float sea)
-{
-	return !(v >= sea) && v != -INFINITY;
-}
 
 /* The same bits: a float compare would call NaN unequal to itself. */
 static inline int
@@ -332,7 +326,7 @@ tp_filltile_pack_get(const tp_filltile_pack *p, tp_filltile_tile *t,
 		if (p->dry) {
 			for (x = 0; x < t->w; x++) {
 				zv = height(t, x, y);
-				row[x] = outside(zv, sea) ? zv : INFINITY;
+				row[x] = tp_d8_outside(zv, sea) ? zv : INFINITY;
 			}
 			continue;
 		}
@@ -353,7 +347,7 @@ tp_filltile_pack_store(const tp_filltile_pack *p, const tp_filltile_tile *t,
 		row = dst + (size_t)y * stride;
 		if (p->dry) {
 			for (x = 0; x < t->w; x++)
-				if (!outside(row[x], sea))
+				if (!tp_d8_outside(row[x], sea))
 					row[x] = INFINITY;
 			continue;
 		}
